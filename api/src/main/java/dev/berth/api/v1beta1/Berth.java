@@ -1,0 +1,48 @@
+package dev.berth.api.v1beta1;
+
+/** Names shared by the API, the operator and the webhooks. */
+public final class Berth {
+  public static final String GROUP = "berth.dev";
+  public static final String VERSION = "v1beta1";
+  public static final String API_VERSION = GROUP + "/" + VERSION;
+
+  /** Label on a Job, JobSet or Pod that names the LocalQueue it is submitted to. */
+  public static final String QUEUE_NAME_LABEL = "berth.dev/queue-name";
+  /** Label that names the WorkloadPriorityClass; wins over the pod's priorityClassName. */
+  public static final String PRIORITY_CLASS_LABEL = "berth.dev/priority-class";
+  /** Annotation on a Job: the smallest parallelism it accepts (partial admission). */
+  public static final String JOB_MIN_PARALLELISM_ANNOTATION = "berth.dev/job-min-parallelism";
+  /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */
+  public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
+  /** Label on a Workload created for a Job or JobSet: the owner's kind (Job or JobSet). */
+  public static final String OWNER_KIND_LABEL = "berth.dev/owner-kind";
+  /** The field manager and identity the operator writes with. */
+  public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
+
+  /** Finalizer that keeps a ResourceFlavor or ClusterQueue while something uses it. */
+  public static final String RESOURCE_IN_USE_FINALIZER = "berth.dev/resource-in-use";
+
+  public static final String PODSET_REQUIRED_TOPOLOGY = "berth.dev/podset-required-topology";
+  public static final String PODSET_PREFERRED_TOPOLOGY = "berth.dev/podset-preferred-topology";
+  public static final String PODSET_UNCONSTRAINED_TOPOLOGY =
+      "berth.dev/podset-unconstrained-topology";
+
+  /** RFC 1123 DNS subdomain, the shape of most object names. */
+  public static final String DNS_SUBDOMAIN =
+      "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+  /** A resource name (no backslashes, so CEL rules can embed it): cpu, memory, pods, nvidia.com/gpu, nvidia.com/mig-1g.10gb. */
+  public static final String RESOURCE_NAME =
+      "^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$";
+
+  /** A label key: an optional DNS-subdomain prefix and a name of at most 63 characters. */
+  public static final String LABEL_KEY =
+      "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$";
+
+  /** RFC 1123 DNS label. */
+  public static final String DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+  /** A Kubernetes quantity such as 500m, 16Gi or 8. */
+  public static final String QUANTITY =
+      "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
+
+  private Berth() {}
+}

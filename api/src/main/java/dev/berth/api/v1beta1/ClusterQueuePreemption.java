@@ -1,0 +1,41 @@
+package dev.berth.api.v1beta1;
+
+import dev.berth.api.crd.Rule;
+
+/** Which admitted workloads a pending one may evict to fit. */
+@Rule(
+    value = "!(has(self.reclaimWithinCohort) && self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) && has(self.borrowWithinCohort.policy) && self.borrowWithinCohort.policy != 'Never')",
+    message = "reclaimWithinCohort=Never and borrowWithinCohort.policy!=Never cannot be combined")
+public class ClusterQueuePreemption {
+  public WithinClusterQueue withinClusterQueue;
+  public ReclaimWithinCohort reclaimWithinCohort;
+  public BorrowWithinCohort borrowWithinCohort;
+
+  /** Preemption among the queue's own workloads. */
+  public enum WithinClusterQueue {
+    Never,
+    LowerPriority,
+    LowerOrNewerEqualPriority
+  }
+
+  /** Taking back lent quota from borrowers in the cohort. */
+  public enum ReclaimWithinCohort {
+    Never,
+    LowerPriority,
+    Any
+  }
+
+  /** Preempting in the cohort while the preemptor itself borrows. */
+  public static class BorrowWithinCohort {
+    public Policy policy;
+
+    /** Only workloads at or below this priority may be preempted. */
+    public Integer maxPriorityThreshold;
+
+    /** Whether borrowing preemptors may evict. */
+    public enum Policy {
+      Never,
+      LowerPriority
+    }
+  }
+}

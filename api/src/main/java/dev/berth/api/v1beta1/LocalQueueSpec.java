@@ -1,0 +1,23 @@
+package dev.berth.api.v1beta1;
+
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import dev.berth.api.crd.Rule;
+
+/** The ClusterQueue this queue submits to, fixed for its lifetime. */
+public class LocalQueueSpec {
+  @Required
+  @Pattern(Berth.DNS_SUBDOMAIN)
+  @Rule(value = "self == oldSelf", message = "clusterQueue is immutable")
+  public String clusterQueue;
+
+  public StopPolicy stopPolicy;
+
+  public FairSharing fairSharing;
+
+  public LocalQueueSpec() {}
+
+  public LocalQueueSpec(String clusterQueue) {
+    this.clusterQueue = clusterQueue;
+  }
+}

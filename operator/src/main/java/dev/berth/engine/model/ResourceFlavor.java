@@ -1,0 +1,20 @@
+package dev.berth.engine.model;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The engine's view of a ResourceFlavor: the node labels, taints and tolerations it stands for. */
+public record ResourceFlavor(
+    String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
+  public ResourceFlavor {
+    Objects.requireNonNull(name, "name");
+    nodeLabels = nodeLabels == null ? Map.of() : Map.copyOf(nodeLabels);
+    nodeTaints = nodeTaints == null ? List.of() : List.copyOf(nodeTaints);
+    tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+  }
+
+  public static ResourceFlavor named(String name) {
+    return new ResourceFlavor(name, Map.of(), List.of(), List.of());
+  }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds kube-apiserver, etcd and kubectl from pinned Go module versions and installs them where
+# fabric8 kube-api-test looks: <KUBE_API_TEST_DIR or ~/.kubeapitest>/k8s/<version>-linux-amd64/.
+# Idempotent: does nothing when the three binaries are already there.
+set -euo pipefail
+
+# The one place the Kubernetes and etcd versions are pinned. 1.37.2 is the newest release whose
+# go.mod (go 1.26.0) builds with the Go on our machines; etcd 3.7.0 is the version it requires.
+K8S_VERSION="${BERTH_K8S_VERSION:-1.37.2}"
+ETCD_VERSION="${BERTH_ETCD_VERSION:-3.7.0}"
+
+base="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
+dest="$base/k8s/${K8S_VERSION}-linux-amd64"
+if [ -x "$dest/kube-apiserver" ] && [ -x "$dest/etcd" ] && [ -x "$dest/kubectl" ]; then
+  echo "kube-binaries: using cached $dest"
+  exit 0
+fi
+if ! command -v go >/dev/null 2>&1; then
+  cat >&2 <<MSG
+kube-binaries: $dest lacks kube-apiserver, etcd and kubectl, and 'go' is not on PATH.
+Install Go (1.26 or newer) and rerun, or unpack the Kubernetes ${K8S_VERSION} server binaries
+(kube-apiserver, kubectl) and etcd ${ETCD_VERSION} into $dest yourself.
+MSG
+  exit 1
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export GOFLAGS="-mod=mod" CGO_ENABLED=0
+
+echo "kube-binaries: building Kubernetes v${K8S_VERSION} and etcd v${ETCD_VERSION} into $dest (first run only; about 10-20 minutes on 2 cores)"
+
+# Kubernetes: a wrapper module that requires k8s.io/kubernetes and maps each staging module
+# (./staging/src/k8s.io/X in its go.mod) to the published k8s.io/X v0.<minor>.<patch>.
+mkdir -p "$work/k8s" && cd "$work/k8s"
+go mod init berth.dev/kube-binaries >/dev/null 2>&1
+modfile="$(go mod download -json "k8s.io/kubernetes@v${K8S_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+staging_version="v0.${K8S_VERSION#1.}"
+{
+  echo "require k8s.io/kubernetes v${K8S_VERSION}"
+  echo "replace ("
+  sed -n 's#^\s*\(k8s.io/[a-z0-9-]*\) => ./staging/src/.*#\t\1 => \1 '"$staging_version"'#p' "$modfile"
+  echo ")"
+} >> go.mod
+cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
+GO
+echo "kube-binaries: resolving modules"
+go mod tidy >/dev/null 2>&1 || go mod tidy
+mkdir -p "$work/out"
+minor="$(echo "$K8S_VERSION" | cut -d. -f2)"
+ldflags="-s -w -X k8s.io/component-base/version.gitVersion=v${K8S_VERSION} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${minor}"
+for cmd in kube-apiserver kubectl; do
+  echo "kube-binaries: go build $cmd"
+  go build -trimpath -ldflags "$ldflags" -o "$work/out/$cmd" "k8s.io/kubernetes/cmd/$cmd"
+done
+
+# etcd: its own wrapper, so etcd's dependency graph does not meet Kubernetes'.
+mkdir -p "$work/etcd" && cd "$work/etcd"
+go mod init berth.dev/etcd-binary >/dev/null 2>&1
+cat > main.go <<'GO'
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+GO
+go get "go.etcd.io/etcd/server/v3@v${ETCD_VERSION}" >/dev/null 2>&1 || go get "go.etcd.io/etcd/server/v3@v${ETCD_VERSION}"
+go mod tidy >/dev/null 2>&1 || go mod tidy
+echo "kube-binaries: go build etcd"
+go build -trimpath -ldflags "-s -w" -o "$work/out/etcd" .
+
+mkdir -p "$dest"
+install -m 0755 "$work/out/kube-apiserver" "$work/out/kubectl" "$work/out/etcd" "$dest/"
+echo "kube-binaries: installed into $dest"
+"$dest/kube-apiserver" --version
