@@ -1,5 +1,6 @@
 package dev.berth.api.v1beta1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -38,6 +39,7 @@ public class Condition {
     this.message = message;
   }
 
+  @JsonIgnore
   public boolean isTrue() {
     return "True".equals(status);
   }

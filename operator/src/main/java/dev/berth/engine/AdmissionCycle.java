@@ -1,0 +1,159 @@
+package dev.berth.engine;
+
+import dev.berth.engine.flavor.Assignment;
+import dev.berth.engine.flavor.FlavorAssigner;
+import dev.berth.engine.flavor.FlavorMode;
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.QueueingStrategy;
+import dev.berth.engine.queue.Bucket;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * One admission cycle, in the numbered steps of the admission semantics, except that a queue's next
+ * workload is nominated as soon as its head is decided, so everything that fits is admitted in one
+ * pass in the same global order:
+ *
+ * <ol>
+ *   <li>heads: the head of every ClusterQueue that had an event since it was last settled;
+ *   <li>snapshot: the engine's quota tree; nothing else mutates it during a cycle (single thread);
+ *   <li>nominate: flavor assignment of each head;
+ *   <li>order: the {@link EntryOrdering};
+ *   <li>apply: admit what still fits (re-assigned if quota changed since nomination), or, in
+ *       Preempt mode, ask the {@link PreemptionPlanner} for victims;
+ *   <li>requeue: StrictFIFO blocks the queue, BestEffortFIFO parks the head's bucket; both wait
+ *       for an event in their cohort tree.
+ * </ol>
+ */
+final class AdmissionCycle {
+  private final AdmissionEngine engine;
+  private final FlavorAssigner assigner = new FlavorAssigner();
+  private final EntryOrdering ordering;
+  private final PreemptionPlanner planner;
+
+  private final List<Admission> admissions = new ArrayList<>();
+  private final List<Eviction> evictions = new ArrayList<>();
+  private final List<Bucket> touched = new ArrayList<>();
+  private final Set<String> claimedVictims = new HashSet<>();
+  private int evaluations;
+
+  AdmissionCycle(AdmissionEngine engine, EntryOrdering ordering, PreemptionPlanner planner) {
+    this.engine = engine;
+    this.ordering = ordering;
+    this.planner = planner;
+  }
+
+  CycleResult run(long now, List<Eviction> requested) {
+    evictions.addAll(requested);
+    PriorityQueue<Entry> entries = new PriorityQueue<>(ordering);
+    // 1. heads (and 2. snapshot: the tree is current; ensureTree ran before).
+    for (ClusterQueueState cq : engine.takeDirty()) {
+      if (!cq.admissible()) {
+        continue;
+      }
+      cq.blocked = false;
+      // 3. nominate
+      Entry e = nominate(cq);
+      if (e != null) {
+        entries.add(e);
+      }
+    }
+    // 4. order + 5. apply + 6. requeue, one entry at a time.
+    Entry e;
+    while ((e = entries.poll()) != null) {
+      if (e.version != e.queue.node.version()) {
+        // Quota changed since nomination: re-assign, and go back in line if it now ranks later.
+        e.assignment = assign(e.queue, e.bucket);
+        e.version = e.queue.node.version();
+        Entry next = entries.peek();
+        if (next != null && ordering.compare(e, next) > 0) {
+          entries.add(e);
+          continue;
+        }
+      }
+      FlavorMode mode = e.assignment.mode();
+      if (mode == FlavorMode.Fit) {
+        admissions.add(engine.admit(e, now));
+        Entry following = nominate(e.queue);
+        if (following != null) {
+          entries.add(following);
+        }
+      } else if (mode == FlavorMode.Preempt && preempt(e)) {
+        block(e.queue, e.bucket);
+      } else {
+        requeue(e, entries);
+      }
+    }
+    return new CycleResult(admissions, evictions, touched, engine, evaluations);
+  }
+
+  private Entry nominate(ClusterQueueState cq) {
+    if (cq.blocked) {
+      return null;
+    }
+    Bucket head = cq.queue.headBucket();
+    if (head == null) {
+      return null;
+    }
+    return new Entry(cq, head, assign(cq, head), cq.node.version());
+  }
+
+  private Assignment assign(ClusterQueueState cq, Bucket bucket) {
+    evaluations++;
+    return assigner.assign(bucket.plan(cq.compiled), cq.node);
+  }
+
+  private boolean preempt(Entry e) {
+    List<String> victims = planner.victims(new PreemptionContext(e, engine.queues(), engine.flavorResources()));
+    if (victims.isEmpty()) {
+      return false;
+    }
+    for (String v : victims) {
+      if (claimedVictims.contains(v)) {
+        // An earlier entry already counts on these victims' quota.
+        return false;
+      }
+    }
+    claimedVictims.addAll(victims);
+    for (String v : victims) {
+      Eviction ev = engine.requestPreemption(v, e);
+      if (ev != null) {
+        evictions.add(ev);
+      }
+    }
+    e.bucket.explain(Explanation.of(PendingReason.WaitingForPreemptedWorkloads,
+        "waiting for " + victims.size() + " preempted workload(s) to release quota: " + String.join(", ", victims)));
+    touched.add(e.bucket);
+    return true;
+  }
+
+  private void requeue(Entry e, PriorityQueue<Entry> entries) {
+    Explanation why = e.assignment.explanation();
+    if (e.assignment.mode() == FlavorMode.Preempt) {
+      Explanation base = why;
+      why = Explanation.lazy(PendingReason.WaitingForQuota,
+          () -> base.message() + "; preemption could make room but found no victims");
+    }
+    touched.add(e.bucket);
+    if (e.queue.spec.queueingStrategy() == QueueingStrategy.StrictFIFO) {
+      e.bucket.explain(why);
+      block(e.queue, e.bucket);
+      return;
+    }
+    e.queue.queue.park(e.bucket, why);
+    engine.registerWake(e.queue);
+    Entry following = nominate(e.queue);
+    if (following != null) {
+      entries.add(following);
+    }
+  }
+
+  private void block(ClusterQueueState cq, Bucket bucket) {
+    cq.blocked = true;
+    engine.registerWake(cq);
+  }
+}

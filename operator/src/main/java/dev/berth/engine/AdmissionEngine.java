@@ -1,0 +1,729 @@
+package dev.berth.engine;
+
+import dev.berth.engine.flavor.Assignment;
+import dev.berth.engine.flavor.CompiledQueue;
+import dev.berth.engine.model.ClusterQueue;
+import dev.berth.engine.model.Cohort;
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.FlavorQuotas;
+import dev.berth.engine.model.LocalQueue;
+import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.QueueingStrategy;
+import dev.berth.engine.model.ResourceFlavor;
+import dev.berth.engine.model.ResourceGroup;
+import dev.berth.engine.model.ResourceQuota;
+import dev.berth.engine.model.StopPolicy;
+import dev.berth.engine.model.Workload;
+import dev.berth.engine.queue.Bucket;
+import dev.berth.engine.queue.LocalQueueState;
+import dev.berth.engine.queue.PendingQueue;
+import dev.berth.engine.queue.PendingWorkload;
+import dev.berth.engine.quota.FlavorResources;
+import dev.berth.engine.quota.QuotaNode;
+import dev.berth.engine.quota.QuotaTree;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The admission engine: the operator feeds it watch events and calls {@link #runCycle(long)} to
+ * learn what to admit, evict and report. Pure and deterministic: no I/O, no threads, no clock
+ * (time is passed in).
+ *
+ * <p><b>Single-threaded by contract:</b> every method must be called from one thread (the
+ * operator's scheduling loop); the engine does no locking.
+ *
+ * <p>Quantities are exact longs in canonical units ({@code cpu} in millicores, everything else in
+ * base units; see {@code Quantity}).
+ */
+public final class AdmissionEngine {
+  private final Map<String, ResourceFlavor> flavors = new TreeMap<>();
+  private final Map<String, ClusterQueueState> queues = new TreeMap<>();
+  private final Map<String, Cohort> cohorts = new TreeMap<>();
+  private final Map<String, LocalQueueState> localQueues = new HashMap<>();
+  private final Map<String, Map<String, String>> namespaces = new HashMap<>();
+  private final Map<String, PendingWorkload> pending = new HashMap<>();
+  private final Map<String, LocalQueueState> unrouted = new HashMap<>();
+  private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  private final FlavorResources frs = new FlavorResources();
+  private final List<ClusterQueueState> dirty = new ArrayList<>();
+  private final List<Eviction> requestedEvictions = new ArrayList<>();
+  private final EntryOrdering ordering;
+  private final PreemptionPlanner planner;
+  private List<List<ClusterQueueState>> wakeLists = new ArrayList<>();
+  private boolean treeStale = true;
+
+  public AdmissionEngine() {
+    this(new BorrowingLastOrdering(), new NoPreemption());
+  }
+
+  public AdmissionEngine(EntryOrdering ordering, PreemptionPlanner planner) {
+    this.ordering = ordering;
+    this.planner = planner;
+  }
+
+  // ---------------------------------------------------------------- cluster objects
+
+  public void upsertResourceFlavor(ResourceFlavor flavor) {
+    flavors.put(flavor.name(), flavor);
+    treeStale = true;
+  }
+
+  public void deleteResourceFlavor(String name) {
+    flavors.remove(name);
+    treeStale = true;
+  }
+
+  public void upsertClusterQueue(ClusterQueue spec) {
+    ClusterQueueState cq = queue(spec.name());
+    cq.spec = spec;
+    treeStale = true;
+    if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
+      drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
+    }
+  }
+
+  /** Pending workloads stay, Inadmissible, until the ClusterQueue comes back. */
+  public void deleteClusterQueue(String name) {
+    ClusterQueueState cq = queues.get(name);
+    if (cq != null) {
+      cq.spec = null;
+      treeStale = true;
+    }
+  }
+
+  public void upsertCohort(Cohort cohort) {
+    cohorts.put(cohort.name(), cohort);
+    treeStale = true;
+  }
+
+  public void deleteCohort(String name) {
+    cohorts.remove(name);
+    treeStale = true;
+  }
+
+  public void upsertLocalQueue(LocalQueue spec) {
+    LocalQueueState lq = localQueue(spec.namespace(), spec.name());
+    LocalQueue old = lq.spec();
+    if (old != null && !old.clusterQueue().equals(spec.clusterQueue())) {
+      unroute(lq);
+    }
+    lq.spec(spec);
+    for (Workload w : new ArrayList<>(lq.unrouted().values())) {
+      lq.unrouted().remove(w.uid());
+      unrouted.remove(w.uid());
+      route(w, lq);
+    }
+    refreshHold(lq);
+    if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
+      drain(queue(spec.clusterQueue()), lq.key(), EvictionReason.LocalQueueStopped,
+          "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
+    }
+    wakeTree(queue(spec.clusterQueue()));
+  }
+
+  /** Its pending workloads become Inadmissible; admitted ones keep their quota. */
+  public void deleteLocalQueue(String namespace, String name) {
+    LocalQueueState lq = localQueues.get(namespace + "/" + name);
+    if (lq == null || lq.spec() == null) {
+      return;
+    }
+    unroute(lq);
+    lq.spec(null);
+  }
+
+  public void upsertNamespace(String name, Map<String, String> labels) {
+    namespaces.put(name, Map.copyOf(labels));
+    refreshNamespace(name);
+  }
+
+  public void deleteNamespace(String name) {
+    namespaces.remove(name);
+    refreshNamespace(name);
+  }
+
+  // ---------------------------------------------------------------- workloads
+
+  /** Adds or updates a pending workload. Ignored while it holds quota (its spec is immutable). */
+  public void upsertWorkload(Workload w) {
+    if (admitted.containsKey(w.uid())) {
+      return;
+    }
+    PendingWorkload existing = pending.get(w.uid());
+    if (existing != null) {
+      if (toWorkload(existing).equals(w)) {
+        return;
+      }
+      removePending(existing);
+    } else {
+      LocalQueueState lq = unrouted.remove(w.uid());
+      if (lq != null) {
+        lq.unrouted().remove(w.uid());
+      }
+    }
+    add(w);
+  }
+
+  /** A deleted or deactivated workload: forgotten; quota released if it held any. */
+  public void removeWorkload(String uid) {
+    PendingWorkload pw = pending.get(uid);
+    if (pw != null) {
+      removePending(pw);
+    }
+    LocalQueueState lq = unrouted.remove(uid);
+    if (lq != null) {
+      lq.unrouted().remove(uid);
+    }
+    release(uid);
+  }
+
+  /** The workload finished (Succeeded or Failed): its quota is released. */
+  public boolean workloadFinished(String uid) {
+    return release(uid);
+  }
+
+  /**
+   * The operator finished evicting an admitted workload: quota is released and it is requeued with
+   * the eviction time as its queue timestamp.
+   */
+  public boolean workloadEvicted(String uid, long now) {
+    AdmittedWorkload a = admitted.get(uid);
+    if (a == null) {
+      return false;
+    }
+    release(uid);
+    Workload w = a.workload;
+    add(new Workload(w.uid(), w.namespace(), w.name(), w.queueName(), w.priority(), now, w.podSets()));
+    return true;
+  }
+
+  /**
+   * Restart: records a workload that already holds quota (from its status) without checking it
+   * fits. Call for every admitted workload before the first {@link #runCycle}.
+   */
+  public void recordAdmitted(Workload w, String clusterQueue, List<PodSetAssignment> podSets, long admittedAt) {
+    removeWorkload(w.uid());
+    Map<Integer, Long> byFr = new LinkedHashMap<>();
+    for (PodSetAssignment ps : podSets) {
+      for (Map.Entry<String, String> f : ps.flavors().entrySet()) {
+        int fr = frs.intern(f.getValue(), f.getKey());
+        byFr.merge(fr, ps.resourceUsage().getOrDefault(f.getKey(), 0L), Long::sum);
+      }
+    }
+    ClusterQueueState cq = queue(clusterQueue);
+    if (cq.usage.length < frs.size()) {
+      treeStale = true;
+    }
+    ensureTree();
+    int[] ids = byFr.keySet().stream().mapToInt(Integer::intValue).toArray();
+    long[] amounts = byFr.values().stream().mapToLong(Long::longValue).toArray();
+    for (int i = 0; i < ids.length; i++) {
+      addUsage(cq, ids[i], amounts[i]);
+    }
+    Admission admission = new Admission(w.uid(), w.namespace(), w.name(), clusterQueue, w.queueName(), podSets, admittedAt);
+    hold(new AdmittedWorkload(w, clusterQueue, ids, amounts, admission));
+    if (cq.spec != null && cq.spec.stopPolicy() == StopPolicy.HoldAndDrain) {
+      drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
+    }
+    LocalQueueState lq = localQueues.get(w.localQueueKey());
+    if (lq != null && lq.spec() != null && lq.spec().stopPolicy() == StopPolicy.HoldAndDrain) {
+      drain(cq, lq.key(), EvictionReason.LocalQueueStopped, "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
+    }
+  }
+
+  /**
+   * The operator could not write an admission: the quota is released and the workload requeued at
+   * its old place (same queue timestamp).
+   */
+  public boolean rollback(Admission admission) {
+    AdmittedWorkload a = admitted.get(admission.workloadUid());
+    if (a == null) {
+      return false;
+    }
+    release(admission.workloadUid());
+    add(a.workload);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- the cycle
+
+  /** Runs one admission cycle at time {@code now} (epoch millis, used as admission time). */
+  public CycleResult runCycle(long now) {
+    ensureTree();
+    List<Eviction> evictions = new ArrayList<>(requestedEvictions);
+    requestedEvictions.clear();
+    if (dirty.isEmpty()) {
+      return new CycleResult(List.of(), evictions, List.of(), this, 0);
+    }
+    return new AdmissionCycle(this, ordering, planner).run(now, evictions);
+  }
+
+  // ---------------------------------------------------------------- status and metrics
+
+  public Optional<Admission> admission(String uid) {
+    AdmittedWorkload a = admitted.get(uid);
+    return a == null ? Optional.empty() : Optional.of(a.admission);
+  }
+
+  public boolean isPending(String uid) {
+    return pending.containsKey(uid) || unrouted.containsKey(uid);
+  }
+
+  public int pendingCount() {
+    return pending.size() + unrouted.size();
+  }
+
+  public int admittedCount() {
+    return admitted.size();
+  }
+
+  /** Why a pending workload waits, or null if the engine does not know it as pending. */
+  public PendingStatus pendingStatus(String uid) {
+    PendingWorkload pw = pending.get(uid);
+    if (pw == null) {
+      LocalQueueState lq = unrouted.get(uid);
+      return lq == null ? null
+          : new PendingStatus(uid, null, PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist");
+    }
+    Bucket b = pw.bucket();
+    ClusterQueueState cq = queues.get(b.queue().clusterQueue());
+    ensureTree();
+    Explanation why = cq.inadmissible();
+    if (why == null && b.state() != Bucket.State.ACTIVE) {
+      why = b.explanation();
+    }
+    if (why == null) {
+      Bucket head = cq.queue.headBucket();
+      boolean isHead = head == b && b.front() == pw;
+      if (cq.blocked && isHead) {
+        why = b.explanation();
+      } else if (cq.blocked && head != null) {
+        String headName = head.front().name();
+        why = cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
+            ? Explanation.of(PendingReason.WaitingForQuota,
+                "waiting behind " + headName + ", the head of StrictFIFO ClusterQueue " + cq.name)
+            : Explanation.of(PendingReason.WaitingForQuota,
+                "waiting behind " + headName + ", which waits for preempted workloads");
+      }
+    }
+    if (why == null) {
+      why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
+    }
+    return new PendingStatus(uid, cq.name, why.reason(), why.message());
+  }
+
+  /** Position of each pending workload of a ClusterQueue (0 = head), in queue order. */
+  public Map<String, Integer> queuePositions(String clusterQueue) {
+    ClusterQueueState cq = queues.get(clusterQueue);
+    Map<String, Integer> out = new LinkedHashMap<>();
+    if (cq != null) {
+      for (PendingWorkload w : cq.queue.inOrder()) {
+        out.put(w.uid(), out.size());
+      }
+    }
+    return out;
+  }
+
+  /** Position of each pending workload of a LocalQueue among that LocalQueue's workloads. */
+  public Map<String, Integer> localQueuePositions(String namespace, String name) {
+    LocalQueueState lq = localQueues.get(namespace + "/" + name);
+    Map<String, Integer> out = new LinkedHashMap<>();
+    if (lq == null || lq.spec() == null) {
+      return out;
+    }
+    ClusterQueueState cq = queues.get(lq.spec().clusterQueue());
+    for (PendingWorkload w : cq.queue.inOrder()) {
+      if (w.bucket().localQueue() == lq) {
+        out.put(w.uid(), out.size());
+      }
+    }
+    return out;
+  }
+
+  public QueueCounts clusterQueueCounts(String name) {
+    ClusterQueueState cq = queues.get(name);
+    if (cq == null) {
+      return new QueueCounts(0, 0, 0, 0);
+    }
+    ensureTree();
+    int active = cq.queue.activeCount();
+    int inadmissible = cq.queue.inadmissibleCount();
+    if (!cq.admissible()) {
+      inadmissible += active;
+      active = 0;
+    }
+    return new QueueCounts(active, inadmissible, cq.admitted.size(), cq.admitted.size());
+  }
+
+  public QueueCounts localQueueCounts(String namespace, String name) {
+    LocalQueueState lq = localQueues.get(namespace + "/" + name);
+    if (lq == null) {
+      return new QueueCounts(0, 0, 0, 0);
+    }
+    ensureTree();
+    int active = lq.pendingActive();
+    int inadmissible = lq.pendingInadmissible();
+    ClusterQueueState cq = lq.spec() == null ? null : queues.get(lq.spec().clusterQueue());
+    if (cq == null || !cq.admissible()) {
+      inadmissible += active;
+      active = 0;
+    }
+    return new QueueCounts(active, inadmissible, lq.admitted(), lq.admitted());
+  }
+
+  /** Usage of every flavor-resource of a ClusterQueue, in spec order (flavorsReservation). */
+  public List<FlavorUsage> usage(String clusterQueue) {
+    ClusterQueueState cq = queues.get(clusterQueue);
+    List<FlavorUsage> out = new ArrayList<>();
+    if (cq == null || cq.spec == null) {
+      return out;
+    }
+    for (ResourceGroup g : cq.spec.resourceGroups()) {
+      for (FlavorQuotas f : g.flavors()) {
+        for (ResourceQuota q : f.resources()) {
+          int fr = frs.find(f.name(), q.name());
+          long total = fr < 0 ? 0 : cq.usage(fr);
+          out.add(new FlavorUsage(f.name(), q.name(), q.nominalQuota(), total, Math.max(0, total - q.nominalQuota())));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Usage of one flavor-resource by a ClusterQueue, in canonical units. */
+  public long usage(String clusterQueue, String flavor, String resource) {
+    ClusterQueueState cq = queues.get(clusterQueue);
+    int fr = frs.find(flavor, resource);
+    return cq == null || fr < 0 ? 0 : cq.usage(fr);
+  }
+
+  /** Why a ClusterQueue is not active (its Active condition), or null when it is. */
+  public String clusterQueueInactiveMessage(String name) {
+    ClusterQueueState cq = queues.get(name);
+    if (cq == null) {
+      return "ClusterQueue " + name + " doesn't exist";
+    }
+    ensureTree();
+    Explanation why = cq.inadmissible();
+    return why == null ? null : why.message();
+  }
+
+  /** Why a cohort is inactive (a cycle), or null. */
+  public String cohortInactiveMessage(String name) {
+    ensureTree();
+    QuotaNode n = tree.cohort(name);
+    return n == null ? null : n.inactiveMessage();
+  }
+
+  /** Quota of a cohort's subtree for one flavor-resource (nominal plus what children lend). */
+  public long cohortSubtreeQuota(String cohort, String flavor, String resource) {
+    ensureTree();
+    QuotaNode n = tree.cohort(cohort);
+    int fr = frs.find(flavor, resource);
+    return n == null || fr < 0 ? 0 : n.subtreeQuota(fr);
+  }
+
+  /** What a ClusterQueue could take of a flavor-resource right now. */
+  public long available(String clusterQueue, String flavor, String resource) {
+    ensureTree();
+    ClusterQueueState cq = queues.get(clusterQueue);
+    int fr = frs.find(flavor, resource);
+    return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.available(cq.node, fr);
+  }
+
+  // ---------------------------------------------------------------- internals used by the cycle
+
+  private QuotaTree tree;
+
+  Map<String, ClusterQueueState> queues() {
+    return queues;
+  }
+
+  FlavorResources flavorResources() {
+    return frs;
+  }
+
+  List<ClusterQueueState> takeDirty() {
+    List<ClusterQueueState> out = new ArrayList<>(dirty);
+    dirty.clear();
+    for (ClusterQueueState cq : out) {
+      cq.dirty = false;
+    }
+    return out;
+  }
+
+  /** Step 5: reserves quota for a Fit entry and turns it into an Admission. */
+  Admission admit(Entry e, long now) {
+    ClusterQueueState cq = e.queue;
+    Assignment a = e.assignment;
+    for (int i = 0; i < a.frs().length; i++) {
+      QuotaTree.addUsage(cq.node, a.frs()[i], a.usage()[i]);
+    }
+    List<PodSetAssignment> podSets = new ArrayList<>(a.podSets().length);
+    for (Assignment.PodSetFlavors ps : a.podSets()) {
+      Map<String, String> fl = new HashMap<>();
+      Map<String, Long> use = new HashMap<>();
+      Map<String, Long> borrowed = new HashMap<>();
+      for (int i = 0; i < ps.resources.length; i++) {
+        fl.put(ps.resources[i], ps.flavors[i]);
+        use.put(ps.resources[i], ps.usage[i]);
+        if (ps.borrowed[i] > 0) {
+          borrowed.put(ps.resources[i], ps.borrowed[i]);
+        }
+      }
+      podSets.add(new PodSetAssignment(ps.name, fl, use, ps.count, borrowed));
+    }
+    Workload w = toWorkload(e.workload);
+    cq.queue.remove(e.workload);
+    pending.remove(w.uid());
+    Admission admission = new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
+    hold(new AdmittedWorkload(w, cq.name, a.frs(), a.usage(), admission));
+    return admission;
+  }
+
+  Eviction requestPreemption(String uid, Entry preemptor) {
+    AdmittedWorkload a = admitted.get(uid);
+    if (a == null || a.evictionRequested) {
+      return null;
+    }
+    a.evictionRequested = true;
+    return new Eviction(uid, a.clusterQueue, EvictionReason.Preempted,
+        "preempted to admit " + preemptor.workload.name() + " in ClusterQueue " + preemptor.clusterQueue());
+  }
+
+  /** Puts a ClusterQueue in its tree's wake list: a release in the tree brings it back. */
+  void registerWake(ClusterQueueState cq) {
+    if (!cq.waking && cq.node != null && cq.node.active()) {
+      wakeLists.get(cq.node.treeIndex()).add(cq);
+      cq.waking = true;
+    }
+  }
+
+  // ---------------------------------------------------------------- private
+
+  private ClusterQueueState queue(String name) {
+    ClusterQueueState cq = queues.get(name);
+    if (cq == null) {
+      cq = new ClusterQueueState(name);
+      cq.usage = new long[frs.size()];
+      queues.put(name, cq);
+    }
+    return cq;
+  }
+
+  private LocalQueueState localQueue(String namespace, String name) {
+    return localQueues.computeIfAbsent(namespace + "/" + name, k -> new LocalQueueState(namespace, name));
+  }
+
+  private void markDirty(ClusterQueueState cq) {
+    if (!cq.dirty) {
+      cq.dirty = true;
+      dirty.add(cq);
+    }
+  }
+
+  /** Something that could change the answer happened in the tree of cq: parked work comes back. */
+  private void wakeTree(ClusterQueueState cq) {
+    if (treeStale || cq.node == null || !cq.node.active()) {
+      markDirty(cq);
+      return;
+    }
+    List<ClusterQueueState> list = wakeLists.get(cq.node.treeIndex());
+    for (ClusterQueueState q : list) {
+      q.waking = false;
+      q.blocked = false;
+      q.queue.unparkAll();
+      markDirty(q);
+    }
+    list.clear();
+    markDirty(cq);
+  }
+
+  private void ensureTree() {
+    if (!treeStale) {
+      return;
+    }
+    for (ClusterQueueState cq : queues.values()) {
+      if (cq.spec != null) {
+        CompiledQueue.internAll(cq.spec.resourceGroups(), frs);
+      }
+    }
+    for (Cohort c : cohorts.values()) {
+      CompiledQueue.internAll(c.resourceGroups(), frs);
+    }
+    List<ClusterQueue> specs = new ArrayList<>();
+    for (ClusterQueueState cq : queues.values()) {
+      if (cq.usage.length < frs.size()) {
+        cq.usage = Arrays.copyOf(cq.usage, frs.size());
+      }
+      cq.compiled = cq.spec == null ? null : new CompiledQueue(cq.spec, flavors, frs);
+      if (cq.spec != null) {
+        specs.add(cq.spec);
+      }
+    }
+    tree = QuotaTree.build(specs, cohorts.values(), frs, name -> queues.get(name).usage);
+    wakeLists = new ArrayList<>();
+    for (int i = 0; i < tree.roots().size(); i++) {
+      wakeLists.add(new ArrayList<>());
+    }
+    treeStale = false;
+    // A structural change can change any answer: everything parked competes again.
+    for (ClusterQueueState cq : queues.values()) {
+      cq.node = cq.spec == null ? null : tree.clusterQueue(cq.name);
+      cq.waking = false;
+      cq.blocked = false;
+      cq.queue.unparkAll();
+      markDirty(cq);
+    }
+    for (LocalQueueState lq : localQueues.values()) {
+      refreshHold(lq);
+    }
+  }
+
+  private void refreshNamespace(String namespace) {
+    for (LocalQueueState lq : localQueues.values()) {
+      if (lq.namespace().equals(namespace)) {
+        refreshHold(lq);
+      }
+    }
+  }
+
+  /** Holds a LocalQueue's buckets while it is stopped or its namespace does not match. */
+  private void refreshHold(LocalQueueState lq) {
+    if (lq.spec() == null) {
+      return;
+    }
+    ClusterQueueState cq = queue(lq.spec().clusterQueue());
+    Explanation why = null;
+    if (lq.spec().stopPolicy().stopped()) {
+      why = Explanation.of(PendingReason.Inadmissible,
+          "LocalQueue " + lq.key() + " is stopped (" + lq.spec().stopPolicy() + ")");
+    } else if (cq.spec != null && !namespaceMatches(cq.spec, lq.namespace())) {
+      why = Explanation.of(PendingReason.Inadmissible,
+          "namespace " + lq.namespace() + " doesn't match the namespaceSelector of ClusterQueue " + cq.name);
+    }
+    PendingQueue.hold(lq, why);
+    cq.blocked = false;
+    markDirty(cq);
+  }
+
+  private boolean namespaceMatches(ClusterQueue spec, String namespace) {
+    return spec.namespaceSelector() != null
+        && spec.namespaceSelector().matches(namespaces.getOrDefault(namespace, Map.of()));
+  }
+
+  private void add(Workload w) {
+    LocalQueueState lq = localQueue(w.namespace(), w.queueName());
+    if (lq.spec() == null) {
+      lq.unrouted().put(w.uid(), w);
+      unrouted.put(w.uid(), lq);
+      return;
+    }
+    route(w, lq);
+  }
+
+  private void route(Workload w, LocalQueueState lq) {
+    ClusterQueueState cq = queue(lq.spec().clusterQueue());
+    PendingWorkload pw = new PendingWorkload(w.uid(), w.name(), w.queueTimestamp());
+    Bucket b = cq.queue.add(pw, lq, w.priority(), w.podSets());
+    pending.put(w.uid(), pw);
+    if (b.state() != Bucket.State.ACTIVE) {
+      return;
+    }
+    Bucket head = cq.queue.headBucket();
+    if (head == b && b.front() == pw) {
+      // A new head: a blocked queue must look again.
+      cq.blocked = false;
+      markDirty(cq);
+    } else if (!cq.blocked) {
+      markDirty(cq);
+    }
+  }
+
+  private void unroute(LocalQueueState lq) {
+    for (Bucket b : new ArrayList<>(lq.buckets())) {
+      List<PendingWorkload> members = new ArrayList<>();
+      b.members().forEach(members::add);
+      for (PendingWorkload pw : members) {
+        Workload w = toWorkload(pw);
+        removePending(pw);
+        lq.unrouted().put(w.uid(), w);
+        unrouted.put(w.uid(), lq);
+      }
+    }
+  }
+
+  private void removePending(PendingWorkload pw) {
+    Bucket b = pw.bucket();
+    ClusterQueueState cq = queues.get(b.queue().clusterQueue());
+    boolean wasHead = cq.queue.headBucket() == b && b.front() == pw;
+    cq.queue.remove(pw);
+    pending.remove(pw.uid());
+    if (wasHead) {
+      cq.blocked = false;
+      markDirty(cq);
+    }
+  }
+
+  private Workload toWorkload(PendingWorkload pw) {
+    Bucket b = pw.bucket();
+    LocalQueueState lq = b.localQueue();
+    return new Workload(pw.uid(), lq.namespace(), pw.name(), lq.name(), b.priority(), pw.queueTimestamp(), b.podSets());
+  }
+
+  private void hold(AdmittedWorkload a) {
+    admitted.put(a.workload.uid(), a);
+    queue(a.clusterQueue).admitted.put(a.workload.uid(), a);
+    localQueue(a.workload.namespace(), a.workload.queueName()).admittedDelta(1);
+  }
+
+  private boolean release(String uid) {
+    AdmittedWorkload a = admitted.remove(uid);
+    if (a == null) {
+      return false;
+    }
+    ensureTree();
+    ClusterQueueState cq = queues.get(a.clusterQueue);
+    for (int i = 0; i < a.frs.length; i++) {
+      removeUsage(cq, a.frs[i], a.usage[i]);
+    }
+    cq.admitted.remove(uid);
+    localQueues.get(a.localQueueKey).admittedDelta(-1);
+    wakeTree(cq);
+    return true;
+  }
+
+  private void addUsage(ClusterQueueState cq, int fr, long amount) {
+    if (cq.usage.length <= fr) {
+      cq.usage = Arrays.copyOf(cq.usage, frs.size());
+      treeStale = true;
+    }
+    if (cq.node != null && !treeStale) {
+      QuotaTree.addUsage(cq.node, fr, amount);
+    } else {
+      cq.usage[fr] += amount;
+    }
+  }
+
+  private void removeUsage(ClusterQueueState cq, int fr, long amount) {
+    if (cq.node != null && !treeStale) {
+      QuotaTree.removeUsage(cq.node, fr, amount);
+    } else {
+      cq.usage[fr] -= amount;
+    }
+  }
+
+  private void drain(ClusterQueueState cq, String localQueueKey, EvictionReason reason, String message) {
+    for (AdmittedWorkload a : cq.admitted.values()) {
+      if (!a.evictionRequested && (localQueueKey == null || localQueueKey.equals(a.localQueueKey))) {
+        a.evictionRequested = true;
+        requestedEvictions.add(new Eviction(a.workload.uid(), cq.name, reason, message));
+      }
+    }
+  }
+}

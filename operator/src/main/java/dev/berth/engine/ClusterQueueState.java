@@ -1,0 +1,68 @@
+package dev.berth.engine;
+
+import dev.berth.engine.flavor.CompiledQueue;
+import dev.berth.engine.model.ClusterQueue;
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.quota.QuotaNode;
+import dev.berth.engine.queue.PendingQueue;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A ClusterQueue as the engine tracks it: spec (null while unknown or deleted), compiled flavors,
+ * its node in the quota tree, its usage (the truth, shared with the node), its pending queue and
+ * its admitted workloads.
+ */
+final class ClusterQueueState {
+  final String name;
+  ClusterQueue spec;
+  CompiledQueue compiled;
+  QuotaNode node;
+  long[] usage = new long[0];
+  final PendingQueue queue;
+  final Map<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+  /** In the engine's list of queues to look at in the next cycle. */
+  boolean dirty;
+  /** StrictFIFO head did not fit, or a preemptor waits for its victims: nothing behind may go. */
+  boolean blocked;
+  /** In its tree's wake list: a release in the tree brings its parked buckets back. */
+  boolean waking;
+
+  ClusterQueueState(String name) {
+    this.name = name;
+    this.queue = new PendingQueue(name);
+  }
+
+  /** Why the whole ClusterQueue admits nothing, or null when it may admit. */
+  Explanation inadmissible() {
+    if (spec == null) {
+      return Explanation.of(PendingReason.Inadmissible, "ClusterQueue " + name + " doesn't exist");
+    }
+    if (compiled != null && compiled.missingFlavor() != null) {
+      return Explanation.of(PendingReason.Inadmissible,
+          "ClusterQueue " + name + " is inactive: flavor " + compiled.missingFlavor() + " doesn't exist");
+    }
+    if (node == null || !node.active()) {
+      String why = node == null ? "not yet built" : node.inactiveMessage();
+      return Explanation.of(PendingReason.Inadmissible, "ClusterQueue " + name + " is inactive: " + why);
+    }
+    if (spec.stopPolicy().stopped()) {
+      return Explanation.of(PendingReason.Inadmissible,
+          "ClusterQueue " + name + " is stopped (" + spec.stopPolicy() + ")");
+    }
+    return null;
+  }
+
+  boolean admissible() {
+    return spec != null
+        && node != null
+        && node.active()
+        && (compiled == null || compiled.missingFlavor() == null)
+        && !spec.stopPolicy().stopped();
+  }
+
+  long usage(int fr) {
+    return fr < usage.length ? usage[fr] : 0;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.berth.engine.queue;
+
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.LocalQueue;
+import dev.berth.engine.model.Workload;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A LocalQueue as the engine tracks it: its spec (null while unknown), its buckets in the
+ * ClusterQueue, workloads waiting for the LocalQueue (or its ClusterQueue) to exist, and counts.
+ */
+public final class LocalQueueState {
+  private final String key;
+  private final String namespace;
+  private final String name;
+  private LocalQueue spec;
+  /** Workloads that cannot be routed to a ClusterQueue yet. */
+  final Map<String, Workload> unrouted = new LinkedHashMap<>();
+  final Set<Bucket> buckets = new LinkedHashSet<>();
+  /** Why its buckets are held (LocalQueue stopped, namespace mismatch), or null. */
+  Explanation held;
+  int pendingActive;
+  int pendingInadmissible;
+  int admitted;
+
+  public LocalQueueState(String namespace, String name) {
+    this.key = namespace + "/" + name;
+    this.namespace = namespace;
+    this.name = name;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  public LocalQueue spec() {
+    return spec;
+  }
+
+  public void spec(LocalQueue spec) {
+    this.spec = spec;
+  }
+
+  public Map<String, Workload> unrouted() {
+    return unrouted;
+  }
+
+  public Set<Bucket> buckets() {
+    return buckets;
+  }
+
+  public Explanation held() {
+    return held;
+  }
+
+  public int pendingActive() {
+    return pendingActive;
+  }
+
+  /** Pending but not competing: parked, held, or waiting for the queue to exist. */
+  public int pendingInadmissible() {
+    return pendingInadmissible + unrouted.size();
+  }
+
+  public int admitted() {
+    return admitted;
+  }
+
+  public void admittedDelta(int delta) {
+    admitted += delta;
+  }
+
+  public boolean isEmpty() {
+    return spec == null && unrouted.isEmpty() && buckets.isEmpty() && admitted == 0;
+  }
+}

@@ -1,0 +1,188 @@
+package dev.berth.engine.queue;
+
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.PodSet;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The pending workloads of one ClusterQueue, ordered by priority (high first), then queue
+ * timestamp, then UID. Workloads are grouped into {@link Bucket}s of identical shape; the active
+ * buckets are kept sorted by their front, so the head is the first active bucket's front. Parked
+ * and held buckets are out of the sorted set until an event brings them back.
+ */
+public final class PendingQueue {
+  private static final Comparator<Bucket> BY_FRONT =
+      (a, b) -> PendingWorkload.compare(a.members.first(), b.members.first());
+
+  private record Key(LocalQueueState localQueue, int priority, List<PodSet> podSets) {}
+
+  private final String clusterQueue;
+  private final Map<Key, Bucket> buckets = new HashMap<>();
+  private final TreeSet<Bucket> active = new TreeSet<>(BY_FRONT);
+  private final List<Bucket> parked = new ArrayList<>();
+  private int activeCount;
+  private int inadmissibleCount;
+
+  public PendingQueue(String clusterQueue) {
+    this.clusterQueue = clusterQueue;
+  }
+
+  public String clusterQueue() {
+    return clusterQueue;
+  }
+
+  /** Adds a workload; it joins the bucket of its shape (parked or held buckets stay so). */
+  public Bucket add(PendingWorkload w, LocalQueueState lq, int priority, List<PodSet> podSets) {
+    Key key = new Key(lq, priority, podSets);
+    Bucket b = buckets.get(key);
+    if (b == null) {
+      b = new Bucket(this, lq, priority, podSets);
+      buckets.put(key, b);
+      lq.buckets.add(b);
+      if (lq.held != null) {
+        b.state = Bucket.State.HELD;
+      }
+    }
+    detach(b);
+    b.members.add(w);
+    w.bucket = b;
+    attach(b);
+    count(b, 1);
+    return b;
+  }
+
+  /** Removes a pending workload (admitted, deleted or changed). */
+  public void remove(PendingWorkload w) {
+    Bucket b = w.bucket;
+    detach(b);
+    b.members.remove(w);
+    count(b, -1);
+    if (b.members.isEmpty()) {
+      b.dead = true;
+      buckets.remove(new Key(b.localQueue, b.priority, b.podSets));
+      b.localQueue.buckets.remove(b);
+    } else {
+      attach(b);
+    }
+  }
+
+  /** The first active bucket, whose front is the head of the queue; null when none. */
+  public Bucket headBucket() {
+    return active.isEmpty() ? null : active.first();
+  }
+
+  /** BestEffortFIFO: the front did not fit; the bucket waits for an event. */
+  public void park(Bucket b, Explanation why) {
+    b.explanation = why;
+    if (b.state != Bucket.State.ACTIVE) {
+      return;
+    }
+    detach(b);
+    count(b, -b.size());
+    b.state = Bucket.State.PARKED;
+    count(b, b.size());
+    parked.add(b);
+  }
+
+  /** Returns every parked bucket to competition; true if any came back. */
+  public boolean unparkAll() {
+    boolean any = false;
+    for (Bucket b : parked) {
+      if (b.dead || b.state != Bucket.State.PARKED) {
+        continue;
+      }
+      count(b, -b.size());
+      b.state = Bucket.State.ACTIVE;
+      count(b, b.size());
+      attach(b);
+      any = true;
+    }
+    parked.clear();
+    return any;
+  }
+
+  public boolean hasParked() {
+    return !parked.isEmpty();
+  }
+
+  /** Holds (or releases, with null) every bucket of a LocalQueue. True if a bucket became active. */
+  public static boolean hold(LocalQueueState lq, Explanation why) {
+    lq.held = why;
+    boolean released = false;
+    for (Bucket b : lq.buckets) {
+      PendingQueue q = b.queue;
+      if (why != null) {
+        b.explanation = why;
+        if (b.state != Bucket.State.HELD) {
+          q.detach(b);
+          q.count(b, -b.size());
+          b.state = Bucket.State.HELD;
+          q.count(b, b.size());
+        }
+      } else if (b.state == Bucket.State.HELD) {
+        q.count(b, -b.size());
+        b.state = Bucket.State.ACTIVE;
+        b.explanation = null;
+        q.count(b, b.size());
+        q.attach(b);
+        released = true;
+      }
+    }
+    return released;
+  }
+
+  /** All pending workloads in queue order (for positions and visibility); O(n log n). */
+  public List<PendingWorkload> inOrder() {
+    List<PendingWorkload> all = new ArrayList<>(activeCount + inadmissibleCount);
+    for (Bucket b : buckets.values()) {
+      all.addAll(b.members);
+    }
+    all.sort(PendingWorkload::compare);
+    return all;
+  }
+
+  public int activeCount() {
+    return activeCount;
+  }
+
+  public int inadmissibleCount() {
+    return inadmissibleCount;
+  }
+
+  public int size() {
+    return activeCount + inadmissibleCount;
+  }
+
+  public Iterable<Bucket> buckets() {
+    return buckets.values();
+  }
+
+  private void detach(Bucket b) {
+    if (b.inActiveSet) {
+      active.remove(b);
+      b.inActiveSet = false;
+    }
+  }
+
+  private void attach(Bucket b) {
+    if (b.state == Bucket.State.ACTIVE && !b.members.isEmpty() && !b.inActiveSet) {
+      active.add(b);
+      b.inActiveSet = true;
+    }
+  }
+
+  private void count(Bucket b, int delta) {
+    if (b.state == Bucket.State.ACTIVE) {
+      activeCount += delta;
+      b.localQueue.pendingActive += delta;
+    } else {
+      inadmissibleCount += delta;
+      b.localQueue.pendingInadmissible += delta;
+    }
+  }
+}

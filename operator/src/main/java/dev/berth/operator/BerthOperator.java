@@ -1,0 +1,129 @@
+package dev.berth.operator;
+
+import dev.berth.engine.AdmissionEngine;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.admission.Bootstrap;
+import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.DecisionWriter;
+import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.job.PriorityResolver;
+import dev.berth.operator.metrics.BerthMetrics;
+import dev.berth.operator.metrics.MetricsServer;
+import dev.berth.operator.reconciler.ClusterQueueReconciler;
+import dev.berth.operator.reconciler.CohortReconciler;
+import dev.berth.operator.reconciler.FlavorCache;
+import dev.berth.operator.reconciler.JobReconciler;
+import dev.berth.operator.reconciler.LocalQueueReconciler;
+import dev.berth.operator.reconciler.NamespaceReconciler;
+import dev.berth.operator.reconciler.ResourceFlavorReconciler;
+import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
+import dev.berth.operator.reconciler.WorkloadReconciler;
+import dev.berth.operator.status.QueueUsage;
+import dev.berth.operator.status.StatusPublisher;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator process: reconcilers feeding the admission loop, the loop on the leader, metrics
+ * and probes. Connects with the usual kubeconfig, or in-cluster configuration.
+ */
+public final class BerthOperator implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BerthOperator.class);
+
+  private final Operator operator;
+  private final AdmissionLoop loop;
+  private final MetricsServer metrics;
+  private final PrometheusMeterRegistry registry;
+  private volatile boolean started;
+
+  private BerthOperator(KubernetesClient client, OperatorConfig config) throws IOException {
+    Clock clock = Clock.systemUTC();
+    registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ClusterState state = new ClusterState(new AdmissionEngine());
+    EventRecorder events = new EventRecorder(client);
+    loop =
+        new AdmissionLoop(
+            state.engine(), state, new Bootstrap(client), new DecisionWriter(client, events, clock));
+    QueueUsage usage = new QueueUsage();
+    loop.onCycle(new StatusPublisher(client, state, usage, clock));
+    loop.onCycle(new BerthMetrics(registry, state));
+    PriorityResolver priorities = new PriorityResolver(client);
+
+    operator =
+        new Operator(
+            o -> {
+              o.withKubernetesClient(client).withCloseClientOnStop(false);
+              if (config.leaderElection()) {
+                o.withLeaderElectionConfiguration(
+                    new LeaderElectionConfiguration(config.leaseName(), config.namespace()));
+              }
+            });
+    operator.register(new ResourceFlavorReconciler(loop));
+    operator.register(new CohortReconciler(loop));
+    operator.register(new ClusterQueueReconciler(loop, usage));
+    operator.register(new LocalQueueReconciler(loop));
+    operator.register(new NamespaceReconciler(loop));
+    operator.register(new WorkloadPriorityClassReconciler(priorities));
+    operator.register(new WorkloadReconciler(loop));
+    operator.register(new JobReconciler(priorities, new FlavorCache(state), events, clock));
+
+    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
+  }
+
+  /** Starts everything; returns once the informers have synced. */
+  public static BerthOperator start(KubernetesClient client, OperatorConfig config) throws IOException {
+    BerthOperator berth = new BerthOperator(client, config);
+    berth.metrics.start();
+    berth.loop.start();
+    berth.operator.start();
+    berth.started = true;
+    log.info("berth operator started; metrics on :{}", berth.metrics.port());
+    return berth;
+  }
+
+  public int metricsPort() {
+    return metrics.port();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public boolean isAdmitting() {
+    return loop.isBootstrapped();
+  }
+
+  @Override
+  public void close() {
+    started = false;
+    operator.stop();
+    loop.close();
+    metrics.close();
+  }
+
+  public static void main(String[] args) throws Exception {
+    OperatorConfig config = OperatorConfig.fromEnvironment();
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    BerthOperator berth = start(client, config);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  berth.close();
+                  client.close();
+                  stopped.countDown();
+                },
+                "berth-shutdown"));
+    stopped.await();
+  }
+}

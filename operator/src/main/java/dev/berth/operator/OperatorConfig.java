@@ -1,0 +1,34 @@
+package dev.berth.operator;
+
+import java.util.Map;
+
+/**
+ * How one Berth process runs, read from environment variables (the chart sets them) so that the
+ * same jar runs in a Pod, on a laptop against a kubeconfig, and in local mode.
+ */
+public record OperatorConfig(
+    String namespace,
+    boolean leaderElection,
+    String leaseName,
+    int metricsPort,
+    boolean webhooksEnabled,
+    int webhookPort,
+    String operatorIdentity) {
+
+  public static OperatorConfig fromEnvironment() {
+    return from(System.getenv());
+  }
+
+  static OperatorConfig from(Map<String, String> env) {
+    String namespace = env.getOrDefault("BERTH_NAMESPACE", "berth-system");
+    return new OperatorConfig(
+        namespace,
+        Boolean.parseBoolean(env.getOrDefault("BERTH_LEADER_ELECTION", "true")),
+        env.getOrDefault("BERTH_LEASE_NAME", "berth-leader"),
+        Integer.parseInt(env.getOrDefault("BERTH_METRICS_PORT", "8080")),
+        Boolean.parseBoolean(env.getOrDefault("BERTH_WEBHOOKS_ENABLED", "true")),
+        Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
+        env.getOrDefault(
+            "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"));
+  }
+}

@@ -1,0 +1,191 @@
+package dev.berth.operator.admission;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.Cohort;
+import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.engine.AdmissionEngine;
+import dev.berth.engine.PodSetAssignment;
+import dev.berth.engine.quota.Quantity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the loop knows of the cluster: the engine, fed from observations, and the latest API object
+ * of each kind (a workload's admission is written against the version the engine decided on).
+ * Mutated only on the loop thread; the maps are concurrent so publishers may read them.
+ */
+public final class ClusterState {
+  private static final Logger log = LoggerFactory.getLogger(ClusterState.class);
+
+  private final AdmissionEngine engine;
+  final Map<String, Workload> workloads = new ConcurrentHashMap<>();
+  final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
+  final Map<String, LocalQueue> localQueues = new ConcurrentHashMap<>();
+  final Map<String, ResourceFlavor> flavors = new ConcurrentHashMap<>();
+  final Map<String, Cohort> cohorts = new ConcurrentHashMap<>();
+
+  public ClusterState(AdmissionEngine engine) {
+    this.engine = engine;
+  }
+
+  public AdmissionEngine engine() {
+    return engine;
+  }
+
+  public void flavor(ResourceFlavor flavor) {
+    flavors.put(flavor.getMetadata().getName(), flavor);
+    engine.upsertResourceFlavor(ModelTranslator.flavor(flavor));
+  }
+
+  public void flavorDeleted(String name) {
+    flavors.remove(name);
+    engine.deleteResourceFlavor(name);
+  }
+
+  public void clusterQueue(ClusterQueue cq) {
+    clusterQueues.put(cq.getMetadata().getName(), cq);
+    engine.upsertClusterQueue(ModelTranslator.clusterQueue(cq));
+  }
+
+  public void clusterQueueDeleted(String name) {
+    clusterQueues.remove(name);
+    engine.deleteClusterQueue(name);
+  }
+
+  public void cohort(Cohort cohort) {
+    cohorts.put(cohort.getMetadata().getName(), cohort);
+    engine.upsertCohort(ModelTranslator.cohort(cohort));
+  }
+
+  public void cohortDeleted(String name) {
+    cohorts.remove(name);
+    engine.deleteCohort(name);
+  }
+
+  public void localQueue(LocalQueue lq) {
+    localQueues.put(key(lq.getMetadata().getNamespace(), lq.getMetadata().getName()), lq);
+    engine.upsertLocalQueue(ModelTranslator.localQueue(lq));
+  }
+
+  public void localQueueDeleted(String namespace, String name) {
+    localQueues.remove(key(namespace, name));
+    engine.deleteLocalQueue(namespace, name);
+  }
+
+  public void namespace(String name, Map<String, String> labels) {
+    engine.upsertNamespace(name, labels == null ? Map.of() : labels);
+  }
+
+  public void namespaceDeleted(String name) {
+    engine.deleteNamespace(name);
+  }
+
+  /**
+   * A workload as stored now. Older versions than the one held are ignored: an event can arrive
+   * after the loop's own write.
+   */
+  public void workload(Workload wl) {
+    String uid = wl.getMetadata().getUid();
+    Workload known = workloads.get(uid);
+    if (known != null && isOlder(wl, known)) {
+      return;
+    }
+    workloads.put(uid, wl);
+    if (WorkloadConditions.isFinished(wl)) {
+      engine.removeWorkload(uid);
+    } else if (WorkloadConditions.hasQuotaReserved(wl)) {
+      if (engine.admission(uid).isEmpty()) {
+        var stored = admission(wl);
+        engine.recordAdmitted(
+            ModelTranslator.workload(wl), stored.clusterQueue(), stored.podSetAssignments(), stored.admittedAt());
+      }
+    } else if (Boolean.FALSE.equals(wl.getSpec().active)) {
+      engine.removeWorkload(uid);
+    } else {
+      // Pending, or back in the queue after an eviction cleared its admission.
+      if (engine.admission(uid).isPresent()) {
+        engine.removeWorkload(uid);
+      }
+      engine.upsertWorkload(ModelTranslator.workload(wl));
+    }
+  }
+
+  public void workloadDeleted(String uid) {
+    workloads.remove(uid);
+    engine.removeWorkload(uid);
+  }
+
+  public Optional<ResourceFlavor> latestFlavor(String name) {
+    return Optional.ofNullable(flavors.get(name));
+  }
+
+  public java.util.Collection<ClusterQueue> clusterQueues() {
+    return clusterQueues.values();
+  }
+
+  public java.util.Collection<LocalQueue> localQueues() {
+    return localQueues.values();
+  }
+
+  public List<Workload> workloadsSnapshot() {
+    return List.copyOf(workloads.values());
+  }
+
+  public java.util.Collection<Cohort> cohorts() {
+    return cohorts.values();
+  }
+
+  public Optional<Workload> latestWorkload(String uid) {
+    return Optional.ofNullable(workloads.get(uid));
+  }
+
+  static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  private static boolean isOlder(Workload candidate, Workload known) {
+    try {
+      return Long.parseLong(candidate.getMetadata().getResourceVersion())
+          < Long.parseLong(known.getMetadata().getResourceVersion());
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** The engine's form of a stored status.admission, so a restart rebuilds usage exactly. */
+  static dev.berth.engine.Admission admission(Workload wl) {
+    var stored = wl.getStatus().admission;
+    List<PodSetAssignment> podSets = new ArrayList<>();
+    if (stored.podSetAssignments != null) {
+      for (var ps : stored.podSetAssignments) {
+        Map<String, Long> usage = new java.util.LinkedHashMap<>();
+        if (ps.resourceUsage != null) {
+          ps.resourceUsage.forEach((r, q) -> usage.put(r, Quantity.parse(r, q.toString())));
+        }
+        podSets.add(
+            new PodSetAssignment(
+                ps.name,
+                ps.flavors == null ? Map.of() : ps.flavors,
+                usage,
+                ps.count == null ? 0 : ps.count,
+                Map.of()));
+      }
+    }
+    log.debug("recorded admitted workload {} in {}", wl.getMetadata().getName(), stored.clusterQueue);
+    return new dev.berth.engine.Admission(
+        wl.getMetadata().getUid(),
+        wl.getMetadata().getNamespace(),
+        wl.getMetadata().getName(),
+        stored.clusterQueue,
+        wl.getSpec().queueName,
+        podSets,
+        0L);
+  }
+}

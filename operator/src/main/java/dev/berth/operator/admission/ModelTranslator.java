@@ -1,0 +1,243 @@
+package dev.berth.operator.admission;
+
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
+import dev.berth.api.v1beta1.FlavorFungibility;
+import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.engine.model.ClusterQueue;
+import dev.berth.engine.model.Cohort;
+import dev.berth.engine.model.FlavorQuotas;
+import dev.berth.engine.model.LabelSelector;
+import dev.berth.engine.model.LabelSelectorRequirement;
+import dev.berth.engine.model.LocalQueue;
+import dev.berth.engine.model.NodeSelectorTerm;
+import dev.berth.engine.model.PodSet;
+import dev.berth.engine.model.PreemptionPolicy;
+import dev.berth.engine.model.QueueingStrategy;
+import dev.berth.engine.model.ResourceFlavor;
+import dev.berth.engine.model.ResourceQuota;
+import dev.berth.engine.model.StopPolicy;
+import dev.berth.engine.model.Taint;
+import dev.berth.engine.model.TaintEffect;
+import dev.berth.engine.model.Toleration;
+import dev.berth.engine.model.Workload;
+import dev.berth.engine.quota.Quantity;
+import dev.berth.operator.job.PodRequests;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** API objects into the engine's model: the one place that knows both. */
+public final class ModelTranslator {
+  private ModelTranslator() {}
+
+  public static ResourceFlavor flavor(dev.berth.api.v1beta1.ResourceFlavor rf) {
+    var spec = rf.getSpec();
+    if (spec == null) {
+      return ResourceFlavor.named(rf.getMetadata().getName());
+    }
+    List<Taint> taints = new ArrayList<>();
+    if (spec.nodeTaints != null) {
+      for (var t : spec.nodeTaints) {
+        taints.add(new Taint(t.getKey(), t.getValue(), TaintEffect.valueOf(t.getEffect())));
+      }
+    }
+    return new ResourceFlavor(
+        rf.getMetadata().getName(), spec.nodeLabels, taints, tolerations(spec.tolerations));
+  }
+
+  public static List<Toleration> tolerations(List<io.fabric8.kubernetes.api.model.Toleration> in) {
+    List<Toleration> result = new ArrayList<>();
+    if (in == null) {
+      return result;
+    }
+    for (var t : in) {
+      Toleration.Operator op =
+          "Exists".equals(t.getOperator()) ? Toleration.Operator.Exists : Toleration.Operator.Equal;
+      TaintEffect effect =
+          t.getEffect() == null || t.getEffect().isEmpty() ? null : TaintEffect.valueOf(t.getEffect());
+      result.add(new Toleration(t.getKey(), op, t.getValue(), effect));
+    }
+    return result;
+  }
+
+  public static ClusterQueue clusterQueue(dev.berth.api.v1beta1.ClusterQueue cq) {
+    var spec = cq.getSpec();
+    String name = cq.getMetadata().getName();
+    if (spec == null) {
+      return new ClusterQueue(name, null, List.of(), null, null, null, null, null);
+    }
+    return new ClusterQueue(
+        name,
+        spec.cohortName,
+        groups(spec.resourceGroups),
+        spec.queueingStrategy == null ? null : QueueingStrategy.valueOf(spec.queueingStrategy.name()),
+        selector(spec.namespaceSelector),
+        fungibility(spec.flavorFungibility),
+        preemption(spec.preemption),
+        stopPolicy(spec.stopPolicy));
+  }
+
+  public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {
+    var spec = cohort.getSpec();
+    return new Cohort(
+        cohort.getMetadata().getName(),
+        spec == null ? null : spec.parentName,
+        spec == null ? List.of() : groups(spec.resourceGroups));
+  }
+
+  public static LocalQueue localQueue(dev.berth.api.v1beta1.LocalQueue lq) {
+    return new LocalQueue(
+        lq.getMetadata().getNamespace(),
+        lq.getMetadata().getName(),
+        lq.getSpec().clusterQueue,
+        stopPolicy(lq.getSpec().stopPolicy));
+  }
+
+  /** The workload as the engine sees it; its queue timestamp is creation, or the last requeue. */
+  public static Workload workload(dev.berth.api.v1beta1.Workload wl) {
+    var spec = wl.getSpec();
+    List<PodSet> podSets = new ArrayList<>();
+    for (var ps : spec.podSets) {
+      PodSpec pod = ps.template == null ? null : ps.template.getSpec();
+      Map<String, Long> requests = new LinkedHashMap<>();
+      PodRequests.of(pod)
+          .forEach((resource, q) -> requests.put(resource, Quantity.parse(resource, q.toString())));
+      podSets.add(
+          new PodSet(
+              ps.name,
+              ps.count == null ? 1 : ps.count,
+              ps.minCount,
+              requests,
+              pod == null ? null : pod.getNodeSelector(),
+              requiredAffinity(pod),
+              pod == null ? null : tolerations(pod.getTolerations())));
+    }
+    return new Workload(
+        wl.getMetadata().getUid(),
+        wl.getMetadata().getNamespace(),
+        wl.getMetadata().getName(),
+        spec.queueName == null ? "" : spec.queueName,
+        spec.priority == null ? 0 : spec.priority,
+        queueTimestamp(wl),
+        podSets);
+  }
+
+  static long queueTimestamp(dev.berth.api.v1beta1.Workload wl) {
+    var requeued =
+        wl.getStatus() == null
+            ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
+            : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED);
+    String when =
+        requeued.filter(c -> c.isTrue() && c.lastTransitionTime != null)
+            .map(c -> c.lastTransitionTime)
+            .orElse(wl.getMetadata().getCreationTimestamp());
+    return when == null ? 0 : Instant.parse(when).toEpochMilli();
+  }
+
+  private static List<NodeSelectorTerm> requiredAffinity(PodSpec pod) {
+    if (pod == null
+        || pod.getAffinity() == null
+        || pod.getAffinity().getNodeAffinity() == null
+        || pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+            == null) {
+      return List.of();
+    }
+    List<NodeSelectorTerm> terms = new ArrayList<>();
+    for (var term :
+        pod.getAffinity()
+            .getNodeAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms()) {
+      List<LabelSelectorRequirement> reqs = new ArrayList<>();
+      if (term.getMatchExpressions() != null) {
+        for (NodeSelectorRequirement r : term.getMatchExpressions()) {
+          reqs.add(
+              new LabelSelectorRequirement(
+                  r.getKey(), LabelSelectorRequirement.Operator.valueOf(r.getOperator()), r.getValues()));
+        }
+      }
+      terms.add(new NodeSelectorTerm(reqs));
+    }
+    return terms;
+  }
+
+  private static List<dev.berth.engine.model.ResourceGroup> groups(List<ResourceGroup> groups) {
+    List<dev.berth.engine.model.ResourceGroup> result = new ArrayList<>();
+    if (groups == null) {
+      return result;
+    }
+    for (ResourceGroup g : groups) {
+      List<FlavorQuotas> flavors = new ArrayList<>();
+      for (var f : g.flavors) {
+        List<ResourceQuota> quotas = new ArrayList<>();
+        for (var r : f.resources) {
+          quotas.add(
+              new ResourceQuota(
+                  r.name,
+                  Quantity.parse(r.name, r.nominalQuota.toString()),
+                  r.borrowingLimit == null ? null : Quantity.parse(r.name, r.borrowingLimit.toString()),
+                  r.lendingLimit == null ? null : Quantity.parse(r.name, r.lendingLimit.toString())));
+        }
+        flavors.add(new FlavorQuotas(f.name, quotas));
+      }
+      result.add(new dev.berth.engine.model.ResourceGroup(g.coveredResources, flavors));
+    }
+    return result;
+  }
+
+  public static LabelSelector selector(io.fabric8.kubernetes.api.model.LabelSelector selector) {
+    if (selector == null) {
+      return null;
+    }
+    List<LabelSelectorRequirement> expressions = new ArrayList<>();
+    if (selector.getMatchExpressions() != null) {
+      for (var e : selector.getMatchExpressions()) {
+        expressions.add(
+            new LabelSelectorRequirement(
+                e.getKey(), LabelSelectorRequirement.Operator.valueOf(e.getOperator()), e.getValues()));
+      }
+    }
+    return new LabelSelector(selector.getMatchLabels(), expressions);
+  }
+
+  private static dev.berth.engine.model.FlavorFungibility fungibility(FlavorFungibility f) {
+    if (f == null) {
+      return null;
+    }
+    return new dev.berth.engine.model.FlavorFungibility(
+        f.whenCanBorrow == null
+            ? null
+            : dev.berth.engine.model.FlavorFungibility.WhenCanBorrow.valueOf(f.whenCanBorrow.name()),
+        f.whenCanPreempt == null
+            ? null
+            : dev.berth.engine.model.FlavorFungibility.WhenCanPreempt.valueOf(f.whenCanPreempt.name()),
+        f.preference == null
+            ? null
+            : dev.berth.engine.model.FlavorFungibility.Preference.valueOf(f.preference.name()));
+  }
+
+  private static PreemptionPolicy preemption(ClusterQueuePreemption p) {
+    if (p == null) {
+      return null;
+    }
+    return new PreemptionPolicy(
+        p.withinClusterQueue == null
+            ? null
+            : PreemptionPolicy.WithinClusterQueue.valueOf(p.withinClusterQueue.name()),
+        p.reclaimWithinCohort == null
+            ? null
+            : PreemptionPolicy.ReclaimWithinCohort.valueOf(p.reclaimWithinCohort.name()),
+        p.borrowWithinCohort == null || p.borrowWithinCohort.policy == null
+            ? null
+            : PreemptionPolicy.BorrowWithinCohort.valueOf(p.borrowWithinCohort.policy.name()),
+        p.borrowWithinCohort == null ? null : p.borrowWithinCohort.maxPriorityThreshold);
+  }
+
+  private static StopPolicy stopPolicy(dev.berth.api.v1beta1.StopPolicy policy) {
+    return policy == null ? null : StopPolicy.valueOf(policy.name());
+  }
+}

@@ -1,0 +1,91 @@
+package dev.berth.operator.admission;
+
+import dev.berth.api.v1beta1.Condition;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reading and setting conditions the Kubernetes way: the transition time moves on change only. */
+public final class WorkloadConditions {
+  public static final String QUOTA_RESERVED = "QuotaReserved";
+  public static final String ADMITTED = "Admitted";
+  public static final String EVICTED = "Evicted";
+  public static final String PREEMPTED = "Preempted";
+  public static final String REQUEUED = "Requeued";
+  public static final String FINISHED = "Finished";
+
+  private WorkloadConditions() {}
+
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
+    if (conditions == null) {
+      return Optional.empty();
+    }
+    return conditions.stream().filter(c -> type.equals(c.type)).findFirst();
+  }
+
+  public static boolean isTrue(Workload workload, String type) {
+    return workload.getStatus() != null
+        && find(workload.getStatus().conditions, type).map(Condition::isTrue).orElse(false);
+  }
+
+  public static boolean isFinished(Workload workload) {
+    return isTrue(workload, FINISHED);
+  }
+
+  public static boolean hasQuotaReserved(Workload workload) {
+    return isTrue(workload, QUOTA_RESERVED)
+        && workload.getStatus().admission != null
+        && workload.getStatus().admission.clusterQueue != null;
+  }
+
+  /**
+   * Sets a condition on the status; returns whether anything changed, so that callers write only
+   * when it did.
+   */
+  public static boolean set(
+      WorkloadStatus status, String type, boolean value, String reason, String message, Instant now) {
+    return set(status.conditions == null ? (status.conditions = new ArrayList<>()) : status.conditions,
+        type, value, reason, message, now);
+  }
+
+  public static boolean set(
+      List<Condition> conditions,
+      String type,
+      boolean value,
+      String reason,
+      String message,
+      Instant now) {
+    String wanted = value ? "True" : "False";
+    Optional<Condition> existing = find(conditions, type);
+    if (existing.isPresent()) {
+      Condition c = existing.get();
+      boolean same =
+          wanted.equals(c.status)
+              && java.util.Objects.equals(reason, c.reason)
+              && java.util.Objects.equals(message, c.message);
+      if (same) {
+        return false;
+      }
+      if (!wanted.equals(c.status)) {
+        c.lastTransitionTime = now.toString();
+      }
+      c.status = wanted;
+      c.reason = reason;
+      c.message = message;
+      return true;
+    }
+    Condition c = new Condition(type, wanted, reason, message);
+    c.lastTransitionTime = now.toString();
+    conditions.add(c);
+    return true;
+  }
+
+  public static void remove(WorkloadStatus status, String type) {
+    if (status.conditions != null) {
+      status.conditions.removeIf(c -> type.equals(c.type));
+    }
+  }
+}

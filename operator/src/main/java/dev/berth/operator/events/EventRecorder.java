@@ -1,0 +1,73 @@
+package dev.berth.operator.events;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Kubernetes Events that explain a decision to whoever runs {@code kubectl describe}. */
+public final class EventRecorder {
+  private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
+  private static final String COMPONENT = "berth-operator";
+
+  private final KubernetesClient client;
+
+  public EventRecorder(KubernetesClient client) {
+    this.client = client;
+  }
+
+  public void normal(HasMetadata object, String reason, String message) {
+    record(object, "Normal", reason, message);
+  }
+
+  public void warning(HasMetadata object, String reason, String message) {
+    record(object, "Warning", reason, message);
+  }
+
+  private void record(HasMetadata object, String type, String reason, String message) {
+    String namespace =
+        object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
+    String now = Instant.now().toString();
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(namespace)
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withName(object.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                  .withNamespace(namespace)
+                  .endMetadata()
+                  .withInvolvedObject(
+                      new ObjectReferenceBuilder()
+                          .withApiVersion(object.getApiVersion())
+                          .withKind(object.getKind())
+                          .withName(object.getMetadata().getName())
+                          .withNamespace(object.getMetadata().getNamespace())
+                          .withUid(object.getMetadata().getUid())
+                          .withResourceVersion(object.getMetadata().getResourceVersion())
+                          .build())
+                  .withType(type)
+                  .withReason(reason)
+                  .withMessage(message.length() > 1024 ? message.substring(0, 1024) : message)
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .withNewSource()
+                  .withComponent(COMPONENT)
+                  .endSource()
+                  .withReportingComponent(COMPONENT)
+                  .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      // An event is an explanation, never a reason to fail a decision.
+      log.debug("event {} for {} not recorded: {}", reason, object.getMetadata().getName(), e.getMessage());
+    }
+  }
+}

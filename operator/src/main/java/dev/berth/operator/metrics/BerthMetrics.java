@@ -1,0 +1,155 @@
+package dev.berth.operator.metrics;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.engine.Admission;
+import dev.berth.engine.AdmissionEngine;
+import dev.berth.engine.Eviction;
+import dev.berth.engine.FlavorUsage;
+import dev.berth.engine.QueueCounts;
+import dev.berth.engine.quota.Quantity;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.admission.ClusterState;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The {@code berth_} metrics, per ClusterQueue (and LocalQueue, and cohort), refreshed after every
+ * admission cycle on the loop thread.
+ */
+public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> {
+  private final MeterRegistry registry;
+  private final ClusterState state;
+  private final GaugeTable pending;
+  private final GaugeTable reserving;
+  private final GaugeTable admittedActive;
+  private final GaugeTable localPending;
+  private final GaugeTable localAdmitted;
+  private final GaugeTable nominal;
+  private final GaugeTable borrowingLimit;
+  private final GaugeTable lendingLimit;
+  private final GaugeTable reservation;
+  private final GaugeTable usage;
+  private final GaugeTable cohortQuota;
+  private final Timer cycleDuration;
+
+  public BerthMetrics(MeterRegistry registry, ClusterState state) {
+    this.registry = registry;
+    this.state = state;
+    pending = new GaugeTable(registry, "berth_pending_workloads", "Pending workloads per ClusterQueue, by status (active, inadmissible)");
+    reserving = new GaugeTable(registry, "berth_reserving_active_workloads", "Workloads holding quota in the ClusterQueue");
+    admittedActive = new GaugeTable(registry, "berth_admitted_active_workloads", "Admitted workloads that have not finished");
+    localPending = new GaugeTable(registry, "berth_local_queue_pending_workloads", "Pending workloads per LocalQueue, by status");
+    localAdmitted = new GaugeTable(registry, "berth_local_queue_admitted_active_workloads", "Admitted workloads per LocalQueue");
+    nominal = new GaugeTable(registry, "berth_cluster_queue_nominal_quota", "Nominal quota per flavor and resource");
+    borrowingLimit = new GaugeTable(registry, "berth_cluster_queue_borrowing_limit", "Borrowing limit per flavor and resource (absent: unbounded)");
+    lendingLimit = new GaugeTable(registry, "berth_cluster_queue_lending_limit", "Lending limit per flavor and resource (absent: all unused quota)");
+    reservation = new GaugeTable(registry, "berth_cluster_queue_resource_reservation", "Quota reserved per flavor and resource");
+    usage = new GaugeTable(registry, "berth_cluster_queue_resource_usage", "Quota used by admitted workloads per flavor and resource");
+    cohortQuota = new GaugeTable(registry, "berth_cohort_subtree_quota", "Quota of a cohort's subtree per flavor and resource");
+    cycleDuration =
+        Timer.builder("berth_admission_cycle_duration_seconds")
+            .description("Time to decide one admission cycle and write its decisions")
+            .publishPercentileHistogram()
+            .register(registry);
+  }
+
+  @Override
+  public void accept(AdmissionLoop.CycleOutcome outcome) {
+    cycleDuration.record(Duration.ofNanos(outcome.nanos()));
+    Counter.builder("berth_admission_attempts_total")
+        .description("Workloads evaluated by admission cycles")
+        .register(registry)
+        .increment(outcome.result().evaluations());
+    for (Admission admission : outcome.result().admissions()) {
+      Tags cq = Tags.of("cluster_queue", admission.clusterQueue());
+      Counter.builder("berth_quota_reserved_workloads_total").tags(cq).register(registry).increment();
+      Counter.builder("berth_admitted_workloads_total").tags(cq).register(registry).increment();
+      state.latestWorkload(admission.workloadUid())
+          .map(w -> w.getMetadata().getCreationTimestamp())
+          .ifPresent(
+              created -> {
+                double seconds =
+                    Math.max(0, admission.admittedAt() - Instant.parse(created).toEpochMilli()) / 1000.0;
+                DistributionSummary.builder("berth_quota_reserved_wait_time_seconds")
+                    .description("From creation to quota reservation")
+                    .baseUnit("seconds")
+                    .publishPercentileHistogram()
+                    .tags(cq)
+                    .register(registry)
+                    .record(seconds);
+                DistributionSummary.builder("berth_admission_wait_time_seconds")
+                    .description("From creation to admission")
+                    .baseUnit("seconds")
+                    .publishPercentileHistogram()
+                    .tags(cq)
+                    .register(registry)
+                    .record(seconds);
+              });
+    }
+    for (Eviction eviction : outcome.result().evictions()) {
+      Counter.builder("berth_evicted_workloads_total")
+          .tags("cluster_queue", eviction.clusterQueue(), "reason", eviction.reason().name())
+          .register(registry)
+          .increment();
+    }
+    refreshGauges(state.engine());
+  }
+
+  private void refreshGauges(AdmissionEngine engine) {
+    for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
+      String name = cq.getMetadata().getName();
+      String cohort = cq.getSpec() == null || cq.getSpec().cohortName == null ? "" : cq.getSpec().cohortName;
+      QueueCounts counts = engine.clusterQueueCounts(name);
+      Tags tags = Tags.of("cluster_queue", name);
+      pending.set(tags.and("status", "active"), counts.pendingActive());
+      pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
+      reserving.set(tags, counts.reserving());
+      admittedActive.set(tags, counts.admitted());
+      for (FlavorUsage u : engine.usage(name)) {
+        Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", u.flavor(), "resource", u.resource());
+        nominal.set(fr, human(u.resource(), u.nominal()));
+        reservation.set(fr, human(u.resource(), u.total()));
+        usage.set(fr, human(u.resource(), u.total()));
+        if (!cohort.isEmpty()) {
+          cohortQuota.set(
+              Tags.of("cohort", cohort, "flavor", u.flavor(), "resource", u.resource()),
+              human(u.resource(), engine.cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
+        }
+      }
+      if (cq.getSpec() != null && cq.getSpec().resourceGroups != null) {
+        for (var g : cq.getSpec().resourceGroups) {
+          for (var f : g.flavors) {
+            for (var r : f.resources) {
+              Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", f.name, "resource", r.name);
+              if (r.borrowingLimit != null) {
+                borrowingLimit.set(fr, r.borrowingLimit.getNumericalAmount().doubleValue());
+              }
+              if (r.lendingLimit != null) {
+                lendingLimit.set(fr, r.lendingLimit.getNumericalAmount().doubleValue());
+              }
+            }
+          }
+        }
+      }
+    }
+    for (var lq : List.copyOf(state.localQueues())) {
+      QueueCounts counts = engine.localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
+      Tags tags = Tags.of("namespace", lq.getMetadata().getNamespace(), "local_queue", lq.getMetadata().getName());
+      localPending.set(tags.and("status", "active"), counts.pendingActive());
+      localPending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
+      localAdmitted.set(tags, counts.admitted());
+    }
+  }
+
+  /** Canonical engine units back to the resource's natural unit (cores, bytes, GPUs). */
+  private static double human(String resource, long canonical) {
+    return Quantity.isMilli(resource) ? canonical / 1000.0 : canonical;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.status.QueueUsage;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+
+/**
+ * Feeds ClusterQueues to the engine; keeps the resource-in-use finalizer while workloads still
+ * hold quota in the queue. Status is written by the admission loop's publisher.
+ */
+@ControllerConfiguration(triggerReconcilerOnAllEvents = true)
+public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
+  private final AdmissionLoop loop;
+  private final QueueUsage usage;
+
+  public ClusterQueueReconciler(AdmissionLoop loop, QueueUsage usage) {
+    this.loop = loop;
+    this.usage = usage;
+  }
+
+  @Override
+  public UpdateControl<ClusterQueue> reconcile(ClusterQueue cq, Context<ClusterQueue> context) {
+    String name = cq.getMetadata().getName();
+    if (context.isPrimaryResourceDeleted()) {
+      loop.submit(state -> state.clusterQueueDeleted(name));
+      return UpdateControl.noUpdate();
+    }
+    ClusterQueue copy = Finalizers.copy(cq);
+    loop.submit(state -> state.clusterQueue(copy));
+    if (Finalizers.isDeleting(cq)) {
+      if (usage.reservingWorkloads(name) > 0) {
+        return UpdateControl.<ClusterQueue>noUpdate().rescheduleAfter(Duration.ofSeconds(5));
+      }
+      Finalizers.remove(context.getClient(), cq);
+      return UpdateControl.noUpdate();
+    }
+    ClusterQueue stored = Finalizers.ensure(context.getClient(), cq);
+    if (stored != cq) {
+      // The finalizer write is a new version, and status writes must carry it.
+      loop.submit(state -> state.clusterQueue(stored));
+    }
+    return UpdateControl.noUpdate();
+  }
+}

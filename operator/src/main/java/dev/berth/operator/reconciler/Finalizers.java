@@ -1,0 +1,46 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.api.v1beta1.Berth;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The resource-in-use finalizer, written with the object's resourceVersion. */
+final class Finalizers {
+  private Finalizers() {}
+
+  static boolean isDeleting(HasMetadata object) {
+    return object.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  static <T extends HasMetadata> T copy(T object) {
+    return Serialization.clone(object);
+  }
+
+  /** Adds the finalizer when missing; returns the object as stored now. */
+  static <T extends HasMetadata> T ensure(KubernetesClient client, T object) {
+    List<String> finalizers = object.getMetadata().getFinalizers();
+    if (finalizers != null && finalizers.contains(Berth.RESOURCE_IN_USE_FINALIZER)) {
+      return object;
+    }
+    T copy = copy(object);
+    List<String> updated = new ArrayList<>(finalizers == null ? List.of() : finalizers);
+    updated.add(Berth.RESOURCE_IN_USE_FINALIZER);
+    copy.getMetadata().setFinalizers(updated);
+    return client.resource(copy).update();
+  }
+
+  static <T extends HasMetadata> void remove(KubernetesClient client, T object) {
+    List<String> finalizers = object.getMetadata().getFinalizers();
+    if (finalizers == null || !finalizers.contains(Berth.RESOURCE_IN_USE_FINALIZER)) {
+      return;
+    }
+    T copy = copy(object);
+    List<String> updated = new ArrayList<>(finalizers);
+    updated.remove(Berth.RESOURCE_IN_USE_FINALIZER);
+    copy.getMetadata().setFinalizers(updated);
+    client.resource(copy).update();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.operator.admission.AdmissionLoop;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+
+/**
+ * Feeds ResourceFlavors to the engine and keeps {@code berth.dev/resource-in-use} on each one
+ * until no ClusterQueue names it, so a flavor cannot vanish from under admitted workloads.
+ */
+@ControllerConfiguration(triggerReconcilerOnAllEvents = true)
+public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor> {
+  private final AdmissionLoop loop;
+
+  public ResourceFlavorReconciler(AdmissionLoop loop) {
+    this.loop = loop;
+  }
+
+  @Override
+  public UpdateControl<ResourceFlavor> reconcile(ResourceFlavor flavor, Context<ResourceFlavor> context) {
+    String name = flavor.getMetadata().getName();
+    if (context.isPrimaryResourceDeleted()) {
+      loop.submit(state -> state.flavorDeleted(name));
+      return UpdateControl.noUpdate();
+    }
+    ResourceFlavor copy = Finalizers.copy(flavor);
+    loop.submit(state -> state.flavor(copy));
+    if (Finalizers.isDeleting(flavor)) {
+      boolean inUse =
+          context.getClient().resources(ClusterQueue.class).list().getItems().stream()
+              .anyMatch(cq -> References.flavors(cq).contains(name));
+      if (inUse) {
+        // Waits for the ClusterQueues to let go; rechecked on a timer only while terminating.
+        return UpdateControl.<ResourceFlavor>noUpdate().rescheduleAfter(Duration.ofSeconds(5));
+      }
+      Finalizers.remove(context.getClient(), flavor);
+      return UpdateControl.noUpdate();
+    }
+    ResourceFlavor stored = Finalizers.ensure(context.getClient(), flavor);
+    if (stored != flavor) {
+      // The finalizer write is a new version, and status writes must carry it.
+      loop.submit(state -> state.flavor(stored));
+    }
+    return UpdateControl.noUpdate();
+  }
+}

@@ -1,0 +1,99 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The operator admitting Jobs against quota, on a real API server. */
+class AdmissionE2EIT {
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void setUp() {
+    client = TestApiServer.client();
+    RunningOperator.shared();
+  }
+
+  private static Job job(String namespace, String name) {
+    return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+  }
+
+  private static boolean running(String namespace, String name) {
+    Job job = job(namespace, name);
+    return job != null && Boolean.FALSE.equals(job.getSpec().getSuspend());
+  }
+
+  private static Workload workloadOf(String namespace, String jobName) {
+    return client.resources(Workload.class).inNamespace(namespace).list().getItems().stream()
+        .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals(jobName))
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void threeTwoCpuJobsInAFiveCpuQueue() {
+    String ns = "team-basic";
+    Namespaces.ensure(client, ns);
+    client.resource(Objects.flavor("basic-flavor", Map.of("instance-type", "basic"))).create();
+    client.resource(Objects.clusterQueue("basic-cq", "basic-flavor", "cpu", "5")).create();
+    client.resource(Objects.localQueue(ns, "basic", "basic-cq")).create();
+    for (String name : List.of("job-a", "job-b", "job-c")) {
+      client.resource(Objects.job(ns, name, "basic", 1, "2")).create();
+      // Creation order is the FIFO order.
+      await().atMost(Duration.ofSeconds(20)).until(() -> workloadOf(ns, name) != null);
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(running(ns, "job-a")).isTrue();
+              assertThat(running(ns, "job-b")).isTrue();
+            });
+    assertThat(job(ns, "job-a").getSpec().getTemplate().getSpec().getNodeSelector())
+        .containsEntry("instance-type", "basic");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Workload waiting = workloadOf(ns, "job-c");
+              assertThat(waiting.getStatus()).isNotNull();
+              var reserved =
+                  waiting.getStatus().conditions.stream()
+                      .filter(c -> c.type.equals("QuotaReserved"))
+                      .findFirst()
+                      .orElseThrow();
+              assertThat(reserved.status).isEqualTo("False");
+              assertThat(reserved.reason).isEqualTo("WaitingForQuota");
+              assertThat(reserved.message).contains("cpu").contains("basic-flavor").contains("1");
+            });
+    assertThat(running(ns, "job-c")).isFalse();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              ClusterQueue cq = client.resources(ClusterQueue.class).withName("basic-cq").get();
+              assertThat(cq.getStatus()).isNotNull();
+              assertThat(cq.getStatus().admittedWorkloads).isEqualTo(2);
+              assertThat(cq.getStatus().pendingWorkloads).isEqualTo(1);
+              assertThat(cq.getStatus().flavorsReservation.get(0).resources.get(0).total.toString())
+                  .isEqualTo("4");
+            });
+
+    Kubelet.complete(client, job(ns, "job-a"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> running(ns, "job-c"));
+    assertThat(workloadOf(ns, "job-a").getStatus().conditions)
+        .anySatisfy(c -> assertThat(c.type + c.status).isEqualTo("FinishedTrue"));
+  }
+}

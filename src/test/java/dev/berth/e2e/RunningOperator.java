@@ -1,0 +1,39 @@
+package dev.berth.e2e;
+
+import dev.berth.operator.BerthOperator;
+import dev.berth.operator.OperatorConfig;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/**
+ * The operator, running in the test JVM against the shared API server, with its own client (as it
+ * would in its own Pod). One instance serves all scenario classes; a restart test makes its own.
+ */
+public final class RunningOperator {
+  private static BerthOperator shared;
+
+  private RunningOperator() {}
+
+  public static synchronized BerthOperator shared() {
+    if (shared == null) {
+      shared = startNew();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> shared.close()));
+    }
+    return shared;
+  }
+
+  public static BerthOperator startNew() {
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(TestApiServer.kubeconfigYaml()))
+            .build();
+    try {
+      return BerthOperator.start(
+          client,
+          new OperatorConfig("berth-system", false, "berth-leader", 0, false, 0, "berth-operator"));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
