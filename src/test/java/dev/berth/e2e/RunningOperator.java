@@ -23,6 +23,15 @@ public final class RunningOperator {
     return shared;
   }
 
+  /** Stops the shared operator (as a crash or a rollout would) and starts a fresh one. */
+  public static synchronized BerthOperator restartShared(Runnable whileStopped) {
+    shared();
+    shared.close();
+    whileStopped.run();
+    shared = startNew();
+    return shared;
+  }
+
   public static BerthOperator startNew() {
     KubernetesClient client =
         new KubernetesClientBuilder()

@@ -7,6 +7,7 @@ import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.queue.Bucket;
+import dev.berth.engine.quota.QuotaTree;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -65,7 +66,7 @@ final class AdmissionCycle {
     // 4. order + 5. apply + 6. requeue, one entry at a time.
     Entry e;
     while ((e = entries.poll()) != null) {
-      if (e.version != e.queue.node.version()) {
+      if (e.version != e.queue.node.version() && !stillFits(e)) {
         // Quota changed since nomination: re-assign, and go back in line if it now ranks later.
         e.assignment = assign(e.queue, e.bucket);
         e.version = e.queue.node.version();
@@ -89,6 +90,24 @@ final class AdmissionCycle {
       }
     }
     return new CycleResult(admissions, evictions, touched, engine, evaluations);
+  }
+
+  /**
+   * Within a cycle quota only shrinks and a queue's own usage changes only when it admits (after
+   * which its next entry is nominated afresh). So a Fit whose flavor-resources are all still
+   * available is still the best choice, with the same borrowing: no need to re-assign.
+   */
+  private static boolean stillFits(Entry e) {
+    Assignment a = e.assignment;
+    if (a.mode() != FlavorMode.Fit) {
+      return false;
+    }
+    for (int i = 0; i < a.frs().length; i++) {
+      if (a.usage()[i] > QuotaTree.available(e.queue.node, a.frs()[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Entry nominate(ClusterQueueState cq) {

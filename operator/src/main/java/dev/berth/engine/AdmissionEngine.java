@@ -226,7 +226,7 @@ public final class AdmissionEngine {
       addUsage(cq, ids[i], amounts[i]);
     }
     Admission admission = new Admission(w.uid(), w.namespace(), w.name(), clusterQueue, w.queueName(), podSets, admittedAt);
-    hold(new AdmittedWorkload(w, clusterQueue, ids, amounts, admission));
+    hold(new AdmittedWorkload(w, clusterQueue, localQueue(w.namespace(), w.queueName()), ids, amounts, admission));
     if (cq.spec != null && cq.spec.stopPolicy() == StopPolicy.HoldAndDrain) {
       drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
     }
@@ -466,24 +466,34 @@ public final class AdmissionEngine {
     }
     List<PodSetAssignment> podSets = new ArrayList<>(a.podSets().length);
     for (Assignment.PodSetFlavors ps : a.podSets()) {
-      Map<String, String> fl = new HashMap<>();
-      Map<String, Long> use = new HashMap<>();
-      Map<String, Long> borrowed = new HashMap<>();
-      for (int i = 0; i < ps.resources.length; i++) {
-        fl.put(ps.resources[i], ps.flavors[i]);
-        use.put(ps.resources[i], ps.usage[i]);
-        if (ps.borrowed[i] > 0) {
-          borrowed.put(ps.resources[i], ps.borrowed[i]);
-        }
-      }
-      podSets.add(new PodSetAssignment(ps.name, fl, use, ps.count, borrowed));
+      podSets.add(podSetAssignment(ps));
     }
     Workload w = toWorkload(e.workload);
     cq.queue.remove(e.workload);
     pending.remove(w.uid());
     Admission admission = new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
-    hold(new AdmittedWorkload(w, cq.name, a.frs(), a.usage(), admission));
+    hold(new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission));
     return admission;
+  }
+
+  private static PodSetAssignment podSetAssignment(Assignment.PodSetFlavors ps) {
+    if (ps.resources.length == 1) {
+      // The common case (one resource): immutable single-entry maps, no hashing.
+      String r = ps.resources[0];
+      return new PodSetAssignment(ps.name, Map.of(r, ps.flavors[0]), Map.of(r, ps.usage[0]), ps.count,
+          ps.borrowed[0] > 0 ? Map.of(r, ps.borrowed[0]) : Map.of());
+    }
+    Map<String, String> fl = new HashMap<>();
+    Map<String, Long> use = new HashMap<>();
+    Map<String, Long> borrowed = new HashMap<>();
+    for (int i = 0; i < ps.resources.length; i++) {
+      fl.put(ps.resources[i], ps.flavors[i]);
+      use.put(ps.resources[i], ps.usage[i]);
+      if (ps.borrowed[i] > 0) {
+        borrowed.put(ps.resources[i], ps.borrowed[i]);
+      }
+    }
+    return new PodSetAssignment(ps.name, fl, use, ps.count, borrowed);
   }
 
   Eviction requestPreemption(String uid, Entry preemptor) {
@@ -679,7 +689,7 @@ public final class AdmissionEngine {
   private void hold(AdmittedWorkload a) {
     admitted.put(a.workload.uid(), a);
     queue(a.clusterQueue).admitted.put(a.workload.uid(), a);
-    localQueue(a.workload.namespace(), a.workload.queueName()).admittedDelta(1);
+    a.localQueue.admittedDelta(1);
   }
 
   private boolean release(String uid) {
@@ -693,7 +703,7 @@ public final class AdmissionEngine {
       removeUsage(cq, a.frs[i], a.usage[i]);
     }
     cq.admitted.remove(uid);
-    localQueues.get(a.localQueueKey).admittedDelta(-1);
+    a.localQueue.admittedDelta(-1);
     wakeTree(cq);
     return true;
   }
@@ -720,7 +730,7 @@ public final class AdmissionEngine {
 
   private void drain(ClusterQueueState cq, String localQueueKey, EvictionReason reason, String message) {
     for (AdmittedWorkload a : cq.admitted.values()) {
-      if (!a.evictionRequested && (localQueueKey == null || localQueueKey.equals(a.localQueueKey))) {
+      if (!a.evictionRequested && (localQueueKey == null || localQueueKey.equals(a.localQueue.key()))) {
         a.evictionRequested = true;
         requestedEvictions.add(new Eviction(a.workload.uid(), cq.name, reason, message));
       }

@@ -29,6 +29,8 @@ public final class Bucket {
   final int priority;
   final List<PodSet> podSets;
   final TreeSet<PendingWorkload> members = new TreeSet<>(PendingWorkload::fifo);
+  /** members.first(), cached: the sorted set of buckets compares fronts on every change. */
+  PendingWorkload front;
   State state = State.ACTIVE;
   boolean inActiveSet;
   boolean dead;
@@ -43,7 +45,7 @@ public final class Bucket {
   }
 
   public PendingWorkload front() {
-    return members.first();
+    return front;
   }
 
   public int size() {

@@ -16,8 +16,7 @@ import java.util.TreeSet;
  * and held buckets are out of the sorted set until an event brings them back.
  */
 public final class PendingQueue {
-  private static final Comparator<Bucket> BY_FRONT =
-      (a, b) -> PendingWorkload.compare(a.members.first(), b.members.first());
+  private static final Comparator<Bucket> BY_FRONT = (a, b) -> PendingWorkload.compare(a.front, b.front);
 
   private record Key(LocalQueueState localQueue, int priority, List<PodSet> podSets) {}
 
@@ -50,6 +49,7 @@ public final class PendingQueue {
     }
     detach(b);
     b.members.add(w);
+    b.front = b.members.first();
     w.bucket = b;
     attach(b);
     count(b, 1);
@@ -61,6 +61,7 @@ public final class PendingQueue {
     Bucket b = w.bucket;
     detach(b);
     b.members.remove(w);
+    b.front = b.members.isEmpty() ? null : b.members.first();
     count(b, -1);
     if (b.members.isEmpty()) {
       b.dead = true;

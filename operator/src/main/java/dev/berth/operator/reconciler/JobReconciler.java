@@ -136,11 +136,24 @@ public final class JobReconciler implements Reconciler<Job> {
   }
 
   private void evict(KubernetesClient client, Job job, Workload workload) {
+    // Three writes, because the API server allows a Job's template to change only while the Job
+    // is suspended and has no start time: suspend, clear the start time, restore the template.
     if (!JobAdapter.isSuspended(job)) {
-      Job stopped =
-          JobAdapter.suspendedAndRestored(job, workload.getSpec().podSets.get(0).template);
-      client.resource(stopped).update();
-      events.normal(job, "Stopped", "Suspended: its Workload was evicted");
+      suspend(client, job, "its Workload was evicted: " + evictionMessage(workload));
+      return;
+    }
+    if (job.getStatus() != null && job.getStatus().getStartTime() != null) {
+      Job copy = Serialization.clone(job);
+      copy.getStatus().setStartTime(null);
+      client.resource(copy).updateStatus();
+      return;
+    }
+    Job restored = JobAdapter.suspendedAndRestored(job, workload.getSpec().podSets.get(0).template);
+    boolean sameAnnotations =
+        restored.getMetadata().getAnnotations().equals(
+            job.getMetadata().getAnnotations() == null ? java.util.Map.of() : job.getMetadata().getAnnotations());
+    if (!restored.getSpec().equals(job.getSpec()) || !sameAnnotations) {
+      client.resource(restored).update();
       return;
     }
     if (JobAdapter.activePods(job) > 0 || !WorkloadConditions.hasQuotaReserved(workload)) {
@@ -161,6 +174,12 @@ public final class JobReconciler implements Reconciler<Job> {
     }
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     client.resource(copy).updateStatus();
+  }
+
+  private static String evictionMessage(Workload workload) {
+    return WorkloadConditions.find(workload.getStatus().conditions, WorkloadConditions.EVICTED)
+        .map(c -> c.message)
+        .orElse("evicted");
   }
 
   private void finish(KubernetesClient client, Job job, Workload workload, JobCondition condition) {

@@ -1,0 +1,68 @@
+package dev.berth.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Reads a scenario's objects back; every name lives in the scenario's own namespace. */
+final class Scenario {
+  final KubernetesClient client;
+  final String namespace;
+
+  Scenario(String namespace) {
+    this.client = TestApiServer.client();
+    this.namespace = namespace;
+    RunningOperator.shared();
+    Namespaces.ensure(client, namespace);
+  }
+
+  Job job(String name) {
+    return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+  }
+
+  Job submit(Job job) {
+    // creationTimestamp has one-second resolution and orders the queue: keep submissions apart.
+    await().pollDelay(Duration.ofMillis(1100)).atMost(Duration.ofSeconds(2)).until(() -> true);
+    Job created = client.resource(job).create();
+    // Creation order is FIFO order; wait for the Workload so the next one is strictly later.
+    await().atMost(Duration.ofSeconds(20)).until(() -> workload(job.getMetadata().getName()).isPresent());
+    return created;
+  }
+
+  boolean running(String name) {
+    Job job = job(name);
+    return job != null && Boolean.FALSE.equals(job.getSpec().getSuspend());
+  }
+
+  Optional<Workload> workload(String jobName) {
+    return client.resources(Workload.class).inNamespace(namespace).list().getItems().stream()
+        .filter(w -> w.getMetadata().getOwnerReferences() != null)
+        .filter(w -> w.getMetadata().getOwnerReferences().stream().anyMatch(o -> o.getName().equals(jobName)))
+        .findFirst();
+  }
+
+  Optional<dev.berth.api.v1beta1.Condition> condition(String jobName, String type) {
+    return workload(jobName)
+        .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
+        .flatMap(w -> w.getStatus().conditions.stream().filter(c -> c.type.equals(type)).findFirst());
+  }
+
+  ClusterQueue clusterQueue(String name) {
+    return client.resources(ClusterQueue.class).withName(name).get();
+  }
+
+  void awaitRunning(String... names) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> java.util.Arrays.stream(names).allMatch(this::running));
+  }
+
+  /** Gives the loop time to act, then checks the Job is still suspended. */
+  boolean staysSuspended(String name) {
+    await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+    return !running(name);
+  }
+}
