@@ -46,10 +46,9 @@ class AdmissionE2EIT {
     client.resource(Objects.flavor("basic-flavor", Map.of("instance-type", "basic"))).create();
     client.resource(Objects.clusterQueue("basic-cq", "basic-flavor", "cpu", "5")).create();
     client.resource(Objects.localQueue(ns, "basic", "basic-cq")).create();
+    Scenario scenario = new Scenario(ns);
     for (String name : List.of("job-a", "job-b", "job-c")) {
-      client.resource(Objects.job(ns, name, "basic", 1, "2")).create();
-      // Creation order is the FIFO order.
-      await().atMost(Duration.ofSeconds(20)).until(() -> workloadOf(ns, name) != null);
+      scenario.submit(Objects.job(ns, name, "basic", 1, "2"));
     }
 
     await()

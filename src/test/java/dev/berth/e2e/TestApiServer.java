@@ -97,16 +97,28 @@ public final class TestApiServer {
   }
 
   private static void installCrds(KubernetesClient client) {
-    for (CustomResourceDefinition crd : berthCrds()) {
+    List<CustomResourceDefinition> crds = new ArrayList<>(berthCrds());
+    crds.add(jobSetCrd());
+    for (CustomResourceDefinition crd : crds) {
       client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
     }
-    for (CustomResourceDefinition crd : berthCrds()) {
+    for (CustomResourceDefinition crd : crds) {
       client
           .apiextensions()
           .v1()
           .customResourceDefinitions()
           .withName(crd.getMetadata().getName())
           .waitUntilCondition(TestApiServer::established, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A stand-in for the JobSet project's CRD, so the JobSet integration switches on. */
+  private static CustomResourceDefinition jobSetCrd() {
+    try (InputStream in = TestApiServer.class.getClassLoader().getResourceAsStream("jobset-crd.yaml")) {
+      return Serialization.unmarshal(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -70,7 +70,10 @@ public final class AdmissionEngine {
   // ---------------------------------------------------------------- cluster objects
 
   public void upsertResourceFlavor(ResourceFlavor flavor) {
-    flavors.put(flavor.name(), flavor);
+    // Informer resyncs deliver unchanged objects: those must not wake every parked workload.
+    if (flavor.equals(flavors.put(flavor.name(), flavor))) {
+      return;
+    }
     treeStale = true;
   }
 
@@ -81,6 +84,9 @@ public final class AdmissionEngine {
 
   public void upsertClusterQueue(ClusterQueue spec) {
     ClusterQueueState cq = queue(spec.name());
+    if (spec.equals(cq.spec)) {
+      return;
+    }
     cq.spec = spec;
     treeStale = true;
     if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
@@ -98,7 +104,9 @@ public final class AdmissionEngine {
   }
 
   public void upsertCohort(Cohort cohort) {
-    cohorts.put(cohort.name(), cohort);
+    if (cohort.equals(cohorts.put(cohort.name(), cohort))) {
+      return;
+    }
     treeStale = true;
   }
 
@@ -110,6 +118,9 @@ public final class AdmissionEngine {
   public void upsertLocalQueue(LocalQueue spec) {
     LocalQueueState lq = localQueue(spec.namespace(), spec.name());
     LocalQueue old = lq.spec();
+    if (spec.equals(old)) {
+      return;
+    }
     if (old != null && !old.clusterQueue().equals(spec.clusterQueue())) {
       unroute(lq);
     }
@@ -138,7 +149,9 @@ public final class AdmissionEngine {
   }
 
   public void upsertNamespace(String name, Map<String, String> labels) {
-    namespaces.put(name, Map.copyOf(labels));
+    if (Map.copyOf(labels).equals(namespaces.put(name, Map.copyOf(labels)))) {
+      return;
+    }
     refreshNamespace(name);
   }
 
@@ -571,7 +584,11 @@ public final class AdmissionEngine {
       if (cq.usage.length < frs.size()) {
         cq.usage = Arrays.copyOf(cq.usage, frs.size());
       }
-      cq.compiled = cq.spec == null ? null : new CompiledQueue(cq.spec, flavors, frs);
+      if (cq.spec == null) {
+        cq.compiled = null;
+      } else if (cq.compiled == null || !cq.compiled.upToDate(cq.spec, flavors)) {
+        cq.compiled = new CompiledQueue(cq.spec, flavors, frs);
+      }
       if (cq.spec != null) {
         specs.add(cq.spec);
       }

@@ -6,13 +6,17 @@ import dev.berth.operator.admission.Bootstrap;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
+import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
 import dev.berth.operator.reconciler.FlavorCache;
+import dev.berth.operator.jobset.JobSetAdapter;
 import dev.berth.operator.reconciler.JobReconciler;
+import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
@@ -74,7 +78,17 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
     operator.register(new WorkloadReconciler(loop));
-    operator.register(new JobReconciler(priorities, new FlavorCache(state), events, clock));
+    FlavorCache flavors = new FlavorCache(state);
+    operator.register(
+        new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events, clock)));
+    // The JobSet integration switches itself on when the JobSet CRD is installed.
+    if (client.apiextensions().v1().customResourceDefinitions().withName("jobsets.jobset.x-k8s.io").get()
+        != null) {
+      operator.register(
+          new JobSetReconciler(
+              new WorkloadLifecycle<>(new JobSetAdapter(), priorities, flavors, events, clock)));
+      log.info("JobSet integration on: jobsets.jobset.x-k8s.io is installed");
+    }
 
     metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
   }

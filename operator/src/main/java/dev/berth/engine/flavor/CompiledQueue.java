@@ -72,6 +72,24 @@ public final class CompiledQueue {
     missingFlavor = missing;
   }
 
+  /**
+   * Whether this compilation still describes the spec with the current flavors (same objects), so
+   * that plans built on it stay valid and a change elsewhere does not rebuild them.
+   */
+  public boolean upToDate(ClusterQueue current, Map<String, ResourceFlavor> flavors) {
+    if (current != spec) {
+      return false;
+    }
+    for (Group g : groups) {
+      for (Option o : g.flavors) {
+        if (flavors.get(o.name) != o.flavor) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Interns every flavor-resource a ClusterQueue's spec names, so the QuotaTree can index it. */
   public static void internAll(List<ResourceGroup> groups, FlavorResources frs) {
     for (ResourceGroup rg : groups) {

@@ -165,7 +165,12 @@ public final class PendingQueue {
 
   private void detach(Bucket b) {
     if (b.inActiveSet) {
-      active.remove(b);
+      // The head bucket is the one a cycle admits from or parks: take it without a search.
+      if (active.first() == b) {
+        active.pollFirst();
+      } else {
+        active.remove(b);
+      }
       b.inActiveSet = false;
     }
   }

@@ -2,7 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.operator.admission.ClusterState;
-import dev.berth.operator.job.JobAdapter;
+import dev.berth.operator.job.Integration;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +12,7 @@ import java.util.Optional;
  * Node labels and tolerations of flavors, for injecting into admitted Jobs: read from the
  * flavors the admission loop decided with, so a Job starts on exactly what was admitted.
  */
-public final class FlavorCache implements JobAdapter.FlavorLookup {
+public final class FlavorCache implements Integration.FlavorLookup {
   private final ClusterState state;
 
   public FlavorCache(ClusterState state) {

@@ -1,0 +1,56 @@
+package dev.berth.operator.job;
+
+import dev.berth.api.v1beta1.Admission;
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Toleration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What Berth needs to know about one kind of batch object (a Job, a JobSet) to run it under
+ * admission. Implementations are pure: they return changed copies, never write.
+ */
+public interface Integration<T extends HasMetadata> {
+  String kind();
+
+  String workloadName(T owner);
+
+  Workload newWorkload(T owner, PriorityResolver priorities);
+
+  boolean isSuspended(T owner);
+
+  /** A copy, suspended. */
+  T suspended(T owner);
+
+  /** A copy that starts under the admission: flavors injected, counts set, unsuspended. */
+  T admitted(T owner, Admission admission, FlavorLookup flavors);
+
+  /** A suspended copy with the pod templates and counts the user wrote (kept in the Workload). */
+  T restored(T owner, Workload workload);
+
+  /** Whether a start time must be cleared (a status write) before the templates may change. */
+  default boolean hasStartTime(T owner) {
+    return false;
+  }
+
+  default T withoutStartTime(T owner) {
+    return owner;
+  }
+
+  /** Whether it succeeded or failed, with the reason's message; empty while it runs. */
+  Optional<Finish> finished(T owner);
+
+  int activePods(T owner);
+
+  /** How it ended. */
+  record Finish(boolean succeeded, String message) {}
+
+  /** The node labels and tolerations of a ResourceFlavor, by name. */
+  interface FlavorLookup {
+    Map<String, String> nodeLabels(String flavor);
+
+    List<Toleration> tolerations(String flavor);
+  }
+}

@@ -1,0 +1,166 @@
+package dev.berth.operator.job;
+
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadStatus;
+import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.events.EventRecorder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Runs a batch object (Job, JobSet) under its Workload: created with a Workload; suspended until
+ * the Workload holds quota, then started on the assigned flavors; suspended and restored on
+ * eviction, quota released once no pod runs; Workload finished when the object ends. Each call
+ * makes at most one write, carrying the resourceVersion; the event it causes brings the next step.
+ */
+public final class WorkloadLifecycle<T extends HasMetadata> {
+  private final Integration<T> integration;
+  private final PriorityResolver priorities;
+  private final Integration.FlavorLookup flavors;
+  private final EventRecorder events;
+  private final Clock clock;
+
+  public WorkloadLifecycle(
+      Integration<T> integration,
+      PriorityResolver priorities,
+      Integration.FlavorLookup flavors,
+      EventRecorder events,
+      Clock clock) {
+    this.integration = integration;
+    this.priorities = priorities;
+    this.flavors = flavors;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  public String workloadName(T owner) {
+    return integration.workloadName(owner);
+  }
+
+  /** The owner is gone: its Workload goes at once, without waiting for the garbage collector. */
+  public void deleted(KubernetesClient client, T owner) {
+    client
+        .resources(Workload.class)
+        .inNamespace(owner.getMetadata().getNamespace())
+        .withName(integration.workloadName(owner))
+        .delete();
+  }
+
+  public void reconcile(KubernetesClient client, T owner, Optional<Workload> found) {
+    Optional<Integration.Finish> finished = integration.finished(owner);
+    if (found.isEmpty()) {
+      if (finished.isEmpty()) {
+        withoutWorkload(client, owner);
+      }
+      return;
+    }
+    Workload workload = found.get();
+    if (finished.isPresent()) {
+      finish(client, owner, workload, finished.get());
+    } else if (WorkloadConditions.isFinished(workload)) {
+      return;
+    } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)) {
+      evict(client, owner, workload);
+    } else if (WorkloadConditions.hasQuotaReserved(workload)) {
+      start(client, owner, workload);
+    } else if (!integration.isSuspended(owner)) {
+      suspend(client, owner, "not admitted: its Workload waits for quota");
+    }
+  }
+
+  private void withoutWorkload(KubernetesClient client, T owner) {
+    if (!integration.isSuspended(owner)) {
+      // Running without admission: created around the webhook, or its Workload was deleted.
+      suspend(client, owner, "a managed " + integration.kind() + " runs only once its Workload is admitted");
+      return;
+    }
+    Workload workload = integration.newWorkload(owner, priorities);
+    try {
+      client.resource(workload).create();
+      events.normal(owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  private void start(KubernetesClient client, T owner, Workload workload) {
+    if (!integration.isSuspended(owner)) {
+      return;
+    }
+    client.resource(integration.admitted(owner, workload.getStatus().admission, flavors)).update();
+    events.normal(owner, "Started", "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
+  }
+
+  private void evict(KubernetesClient client, T owner, Workload workload) {
+    // The API server lets a Job's template change only while it is suspended and has no start
+    // time, so eviction is up to three writes: suspend, clear the start time, restore.
+    if (!integration.isSuspended(owner)) {
+      suspend(client, owner, "its Workload was evicted: " + evictionMessage(workload));
+      return;
+    }
+    if (integration.hasStartTime(owner)) {
+      client.resource(integration.withoutStartTime(owner)).updateStatus();
+      return;
+    }
+    T restored = integration.restored(owner, workload);
+    if (!Serialization.asJson(restored).equals(Serialization.asJson(withEmptyAnnotations(owner)))) {
+      client.resource(restored).update();
+      return;
+    }
+    if (integration.activePods(owner) > 0 || !WorkloadConditions.hasQuotaReserved(workload)) {
+      return;
+    }
+    // No pod runs any more: give the quota back and queue again with a new queue timestamp.
+    Workload copy = Serialization.clone(workload);
+    WorkloadStatus status = copy.getStatus();
+    var evicted = WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
+    var now = clock.instant();
+    status.admission = null;
+    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, "Pending", "Evicted: " + evicted.message, now);
+    WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
+    WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
+    if (!Boolean.FALSE.equals(copy.getSpec().active)) {
+      WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason, "Requeued after eviction", now);
+    }
+    WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
+    client.resource(copy).updateStatus();
+  }
+
+  private T withEmptyAnnotations(T owner) {
+    T copy = Serialization.clone(owner);
+    if (copy.getMetadata().getAnnotations() == null) {
+      copy.getMetadata().setAnnotations(new java.util.LinkedHashMap<>());
+    }
+    return copy;
+  }
+
+  private void finish(KubernetesClient client, T owner, Workload workload, Integration.Finish finish) {
+    if (WorkloadConditions.isFinished(workload)) {
+      return;
+    }
+    Workload copy = Serialization.clone(workload);
+    WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
+    copy.setStatus(status);
+    WorkloadConditions.set(
+        status, WorkloadConditions.FINISHED, true, finish.succeeded() ? "Succeeded" : "Failed", finish.message(), clock.instant());
+    client.resource(copy).updateStatus();
+    events.normal(owner, "Finished", "Workload finished: " + finish.message());
+  }
+
+  private void suspend(KubernetesClient client, T owner, String why) {
+    client.resource(integration.suspended(owner)).update();
+    events.warning(owner, "Suspended", why);
+  }
+
+  private static String evictionMessage(Workload workload) {
+    return WorkloadConditions.find(workload.getStatus().conditions, WorkloadConditions.EVICTED)
+        .map(c -> c.message)
+        .orElse("evicted");
+  }
+}

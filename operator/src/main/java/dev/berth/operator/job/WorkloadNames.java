@@ -1,0 +1,67 @@
+package dev.berth.operator.job;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.PodSet;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadSpec;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/** The Workload an integration creates for its owner: name, ownership, labels, queue, priority. */
+public final class WorkloadNames {
+  private WorkloadNames() {}
+
+  /** Stable per owner object, unique across re-creations of an owner with the same name. */
+  public static String of(String prefix, HasMetadata owner) {
+    String base = prefix + "-" + owner.getMetadata().getName();
+    String suffix = "-" + shortHash(owner.getMetadata().getUid());
+    int max = 253 - suffix.length();
+    return (base.length() > max ? base.substring(0, max) : base) + suffix;
+  }
+
+  public static Workload newWorkload(
+      HasMetadata owner,
+      String apiVersion,
+      String kind,
+      String name,
+      List<PodSet> podSets,
+      PriorityResolver.Resolved priority) {
+    Workload workload = new Workload();
+    workload.getMetadata().setName(name);
+    workload.getMetadata().setNamespace(owner.getMetadata().getNamespace());
+    workload.getMetadata().setLabels(
+        Map.of(Berth.OWNER_UID_LABEL, owner.getMetadata().getUid(), Berth.OWNER_KIND_LABEL, kind));
+    workload.getMetadata().setOwnerReferences(
+        List.of(
+            new OwnerReferenceBuilder()
+                .withApiVersion(apiVersion)
+                .withKind(kind)
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build()));
+    WorkloadSpec spec = new WorkloadSpec();
+    spec.queueName = owner.getMetadata().getLabels().get(Berth.QUEUE_NAME_LABEL);
+    spec.priorityClassRef = priority.ref();
+    spec.priority = priority.value();
+    spec.podSets = podSets;
+    workload.setSpec(spec);
+    return workload;
+  }
+
+  private static String shortHash(String uid) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-1").digest(uid.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 3).substring(0, 5);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.util.Optional;
+
+/** The Workloads an integration owns, mapped to their owner through the ownerReference. */
+final class OwnedWorkloads {
+  private OwnedWorkloads() {}
+
+  static <P extends HasMetadata> InformerEventSource<Workload, P> eventSource(
+      EventSourceContext<P> context, Class<P> ownerType, String ownerKind) {
+    var configuration =
+        InformerEventSourceConfiguration.from(Workload.class, ownerType)
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
+            .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
+            .build();
+    return new InformerEventSource<>(configuration, context);
+  }
+
+  static <P extends HasMetadata> Optional<Workload> find(Context<P> context, String name) {
+    return context.getSecondaryResources(Workload.class).stream()
+        .filter(w -> w.getMetadata().getName().equals(name))
+        .findFirst();
+  }
+}
