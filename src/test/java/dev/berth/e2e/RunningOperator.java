@@ -33,14 +33,18 @@ public final class RunningOperator {
   }
 
   public static BerthOperator startNew() {
+    return startNew(TestApiServer.kubeconfigYaml(), false);
+  }
+
+  /** An operator with its own client on the given cluster, with or without leader election. */
+  public static BerthOperator startNew(String kubeconfig, boolean leaderElection) {
     KubernetesClient client =
-        new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(TestApiServer.kubeconfigYaml()))
-            .build();
+        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
       return BerthOperator.start(
           client,
-          new OperatorConfig("berth-system", false, "berth-leader", 0, false, 0, "berth-operator"));
+          new OperatorConfig(
+              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

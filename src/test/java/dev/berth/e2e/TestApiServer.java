@@ -27,29 +27,43 @@ public final class TestApiServer {
     "workloadpriorityclasses", "workloads"
   };
 
-  private static KubeAPIServer server;
-  private static KubernetesClient client;
-  private static String kubeconfig;
+  private static Cluster shared;
 
   private TestApiServer() {}
 
+  /** A running API server with Berth's CRDs, and an admin client for it. */
+  public record Cluster(KubeAPIServer server, KubernetesClient client, String kubeconfig)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      client.close();
+      server.stop();
+    }
+  }
+
   /** The shared client, admin on the test server; the server starts on first use. */
   public static synchronized KubernetesClient client() {
-    if (client == null) {
-      start();
+    if (shared == null) {
+      shared = launch();
+      Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "kube-apiserver-stop"));
     }
-    return client;
+    return shared.client();
   }
 
   public static synchronized String kubeconfigYaml() {
     client();
-    return kubeconfig;
+    return shared.kubeconfig();
   }
 
-  private static void start() {
+  /** A server of one's own, for tests that must not share (leader election, webhooks). */
+  public static Cluster dedicated() {
+    return launch();
+  }
+
+  private static Cluster launch() {
     long started = System.nanoTime();
     System.out.println("[berth-test] starting kube-apiserver and etcd (fabric8 kube-api-test)");
-    server =
+    KubeAPIServer server =
         new KubeAPIServer(
             KubeAPIServerConfigBuilder.anAPIServerConfig()
                 .withOfflineMode(true)
@@ -65,15 +79,15 @@ public final class TestApiServer {
               + " kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set KUBE_API_TEST_DIR.",
           e);
     }
-    kubeconfig = server.getKubeConfigYaml();
-    client =
+    String kubeconfig = server.getKubeConfigYaml();
+    KubernetesClient client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     System.out.printf(
         "[berth-test] kube-apiserver %s ready in %d ms%n",
         client.getKubernetesVersion().getGitVersion(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     installCrds(client);
-    Runtime.getRuntime().addShutdownHook(new Thread(TestApiServer::stop, "kube-apiserver-stop"));
+    return new Cluster(server, client, kubeconfig);
   }
 
   /** The generated CRDs, as packaged in the berth-api jar. */
@@ -130,12 +144,5 @@ public final class TestApiServer {
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  private static synchronized void stop() {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.stop();
-    }
-  }
+
 }

@@ -42,20 +42,24 @@ import java.util.TreeMap;
  * base units; see {@code Quantity}).
  */
 public final class AdmissionEngine {
-  private final Map<String, ResourceFlavor> flavors = new TreeMap<>();
-  private final Map<String, ClusterQueueState> queues = new TreeMap<>();
-  private final Map<String, Cohort> cohorts = new TreeMap<>();
-  private final Map<String, LocalQueueState> localQueues = new HashMap<>();
-  private final Map<String, Map<String, String>> namespaces = new HashMap<>();
-  private final Map<String, PendingWorkload> pending = new HashMap<>();
-  private final Map<String, LocalQueueState> unrouted = new HashMap<>();
-  private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
-  private final FlavorResources frs = new FlavorResources();
+  final Map<String, ResourceFlavor> flavors = new TreeMap<>();
+  final Map<String, ClusterQueueState> queues = new TreeMap<>();
+  final Map<String, Cohort> cohorts = new TreeMap<>();
+  final Map<String, LocalQueueState> localQueues = new HashMap<>();
+  final Map<String, Map<String, String>> namespaces = new HashMap<>();
+  final Map<String, PendingWorkload> pending = new HashMap<>();
+  final Map<String, LocalQueueState> unrouted = new HashMap<>();
+  final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+  final FlavorResources frs = new FlavorResources();
   private final List<ClusterQueueState> dirty = new ArrayList<>();
   private final List<Eviction> requestedEvictions = new ArrayList<>();
   private final EntryOrdering ordering;
   private final PreemptionPlanner planner;
+  private final StatusView status = new StatusView(this);
+  QuotaTree tree;
+  /** Per cohort tree: the ClusterQueues with parked buckets or a blocked head, to wake on an event. */
   private List<List<ClusterQueueState>> wakeLists = new ArrayList<>();
+  /** A ClusterQueue, Cohort or ResourceFlavor changed: rebuild the tree before using it. */
   private boolean treeStale = true;
 
   public AdmissionEngine() {
@@ -276,7 +280,7 @@ public final class AdmissionEngine {
     return new AdmissionCycle(this, ordering, planner).run(now, evictions);
   }
 
-  // ---------------------------------------------------------------- status and metrics
+  // ---------------------------------------------------------------- queries
 
   public Optional<Admission> admission(String uid) {
     AdmittedWorkload a = admitted.get(uid);
@@ -295,163 +299,13 @@ public final class AdmissionEngine {
     return admitted.size();
   }
 
-  /** Why a pending workload waits, or null if the engine does not know it as pending. */
-  public PendingStatus pendingStatus(String uid) {
-    PendingWorkload pw = pending.get(uid);
-    if (pw == null) {
-      LocalQueueState lq = unrouted.get(uid);
-      return lq == null ? null
-          : new PendingStatus(uid, null, PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist");
-    }
-    Bucket b = pw.bucket();
-    ClusterQueueState cq = queues.get(b.queue().clusterQueue());
-    ensureTree();
-    Explanation why = cq.inadmissible();
-    if (why == null && b.state() != Bucket.State.ACTIVE) {
-      why = b.explanation();
-    }
-    if (why == null) {
-      Bucket head = cq.queue.headBucket();
-      boolean isHead = head == b && b.front() == pw;
-      if (cq.blocked && isHead) {
-        why = b.explanation();
-      } else if (cq.blocked && head != null) {
-        String headName = head.front().name();
-        why = cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
-            ? Explanation.of(PendingReason.WaitingForQuota,
-                "waiting behind " + headName + ", the head of StrictFIFO ClusterQueue " + cq.name)
-            : Explanation.of(PendingReason.WaitingForQuota,
-                "waiting behind " + headName + ", which waits for preempted workloads");
-      }
-    }
-    if (why == null) {
-      why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
-    }
-    return new PendingStatus(uid, cq.name, why.reason(), why.message());
-  }
 
-  /** Position of each pending workload of a ClusterQueue (0 = head), in queue order. */
-  public Map<String, Integer> queuePositions(String clusterQueue) {
-    ClusterQueueState cq = queues.get(clusterQueue);
-    Map<String, Integer> out = new LinkedHashMap<>();
-    if (cq != null) {
-      for (PendingWorkload w : cq.queue.inOrder()) {
-        out.put(w.uid(), out.size());
-      }
-    }
-    return out;
-  }
-
-  /** Position of each pending workload of a LocalQueue among that LocalQueue's workloads. */
-  public Map<String, Integer> localQueuePositions(String namespace, String name) {
-    LocalQueueState lq = localQueues.get(namespace + "/" + name);
-    Map<String, Integer> out = new LinkedHashMap<>();
-    if (lq == null || lq.spec() == null) {
-      return out;
-    }
-    ClusterQueueState cq = queues.get(lq.spec().clusterQueue());
-    for (PendingWorkload w : cq.queue.inOrder()) {
-      if (w.bucket().localQueue() == lq) {
-        out.put(w.uid(), out.size());
-      }
-    }
-    return out;
-  }
-
-  public QueueCounts clusterQueueCounts(String name) {
-    ClusterQueueState cq = queues.get(name);
-    if (cq == null) {
-      return new QueueCounts(0, 0, 0, 0);
-    }
-    ensureTree();
-    int active = cq.queue.activeCount();
-    int inadmissible = cq.queue.inadmissibleCount();
-    if (!cq.admissible()) {
-      inadmissible += active;
-      active = 0;
-    }
-    return new QueueCounts(active, inadmissible, cq.admitted.size(), cq.admitted.size());
-  }
-
-  public QueueCounts localQueueCounts(String namespace, String name) {
-    LocalQueueState lq = localQueues.get(namespace + "/" + name);
-    if (lq == null) {
-      return new QueueCounts(0, 0, 0, 0);
-    }
-    ensureTree();
-    int active = lq.pendingActive();
-    int inadmissible = lq.pendingInadmissible();
-    ClusterQueueState cq = lq.spec() == null ? null : queues.get(lq.spec().clusterQueue());
-    if (cq == null || !cq.admissible()) {
-      inadmissible += active;
-      active = 0;
-    }
-    return new QueueCounts(active, inadmissible, lq.admitted(), lq.admitted());
-  }
-
-  /** Usage of every flavor-resource of a ClusterQueue, in spec order (flavorsReservation). */
-  public List<FlavorUsage> usage(String clusterQueue) {
-    ClusterQueueState cq = queues.get(clusterQueue);
-    List<FlavorUsage> out = new ArrayList<>();
-    if (cq == null || cq.spec == null) {
-      return out;
-    }
-    for (ResourceGroup g : cq.spec.resourceGroups()) {
-      for (FlavorQuotas f : g.flavors()) {
-        for (ResourceQuota q : f.resources()) {
-          int fr = frs.find(f.name(), q.name());
-          long total = fr < 0 ? 0 : cq.usage(fr);
-          out.add(new FlavorUsage(f.name(), q.name(), q.nominalQuota(), total, Math.max(0, total - q.nominalQuota())));
-        }
-      }
-    }
-    return out;
-  }
-
-  /** Usage of one flavor-resource by a ClusterQueue, in canonical units. */
-  public long usage(String clusterQueue, String flavor, String resource) {
-    ClusterQueueState cq = queues.get(clusterQueue);
-    int fr = frs.find(flavor, resource);
-    return cq == null || fr < 0 ? 0 : cq.usage(fr);
-  }
-
-  /** Why a ClusterQueue is not active (its Active condition), or null when it is. */
-  public String clusterQueueInactiveMessage(String name) {
-    ClusterQueueState cq = queues.get(name);
-    if (cq == null) {
-      return "ClusterQueue " + name + " doesn't exist";
-    }
-    ensureTree();
-    Explanation why = cq.inadmissible();
-    return why == null ? null : why.message();
-  }
-
-  /** Why a cohort is inactive (a cycle), or null. */
-  public String cohortInactiveMessage(String name) {
-    ensureTree();
-    QuotaNode n = tree.cohort(name);
-    return n == null ? null : n.inactiveMessage();
-  }
-
-  /** Quota of a cohort's subtree for one flavor-resource (nominal plus what children lend). */
-  public long cohortSubtreeQuota(String cohort, String flavor, String resource) {
-    ensureTree();
-    QuotaNode n = tree.cohort(cohort);
-    int fr = frs.find(flavor, resource);
-    return n == null || fr < 0 ? 0 : n.subtreeQuota(fr);
-  }
-
-  /** What a ClusterQueue could take of a flavor-resource right now. */
-  public long available(String clusterQueue, String flavor, String resource) {
-    ensureTree();
-    ClusterQueueState cq = queues.get(clusterQueue);
-    int fr = frs.find(flavor, resource);
-    return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.available(cq.node, fr);
+  /** Status and metrics of queues and pending workloads (read-only, same thread). */
+  public StatusView status() {
+    return status;
   }
 
   // ---------------------------------------------------------------- internals used by the cycle
-
-  private QuotaTree tree;
 
   Map<String, ClusterQueueState> queues() {
     return queues;
@@ -567,7 +421,7 @@ public final class AdmissionEngine {
     markDirty(cq);
   }
 
-  private void ensureTree() {
+  void ensureTree() {
     if (!treeStale) {
       return;
     }

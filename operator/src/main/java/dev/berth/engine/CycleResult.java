@@ -45,7 +45,7 @@ public final class CycleResult {
     Map<String, PendingStatus> out = new LinkedHashMap<>();
     for (Bucket b : touched) {
       for (PendingWorkload w : b.members()) {
-        PendingStatus s = engine.pendingStatus(w.uid());
+        PendingStatus s = engine.status().pendingStatus(w.uid());
         if (s != null) {
           out.put(w.uid(), s);
         }

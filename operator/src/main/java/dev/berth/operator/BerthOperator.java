@@ -68,7 +68,15 @@ public final class BerthOperator implements AutoCloseable {
               o.withKubernetesClient(client).withCloseClientOnStop(false);
               if (config.leaderElection()) {
                 o.withLeaderElectionConfiguration(
-                    new LeaderElectionConfiguration(config.leaseName(), config.namespace()));
+                    new LeaderElectionConfiguration(
+                        config.leaseName(),
+                        config.namespace(),
+                        LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+                        LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+                        LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
+                        null,
+                        null,
+                        config.exitOnLostLease()));
               }
             });
     operator.register(new ResourceFlavorReconciler(loop));

@@ -13,7 +13,8 @@ public record OperatorConfig(
     int metricsPort,
     boolean webhooksEnabled,
     int webhookPort,
-    String operatorIdentity) {
+    String operatorIdentity,
+    boolean exitOnLostLease) {
 
   public static OperatorConfig fromEnvironment() {
     return from(System.getenv());
@@ -29,6 +30,8 @@ public record OperatorConfig(
         Boolean.parseBoolean(env.getOrDefault("BERTH_WEBHOOKS_ENABLED", "true")),
         Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
         env.getOrDefault(
-            "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"));
+            "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"),
+        // A replica that lost the Lease must stop deciding at once; exiting is the sure way.
+        Boolean.parseBoolean(env.getOrDefault("BERTH_EXIT_ON_LOST_LEASE", "true")));
   }
 }

@@ -80,8 +80,4 @@ public final class LocalQueueState {
   public void admittedDelta(int delta) {
     admitted += delta;
   }
-
-  public boolean isEmpty() {
-    return spec == null && unrouted.isEmpty() && buckets.isEmpty() && admitted == 0;
-  }
 }

@@ -106,13 +106,13 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
       String cohort = cq.getSpec() == null || cq.getSpec().cohortName == null ? "" : cq.getSpec().cohortName;
-      QueueCounts counts = engine.clusterQueueCounts(name);
+      QueueCounts counts = engine.status().clusterQueueCounts(name);
       Tags tags = Tags.of("cluster_queue", name);
       pending.set(tags.and("status", "active"), counts.pendingActive());
       pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
       reserving.set(tags, counts.reserving());
       admittedActive.set(tags, counts.admitted());
-      for (FlavorUsage u : engine.usage(name)) {
+      for (FlavorUsage u : engine.status().usage(name)) {
         Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", u.flavor(), "resource", u.resource());
         nominal.set(fr, human(u.resource(), u.nominal()));
         reservation.set(fr, human(u.resource(), u.total()));
@@ -120,7 +120,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
         if (!cohort.isEmpty()) {
           cohortQuota.set(
               Tags.of("cohort", cohort, "flavor", u.flavor(), "resource", u.resource()),
-              human(u.resource(), engine.cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
+              human(u.resource(), engine.status().cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
         }
       }
       if (cq.getSpec() != null && cq.getSpec().resourceGroups != null) {
@@ -140,7 +140,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       }
     }
     for (var lq : List.copyOf(state.localQueues())) {
-      QueueCounts counts = engine.localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
+      QueueCounts counts = engine.status().localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
       Tags tags = Tags.of("namespace", lq.getMetadata().getNamespace(), "local_queue", lq.getMetadata().getName());
       localPending.set(tags.and("status", "active"), counts.pendingActive());
       localPending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());

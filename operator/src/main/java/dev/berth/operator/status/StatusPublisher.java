@@ -52,7 +52,7 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     AdmissionEngine engine = state.engine();
     Map<String, QueueCounts> counts = new HashMap<>();
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
-      counts.put(cq.getMetadata().getName(), engine.clusterQueueCounts(cq.getMetadata().getName()));
+      counts.put(cq.getMetadata().getName(), engine.status().clusterQueueCounts(cq.getMetadata().getName()));
       publish(cq, engine);
     }
     usage.publish(counts);
@@ -67,12 +67,12 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     ClusterQueue copy = Serialization.clone(cq);
     ClusterQueueStatus status = copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
     copy.setStatus(status);
-    QueueCounts counts = engine.clusterQueueCounts(name);
+    QueueCounts counts = engine.status().clusterQueueCounts(name);
     status.pendingWorkloads = counts.pending();
     status.reservingWorkloads = counts.reserving();
     status.admittedWorkloads = counts.admitted();
     Map<String, List<ResourceUsage>> byFlavor = new LinkedHashMap<>();
-    for (var u : engine.usage(name)) {
+    for (var u : engine.status().usage(name)) {
       byFlavor
           .computeIfAbsent(u.flavor(), f -> new ArrayList<>())
           .add(
@@ -86,7 +86,7 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     status.flavorsReservation = flavors;
     status.flavorsUsage = flavors;
     status.observedGeneration = cq.getMetadata().getGeneration();
-    String inactive = engine.clusterQueueInactiveMessage(name);
+    String inactive = engine.status().clusterQueueInactiveMessage(name);
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();
     }
@@ -151,7 +151,7 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     LocalQueue copy = Serialization.clone(lq);
     LocalQueueStatus status = copy.getStatus() == null ? new LocalQueueStatus() : copy.getStatus();
     copy.setStatus(status);
-    QueueCounts counts = engine.localQueueCounts(namespace, name);
+    QueueCounts counts = engine.status().localQueueCounts(namespace, name);
     status.pendingWorkloads = counts.pending();
     status.reservingWorkloads = counts.reserving();
     status.admittedWorkloads = counts.admitted();

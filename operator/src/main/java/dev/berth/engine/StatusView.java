@@ -1,0 +1,184 @@
+package dev.berth.engine;
+
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.FlavorQuotas;
+import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.QueueingStrategy;
+import dev.berth.engine.model.ResourceGroup;
+import dev.berth.engine.model.ResourceQuota;
+import dev.berth.engine.queue.Bucket;
+import dev.berth.engine.queue.LocalQueueState;
+import dev.berth.engine.queue.PendingWorkload;
+import dev.berth.engine.quota.QuotaNode;
+import dev.berth.engine.quota.QuotaTree;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the operator turns into status and metrics: why each workload waits and where it stands,
+ * counts per ClusterQueue and LocalQueue, usage and borrowing per flavor-resource, and why a queue
+ * or cohort is inactive. Reads the engine's state; same single-thread contract.
+ */
+public final class StatusView {
+  private final AdmissionEngine engine;
+
+  StatusView(AdmissionEngine engine) {
+    this.engine = engine;
+  }
+
+  /** Why a engine.pending workload waits, or null if the engine does not know it as engine.pending. */
+  public PendingStatus pendingStatus(String uid) {
+    PendingWorkload pw = engine.pending.get(uid);
+    if (pw == null) {
+      LocalQueueState lq = engine.unrouted.get(uid);
+      return lq == null ? null
+          : new PendingStatus(uid, null, PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist");
+    }
+    Bucket b = pw.bucket();
+    ClusterQueueState cq = engine.queues.get(b.queue().clusterQueue());
+    engine.ensureTree();
+    Explanation why = cq.inadmissible();
+    if (why == null && b.state() != Bucket.State.ACTIVE) {
+      why = b.explanation();
+    }
+    if (why == null) {
+      Bucket head = cq.queue.headBucket();
+      boolean isHead = head == b && b.front() == pw;
+      if (cq.blocked && isHead) {
+        why = b.explanation();
+      } else if (cq.blocked && head != null) {
+        String headName = head.front().name();
+        why = cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
+            ? Explanation.of(PendingReason.WaitingForQuota,
+                "waiting behind " + headName + ", the head of StrictFIFO ClusterQueue " + cq.name)
+            : Explanation.of(PendingReason.WaitingForQuota,
+                "waiting behind " + headName + ", which waits for preempted workloads");
+      }
+    }
+    if (why == null) {
+      why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
+    }
+    return new PendingStatus(uid, cq.name, why.reason(), why.message());
+  }
+
+  /** Position of each engine.pending workload of a ClusterQueue (0 = head), in queue order. */
+  public Map<String, Integer> queuePositions(String clusterQueue) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    Map<String, Integer> out = new LinkedHashMap<>();
+    if (cq != null) {
+      for (PendingWorkload w : cq.queue.inOrder()) {
+        out.put(w.uid(), out.size());
+      }
+    }
+    return out;
+  }
+
+  /** Position of each engine.pending workload of a LocalQueue among that LocalQueue's workloads. */
+  public Map<String, Integer> localQueuePositions(String namespace, String name) {
+    LocalQueueState lq = engine.localQueues.get(namespace + "/" + name);
+    Map<String, Integer> out = new LinkedHashMap<>();
+    if (lq == null || lq.spec() == null) {
+      return out;
+    }
+    ClusterQueueState cq = engine.queues.get(lq.spec().clusterQueue());
+    for (PendingWorkload w : cq.queue.inOrder()) {
+      if (w.bucket().localQueue() == lq) {
+        out.put(w.uid(), out.size());
+      }
+    }
+    return out;
+  }
+
+  public QueueCounts clusterQueueCounts(String name) {
+    ClusterQueueState cq = engine.queues.get(name);
+    if (cq == null) {
+      return new QueueCounts(0, 0, 0, 0);
+    }
+    engine.ensureTree();
+    int active = cq.queue.activeCount();
+    int inadmissible = cq.queue.inadmissibleCount();
+    if (!cq.admissible()) {
+      inadmissible += active;
+      active = 0;
+    }
+    return new QueueCounts(active, inadmissible, cq.admitted.size(), cq.admitted.size());
+  }
+
+  public QueueCounts localQueueCounts(String namespace, String name) {
+    LocalQueueState lq = engine.localQueues.get(namespace + "/" + name);
+    if (lq == null) {
+      return new QueueCounts(0, 0, 0, 0);
+    }
+    engine.ensureTree();
+    int active = lq.pendingActive();
+    int inadmissible = lq.pendingInadmissible();
+    ClusterQueueState cq = lq.spec() == null ? null : engine.queues.get(lq.spec().clusterQueue());
+    if (cq == null || !cq.admissible()) {
+      inadmissible += active;
+      active = 0;
+    }
+    return new QueueCounts(active, inadmissible, lq.admitted(), lq.admitted());
+  }
+
+  /** Usage of every flavor-resource of a ClusterQueue, in spec order (flavorsReservation). */
+  public List<FlavorUsage> usage(String clusterQueue) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    List<FlavorUsage> out = new ArrayList<>();
+    if (cq == null || cq.spec == null) {
+      return out;
+    }
+    for (ResourceGroup g : cq.spec.resourceGroups()) {
+      for (FlavorQuotas f : g.flavors()) {
+        for (ResourceQuota q : f.resources()) {
+          int fr = engine.frs.find(f.name(), q.name());
+          long total = fr < 0 ? 0 : cq.usage(fr);
+          out.add(new FlavorUsage(f.name(), q.name(), q.nominalQuota(), total, Math.max(0, total - q.nominalQuota())));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Usage of one flavor-resource by a ClusterQueue, in canonical units. */
+  public long usage(String clusterQueue, String flavor, String resource) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    int fr = engine.frs.find(flavor, resource);
+    return cq == null || fr < 0 ? 0 : cq.usage(fr);
+  }
+
+  /** Why a ClusterQueue is not active (its Active condition), or null when it is. */
+  public String clusterQueueInactiveMessage(String name) {
+    ClusterQueueState cq = engine.queues.get(name);
+    if (cq == null) {
+      return "ClusterQueue " + name + " doesn't exist";
+    }
+    engine.ensureTree();
+    Explanation why = cq.inadmissible();
+    return why == null ? null : why.message();
+  }
+
+  /** Why a cohort is inactive (a cycle), or null. */
+  public String cohortInactiveMessage(String name) {
+    engine.ensureTree();
+    QuotaNode n = engine.tree.cohort(name);
+    return n == null ? null : n.inactiveMessage();
+  }
+
+  /** Quota of a cohort's subtree for one flavor-resource (nominal plus what children lend). */
+  public long cohortSubtreeQuota(String cohort, String flavor, String resource) {
+    engine.ensureTree();
+    QuotaNode n = engine.tree.cohort(cohort);
+    int fr = engine.frs.find(flavor, resource);
+    return n == null || fr < 0 ? 0 : n.subtreeQuota(fr);
+  }
+
+  /** What a ClusterQueue could take of a flavor-resource right now. */
+  public long available(String clusterQueue, String flavor, String resource) {
+    engine.ensureTree();
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    int fr = engine.frs.find(flavor, resource);
+    return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.available(cq.node, fr);
+  }
+}

@@ -1,0 +1,680 @@
+package dev.berth.e2e.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The Helm chart, checked with the real helm binary and a real kube-apiserver: lint, schema,
+ * least-privilege RBAC, a locked-down Deployment, deliberate webhook policies, and every rendered
+ * object accepted by the API server.
+ */
+class ChartIT {
+  private static final String NS = "berth-system";
+  private static final String WORKLOAD_STATUS = "workloads/status";
+  private static final Set<String> WRITE_VERBS =
+      Set.of("create", "update", "patch", "delete", "deletecollection");
+
+  /** The values variations every static check runs over: name, then helm --set arguments. */
+  static Stream<Arguments> variations() {
+    return Stream.of(
+        Arguments.of("defaults", new String[0]),
+        Arguments.of(
+            "cert-manager, ServiceMonitor, pod webhook",
+            new String[] {
+              "--set", "certManager.enabled=true",
+              "--set", "metrics.serviceMonitor.enabled=true",
+              "--set", "webhooks.podTopologyGates.enabled=true"
+            }),
+        Arguments.of(
+            "cert-manager with a ClusterIssuer, no JobSet, no default queue, no user roles",
+            new String[] {
+              "--set", "certManager.enabled=true",
+              "--set", "certManager.issuerRef.name=corp-ca",
+              "--set", "certManager.issuerRef.kind=ClusterIssuer",
+              "--set", "webhooks.jobSet.enabled=false",
+              "--set", "webhooks.defaultQueue.enabled=false",
+              "--set", "rbac.userRoles=false"
+            }));
+  }
+
+  private static List<GenericKubernetesResource> render(String... args) {
+    return Manifests.parse(HelmCli.template("berth", NS, args));
+  }
+
+  @BeforeAll
+  static void helmIsThePinnedVersion() {
+    // The binary the build made from the pin in scripts/helm-binary.sh, not one found elsewhere.
+    assertThat(Repo.helm().getParent().getFileName().toString())
+        .isEqualTo(Repo.pinnedHelmVersion());
+    HelmCli.Result version = HelmCli.run("version", "--short");
+    assertThat(version.stdout()).startsWith("v" + Repo.pinnedHelmVersion());
+  }
+
+  @Test
+  void lintIsClean() {
+    for (String[] values :
+        variations().map(a -> (String[]) a.get()[1]).toList()) {
+      List<String> args = new ArrayList<>(List.of("lint", "--strict", HelmCli.CHART.toString()));
+      args.addAll(List.of(values));
+      HelmCli.Result lint = HelmCli.run(args.toArray(String[]::new));
+      assertThat(lint.exitCode()).as(lint.output()).isZero();
+      assertThat(lint.output())
+          .contains("1 chart(s) linted, 0 chart(s) failed")
+          .doesNotContain("[WARNING]")
+          .doesNotContain("[ERROR]");
+    }
+  }
+
+  @Test
+  void schemaCatchesTyposAndBadValues() {
+    assertThat(HelmCli.run("template", "x", HelmCli.CHART.toString(), "--set", "imge.tag=1"))
+        .satisfies(r -> assertThat(r.exitCode()).isNotZero())
+        .satisfies(r -> assertThat(r.output()).contains("additional properties 'imge'"));
+    assertThat(
+            HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "webhooks.timeoutSecond=5"))
+        .satisfies(r -> assertThat(r.output()).contains("'timeoutSecond' not allowed"));
+    assertThat(
+            HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "webhooks.timeoutSeconds=31"))
+        .satisfies(r -> assertThat(r.exitCode()).isNotZero());
+    assertThat(
+            HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "replicaCount=2",
+                "--set", "leaderElection.enabled=false"))
+        .satisfies(r -> assertThat(r.output()).contains("leaderElection.enabled must be true"));
+  }
+
+  @ParameterizedTest(name = "{0}: no wildcard in any Role or ClusterRole")
+  @MethodSource("variations")
+  void rbacHasNoWildcards(String name, String[] values) {
+    List<GenericKubernetesResource> objects = render(values);
+    for (GenericKubernetesResource role : roles(objects)) {
+      for (JsonNode rule : Manifests.json(role).path("rules")) {
+        for (String field : List.of("apiGroups", "resources", "verbs", "resourceNames")) {
+          assertThat(texts(rule.path(field)))
+              .as("%s %s", Manifests.id(role), field)
+              .noneMatch(v -> v.contains("*"));
+        }
+        assertThat(rule.has("nonResourceURLs")).as(Manifests.id(role)).isFalse();
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}: only the operator's ClusterRole can write workloads/status")
+  @MethodSource("variations")
+  void onlyTheOperatorWritesWorkloadStatus(String name, String[] values) {
+    List<GenericKubernetesResource> objects = render(values);
+    List<String> writers = new ArrayList<>();
+    for (GenericKubernetesResource role : roles(objects)) {
+      for (JsonNode rule : Manifests.json(role).path("rules")) {
+        if (texts(rule.path("apiGroups")).contains("berth.dev")
+            && texts(rule.path("resources")).contains(WORKLOAD_STATUS)
+            && texts(rule.path("verbs")).stream().anyMatch(WRITE_VERBS::contains)) {
+          writers.add(Manifests.id(role));
+        }
+      }
+    }
+    assertThat(writers).containsExactly("ClusterRole berth-operator");
+    // And the operator's ClusterRole is bound to the operator's ServiceAccount only.
+    JsonNode binding =
+        Manifests.json(
+            Manifests.named(objects, "ClusterRoleBinding", "berth-operator").orElseThrow());
+    assertThat(binding.at("/roleRef/name").asText()).isEqualTo("berth-operator");
+    assertThat(binding.path("subjects")).hasSize(1);
+    assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
+    assertThat(binding.at("/subjects/0/name").asText()).isEqualTo("berth");
+    assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NS);
+  }
+
+  @ParameterizedTest(name = "{0}: the Deployment runs locked down, probed and sized")
+  @MethodSource("variations")
+  void deploymentIsLockedDown(String name, String[] values) {
+    List<GenericKubernetesResource> objects = render(values);
+    JsonNode deployment = Manifests.json(Manifests.one(objects, "Deployment"));
+    JsonNode pod = deployment.at("/spec/template/spec");
+    assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(2);
+    assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
+    assertThat(pod.at("/securityContext/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
+    assertThat(pod.path("containers")).hasSize(1);
+    JsonNode container = pod.at("/containers/0");
+    JsonNode sc = container.path("securityContext");
+    assertThat(sc.path("runAsNonRoot").asBoolean()).isTrue();
+    assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
+    assertThat(sc.has("allowPrivilegeEscalation")).isTrue();
+    assertThat(sc.path("allowPrivilegeEscalation").asBoolean()).isFalse();
+    assertThat(texts(sc.at("/capabilities/drop"))).containsExactly("ALL");
+    assertThat(sc.has("privileged") && sc.path("privileged").asBoolean()).isFalse();
+    assertThat(sc.at("/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
+    assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
+    assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
+    assertThat(container.at("/startupProbe/httpGet/path").asText()).isEqualTo("/healthz");
+    for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+      assertThat(container.at("/" + probe + "/httpGet/port").asText()).isEqualTo("metrics");
+    }
+    assertThat(container.at("/resources/requests/cpu").asText()).isNotEmpty();
+    assertThat(container.at("/resources/requests/memory").asText()).isNotEmpty();
+    assertThat(container.at("/resources/limits/memory").asText()).isNotEmpty();
+    Map<String, Integer> ports = new HashMap<>();
+    container
+        .path("ports")
+        .forEach(p -> ports.put(p.path("name").asText(), p.path("containerPort").asInt()));
+    assertThat(ports).containsEntry("webhook", 9443).containsEntry("metrics", 8080);
+    // Replicas spread over nodes; a one-node cluster still runs them (preferred, not required).
+    assertThat(pod.at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution"))
+        .isNotEmpty();
+    assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")
+        .isMissingNode()).isTrue();
+    // A read-only root needs writable mounts for the JVM's /tmp and the certificates.
+    Map<String, String> mounts = new HashMap<>();
+    container.path("volumeMounts")
+        .forEach(m -> mounts.put(m.path("mountPath").asText(), m.path("name").asText()));
+    Map<String, String> env = env(container);
+    assertThat(mounts).containsKeys("/tmp", env.get("BERTH_CERT_DIR"));
+    assertThat(env)
+        .containsEntry("BERTH_LEADER_ELECTION", "true")
+        .containsEntry("BERTH_LEASE_NAME", "berth-leader")
+        .containsEntry("BERTH_METRICS_PORT", "8080")
+        .containsEntry("BERTH_WEBHOOK_PORT", "9443")
+        .containsEntry("BERTH_CERT_DIR", "/tmp/berth-certs")
+        .containsEntry("BERTH_WEBHOOK_SERVICE", "berth")
+        .containsEntry("BERTH_VALIDATING_WEBHOOK", "berth-validating")
+        .containsEntry("BERTH_MUTATING_WEBHOOK", "berth-mutating")
+        .containsEntry("BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + NS + ":berth");
+    JsonNode namespaceEnv =
+        StreamSupport.stream(container.path("env").spliterator(), false)
+            .filter(e -> e.path("name").asText().equals("BERTH_NAMESPACE"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(namespaceEnv.at("/valueFrom/fieldRef/fieldPath").asText())
+        .isEqualTo("metadata.namespace");
+    assertThat(pod.path("serviceAccountName").asText()).isEqualTo("berth");
+    // The PodDisruptionBudget and the Service select the Deployment's pods.
+    JsonNode labels = deployment.at("/spec/template/metadata/labels");
+    JsonNode pdb = Manifests.json(Manifests.one(objects, "PodDisruptionBudget"));
+    pdb.at("/spec/selector/matchLabels")
+        .fields()
+        .forEachRemaining(f -> assertThat(labels.path(f.getKey())).isEqualTo(f.getValue()));
+    JsonNode service = Manifests.json(Manifests.one(objects, "Service"));
+    service.at("/spec/selector")
+        .fields()
+        .forEachRemaining(f -> assertThat(labels.path(f.getKey())).isEqualTo(f.getValue()));
+  }
+
+  @ParameterizedTest(name = "{0}: webhooks have deliberate policies and selectors")
+  @MethodSource("variations")
+  void webhooksAreDeliberate(String name, String[] values) {
+    List<GenericKubernetesResource> objects = render(values);
+    JsonNode service = Manifests.json(Manifests.one(objects, "Service"));
+    JsonNode webhookPort =
+        StreamSupport.stream(service.at("/spec/ports").spliterator(), false)
+            .filter(p -> p.path("port").asInt() == 443)
+            .findFirst()
+            .orElseThrow();
+    assertThat(webhookPort.path("targetPort").asText()).isEqualTo("webhook");
+    assertThat(
+            StreamSupport.stream(service.at("/spec/ports").spliterator(), false)
+                .anyMatch(p -> p.path("port").asInt() == 8080))
+        .isTrue();
+
+    Map<String, JsonNode> hooks = new HashMap<>();
+    for (String kind :
+        List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      for (JsonNode hook : Manifests.json(Manifests.one(objects, kind)).path("webhooks")) {
+        assertThat(hooks.put(hook.path("name").asText(), hook)).isNull();
+      }
+    }
+    for (JsonNode hook : hooks.values()) {
+      String hookName = hook.path("name").asText();
+      assertThat(hook.path("sideEffects").asText()).as(hookName).isEqualTo("None");
+      assertThat(texts(hook.path("admissionReviewVersions"))).as(hookName).containsExactly("v1");
+      assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isBetween(1, 30);
+      assertThat(hook.at("/clientConfig/service/name").asText()).isEqualTo("berth");
+      assertThat(hook.at("/clientConfig/service/namespace").asText()).isEqualTo(NS);
+      assertThat(hook.at("/clientConfig/service/port").asInt()).isEqualTo(443);
+      JsonNode excluded =
+          StreamSupport.stream(hook.at("/namespaceSelector/matchExpressions").spliterator(), false)
+              .filter(e -> e.path("key").asText().equals("kubernetes.io/metadata.name"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError(hookName + " has no namespace exclusion"));
+      assertThat(excluded.path("operator").asText()).isEqualTo("NotIn");
+      assertThat(texts(excluded.path("values"))).as(hookName).contains("kube-system", NS);
+      boolean defaultQueue = hookName.endsWith("-default-queue.berth.dev");
+      assertThat(hook.path("failurePolicy").asText())
+          .as(hookName)
+          .isEqualTo(defaultQueue ? "Ignore" : "Fail");
+      List<String> groups = texts(hook.at("/rules/0/apiGroups"));
+      if (groups.contains("batch") || groups.contains("jobset.x-k8s.io")) {
+        JsonNode selector = hook.at("/objectSelector/matchExpressions/0");
+        assertThat(selector.path("key").asText()).isEqualTo("berth.dev/queue-name");
+        assertThat(selector.path("operator").asText())
+            .as(hookName)
+            .isEqualTo(defaultQueue ? "DoesNotExist" : "Exists");
+      }
+      if (groups.contains("")) {
+        assertThat(hook.path("objectSelector").isObject())
+            .as("pod webhook needs a selector")
+            .isTrue();
+      }
+    }
+    Map<String, String> paths = new HashMap<>();
+    hooks.forEach((n, h) -> paths.put(n, h.at("/clientConfig/service/path").asText()));
+    for (String kind :
+        List.of("clusterqueue", "cohort", "resourceflavor", "localqueue", "workload",
+            "workloadpriorityclass", "topology")) {
+      assertThat(paths).containsEntry("v" + kind + ".berth.dev",
+          "/validate-berth-dev-v1beta1-" + kind);
+    }
+    assertThat(paths)
+        .containsEntry("vjob.berth.dev", "/validate-batch-v1-job")
+        .containsEntry("mjob.berth.dev", "/mutate-batch-v1-job")
+        .containsEntry("mclusterqueue.berth.dev", "/mutate-berth-dev-v1beta1-clusterqueue")
+        .containsEntry("mworkload.berth.dev", "/mutate-berth-dev-v1beta1-workload");
+    boolean jobSet = !List.of(values).contains("webhooks.jobSet.enabled=false");
+    boolean defaultQueue = !List.of(values).contains("webhooks.defaultQueue.enabled=false");
+    boolean podGates = List.of(values).contains("webhooks.podTopologyGates.enabled=true");
+    assertThat(paths.containsKey("vjobset.berth.dev")).isEqualTo(jobSet);
+    assertThat(paths.containsKey("mjobset.berth.dev")).isEqualTo(jobSet);
+    assertThat(paths.containsKey("mjob-default-queue.berth.dev")).isEqualTo(defaultQueue);
+    assertThat(paths.containsKey("mpod.berth.dev")).isEqualTo(podGates);
+    if (podGates) {
+      assertThat(paths).containsEntry("mpod.berth.dev", "/mutate--v1-pod");
+    }
+    if (jobSet) {
+      assertThat(paths)
+          .containsEntry("vjobset.berth.dev", "/validate-jobset-x-k8s-io-v1alpha2-jobset")
+          .containsEntry("mjobset.berth.dev", "/mutate-jobset-x-k8s-io-v1alpha2-jobset");
+    }
+    // The Workload validation also sees status writes (immutability while quota is reserved).
+    assertThat(texts(hooks.get("vworkload.berth.dev").at("/rules/0/resources")))
+        .contains("workloads", WORKLOAD_STATUS);
+  }
+
+  @ParameterizedTest(name = "{0}: certificates come from exactly one source")
+  @MethodSource("variations")
+  void certificatesHaveOneSource(String name, String[] values) {
+    List<GenericKubernetesResource> objects = render(values);
+    boolean certManager = List.of(values).contains("certManager.enabled=true");
+    JsonNode container =
+        Manifests.json(Manifests.one(objects, "Deployment")).at("/spec/template/spec/containers/0");
+    assertThat(env(container))
+        .containsEntry("BERTH_CERT_MODE", certManager ? "cert-manager" : "self-signed");
+    JsonNode certsVolume =
+        StreamSupport.stream(
+                Manifests.json(Manifests.one(objects, "Deployment"))
+                    .at("/spec/template/spec/volumes")
+                    .spliterator(),
+                false)
+            .filter(v -> v.path("name").asText().equals("certs"))
+            .findFirst()
+            .orElseThrow();
+    List<JsonNode> adminRules = new ArrayList<>();
+    Manifests.json(Manifests.named(objects, "ClusterRole", "berth-operator").orElseThrow())
+        .path("rules")
+        .forEach(
+            r -> {
+              if (texts(r.path("apiGroups")).contains("admissionregistration.k8s.io")) {
+                adminRules.add(r);
+              }
+            });
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      JsonNode config = Manifests.json(Manifests.one(objects, kind));
+      JsonNode inject = config.at("/metadata/annotations/cert-manager.io~1inject-ca-from");
+      if (certManager) {
+        assertThat(inject.asText()).isEqualTo(NS + "/berth-webhook");
+      } else {
+        assertThat(inject.isMissingNode()).isTrue();
+      }
+    }
+    if (certManager) {
+      GenericKubernetesResource certificate = Manifests.one(objects, "Certificate");
+      JsonNode spec = Manifests.json(certificate).path("spec");
+      assertThat(texts(spec.path("dnsNames")))
+          .containsExactlyInAnyOrder("berth." + NS + ".svc", "berth." + NS + ".svc.cluster.local");
+      assertThat(certsVolume.at("/secret/secretName").asText())
+          .isEqualTo(spec.path("secretName").asText());
+      boolean ownIssuer = !List.of(values).contains("certManager.issuerRef.name=corp-ca");
+      assertThat(Manifests.ofKind(objects, "Issuer")).hasSize(ownIssuer ? 1 : 0);
+      assertThat(spec.at("/issuerRef/name").asText())
+          .isEqualTo(ownIssuer ? "berth-selfsigned" : "corp-ca");
+      // cert-manager's CA injector patches the caBundle; the operator needs no such right.
+      assertThat(adminRules).isEmpty();
+    } else {
+      assertThat(Manifests.ofKind(objects, "Certificate")).isEmpty();
+      assertThat(Manifests.ofKind(objects, "Issuer")).isEmpty();
+      assertThat(certsVolume.at("/emptyDir/medium").asText()).isEqualTo("Memory");
+      // The operator patches the caBundle of its own two configurations, named, and no others.
+      Map<String, List<String>> names = new HashMap<>();
+      for (JsonNode rule : adminRules) {
+        assertThat(texts(rule.path("verbs"))).containsExactlyInAnyOrder("get", "patch");
+        names.put(texts(rule.path("resources")).get(0), texts(rule.path("resourceNames")));
+      }
+      assertThat(names)
+          .containsOnly(
+              Map.entry("validatingwebhookconfigurations",
+                  List.of(env(container).get("BERTH_VALIDATING_WEBHOOK"))),
+              Map.entry("mutatingwebhookconfigurations",
+                  List.of(env(container).get("BERTH_MUTATING_WEBHOOK"))));
+    }
+    boolean serviceMonitor = List.of(values).contains("metrics.serviceMonitor.enabled=true");
+    assertThat(Manifests.ofKind(objects, "ServiceMonitor")).hasSize(serviceMonitor ? 1 : 0);
+  }
+
+  /**
+   * Every rendered object, CRDs included, is accepted by a real API server (server-side apply) and
+   * read back with the fields it was sent. Then the webhooks are exercised: with no Berth behind
+   * the Service, the fail-closed ones refuse and the fail-open one lets through, and the excluded
+   * namespaces are never intercepted. Runs once with defaults and once with every optional object.
+   */
+  @ParameterizedTest(name = "{0}: every rendered object is accepted by the API server")
+  @MethodSource("installs")
+  void everyRenderedObjectIsAccepted(String release, String namespace, String[] values) {
+    KubernetesClient client = ChartApiServer.client();
+    List<String> args = new ArrayList<>(List.of("--include-crds"));
+    args.addAll(List.of(values));
+    List<GenericKubernetesResource> objects =
+        Manifests.parse(HelmCli.template(release, namespace, args.toArray(String[]::new)));
+    assertThat(objects).isNotEmpty();
+    ensureNamespace(client, namespace);
+    ensureNamespace(client, "team-a");
+
+    List<CustomResourceDefinition> crds =
+        Manifests.ofKind(objects, "CustomResourceDefinition").stream()
+            .map(o -> Serialization.unmarshal(
+                Serialization.asYaml(o), CustomResourceDefinition.class))
+            .toList();
+    assertThat(crds).hasSize(7);
+    ChartApiServer.installCrds(client, crds);
+
+    List<GenericKubernetesResource> webhooks = new ArrayList<>();
+    for (GenericKubernetesResource o : objects) {
+      String kind = o.getKind();
+      if (kind.endsWith("WebhookConfiguration")) {
+        webhooks.add(o);
+      } else if (!kind.equals("CustomResourceDefinition")) {
+        assertStored(client, o);
+      }
+    }
+    assertThat(webhooks).hasSize(2);
+    // The Service was stored and read back above; delete it before the webhooks exist. With the
+    // Service in place but no pods behind it, the API server would dial its ClusterIP on every
+    // webhook call and wait out timeoutSeconds; without it the call fails at once, which
+    // exercises the same failure policies and never sends traffic off this machine.
+    client.resource(Manifests.one(objects, "Service")).withTimeout(30, TimeUnit.SECONDS).delete();
+    try {
+      for (GenericKubernetesResource webhook : webhooks) {
+        assertStored(client, webhook);
+      }
+      assertRbacOnTheServer(client, release, namespace);
+      assertWebhooksFailAsDesigned(client, namespace);
+    } finally {
+      // Left in place, the fail-closed webhooks would refuse every later ClusterQueue write on
+      // this server (the samples test shares it).
+      for (GenericKubernetesResource webhook : webhooks) {
+        client.resource(webhook).delete();
+      }
+    }
+    for (GenericKubernetesResource webhook : webhooks) {
+      assertThat(client.resource(webhook).get()).as(Manifests.id(webhook)).isNull();
+    }
+  }
+
+  static Stream<Arguments> installs() {
+    return Stream.of(
+        Arguments.of("berth", NS, new String[0]),
+        Arguments.of(
+            "berth-full",
+            "berth-full",
+            new String[] {
+              "--set", "certManager.enabled=true",
+              "--set", "metrics.serviceMonitor.enabled=true",
+              "--set", "webhooks.podTopologyGates.enabled=true"
+            }));
+  }
+
+  private static void assertStored(KubernetesClient client, GenericKubernetesResource o) {
+    Manifests.apply(client, o);
+    GenericKubernetesResource stored = Manifests.get(client, o);
+    assertThat(stored).as(Manifests.id(o)).isNotNull();
+    assertThat(Manifests.missingFrom(o, stored)).as("read back %s", Manifests.id(o)).isEmpty();
+  }
+
+  /**
+   * Authorization as the API server decides it (SubjectAccessReview): the operator can admit, a
+   * batch admin can manage quota but not admit, a batch user can only read its namespace. The
+   * aggregated roles are played by binding the roles they select, as the controller manager
+   * (absent here) would aggregate them.
+   */
+  private static void assertRbacOnTheServer(
+      KubernetesClient client, String release, String namespace) {
+    String operator = "system:serviceaccount:" + namespace + ":" + release;
+    List<String> operatorGroups =
+        List.of("system:serviceaccounts", "system:serviceaccounts:" + namespace,
+            "system:authenticated");
+    assertThat(allowed(client, operator, operatorGroups, "patch", "berth.dev", "workloads",
+        "status", "team-a", null)).isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "create", "berth.dev", "workloads",
+        "", "team-a", null)).isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "patch", "batch", "jobs", "", "team-a",
+        null)).isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "delete", "batch", "jobs", "", "team-a",
+        null)).as("the operator suspends Jobs, never deletes them").isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "get", "", "secrets", "", namespace,
+        null)).isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "update", "coordination.k8s.io",
+        "leases", "", namespace, "berth-leader")).isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "update", "coordination.k8s.io",
+        "leases", "", "kube-system", "berth-leader")).isFalse();
+
+    String admin = "alice-" + release;
+    String user = "bob-" + release;
+    for (GenericKubernetesResource role : aggregatedBy(client, release, "batch-admin")) {
+      client.rbac().clusterRoleBindings()
+          .resource(new ClusterRoleBindingBuilder()
+              .withNewMetadata().withName(admin + "-" + role.getMetadata().getName()).endMetadata()
+              .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole",
+                  role.getMetadata().getName())
+              .addNewSubject().withKind("User").withName(admin).endSubject()
+              .build())
+          .serverSideApply();
+    }
+    for (GenericKubernetesResource role : aggregatedBy(client, release, "batch-user")) {
+      client.rbac().roleBindings().inNamespace("team-a")
+          .resource(new RoleBindingBuilder()
+              .withNewMetadata().withName(user + "-" + role.getMetadata().getName())
+              .withNamespace("team-a").endMetadata()
+              .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole",
+                  role.getMetadata().getName())
+              .addNewSubject().withKind("User").withName(user).endSubject()
+              .build())
+          .serverSideApply();
+    }
+    List<String> people = List.of("system:authenticated");
+    assertThat(allowed(client, admin, people, "create", "berth.dev", "clusterqueues", "", null,
+        null)).isTrue();
+    assertThat(allowed(client, admin, people, "delete", "berth.dev", "resourceflavors", "", null,
+        null)).isTrue();
+    assertThat(allowed(client, admin, people, "patch", "berth.dev", "workloads", "", "team-a",
+        null)).as("an admin may deactivate a Workload").isTrue();
+    for (String verb : List.of("create", "update", "patch")) {
+      assertThat(allowed(client, admin, people, verb, "berth.dev", "workloads", "status",
+          "team-a", null)).as("batch admin %s workloads/status", verb).isFalse();
+      assertThat(allowed(client, user, people, verb, "berth.dev", "workloads", "status",
+          "team-a", null)).as("batch user %s workloads/status", verb).isFalse();
+      assertThat(allowed(client, user, people, verb, "berth.dev", "workloads", "", "team-a",
+          null)).as("batch user %s workloads", verb).isFalse();
+    }
+    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-a",
+        null)).isTrue();
+    assertThat(allowed(client, user, people, "get", "berth.dev", "localqueues", "", "team-a",
+        null)).isTrue();
+    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-b",
+        null)).as("only in the namespace it is bound in").isFalse();
+  }
+
+  /** The ClusterRoles an aggregated role of this release selects by label. */
+  private static List<GenericKubernetesResource> aggregatedBy(
+      KubernetesClient client, String release, String role) {
+    GenericKubernetesResource aggregated =
+        client.genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
+            .withName(release + "-" + role).get();
+    assertThat(aggregated).as(release + "-" + role).isNotNull();
+    JsonNode selector =
+        Manifests.json(aggregated).at("/aggregationRule/clusterRoleSelectors/0/matchLabels");
+    Map<String, String> labels = new HashMap<>();
+    selector.fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
+    List<GenericKubernetesResource> selected =
+        client.genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
+            .withLabels(labels)
+            .withLabel("app.kubernetes.io/instance", release)
+            .list()
+            .getItems();
+    assertThat(selected).as("roles aggregated into " + role).isNotEmpty();
+    return selected;
+  }
+
+  private static boolean allowed(KubernetesClient client, String user, List<String> groups,
+      String verb, String group, String resource, String subresource, String namespace,
+      String name) {
+    SubjectAccessReview review =
+        new SubjectAccessReviewBuilder()
+            .withNewSpec()
+            .withUser(user)
+            .withGroups(groups)
+            .withResourceAttributes(
+                new ResourceAttributesBuilder()
+                    .withVerb(verb)
+                    .withGroup(group)
+                    .withResource(resource)
+                    .withSubresource(subresource)
+                    .withNamespace(namespace)
+                    .withName(name)
+                    .build())
+            .endSpec()
+            .build();
+    return client.authorization().v1().subjectAccessReview().create(review).getStatus()
+        .getAllowed();
+  }
+
+  /**
+   * No operator runs behind the Service, so every call to the webhook fails: what gets through
+   * shows each entry's failurePolicy and selectors as the API server applies them.
+   */
+  private static void assertWebhooksFailAsDesigned(KubernetesClient admin, String berthNs) {
+    // fabric8 retries a 500 (a failed webhook call) with backoff; here the first answer is the one.
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(admin.getConfiguration()).withRequestRetryBackoffLimit(0).build())
+            .build()) {
+      probeWebhooks(client, berthNs);
+    }
+  }
+
+  private static void probeWebhooks(KubernetesClient client, String berthNs) {
+    String team = "team-a";
+    // A managed Job: fail closed, or it could start without quota.
+    assertThatThrownBy(() -> client.batch().v1().jobs().inNamespace(team)
+            .resource(job("managed", Map.of("berth.dev/queue-name", "training"))).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("mjob.berth.dev");
+    // An unlabelled Job: only the default-queue webhook sees it, and it fails open.
+    Job unmanaged = client.batch().v1().jobs().inNamespace(team)
+        .resource(job("unmanaged", Map.of())).create();
+    client.resource(unmanaged).delete();
+    // Berth's own namespace and kube-system are never intercepted.
+    for (String ns : List.of(berthNs, "kube-system")) {
+      Job excluded = client.batch().v1().jobs().inNamespace(ns)
+          .resource(job("excluded", Map.of("berth.dev/queue-name", "training"))).create();
+      client.resource(excluded).delete();
+    }
+    // Berth's cluster-scoped kinds: fail closed (namespaceSelector does not apply to them).
+    GenericKubernetesResource flavor =
+        Serialization.unmarshal(
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: ResourceFlavor
+            metadata:
+              name: chart-probe
+            """,
+            GenericKubernetesResource.class);
+    assertThatThrownBy(() -> client.resource(flavor).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("vresourceflavor.berth.dev");
+  }
+
+  private static void ensureNamespace(KubernetesClient client, String name) {
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .serverSideApply();
+  }
+
+  private static Job job(String name, Map<String, String> labels) {
+    return new JobBuilder()
+        .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .withNewSpec()
+        .withSuspend(true)
+        .withNewTemplate()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer().withName("main").withImage("busybox:1.36").endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static List<GenericKubernetesResource> roles(List<GenericKubernetesResource> objects) {
+    List<GenericKubernetesResource> roles = new ArrayList<>(Manifests.ofKind(objects, "Role"));
+    roles.addAll(Manifests.ofKind(objects, "ClusterRole"));
+    assertThat(roles).isNotEmpty();
+    return roles;
+  }
+
+  private static Map<String, String> env(JsonNode container) {
+    Map<String, String> env = new HashMap<>();
+    container.path("env").forEach(e -> {
+      if (e.has("value")) {
+        env.put(e.path("name").asText(), e.path("value").asText());
+      }
+    });
+    return env;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> values = new ArrayList<>();
+    array.forEach(v -> values.add(v.asText()));
+    return values;
+  }
+}
