@@ -124,6 +124,18 @@ public final class BerthOperator implements AutoCloseable {
     return loop.isBootstrapped();
   }
 
+  private static boolean clusterConfigured() {
+    if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
+      return true;
+    }
+    String kubeconfig = System.getenv("KUBECONFIG");
+    java.nio.file.Path path =
+        kubeconfig != null && !kubeconfig.isBlank()
+            ? java.nio.file.Path.of(kubeconfig.split(java.io.File.pathSeparator)[0])
+            : java.nio.file.Path.of(System.getProperty("user.home"), ".kube", "config");
+    return java.nio.file.Files.exists(path);
+  }
+
   @Override
   public void close() {
     started = false;
@@ -132,7 +144,15 @@ public final class BerthOperator implements AutoCloseable {
     metrics.close();
   }
 
+  /**
+   * Runs against the cluster of the usual kubeconfig or in-cluster configuration; with none (or
+   * with {@code --local}), in local mode on an embedded API server.
+   */
   public static void main(String[] args) throws Exception {
+    if (java.util.Arrays.asList(args).contains("--local") || !clusterConfigured()) {
+      dev.berth.operator.local.LocalMode.run(args);
+      return;
+    }
     OperatorConfig config = OperatorConfig.fromEnvironment();
     KubernetesClient client = new KubernetesClientBuilder().build();
     BerthOperator berth = start(client, config);
