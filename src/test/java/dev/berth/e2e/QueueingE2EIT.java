@@ -141,6 +141,24 @@ class QueueingE2EIT {
   }
 
   @Test
+  void aDeactivatedWorkloadIsEvictedAndNotRequeued() {
+    Scenario s = new Scenario("deactivate");
+    queue(s, "deactivate-cq", "2", QueueingStrategy.BestEffortFIFO);
+    s.submit(Objects.job(s.namespace, "stopped", "lq", 1, "2"));
+    s.awaitRunning("stopped");
+    s.submit(Objects.job(s.namespace, "next", "lq", 1, "2"));
+    var wl = s.workload("stopped").orElseThrow();
+    s.client.resource(wl).edit(w -> {
+      w.getSpec().active = false;
+      return w;
+    });
+    await().atMost(Duration.ofSeconds(30)).until(() -> !s.running("stopped"));
+    s.awaitRunning("next");
+    assertThat(s.condition("stopped", "Requeued")).isEmpty();
+    assertThat(s.staysSuspended("stopped")).isTrue();
+  }
+
+  @Test
   void localQueueReportsItsCounts() {
     Scenario s = new Scenario("lqstatus");
     queue(s, "lqstatus-cq", "1", QueueingStrategy.BestEffortFIFO);

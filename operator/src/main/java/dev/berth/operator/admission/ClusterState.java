@@ -31,6 +31,9 @@ public final class ClusterState {
   final Map<String, ResourceFlavor> flavors = new ConcurrentHashMap<>();
   final Map<String, Cohort> cohorts = new ConcurrentHashMap<>();
 
+  /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
+  final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
+
   public ClusterState(AdmissionEngine engine) {
     this.engine = engine;
   }
@@ -101,6 +104,11 @@ public final class ClusterState {
     if (WorkloadConditions.isFinished(wl)) {
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
+      if (Boolean.FALSE.equals(wl.getSpec().active)
+          && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+        // Deactivated while holding quota: evicted, and its quota held until its pods stop.
+        deactivated.add(uid);
+      }
       if (engine.admission(uid).isEmpty()) {
         var stored = admission(wl);
         engine.recordAdmitted(
@@ -120,6 +128,13 @@ public final class ClusterState {
   public void workloadDeleted(String uid) {
     workloads.remove(uid);
     engine.removeWorkload(uid);
+  }
+
+  /** The deactivated workloads seen since the last call. */
+  List<String> takeDeactivated() {
+    List<String> out = List.copyOf(deactivated);
+    deactivated.clear();
+    return out;
   }
 
   public Optional<ResourceFlavor> latestFlavor(String name) {

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,13 +44,18 @@ public final class DecisionWriter {
   public boolean apply(CycleResult result, ClusterState state) {
     boolean retry = false;
     Instant now = clock.instant();
+    // Reasons are computed lazily by the engine and are valid only until its next call.
+    var reasons = List.copyOf(result.pendingReasons().values());
     for (Admission admission : result.admissions()) {
       retry |= admit(admission, state, now);
     }
     for (Eviction eviction : result.evictions()) {
-      evict(eviction, state, now);
+      evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state, now);
     }
-    for (PendingStatus pending : result.pendingReasons().values()) {
+    for (String uid : state.takeDeactivated()) {
+      evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)", state, now);
+    }
+    for (PendingStatus pending : reasons) {
       pending(pending, state, now);
     }
     return retry;
@@ -101,18 +107,17 @@ public final class DecisionWriter {
     }
   }
 
-  private void evict(Eviction eviction, ClusterState state, Instant now) {
-    Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
+  private void evict(String uid, String reason, String message, ClusterState state, Instant now) {
+    Workload latest = state.latestWorkload(uid).orElse(null);
     if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
       return;
     }
     Workload copy = Serialization.clone(latest);
-    String reason = eviction.reason().name();
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, reason, eviction.message(), now);
+    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
-      events.warning(written, "Evicted", eviction.message());
+      events.warning(written, "Evicted", message);
     } catch (KubernetesClientException e) {
       log.info("eviction of {} not written ({}); the next event retries", name(latest), e.getCode());
     }
