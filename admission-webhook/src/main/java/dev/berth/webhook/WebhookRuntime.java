@@ -1,0 +1,74 @@
+package dev.berth.webhook;
+
+import dev.berth.webhook.mutation.InformerLocalQueueLookup;
+import dev.berth.webhook.server.BerthWebhooks;
+import dev.berth.webhook.server.WebhookServer;
+import dev.berth.webhook.tls.CaBundlePatcher;
+import dev.berth.webhook.tls.CertificateRotator;
+import dev.berth.webhook.tls.CertificateSource;
+import dev.berth.webhook.tls.MountedCertificates;
+import dev.berth.webhook.tls.SecretCaStore;
+import dev.berth.webhook.tls.SelfSignedCertificates;
+import dev.berth.webhook.tls.ServingKeyManager;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The webhook with everything it needs: certificates (self-signed or mounted), rotation, the
+ * LocalQueue cache and the HTTPS server. The operator starts one in its own process; {@link
+ * WebhookMain} starts one alone.
+ */
+public final class WebhookRuntime implements AutoCloseable {
+  private final WebhookSettings settings;
+  private final KubernetesClient client;
+  private InformerLocalQueueLookup localQueues;
+  private CertificateRotator rotator;
+  private WebhookServer server;
+
+  public WebhookRuntime(WebhookSettings settings, KubernetesClient client) {
+    this.settings = settings;
+    this.client = client;
+  }
+
+  /** Starts serving; returns the bound port. */
+  public synchronized int start() throws IOException {
+    CertificateSource certificates = certificates();
+    ServingKeyManager keys = new ServingKeyManager(certificates.current());
+    rotator = new CertificateRotator(certificates, keys, Clock.systemUTC());
+    rotator.start(settings.rotationCheckPeriod());
+    localQueues = new InformerLocalQueueLookup(client);
+    server = new WebhookServer(
+        BerthWebhooks.routes(settings.operatorIdentity(), localQueues), keys.sslContext(),
+        settings.threads());
+    return server.start(settings.port());
+  }
+
+  private CertificateSource certificates() {
+    if (settings.certDirectory() != null) {
+      return new MountedCertificates(settings.certDirectory());
+    }
+    return new SelfSignedCertificates(
+        new SecretCaStore(client, settings.namespace(), settings.caSecretName()),
+        settings.serviceDnsNames(),
+        List.of(),
+        settings.caValidity(),
+        settings.servingValidity(),
+        new CaBundlePatcher(client, settings.validatingConfigurations(),
+            settings.mutatingConfigurations()));
+  }
+
+  @Override
+  public synchronized void close() {
+    if (server != null) {
+      server.stop();
+    }
+    if (rotator != null) {
+      rotator.close();
+    }
+    if (localQueues != null) {
+      localQueues.close();
+    }
+  }
+}

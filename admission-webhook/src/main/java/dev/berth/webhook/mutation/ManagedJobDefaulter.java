@@ -1,0 +1,46 @@
+package dev.berth.webhook.mutation;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.validation.JobView;
+
+/**
+ * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named
+ * {@code default} when the queue-name label is missing, and suspend every managed one so that
+ * nothing runs before Berth admits its Workload.
+ */
+public final class ManagedJobDefaulter implements Defaulter {
+  public static final String DEFAULT_QUEUE = "default";
+
+  private final LocalQueueLookup localQueues;
+
+  public ManagedJobDefaulter(LocalQueueLookup localQueues) {
+    this.localQueues = localQueues;
+  }
+
+  @Override
+  public void apply(ObjectNode job, String namespace) {
+    JobView view = JobView.of(job);
+    if (view.childOfJobSet()) {
+      return; // the owning JobSet is what Berth manages and suspends
+    }
+    ObjectNode metadata = Json.object(job, "metadata");
+    if (metadata == null) {
+      return;
+    }
+    if (!view.labels().containsKey(Berth.QUEUE_NAME_LABEL)
+        && namespace != null
+        && localQueues.exists(namespace, DEFAULT_QUEUE)) {
+      ObjectNode labels = Json.object(metadata, "labels");
+      if (labels != null) {
+        labels.put(Berth.QUEUE_NAME_LABEL, DEFAULT_QUEUE);
+      }
+    }
+    if (JobView.of(job).managed()) {
+      ObjectNode spec = Json.object(job, "spec");
+      if (spec != null) {
+        spec.put("suspend", true);
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.berth.webhook.server;
+
+import static dev.berth.webhook.server.WebhookPaths.*;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.Cohort;
+import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.Topology;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.webhook.mutation.ClusterQueueDefaulter;
+import dev.berth.webhook.mutation.LocalQueueDefaulter;
+import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.mutation.ManagedJobDefaulter;
+import dev.berth.webhook.mutation.WorkloadDefaulter;
+import dev.berth.webhook.validation.BerthValidators;
+import dev.berth.webhook.validation.RequestGuard;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** The route table: which handler answers which path. */
+public final class BerthWebhooks {
+  private static final Set<String> CREATE = Set.of("CREATE");
+  private static final Set<String> CREATE_UPDATE = Set.of("CREATE", "UPDATE");
+
+  private BerthWebhooks() {}
+
+  /**
+   * @param operatorIdentity the username the operator writes as; only it may start managed Jobs
+   *     and write Workload admissions
+   * @param localQueues answers "does namespace X have a LocalQueue named default"
+   */
+  public static Map<String, AdmissionHandler> routes(
+      String operatorIdentity, LocalQueueLookup localQueues) {
+    RequestGuard guard = new RequestGuard(operatorIdentity);
+    Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
+    routes.put(VALIDATE_CLUSTER_QUEUE, new ValidatingHandler<>(ClusterQueue.class,
+        BerthValidators::clusterQueue, BerthValidators::clusterQueueUpdate));
+    routes.put(VALIDATE_COHORT, new ValidatingHandler<>(Cohort.class,
+        BerthValidators::cohort, BerthValidators::cohortUpdate));
+    routes.put(VALIDATE_RESOURCE_FLAVOR, new ValidatingHandler<>(ResourceFlavor.class,
+        BerthValidators::resourceFlavor, BerthValidators::resourceFlavorUpdate));
+    routes.put(VALIDATE_LOCAL_QUEUE, new ValidatingHandler<>(LocalQueue.class,
+        BerthValidators::localQueue, BerthValidators::localQueueUpdate));
+    routes.put(VALIDATE_WORKLOAD, new ValidatingHandler<>(Workload.class,
+        BerthValidators::workload, BerthValidators::workloadUpdate));
+    routes.put(VALIDATE_WORKLOAD_STATUS, new WorkloadStatusHandler(guard));
+    routes.put(VALIDATE_PRIORITY_CLASS, new ValidatingHandler<>(WorkloadPriorityClass.class,
+        BerthValidators::workloadPriorityClass, (old, wpc) ->
+            BerthValidators.workloadPriorityClass(wpc)));
+    routes.put(VALIDATE_TOPOLOGY, new ValidatingHandler<>(Topology.class,
+        BerthValidators::topology, BerthValidators::topologyUpdate));
+    routes.put(VALIDATE_JOB, new ManagedJobHandler("Job",
+        json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
+        (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
+        guard));
+    routes.put(VALIDATE_JOBSET, new ManagedJobHandler("JobSet",
+        BerthValidators::jobSet, BerthValidators::jobSetUpdate, guard));
+
+    routes.put(MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
+    routes.put(MUTATE_LOCAL_QUEUE, new MutatingHandler(new LocalQueueDefaulter(), CREATE_UPDATE));
+    routes.put(MUTATE_WORKLOAD, new MutatingHandler(new WorkloadDefaulter(), CREATE_UPDATE));
+    ManagedJobDefaulter jobs = new ManagedJobDefaulter(localQueues);
+    routes.put(MUTATE_JOB, new MutatingHandler(jobs, CREATE));
+    routes.put(MUTATE_JOBSET, new MutatingHandler(jobs, CREATE));
+    return routes;
+  }
+}

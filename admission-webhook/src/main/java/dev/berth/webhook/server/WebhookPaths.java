@@ -1,0 +1,29 @@
+package dev.berth.webhook.server;
+
+/** The URL paths the webhook configurations point at, one per kind and webhook type. */
+public final class WebhookPaths {
+  private static final String BERTH = "berth-dev-v1beta1-";
+
+  public static final String VALIDATE_CLUSTER_QUEUE = "/validate-" + BERTH + "clusterqueue";
+  public static final String VALIDATE_COHORT = "/validate-" + BERTH + "cohort";
+  public static final String VALIDATE_RESOURCE_FLAVOR = "/validate-" + BERTH + "resourceflavor";
+  public static final String VALIDATE_LOCAL_QUEUE = "/validate-" + BERTH + "localqueue";
+  public static final String VALIDATE_WORKLOAD = "/validate-" + BERTH + "workload";
+  public static final String VALIDATE_WORKLOAD_STATUS = "/validate-" + BERTH + "workload-status";
+  public static final String VALIDATE_PRIORITY_CLASS =
+      "/validate-" + BERTH + "workloadpriorityclass";
+  public static final String VALIDATE_TOPOLOGY = "/validate-" + BERTH + "topology";
+  public static final String VALIDATE_JOB = "/validate-batch-v1-job";
+  public static final String VALIDATE_JOBSET = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
+
+  public static final String MUTATE_CLUSTER_QUEUE = "/mutate-" + BERTH + "clusterqueue";
+  public static final String MUTATE_LOCAL_QUEUE = "/mutate-" + BERTH + "localqueue";
+  public static final String MUTATE_WORKLOAD = "/mutate-" + BERTH + "workload";
+  public static final String MUTATE_JOB = "/mutate-batch-v1-job";
+  public static final String MUTATE_JOBSET = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
+
+  /** Plain GET for readiness probes. */
+  public static final String HEALTH = "/healthz";
+
+  private WebhookPaths() {}
+}

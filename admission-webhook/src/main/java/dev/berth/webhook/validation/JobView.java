@@ -1,0 +1,52 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the queue rules need from a batch/v1 Job or a JobSet: its labels and annotations, whether
+ * it is suspended, and whether a JobSet owns it (then the JobSet, not the Job, is managed).
+ */
+public record JobView(
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    boolean suspended,
+    boolean childOfJobSet) {
+
+  public static JobView of(Object jobOrJobSet) {
+    return of(Serialization.jsonMapper().<JsonNode>valueToTree(jobOrJobSet));
+  }
+
+  public static JobView of(JsonNode json) {
+    JsonNode metadata = json.path("metadata");
+    boolean child = false;
+    for (JsonNode owner : metadata.path("ownerReferences")) {
+      child |= owner.path("controller").asBoolean(false)
+          && "JobSet".equals(owner.path("kind").asText())
+          && owner.path("apiVersion").asText().startsWith("jobset.x-k8s.io/");
+    }
+    return new JobView(
+        strings(metadata.path("labels")),
+        strings(metadata.path("annotations")),
+        json.path("spec").path("suspend").asBoolean(false),
+        child);
+  }
+
+  /** Managed = carries the queue-name label and is not a JobSet's child. */
+  public boolean managed() {
+    return !childOfJobSet && labels.containsKey(Berth.QUEUE_NAME_LABEL);
+  }
+
+  public String queueName() {
+    return labels.get(Berth.QUEUE_NAME_LABEL);
+  }
+
+  private static Map<String, String> strings(JsonNode map) {
+    Map<String, String> out = new HashMap<>();
+    map.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
+  }
+}

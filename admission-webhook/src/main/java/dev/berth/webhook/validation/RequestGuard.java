@@ -1,0 +1,64 @@
+package dev.berth.webhook.validation;
+
+import dev.berth.api.v1beta1.Workload;
+import java.util.List;
+
+/**
+ * Rules that depend on who is asking. Only the operator identity may start a managed Job or
+ * JobSet (it does so once the Workload is admitted; nobody else can know that it is) and only it
+ * may write a Workload's admission.
+ */
+public final class RequestGuard {
+  private final String operatorIdentity;
+
+  /** @param operatorIdentity the operator's username, e.g. system:serviceaccount:berth-system:berth */
+  public RequestGuard(String operatorIdentity) {
+    this.operatorIdentity = operatorIdentity;
+  }
+
+  public boolean isOperator(String username) {
+    return operatorIdentity != null && operatorIdentity.equals(username);
+  }
+
+  /**
+   * A managed Job or JobSet that is not suspended after this request, when it was suspended (or
+   * did not exist) before, is being started. {@code old} is null on create.
+   */
+  public List<FieldError> checkStart(JobView old, JobView job, String kind, String username) {
+    boolean managed = job.managed() || (old != null && old.managed());
+    boolean starting = !job.suspended() && (old == null || old.suspended());
+    if (!managed || !starting || isOperator(username)) {
+      return List.of();
+    }
+    return List.of(FieldError.forbidden(FieldPath.root("spec").child("suspend"),
+        "a " + kind + " managed by Berth can only be unsuspended by the Berth operator, once its"
+            + " Workload is admitted; user \"" + username + "\" may not"));
+  }
+
+  /** Writes to status.admission and the admission conditions belong to the operator. */
+  public List<FieldError> checkWorkloadStatus(Workload old, Workload wl, String username) {
+    if (isOperator(username)) {
+      return WorkloadValidator.validateStatusUpdate(old, wl);
+    }
+    Errors errors = new Errors();
+    Object before = old.getStatus() == null ? null : old.getStatus().admission;
+    Object after = wl.getStatus() == null ? null : wl.getStatus().admission;
+    if (!WorkloadValidator.sameJson(before, after)) {
+      errors.add(FieldError.forbidden(FieldPath.root("status").child("admission"),
+          "only the Berth operator may write a Workload's admission; user \"" + username
+              + "\" may not"));
+    }
+    for (String type : List.of("QuotaReserved", "Admitted")) {
+      boolean was = old.getStatus() != null
+          && WorkloadValidator.conditionTrue(old.getStatus().conditions, type);
+      boolean is = wl.getStatus() != null
+          && WorkloadValidator.conditionTrue(wl.getStatus().conditions, type);
+      if (was != is) {
+        errors.add(FieldError.forbidden(FieldPath.root("status").child("conditions"),
+            "only the Berth operator may set or clear the " + type + " condition; user \""
+                + username + "\" may not"));
+      }
+    }
+    return errors.toList();
+  }
+}

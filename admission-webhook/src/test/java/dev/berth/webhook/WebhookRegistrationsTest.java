@@ -1,0 +1,56 @@
+package dev.berth.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The policies docs/webhooks.md promises. */
+class WebhookRegistrationsTest {
+  private final WebhookRegistrations registrations = new WebhookRegistrations(
+      path -> new WebhookClientConfigBuilder().withUrl("https://x" + path).build(),
+      List.of("kube-system", "berth-system"));
+
+  @Test
+  void berthObjectsFailClosedWithTheFullTimeout() {
+    Map<String, ValidatingWebhook> hooks = registrations.validating().getWebhooks().stream()
+        .collect(Collectors.toMap(ValidatingWebhook::getName, Function.identity()));
+    assertThat(hooks).hasSize(10);
+    assertThat(hooks.get("vclusterqueue.berth.dev").getFailurePolicy()).isEqualTo("Fail");
+    assertThat(hooks.get("vclusterqueue.berth.dev").getTimeoutSeconds()).isEqualTo(10);
+    assertThat(hooks.get("vworkload-status.berth.dev").getRules().get(0).getResources())
+        .containsExactly("workloads/status");
+    assertThat(hooks.values()).allSatisfy(h -> {
+      assertThat(h.getSideEffects()).isEqualTo("None");
+      assertThat(h.getAdmissionReviewVersions()).containsExactly("v1");
+    });
+  }
+
+  @Test
+  void jobsAreSelectedByLabelAndFailFast() {
+    ValidatingWebhook job = registrations.validating().getWebhooks().stream()
+        .filter(h -> h.getName().equals("vjob.berth.dev")).findFirst().orElseThrow();
+    assertThat(job.getTimeoutSeconds()).isEqualTo(5);
+    assertThat(job.getObjectSelector().getMatchExpressions().get(0).getOperator())
+        .isEqualTo("Exists");
+    assertThat(job.getNamespaceSelector().getMatchExpressions().get(0).getValues())
+        .containsExactly("kube-system", "berth-system");
+  }
+
+  @Test
+  void onlyTheDefaultQueueLookupFailsOpen() {
+    Map<String, String> policies = registrations.mutating().getWebhooks().stream()
+        .collect(Collectors.toMap(MutatingWebhook::getName, MutatingWebhook::getFailurePolicy));
+    assertThat(policies).containsEntry("mjob.berth.dev", "Fail")
+        .containsEntry("mjobset.berth.dev", "Fail")
+        .containsEntry("mjob-default-queue.berth.dev", "Ignore")
+        .containsEntry("mjobset-default-queue.berth.dev", "Ignore")
+        .containsEntry("mclusterqueue.berth.dev", "Fail");
+  }
+}

@@ -1,0 +1,253 @@
+package dev.berth.e2e.webhook;
+
+import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.mutation.InformerLocalQueueLookup;
+import dev.berth.webhook.server.BerthWebhooks;
+import dev.berth.webhook.server.WebhookServer;
+import dev.berth.webhook.tls.CaBundlePatcher;
+import dev.berth.webhook.tls.CertificateAuthority;
+import dev.berth.webhook.tls.ServingKeyManager;
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A kube-apiserver of its own with Berth's webhooks registered and served from this JVM on
+ * 127.0.0.1. Separate from the shared TestApiServer: registered webhooks change what the API server
+ * does for every client, so the other suites must not see them.
+ *
+ * <p>The admin certificate's user ({@value #OPERATOR}) is configured as the operator identity;
+ * {@value #USER} is an ordinary user reached by impersonation.
+ */
+public final class WebhookTestCluster {
+  /** CN of kube-api-test's admin client certificate; the webhook treats it as the operator. */
+  public static final String OPERATOR = "kubeapitest";
+  public static final String USER = "alice";
+  public static final String NAMESPACE = "webhook-e2e";
+
+  private static WebhookTestCluster instance;
+
+  private final KubeAPIServer apiServer;
+  private final String kubeconfig;
+  private final KubernetesClient admin;
+  private final KubernetesClient user;
+  private final CertificateAuthority ca;
+  private final ServingKeyManager keys;
+  private final WebhookServer webhook;
+  private final InformerLocalQueueLookup localQueues;
+  private final HandlerTimes handlerTimes = new HandlerTimes();
+  private final int port;
+
+  public static synchronized WebhookTestCluster get() {
+    if (instance == null) {
+      instance = new WebhookTestCluster();
+      Runtime.getRuntime().addShutdownHook(
+          new Thread(instance::stop, "webhook-test-cluster-stop"));
+    }
+    return instance;
+  }
+
+  private WebhookTestCluster() {
+    long started = System.nanoTime();
+    apiServer = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+        .withOfflineMode(true).withUpdateKubeConfig(false).build());
+    apiServer.start();
+    kubeconfig = apiServer.getKubeConfigYaml();
+    admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    installCrds();
+    bindUserAsClusterAdmin();
+    Config impersonating = Config.fromKubeconfig(kubeconfig);
+    impersonating.setImpersonateUsername(USER);
+    impersonating.setImpersonateGroups("system:authenticated");
+    user = new KubernetesClientBuilder().withConfig(impersonating).build();
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+        .endMetadata().build()).serverSideApply();
+
+    ca = CertificateAuthority.generate("berth-e2e-webhook-ca", Duration.ofDays(1));
+    keys = new ServingKeyManager(
+        ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
+    localQueues = new InformerLocalQueueLookup(admin);
+    webhook = new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)),
+        keys.sslContext(), 16);
+    try {
+      port = webhook.start("127.0.0.1", 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    register();
+    awaitWebhooksActive();
+    System.out.printf("[berth-webhook-test] kube-apiserver + webhooks on 127.0.0.1:%d ready in %d ms%n",
+        port, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /** Admin client; its user is the operator identity. */
+  public KubernetesClient admin() {
+    return admin;
+  }
+
+  /** A non-operator user with cluster-admin RBAC: only the webhook stands in its way. */
+  public KubernetesClient user() {
+    return user;
+  }
+
+  public int webhookPort() {
+    return port;
+  }
+
+  public CertificateAuthority ca() {
+    return ca;
+  }
+
+  HandlerTimes handlerTimes() {
+    return handlerTimes;
+  }
+
+  /** The serving key manager, for tests that rotate the certificate under the API server. */
+  public ServingKeyManager keys() {
+    return keys;
+  }
+
+  public InformerLocalQueueLookup localQueues() {
+    return localQueues;
+  }
+
+  public void ensureNamespace(String name) {
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+        .endMetadata().build()).serverSideApply();
+  }
+
+  private void installCrds() {
+    List<CustomResourceDefinition> crds = new java.util.ArrayList<>(berthCrds());
+    crds.add(jobSetCrd());
+    for (CustomResourceDefinition crd : crds) {
+      admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    }
+    for (CustomResourceDefinition crd : crds) {
+      admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c != null && c.getStatus() != null
+              && c.getStatus().getConditions() != null
+              && c.getStatus().getConditions().stream().anyMatch(
+                  x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+              60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The generated CRDs, as packaged in the berth-api jar (the same files the chart installs). */
+  private static List<CustomResourceDefinition> berthCrds() {
+    List<CustomResourceDefinition> crds = new java.util.ArrayList<>();
+    for (String plural : List.of("resourceflavors", "topologies", "cohorts", "clusterqueues",
+        "localqueues", "workloadpriorityclasses", "workloads")) {
+      String path = "META-INF/fabric8/" + plural + ".berth.dev-v1.yml";
+      try (java.io.InputStream in =
+          WebhookTestCluster.class.getClassLoader().getResourceAsStream(path)) {
+        if (in == null) {
+          throw new IllegalStateException(path + " is not on the classpath; build api first");
+        }
+        crds.add(Serialization.unmarshal(in, CustomResourceDefinition.class));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return crds;
+  }
+
+  /** JobSet's API without its controller: enough for the webhook to see JobSets being written. */
+  private static CustomResourceDefinition jobSetCrd() {
+    return new CustomResourceDefinitionBuilder()
+        .withNewMetadata().withName("jobsets.jobset.x-k8s.io").endMetadata()
+        .withNewSpec()
+        .withGroup("jobset.x-k8s.io")
+        .withScope("Namespaced")
+        .withNewNames().withKind("JobSet").withPlural("jobsets").withSingular("jobset")
+        .endNames()
+        .addNewVersion()
+        .withName("v1alpha2").withServed(true).withStorage(true)
+        .withNewSchema().withNewOpenAPIV3Schema().withType("object")
+        .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
+        .endVersion()
+        .endSpec()
+        .build();
+  }
+
+  private void bindUserAsClusterAdmin() {
+    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
+        .withNewMetadata().withName("webhook-e2e-" + USER).endMetadata()
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
+        .withName("cluster-admin").endRoleRef()
+        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User")
+        .withName(USER).endSubject()
+        .build()).serverSideApply();
+  }
+
+  /** Registers the production configurations, pointed at our URL, then patches the caBundle. */
+  private void register() {
+    WebhookRegistrations registrations = new WebhookRegistrations(
+        path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path)
+            .build(),
+        List.of("kube-system", "berth-system"));
+    admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .resource(registrations.validating()).create();
+    admin.admissionRegistration().v1().mutatingWebhookConfigurations()
+        .resource(registrations.mutating()).create();
+    new CaBundlePatcher(admin, List.of(WebhookRegistrations.VALIDATING_NAME),
+        List.of(WebhookRegistrations.MUTATING_NAME)).accept(ca.certificatePem());
+  }
+
+  /** The API server picks up webhook configurations asynchronously; wait until both bite. */
+  private void awaitWebhooksActive() {
+    String probe = """
+        apiVersion: berth.dev/v1beta1
+        kind: ClusterQueue
+        metadata: {name: webhook-probe}
+        spec: {namespaceSelector: {matchExpressions: [{key: a, operator: Is}]}}
+        """;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        GenericKubernetesResource created = admin.resource(
+            Serialization.unmarshal(probe, GenericKubernetesResource.class)).dryRun().create();
+        if (created.getAdditionalProperties().toString().contains("BestEffortFIFO")) {
+          throw new IllegalStateException("mutating webhook active before validating one");
+        }
+      } catch (KubernetesClientException e) {
+        if (e.getMessage().contains("denied the request")) {
+          return;
+        }
+      } catch (IllegalStateException e) {
+        // mutation seen, validation not yet; keep waiting
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("webhooks did not become active within 60s");
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private synchronized void stop() {
+    webhook.stop();
+    localQueues.close();
+    user.close();
+    admin.close();
+    apiServer.stop();
+  }
+}
