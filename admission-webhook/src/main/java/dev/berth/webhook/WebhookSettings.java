@@ -23,9 +23,15 @@ public record WebhookSettings(
     Duration servingValidity,
     Duration rotationCheckPeriod) {
 
+  /**
+   * The chart's variables: BERTH_NAMESPACE, BERTH_WEBHOOK_PORT, BERTH_CERT_MODE (self-signed or
+   * cert-manager) with BERTH_CERT_DIR, BERTH_WEBHOOK_SERVICE, BERTH_VALIDATING_WEBHOOK,
+   * BERTH_MUTATING_WEBHOOK, BERTH_OPERATOR_IDENTITY.
+   */
   public static WebhookSettings fromEnvironment(Map<String, String> env) {
-    String namespace = env.getOrDefault("POD_NAMESPACE", "berth-system");
-    String certDir = env.get("BERTH_WEBHOOK_CERT_DIR");
+    String namespace = env.getOrDefault("BERTH_NAMESPACE", "berth-system");
+    boolean certManager = "cert-manager".equals(env.getOrDefault("BERTH_CERT_MODE", "self-signed"));
+    String certDir = env.getOrDefault("BERTH_CERT_DIR", "/tmp/berth-certs");
     return new WebhookSettings(
         Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
         Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_THREADS", "16")),
@@ -34,9 +40,9 @@ public record WebhookSettings(
         namespace,
         env.getOrDefault("BERTH_WEBHOOK_SERVICE", "berth-webhook"),
         env.getOrDefault("BERTH_WEBHOOK_CA_SECRET", "berth-webhook-ca"),
-        certDir == null || certDir.isBlank() ? null : Path.of(certDir),
-        List.of(env.getOrDefault("BERTH_VALIDATING_WEBHOOK_CONFIGURATION", "berth-validating")),
-        List.of(env.getOrDefault("BERTH_MUTATING_WEBHOOK_CONFIGURATION", "berth-mutating")),
+        certManager ? Path.of(certDir) : null,
+        List.of(env.getOrDefault("BERTH_VALIDATING_WEBHOOK", WebhookRegistrations.VALIDATING_NAME)),
+        List.of(env.getOrDefault("BERTH_MUTATING_WEBHOOK", WebhookRegistrations.MUTATING_NAME)),
         Duration.ofDays(3650),
         Duration.ofDays(365),
         Duration.ofHours(1));

@@ -24,6 +24,8 @@ import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
 import dev.berth.operator.status.QueueUsage;
 import dev.berth.operator.status.StatusPublisher;
+import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javaoperatorsdk.operator.Operator;
@@ -47,6 +49,7 @@ public final class BerthOperator implements AutoCloseable {
   private final AdmissionLoop loop;
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
+  private final WebhookRuntime webhooks;
   private volatile boolean started;
 
   private BerthOperator(KubernetesClient client, OperatorConfig config) throws IOException {
@@ -98,6 +101,11 @@ public final class BerthOperator implements AutoCloseable {
       log.info("JobSet integration on: jobsets.jobset.x-k8s.io is installed");
     }
 
+    // Every replica serves the webhooks, leader or not; only the leader admits.
+    webhooks =
+        config.webhooksEnabled()
+            ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
+            : null;
     metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
   }
 
@@ -105,6 +113,9 @@ public final class BerthOperator implements AutoCloseable {
   public static BerthOperator start(KubernetesClient client, OperatorConfig config) throws IOException {
     BerthOperator berth = new BerthOperator(client, config);
     berth.metrics.start();
+    if (berth.webhooks != null) {
+      log.info("webhooks served on :{}", berth.webhooks.start());
+    }
     berth.loop.start();
     berth.operator.start();
     berth.started = true;
@@ -141,6 +152,9 @@ public final class BerthOperator implements AutoCloseable {
     started = false;
     operator.stop();
     loop.close();
+    if (webhooks != null) {
+      webhooks.close();
+    }
     metrics.close();
   }
 

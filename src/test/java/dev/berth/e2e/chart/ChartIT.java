@@ -376,7 +376,7 @@ class ChartIT {
       // The operator patches the caBundle of its own two configurations, named, and no others.
       Map<String, List<String>> names = new HashMap<>();
       for (JsonNode rule : adminRules) {
-        assertThat(texts(rule.path("verbs"))).containsExactlyInAnyOrder("get", "patch");
+        assertThat(texts(rule.path("verbs"))).containsExactlyInAnyOrder("get", "update", "patch");
         names.put(texts(rule.path("resources")).get(0), texts(rule.path("resourceNames")));
       }
       assertThat(names)
