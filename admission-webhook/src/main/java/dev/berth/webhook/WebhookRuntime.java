@@ -52,7 +52,7 @@ public final class WebhookRuntime implements AutoCloseable {
     return new SelfSignedCertificates(
         new SecretCaStore(client, settings.namespace(), settings.caSecretName()),
         settings.serviceDnsNames(),
-        List.of(),
+        settings.ipAddresses(),
         settings.caValidity(),
         settings.servingValidity(),
         new CaBundlePatcher(client, settings.validatingConfigurations(),

@@ -21,7 +21,8 @@ public record WebhookSettings(
     List<String> mutatingConfigurations,
     Duration caValidity,
     Duration servingValidity,
-    Duration rotationCheckPeriod) {
+    Duration rotationCheckPeriod,
+    List<String> ipAddresses) {
 
   /**
    * The chart's variables: BERTH_NAMESPACE, BERTH_WEBHOOK_PORT, BERTH_CERT_MODE (self-signed or
@@ -45,7 +46,19 @@ public record WebhookSettings(
         List.of(env.getOrDefault("BERTH_MUTATING_WEBHOOK", WebhookRegistrations.MUTATING_NAME)),
         Duration.ofDays(3650),
         Duration.ofDays(365),
-        Duration.ofHours(1));
+        Duration.ofHours(1),
+        List.of());
+  }
+
+  /**
+   * The same settings for an API server on this machine (local mode): served on 127.0.0.1 with a
+   * certificate for that address, and the given user as the operator.
+   */
+  public WebhookSettings onLoopback(String operatorUser) {
+    return new WebhookSettings(
+        port, threads, operatorUser, namespace, serviceName, caSecretName, null,
+        validatingConfigurations, mutatingConfigurations, caValidity, servingValidity,
+        rotationCheckPeriod, List.of("127.0.0.1"));
   }
 
   /** The names the API server may use for the Service: short, namespaced and fully qualified. */

@@ -26,6 +26,9 @@ final class LocalCluster implements AutoCloseable {
     "workloadpriorityclasses", "workloads"
   };
 
+  /** The user of kube-api-test's admin certificate, which the local operator runs as. */
+  static final String ADMIN_USER = "kubeapitest";
+
   private final KubeAPIServer server;
   private final KubernetesClient client;
   private final Path kubeconfig;
