@@ -5,12 +5,8 @@ import dev.berth.engine.quota.QuotaNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
-/**
- * What a PreemptionPlanner may read: the preemptor, and the admitted workloads of its tree that may
- * still be chosen (not already being evicted, not admitted in this very cycle).
- */
+/** What a PreemptionPlanner may read: the preemptor, and the admitted workloads of its tree. */
 public final class PreemptionContext {
   /** A read-only view of one admitted workload (a preemption candidate). */
   public record Candidate(String uid, String clusterQueue, int priority, long admittedAt, Admission admission) {}
@@ -18,14 +14,11 @@ public final class PreemptionContext {
   private final Entry preemptor;
   private final Map<String, ClusterQueueState> queues;
   private final FlavorResources frs;
-  private final Set<String> admittedThisCycle;
 
-  PreemptionContext(Entry preemptor, Map<String, ClusterQueueState> queues, FlavorResources frs,
-      Set<String> admittedThisCycle) {
+  PreemptionContext(Entry preemptor, Map<String, ClusterQueueState> queues, FlavorResources frs) {
     this.preemptor = preemptor;
     this.queues = queues;
     this.frs = frs;
-    this.admittedThisCycle = admittedThisCycle;
   }
 
   public Entry preemptor() {
@@ -40,55 +33,15 @@ public final class PreemptionContext {
     return frs;
   }
 
-  /** Admitted workloads of every ClusterQueue in the preemptor's cohort tree that may be chosen. */
+  /** Admitted workloads of every ClusterQueue in the preemptor's cohort tree. */
   public List<Candidate> candidates() {
     List<Candidate> out = new ArrayList<>();
-    for (AdmittedWorkload a : admittedInTree()) {
-      out.add(new Candidate(a.workload.uid(), a.clusterQueue, a.workload.priority(), a.admission.admittedAt(),
-          a.admission));
-    }
-    return out;
-  }
-
-  /** The engine's own records of {@link #candidates()}, for planners of this package. */
-  List<AdmittedWorkload> admittedInTree() {
-    List<AdmittedWorkload> out = new ArrayList<>();
     QuotaNode root = node().root();
     for (String cq : root.clusterQueues()) {
       for (AdmittedWorkload a : queues.get(cq).admitted.values()) {
-        if (!a.evictionRequested && !admittedThisCycle.contains(a.workload.uid())) {
-          out.add(a);
-        }
+        out.add(new Candidate(a.workload.uid(), cq, a.workload.priority(), a.admission.admittedAt(), a.admission));
       }
     }
     return out;
-  }
-
-  /** Whether a workload admitted earlier in this cycle was left out of the candidates. */
-  boolean leftOutFreshAdmissions() {
-    if (admittedThisCycle.isEmpty()) {
-      return false;
-    }
-    for (String cq : node().root().clusterQueues()) {
-      for (String uid : queues.get(cq).admitted.keySet()) {
-        if (admittedThisCycle.contains(uid)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  ClusterQueueState queue(String name) {
-    return queues.get(name);
-  }
-
-  /** The reason of a victim chosen by a planner that does not give one. */
-  PreemptionReason defaultReason(String uid) {
-    ClusterQueueState own = preemptor.queue;
-    if (own.admitted.containsKey(uid)) {
-      return PreemptionReason.InClusterQueue;
-    }
-    return preemptor.borrows() ? PreemptionReason.InCohortReclaimWhileBorrowing : PreemptionReason.InCohortReclamation;
   }
 }
