@@ -159,6 +159,34 @@ class QueueingE2EIT {
   }
 
   @Test
+  void anInvalidClusterQueueStoredAroundTheWebhookIsIgnoredWithAnEvent() {
+    Scenario s = new Scenario("invalid-cq");
+    ClusterQueue cq = Objects.clusterQueue("invalid-cq", "shared-flavor", "cpu", "1");
+    // The same flavor in two resource groups: the schema allows it, the validators do not.
+    cq.getSpec().resourceGroups =
+        java.util.List.of(
+            cq.getSpec().resourceGroups.get(0),
+            new dev.berth.api.v1beta1.ResourceGroup(
+                java.util.List.of("memory"),
+                java.util.List.of(
+                    new dev.berth.api.v1beta1.FlavorQuotas(
+                        "shared-flavor",
+                        java.util.List.of(new dev.berth.api.v1beta1.ResourceQuota("memory", "1Gi"))))));
+    s.client.resource(cq).create();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.client.v1().events().inNamespace("default").list().getItems())
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e.getInvolvedObject().getName()).isEqualTo("invalid-cq");
+                          assertThat(e.getReason()).isEqualTo("InvalidSpec");
+                          assertThat(e.getMessage()).contains("spec.resourceGroups[1]");
+                        }));
+  }
+
+  @Test
   void localQueueReportsItsCounts() {
     Scenario s = new Scenario("lqstatus");
     queue(s, "lqstatus-cq", "1", QueueingStrategy.BestEffortFIFO);

@@ -20,6 +20,7 @@ import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
+import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
 import dev.berth.operator.status.QueueUsage;
@@ -82,13 +83,14 @@ public final class BerthOperator implements AutoCloseable {
                         config.exitOnLostLease()));
               }
             });
-    operator.register(new ResourceFlavorReconciler(loop));
-    operator.register(new CohortReconciler(loop));
-    operator.register(new ClusterQueueReconciler(loop, usage));
-    operator.register(new LocalQueueReconciler(loop));
+    SpecCheck check = new SpecCheck(events);
+    operator.register(new ResourceFlavorReconciler(loop, check));
+    operator.register(new CohortReconciler(loop, check));
+    operator.register(new ClusterQueueReconciler(loop, usage, check));
+    operator.register(new LocalQueueReconciler(loop, check));
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
-    operator.register(new WorkloadReconciler(loop));
+    operator.register(new WorkloadReconciler(loop, check));
     FlavorCache flavors = new FlavorCache(state);
     operator.register(
         new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events, clock)));

@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.operator.status.QueueUsage;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -16,10 +17,12 @@ import java.time.Duration;
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   private final AdmissionLoop loop;
+  private final SpecCheck check;
   private final QueueUsage usage;
 
-  public ClusterQueueReconciler(AdmissionLoop loop, QueueUsage usage) {
+  public ClusterQueueReconciler(AdmissionLoop loop, QueueUsage usage, SpecCheck check) {
     this.loop = loop;
+    this.check = check;
     this.usage = usage;
   }
 
@@ -31,7 +34,9 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
       return UpdateControl.noUpdate();
     }
     ClusterQueue copy = Finalizers.copy(cq);
-    loop.submit(state -> state.clusterQueue(copy));
+    if (check.accepts(cq, BerthValidators.clusterQueue(cq))) {
+      loop.submit(state -> state.clusterQueue(copy));
+    }
     if (Finalizers.isDeleting(cq)) {
       if (usage.reservingWorkloads(name) > 0) {
         return UpdateControl.<ClusterQueue>noUpdate().rescheduleAfter(Duration.ofSeconds(5));

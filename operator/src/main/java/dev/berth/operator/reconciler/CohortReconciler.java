@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -11,9 +12,11 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class CohortReconciler implements Reconciler<Cohort> {
   private final AdmissionLoop loop;
+  private final SpecCheck check;
 
-  public CohortReconciler(AdmissionLoop loop) {
+  public CohortReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
+    this.check = check;
   }
 
   @Override
@@ -23,7 +26,9 @@ public final class CohortReconciler implements Reconciler<Cohort> {
       loop.submit(state -> state.cohortDeleted(name));
     } else {
       Cohort copy = Finalizers.copy(cohort);
-      loop.submit(state -> state.cohort(copy));
+      if (check.accepts(cohort, BerthValidators.cohort(cohort))) {
+        loop.submit(state -> state.cohort(copy));
+      }
     }
     return UpdateControl.noUpdate();
   }

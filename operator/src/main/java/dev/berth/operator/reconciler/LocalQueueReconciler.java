@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -11,9 +12,11 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class LocalQueueReconciler implements Reconciler<LocalQueue> {
   private final AdmissionLoop loop;
+  private final SpecCheck check;
 
-  public LocalQueueReconciler(AdmissionLoop loop) {
+  public LocalQueueReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
+    this.check = check;
   }
 
   @Override
@@ -24,7 +27,9 @@ public final class LocalQueueReconciler implements Reconciler<LocalQueue> {
       loop.submit(state -> state.localQueueDeleted(namespace, name));
     } else {
       LocalQueue copy = Finalizers.copy(lq);
-      loop.submit(state -> state.localQueue(copy));
+      if (check.accepts(lq, BerthValidators.localQueue(lq))) {
+        loop.submit(state -> state.localQueue(copy));
+      }
     }
     return UpdateControl.noUpdate();
   }

@@ -3,6 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -16,9 +17,11 @@ import java.time.Duration;
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor> {
   private final AdmissionLoop loop;
+  private final SpecCheck check;
 
-  public ResourceFlavorReconciler(AdmissionLoop loop) {
+  public ResourceFlavorReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
+    this.check = check;
   }
 
   @Override
@@ -29,7 +32,9 @@ public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor
       return UpdateControl.noUpdate();
     }
     ResourceFlavor copy = Finalizers.copy(flavor);
-    loop.submit(state -> state.flavor(copy));
+    if (check.accepts(flavor, BerthValidators.resourceFlavor(flavor))) {
+      loop.submit(state -> state.flavor(copy));
+    }
     if (Finalizers.isDeleting(flavor)) {
       boolean inUse =
           context.getClient().resources(ClusterQueue.class).list().getItems().stream()

@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -14,9 +15,11 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
 public final class WorkloadReconciler implements Reconciler<Workload> {
   private final AdmissionLoop loop;
+  private final SpecCheck check;
 
-  public WorkloadReconciler(AdmissionLoop loop) {
+  public WorkloadReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
+    this.check = check;
   }
 
   @Override
@@ -26,7 +29,9 @@ public final class WorkloadReconciler implements Reconciler<Workload> {
       loop.submit(state -> state.workloadDeleted(uid));
     } else {
       Workload copy = Finalizers.copy(workload);
-      loop.submit(state -> state.workload(copy));
+      if (check.accepts(workload, BerthValidators.workload(workload))) {
+        loop.submit(state -> state.workload(copy));
+      }
     }
     return UpdateControl.noUpdate();
   }
