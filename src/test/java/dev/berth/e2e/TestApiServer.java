@@ -1,43 +1,35 @@
 package dev.berth.e2e;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One real kube-apiserver and etcd for the whole test JVM, with Berth's CRDs installed. Starting
- * the pair takes seconds, so test classes share it and keep apart by namespace and name.
- *
- * <p>The binaries come from scripts/kube-binaries.sh (run by the build); there is deliberately no
- * fallback to a mock server: a missing binary fails the run with the way to get it.
+ * One real kube-apiserver and etcd for the whole test JVM, with Berth's CRDs and a stand-in JobSet
+ * CRD installed. Starting the pair takes seconds, so test classes share it and keep apart by
+ * namespace and name; tests that must not share take a {@link #dedicated()} one.
  */
 public final class TestApiServer {
-  private static final String[] CRD_FILES = {
-    "resourceflavors", "topologies", "cohorts", "clusterqueues", "localqueues",
-    "workloadpriorityclasses", "workloads"
-  };
-
   private static Cluster shared;
 
   private TestApiServer() {}
 
-  /** A running API server with Berth's CRDs, and an admin client for it. */
-  public record Cluster(KubeAPIServer server, KubernetesClient client, String kubeconfig)
-      implements AutoCloseable {
+  /** A running API server with the CRDs, and an admin client for it. */
+  public record Cluster(EmbeddedApiServer server) implements AutoCloseable {
+    public KubernetesClient client() {
+      return server.client();
+    }
+
+    public String kubeconfig() {
+      return server.kubeconfig();
+    }
+
     @Override
     public void close() {
-      client.close();
-      server.stop();
+      server.close();
     }
   }
 
@@ -55,7 +47,7 @@ public final class TestApiServer {
     return shared.kubeconfig();
   }
 
-  /** A server of one's own, for tests that must not share (leader election, webhooks). */
+  /** A server of one's own, for tests that must not share (leader election, schema tests). */
   public static Cluster dedicated() {
     return launch();
   }
@@ -63,86 +55,23 @@ public final class TestApiServer {
   private static Cluster launch() {
     long started = System.nanoTime();
     System.out.println("[berth-test] starting kube-apiserver and etcd (fabric8 kube-api-test)");
-    KubeAPIServer server =
-        new KubeAPIServer(
-            KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withOfflineMode(true)
-                .withUpdateKubeConfig(false)
-                .build());
-    try {
-      server.start();
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Cannot start kube-apiserver: "
-              + e.getMessage()
-              + ". Run scripts/kube-binaries.sh (needs Go 1.26+) to build kube-apiserver, etcd and"
-              + " kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set KUBE_API_TEST_DIR.",
-          e);
-    }
-    String kubeconfig = server.getKubeConfigYaml();
-    KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    EmbeddedApiServer server = EmbeddedApiServer.start();
     System.out.printf(
         "[berth-test] kube-apiserver %s ready in %d ms%n",
-        client.getKubernetesVersion().getGitVersion(),
+        server.client().getKubernetesVersion().getGitVersion(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-    installCrds(client);
-    return new Cluster(server, client, kubeconfig);
+    List<CustomResourceDefinition> crds = new ArrayList<>(berthCrds());
+    crds.add(EmbeddedApiServer.jobSetCrd());
+    server.install(crds);
+    return new Cluster(server);
   }
 
   /** The generated CRDs, as packaged in the berth-api jar. */
   public static List<CustomResourceDefinition> berthCrds() {
-    List<CustomResourceDefinition> crds = new ArrayList<>();
-    for (String plural : CRD_FILES) {
-      String path = "META-INF/fabric8/" + plural + ".berth.dev-v1.yml";
-      try (InputStream in = TestApiServer.class.getClassLoader().getResourceAsStream(path)) {
-        if (in == null) {
-          throw new IllegalStateException(path + " is not on the classpath; build api first");
-        }
-        crds.add(
-            Serialization.unmarshal(
-                new String(in.readAllBytes(), StandardCharsets.UTF_8),
-                CustomResourceDefinition.class));
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    return crds;
-  }
-
-  private static void installCrds(KubernetesClient client) {
-    List<CustomResourceDefinition> crds = new ArrayList<>(berthCrds());
-    crds.add(jobSetCrd());
-    for (CustomResourceDefinition crd : crds) {
-      client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    }
-    for (CustomResourceDefinition crd : crds) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd.getMetadata().getName())
-          .waitUntilCondition(TestApiServer::established, 60, TimeUnit.SECONDS);
-    }
-  }
-
-  /** A stand-in for the JobSet project's CRD, so the JobSet integration switches on. */
-  private static CustomResourceDefinition jobSetCrd() {
-    try (InputStream in = TestApiServer.class.getClassLoader().getResourceAsStream("jobset-crd.yaml")) {
-      return Serialization.unmarshal(
-          new String(in.readAllBytes(), StandardCharsets.UTF_8), CustomResourceDefinition.class);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return EmbeddedApiServer.berthCrds();
   }
 
   static boolean established(CustomResourceDefinition crd) {
-    return crd != null
-        && crd.getStatus() != null
-        && crd.getStatus().getConditions() != null
-        && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    return EmbeddedApiServer.established(crd);
   }
-
-
 }

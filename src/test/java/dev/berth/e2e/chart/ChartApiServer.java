@@ -1,7 +1,6 @@
 package dev.berth.e2e.chart;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -42,53 +41,31 @@ final class ChartApiServer {
     "issuers.cert-manager.io.yaml"
   };
 
-  private static KubeAPIServer server;
-  private static KubernetesClient client;
+  private static EmbeddedApiServer server;
 
   private ChartApiServer() {}
 
   static synchronized KubernetesClient client() {
-    if (client == null) {
+    if (server == null) {
       start();
     }
-    return client;
+    return server.client();
   }
 
   private static void start() {
     long started = System.nanoTime();
     System.out.println("[berth-test] starting a separate kube-apiserver for the chart and samples");
-    server =
-        new KubeAPIServer(
-            KubeAPIServerConfigBuilder.anAPIServerConfig()
-                .withOfflineMode(true)
-                .withUpdateKubeConfig(false)
-                .build());
-    try {
-      server.start();
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Cannot start kube-apiserver: "
-              + e.getMessage()
-              + ". Run scripts/kube-binaries.sh (needs Go 1.26+) to build kube-apiserver, etcd and"
-              + " kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set"
-              + " KUBE_API_TEST_DIR.",
-          e);
-    }
-    client =
-        new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(server.getKubeConfigYaml()))
-            .build();
+    server = EmbeddedApiServer.start();
     System.out.printf(
         "[berth-test] chart kube-apiserver %s ready in %d ms%n",
-        client.getKubernetesVersion().getGitVersion(),
+        server.client().getKubernetesVersion().getGitVersion(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     List<CustomResourceDefinition> crds = new ArrayList<>(chartCrds());
     for (String file : STAND_IN_CRDS) {
       crds.add(Serialization.unmarshal(resource("chart/" + file), CustomResourceDefinition.class));
     }
-    installCrds(client, crds);
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(ChartApiServer::stop, "chart-kube-apiserver-stop"));
+    server.install(crds);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "chart-kube-apiserver-stop"));
   }
 
   /** The CRDs as shipped in helm/berth/crds/. */
@@ -103,35 +80,6 @@ final class ChartApiServer {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static void installCrds(KubernetesClient client, List<CustomResourceDefinition> crds) {
-    for (CustomResourceDefinition crd : crds) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .resource(crd)
-          .fieldManager("berth-chart-test")
-          .forceConflicts()
-          .serverSideApply();
-    }
-    for (CustomResourceDefinition crd : crds) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd.getMetadata().getName())
-          .waitUntilCondition(ChartApiServer::established, 60, TimeUnit.SECONDS);
-    }
-  }
-
-  static boolean established(CustomResourceDefinition crd) {
-    return crd != null
-        && crd.getStatus() != null
-        && crd.getStatus().getConditions() != null
-        && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   static String resource(String path) {
@@ -153,12 +101,9 @@ final class ChartApiServer {
     }
   }
 
-  private static synchronized void stop() {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.stop();
-    }
+  /** Installs CRDs and waits until they are served. */
+  static void installCrds(List<CustomResourceDefinition> crds) {
+    server.install(crds);
   }
+
 }

@@ -414,7 +414,7 @@ class ChartIT {
                 Serialization.asYaml(o), CustomResourceDefinition.class))
             .toList();
     assertThat(crds).hasSize(7);
-    ChartApiServer.installCrds(client, crds);
+    ChartApiServer.installCrds(crds);
 
     List<GenericKubernetesResource> webhooks = new ArrayList<>();
     for (GenericKubernetesResource o : objects) {

@@ -7,8 +7,7 @@ import dev.berth.webhook.server.WebhookServer;
 import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
@@ -42,7 +41,7 @@ public final class WebhookTestCluster {
 
   private static WebhookTestCluster instance;
 
-  private final KubeAPIServer apiServer;
+  private final EmbeddedApiServer apiServer;
   private final String kubeconfig;
   private final KubernetesClient admin;
   private final KubernetesClient user;
@@ -64,11 +63,9 @@ public final class WebhookTestCluster {
 
   private WebhookTestCluster() {
     long started = System.nanoTime();
-    apiServer = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-        .withOfflineMode(true).withUpdateKubeConfig(false).build());
-    apiServer.start();
-    kubeconfig = apiServer.getKubeConfigYaml();
-    admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    apiServer = EmbeddedApiServer.start();
+    kubeconfig = apiServer.kubeconfig();
+    admin = apiServer.client();
     installCrds();
     bindUserAsClusterAdmin();
     Config impersonating = Config.fromKubeconfig(kubeconfig);
@@ -132,38 +129,9 @@ public final class WebhookTestCluster {
   }
 
   private void installCrds() {
-    List<CustomResourceDefinition> crds = new java.util.ArrayList<>(berthCrds());
+    List<CustomResourceDefinition> crds = new java.util.ArrayList<>(EmbeddedApiServer.berthCrds());
     crds.add(jobSetCrd());
-    for (CustomResourceDefinition crd : crds) {
-      admin.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    }
-    for (CustomResourceDefinition crd : crds) {
-      admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c != null && c.getStatus() != null
-              && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream().anyMatch(
-                  x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-              60, TimeUnit.SECONDS);
-    }
-  }
-
-  /** The generated CRDs, as packaged in the berth-api jar (the same files the chart installs). */
-  private static List<CustomResourceDefinition> berthCrds() {
-    List<CustomResourceDefinition> crds = new java.util.ArrayList<>();
-    for (String plural : List.of("resourceflavors", "topologies", "cohorts", "clusterqueues",
-        "localqueues", "workloadpriorityclasses", "workloads")) {
-      String path = "META-INF/fabric8/" + plural + ".berth.dev-v1.yml";
-      try (java.io.InputStream in =
-          WebhookTestCluster.class.getClassLoader().getResourceAsStream(path)) {
-        if (in == null) {
-          throw new IllegalStateException(path + " is not on the classpath; build api first");
-        }
-        crds.add(Serialization.unmarshal(in, CustomResourceDefinition.class));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return crds;
+    apiServer.install(crds);
   }
 
   /** JobSet's API without its controller: enough for the webhook to see JobSets being written. */
@@ -247,7 +215,7 @@ public final class WebhookTestCluster {
     webhook.stop();
     localQueues.close();
     user.close();
-    admin.close();
-    apiServer.stop();
+    // closes the admin client too
+    apiServer.close();
   }
 }

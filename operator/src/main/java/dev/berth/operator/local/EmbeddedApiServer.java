@@ -1,0 +1,119 @@
+package dev.berth.operator.local;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real kube-apiserver and etcd on this machine (fabric8 kube-api-test, offline: the binaries
+ * scripts/kube-binaries.sh builds), with an admin client. Local mode runs on one, and so does
+ * every API-server test. There is no fallback to a mock: missing binaries fail with how to get them.
+ */
+public final class EmbeddedApiServer implements AutoCloseable {
+  private static final List<String> BERTH_CRDS =
+      List.of(
+          "resourceflavors", "topologies", "cohorts", "clusterqueues", "localqueues",
+          "workloadpriorityclasses", "workloads");
+
+  private final KubeAPIServer server;
+  private final KubernetesClient client;
+  private final String kubeconfig;
+
+  private EmbeddedApiServer(KubeAPIServer server) {
+    this.server = server;
+    this.kubeconfig = server.getKubeConfigYaml();
+    this.client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+  }
+
+  public static EmbeddedApiServer start() {
+    KubeAPIServer server =
+        new KubeAPIServer(
+            KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withOfflineMode(true)
+                .withUpdateKubeConfig(false)
+                .build());
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "cannot start kube-apiserver ("
+              + e.getMessage()
+              + "). Run scripts/kube-binaries.sh (needs Go 1.26+) to build kube-apiserver, etcd and"
+              + " kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set KUBE_API_TEST_DIR.",
+          e);
+    }
+    return new EmbeddedApiServer(server);
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public String kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** Installs CRDs (server-side apply) and waits until the API server serves each of them. */
+  public EmbeddedApiServer install(List<CustomResourceDefinition> crds) {
+    for (CustomResourceDefinition crd : crds) {
+      client.apiextensions().v1().customResourceDefinitions().resource(crd)
+          .fieldManager("berth").forceConflicts().serverSideApply();
+    }
+    for (CustomResourceDefinition crd : crds) {
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
+    }
+    return this;
+  }
+
+  public static boolean established(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** Berth's generated CRDs, as packaged in the berth-api jar. */
+  public static List<CustomResourceDefinition> berthCrds() {
+    List<CustomResourceDefinition> crds = new ArrayList<>();
+    for (String plural : BERTH_CRDS) {
+      crds.add(crd("META-INF/fabric8/" + plural + ".berth.dev-v1.yml"));
+    }
+    return crds;
+  }
+
+  /** A stand-in for the JobSet project's CRD: its API without its controller. */
+  public static CustomResourceDefinition jobSetCrd() {
+    return crd("local/jobset-crd.yaml");
+  }
+
+  public static CustomResourceDefinition crd(String classpathResource) {
+    try (InputStream in = EmbeddedApiServer.class.getClassLoader().getResourceAsStream(classpathResource)) {
+      if (in == null) {
+        throw new IllegalStateException(classpathResource + " is not on the classpath");
+      }
+      return Serialization.unmarshal(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.stop();
+  }
+}

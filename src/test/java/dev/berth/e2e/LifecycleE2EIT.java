@@ -1,0 +1,113 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.PodSet;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Workload deletion, standalone Workloads, and the resource-in-use finalizers. */
+class LifecycleE2EIT {
+
+  private static void queue(Scenario s, String cq, String nominal) {
+    s.client.resource(Objects.flavor(cq + "-flavor", Map.of())).create();
+    s.client.resource(Objects.clusterQueue(cq, cq + "-flavor", "cpu", nominal)).create();
+    s.client.resource(Objects.localQueue(s.namespace, "lq", cq)).create();
+  }
+
+  @Test
+  void deletingTheWorkloadOfARunningJobStopsItAndQueuesItAgain() {
+    Scenario s = new Scenario("wl-deletion");
+    queue(s, "wl-deletion-cq", "1");
+    s.submit(Objects.job(s.namespace, "victim", "lq", 1, "1"));
+    s.awaitRunning("victim");
+    Workload first = s.workload("victim").orElseThrow();
+    s.client.resource(first).delete();
+    // Stopped at once, then admitted again under a new Workload (the quota is free again).
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                s.workload("victim")
+                    .filter(w -> !w.getMetadata().getUid().equals(first.getMetadata().getUid()))
+                    .isPresent());
+    s.awaitRunning("victim");
+  }
+
+  @Test
+  void aStandaloneWorkloadIsAdmitted() {
+    Scenario s = new Scenario("standalone");
+    queue(s, "standalone-cq", "4");
+    Workload wl = new Workload();
+    wl.getMetadata().setName("notebook");
+    wl.getMetadata().setNamespace(s.namespace);
+    wl.setSpec(new WorkloadSpec());
+    wl.getSpec().queueName = "lq";
+    wl.getSpec().podSets =
+        List.of(
+            new PodSet(
+                "main",
+                2,
+                new PodTemplateSpecBuilder()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("c")
+                    .withImage("jupyter")
+                    .withNewResources()
+                    .addToRequests("cpu", new Quantity("1500m"))
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .build()));
+    s.client.resource(wl).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Workload stored = s.client.resource(wl).get();
+              assertThat(stored.getStatus()).isNotNull();
+              assertThat(stored.getStatus().admission).isNotNull();
+              assertThat(stored.getStatus().admission.podSetAssignments.get(0).resourceUsage.get("cpu").toString())
+                  .isEqualTo("3");
+            });
+  }
+
+  @Test
+  void aFlavorInUseAndAClusterQueueHoldingQuotaAreNotRemovedUntilFree() {
+    Scenario s = new Scenario("finalizers");
+    queue(s, "finalizers-cq", "1");
+    s.submit(Objects.job(s.namespace, "holder", "lq", 1, "1"));
+    s.awaitRunning("holder");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()
+                    .getMetadata().getFinalizers().contains(Berth.RESOURCE_IN_USE_FINALIZER));
+
+    s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").delete();
+    s.client.resources(ClusterQueue.class).withName("finalizers-cq").delete();
+    await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+    assertThat(s.client.resources(ClusterQueue.class).withName("finalizers-cq").get()).isNotNull();
+    assertThat(s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()).isNotNull();
+
+    // The Job finishes: the ClusterQueue holds nothing and goes, then the flavor is unused and goes.
+    Kubelet.complete(s.client, s.job("holder"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() == null);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get() == null);
+  }
+}
