@@ -44,7 +44,7 @@ public final class RunningOperator {
       return BerthOperator.start(
           client,
           new OperatorConfig(
-              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false));
+              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false, false));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -1,11 +1,14 @@
 package dev.berth.bench;
 
 import dev.berth.engine.AdmissionEngine;
+import dev.berth.engine.ClassicalPreemption;
+import dev.berth.engine.FairSharingOrdering;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.FlavorQuotas;
 import dev.berth.engine.model.LabelSelector;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PodSet;
+import dev.berth.engine.model.PreemptionPolicy;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.ResourceGroup;
 import dev.berth.engine.model.ResourceQuota;
@@ -25,8 +28,26 @@ final class BenchCluster {
 
   private BenchCluster() {}
 
+  /**
+   * With {@code preemption}, every ClusterQueue preempts lower priorities in its own queue,
+   * reclaims lent quota from any borrower, and preempts lower priorities while borrowing.
+   */
+  static final PreemptionPolicy PREEMPTION = new PreemptionPolicy(PreemptionPolicy.WithinClusterQueue.LowerPriority,
+      PreemptionPolicy.ReclaimWithinCohort.Any, PreemptionPolicy.BorrowWithinCohort.LowerPriority, null);
+
   static AdmissionEngine engine(int cohorts, int queuesPerCohort) {
-    AdmissionEngine engine = new AdmissionEngine();
+    return engine(cohorts, queuesPerCohort, false);
+  }
+
+  static AdmissionEngine engine(int cohorts, int queuesPerCohort, boolean preemption) {
+    return engine(cohorts, queuesPerCohort, preemption, false);
+  }
+
+  /** With {@code fairSharing}, entries are ordered by FairSharingOrdering (all weights 1). */
+  static AdmissionEngine engine(int cohorts, int queuesPerCohort, boolean preemption, boolean fairSharing) {
+    AdmissionEngine engine = fairSharing
+        ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
+        : new AdmissionEngine();
     engine.upsertResourceFlavor(ResourceFlavor.named("default"));
     engine.upsertNamespace(NAMESPACE, Map.of());
     for (int c = 0; c < cohorts; c++) {
@@ -35,7 +56,7 @@ final class BenchCluster {
         engine.upsertClusterQueue(new ClusterQueue(name, "cohort-" + c,
             List.of(new ResourceGroup(List.of("cpu"), List.of(new FlavorQuotas("default",
                 List.of(new ResourceQuota("cpu", 20_000, 100_000L, null)))))),
-            null, LabelSelector.ALL, null, null, StopPolicy.None));
+            null, LabelSelector.ALL, null, preemption ? PREEMPTION : null, StopPolicy.None));
         engine.upsertLocalQueue(new LocalQueue(NAMESPACE, name, name, StopPolicy.None));
       }
     }

@@ -21,32 +21,44 @@ public final class CpuTimeReport {
 
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    drains("baseline", 5, 6, 500, rounds);
-    drains("large", 10, 100, 50, rounds);
+    drains("baseline", 5, 6, 500, false, rounds);
+    drains("large", 10, 100, 50, false, rounds);
+    drains("baseline", 5, 6, 500, true, rounds);
+    drains("large", 10, 100, 50, true, rounds);
+    drains("large-late", 10, 100, 50, false, rounds);
+    drains("large-late", 10, 100, 50, true, rounds);
+    drains("large-fair", 10, 100, 50, true, rounds);
+    drains("large-late-fair", 10, 100, 50, true, rounds);
     for (boolean distinct : new boolean[] {false, true}) {
       cycles(distinct, rounds);
     }
   }
 
-  private static void drains(String name, int cohorts, int queues, int perQueue, int rounds) {
+  private static void drains(String name, int cohorts, int queues, int perQueue, boolean preemption, int rounds) {
     double[] wall = new double[rounds];
     double[] cpu = new double[rounds];
     int n = 0;
+    long evictions = 0;
+    long cycles = 0;
     for (int r = -3; r < rounds; r++) {
-      Simulation s = new Simulation(cohorts, queues, perQueue);
+      Simulation s = new Simulation(cohorts, queues, perQueue, preemption, name.contains("-late"),
+          name.endsWith("-fair"));
       System.gc();
       long c0 = THREADS.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       n = s.drain();
       long t1 = System.nanoTime();
       long c1 = THREADS.getCurrentThreadCpuTime();
+      evictions = s.evictions;
+      cycles = s.cycles;
       if (r >= 0) {
         wall[r] = n / ((t1 - t0) / 1e9);
         cpu[r] = n / ((c1 - c0) / 1e9);
       }
     }
-    System.out.printf("%-9s drain of %d workloads: median %.0f admissions/s by CPU time (%.0f by wall time)%n",
-        name, n, median(cpu), median(wall));
+    System.out.printf("%-15s preemption %-3s drain: %d admissions, %d preemptions, %d cycles: median %.0f admissions/s"
+        + " by CPU time (%.0f by wall time)%n", name, preemption ? "on" : "off", n, evictions, cycles, median(cpu),
+        median(wall));
   }
 
   private static void cycles(boolean distinct, int rounds) {

@@ -7,8 +7,10 @@ import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.queue.Bucket;
+import dev.berth.engine.queue.PendingWorkload;
 import dev.berth.engine.quota.QuotaTree;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -33,18 +35,20 @@ import java.util.Set;
 final class AdmissionCycle {
   private final AdmissionEngine engine;
   private final FlavorAssigner assigner = new FlavorAssigner();
-  private final EntryOrdering ordering;
+  private final Comparator<Entry> ordering;
   private final PreemptionPlanner planner;
 
   private final List<Admission> admissions = new ArrayList<>();
   private final List<Eviction> evictions = new ArrayList<>();
   private final List<Bucket> touched = new ArrayList<>();
   private final Set<String> claimedVictims = new HashSet<>();
+  private final Set<String> admittedThisCycle = new HashSet<>();
   private int evaluations;
 
   AdmissionCycle(AdmissionEngine engine, EntryOrdering ordering, PreemptionPlanner planner) {
     this.engine = engine;
-    this.ordering = ordering;
+    // A preemptor whose victims are all gone goes first: the quota they freed is its own.
+    this.ordering = (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
     this.planner = planner;
   }
 
@@ -76,9 +80,16 @@ final class AdmissionCycle {
           continue;
         }
       }
+      if (e.reserved) {
+        // Its reservation is spent: admitted now, or it starts over like any other entry.
+        e.reserved = false;
+        engine.cancelPreemption(e.queue);
+      }
       FlavorMode mode = e.assignment.mode();
       if (mode == FlavorMode.Fit) {
-        admissions.add(engine.admit(e, now));
+        Admission admission = engine.admit(e, now);
+        admissions.add(admission);
+        admittedThisCycle.add(admission.workloadUid());
         Entry following = nominate(e.queue);
         if (following != null) {
           entries.add(following);
@@ -114,11 +125,29 @@ final class AdmissionCycle {
     if (cq.blocked) {
       return null;
     }
+    PendingPreemption p = cq.preemption;
+    if (p != null) {
+      // A preemptor keeps its place, even if a newcomer now sorts before it.
+      PendingWorkload pw = engine.pending.get(p.preemptorUid);
+      if (pw != null && pw.bucket().state() == Bucket.State.ACTIVE) {
+        if (!p.ready) {
+          block(cq, pw.bucket());
+          return null;
+        }
+        Entry e = new Entry(cq, pw.bucket(), pw, assign(cq, pw.bucket()), cq.node.version());
+        e.reserved = true;
+        e.frs = engine.flavorResources();
+        return e;
+      }
+      engine.cancelPreemption(cq);
+    }
     Bucket head = cq.queue.headBucket();
     if (head == null) {
       return null;
     }
-    return new Entry(cq, head, assign(cq, head), cq.node.version());
+    Entry e = new Entry(cq, head, head.front(), assign(cq, head), cq.node.version());
+    e.frs = engine.flavorResources();
+    return e;
   }
 
   private Assignment assign(ClusterQueueState cq, Bucket bucket) {
@@ -127,25 +156,37 @@ final class AdmissionCycle {
   }
 
   private boolean preempt(Entry e) {
-    List<String> victims = planner.victims(new PreemptionContext(e, engine.queues(), engine.flavorResources()));
+    PreemptionContext ctx = new PreemptionContext(e, engine.queues(), engine.treeQueues(e.queue),
+        engine.flavorResources(), admittedThisCycle);
+    List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
     if (victims.isEmpty()) {
+      if (ctx.leftOutFreshAdmissions()) {
+        // Workloads admitted in this cycle are no candidates; look again next cycle.
+        engine.markDirty(e.queue);
+      }
       return false;
     }
-    for (String v : victims) {
-      if (claimedVictims.contains(v)) {
+    for (PreemptionPlanner.Victim v : victims) {
+      if (claimedVictims.contains(v.uid())) {
         // An earlier entry already counts on these victims' quota.
         return false;
       }
     }
-    claimedVictims.addAll(victims);
-    for (String v : victims) {
+    List<String> names = new ArrayList<>(victims.size());
+    for (PreemptionPlanner.Victim v : victims) {
+      claimedVictims.add(v.uid());
       Eviction ev = engine.requestPreemption(v, e);
       if (ev != null) {
         evictions.add(ev);
+        names.add(v.uid());
       }
     }
+    if (names.isEmpty()) {
+      return false;
+    }
+    engine.reserveForPreemptor(e.queue, e.assignment);
     e.bucket.explain(Explanation.of(PendingReason.WaitingForPreemptedWorkloads,
-        "waiting for " + victims.size() + " preempted workload(s) to release quota: " + String.join(", ", victims)));
+        "waiting for " + names.size() + " preempted workload(s) to release quota: " + String.join(", ", names)));
     touched.add(e.bucket);
     return true;
   }

@@ -57,13 +57,19 @@ public final class AdmissionEngine {
   private final PreemptionPlanner planner;
   private final StatusView status = new StatusView(this);
   QuotaTree tree;
+  /** Per cohort tree: its ClusterQueues (for preemption). */
+  private List<List<ClusterQueueState>> treeQueues = new ArrayList<>();
   /** Per cohort tree: the ClusterQueues with parked buckets or a blocked head, to wake on an event. */
   private List<List<ClusterQueueState>> wakeLists = new ArrayList<>();
   /** A ClusterQueue, Cohort or ResourceFlavor changed: rebuild the tree before using it. */
   private boolean treeStale = true;
 
+  /** Victim UID to the preemptor waiting for it. */
+  private final Map<String, PendingPreemption> preemptionOfVictim = new HashMap<>();
+
+  /** Entries ordered by {@link BorrowingLastOrdering}, victims chosen by {@link ClassicalPreemption}. */
   public AdmissionEngine() {
-    this(new BorrowingLastOrdering(), new NoPreemption());
+    this(new BorrowingLastOrdering(), new ClassicalPreemption());
   }
 
   public AdmissionEngine(EntryOrdering ordering, PreemptionPlanner planner) {
@@ -363,14 +369,88 @@ public final class AdmissionEngine {
     return new PodSetAssignment(ps.name, fl, use, ps.count, borrowed);
   }
 
-  Eviction requestPreemption(String uid, Entry preemptor) {
-    AdmittedWorkload a = admitted.get(uid);
+  /**
+   * Asks for a victim's eviction on behalf of a preemptor, who from now on keeps its place until the
+   * victim's quota is released. Null when the victim is gone or already being evicted.
+   */
+  Eviction requestPreemption(PreemptionPlanner.Victim victim, Entry preemptor) {
+    AdmittedWorkload a = admitted.get(victim.uid());
     if (a == null || a.evictionRequested) {
       return null;
     }
     a.evictionRequested = true;
-    return new Eviction(uid, a.clusterQueue, EvictionReason.Preempted,
-        "preempted to admit " + preemptor.workload.name() + " in ClusterQueue " + preemptor.clusterQueue());
+    ClusterQueueState cq = preemptor.queue;
+    if (cq.preemption == null || !cq.preemption.preemptorUid.equals(preemptor.workloadUid())) {
+      cancelPreemption(cq);
+      cq.preemption = new PendingPreemption(preemptor.workloadUid(), cq);
+    }
+    cq.preemption.outstanding.add(victim.uid());
+    preemptionOfVictim.put(victim.uid(), cq.preemption);
+    return new Eviction(victim.uid(), a.clusterQueue, EvictionReason.Preempted,
+        "preempted to admit " + preemptor.workload.name() + " in ClusterQueue " + preemptor.clusterQueue(),
+        victim.reason(), preemptor.workloadUid());
+  }
+
+  /**
+   * The preemptor no longer waits (admitted, gone, or its reservation is void): reserved quota of
+   * released victims is freed and victims still running are released as usual later.
+   */
+  void cancelPreemption(ClusterQueueState cq) {
+    PendingPreemption p = cq.preemption;
+    if (p == null) {
+      return;
+    }
+    cq.preemption = null;
+    for (String v : p.outstanding) {
+      preemptionOfVictim.remove(v);
+    }
+    freeReservation(p);
+  }
+
+  /**
+   * Reserves for a preemptor that now waits the part of its request that is free right now, so that
+   * nobody takes it while its victims stop. Within available quota: no limit is exceeded.
+   */
+  void reserveForPreemptor(ClusterQueueState cq, Assignment a) {
+    PendingPreemption p = cq.preemption;
+    if (p == null || p.reserved.length > 0) {
+      return;
+    }
+    int[] frs = a.frs();
+    long[] amounts = new long[frs.length];
+    for (int i = 0; i < frs.length; i++) {
+      amounts[i] = Math.min(a.usage()[i], Math.max(0, QuotaTree.available(cq.node, frs[i])));
+      addUsage(cq, frs[i], amounts[i]);
+    }
+    p.reservedFrs = frs;
+    p.reserved = amounts;
+  }
+
+  /** Frees what was reserved for a preemptor (its own reservation and released victims' quota). */
+  private void freeReservation(PendingPreemption p) {
+    if (p.held.isEmpty() && p.reserved.length == 0) {
+      return;
+    }
+    ensureTree();
+    for (AdmittedWorkload h : p.held) {
+      ClusterQueueState hq = queues.get(h.clusterQueue);
+      for (int i = 0; i < h.frs.length; i++) {
+        removeUsage(hq, h.frs[i], h.usage[i]);
+      }
+      wakeTree(hq);
+    }
+    p.held.clear();
+    for (int i = 0; i < p.reservedFrs.length; i++) {
+      removeUsage(p.queue, p.reservedFrs[i], p.reserved[i]);
+    }
+    p.reservedFrs = new int[0];
+    p.reserved = new long[0];
+    wakeTree(p.queue);
+  }
+
+  /** The ClusterQueues of cq's cohort tree (cq must be active). */
+  List<ClusterQueueState> treeQueues(ClusterQueueState cq) {
+    return treeQueues.get(cq.node.treeIndex());
   }
 
   /** Puts a ClusterQueue in its tree's wake list: a release in the tree brings it back. */
@@ -397,7 +477,7 @@ public final class AdmissionEngine {
     return localQueues.computeIfAbsent(namespace + "/" + name, k -> new LocalQueueState(namespace, name));
   }
 
-  private void markDirty(ClusterQueueState cq) {
+  void markDirty(ClusterQueueState cq) {
     if (!cq.dirty) {
       cq.dirty = true;
       dirty.add(cq);
@@ -449,8 +529,14 @@ public final class AdmissionEngine {
     }
     tree = QuotaTree.build(specs, cohorts.values(), frs, name -> queues.get(name).usage);
     wakeLists = new ArrayList<>();
-    for (int i = 0; i < tree.roots().size(); i++) {
+    treeQueues = new ArrayList<>();
+    for (QuotaNode root : tree.roots()) {
       wakeLists.add(new ArrayList<>());
+      List<ClusterQueueState> members = new ArrayList<>(root.clusterQueues().size());
+      for (String name : root.clusterQueues()) {
+        members.add(queues.get(name));
+      }
+      treeQueues.add(members);
     }
     treeStale = false;
     // A structural change can change any answer: everything parked competes again.
@@ -545,6 +631,11 @@ public final class AdmissionEngine {
     boolean wasHead = cq.queue.headBucket() == b && b.front() == pw;
     cq.queue.remove(pw);
     pending.remove(pw.uid());
+    if (cq.preemption != null && cq.preemption.preemptorUid.equals(pw.uid())) {
+      cancelPreemption(cq);
+      cq.blocked = false;
+      markDirty(cq);
+    }
     if (wasHead) {
       cq.blocked = false;
       markDirty(cq);
@@ -559,7 +650,9 @@ public final class AdmissionEngine {
 
   private void hold(AdmittedWorkload a) {
     admitted.put(a.workload.uid(), a);
-    queue(a.clusterQueue).admitted.put(a.workload.uid(), a);
+    ClusterQueueState cq = queue(a.clusterQueue);
+    cq.admitted.put(a.workload.uid(), a);
+    cq.admittedPriorityAdded(a.workload.priority());
     a.localQueue.admittedDelta(1);
   }
 
@@ -570,11 +663,24 @@ public final class AdmissionEngine {
     }
     ensureTree();
     ClusterQueueState cq = queues.get(a.clusterQueue);
+    cq.admitted.remove(uid);
+    cq.admittedPriorityRemoved(a.workload.priority());
+    a.localQueue.admittedDelta(-1);
+    PendingPreemption p = preemptionOfVictim.remove(uid);
+    if (p != null) {
+      p.outstanding.remove(uid);
+      if (!p.outstanding.isEmpty()) {
+        // Reserved for the preemptor until its last victim is gone: no one else may take it.
+        p.held.add(a);
+        return true;
+      }
+      freeReservation(p);
+      p.ready = true;
+      wakeTree(p.queue);
+    }
     for (int i = 0; i < a.frs.length; i++) {
       removeUsage(cq, a.frs[i], a.usage[i]);
     }
-    cq.admitted.remove(uid);
-    a.localQueue.admittedDelta(-1);
     wakeTree(cq);
     return true;
   }

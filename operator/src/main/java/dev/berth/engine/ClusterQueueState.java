@@ -8,6 +8,7 @@ import dev.berth.engine.quota.QuotaNode;
 import dev.berth.engine.queue.PendingQueue;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A ClusterQueue as the engine tracks it: spec (null while unknown or deleted), compiled flavors,
@@ -22,12 +23,17 @@ final class ClusterQueueState {
   long[] usage = new long[0];
   final PendingQueue queue;
   final Map<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+  /** Priorities of the admitted workloads with their counts: lets preemption skip whole queues. */
+  private final TreeMap<Integer, Integer> admittedPriorities = new TreeMap<>();
+  private int lowestAdmitted = Integer.MAX_VALUE;
   /** In the engine's list of queues to look at in the next cycle. */
   boolean dirty;
   /** StrictFIFO head did not fit, or a preemptor waits for its victims: nothing behind may go. */
   boolean blocked;
   /** In its tree's wake list: a release in the tree brings its parked buckets back. */
   boolean waking;
+  /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
+  PendingPreemption preemption;
 
   ClusterQueueState(String name) {
     this.name = name;
@@ -60,6 +66,21 @@ final class ClusterQueueState {
         && node.active()
         && (compiled == null || compiled.missingFlavor() == null)
         && !spec.stopPolicy().stopped();
+  }
+
+  /** The lowest priority of an admitted workload, or Integer.MAX_VALUE when none is admitted. */
+  int lowestAdmittedPriority() {
+    return lowestAdmitted;
+  }
+
+  void admittedPriorityAdded(int priority) {
+    admittedPriorities.merge(priority, 1, Integer::sum);
+    lowestAdmitted = Math.min(lowestAdmitted, priority);
+  }
+
+  void admittedPriorityRemoved(int priority) {
+    admittedPriorities.computeIfPresent(priority, (k, n) -> n == 1 ? null : n - 1);
+    lowestAdmitted = admittedPriorities.isEmpty() ? Integer.MAX_VALUE : admittedPriorities.firstKey();
   }
 
   long usage(int fr) {

@@ -5,8 +5,12 @@ import dev.berth.engine.quota.QuotaNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** What a PreemptionPlanner may read: the preemptor, and the admitted workloads of its tree. */
+/**
+ * What a PreemptionPlanner may read: the preemptor, and the admitted workloads of its tree that may
+ * still be chosen (not already being evicted, not admitted in this very cycle).
+ */
 public final class PreemptionContext {
   /** A read-only view of one admitted workload (a preemption candidate). */
   public record Candidate(String uid, String clusterQueue, int priority, long admittedAt, Admission admission) {}
@@ -14,11 +18,17 @@ public final class PreemptionContext {
   private final Entry preemptor;
   private final Map<String, ClusterQueueState> queues;
   private final FlavorResources frs;
+  private final Set<String> admittedThisCycle;
+  private final List<ClusterQueueState> treeQueues;
+  private boolean leftOutFresh;
 
-  PreemptionContext(Entry preemptor, Map<String, ClusterQueueState> queues, FlavorResources frs) {
+  PreemptionContext(Entry preemptor, Map<String, ClusterQueueState> queues, List<ClusterQueueState> treeQueues,
+      FlavorResources frs, Set<String> admittedThisCycle) {
     this.preemptor = preemptor;
+    this.treeQueues = treeQueues;
     this.queues = queues;
     this.frs = frs;
+    this.admittedThisCycle = admittedThisCycle;
   }
 
   public Entry preemptor() {
@@ -33,15 +43,64 @@ public final class PreemptionContext {
     return frs;
   }
 
-  /** Admitted workloads of every ClusterQueue in the preemptor's cohort tree. */
+  /** Admitted workloads of every ClusterQueue in the preemptor's cohort tree that may be chosen. */
   public List<Candidate> candidates() {
     List<Candidate> out = new ArrayList<>();
-    QuotaNode root = node().root();
-    for (String cq : root.clusterQueues()) {
-      for (AdmittedWorkload a : queues.get(cq).admitted.values()) {
-        out.add(new Candidate(a.workload.uid(), cq, a.workload.priority(), a.admission.admittedAt(), a.admission));
+    for (AdmittedWorkload a : admittedInTree()) {
+      out.add(new Candidate(a.workload.uid(), a.clusterQueue, a.workload.priority(), a.admission.admittedAt(),
+          a.admission));
+    }
+    return out;
+  }
+
+  /** The engine's own records of {@link #candidates()}, for planners of this package. */
+  List<AdmittedWorkload> admittedInTree() {
+    List<AdmittedWorkload> out = new ArrayList<>();
+    for (ClusterQueueState cq : treeQueues) {
+      for (AdmittedWorkload a : cq.admitted.values()) {
+        if (choosable(a)) {
+          out.add(a);
+        }
       }
     }
     return out;
+  }
+
+  /** The ClusterQueues of the preemptor's cohort tree. */
+  List<ClusterQueueState> treeQueues() {
+    return treeQueues;
+  }
+
+  /** Whether an admitted workload may still be chosen (not being evicted, not admitted this cycle). */
+  boolean choosable(AdmittedWorkload a) {
+    if (a.evictionRequested) {
+      return false;
+    }
+    if (!admittedThisCycle.isEmpty() && admittedThisCycle.contains(a.workload.uid())) {
+      leftOutFresh = true;
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Whether a workload admitted earlier in this cycle was left out of the candidates (then the
+   * preemptor looks again next cycle, when it is no longer fresh).
+   */
+  boolean leftOutFreshAdmissions() {
+    return leftOutFresh;
+  }
+
+  ClusterQueueState queue(String name) {
+    return queues.get(name);
+  }
+
+  /** The reason of a victim chosen by a planner that does not give one. */
+  PreemptionReason defaultReason(String uid) {
+    ClusterQueueState own = preemptor.queue;
+    if (own.admitted.containsKey(uid)) {
+      return PreemptionReason.InClusterQueue;
+    }
+    return preemptor.borrows() ? PreemptionReason.InCohortReclaimWhileBorrowing : PreemptionReason.InCohortReclamation;
   }
 }

@@ -9,6 +9,18 @@ import java.util.List;
  * queue until the victims' quota is released.
  */
 public interface PreemptionPlanner {
+  /** A chosen victim and why it is preempted. */
+  record Victim(String uid, PreemptionReason reason) {}
+
   /** UIDs of admitted workloads to evict so that the preemptor fits; empty when there are none. */
   List<String> victims(PreemptionContext context);
+
+  /**
+   * The victims with their reasons. By default the reason follows from where the victim runs: its
+   * own ClusterQueue is InClusterQueue, another one InCohortReclamation, or
+   * InCohortReclaimWhileBorrowing when the preemptor borrows.
+   */
+  default List<Victim> plan(PreemptionContext context) {
+    return victims(context).stream().map(uid -> new Victim(uid, context.defaultReason(uid))).toList();
+  }
 }

@@ -45,11 +45,15 @@ public final class StatusView {
     }
     if (why == null) {
       Bucket head = cq.queue.headBucket();
-      boolean isHead = head == b && b.front() == pw;
+      // A waiting preemptor keeps its place even when a newcomer sorts before it.
+      boolean isHead = cq.preemption != null
+          ? cq.preemption.preemptorUid.equals(uid)
+          : head == b && b.front() == pw;
       if (cq.blocked && isHead) {
         why = b.explanation();
       } else if (cq.blocked && head != null) {
-        String headName = head.front().name();
+        PendingWorkload preemptor = cq.preemption == null ? null : engine.pending.get(cq.preemption.preemptorUid);
+        String headName = preemptor != null ? preemptor.name() : head.front().name();
         why = cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
             ? Explanation.of(PendingReason.WaitingForQuota,
                 "waiting behind " + headName + ", the head of StrictFIFO ClusterQueue " + cq.name)
@@ -146,6 +150,20 @@ public final class StatusView {
     ClusterQueueState cq = engine.queues.get(clusterQueue);
     int fr = engine.frs.find(flavor, resource);
     return cq == null || fr < 0 ? 0 : cq.usage(fr);
+  }
+
+  /**
+   * The ClusterQueue's weighted dominant-resource share in its cohort, in thousandths (status
+   * fairSharing.weightedShare); 0 outside a cohort or while not borrowing, Long.MAX_VALUE for
+   * weight 0 while borrowing.
+   */
+  public long weightedShare(String clusterQueue) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    if (cq == null) {
+      return 0;
+    }
+    engine.ensureTree();
+    return DominantResourceShare.of(cq, engine.frs, null, null);
   }
 
   /** Why a ClusterQueue is not active (its Active condition), or null when it is. */

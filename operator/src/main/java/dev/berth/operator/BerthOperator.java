@@ -1,6 +1,8 @@
 package dev.berth.operator;
 
 import dev.berth.engine.AdmissionEngine;
+import dev.berth.engine.ClassicalPreemption;
+import dev.berth.engine.FairSharingOrdering;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.Bootstrap;
 import dev.berth.operator.admission.ClusterState;
@@ -56,7 +58,11 @@ public final class BerthOperator implements AutoCloseable {
   private BerthOperator(KubernetesClient client, OperatorConfig config) throws IOException {
     Clock clock = Clock.systemUTC();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    ClusterState state = new ClusterState(new AdmissionEngine());
+    ClusterState state =
+        new ClusterState(
+            config.fairSharing()
+                ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
+                : new AdmissionEngine());
     EventRecorder events = new EventRecorder(client);
     loop =
         new AdmissionLoop(

@@ -14,7 +14,8 @@ public record OperatorConfig(
     boolean webhooksEnabled,
     int webhookPort,
     String operatorIdentity,
-    boolean exitOnLostLease) {
+    boolean exitOnLostLease,
+    boolean fairSharing) {
 
   public static OperatorConfig fromEnvironment() {
     return from(System.getenv());
@@ -32,6 +33,8 @@ public record OperatorConfig(
         env.getOrDefault(
             "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"),
         // A replica that lost the Lease must stop deciding at once; exiting is the sure way.
-        Boolean.parseBoolean(env.getOrDefault("BERTH_EXIT_ON_LOST_LEASE", "true")));
+        Boolean.parseBoolean(env.getOrDefault("BERTH_EXIT_ON_LOST_LEASE", "true")),
+        // Order a cohort's entries by the share their queue would have after admission.
+        Boolean.parseBoolean(env.getOrDefault("BERTH_FAIR_SHARING", "false")));
   }
 }

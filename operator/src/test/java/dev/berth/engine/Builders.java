@@ -150,6 +150,7 @@ final class Builders {
     private FlavorFungibility fungibility = FlavorFungibility.DEFAULT;
     private PreemptionPolicy preemption = PreemptionPolicy.NEVER;
     private StopPolicy stop = StopPolicy.None;
+    private Long weight;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -186,8 +187,14 @@ final class Builders {
       return this;
     }
 
+    /** fairSharing.weight in thousandths (1000 = 1). */
+    QueueBuilder weight(long milli) {
+      weight = milli;
+      return this;
+    }
+
     ClusterQueue build() {
-      return new ClusterQueue(name, cohort, resourceGroups(), strategy, selector, fungibility, preemption, stop);
+      return new ClusterQueue(name, cohort, resourceGroups(), strategy, selector, fungibility, preemption, stop, weight);
     }
   }
 

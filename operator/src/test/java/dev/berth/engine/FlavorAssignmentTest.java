@@ -14,6 +14,7 @@ import static dev.berth.engine.model.PendingReason.WaitingForQuota;
 
 import dev.berth.engine.model.FlavorFungibility.WhenCanPreempt;
 import dev.berth.engine.model.LabelSelectorRequirement.Operator;
+import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.PreemptionPolicy;
 import dev.berth.engine.model.TaintEffect;
 import dev.berth.engine.model.Toleration;
@@ -147,14 +148,21 @@ class FlavorAssignmentTest {
             .assigns("w", "main", "cpu", "f2"),
         preemptOrBorrow("whenCanPreempt MayStopSearch stops at Preempt and waits when no victims",
                 clusterQueue("a").fungibility(null, WhenCanPreempt.MayStopSearch, null))
-            .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
+            .pending(workload("w").priority(-1).podSet("main", 1, "cpu", "2"))
             .admits()
             .pendingWith("w", WaitingForQuota, "preemption could make room but found no victims"),
         preemptOrBorrow("preference PreemptionOverBorrowing picks the Preempt flavor",
                 clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
             .admits()
-            .pendingWith("w", WaitingForQuota, "needs cpu 2 on flavor f1; 0 available"),
+            .evicts("low", EvictionReason.Preempted)
+            .pendingWith("w", PendingReason.WaitingForPreemptedWorkloads, "low"),
+        preemptOrBorrow("preference PreemptionOverBorrowing admits on the Preempt flavor once the victim is gone",
+                clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
+            .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
+            .then(e -> e.workloadEvicted("low", 2))
+            .assigns("w", "main", "cpu", "f1")
+            .borrows("w", "cpu", "0"),
         preemptOrBorrow("preference BorrowingOverPreemption picks the borrowing flavor",
                 clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, BorrowingOverPreemption))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))

@@ -44,7 +44,7 @@ class PluggableSeamsTest {
     CycleResult r = e.runCycle(2);
     assertThat(r.admissions()).isEmpty();
     assertThat(r.evictions()).containsExactly(new Eviction("low", "cq", EvictionReason.Preempted,
-        "preempted to admit high in ClusterQueue cq"));
+        "preempted to admit high in ClusterQueue cq", PreemptionReason.InClusterQueue, "high"));
     assertThat(e.status().pendingStatus("high").reason()).isEqualTo(PendingReason.WaitingForPreemptedWorkloads);
     assertThat(e.status().pendingStatus("next").message()).contains("waiting behind high");
 

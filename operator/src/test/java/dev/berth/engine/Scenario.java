@@ -29,6 +29,7 @@ final class Scenario {
   private final List<Builders.WorkloadBuilder> pending = new ArrayList<>();
   private final List<Consumer<AdmissionEngine>> steps = new ArrayList<>();
   private final List<Consumer<Outcome>> expectations = new ArrayList<>();
+  private EntryOrdering ordering = new BorrowingLastOrdering();
 
   /** What happened: every admission and eviction over all cycles, and the engine after them. */
   record Outcome(AdmissionEngine engine, List<Admission> admissions, List<Eviction> evictions) {
@@ -81,12 +82,23 @@ final class Scenario {
 
   /** A workload already admitted in cq with every resource on the flavor. */
   Scenario running(Builders.WorkloadBuilder w, String cq, String flavor) {
-    running.add(new Object[] {w, cq, flavor});
+    return running(w, cq, flavor, 0);
+  }
+
+  /** A workload admitted in cq at admittedAt with every resource on the flavor. */
+  Scenario running(Builders.WorkloadBuilder w, String cq, String flavor, long admittedAt) {
+    running.add(new Object[] {w, cq, flavor, admittedAt});
     return this;
   }
 
   Scenario pending(Builders.WorkloadBuilder... w) {
     pending.addAll(Arrays.asList(w));
+    return this;
+  }
+
+  /** The engine's entry ordering (default BorrowingLastOrdering). */
+  Scenario ordering(EntryOrdering o) {
+    ordering = o;
     return this;
   }
 
@@ -141,6 +153,21 @@ final class Scenario {
     return this;
   }
 
+  /** uid was preempted, for that reason, to admit preemptor. */
+  Scenario preempts(String uid, PreemptionReason reason, String preemptor) {
+    expectations.add(o -> assertThat(o.evictions()).as("evictions").anyMatch(e -> e.workloadUid().equals(uid)
+        && e.reason() == EvictionReason.Preempted && e.preemptionReason() == reason
+        && preemptor.equals(e.preemptorUid())));
+    return this;
+  }
+
+  /** Exactly these workloads were evicted, over all cycles (each once). */
+  Scenario evictsExactly(String... uids) {
+    expectations.add(o -> assertThat(o.evictions()).extracting(Eviction::workloadUid).as("evicted")
+        .containsExactlyInAnyOrder(uids));
+    return this;
+  }
+
   Scenario usage(String cq, String flavor, String resource, String quantity) {
     expectations.add(o -> assertThat(o.engine().status().usage(cq, flavor, resource))
         .as("usage of %s %s/%s", cq, flavor, resource).isEqualTo(Builders.q(resource, quantity)));
@@ -158,7 +185,7 @@ final class Scenario {
   }
 
   Outcome run() {
-    AdmissionEngine engine = new AdmissionEngine();
+    AdmissionEngine engine = new AdmissionEngine(ordering, new ClassicalPreemption());
     flavors.forEach(f -> engine.upsertResourceFlavor(f.build()));
     cohorts.forEach(c -> engine.upsertCohort(c.build()));
     queues.forEach(q -> engine.upsertClusterQueue(q.build()));
@@ -179,7 +206,7 @@ final class Scenario {
         });
         ps.add(new PodSetAssignment(p.name(), fl, use, p.count(), Map.of()));
       }
-      engine.recordAdmitted(w, (String) r[1], ps, 0);
+      engine.recordAdmitted(w, (String) r[1], ps, (Long) r[3]);
     }
     pending.forEach(w -> engine.upsertWorkload(w.build()));
     List<Admission> admissions = new ArrayList<>();

@@ -5,7 +5,9 @@ import java.util.Objects;
 
 /**
  * The engine's view of a ClusterQueue. {@code namespaceSelector == null} matches no namespace;
- * {@link LabelSelector#ALL} matches all. Quantities are in canonical units.
+ * {@link LabelSelector#ALL} matches all. Quantities are in canonical units; {@code
+ * fairSharingWeight} is in thousandths (1000 = weight 1, the default; 0 = never favoured while
+ * borrowing).
  */
 public record ClusterQueue(
     String name,
@@ -15,7 +17,16 @@ public record ClusterQueue(
     LabelSelector namespaceSelector,
     FlavorFungibility flavorFungibility,
     PreemptionPolicy preemption,
-    StopPolicy stopPolicy) {
+    StopPolicy stopPolicy,
+    Long fairSharingWeight) {
+  /** A ClusterQueue with the default fair-sharing weight (1). */
+  public ClusterQueue(String name, String cohort, List<ResourceGroup> resourceGroups, QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector, FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+      StopPolicy stopPolicy) {
+    this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption, stopPolicy,
+        null);
+  }
+
   public ClusterQueue {
     Objects.requireNonNull(name, "name");
     cohort = cohort == null || cohort.isEmpty() ? null : cohort;
@@ -24,5 +35,9 @@ public record ClusterQueue(
     flavorFungibility = flavorFungibility == null ? FlavorFungibility.DEFAULT : flavorFungibility;
     preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
     stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
+    fairSharingWeight = fairSharingWeight == null ? 1000L : fairSharingWeight;
+    if (fairSharingWeight < 0) {
+      throw new IllegalArgumentException("ClusterQueue " + name + ": fairSharing.weight must be >= 0");
+    }
   }
 }

@@ -1,9 +1,9 @@
 package dev.berth.engine.model;
 
 /**
- * The preemption settings of a ClusterQueue. This issue only uses them to decide whether a flavor
- * that does not fit could fit by preemption (mode Preempt); victims are found by a
- * PreemptionPlanner.
+ * The preemption settings of a ClusterQueue. Flavor assignment uses them to decide whether a
+ * flavor that does not fit could fit by preemption (mode Preempt); ClassicalPreemption uses them to
+ * choose the victims.
  */
 public record PreemptionPolicy(
     WithinClusterQueue withinClusterQueue,

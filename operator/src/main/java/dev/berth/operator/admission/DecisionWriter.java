@@ -50,7 +50,11 @@ public final class DecisionWriter {
       retry |= admit(admission, state, now);
     }
     for (Eviction eviction : result.evictions()) {
-      evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state, now);
+      if (eviction.preemptionReason() != null) {
+        preempt(eviction, state, now);
+      } else {
+        evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state, now);
+      }
     }
     for (String uid : state.takeDeactivated()) {
       evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)", state, now);
@@ -120,6 +124,31 @@ public final class DecisionWriter {
       events.warning(written, "Evicted", message);
     } catch (KubernetesClientException e) {
       log.info("eviction of {} not written ({}); the next event retries", name(latest), e.getCode());
+    }
+  }
+
+  /** Evicted with reason Preempted, and a Preempted condition saying why and by whom. */
+  private void preempt(Eviction eviction, ClusterState state, Instant now) {
+    Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
+    if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+      return;
+    }
+    String preemptor =
+        state.latestWorkload(eviction.preemptorUid())
+            .map(DecisionWriter::name)
+            .orElse(eviction.preemptorUid());
+    String why =
+        "Preempted to accommodate " + preemptor + " (" + eviction.preemptionReason() + "): " + eviction.message();
+    Workload copy = Serialization.clone(latest);
+    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
+    WorkloadConditions.set(
+        copy.getStatus(), WorkloadConditions.PREEMPTED, true, eviction.preemptionReason().name(), why, now);
+    try {
+      Workload written = client.resource(copy).updateStatus();
+      state.workload(written);
+      events.warning(written, "Preempted", why);
+    } catch (KubernetesClientException e) {
+      log.info("preemption of {} not written ({}); the next event retries", name(latest), e.getCode());
     }
   }
 

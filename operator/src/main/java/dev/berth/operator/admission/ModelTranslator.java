@@ -78,7 +78,8 @@ public final class ModelTranslator {
         selector(spec.namespaceSelector),
         fungibility(spec.flavorFungibility),
         preemption(spec.preemption),
-        stopPolicy(spec.stopPolicy));
+        stopPolicy(spec.stopPolicy),
+        weight(spec.fairSharing));
   }
 
   public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {
@@ -235,6 +236,14 @@ public final class ModelTranslator {
             ? null
             : PreemptionPolicy.BorrowWithinCohort.valueOf(p.borrowWithinCohort.policy.name()),
         p.borrowWithinCohort == null ? null : p.borrowWithinCohort.maxPriorityThreshold);
+  }
+
+  /** The fair-sharing weight in thousandths; absent means 1. */
+  private static Long weight(dev.berth.api.v1beta1.FairSharing fairSharing) {
+    if (fairSharing == null || fairSharing.weight == null) {
+      return null;
+    }
+    return fairSharing.weight.getNumericalAmount().movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
   }
 
   private static StopPolicy stopPolicy(dev.berth.api.v1beta1.StopPolicy policy) {

@@ -34,7 +34,7 @@ public final class LocalMode {
     BerthOperator operator =
         BerthOperator.start(
             cluster.client(),
-            new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0, "berth-operator", false));
+            new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0, "berth-operator", false, false));
     out.println("berth: operator running; metrics on http://127.0.0.1:" + operator.metricsPort() + "/metrics");
     out.println("berth: use kubectl with   export KUBECONFIG=" + kubeconfig);
     out.println("berth: started Jobs are marked Complete after " + runSeconds + "s (there are no nodes)");

@@ -37,6 +37,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   private final GaugeTable reservation;
   private final GaugeTable usage;
   private final GaugeTable cohortQuota;
+  private final GaugeTable weightedShare;
   private final Timer cycleDuration;
 
   public BerthMetrics(MeterRegistry registry, ClusterState state) {
@@ -53,6 +54,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
     reservation = new GaugeTable(registry, "berth_cluster_queue_resource_reservation", "Quota reserved per flavor and resource");
     usage = new GaugeTable(registry, "berth_cluster_queue_resource_usage", "Quota used by admitted workloads per flavor and resource");
     cohortQuota = new GaugeTable(registry, "berth_cohort_subtree_quota", "Quota of a cohort's subtree per flavor and resource");
+    weightedShare = new GaugeTable(registry, "berth_cluster_queue_weighted_share", "Dominant-resource share divided by the fair-sharing weight, in thousandths");
     cycleDuration =
         Timer.builder("berth_admission_cycle_duration_seconds")
             .description("Time to decide one admission cycle and write its decisions")
@@ -98,6 +100,17 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
           .tags("cluster_queue", eviction.clusterQueue(), "reason", eviction.reason().name())
           .register(registry)
           .increment();
+      if (eviction.preemptionReason() != null) {
+        String preemptingQueue =
+            state.engine().admission(eviction.preemptorUid()).map(a -> a.clusterQueue())
+                .orElseGet(() -> state.latestWorkload(eviction.preemptorUid())
+                    .map(w -> w.getSpec().queueName).orElse(""));
+        Counter.builder("berth_preempted_workloads_total")
+            .description("Workloads preempted, by the preemptor's queue and the reason")
+            .tags("preempting_cluster_queue", preemptingQueue, "reason", eviction.preemptionReason().name())
+            .register(registry)
+            .increment();
+      }
     }
     refreshGauges(state.engine());
   }
@@ -112,6 +125,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
       reserving.set(tags, counts.reserving());
       admittedActive.set(tags, counts.admitted());
+      weightedShare.set(tags, engine.status().weightedShare(name));
       for (FlavorUsage u : engine.status().usage(name)) {
         Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", u.flavor(), "resource", u.resource());
         nominal.set(fr, human(u.resource(), u.nominal()));

@@ -86,6 +86,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     status.flavorsReservation = flavors;
     status.flavorsUsage = flavors;
     status.observedGeneration = cq.getMetadata().getGeneration();
+    status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
+    status.fairSharing.weightedShare = engine.status().weightedShare(name);
     String inactive = engine.status().clusterQueueInactiveMessage(name);
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();

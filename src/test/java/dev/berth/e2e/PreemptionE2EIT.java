@@ -1,0 +1,87 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
+import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Preemption end to end: the victim is stopped and requeued, then the preemptor starts. */
+class PreemptionE2EIT {
+
+  private static void priorityClass(Scenario s, String name, int value) {
+    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
+    wpc.getMetadata().setName(name);
+    wpc.setValue(value);
+    s.client.resource(wpc).serverSideApply();
+  }
+
+  private static Job job(Scenario s, String name, String priorityClass) {
+    Job job = Objects.job(s.namespace, name, "lq", 1, "2");
+    job.getMetadata().getLabels().put("berth.dev/priority-class", priorityClass);
+    return job;
+  }
+
+  @Test
+  void aHigherPriorityJobPreemptsWithinItsClusterQueue() {
+    Scenario s = new Scenario("preempt-cq");
+    priorityClass(s, "e2e-low", 10);
+    priorityClass(s, "e2e-high", 1000);
+    s.client.resource(Objects.flavor("preempt-cq-flavor", Map.of())).create();
+    ClusterQueue cq = Objects.clusterQueue("preempt-cq", "preempt-cq-flavor", "cpu", "2");
+    cq.getSpec().preemption = new ClusterQueuePreemption();
+    cq.getSpec().preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    s.client.resource(cq).create();
+    s.client.resource(Objects.localQueue(s.namespace, "lq", "preempt-cq")).create();
+
+    s.submit(job(s, "sweep", "e2e-low"));
+    s.awaitRunning("sweep");
+    s.submit(job(s, "urgent", "e2e-high"));
+
+    s.awaitRunning("urgent");
+    assertThat(s.running("sweep")).isFalse();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              var preempted = s.condition("sweep", "Preempted").orElseThrow();
+              assertThat(preempted.reason).isEqualTo("InClusterQueue");
+              assertThat(preempted.message).contains("urgent");
+              assertThat(s.condition("sweep", "Requeued").orElseThrow().status).isEqualTo("True");
+              assertThat(s.condition("sweep", "QuotaReserved").orElseThrow().status).isEqualTo("False");
+            });
+  }
+
+  @Test
+  void aLenderReclaimsItsQuotaFromABorrower() {
+    Scenario s = new Scenario("reclaim");
+    s.client.resource(Objects.flavor("reclaim-flavor", Map.of())).create();
+    ClusterQueue lender = Objects.clusterQueue("reclaim-lender", "reclaim-flavor", "cpu", "2");
+    lender.getSpec().cohortName = "reclaim";
+    lender.getSpec().preemption = new ClusterQueuePreemption();
+    lender.getSpec().preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
+    s.client.resource(lender).create();
+    ClusterQueue borrower = Objects.clusterQueue("reclaim-borrower", "reclaim-flavor", "cpu", "0");
+    borrower.getSpec().cohortName = "reclaim";
+    s.client.resource(borrower).create();
+    s.client.resource(Objects.localQueue(s.namespace, "lq", "reclaim-borrower")).create();
+    s.client.resource(Objects.localQueue(s.namespace, "own", "reclaim-lender")).create();
+
+    s.submit(Objects.job(s.namespace, "borrowed", "lq", 1, "2"));
+    s.awaitRunning("borrowed");
+    s.submit(Objects.job(s.namespace, "owner", "own", 1, "2"));
+
+    s.awaitRunning("owner");
+    assertThat(s.running("borrowed")).isFalse();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> assertThat(s.condition("borrowed", "Preempted").orElseThrow().reason)
+                .isEqualTo("InCohortReclamation"));
+  }
+}
