@@ -2,11 +2,7 @@ package dev.berth.operator.local;
 
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
-import dev.berth.webhook.WebhookRegistrations;
 import dev.berth.webhook.WebhookRuntime;
-import dev.berth.webhook.WebhookSettings;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
-import java.util.List;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -61,22 +57,10 @@ public final class LocalMode {
     stopped.await();
   }
 
-  /**
-   * The webhooks, as in a cluster but on 127.0.0.1: registered with the API server by URL, with a
-   * self-signed CA in berth-system. The embedded server's admin user stands for the operator.
-   */
   private static WebhookRuntime startWebhooks(LocalCluster cluster, PrintStream out) throws Exception {
-    WebhookSettings settings =
-        WebhookSettings.fromEnvironment(System.getenv()).onLoopback(LocalCluster.ADMIN_USER);
-    var registrations =
-        new WebhookRegistrations(
-            path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + settings.port() + path).build(),
-            List.of("kube-system", "berth-system"));
-    var admission = cluster.client().admissionRegistration().v1();
-    admission.validatingWebhookConfigurations().resource(registrations.validating()).serverSideApply();
-    admission.mutatingWebhookConfigurations().resource(registrations.mutating()).serverSideApply();
-    WebhookRuntime webhooks = new WebhookRuntime(settings, cluster.client());
-    out.println("berth: webhooks on https://127.0.0.1:" + webhooks.start() + " (validating and mutating)");
+    int port = Integer.parseInt(System.getenv().getOrDefault("BERTH_WEBHOOK_PORT", "9443"));
+    WebhookRuntime webhooks = LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, port);
+    out.println("berth: webhooks on https://127.0.0.1:" + port + " (validating and mutating)");
     return webhooks;
   }
 
