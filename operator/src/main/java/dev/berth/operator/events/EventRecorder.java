@@ -16,6 +16,14 @@ public final class EventRecorder {
   private static final String COMPONENT = "berth-operator";
 
   private final KubernetesClient client;
+  // Events are written off the caller's thread: the admission loop must not wait on them.
+  private final java.util.concurrent.ExecutorService writer =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "berth-events");
+            t.setDaemon(true);
+            return t;
+          });
 
   public EventRecorder(KubernetesClient client) {
     this.client = client;
@@ -30,6 +38,10 @@ public final class EventRecorder {
   }
 
   private void record(HasMetadata object, String type, String reason, String message) {
+    writer.execute(() -> write(object, type, reason, message));
+  }
+
+  private void write(HasMetadata object, String type, String reason, String message) {
     String namespace =
         object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
     String now = Instant.now().toString();

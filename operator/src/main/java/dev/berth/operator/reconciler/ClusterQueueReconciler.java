@@ -1,6 +1,7 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.StopPolicy;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.operator.status.QueueUsage;
@@ -34,6 +35,10 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
       return UpdateControl.noUpdate();
     }
     ClusterQueue copy = Finalizers.copy(cq);
+    if (Finalizers.isDeleting(cq) && copy.getSpec() != null && copy.getSpec().stopPolicy != StopPolicy.HoldAndDrain) {
+      // A ClusterQueue on its way out admits nothing new; what it holds finishes in peace.
+      copy.getSpec().stopPolicy = StopPolicy.Hold;
+    }
     if (check.accepts(cq, BerthValidators.clusterQueue(cq))) {
       loop.submit(state -> state.clusterQueue(copy));
     }
