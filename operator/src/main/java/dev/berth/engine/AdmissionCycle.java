@@ -34,7 +34,7 @@ import java.util.Set;
  */
 final class AdmissionCycle {
   private final AdmissionEngine engine;
-  private final FlavorAssigner assigner = new FlavorAssigner();
+  private final FlavorAssigner assigner;
   private final Comparator<Entry> ordering;
   private final PreemptionPlanner planner;
 
@@ -50,6 +50,7 @@ final class AdmissionCycle {
     // A preemptor whose victims are all gone goes first: the quota they freed is its own.
     this.ordering = (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
     this.planner = planner;
+    this.assigner = new FlavorAssigner(planner instanceof FairSharingPreemption);
   }
 
   CycleResult run(long now, List<Eviction> requested) {

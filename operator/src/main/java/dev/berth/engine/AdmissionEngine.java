@@ -72,9 +72,14 @@ public final class AdmissionEngine {
     this(new BorrowingLastOrdering(), new ClassicalPreemption());
   }
 
+  /**
+   * With {@link FairSharingOrdering} and {@link ClassicalPreemption}, victims are chosen by
+   * {@link FairSharingPreemption} instead: fair sharing orders entries and preempts by share.
+   */
   public AdmissionEngine(EntryOrdering ordering, PreemptionPlanner planner) {
     this.ordering = ordering;
-    this.planner = planner;
+    this.planner = ordering instanceof FairSharingOrdering && planner instanceof ClassicalPreemption
+        ? new FairSharingPreemption() : planner;
   }
 
   // ---------------------------------------------------------------- cluster objects

@@ -51,6 +51,36 @@ final class DominantResourceShare {
     return Math.multiplyExact(share, 1000L) / weight;
   }
 
+  /**
+   * The share of a cohort in its parent: per resource, what the cohort draws beyond its own pool
+   * ({@code usage - subtreeQuota}, i.e. above the nominal of its subtree that it did not lend)
+   * over the parent's pool; the largest over resources, weight 1. 0 for a root.
+   */
+  static long ofCohort(QuotaNode cohort, FlavorResources frs) {
+    QuotaNode pool = cohort.parent();
+    if (pool == null) {
+      return 0;
+    }
+    Map<String, long[]> byResource = new HashMap<>();
+    for (int fr = 0; fr < frs.size(); fr++) {
+      long borrowed = Math.max(0, cohort.usage(fr) - cohort.subtreeQuota(fr));
+      long lendable = pool.subtreeQuota(fr);
+      if (borrowed == 0 && lendable == 0) {
+        continue;
+      }
+      long[] t = byResource.computeIfAbsent(frs.resource(fr), r -> new long[2]);
+      t[0] += borrowed;
+      t[1] += lendable;
+    }
+    long share = 0;
+    for (long[] t : byResource.values()) {
+      if (t[0] != 0) {
+        share = Math.max(share, t[1] == 0 ? Long.MAX_VALUE : Math.multiplyExact(t[0], 1000L) / t[1]);
+      }
+    }
+    return share;
+  }
+
   private static long extraFor(int fr, int[] frs, long[] amounts) {
     if (frs == null) {
       return 0;

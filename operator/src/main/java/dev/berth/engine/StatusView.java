@@ -166,6 +166,17 @@ public final class StatusView {
     return DominantResourceShare.of(cq, engine.frs, null, null);
   }
 
+  /**
+   * A cohort's dominant-resource share in its parent cohort, in thousandths (status
+   * fairSharing.weightedShare of a Cohort): what it draws beyond its own subtree's pool over the
+   * parent's pool, weight 1. 0 for a root cohort, an unknown or an inactive one.
+   */
+  public long cohortWeightedShare(String cohort) {
+    engine.ensureTree();
+    QuotaNode n = engine.tree.cohort(cohort);
+    return n == null || !n.active() ? 0 : DominantResourceShare.ofCohort(n, engine.frs);
+  }
+
   /** Why a ClusterQueue is not active (its Active condition), or null when it is. */
   public String clusterQueueInactiveMessage(String name) {
     ClusterQueueState cq = engine.queues.get(name);

@@ -284,12 +284,18 @@ class PreemptionProperties {
 
   /** An engine with the queues in cohort "c", the running jobs admitted with preemption off. */
   static final class Cluster {
-    final AdmissionEngine engine = new AdmissionEngine();
+    final AdmissionEngine engine;
     final List<ClusterQueue> specs = new ArrayList<>();
     long now = 100;
     int next;
 
     Cluster(List<QueueConfig> queues, List<Job> running) {
+      this(queues, running, new AdmissionEngine(), null);
+    }
+
+    /** With the given engine and, when not null, fair-sharing weights (thousandths) per queue. */
+    Cluster(List<QueueConfig> queues, List<Job> running, AdmissionEngine engine, List<Long> weights) {
+      this.engine = engine;
       engine.upsertResourceFlavor(ResourceFlavor.named("f"));
       engine.upsertNamespace("ns", Map.of());
       for (int i = 0; i < queues.size(); i++) {
@@ -299,7 +305,8 @@ class PreemptionProperties {
             List.of(new ResourceGroup(List.of("cpu"),
                 List.of(new FlavorQuotas("f", List.of(new ResourceQuota("cpu", q.nominal() * 1000L, bl, null)))))),
             QueueingStrategy.BestEffortFIFO, LabelSelector.ALL, FlavorFungibility.DEFAULT,
-            new PreemptionPolicy(q.within(), q.reclaim(), q.borrow(), q.threshold()), StopPolicy.None));
+            new PreemptionPolicy(q.within(), q.reclaim(), q.borrow(), q.threshold()), StopPolicy.None,
+            weights == null ? 1000L : weights.get(i % weights.size())));
         engine.upsertClusterQueue(withoutPreemption(specs.get(i)));
         engine.upsertLocalQueue(new LocalQueue("ns", "lq" + i, "cq" + i, StopPolicy.None));
       }

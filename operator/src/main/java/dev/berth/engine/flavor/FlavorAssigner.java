@@ -18,6 +18,19 @@ import java.util.List;
  * is found by binary search. Reads quota, never changes it.
  */
 public final class FlavorAssigner {
+  private final boolean fairSharing;
+
+  public FlavorAssigner() {
+    this(false);
+  }
+
+  /**
+   * With fair sharing, a queue whose reclaimWithinCohort is not Never may preempt while it would
+   * borrow (the share rule, not borrowWithinCohort, limits what it takes).
+   */
+  public FlavorAssigner(boolean fairSharing) {
+    this.fairSharing = fairSharing;
+  }
 
   public Assignment assign(AssignmentPlan plan, QuotaNode node) {
     if (plan.invalid != null) {
@@ -109,7 +122,8 @@ public final class FlavorAssigner {
               if (over) {
                 m = FlavorMode.NoFit;
               } else if ((preemption.canPreemptWithinNominal() && need <= node.nominal(fr))
-                  || preemption.canPreemptWhileBorrowing()) {
+                  || preemption.canPreemptWhileBorrowing()
+                  || (fairSharing && preemption.reclaimWithinCohort() != PreemptionPolicy.ReclaimWithinCohort.Never)) {
                 m = FlavorMode.Preempt;
               } else {
                 m = FlavorMode.NoFit;
