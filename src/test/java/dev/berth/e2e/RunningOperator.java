@@ -38,13 +38,18 @@ public final class RunningOperator {
 
   /** An operator with its own client on the given cluster, with or without leader election. */
   public static BerthOperator startNew(String kubeconfig, boolean leaderElection) {
+    return startNew(kubeconfig, leaderElection, false);
+  }
+
+  /** With fair sharing on or off (BERTH_FAIR_SHARING). */
+  public static BerthOperator startNew(String kubeconfig, boolean leaderElection, boolean fairSharing) {
     KubernetesClient client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
       return BerthOperator.start(
           client,
           new OperatorConfig(
-              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false, false));
+              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false, fairSharing));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }
