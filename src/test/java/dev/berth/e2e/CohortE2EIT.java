@@ -66,4 +66,28 @@ class CohortE2EIT {
     await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
     assertThat(running(s, 5)).isEqualTo(3);
   }
+
+  @Test
+  void aCycleInTheCohortTreeIsReportedOnEveryCohortInIt() {
+    Scenario s = new Scenario("cohort-cycle");
+    for (String[] pair : new String[][] {{"cycle-a", "cycle-b"}, {"cycle-b", "cycle-a"}}) {
+      dev.berth.api.v1beta1.Cohort cohort = new dev.berth.api.v1beta1.Cohort();
+      cohort.getMetadata().setName(pair[0]);
+      cohort.setSpec(new dev.berth.api.v1beta1.CohortSpec());
+      cohort.getSpec().parentName = pair[1];
+      s.client.resource(cohort).create();
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              for (String name : new String[] {"cycle-a", "cycle-b"}) {
+                var cohort = s.client.resources(dev.berth.api.v1beta1.Cohort.class).withName(name).get();
+                assertThat(cohort.getStatus()).as(name).isNotNull();
+                var active = cohort.getStatus().conditions.stream().filter(c -> c.type.equals("Active")).findFirst().orElseThrow();
+                assertThat(active.status).isEqualTo("False");
+                assertThat(active.message).contains("cycle-a").contains("cycle-b");
+              }
+            });
+  }
 }

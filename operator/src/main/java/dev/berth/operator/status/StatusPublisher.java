@@ -2,6 +2,8 @@ package dev.berth.operator.status;
 
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueueStatus;
+import dev.berth.api.v1beta1.Cohort;
+import dev.berth.api.v1beta1.CohortStatus;
 import dev.berth.api.v1beta1.FlavorUsage;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueStatus;
@@ -56,6 +58,9 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
       publish(cq, engine);
     }
     usage.publish(counts);
+    for (Cohort cohort : List.copyOf(state.cohorts())) {
+      publish(cohort, engine);
+    }
     Map<String, Map<String, Map<String, Long>>> byLocalQueue = localQueueUsage();
     for (LocalQueue lq : List.copyOf(state.localQueues())) {
       publish(lq, engine, byLocalQueue);
@@ -118,6 +123,34 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
       }
     }
     return "Inactive";
+  }
+
+  /** A Cohort object's Active condition (false while its tree has a cycle) and its share. */
+  private void publish(Cohort cohort, AdmissionEngine engine) {
+    String name = cohort.getMetadata().getName();
+    Cohort copy = Serialization.clone(cohort);
+    CohortStatus status = copy.getStatus() == null ? new CohortStatus() : copy.getStatus();
+    copy.setStatus(status);
+    if (status.conditions == null) {
+      status.conditions = new ArrayList<>();
+    }
+    String inactive = engine.status().cohortInactiveMessage(name);
+    WorkloadConditions.set(
+        status.conditions,
+        "Active",
+        inactive == null,
+        inactive == null ? "Ready" : "CohortCycle",
+        inactive == null ? "The cohort tree is valid" : inactive,
+        clock.instant());
+    status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
+    status.fairSharing.weightedShare = engine.status().cohortWeightedShare(name);
+    if (!Objects.equals(json(cohort.getStatus()), json(status))) {
+      try {
+        state.cohort(client.resource(copy).updateStatus());
+      } catch (KubernetesClientException e) {
+        log.debug("status of Cohort {} not written ({})", name, e.getCode());
+      }
+    }
   }
 
   /** namespace/queue → flavor → resource → usage of the workloads holding quota. */
