@@ -25,7 +25,6 @@ import dev.berth.operator.reconciler.ResourceFlavorReconciler;
 import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
-import dev.berth.operator.status.QueueUsage;
 import dev.berth.operator.status.StatusPublisher;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
@@ -67,8 +66,7 @@ public final class BerthOperator implements AutoCloseable {
     loop =
         new AdmissionLoop(
             state.engine(), state, new Bootstrap(client), new DecisionWriter(client, events, clock));
-    QueueUsage usage = new QueueUsage();
-    loop.onCycle(new StatusPublisher(client, state, usage, clock));
+    loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     PriorityResolver priorities = new PriorityResolver(client);
 
@@ -92,7 +90,7 @@ public final class BerthOperator implements AutoCloseable {
     SpecCheck check = new SpecCheck(events);
     operator.register(new ResourceFlavorReconciler(loop, check));
     operator.register(new CohortReconciler(loop, check));
-    operator.register(new ClusterQueueReconciler(loop, usage, check));
+    operator.register(new ClusterQueueReconciler(loop, check));
     operator.register(new LocalQueueReconciler(loop, check));
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));

@@ -4,7 +4,8 @@ import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.StopPolicy;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.webhook.validation.BerthValidators;
-import dev.berth.operator.status.QueueUsage;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.admission.WorkloadConditions;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -19,12 +20,23 @@ import java.time.Duration;
 public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   private final AdmissionLoop loop;
   private final SpecCheck check;
-  private final QueueUsage usage;
 
-  public ClusterQueueReconciler(AdmissionLoop loop, QueueUsage usage, SpecCheck check) {
+  public ClusterQueueReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
     this.check = check;
-    this.usage = usage;
+  }
+
+  /**
+   * Whether any unfinished Workload holds quota in the queue, read from the API server rather than
+   * from the loop's last snapshot: a finalizer must never go on a stale answer.
+   */
+  private static boolean holdsQuota(Context<ClusterQueue> context, String name) {
+    return context.getClient().resources(Workload.class).inAnyNamespace().list().getItems().stream()
+        .anyMatch(
+            w ->
+                WorkloadConditions.hasQuotaReserved(w)
+                    && name.equals(w.getStatus().admission.clusterQueue)
+                    && !WorkloadConditions.isFinished(w));
   }
 
   @Override
@@ -43,7 +55,7 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
       loop.submit(state -> state.clusterQueue(copy));
     }
     if (Finalizers.isDeleting(cq)) {
-      if (usage.reservingWorkloads(name) > 0) {
+      if (holdsQuota(context, name)) {
         return UpdateControl.<ClusterQueue>noUpdate().rescheduleAfter(Duration.ofSeconds(5));
       }
       Finalizers.remove(context.getClient(), cq);

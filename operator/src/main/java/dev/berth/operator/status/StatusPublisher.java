@@ -39,25 +39,20 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
 
   private final KubernetesClient client;
   private final ClusterState state;
-  private final QueueUsage usage;
   private final Clock clock;
 
-  public StatusPublisher(KubernetesClient client, ClusterState state, QueueUsage usage, Clock clock) {
+  public StatusPublisher(KubernetesClient client, ClusterState state, Clock clock) {
     this.client = client;
     this.state = state;
-    this.usage = usage;
     this.clock = clock;
   }
 
   @Override
   public void accept(AdmissionLoop.CycleOutcome outcome) {
     AdmissionEngine engine = state.engine();
-    Map<String, QueueCounts> counts = new HashMap<>();
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
-      counts.put(cq.getMetadata().getName(), engine.status().clusterQueueCounts(cq.getMetadata().getName()));
       publish(cq, engine);
     }
-    usage.publish(counts);
     for (Cohort cohort : List.copyOf(state.cohorts())) {
       publish(cohort, engine);
     }
