@@ -93,6 +93,8 @@ class LifecycleE2EIT {
         .until(
             () ->
                 s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()
+                    .getMetadata().getFinalizers().contains(Berth.RESOURCE_IN_USE_FINALIZER)
+                && s.client.resources(ClusterQueue.class).withName("finalizers-cq").get()
                     .getMetadata().getFinalizers().contains(Berth.RESOURCE_IN_USE_FINALIZER));
 
     s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").delete();

@@ -3,6 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.Berth;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,17 +20,33 @@ final class Finalizers {
     return Serialization.clone(object);
   }
 
-  /** Adds the finalizer when missing; returns the object as stored now. */
+  /**
+   * Adds the finalizer when missing; returns the object as stored now. The operator's own status
+   * writes race with this update, so a conflict is retried on the freshly read object.
+   */
   static <T extends HasMetadata> T ensure(KubernetesClient client, T object) {
-    List<String> finalizers = object.getMetadata().getFinalizers();
-    if (finalizers != null && finalizers.contains(Berth.RESOURCE_IN_USE_FINALIZER)) {
-      return object;
+    T current = object;
+    for (int attempt = 0; ; attempt++) {
+      List<String> finalizers = current.getMetadata().getFinalizers();
+      if (finalizers != null && finalizers.contains(Berth.RESOURCE_IN_USE_FINALIZER)) {
+        return current;
+      }
+      T copy = copy(current);
+      List<String> updated = new ArrayList<>(finalizers == null ? List.of() : finalizers);
+      updated.add(Berth.RESOURCE_IN_USE_FINALIZER);
+      copy.getMetadata().setFinalizers(updated);
+      try {
+        return client.resource(copy).update();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= 4) {
+          throw e;
+        }
+        current = client.resource(object).get();
+        if (current == null || isDeleting(current)) {
+          return object;
+        }
+      }
     }
-    T copy = copy(object);
-    List<String> updated = new ArrayList<>(finalizers == null ? List.of() : finalizers);
-    updated.add(Berth.RESOURCE_IN_USE_FINALIZER);
-    copy.getMetadata().setFinalizers(updated);
-    return client.resource(copy).update();
   }
 
   static <T extends HasMetadata> void remove(KubernetesClient client, T object) {
