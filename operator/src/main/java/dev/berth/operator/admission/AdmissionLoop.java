@@ -30,6 +30,13 @@ public final class AdmissionLoop implements AutoCloseable {
   private final List<Consumer<CycleOutcome>> listeners = new ArrayList<>();
   private final BlockingQueue<Consumer<ClusterState>> inbox = new LinkedBlockingQueue<>();
   private final Thread thread;
+  private final java.util.concurrent.ScheduledExecutorService retryTimer =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "berth-admission-retry");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile boolean running = true;
   private volatile boolean bootstrapped;
 
@@ -113,14 +120,16 @@ public final class AdmissionLoop implements AutoCloseable {
       }
     }
     if (retry) {
-      // A write was rolled back: the workload is pending again, so decide once more.
-      poke();
+      // A write failed on the API server's side and was rolled back: decide again shortly, not
+      // at once, so an unavailable API server is not hammered.
+      retryTimer.schedule(this::poke, 1, TimeUnit.SECONDS);
     }
   }
 
   @Override
   public void close() {
     running = false;
+    retryTimer.shutdownNow();
     thread.interrupt();
   }
 

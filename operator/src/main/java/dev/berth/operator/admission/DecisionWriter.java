@@ -102,7 +102,10 @@ public final class DecisionWriter {
       return false;
     } catch (KubernetesClientException e) {
       state.engine().rollback(admission);
-      if (e.getCode() == 409 || e.getCode() == 404) {
+      boolean serverSide = e.getCode() >= 500 || e.getCode() == 429 || e.getCode() <= 0;
+      if (!serverSide) {
+        // 409: a newer version is on its way and will be decided again; 404: it is gone; other
+        // 4xx: retrying the same write cannot help, the next event decides again.
         log.info("admission of {} not written ({}); rolled back", name(latest), e.getCode());
         return false;
       }
