@@ -52,9 +52,11 @@ public final class BerthOperator implements AutoCloseable {
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
+  private final IntegrationWatch jobSetWatch;
   private volatile boolean started;
 
-  private BerthOperator(KubernetesClient client, OperatorConfig config) throws IOException {
+  private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
+      throws IOException {
     Clock clock = Clock.systemUTC();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
@@ -99,12 +101,14 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(
         new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events, clock)));
     // The JobSet integration switches itself on when the JobSet CRD is installed.
-    if (client.apiextensions().v1().customResourceDefinitions().withName("jobsets.jobset.x-k8s.io").get()
-        != null) {
+    if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get() != null) {
       operator.register(
           new JobSetReconciler(
               new WorkloadLifecycle<>(new JobSetAdapter(), priorities, flavors, events, clock)));
-      log.info("JobSet integration on: jobsets.jobset.x-k8s.io is installed");
+      log.info("JobSet integration on: {} is installed", JOBSET_CRD);
+      jobSetWatch = null;
+    } else {
+      jobSetWatch = new IntegrationWatch(client, JOBSET_CRD, onNewIntegration);
     }
 
     // Every replica serves the webhooks, leader or not; only the leader admits.
@@ -115,9 +119,20 @@ public final class BerthOperator implements AutoCloseable {
     metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
   }
 
+  static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
+
   /** Starts everything; returns once the informers have synced. */
   public static BerthOperator start(KubernetesClient client, OperatorConfig config) throws IOException {
-    BerthOperator berth = new BerthOperator(client, config);
+    return start(client, config, () -> log.warn("restart Berth to switch the new integration on"));
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, OperatorConfig)}; {@code onNewIntegration} runs when the
+   * JobSet CRD appears after start (the process exits there, so that it restarts with it).
+   */
+  public static BerthOperator start(
+      KubernetesClient client, OperatorConfig config, Runnable onNewIntegration) throws IOException {
+    BerthOperator berth = new BerthOperator(client, config, onNewIntegration);
     berth.metrics.start();
     if (berth.webhooks != null) {
       log.info("webhooks served on :{}", berth.webhooks.start());
@@ -156,6 +171,9 @@ public final class BerthOperator implements AutoCloseable {
   @Override
   public void close() {
     started = false;
+    if (jobSetWatch != null) {
+      jobSetWatch.close();
+    }
     operator.stop();
     loop.close();
     if (webhooks != null) {
@@ -175,7 +193,7 @@ public final class BerthOperator implements AutoCloseable {
     }
     OperatorConfig config = OperatorConfig.fromEnvironment();
     KubernetesClient client = new KubernetesClientBuilder().build();
-    BerthOperator berth = start(client, config);
+    BerthOperator berth = start(client, config, () -> System.exit(0));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
