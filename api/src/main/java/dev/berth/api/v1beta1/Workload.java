@@ -20,6 +20,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
   @Column(name = "Reserved in", jsonPath = ".status.admission.clusterQueue"),
   @Column(name = "Admitted", jsonPath = ".status.conditions[?(@.type==\"Admitted\")].status"),
   @Column(name = "Finished", jsonPath = ".status.conditions[?(@.type==\"Finished\")].status"),
+  @Column(
+      name = "Reason",
+      jsonPath = ".status.conditions[?(@.type==\"QuotaReserved\")].reason",
+      priority = 1),
+  @Column(
+      name = "Message",
+      jsonPath = ".status.conditions[?(@.type==\"QuotaReserved\")].message",
+      priority = 1),
   @Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })
 // The pod templates are compared by the validating webhook: comparing whole templates in CEL
