@@ -31,6 +31,11 @@ final class HandlerTimes {
     micros.clear();
   }
 
+  /** The slowest handler call, in milliseconds (0 without calls). */
+  double maxMillis() {
+    return micros.stream().mapToLong(Long::longValue).max().orElse(0) / 1000.0;
+  }
+
   String summary() {
     List<Long> sorted = new ArrayList<>(micros);
     sorted.sort(null);

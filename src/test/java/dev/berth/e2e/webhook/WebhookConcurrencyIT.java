@@ -69,6 +69,30 @@ class WebhookConcurrencyIT {
     return latencies;
   }
 
+  /**
+   * The ordinary user, for a burst: no client-side retry and a generous timeout, so a slow answer
+   * is measured as slow instead of being hidden by a retry, and a hang still ends the test.
+   */
+  private static KubernetesClient burstClient() {
+    io.fabric8.kubernetes.client.Config config =
+        io.fabric8.kubernetes.client.Config.fromKubeconfig(cluster.kubeconfig());
+    config.setImpersonateUsername(WebhookTestCluster.USER);
+    config.setImpersonateGroups("system:authenticated");
+    config.setRequestTimeout(30_000);
+    config.setRequestRetryBackoffLimit(0);
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /**
+   * Every request was answered by the webhook itself (a mutation or a denial, never "failed
+   * calling webhook"), so it answered within the API server's timeout; its own time per call is
+   * far below that. End to end, nothing hangs.
+   */
+  private static void assertAnsweredInTime(List<Long> latencies) {
+    assertThat(cluster.handlerTimes().maxMillis()).isLessThan(10_000);
+    assertThat(latencies).allSatisfy(ms -> assertThat(ms).isLessThan(30_000));
+  }
+
   private static String summary(String what, List<Long> latencies) {
     List<Long> sorted = latencies.stream().sorted().toList();
     return String.format("[berth-webhook-latency] %s: n=%d p50=%d ms p95=%d ms max=%d ms; %s",
@@ -79,7 +103,7 @@ class WebhookConcurrencyIT {
 
   @Test
   void fiftyJobCreationsThroughTheApiServer() throws Exception {
-    KubernetesClient user = cluster.user();
+    KubernetesClient user = burstClient();
     List<Callable<Void>> tasks = IntStream.range(0, CONCURRENT).mapToObj(i -> (Callable<Void>) () -> {
       user.resource(Serialization.unmarshal("""
           apiVersion: batch/v1
@@ -95,7 +119,7 @@ class WebhookConcurrencyIT {
     }).collect(Collectors.toList());
     List<Long> latencies = runTogether(tasks);
     System.out.println(summary("50 concurrent managed Job creates via kube-apiserver (mutate+validate)", latencies));
-    assertThat(latencies).allSatisfy(ms -> assertThat(ms).isLessThan(10_000));
+    assertAnsweredInTime(latencies);
     assertThat(user.batch().v1().jobs().inNamespace(NS).list().getItems())
         .hasSize(CONCURRENT)
         .allSatisfy(j -> assertThat(j.getSpec().getSuspend()).isTrue());
@@ -103,7 +127,7 @@ class WebhookConcurrencyIT {
 
   @Test
   void fiftyRejectionsThroughTheApiServer() throws Exception {
-    KubernetesClient user = cluster.user();
+    KubernetesClient user = burstClient();
     List<Callable<Void>> tasks = IntStream.range(0, CONCURRENT).mapToObj(i -> (Callable<Void>) () -> {
       try {
         user.resource(Serialization.unmarshal("""
@@ -120,7 +144,7 @@ class WebhookConcurrencyIT {
     }).collect(Collectors.toList());
     List<Long> latencies = runTogether(tasks);
     System.out.println(summary("50 concurrent invalid ClusterQueue creates via kube-apiserver", latencies));
-    assertThat(latencies).allSatisfy(ms -> assertThat(ms).isLessThan(10_000));
+    assertAnsweredInTime(latencies);
   }
 
   @Test

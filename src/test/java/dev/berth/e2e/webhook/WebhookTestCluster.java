@@ -98,6 +98,10 @@ public final class WebhookTestCluster {
   }
 
   /** A non-operator user with cluster-admin RBAC: only the webhook stands in its way. */
+  public String kubeconfig() {
+    return kubeconfig;
+  }
+
   public KubernetesClient user() {
     return user;
   }
