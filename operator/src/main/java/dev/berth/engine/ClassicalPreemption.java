@@ -210,7 +210,7 @@ public final class ClassicalPreemption implements PreemptionPlanner {
       if (!w.clusterQueue.equals(own.name) && !borrowsOnNeeded(ctx.queue(w.clusterQueue).node, w, frs, needed)) {
         continue;
       }
-      remove(ctx, w);
+      SimulatedRemoval.remove(ctx, w);
       taken.add(w);
       if (fits(own.node, frs, need, allowBorrowing)) {
         fits = true;
@@ -218,30 +218,10 @@ public final class ClassicalPreemption implements PreemptionPlanner {
       }
     }
     if (fits) {
-      // Give back, newest taken first, every victim the preemptor can do without. The last one
-      // taken is needed: without it the preemptor did not fit even with all the others removed.
-      for (int i = taken.size() - 2; i >= 0; i--) {
-        AdmittedWorkload w = taken.get(i);
-        restore(ctx, w);
-        if (fits(own.node, frs, need, allowBorrowing)) {
-          taken.remove(i);
-        } else {
-          remove(ctx, w);
-        }
-      }
+      SimulatedRemoval.giveBackUnneeded(
+          ctx, taken, SimulatedRemoval.IndexedCheck.of(() -> fits(own.node, frs, need, allowBorrowing)));
     }
-    for (AdmittedWorkload w : taken) {
-      restore(ctx, w);
-    }
-    if (!fits) {
-      return List.of();
-    }
-    List<Victim> out = new ArrayList<>(taken.size());
-    for (AdmittedWorkload w : taken) {
-      out.add(new Victim(w.workload.uid(),
-          w.clusterQueue.equals(own.name) ? PreemptionReason.InClusterQueue : cohortReason));
-    }
-    return out;
+    return SimulatedRemoval.restoreAndName(ctx, taken, own.name, cohortReason, fits);
   }
 
   private static boolean borrowsOnNeeded(QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
@@ -263,19 +243,5 @@ public final class ClassicalPreemption implements PreemptionPlanner {
       }
     }
     return true;
-  }
-
-  private static void remove(PreemptionContext ctx, AdmittedWorkload w) {
-    QuotaNode n = ctx.queue(w.clusterQueue).node;
-    for (int k = 0; k < w.frs.length; k++) {
-      QuotaTree.removeUsage(n, w.frs[k], w.usage[k]);
-    }
-  }
-
-  private static void restore(PreemptionContext ctx, AdmittedWorkload w) {
-    QuotaNode n = ctx.queue(w.clusterQueue).node;
-    for (int k = 0; k < w.frs.length; k++) {
-      QuotaTree.addUsage(n, w.frs[k], w.usage[k]);
-    }
   }
 }

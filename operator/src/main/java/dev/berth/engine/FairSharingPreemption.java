@@ -93,7 +93,7 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       boolean took = false;
       if (target == own) {
         AdmittedWorkload w = candidates.poll();
-        remove(ctx, w);
+        SimulatedRemoval.remove(ctx, w);
         taken.add(w);
         took = true;
       } else {
@@ -105,13 +105,13 @@ public final class FairSharingPreemption implements PreemptionPlanner {
           if (!borrowsOnNeeded(target.node, w, frs, needed)) {
             continue;
           }
-          remove(ctx, w);
+          SimulatedRemoval.remove(ctx, w);
           if (preemptorShare <= share(ctx, below)) {
             taken.add(w);
             took = true;
             break;
           }
-          restore(ctx, w);
+          SimulatedRemoval.restore(ctx, w);
         }
         if (!took) {
           candidates.clear();
@@ -126,31 +126,12 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       }
     }
     if (fits) {
-      // Give back, newest taken first, every victim the preemptor can do without, as long as the
-      // share rule still holds for the victims kept (giving back an own victim raises the
-      // preemptor's share).
-      for (int i = taken.size() - 2; i >= 0; i--) {
-        AdmittedWorkload w = taken.get(i);
-        restore(ctx, w);
-        if (ClassicalPreemption.fits(own.node, frs, need, true) && shareRuleHolds(ctx, own, a, taken, i)) {
-          taken.remove(i);
-        } else {
-          remove(ctx, w);
-        }
-      }
+      // As long as the share rule still holds for the victims kept (giving back an own victim
+      // raises the preemptor's share).
+      SimulatedRemoval.giveBackUnneeded(ctx, taken,
+          i -> ClassicalPreemption.fits(own.node, frs, need, true) && shareRuleHolds(ctx, own, a, taken, i));
     }
-    for (AdmittedWorkload w : taken) {
-      restore(ctx, w);
-    }
-    if (!fits) {
-      return List.of();
-    }
-    List<Victim> out = new ArrayList<>(taken.size());
-    for (AdmittedWorkload w : taken) {
-      out.add(new Victim(w.workload.uid(), w.clusterQueue.equals(own.name)
-          ? PreemptionReason.InClusterQueue : PreemptionReason.InCohortFairSharing));
-    }
-    return out;
+    return SimulatedRemoval.restoreAndName(ctx, taken, own.name, PreemptionReason.InCohortFairSharing, fits);
   }
 
   /**
@@ -254,17 +235,5 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     return 0;
   }
 
-  private static void remove(PreemptionContext ctx, AdmittedWorkload w) {
-    QuotaNode n = ctx.queue(w.clusterQueue).node;
-    for (int k = 0; k < w.frs.length; k++) {
-      QuotaTree.removeUsage(n, w.frs[k], w.usage[k]);
-    }
-  }
 
-  private static void restore(PreemptionContext ctx, AdmittedWorkload w) {
-    QuotaNode n = ctx.queue(w.clusterQueue).node;
-    for (int k = 0; k < w.frs.length; k++) {
-      QuotaTree.addUsage(n, w.frs[k], w.usage[k]);
-    }
-  }
 }
