@@ -188,31 +188,19 @@ public final class WebhookTestCluster {
         metadata: {name: webhook-probe}
         spec: {namespaceSelector: {matchExpressions: [{key: a, operator: Is}]}}
         """;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      try {
-        GenericKubernetesResource created = admin.resource(
-            Serialization.unmarshal(probe, GenericKubernetesResource.class)).dryRun().create();
-        if (created.getAdditionalProperties().toString().contains("BestEffortFIFO")) {
-          throw new IllegalStateException("mutating webhook active before validating one");
-        }
-      } catch (KubernetesClientException e) {
-        if (e.getMessage().contains("denied the request")) {
-          return;
-        }
-      } catch (IllegalStateException e) {
-        // mutation seen, validation not yet; keep waiting
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("webhooks did not become active within 60s");
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
+    // Active once the validating webhook denies the invalid probe (a dry run stores nothing).
+    org.awaitility.Awaitility.await("webhooks active")
+        .atMost(java.time.Duration.ofSeconds(60))
+        .pollInterval(java.time.Duration.ofMillis(200))
+        .until(() -> {
+          try {
+            admin.resource(Serialization.unmarshal(probe, GenericKubernetesResource.class))
+                .dryRun().create();
+            return false;
+          } catch (KubernetesClientException e) {
+            return e.getMessage().contains("denied the request");
+          }
+        });
   }
 
   private synchronized void stop() {
