@@ -30,7 +30,10 @@ public final class WebhookRegistrations {
   public static final String MUTATING_NAME = "berth-mutating";
   /** Berth objects are admin objects: rare writes, so allow the API server's full budget. */
   static final int BERTH_TIMEOUT_SECONDS = 10;
-  /** Jobs are on every team's submit path (and JobSet's controller's): fail fast. */
+  /**
+   * Jobs are on every team's submit path (and JobSet's controller's), their pods on the Job
+   * controller's: fail fast.
+   */
   static final int JOB_TIMEOUT_SECONDS = 5;
 
   private static final String BERTH_GROUP = Berth.GROUP;
@@ -41,8 +44,8 @@ public final class WebhookRegistrations {
 
   /**
    * @param clientConfig where the API server sends a path: a Service in the chart, a URL in tests
-   * @param excludedNamespaces namespaces whose Jobs the webhook never sees (kube-system, and the
-   *     operator's own, so the webhook can never block its own recovery)
+   * @param excludedNamespaces namespaces whose Jobs and pods the webhook never sees (kube-system,
+   *     and the operator's own, so the webhook can never block its own recovery)
    */
   public WebhookRegistrations(
       Function<String, WebhookClientConfig> clientConfig, List<String> excludedNamespaces) {
@@ -91,6 +94,10 @@ public final class WebhookRegistrations {
     hooks.add(mutating("mjobset-default-queue", MUTATE_JOBSET,
         rule(JOBSET_GROUP, "v1alpha2", "jobsets", "CREATE"), "Ignore", userNamespaces(),
         unmanaged()));
+    // Pods of an admitted topology-aware podSet: an ungated one could be scheduled outside the
+    // domain its Workload was admitted to, so Fail. The label keeps every other pod away.
+    hooks.add(mutating("mpod", MUTATE_POD, rule("", "v1", "pods", "CREATE"), "Fail",
+        userNamespaces(), labelled(Berth.PODSET_LABEL)));
     return new MutatingWebhookConfigurationBuilder()
         .withNewMetadata().withName(MUTATING_NAME).endMetadata()
         .withWebhooks(hooks)
@@ -165,8 +172,12 @@ public final class WebhookRegistrations {
   }
 
   private static LabelSelector managed() {
+    return labelled(Berth.QUEUE_NAME_LABEL);
+  }
+
+  private static LabelSelector labelled(String key) {
     return new LabelSelectorBuilder()
-        .addNewMatchExpression().withKey(Berth.QUEUE_NAME_LABEL).withOperator("Exists")
+        .addNewMatchExpression().withKey(key).withOperator("Exists")
         .endMatchExpression()
         .build();
   }

@@ -53,4 +53,26 @@ class WebhookRegistrationsTest {
         .containsEntry("mjobset-default-queue.berth.dev", "Ignore")
         .containsEntry("mclusterqueue.berth.dev", "Fail");
   }
+
+  @Test
+  void onlyLabelledPodsAreGatedOnCreateAndFailClosed() {
+    MutatingWebhook pod = registrations.mutating().getWebhooks().stream()
+        .filter(h -> h.getName().equals("mpod.berth.dev")).findFirst().orElseThrow();
+    assertThat(pod.getClientConfig().getUrl()).isEqualTo("https://x/mutate--v1-pod");
+    assertThat(pod.getRules()).singleElement().satisfies(r -> {
+      assertThat(r.getApiGroups()).containsExactly("");
+      assertThat(r.getApiVersions()).containsExactly("v1");
+      assertThat(r.getResources()).containsExactly("pods");
+      assertThat(r.getOperations()).containsExactly("CREATE");
+    });
+    assertThat(pod.getFailurePolicy()).isEqualTo("Fail");
+    assertThat(pod.getSideEffects()).isEqualTo("None");
+    assertThat(pod.getTimeoutSeconds()).isEqualTo(5);
+    assertThat(pod.getObjectSelector().getMatchExpressions()).singleElement().satisfies(e -> {
+      assertThat(e.getKey()).isEqualTo("berth.dev/podset");
+      assertThat(e.getOperator()).isEqualTo("Exists");
+    });
+    assertThat(pod.getNamespaceSelector().getMatchExpressions().get(0).getValues())
+        .containsExactly("kube-system", "berth-system");
+  }
 }

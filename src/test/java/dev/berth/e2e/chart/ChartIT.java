@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
@@ -24,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -56,13 +59,15 @@ class ChartIT {
               "--set", "webhooks.podTopologyGates.enabled=true"
             }),
         Arguments.of(
-            "cert-manager with a ClusterIssuer, no JobSet, no default queue, no user roles",
+            "cert-manager with a ClusterIssuer, no JobSet, no default queue, no pod webhook,"
+                + " no user roles",
             new String[] {
               "--set", "certManager.enabled=true",
               "--set", "certManager.issuerRef.name=corp-ca",
               "--set", "certManager.issuerRef.kind=ClusterIssuer",
               "--set", "webhooks.jobSet.enabled=false",
               "--set", "webhooks.defaultQueue.enabled=false",
+              "--set", "webhooks.podTopologyGates.enabled=false",
               "--set", "rbac.userRoles=false"
             }));
   }
@@ -155,6 +160,28 @@ class ChartIT {
     assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
     assertThat(binding.at("/subjects/0/name").asText()).isEqualTo("berth");
     assertThat(binding.at("/subjects/0/namespace").asText()).isEqualTo(NS);
+  }
+
+  @ParameterizedTest(name = "{0}: the operator reads nodes and pods, and only patches pods")
+  @MethodSource("variations")
+  void operatorReadsNodesAndReleasesPodGates(String name, String[] values) {
+    Map<String, Set<String>> verbs = new HashMap<>();
+    JsonNode role = Manifests.json(
+        Manifests.named(render(values), "ClusterRole", "berth-operator").orElseThrow());
+    for (JsonNode rule : role.path("rules")) {
+      if (texts(rule.path("apiGroups")).contains("")) {
+        assertThat(rule.has("resourceNames")).as("core rules are cluster-wide").isFalse();
+        for (String resource : texts(rule.path("resources"))) {
+          verbs.computeIfAbsent(resource, r -> new TreeSet<>())
+              .addAll(texts(rule.path("verbs")));
+        }
+      }
+    }
+    assertThat(verbs.get("nodes")).containsExactlyInAnyOrder("get", "list", "watch");
+    // Even with the pod webhook off: pods gated before it was turned off must still be released.
+    assertThat(verbs.get("pods"))
+        .containsExactlyInAnyOrder("get", "list", "watch", "update", "patch");
+    assertThat(verbs).doesNotContainKeys("pods/status", "pods/binding", "nodes/status");
   }
 
   @ParameterizedTest(name = "{0}: the Deployment runs locked down, probed and sized")
@@ -302,13 +329,25 @@ class ChartIT {
         .containsEntry("mworkload.berth.dev", "/mutate-berth-dev-v1beta1-workload");
     boolean jobSet = !List.of(values).contains("webhooks.jobSet.enabled=false");
     boolean defaultQueue = !List.of(values).contains("webhooks.defaultQueue.enabled=false");
-    boolean podGates = List.of(values).contains("webhooks.podTopologyGates.enabled=true");
+    boolean podGates = !List.of(values).contains("webhooks.podTopologyGates.enabled=false");
     assertThat(paths.containsKey("vjobset.berth.dev")).isEqualTo(jobSet);
     assertThat(paths.containsKey("mjobset.berth.dev")).isEqualTo(jobSet);
     assertThat(paths.containsKey("mjob-default-queue.berth.dev")).isEqualTo(defaultQueue);
     assertThat(paths.containsKey("mpod.berth.dev")).isEqualTo(podGates);
     if (podGates) {
       assertThat(paths).containsEntry("mpod.berth.dev", "/mutate--v1-pod");
+      JsonNode pod = hooks.get("mpod.berth.dev");
+      assertThat(texts(pod.at("/rules/0/apiGroups"))).containsExactly("");
+      assertThat(texts(pod.at("/rules/0/apiVersions"))).containsExactly("v1");
+      assertThat(texts(pod.at("/rules/0/resources"))).containsExactly("pods");
+      assertThat(texts(pod.at("/rules/0/operations"))).containsExactly("CREATE");
+      // Only pods of an admitted topology-aware podSet, never every pod in the cluster.
+      assertThat(pod.at("/objectSelector/matchExpressions")).hasSize(1);
+      assertThat(pod.at("/objectSelector/matchExpressions/0/key").asText())
+          .isEqualTo("berth.dev/podset");
+      assertThat(pod.at("/objectSelector/matchExpressions/0/operator").asText())
+          .isEqualTo("Exists");
+      assertThat(pod.at("/objectSelector/matchLabels").isMissingNode()).isTrue();
     }
     if (jobSet) {
       assertThat(paths)
@@ -436,7 +475,8 @@ class ChartIT {
         assertStored(client, webhook);
       }
       assertRbacOnTheServer(client, release, namespace);
-      assertWebhooksFailAsDesigned(client, namespace);
+      assertWebhooksFailAsDesigned(client, namespace,
+          !List.of(values).contains("webhooks.podTopologyGates.enabled=false"));
     } finally {
       // Left in place, the fail-closed webhooks would refuse every later ClusterQueue write on
       // this server (the samples test shares it).
@@ -490,6 +530,16 @@ class ChartIT {
     assertThat(allowed(client, operator, operatorGroups, "delete", "batch", "jobs", "", "team-a",
         null)).as("the operator suspends Jobs, never deletes them").isFalse();
     assertThat(allowed(client, operator, operatorGroups, "get", "", "secrets", "", namespace,
+        null)).isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "patch", "", "pods", "", "team-a",
+        null)).as("the operator releases the topology gate of any namespace's pods").isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "list", "", "nodes", "", null,
+        null)).isTrue();
+    for (String verb : List.of("create", "delete")) {
+      assertThat(allowed(client, operator, operatorGroups, verb, "", "pods", "", "team-a",
+          null)).as("the operator %s pods", verb).isFalse();
+    }
+    assertThat(allowed(client, operator, operatorGroups, "patch", "", "nodes", "", null,
         null)).isFalse();
     assertThat(allowed(client, operator, operatorGroups, "update", "coordination.k8s.io",
         "leases", "", namespace, "berth-leader")).isTrue();
@@ -590,7 +640,8 @@ class ChartIT {
    * No operator runs behind the Service, so every call to the webhook fails: what gets through
    * shows each entry's failurePolicy and selectors as the API server applies them.
    */
-  private static void assertWebhooksFailAsDesigned(KubernetesClient admin, String berthNs) {
+  private static void assertWebhooksFailAsDesigned(
+      KubernetesClient admin, String berthNs, boolean podGates) {
     // fabric8 retries a 500 (a failed webhook call) with backoff; here the first answer is the one.
     try (KubernetesClient client =
         new KubernetesClientBuilder()
@@ -598,6 +649,9 @@ class ChartIT {
                 new ConfigBuilder(admin.getConfiguration()).withRequestRetryBackoffLimit(0).build())
             .build()) {
       probeWebhooks(client, berthNs);
+      if (podGates) {
+        probePodWebhook(client, berthNs);
+      }
     }
   }
 
@@ -631,6 +685,33 @@ class ChartIT {
     assertThatThrownBy(() -> client.resource(flavor).create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("vresourceflavor.berth.dev");
+  }
+
+  private static void probePodWebhook(KubernetesClient client, String berthNs) {
+    String team = "team-a";
+    // A pod of a topology-aware podSet: fail closed, or it could be scheduled outside its domain.
+    assertThatThrownBy(() -> client.pods().inNamespace(team)
+            .resource(pod("gated", Map.of("berth.dev/podset", "main"))).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("mpod.berth.dev");
+    // Every other pod never reaches Berth, and neither do pods in the excluded namespaces.
+    Pod plain = client.pods().inNamespace(team).resource(pod("plain", Map.of())).create();
+    client.resource(plain).delete();
+    for (String ns : List.of(berthNs, "kube-system")) {
+      Pod excluded = client.pods().inNamespace(ns)
+          .resource(pod("excluded", Map.of("berth.dev/podset", "main"))).create();
+      client.resource(excluded).delete();
+    }
+  }
+
+  private static Pod pod(String name, Map<String, String> labels) {
+    return new PodBuilder()
+        .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer().withName("main").withImage("busybox:1.36").endContainer()
+        .endSpec()
+        .build();
   }
 
   private static void ensureNamespace(KubernetesClient client, String name) {

@@ -13,6 +13,7 @@ import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.LocalQueueLookup;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
+import dev.berth.webhook.mutation.PodTopologyGate;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.RequestGuard;
@@ -66,6 +67,7 @@ public final class BerthWebhooks {
     ManagedJobDefaulter jobs = new ManagedJobDefaulter(localQueues);
     routes.put(MUTATE_JOB, new MutatingHandler(jobs, CREATE));
     routes.put(MUTATE_JOBSET, new MutatingHandler(jobs, CREATE));
+    routes.put(MUTATE_POD, new MutatingHandler(new PodTopologyGate(), CREATE));
     return routes;
   }
 }

@@ -21,6 +21,8 @@ public final class WebhookPaths {
   public static final String MUTATE_WORKLOAD = "/mutate-" + BERTH + "workload";
   public static final String MUTATE_JOB = "/mutate-batch-v1-job";
   public static final String MUTATE_JOBSET = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
+  /** The core group is the empty string, hence the double dash. */
+  public static final String MUTATE_POD = "/mutate--v1-pod";
 
   /** Plain GET for readiness probes. */
   public static final String HEALTH = "/healthz";
