@@ -87,18 +87,27 @@ final class AdmissionCycle {
         engine.cancelPreemption(e.queue);
       }
       FlavorMode mode = e.assignment.mode();
-      if (mode == FlavorMode.Fit) {
-        Admission admission = engine.admit(e, now);
+      TopologyState.Result placed = mode == FlavorMode.Fit ? engine.placeTopology(e) : null;
+      if (placed != null && placed.refused() != null) {
+        // Quota fits but the nodes do not: wait for capacity like any workload that does not fit.
+        requeue(e, entries, placed.refused());
+      } else if (mode == FlavorMode.Fit) {
+        Admission admission = engine.admit(e, now, placed.podSets());
         admissions.add(admission);
         admittedThisCycle.add(admission.workloadUid());
         Entry following = nominate(e.queue);
         if (following != null) {
           entries.add(following);
         }
-      } else if (mode == FlavorMode.Preempt && preempt(e)) {
-        block(e.queue, e.bucket);
+      } else if (mode == FlavorMode.Preempt) {
+        Explanation notPreempting = preempt(e);
+        if (notPreempting == null) {
+          block(e.queue, e.bucket);
+        } else {
+          requeue(e, entries, notPreempting);
+        }
       } else {
-        requeue(e, entries);
+        requeue(e, entries, explain(e));
       }
     }
     return new CycleResult(admissions, evictions, touched, engine, evaluations);
@@ -156,7 +165,8 @@ final class AdmissionCycle {
     return assigner.assign(bucket.plan(cq.compiled), cq.node);
   }
 
-  private boolean preempt(Entry e) {
+  /** Requests the victims' evictions and returns null, or returns why it does not preempt. */
+  private Explanation preempt(Entry e) {
     PreemptionContext ctx = new PreemptionContext(e, engine.queues(), engine.treeQueues(e.queue),
         engine.flavorResources(), admittedThisCycle);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
@@ -165,13 +175,19 @@ final class AdmissionCycle {
         // Workloads admitted in this cycle are no candidates; look again next cycle.
         engine.markDirty(e.queue);
       }
-      return false;
+      return explain(e);
     }
     for (PreemptionPlanner.Victim v : victims) {
       if (claimedVictims.contains(v.uid())) {
         // An earlier entry already counts on these victims' quota.
-        return false;
+        return explain(e);
       }
+    }
+    // Evicting victims whose nodes would not hold it anyway only restarts them: they would be
+    // admitted again behind it, and evicted again on the next wake.
+    Explanation unplaceable = engine.topologyRefusalAfterEvicting(e, victims);
+    if (unplaceable != null) {
+      return unplaceable;
     }
     List<String> names = new ArrayList<>(victims.size());
     for (PreemptionPlanner.Victim v : victims) {
@@ -183,22 +199,26 @@ final class AdmissionCycle {
       }
     }
     if (names.isEmpty()) {
-      return false;
+      return explain(e);
     }
     engine.reserveForPreemptor(e.queue, e.assignment);
     e.bucket.explain(Explanation.of(PendingReason.WaitingForPreemptedWorkloads,
         "waiting for " + names.size() + " preempted workload(s) to release quota: " + String.join(", ", names)));
     touched.add(e.bucket);
-    return true;
+    return null;
   }
 
-  private void requeue(Entry e, PriorityQueue<Entry> entries) {
+  private static Explanation explain(Entry e) {
     Explanation why = e.assignment.explanation();
     if (e.assignment.mode() == FlavorMode.Preempt) {
       Explanation base = why;
       why = Explanation.lazy(PendingReason.WaitingForQuota,
           () -> base.message() + "; preemption could make room but found no victims");
     }
+    return why;
+  }
+
+  private void requeue(Entry e, PriorityQueue<Entry> entries, Explanation why) {
     touched.add(e.bucket);
     if (e.queue.spec.queueingStrategy() == QueueingStrategy.StrictFIFO) {
       e.bucket.explain(why);

@@ -21,13 +21,18 @@ import dev.berth.engine.queue.PendingWorkload;
 import dev.berth.engine.quota.FlavorResources;
 import dev.berth.engine.quota.QuotaNode;
 import dev.berth.engine.quota.QuotaTree;
+import dev.berth.engine.topology.NodeInventory;
+import dev.berth.engine.topology.Topology;
+import dev.berth.engine.topology.TopologyNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -51,6 +56,9 @@ public final class AdmissionEngine {
   final Map<String, LocalQueueState> unrouted = new HashMap<>();
   final Map<String, AdmittedWorkload> admitted = new HashMap<>();
   final FlavorResources frs = new FlavorResources();
+  private final TopologyState topology = new TopologyState();
+  /** ClusterQueues whose head waits for topology capacity: woken when nodes or pods free some. */
+  private final Set<ClusterQueueState> topologyWaiters = new LinkedHashSet<>();
   private final List<ClusterQueueState> dirty = new ArrayList<>();
   private final List<Eviction> requestedEvictions = new ArrayList<>();
   private final EntryOrdering ordering;
@@ -80,6 +88,7 @@ public final class AdmissionEngine {
     this.ordering = ordering;
     this.planner = ordering instanceof FairSharingOrdering && planner instanceof ClassicalPreemption
         ? new FairSharingPreemption() : planner;
+    topology.flavorsChanged(flavors);
   }
 
   // ---------------------------------------------------------------- cluster objects
@@ -90,11 +99,63 @@ public final class AdmissionEngine {
       return;
     }
     treeStale = true;
+    topology.flavorsChanged(flavors);
   }
 
   public void deleteResourceFlavor(String name) {
     flavors.remove(name);
     treeStale = true;
+    topology.flavorsChanged(flavors);
+  }
+
+  // ---------------------------------------------------------------- topology: nodes and pods
+
+  public void upsertTopology(Topology t) {
+    if (topology.upsertTopology(t)) {
+      wakeTopologyWaiters();
+    }
+  }
+
+  public void deleteTopology(String name) {
+    topology.deleteTopology(name);
+  }
+
+  /** A Node as placement sees it; pass only changes of what {@link TopologyNode} holds. */
+  public void upsertNode(TopologyNode node) {
+    if (topology.upsertNode(node)) {
+      wakeTopologyWaiters();
+    }
+  }
+
+  public void deleteNode(String name) {
+    if (topology.deleteNode(name)) {
+      wakeTopologyWaiters();
+    }
+  }
+
+  /**
+   * A running pod bound to a node, not part of a topology-placed podSet (those are counted by their
+   * placement): its requests take node capacity. Requests in canonical units.
+   */
+  public void upsertBoundPod(String uid, String nodeName, Map<String, Long> requests) {
+    upsertBoundPod(uid, nodeName, null, requests);
+  }
+
+  /**
+   * A bound pod known to sit in one sub-domain (NUMA domain) of its node. With {@code subDomain}
+   * null, or not a sub-domain of the node, it fills the node's sub-domains in order.
+   */
+  public void upsertBoundPod(String uid, String nodeName, String subDomain, Map<String, Long> requests) {
+    if (topology.upsertBoundPod(uid, nodeName, subDomain, requests)) {
+      wakeTopologyWaiters();
+    }
+  }
+
+  /** The pod finished, was deleted or was never bound: its node capacity is free. */
+  public void deleteBoundPod(String uid) {
+    if (topology.deleteBoundPod(uid)) {
+      wakeTopologyWaiters();
+    }
   }
 
   public void upsertClusterQueue(ClusterQueue spec) {
@@ -254,6 +315,7 @@ public final class AdmissionEngine {
       addUsage(cq, ids[i], amounts[i]);
     }
     Admission admission = new Admission(w.uid(), w.namespace(), w.name(), clusterQueue, w.queueName(), podSets, admittedAt);
+    topology.record(w.uid(), w.podSets(), podSets);
     hold(new AdmittedWorkload(w, clusterQueue, localQueue(w.namespace(), w.queueName()), ids, amounts, admission));
     if (cq.spec != null && cq.spec.stopPolicy() == StopPolicy.HoldAndDrain) {
       drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
@@ -316,6 +378,11 @@ public final class AdmissionEngine {
     return status;
   }
 
+  /** Free node capacity of each topology-aware flavor, by domain (read-only, same thread). */
+  public Map<String, NodeInventory> topologyInventories() {
+    return topology.inventories();
+  }
+
   // ---------------------------------------------------------------- internals used by the cycle
 
   Map<String, ClusterQueueState> queues() {
@@ -335,16 +402,52 @@ public final class AdmissionEngine {
     return out;
   }
 
-  /** Step 5: reserves quota for a Fit entry and turns it into an Admission. */
-  Admission admit(Entry e, long now) {
+  /**
+   * Step 5, first half: places the topology-aware podSets of a Fit entry on their flavors' nodes.
+   * On success the placements are held for the workload; {@link #admit} must follow.
+   */
+  TopologyState.Result placeTopology(Entry e) {
+    TopologyState.Result placed = topology.place(e.workloadUid(), e.bucket.podSets(), podSetAssignments(e.assignment));
+    if (placed.refused() != null) {
+      topologyWaiters.add(e.queue);
+    }
+    return placed;
+  }
+
+  /**
+   * Before a Preempt entry evicts anyone: why its topology-aware podSets could not be placed even
+   * once these victims are gone, or null. Null also when a victim holds no placement: its pods are
+   * bound pods the engine cannot tie to it, so what its eviction frees is unknown until it happens.
+   */
+  Explanation topologyRefusalAfterEvicting(Entry e, List<PreemptionPlanner.Victim> victims) {
+    List<String> uids = new ArrayList<>(victims.size());
+    for (PreemptionPlanner.Victim v : victims) {
+      if (!topology.holdsPlacements(v.uid())) {
+        return null;
+      }
+      uids.add(v.uid());
+    }
+    Explanation why = topology.refusalWithout(uids, e.bucket.podSets(), podSetAssignments(e.assignment));
+    if (why != null) {
+      topologyWaiters.add(e.queue);
+    }
+    return why;
+  }
+
+  private static List<PodSetAssignment> podSetAssignments(Assignment a) {
+    List<PodSetAssignment> podSets = new ArrayList<>(a.podSets().length);
+    for (Assignment.PodSetFlavors ps : a.podSets()) {
+      podSets.add(podSetAssignment(ps));
+    }
+    return podSets;
+  }
+
+  /** Step 5: reserves quota for a Fit entry, placed by {@link #placeTopology}: an Admission. */
+  Admission admit(Entry e, long now, List<PodSetAssignment> podSets) {
     ClusterQueueState cq = e.queue;
     Assignment a = e.assignment;
     for (int i = 0; i < a.frs().length; i++) {
       QuotaTree.addUsage(cq.node, a.frs()[i], a.usage()[i]);
-    }
-    List<PodSetAssignment> podSets = new ArrayList<>(a.podSets().length);
-    for (Assignment.PodSetFlavors ps : a.podSets()) {
-      podSets.add(podSetAssignment(ps));
     }
     Workload w = toWorkload(e.workload);
     cq.queue.remove(e.workload);
@@ -506,6 +609,16 @@ public final class AdmissionEngine {
     markDirty(cq);
   }
 
+  /** Node capacity was freed: heads that waited for a topology placement look again. */
+  private void wakeTopologyWaiters() {
+    for (ClusterQueueState cq : topologyWaiters) {
+      cq.blocked = false;
+      cq.queue.unparkAll();
+      markDirty(cq);
+    }
+    topologyWaiters.clear();
+  }
+
   void ensureTree() {
     if (!treeStale) {
       return;
@@ -665,6 +778,9 @@ public final class AdmissionEngine {
     AdmittedWorkload a = admitted.remove(uid);
     if (a == null) {
       return false;
+    }
+    if (topology.release(uid)) {
+      wakeTopologyWaiters();
     }
     ensureTree();
     ClusterQueueState cq = queues.get(a.clusterQueue);

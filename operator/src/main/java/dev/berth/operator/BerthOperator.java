@@ -13,6 +13,7 @@ import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.MetricsServer;
+import dev.berth.operator.metrics.TopologyMetrics;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
 import dev.berth.operator.reconciler.FlavorCache;
@@ -21,7 +22,11 @@ import dev.berth.operator.reconciler.JobReconciler;
 import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
+import dev.berth.operator.reconciler.NodeReconciler;
+import dev.berth.operator.reconciler.PodReconciler;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
+import dev.berth.operator.reconciler.TopologyReconciler;
+import dev.berth.operator.topology.TopologyUngater;
 import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
@@ -70,6 +75,7 @@ public final class BerthOperator implements AutoCloseable {
             state.engine(), state, new Bootstrap(client), new DecisionWriter(client, events, clock));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
+    loop.onCycle(new TopologyMetrics(registry, state.engine()));
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -97,6 +103,10 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
     operator.register(new WorkloadReconciler(loop, check));
+    // Topology-aware placement: node capacity, pods bound to nodes, and the gates of placed pods.
+    operator.register(new TopologyReconciler(loop));
+    operator.register(new NodeReconciler(loop));
+    operator.register(new PodReconciler(loop, new TopologyUngater(state::latestWorkload)));
     FlavorCache flavors = new FlavorCache(state);
     operator.register(
         new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events, clock)));

@@ -16,6 +16,12 @@ public final class Berth {
   public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
   /** Label on a Workload created for a Job or JobSet: the owner's kind (Job or JobSet). */
   public static final String OWNER_KIND_LABEL = "berth.dev/owner-kind";
+  /** Label the operator puts on an admitted topology-aware podSet's pod template: its name. */
+  public static final String PODSET_LABEL = "berth.dev/podset";
+  /** Label next to {@link #PODSET_LABEL}: the UID of its Workload (a name may not fit a label value). */
+  public static final String WORKLOAD_LABEL = "berth.dev/workload";
+  /** Scheduling gate that holds a topology-aware pod until the operator assigns its domain. */
+  public static final String TOPOLOGY_SCHEDULING_GATE = "berth.dev/topology";
   /** The field manager and identity the operator writes with. */
   public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
 
@@ -26,6 +32,10 @@ public final class Berth {
   public static final String PODSET_PREFERRED_TOPOLOGY = "berth.dev/podset-preferred-topology";
   public static final String PODSET_UNCONSTRAINED_TOPOLOGY =
       "berth.dev/podset-unconstrained-topology";
+  /** Pod-template annotation: the level every slice of a podSet must share (with the slice size). */
+  public static final String PODSET_SLICE_REQUIRED_TOPOLOGY = "berth.dev/podset-slice-required-topology";
+  /** Pod-template annotation: pods per slice; the podSet's count must be a multiple of it. */
+  public static final String PODSET_SLICE_SIZE = "berth.dev/podset-slice-size";
 
   /** RFC 1123 DNS subdomain, the shape of most object names. */
   public static final String DNS_SUBDOMAIN =

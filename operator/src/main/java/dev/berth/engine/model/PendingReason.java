@@ -10,6 +10,8 @@ public enum PendingReason {
   NoMatchingFlavor,
   /** Victims were chosen; it stays at the head until their quota is released. */
   WaitingForPreemptedWorkloads,
+  /** Quota fits, but no set of topology domains of the flavor's nodes can hold its pods now. */
+  TopologyPlacementFailed,
   /** Its LocalQueue or ClusterQueue is missing, stopped or inactive, or the namespace does not match. */
   Inadmissible
 }

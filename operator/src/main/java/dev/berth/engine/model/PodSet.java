@@ -1,5 +1,6 @@
 package dev.berth.engine.model;
 
+import dev.berth.engine.topology.TopologyRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -8,7 +9,8 @@ import java.util.TreeMap;
 /**
  * A group of identical pods. {@code requests} are per pod, in canonical units, sorted by resource
  * name so that equal podSets compare equal (the engine shares identical podSets between
- * workloads). {@code minCount == null} means no partial admission.
+ * workloads). {@code minCount == null} means no partial admission; {@code topologyRequest == null}
+ * means quota alone decides (no topology-aware placement).
  */
 public record PodSet(
     String name,
@@ -17,7 +19,8 @@ public record PodSet(
     Map<String, Long> requests,
     Map<String, String> nodeSelector,
     List<NodeSelectorTerm> requiredNodeAffinity,
-    List<Toleration> tolerations) {
+    List<Toleration> tolerations,
+    TopologyRequest topologyRequest) {
   public PodSet {
     Objects.requireNonNull(name, "name");
     if (count < 0) {
@@ -32,8 +35,20 @@ public record PodSet(
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
   }
 
+  /** A podSet placed by quota alone, without a topology request. */
+  public PodSet(
+      String name,
+      int count,
+      Integer minCount,
+      Map<String, Long> requests,
+      Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity,
+      List<Toleration> tolerations) {
+    this(name, count, minCount, requests, nodeSelector, requiredNodeAffinity, tolerations, null);
+  }
+
   /** The same podSet with another count (partial admission). */
   public PodSet withCount(int newCount) {
-    return new PodSet(name, newCount, null, requests, nodeSelector, requiredNodeAffinity, tolerations);
+    return new PodSet(name, newCount, null, requests, nodeSelector, requiredNodeAffinity, tolerations, topologyRequest);
   }
 }

@@ -4,14 +4,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** The engine's view of a ResourceFlavor: the node labels, taints and tolerations it stands for. */
+/**
+ * The engine's view of a ResourceFlavor: the node labels, taints and tolerations it stands for, and
+ * the Topology its nodes are described by (null: quota alone, no topology-aware placement).
+ */
 public record ResourceFlavor(
-    String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
+    String name,
+    Map<String, String> nodeLabels,
+    List<Taint> nodeTaints,
+    List<Toleration> tolerations,
+    String topologyName) {
   public ResourceFlavor {
     Objects.requireNonNull(name, "name");
     nodeLabels = nodeLabels == null ? Map.of() : Map.copyOf(nodeLabels);
     nodeTaints = nodeTaints == null ? List.of() : List.copyOf(nodeTaints);
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+  }
+
+  public ResourceFlavor(
+      String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
+    this(name, nodeLabels, nodeTaints, tolerations, null);
   }
 
   public static ResourceFlavor named(String name) {

@@ -213,7 +213,7 @@ public final class NodeInventory {
     return m;
   }
 
-  List<String> levels() {
+  public List<String> levels() {
     return levels;
   }
 

@@ -22,6 +22,10 @@ public final class Bootstrap {
   }
 
   public void load(ClusterState state) {
+    client.resources(dev.berth.api.v1beta1.Topology.class).list().getItems().forEach(state::topology);
+    client.nodes().list().getItems().forEach(state::node);
+    // Bound pods before workloads: the first cycle must not place onto capacity already in use.
+    client.pods().inAnyNamespace().list().getItems().forEach(state::pod);
     client.resources(ResourceFlavor.class).list().getItems().forEach(state::flavor);
     client.resources(Cohort.class).list().getItems().forEach(state::cohort);
     client.resources(ClusterQueue.class).list().getItems().forEach(state::clusterQueue);

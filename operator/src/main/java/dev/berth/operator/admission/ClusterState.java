@@ -82,6 +82,42 @@ public final class ClusterState {
     engine.deleteLocalQueue(namespace, name);
   }
 
+  public void topology(dev.berth.api.v1beta1.Topology topology) {
+    try {
+      engine.upsertTopology(TopologyTranslator.topology(topology));
+    } catch (IllegalArgumentException e) {
+      // Stored around the webhook: its flavors' workloads wait with a reason naming the Topology.
+      log.warn("Topology {} ignored: {}", topology.getMetadata().getName(), e.getMessage());
+      engine.deleteTopology(topology.getMetadata().getName());
+    }
+  }
+
+  public void topologyDeleted(String name) {
+    engine.deleteTopology(name);
+  }
+
+  public void node(io.fabric8.kubernetes.api.model.Node node) {
+    engine.upsertNode(TopologyTranslator.node(node));
+  }
+
+  public void nodeDeleted(String name) {
+    engine.deleteNode(name);
+  }
+
+  /** A pod as stored now: takes node capacity while bound and running outside a placement. */
+  public void pod(io.fabric8.kubernetes.api.model.Pod pod) {
+    Map<String, Long> requests = TopologyTranslator.boundRequests(pod);
+    if (requests == null) {
+      engine.deleteBoundPod(pod.getMetadata().getUid());
+    } else {
+      engine.upsertBoundPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), requests);
+    }
+  }
+
+  public void podDeleted(String uid) {
+    engine.deleteBoundPod(uid);
+  }
+
   public void namespace(String name, Map<String, String> labels) {
     engine.upsertNamespace(name, labels == null ? Map.of() : labels);
   }
@@ -190,7 +226,8 @@ public final class ClusterState {
                 ps.flavors == null ? Map.of() : ps.flavors,
                 usage,
                 ps.count == null ? 0 : ps.count,
-                Map.of()));
+                Map.of(),
+                TopologyTranslator.fromApi(ps.topologyAssignment)));
       }
     }
     log.debug("recorded admitted workload {} in {}", wl.getMetadata().getName(), stored.clusterQueue);

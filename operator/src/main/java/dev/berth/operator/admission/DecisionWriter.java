@@ -85,6 +85,7 @@ public final class DecisionWriter {
       ps.formattedUsage().forEach((r, q) -> usage.put(r, new Quantity(q)));
       out.resourceUsage = usage;
       out.count = ps.count();
+      out.topologyAssignment = TopologyTranslator.toApi(ps.topologyAssignment());
       status.admission.podSetAssignments.add(out);
     }
     String message = "Quota reserved in ClusterQueue " + admission.clusterQueue();

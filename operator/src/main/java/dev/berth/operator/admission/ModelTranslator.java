@@ -46,7 +46,7 @@ public final class ModelTranslator {
       }
     }
     return new ResourceFlavor(
-        rf.getMetadata().getName(), spec.nodeLabels, taints, tolerations(spec.tolerations));
+        rf.getMetadata().getName(), spec.nodeLabels, taints, tolerations(spec.tolerations), spec.topologyName);
   }
 
   public static List<Toleration> tolerations(List<io.fabric8.kubernetes.api.model.Toleration> in) {
@@ -115,7 +115,8 @@ public final class ModelTranslator {
               requests,
               pod == null ? null : pod.getNodeSelector(),
               requiredAffinity(pod),
-              pod == null ? null : tolerations(pod.getTolerations())));
+              pod == null ? null : tolerations(pod.getTolerations()),
+              TopologyTranslator.request(ps.topologyRequest)));
     }
     return new Workload(
         wl.getMetadata().getUid(),

@@ -24,8 +24,11 @@ public interface Integration<T extends HasMetadata> {
   /** A copy, suspended. */
   T suspended(T owner);
 
-  /** A copy that starts under the admission: flavors injected, counts set, unsuspended. */
-  T admitted(T owner, Admission admission, FlavorLookup flavors);
+  /**
+   * A copy that starts under the Workload's admission: flavors injected, topology-placed podSets
+   * labelled for their gate, counts set, unsuspended.
+   */
+  T admitted(T owner, Workload workload, FlavorLookup flavors);
 
   /** A suspended copy with the pod templates and counts the user wrote (kept in the Workload). */
   T restored(T owner, Workload workload);

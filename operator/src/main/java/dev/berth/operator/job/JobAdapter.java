@@ -49,6 +49,7 @@ public final class JobAdapter implements Integration<Job> {
   @Override
   public Workload newWorkload(Job job, PriorityResolver priorities) {
     PodSet podSet = new PodSet(PODSET, podCount(job), Serialization.clone(job.getSpec().getTemplate()));
+    podSet.topologyRequest = TopologyAnnotations.request(job.getSpec().getTemplate());
     String min = annotation(job, Berth.JOB_MIN_PARALLELISM_ANNOTATION);
     if (min != null) {
       podSet.minCount = Math.min(Integer.parseInt(min.trim()), podSet.count);
@@ -71,14 +72,14 @@ public final class JobAdapter implements Integration<Job> {
   }
 
   @Override
-  public Job admitted(Job job, Admission admission, FlavorLookup flavors) {
+  public Job admitted(Job job, Workload workload, FlavorLookup flavors) {
     Job result = copy(job);
     PodSetAssignment assignment =
-        admission.podSetAssignments.stream().filter(a -> PODSET.equals(a.name)).findFirst().orElseThrow();
-    PodTemplates.inject(
-        result.getSpec().getTemplate(),
-        assignment.flavors == null ? List.of() : assignment.flavors.values().stream().distinct().toList(),
-        flavors);
+        workload.getStatus().admission.podSetAssignments.stream()
+            .filter(a -> PODSET.equals(a.name))
+            .findFirst()
+            .orElseThrow();
+    PodTemplates.inject(result.getSpec().getTemplate(), assignment, workload.getMetadata().getUid(), flavors);
     int admittedCount = assignment.count == null ? podCount(job) : assignment.count;
     if (admittedCount < podCount(job)) {
       result.getMetadata().getAnnotations().put(ORIGINAL_PARALLELISM, String.valueOf(originalParallelism(job)));

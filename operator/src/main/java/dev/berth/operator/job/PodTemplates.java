@@ -1,5 +1,8 @@
 package dev.berth.operator.job;
 
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.PodSetAssignment;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.ArrayList;
@@ -12,8 +15,27 @@ import java.util.Map;
 public final class PodTemplates {
   private PodTemplates() {}
 
+  /**
+   * Starts a podSet's template under its assignment: the flavors' node labels join the
+   * nodeSelector and their tolerations are added. A topology-placed podSet's pods are labelled with
+   * the podSet and Workload, so that the pod webhook gates them and the operator ungates each into
+   * its domain.
+   */
+  public static void inject(
+      PodTemplateSpec template, PodSetAssignment assignment, String workloadUid, Integration.FlavorLookup flavors) {
+    inject(template, assignment.flavors == null ? List.of() : assignment.flavors.values().stream().distinct().toList(), flavors);
+    if (assignment.topologyAssignment != null) {
+      ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+      template.setMetadata(meta);
+      Map<String, String> labels = new LinkedHashMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
+      labels.put(Berth.PODSET_LABEL, assignment.name);
+      labels.put(Berth.WORKLOAD_LABEL, workloadUid);
+      meta.setLabels(labels);
+    }
+  }
+
   /** Adds the flavors' node labels to the nodeSelector and their tolerations. */
-  public static void inject(PodTemplateSpec template, Collection<String> flavorNames, Integration.FlavorLookup flavors) {
+  static void inject(PodTemplateSpec template, Collection<String> flavorNames, Integration.FlavorLookup flavors) {
     var spec = template.getSpec();
     Map<String, String> nodeSelector =
         new LinkedHashMap<>(spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector());
@@ -31,8 +53,14 @@ public final class PodTemplates {
     spec.setTolerations(tolerations.isEmpty() ? null : tolerations);
   }
 
-  /** Puts back the nodeSelector and tolerations of the original template. */
+  /** Puts back the nodeSelector and tolerations of the original template; drops topology labels. */
   public static void restore(PodTemplateSpec template, PodTemplateSpec original) {
+    if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+      Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
+      labels.remove(Berth.PODSET_LABEL);
+      labels.remove(Berth.WORKLOAD_LABEL);
+      template.getMetadata().setLabels(labels.isEmpty() ? null : labels);
+    }
     if (original == null || original.getSpec() == null) {
       return;
     }

@@ -93,7 +93,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     if (!integration.isSuspended(owner)) {
       return;
     }
-    client.resource(integration.admitted(owner, workload.getStatus().admission, flavors)).update();
+    client.resource(integration.admitted(owner, workload, flavors)).update();
     events.normal(owner, "Started", "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
   }
 

@@ -2,6 +2,7 @@ package dev.berth.operator.jobset;
 
 import dev.berth.api.v1beta1.Admission;
 import dev.berth.operator.job.PodTemplates;
+import dev.berth.operator.job.TopologyAnnotations;
 import dev.berth.operator.job.WorkloadNames;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
@@ -41,7 +42,9 @@ public final class JobSetAdapter implements Integration<JobSet> {
   public Workload newWorkload(JobSet jobSet, PriorityResolver priorities) {
     List<PodSet> podSets = new ArrayList<>();
     for (JobSet.ReplicatedJob rj : jobSet.getSpec().replicatedJobs) {
-      podSets.add(new PodSet(rj.name, podCount(rj), Serialization.clone(rj.template.getSpec().getTemplate())));
+      PodSet podSet = new PodSet(rj.name, podCount(rj), Serialization.clone(rj.template.getSpec().getTemplate()));
+      podSet.topologyRequest = TopologyAnnotations.request(rj.template.getSpec().getTemplate());
+      podSets.add(podSet);
     }
     PodTemplateSpec first = jobSet.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
     return WorkloadNames.newWorkload(
@@ -62,17 +65,13 @@ public final class JobSetAdapter implements Integration<JobSet> {
   }
 
   @Override
-  public JobSet admitted(JobSet jobSet, Admission admission, FlavorLookup flavors) {
+  public JobSet admitted(JobSet jobSet, Workload workload, FlavorLookup flavors) {
     JobSet copy = Serialization.clone(jobSet);
     for (JobSet.ReplicatedJob rj : copy.getSpec().replicatedJobs) {
       Optional<PodSetAssignment> assignment =
-          admission.podSetAssignments.stream().filter(a -> rj.name.equals(a.name)).findFirst();
+          workload.getStatus().admission.podSetAssignments.stream().filter(a -> rj.name.equals(a.name)).findFirst();
       assignment.ifPresent(
-          a ->
-              PodTemplates.inject(
-                  rj.template.getSpec().getTemplate(),
-                  a.flavors == null ? List.of() : a.flavors.values().stream().distinct().toList(),
-                  flavors));
+          a -> PodTemplates.inject(rj.template.getSpec().getTemplate(), a, workload.getMetadata().getUid(), flavors));
     }
     copy.getSpec().suspend = false;
     return copy;

@@ -163,7 +163,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   }
 
   /** Canonical engine units back to the resource's natural unit (cores, bytes, GPUs). */
-  private static double human(String resource, long canonical) {
+  static double human(String resource, long canonical) {
     return Quantity.isMilli(resource) ? canonical / 1000.0 : canonical;
   }
 }

@@ -36,4 +36,19 @@ final class GaugeTable {
             })
         .set(Double.doubleToLongBits(value));
   }
+
+  /**
+   * Sets exactly these rows: rows not among them are removed, so a domain or node that is gone
+   * leaves no stale series behind.
+   */
+  void replaceAll(Map<Tags, Double> values) {
+    for (Tags gone : new java.util.ArrayList<>(rows.keySet())) {
+      if (!values.containsKey(gone)) {
+        rows.remove(gone);
+        registry.remove(new io.micrometer.core.instrument.Meter.Id(
+            name, gone, null, help, io.micrometer.core.instrument.Meter.Type.GAUGE));
+      }
+    }
+    values.forEach(this::set);
+  }
 }

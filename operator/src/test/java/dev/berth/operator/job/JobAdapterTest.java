@@ -6,6 +6,8 @@ import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadSpec;
+import dev.berth.api.v1beta1.WorkloadStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
@@ -63,15 +65,67 @@ class JobAdapterTest {
         .build();
   }
 
-  private static Admission admission(int count) {
+  private static Workload admission(int count) {
+    return admission(count, null);
+  }
+
+  /** The job's Workload as admitted, optionally placed in topology domains. */
+  private static Workload admission(int count, PodSetAssignment.TopologyAssignment placed) {
     PodSetAssignment ps = new PodSetAssignment();
     ps.name = "main";
     ps.flavors = Map.of("nvidia.com/gpu", "h100");
     ps.count = count;
+    ps.topologyAssignment = placed;
     Admission admission = new Admission();
     admission.clusterQueue = "team-cq";
     admission.podSetAssignments = List.of(ps);
-    return admission;
+    Workload wl = new Workload();
+    wl.getMetadata().setUid("wl-uid-1");
+    wl.setSpec(new WorkloadSpec());
+    wl.setStatus(new WorkloadStatus());
+    wl.getStatus().admission = admission;
+    return wl;
+  }
+
+  @Test
+  void topologyAnnotationsOfTheTemplateBecomeThePodSetsTopologyRequest() {
+    Job job = job(4, 4);
+    job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
+        Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
+        Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, "kubernetes.io/hostname",
+        Berth.PODSET_SLICE_SIZE, "2"));
+    var request = adapter.newWorkload(job, noPriorities).getSpec().podSets.get(0).topologyRequest;
+    assertThat(request.required).isEqualTo("topology.berth.dev/rack");
+    assertThat(request.podSetSliceRequiredTopology).isEqualTo("kubernetes.io/hostname");
+    assertThat(request.podSetSliceSize).isEqualTo(2);
+    assertThat(adapter.newWorkload(job(4, 4), noPriorities).getSpec().podSets.get(0).topologyRequest)
+        .isNull();
+  }
+
+  @Test
+  void aTopologyPlacedPodSetsPodsAreLabelledForTheGateAndUnlabelledOnEviction() {
+    var placed = new PodSetAssignment.TopologyAssignment();
+    placed.levels = List.of("topology.berth.dev/rack");
+    var domain = new PodSetAssignment.TopologyAssignment.Domain();
+    domain.values = List.of("r1");
+    domain.count = 2;
+    placed.domains = List.of(domain);
+    Job original = job(2, 2);
+    Workload wl = admission(2, placed);
+    wl.getSpec().podSets = List.of(new dev.berth.api.v1beta1.PodSet("main", 2, original.getSpec().getTemplate()));
+    Job started = adapter.admitted(original, wl, FLAVORS);
+    assertThat(started.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry(Berth.PODSET_LABEL, "main")
+        .containsEntry(Berth.WORKLOAD_LABEL, "wl-uid-1");
+    Job restored = adapter.restored(started, wl);
+    var labels = restored.getSpec().getTemplate().getMetadata().getLabels();
+    assertThat(labels == null ? Map.<String, String>of() : labels)
+        .doesNotContainKeys(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL);
+    var quotaOnly = adapter.admitted(original, admission(2), FLAVORS).getSpec().getTemplate().getMetadata();
+    assertThat(quotaOnly == null || quotaOnly.getLabels() == null || !quotaOnly.getLabels().containsKey(Berth.PODSET_LABEL))
+        .as("quota alone: no gate label")
+        .isTrue();
   }
 
   @Test

@@ -1,0 +1,419 @@
+package dev.berth.engine;
+
+import dev.berth.engine.model.Explanation;
+import dev.berth.engine.model.LabelSelectorRequirement;
+import dev.berth.engine.model.NodeSelectorTerm;
+import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.PodSet;
+import dev.berth.engine.model.ResourceFlavor;
+import dev.berth.engine.model.Taint;
+import dev.berth.engine.model.Toleration;
+import dev.berth.engine.topology.NodeInventory;
+import dev.berth.engine.topology.NodeSubDomain;
+import dev.berth.engine.topology.Placement;
+import dev.berth.engine.topology.Topology;
+import dev.berth.engine.topology.TopologyAssignment;
+import dev.berth.engine.topology.TopologyNode;
+import dev.berth.engine.topology.TopologyPlacer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Node capacity of the topology-aware flavors: one {@link NodeInventory} per flavor whose Topology
+ * is known, fed by Nodes, by pods bound to them, and by the placements of admitted topology-aware
+ * podSets. A change of a node, Topology or flavor rebuilds the inventories on next use (nodes change
+ * rarely; the operator passes only changes that matter, not heartbeats); pods and placements
+ * change them in place.
+ *
+ * <p>An inventory is kept equal to a fresh build charged with the held placements, then the bound
+ * pods in arrival order. A bound pod that names no sub-domain, on a node with several, is charged
+ * first fit in order, which cannot be undone in place: its coming and going rebuilds instead.
+ *
+ * <p>Pods of a placed podSet must not be passed as bound pods: their capacity is taken by the
+ * placement from admission until release.
+ */
+final class TopologyState {
+  /** The UID a trial placement is held under; no Kubernetes UID looks like it. */
+  private static final String PROBE = "\u0000probe";
+
+  private final TopologyPlacer placer = new TopologyPlacer();
+  private final Map<String, Topology> topologies = new TreeMap<>();
+  private final Map<String, TopologyNode> nodes = new TreeMap<>();
+  /** In arrival order: a pod without a sub-domain fills its node's sub-domains after those before it. */
+  private final Map<String, BoundPod> boundPods = new LinkedHashMap<>();
+  /** Admitted workload UID to the placements it holds. */
+  private final Map<String, List<Held>> placements = new HashMap<>();
+  private Map<String, ResourceFlavor> flavors = Map.of();
+  private Map<String, NodeInventory> inventories = new TreeMap<>();
+  /** Flavors whose nodes cannot form their Topology's tree, and why. */
+  private final Map<String, String> broken = new TreeMap<>();
+  private boolean stale = true;
+
+  private record BoundPod(String node, String subDomain, Map<String, Long> requests) {}
+
+  /**
+   * A placed podSet. Its flavor is looked up when it is charged, not when it is held: at restart a
+   * workload may be recorded before its ResourceFlavor is known.
+   */
+  private record Held(Map<String, String> flavors, TopologyAssignment assignment, Map<String, Long> perPod) {}
+
+  /** The outcome of placing a workload: one assignment per podSet (null when quota alone decides). */
+  record Result(List<PodSetAssignment> podSets, Explanation refused) {}
+
+  // ---------------------------------------------------------------- observations
+
+  /** Returns true when the change can free capacity (waiting workloads should look again). */
+  boolean upsertTopology(Topology topology) {
+    if (topology.equals(topologies.put(topology.name(), topology))) {
+      return false;
+    }
+    stale = true;
+    return true;
+  }
+
+  void deleteTopology(String name) {
+    if (topologies.remove(name) != null) {
+      stale = true;
+    }
+  }
+
+  boolean upsertNode(TopologyNode node) {
+    if (node.equals(nodes.put(node.name(), node))) {
+      return false;
+    }
+    stale = true;
+    return true;
+  }
+
+  /** Returns true when the deletion may have made a flavor usable again (duplicate hostnames). */
+  boolean deleteNode(String name) {
+    if (nodes.remove(name) == null) {
+      return false;
+    }
+    stale = true;
+    return !broken.isEmpty();
+  }
+
+  /** The engine's flavors changed: inventories are rebuilt for the topology-aware ones. */
+  void flavorsChanged(Map<String, ResourceFlavor> current) {
+    flavors = current;
+    stale = true;
+  }
+
+  /** Returns true when the pod held capacity before and may hold less now. */
+  boolean upsertBoundPod(String uid, String node, String subDomain, Map<String, Long> requests) {
+    BoundPod pod = new BoundPod(node, subDomain, Map.copyOf(requests));
+    BoundPod old = boundPods.put(uid, pod);
+    if (pod.equals(old)) {
+      return false;
+    }
+    if (old != null) {
+      charge(old, false);
+    }
+    charge(pod, true);
+    return old != null;
+  }
+
+  /** Returns true when the pod held capacity, now free. */
+  boolean deleteBoundPod(String uid) {
+    BoundPod old = boundPods.remove(uid);
+    if (old == null) {
+      return false;
+    }
+    charge(old, false);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- placement
+
+  /**
+   * Places every podSet that asks for a topology, one after another (each sees the capacity the
+   * previous one took). On success the placements are held for {@code uid} until {@link #release};
+   * on failure nothing is held and the explanation names the podSet, the flavor and the numbers.
+   */
+  Result place(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
+    if (specs.stream().allMatch(ps -> ps.topologyRequest() == null)) {
+      return new Result(podSets, null);
+    }
+    ensure();
+    List<PodSetAssignment> out = new ArrayList<>(podSets.size());
+    List<Held> held = new ArrayList<>();
+    for (PodSetAssignment psa : podSets) {
+      PodSet spec = spec(specs, psa.name());
+      if (spec == null || spec.topologyRequest() == null || psa.count() == 0) {
+        out.add(psa);
+        continue;
+      }
+      String flavor = topologyFlavor(psa.flavors());
+      if (flavor == null) {
+        apply(held, false);
+        return refused("podSet " + psa.name() + " asks for a topology, but its flavors "
+            + new TreeMap<>(psa.flavors()).values() + " have no topologyName");
+      }
+      NodeInventory inv = inventories.get(flavor);
+      if (inv == null) {
+        apply(held, false);
+        return refused("podSet " + psa.name() + ": Topology " + flavors.get(flavor).topologyName()
+            + " of flavor " + flavor + broken.getOrDefault(flavor, " does not exist"));
+      }
+      Placement p = placer.place(selectedNodes(flavor, spec, inv, held), psa.count(), spec.requests(),
+          spec.topologyRequest());
+      if (!p.isPlaced()) {
+        apply(held, false);
+        return refused("podSet " + psa.name() + " in flavor " + flavor + ": " + p.message());
+      }
+      Held h = new Held(psa.flavors(), p.assignment(), spec.requests());
+      inv.addPlacement(h.assignment, h.perPod);
+      held.add(h);
+      out.add(psa.withTopology(p.assignment()));
+    }
+    if (!held.isEmpty()) {
+      placements.put(uid, held);
+    }
+    return new Result(out, null);
+  }
+
+  /** Whether the admitted workload holds placements (so the engine knows which nodes it frees). */
+  boolean holdsPlacements(String uid) {
+    return placements.containsKey(uid);
+  }
+
+  /**
+   * Why the podSets could not be placed even once the placements of {@code gone} are released,
+   * or null if they could. Changes nothing: the release and the placement are undone.
+   */
+  Explanation refusalWithout(Collection<String> gone, List<PodSet> specs, List<PodSetAssignment> podSets) {
+    if (specs.stream().allMatch(ps -> ps.topologyRequest() == null)) {
+      return null;
+    }
+    ensure();
+    Map<String, List<Held>> released = new LinkedHashMap<>();
+    for (String uid : gone) {
+      List<Held> held = placements.get(uid);
+      if (held != null) {
+        released.put(uid, held);
+        release(uid);
+      }
+    }
+    Result probe = place(PROBE, specs, podSets);
+    release(PROBE);
+    released.forEach((uid, held) -> {
+      placements.put(uid, held);
+      apply(held, true);
+    });
+    return probe.refused();
+  }
+
+  /** Restart: an admitted workload's stored placements take their capacity again. */
+  void record(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
+    List<Held> held = new ArrayList<>();
+    for (PodSetAssignment psa : podSets) {
+      PodSet spec = spec(specs, psa.name());
+      if (psa.topologyAssignment() != null && spec != null) {
+        held.add(new Held(psa.flavors(), psa.topologyAssignment(), spec.requests()));
+      }
+    }
+    if (held.isEmpty()) {
+      return;
+    }
+    placements.put(uid, held);
+    if (!stale) {
+      apply(held, true);
+    }
+  }
+
+  /** Returns true when the workload held placements, now free. */
+  boolean release(String uid) {
+    List<Held> held = placements.remove(uid);
+    if (held == null) {
+      return false;
+    }
+    if (!stale) {
+      apply(held, false);
+    }
+    return true;
+  }
+
+  /** The flavor inventories, current (read on the engine's thread only). */
+  Map<String, NodeInventory> inventories() {
+    ensure();
+    return Collections.unmodifiableMap(inventories);
+  }
+
+  // ---------------------------------------------------------------- private
+
+  private static Result refused(String message) {
+    return new Result(null, Explanation.of(PendingReason.TopologyPlacementFailed, message));
+  }
+
+  private static PodSet spec(List<PodSet> specs, String name) {
+    for (PodSet ps : specs) {
+      if (ps.name().equals(name)) {
+        return ps;
+      }
+    }
+    return null;
+  }
+
+  /** The topology-aware flavor of a podSet: that of its first resource, by name, that has one. */
+  private String topologyFlavor(Map<String, String> flavorByResource) {
+    for (String flavor : new TreeMap<>(flavorByResource).values()) {
+      ResourceFlavor f = flavors.get(flavor);
+      if (f != null && f.topologyName() != null) {
+        return flavor;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The flavor's inventory, or, when the podSet's nodeSelector or required node affinity rule out
+   * some of its nodes, a copy of it built from the nodes they allow: placing pods on nodes they
+   * cannot run on would leave them unschedulable. Every leaf of the copy is a leaf of the flavor's
+   * inventory, so the placement found is charged there. Costs a build, only for such podSets.
+   */
+  private NodeInventory selectedNodes(String flavor, PodSet spec, NodeInventory inv, List<Held> inProgress) {
+    if (spec.nodeSelector().isEmpty() && spec.requiredNodeAffinity().isEmpty()) {
+      return inv;
+    }
+    List<TopologyNode> allowed = nodes.values().stream().filter(n -> selects(spec, n.labels())).toList();
+    NodeInventory copy = build(flavors.get(flavor), inv.topology(), allowed);
+    List<Held> all = new ArrayList<>(inProgress);
+    placements.values().forEach(all::addAll);
+    for (Held h : all) {
+      if (flavor.equals(topologyFlavor(h.flavors))) {
+        charge(copy, h, true);
+      }
+    }
+    boundPods.values().forEach(p -> charge(copy, p, true));
+    return copy;
+  }
+
+  private static boolean selects(PodSet spec, Map<String, String> labels) {
+    for (Map.Entry<String, String> s : spec.nodeSelector().entrySet()) {
+      if (!s.getValue().equals(labels.get(s.getKey()))) {
+        return false;
+      }
+    }
+    if (spec.requiredNodeAffinity().isEmpty()) {
+      return true;
+    }
+    for (NodeSelectorTerm term : spec.requiredNodeAffinity()) {
+      if (term.matchExpressions().stream().allMatch((LabelSelectorRequirement r) -> r.matches(labels))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Takes or gives back a pod's requests on every inventory. */
+  private void charge(BoundPod pod, boolean take) {
+    if (stale) {
+      return;
+    }
+    TopologyNode node = nodes.get(pod.node);
+    if (node != null && subDomainOf(node, pod) == null && node.subDomains().size() > 1) {
+      // Which sub-domains such a pod takes depends on the pods before it (first fit, in order);
+      // giving it back in place could leave the others charged where a fresh build would not.
+      stale = true;
+      return;
+    }
+    for (NodeInventory inv : inventories.values()) {
+      charge(inv, pod, take);
+    }
+  }
+
+  private void charge(NodeInventory inv, BoundPod pod, boolean take) {
+    TopologyNode node = nodes.get(pod.node);
+    String sub = node == null || inv.topology().subNodeLevel() == null ? null : subDomainOf(node, pod);
+    if (take) {
+      inv.addBoundPod(pod.node, sub, pod.requests);
+    } else {
+      inv.removeBoundPod(pod.node, sub, pod.requests);
+    }
+  }
+
+  /** The pod's sub-domain if its node has one of that name; null means "in order". */
+  private static String subDomainOf(TopologyNode node, BoundPod pod) {
+    for (NodeSubDomain s : node.subDomains()) {
+      if (s.name().equals(pod.subDomain)) {
+        return s.name();
+      }
+    }
+    return null;
+  }
+
+  /** Takes or gives back placements on their flavors' current inventories. */
+  private void apply(Collection<Held> held, boolean take) {
+    for (Held h : held) {
+      String flavor = topologyFlavor(h.flavors);
+      NodeInventory inv = flavor == null ? null : inventories.get(flavor);
+      if (inv != null) {
+        charge(inv, h, take);
+      }
+    }
+  }
+
+  private static void charge(NodeInventory inv, Held h, boolean take) {
+    if (!inv.levels().equals(h.assignment.levels())) {
+      return; // its Topology changed levels since: nothing of it to charge
+    }
+    if (take) {
+      inv.addPlacement(h.assignment, h.perPod);
+    } else {
+      inv.removePlacement(h.assignment, h.perPod);
+    }
+  }
+
+  private void ensure() {
+    if (!stale) {
+      return;
+    }
+    Map<String, NodeInventory> built = new TreeMap<>();
+    broken.clear();
+    for (ResourceFlavor f : flavors.values()) {
+      Topology t = f.topologyName() == null ? null : topologies.get(f.topologyName());
+      if (t == null) {
+        continue;
+      }
+      try {
+        built.put(f.name(), build(f, t, nodes.values()));
+      } catch (IllegalArgumentException e) {
+        broken.put(f.name(), " is unusable: " + e.getMessage());
+      }
+    }
+    inventories = built;
+    stale = false;
+    // Placements first: they were placed where capacity was free, so they fit; bound pods then
+    // fill what is left, as the kubelet would have found it.
+    placements.values().forEach(held -> apply(held, true));
+    for (BoundPod p : boundPods.values()) {
+      for (NodeInventory inv : inventories.values()) {
+        charge(inv, p, true);
+      }
+    }
+  }
+
+  private static NodeInventory build(ResourceFlavor f, Topology t, Collection<TopologyNode> candidates) {
+    return NodeInventory.builder(t)
+        .nodeLabels(f.nodeLabels())
+        .tolerations(tolerations(f))
+        .nodes(List.copyOf(candidates))
+        .build();
+  }
+
+  /** Workloads admitted to a flavor tolerate its taints (the flavor's admission demands it). */
+  private static List<Toleration> tolerations(ResourceFlavor f) {
+    List<Toleration> out = new ArrayList<>(f.tolerations());
+    for (Taint t : f.nodeTaints()) {
+      out.add(new Toleration(t.key(), Toleration.Operator.Equal, t.value(), t.effect()));
+    }
+    return out;
+  }
+}

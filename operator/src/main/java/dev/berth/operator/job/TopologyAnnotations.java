@@ -1,0 +1,54 @@
+package dev.berth.operator.job;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.TopologyRequest;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import java.util.Map;
+
+/**
+ * The topology request a pod template asks for through its annotations: required, preferred or
+ * unconstrained, and optionally slices (size and the level each slice shares). The webhook rejects
+ * malformed values before a Job or JobSet is stored; here a value that is still unreadable (the
+ * webhook was bypassed) is left out, and the Workload's own validation reports the rest.
+ */
+public final class TopologyAnnotations {
+  private TopologyAnnotations() {}
+
+  /** Null when the template asks for no topology. */
+  public static TopologyRequest request(PodTemplateSpec template) {
+    Map<String, String> annotations =
+        template == null || template.getMetadata() == null ? null : template.getMetadata().getAnnotations();
+    if (annotations == null) {
+      return null;
+    }
+    TopologyRequest request = new TopologyRequest();
+    request.required = blankToNull(annotations.get(Berth.PODSET_REQUIRED_TOPOLOGY));
+    request.preferred = blankToNull(annotations.get(Berth.PODSET_PREFERRED_TOPOLOGY));
+    if ("true".equals(annotations.get(Berth.PODSET_UNCONSTRAINED_TOPOLOGY))) {
+      request.unconstrained = true;
+    }
+    request.podSetSliceRequiredTopology = blankToNull(annotations.get(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY));
+    request.podSetSliceSize = sliceSize(annotations.get(Berth.PODSET_SLICE_SIZE));
+    if (request.required == null && request.preferred == null && request.unconstrained == null) {
+      return null;
+    }
+    if (request.podSetSliceSize == null || request.podSetSliceRequiredTopology == null) {
+      request.podSetSliceSize = null;
+      request.podSetSliceRequiredTopology = null;
+    }
+    return request;
+  }
+
+  private static Integer sliceSize(String value) {
+    try {
+      int size = value == null ? 0 : Integer.parseInt(value.trim());
+      return size >= 1 ? size : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.trim();
+  }
+}

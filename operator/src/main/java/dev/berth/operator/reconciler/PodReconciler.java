@@ -1,0 +1,41 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.topology.TopologyUngater;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+
+/**
+ * Pods: those bound to nodes take capacity from topology-aware placement, and those of an admitted
+ * topology-aware podSet wait behind Berth's scheduling gate until the {@link TopologyUngater}
+ * sends each into its domain.
+ */
+@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+public final class PodReconciler implements Reconciler<Pod> {
+  private final AdmissionLoop loop;
+  private final TopologyUngater ungater;
+
+  public PodReconciler(AdmissionLoop loop, TopologyUngater ungater) {
+    this.loop = loop;
+    this.ungater = ungater;
+  }
+
+  @Override
+  public UpdateControl<Pod> reconcile(Pod pod, Context<Pod> context) {
+    if (context.isPrimaryResourceDeleted()) {
+      String uid = pod.getMetadata().getUid();
+      loop.submit(state -> state.podDeleted(uid));
+      return UpdateControl.noUpdate();
+    }
+    loop.submit(state -> state.pod(pod));
+    if (TopologyUngater.isGated(pod) && !ungater.ungate(context.getClient(), pod)) {
+      // Its Workload's admission is not known yet (or has no room left): look again shortly.
+      return UpdateControl.<Pod>noUpdate().rescheduleAfter(Duration.ofSeconds(2));
+    }
+    return UpdateControl.noUpdate();
+  }
+}

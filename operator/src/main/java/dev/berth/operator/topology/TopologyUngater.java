@@ -1,0 +1,140 @@
+package dev.berth.operator.topology;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.PodSetAssignment;
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Releases the gated pods of an admitted topology-aware podSet into the domains of its
+ * topologyAssignment: each pod gets its domain's node labels in its nodeSelector and loses Berth's
+ * scheduling gate, and no domain gets more pods than the assignment gave it. Running, pending and
+ * terminating pods keep their domain's slot; finished ones give it back (a Job's replacement pod
+ * goes where the finished one was).
+ *
+ * <p>One podSet at a time (a lock across the operator's reconciler threads) from a fresh list of
+ * its pods, so two pods reconciled at once never take the same slot.
+ */
+public final class TopologyUngater {
+  private static final Logger log = LoggerFactory.getLogger(TopologyUngater.class);
+
+  private final Function<String, Optional<Workload>> workloadsByUid;
+
+  public TopologyUngater(Function<String, Optional<Workload>> workloadsByUid) {
+    this.workloadsByUid = workloadsByUid;
+  }
+
+  public static boolean isGated(Pod pod) {
+    return pod.getSpec() != null
+        && pod.getSpec().getSchedulingGates() != null
+        && pod.getSpec().getSchedulingGates().stream()
+            .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+  }
+
+  /**
+   * Ungates the podSet's waiting pods, this one among them. False when this pod must wait: its
+   * Workload's topologyAssignment is not known yet, or every domain is full.
+   */
+  public boolean ungate(KubernetesClient client, Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    String workloadUid = labels.get(Berth.WORKLOAD_LABEL);
+    String podSet = labels.get(Berth.PODSET_LABEL);
+    if (workloadUid == null || podSet == null) {
+      return false;
+    }
+    PodSetAssignment.TopologyAssignment assignment = assignment(workloadUid, podSet);
+    if (assignment == null) {
+      return false;
+    }
+    synchronized (this) {
+      String namespace = pod.getMetadata().getNamespace();
+      List<Pod> pods =
+          new ArrayList<>(
+              client.pods().inNamespace(namespace)
+                  .withLabel(Berth.WORKLOAD_LABEL, workloadUid)
+                  .withLabel(Berth.PODSET_LABEL, podSet)
+                  .list()
+                  .getItems());
+      DomainSlots slots = new DomainSlots(assignment);
+      List<Pod> waiting = new ArrayList<>();
+      for (Pod p : pods) {
+        if (finished(p)) {
+          continue;
+        }
+        if (isGated(p)) {
+          waiting.add(p);
+        } else {
+          slots.take(p.getSpec().getNodeSelector());
+        }
+      }
+      waiting.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+      boolean thisOne = waiting.stream().noneMatch(p -> p.getMetadata().getUid().equals(pod.getMetadata().getUid()));
+      for (Pod p : waiting) {
+        Map<String, String> domain = slots.next();
+        if (domain == null) {
+          log.info("pod {}/{}: every domain of podSet {} is full; it stays gated",
+              namespace, p.getMetadata().getName(), podSet);
+          break;
+        }
+        if (release(client, p, domain) && p.getMetadata().getUid().equals(pod.getMetadata().getUid())) {
+          thisOne = true;
+        }
+      }
+      return thisOne;
+    }
+  }
+
+  private PodSetAssignment.TopologyAssignment assignment(String workloadUid, String podSet) {
+    Workload wl = workloadsByUid.apply(workloadUid).orElse(null);
+    if (wl == null || wl.getStatus() == null || wl.getStatus().admission == null
+        || wl.getStatus().admission.podSetAssignments == null) {
+      return null;
+    }
+    return wl.getStatus().admission.podSetAssignments.stream()
+        .filter(a -> podSet.equals(a.name))
+        .map(a -> a.topologyAssignment)
+        .filter(a -> a != null && a.levels != null && a.domains != null)
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static boolean finished(Pod p) {
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  /** Adds the domain's labels to the nodeSelector and lifts the gate, in one patch. */
+  private static boolean release(KubernetesClient client, Pod pod, Map<String, String> domain) {
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .edit(p -> {
+            Map<String, String> selector = new LinkedHashMap<>(
+                p.getSpec().getNodeSelector() == null ? Map.of() : p.getSpec().getNodeSelector());
+            selector.putAll(domain);
+            p.getSpec().setNodeSelector(selector);
+            List<PodSchedulingGate> gates = new ArrayList<>(p.getSpec().getSchedulingGates());
+            gates.removeIf(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+            p.getSpec().setSchedulingGates(gates);
+            return p;
+          });
+      return true;
+    } catch (KubernetesClientException e) {
+      // Gone, or a nodeSelector entry of its own contradicts the domain: it stays gated, visibly.
+      log.warn("pod {}/{} not ungated into {}: {}", pod.getMetadata().getNamespace(),
+          pod.getMetadata().getName(), domain, e.getMessage());
+      return false;
+    }
+  }
+}

@@ -1,0 +1,376 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.PodSetAssignment;
+import dev.berth.api.v1beta1.Topology;
+import dev.berth.api.v1beta1.TopologySpec;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.BerthOperator;
+import dev.berth.operator.local.LoopbackWebhooks;
+import dev.berth.webhook.WebhookRuntime;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Topology-aware admission on a real API server, with the operator, the webhooks and Node objects
+ * made by the test: 2 blocks × 4 racks × 8 nodes × 8 GPUs. There is no kube-scheduler and no Job
+ * controller: the test creates each Job's pods from its template, as the Job controller would, and
+ * asserts where each pod may go (its nodeSelector once Berth lifts its scheduling gate). Pods bound
+ * to nodes by the test stand for work Berth did not place.
+ *
+ * <p>The scenarios build on each other, in order: racks taken by one stay taken for the next.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TopologyE2EIT {
+  private static final String NS = "topology";
+  private static final String BLOCK = "topology.berth.dev/block";
+  private static final String RACK = "topology.berth.dev/rack";
+  private static final String HOST = "kubernetes.io/hostname";
+  private static final String GPU = "nvidia.com/gpu";
+  private static TestApiServer.Cluster cluster;
+  private static WebhookRuntime webhooks;
+  private static BerthOperator operator;
+  private static KubernetesClient admin;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    cluster = TestApiServer.dedicated();
+    admin = cluster.client();
+    Namespaces.ensure(admin, "berth-system");
+    Namespaces.ensure(admin, NS);
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    webhooks = LoopbackWebhooks.start(admin, "kubeapitest", port);
+    for (int b = 1; b <= 2; b++) {
+      for (int r = 1; r <= 4; r++) {
+        for (int n = 1; n <= 8; n++) {
+          node("b" + b, "b" + b + "-r" + r, "b" + b + "-r" + r + "-n" + n);
+        }
+      }
+    }
+    Topology topology = new Topology();
+    topology.getMetadata().setName("datacenter");
+    topology.setSpec(new TopologySpec());
+    topology.getSpec().levels = List.of(
+        new TopologySpec.TopologyLevel(BLOCK), new TopologySpec.TopologyLevel(RACK), new TopologySpec.TopologyLevel(HOST));
+    admin.resource(topology).create();
+    var flavor = Objects.flavor("h100", Map.of("gpu", "h100"));
+    flavor.getSpec().topologyName = "datacenter";
+    admin.resource(flavor).create();
+    admin.resource(Objects.clusterQueue("gpu-cq", "h100", GPU, "512")).create();
+    admin.resource(Objects.localQueue(NS, "gpus", "gpu-cq")).create();
+    operator = RunningOperator.startNew(cluster.kubeconfig(), false);
+    // The pod webhook takes a moment to be called by the API server after registration.
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+      Pod probe = new PodBuilder().withNewMetadata().withNamespace(NS).withName("probe")
+          .addToLabels(Berth.PODSET_LABEL, "main").endMetadata()
+          .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build();
+      Pod stored = admin.resource(probe).dryRun().create();
+      return stored.getSpec().getSchedulingGates().stream()
+          .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+    });
+  }
+
+  @AfterAll
+  static void tearDown() {
+    operator.close();
+    webhooks.close();
+    cluster.close();
+  }
+
+  @Test
+  @Order(1)
+  void requiredRackPlacesTheGangInOneRackAndItsPodsAreReleasedThere() {
+    Job job = admin.resource(gpuJob("train-a", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
+    assertThat(placed.levels).containsExactly(BLOCK, RACK, HOST);
+    assertThat(placed.domains).hasSize(8).allSatisfy(d -> assertThat(d.count).isEqualTo(1));
+    assertThat(placed.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(1);
+
+    Job started = awaitStarted(job);
+    assertThat(started.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry(Berth.PODSET_LABEL, "main")
+        .containsKey(Berth.WORKLOAD_LABEL);
+
+    List<Pod> pods = createPods(started, 8);
+    assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates())
+        .extracting(g -> g.getName()).contains(Berth.TOPOLOGY_SCHEDULING_GATE));
+    List<Pod> released = awaitReleased(started, 8);
+    String rack = placed.domains.get(0).values.get(1);
+    assertThat(released).allSatisfy(p -> assertThat(p.getSpec().getNodeSelector())
+        .containsEntry(RACK, rack)
+        .containsEntry("gpu", "h100")
+        .containsKey(HOST));
+    assertThat(released.stream().map(p -> p.getSpec().getNodeSelector().get(HOST)).collect(Collectors.toSet()))
+        .as("one pod per 8-GPU host, as assigned")
+        .hasSize(8)
+        .isEqualTo(placed.domains.stream().map(d -> d.values.get(2)).collect(Collectors.toSet()));
+  }
+
+  @Test
+  @Order(2)
+  void aGangLargerThanAnyRackWaitsWithTheLargestRackInItsMessage() {
+    Job job = admin.resource(gpuJob("too-big", 9, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      Workload wl = workloadOf(job);
+      assertThat(wl.getStatus().conditions).anySatisfy(c -> {
+        assertThat(c.type).isEqualTo("QuotaReserved");
+        assertThat(c.status).isEqualTo("False");
+        assertThat(c.reason).isEqualTo("TopologyPlacementFailed");
+        assertThat(c.message).contains("9 pods").contains("8 pods").contains("rack");
+      });
+    });
+    assertThat(running(job)).isFalse();
+    // No garbage collector here: the Workload goes with its Job only if deleted too.
+    Workload wl = workloadOf(job);
+    admin.resource(job).delete();
+    admin.resource(wl).delete();
+  }
+
+  @Test
+  @Order(3)
+  void podsBoundOutsideBerthTakeCapacitySoTheNextGangGoesToAFreeRack() {
+    // train-a holds the first rack of b1; one foreign 1-GPU pod on a node of each other rack of
+    // b1 leaves no rack there with 8 free hosts.
+    for (int r = 2; r <= 4; r++) {
+      bindForeignPod("daemon-r" + r, "b1-r" + r + "-n1", 1);
+    }
+    assertThat(placedOf("train-a").domains.get(0).values.get(1)).isEqualTo("b1-r1");
+    Job job = admin.resource(gpuJob("train-b", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
+    assertThat(placed.domains).allSatisfy(d -> assertThat(d.values.get(0)).isEqualTo("b2"));
+    String rackA = placedOf("train-a").domains.get(0).values.get(1);
+    assertThat(placed.domains.get(0).values.get(1)).isNotEqualTo(rackA);
+  }
+
+  @Test
+  @Order(4)
+  void preferredRackSpillsIntoTheFewestRacksOfOneBlock() {
+    Job job = admin.resource(gpuJob("train-c", 12, 8, Berth.PODSET_PREFERRED_TOPOLOGY, RACK)).create();
+    PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
+    assertThat(placed.domains.stream().mapToInt(d -> d.count).sum()).isEqualTo(12);
+    assertThat(placed.domains.stream().map(d -> d.values.get(0)).distinct()).hasSize(1);
+    assertThat(placed.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(2);
+    Job started = awaitStarted(job);
+    createPods(started, 12);
+    List<Pod> released = awaitReleased(started, 12);
+    Map<String, Long> perRack = released.stream()
+        .collect(Collectors.groupingBy(p -> p.getSpec().getNodeSelector().get(RACK), Collectors.counting()));
+    Map<String, Long> assigned = placed.domains.stream()
+        .collect(Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
+    assertThat(perRack).isEqualTo(assigned);
+  }
+
+  @Test
+  @Order(5)
+  void aFinishedGangFreesItsRackForTheGangWaitingForIt() {
+    // Fill every rack still whole, so that one more gang must wait for train-a's rack.
+    List<Job> fillers = new ArrayList<>();
+    int free = freeWholeRacks();
+    for (int i = 0; i < free; i++) {
+      Job f = admin.resource(gpuJob("filler-" + i, 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+      awaitPlaced(f);
+      fillers.add(f);
+    }
+    Job waiting = admin.resource(gpuJob("train-d", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+        assertThat(workloadOf(waiting).getStatus().conditions)
+            .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
+    String rackA = placedOf("train-a").domains.get(0).values.get(1);
+
+    Kubelet.complete(admin, admin.batch().v1().jobs().inNamespace(NS).withName("train-a").get());
+
+    PodSetAssignment.TopologyAssignment placed = awaitPlaced(waiting);
+    assertThat(placed.domains).allSatisfy(d -> assertThat(d.values.get(1)).isEqualTo(rackA));
+  }
+
+  @Test
+  @Order(6)
+  void fragmentationIsExportedPerFlavorAndLevel() {
+    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+      String metrics = http("/metrics");
+      assertThat(metrics)
+          .contains("berth_topology_largest_gang_pods{flavor=\"h100\",level=\"" + RACK + "\",resource=\"" + GPU + "\"}")
+          .contains("berth_topology_domain_free{domain=\"b1/b1-r1\",flavor=\"h100\",level=\"" + RACK
+              + "\",resource=\"" + GPU + "\"}");
+      // b1-r4-n1 carries a foreign 1-GPU pod and no gang: 7 of 8 GPUs free.
+      assertThat(metrics).contains("berth_topology_domain_free{domain=\"b1/b1-r4/b1-r4-n1\",flavor=\"h100\",level=\""
+          + HOST + "\",resource=\"" + GPU + "\"} 7.0");
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static void node(String block, String rack, String host) {
+    Node node = new NodeBuilder().withNewMetadata().withName(host)
+        .addToLabels(Map.of(BLOCK, block, RACK, rack, HOST, host, "gpu", "h100")).endMetadata()
+        .withNewSpec().endSpec().build();
+    admin.resource(node).create();
+    admin.nodes().withName(host).editStatus(n -> {
+      n.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+          .addToAllocatable(GPU, new Quantity("8"))
+          .addToAllocatable("cpu", new Quantity("96"))
+          .addToAllocatable("memory", new Quantity("1Ti"))
+          .addNewCondition().withType("Ready").withStatus("True").endCondition()
+          .build());
+      return n;
+    });
+    // The API server taints a new node not-ready; the node lifecycle controller (absent here)
+    // lifts the taint once the node reports Ready.
+    admin.nodes().withName(host).edit(n -> {
+      n.getSpec().setTaints(null);
+      return n;
+    });
+  }
+
+  /** A suspended Job of {@code pods} pods of {@code gpus} GPUs, asking for a topology. */
+  private static Job gpuJob(String name, int pods, int gpus, String annotation, String level) {
+    Job job = Objects.job(NS, name, "gpus", pods, "1");
+    var template = job.getSpec().getTemplate();
+    var resources = template.getSpec().getContainers().get(0).getResources();
+    // GPUs only: the ClusterQueue covers nvidia.com/gpu alone.
+    resources.setRequests(Map.of(GPU, new Quantity(String.valueOf(gpus))));
+    resources.setLimits(Map.of(GPU, new Quantity(String.valueOf(gpus))));
+    template.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    template.getMetadata().setAnnotations(Map.of(annotation, level));
+    return job;
+  }
+
+  /** A pod not managed by Berth, bound to a node by "the scheduler" and running. */
+  private static void bindForeignPod(String name, String node, int gpus) {
+    Pod pod = new PodBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
+        .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("busybox")
+        .withNewResources().addToRequests(GPU, new Quantity(String.valueOf(gpus)))
+        .addToLimits(GPU, new Quantity(String.valueOf(gpus))).endResources()
+        .endContainer().endSpec().build();
+    admin.resource(pod).create();
+  }
+
+  /** Plays the Job controller: pods from the Job's current template, owned by the Job. */
+  private static List<Pod> createPods(Job job, int count) {
+    List<Pod> pods = new ArrayList<>();
+    var template = job.getSpec().getTemplate();
+    for (int i = 0; i < count; i++) {
+      Pod pod = new PodBuilder()
+          .withNewMetadata().withNamespace(NS).withName(job.getMetadata().getName() + "-" + i)
+          .withLabels(template.getMetadata().getLabels())
+          .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(job.getMetadata().getName())
+          .withUid(job.getMetadata().getUid()).withController(true).endOwnerReference()
+          .endMetadata()
+          .withSpec(template.getSpec())
+          .build();
+      pods.add(admin.resource(pod).create());
+    }
+    return pods;
+  }
+
+  private static List<Pod> awaitReleased(Job job, int count) {
+    List<Pod> released = new ArrayList<>();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      List<Pod> pods = podsOf(job);
+      assertThat(pods).hasSize(count);
+      assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNullOrEmpty());
+      released.clear();
+      released.addAll(pods);
+    });
+    return released;
+  }
+
+  private static List<Pod> podsOf(Job job) {
+    return admin.pods().inNamespace(NS).list().getItems().stream()
+        .filter(p -> p.getMetadata().getOwnerReferences().stream()
+            .anyMatch(o -> o.getUid().equals(job.getMetadata().getUid())))
+        .toList();
+  }
+
+  private static PodSetAssignment.TopologyAssignment awaitPlaced(Job job) {
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      Workload wl = workloadOf(job);
+      assertThat(wl).isNotNull();
+      assertThat(wl.getStatus().admission).as("admission of %s", job.getMetadata().getName()).isNotNull();
+    });
+    return placedOf(job.getMetadata().getName());
+  }
+
+  private static PodSetAssignment.TopologyAssignment placedOf(String jobName) {
+    Job job = admin.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+    PodSetAssignment.TopologyAssignment placed =
+        workloadOf(job).getStatus().admission.podSetAssignments.get(0).topologyAssignment;
+    assertThat(placed).as("topologyAssignment of %s", jobName).isNotNull();
+    return placed;
+  }
+
+  private static Job awaitStarted(Job job) {
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> running(job));
+    return admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
+  }
+
+  private static boolean running(Job job) {
+    Job stored = admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
+    return Boolean.FALSE.equals(stored.getSpec().getSuspend());
+  }
+
+  private static Workload workloadOf(Job job) {
+    String uid = admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get()
+        .getMetadata().getUid();
+    return admin.resources(Workload.class).inNamespace(NS).withLabel(Berth.OWNER_UID_LABEL, uid).list()
+        .getItems().stream().findFirst().orElse(null);
+  }
+
+  /** Racks no admitted gang uses and no foreign pod touches. */
+  private static int freeWholeRacks() {
+    Set<String> used = new HashSet<>();
+    for (int r = 1; r <= 4; r++) {
+      used.add("b1-r" + r);
+    }
+    for (Workload wl : admin.resources(Workload.class).inNamespace(NS).list().getItems()) {
+      if (wl.getStatus() != null && wl.getStatus().admission != null) {
+        if (Boolean.TRUE.equals(finished(wl))) {
+          continue;
+        }
+        for (var ps : wl.getStatus().admission.podSetAssignments) {
+          if (ps.topologyAssignment != null) {
+            ps.topologyAssignment.domains.forEach(d -> used.add(d.values.get(1)));
+          }
+        }
+      }
+    }
+    return 8 - used.size();
+  }
+
+  private static Boolean finished(Workload wl) {
+    return wl.getStatus().conditions != null
+        && wl.getStatus().conditions.stream().anyMatch(c -> "Finished".equals(c.type) && "True".equals(c.status));
+  }
+
+  private static String http(String path) throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create("http://127.0.0.1:" + operator.metricsPort() + path)).build();
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+  }
+}
