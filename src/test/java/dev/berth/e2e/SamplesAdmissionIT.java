@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
+import dev.berth.operator.local.SimulatedNodes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -26,6 +27,8 @@ class SamplesAdmissionIT {
     try (TestApiServer.Cluster cluster = TestApiServer.dedicated()) {
       var client = cluster.client();
       Namespaces.ensure(client, "berth-system");
+      // The nodes local mode simulates: the H100 flavor places its gangs on Topology dc1.
+      SimulatedNodes.apply(client);
       BerthOperator operator = RunningOperator.startNew(cluster.kubeconfig(), false);
       try {
         List<Path> files;
@@ -58,7 +61,10 @@ class SamplesAdmissionIT {
                     String owner =
                         wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getOwnerReferences().get(0).getName();
                     assertThat(wl.getStatus()).as(owner).isNotNull();
-                    assertThat(wl.getStatus().admission).as(owner + " admitted").isNotNull();
+                    assertThat(wl.getStatus().admission)
+                        .as(owner + " admitted; conditions: " + wl.getStatus().conditions.stream()
+                            .map(c -> c.type + "=" + c.status + " " + c.reason + ": " + c.message).toList())
+                        .isNotNull();
                     assertThat(wl.getStatus().admission.clusterQueue).as(owner).isEqualTo(clusterQueue.get(owner));
                   }
                 });
@@ -70,6 +76,16 @@ class SamplesAdmissionIT {
         // "can only be admitted on the a100-mig-1g flavor and never uses whole-GPU quota"
         assertThat(mig.getStatus().admission.podSetAssignments.get(0).flavors.values()).containsOnly("a100-mig-1g");
         assertThat(mig.getStatus().admission.podSetAssignments.get(0).resourceUsage).doesNotContainKey("nvidia.com/gpu");
+        // "All pods in one domain of this Topology level": both fine-tuning pods in one rack.
+        Workload finetune =
+            client.resources(Workload.class).inNamespace("team-llm").list().getItems().stream()
+                .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals("llama-finetune"))
+                .findFirst()
+                .orElseThrow();
+        var placed = finetune.getStatus().admission.podSetAssignments.get(0).topologyAssignment;
+        assertThat(placed).isNotNull();
+        assertThat(placed.domains.stream().mapToInt(d -> d.count).sum()).isEqualTo(2);
+        assertThat(placed.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(1);
       } finally {
         operator.close();
       }

@@ -278,7 +278,8 @@ class TopologyAdmissionTest {
         Case.named("requests on another flavor of the podSet count on the same nodes")
             .nodes(grid(1, 1, 4, 8))
             .allNodes(n -> n.allocatable("cpu", "64"))
-            .flavors(H100, ResourceFlavor.named("default"))
+            // Every flavor of a topology-aware podSet must name a Topology (as in Kueue).
+            .flavors(H100, new ResourceFlavor("default", Map.of(), List.of(), List.of(), "default"))
             .queue(Builders.clusterQueue("cq").flavor("default").res("cpu", "256").newGroup()
                 .flavor("h100").res(GPU, "512"))
             .pending(wl("w").podSet("main", 4, 1).cpu("40").request(unconstrained()))
@@ -299,12 +300,19 @@ class TopologyAdmissionTest {
             .pendingWith("w", TopologyPlacementFailed, "podSet main: Topology default of flavor h100 does not exist")
             .then(e -> e.upsertTopology(DEFAULT))
             .placed("w", "main", each("b1/r1", 1, 4, 1)),
-        Case.named("a topologyRequest on a flavor without topologyName is refused")
+        Case.named("a topologyRequest matches no flavor without topologyName")
             .flavors(ResourceFlavor.named("plain"))
             .queue(Builders.clusterQueue("cq").flavor("plain").res(GPU, "512"))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .pendingWith("w", TopologyPlacementFailed,
-                "podSet main asks for a topology, but its flavors [plain] have no topologyName"),
+            .pendingWith("w", PendingReason.NoMatchingFlavor,
+                "flavor plain has no topologyName, podSet main asks for a topology"),
+        Case.named("a topologyRequest skips a flavor without topologyName for the next one that has one")
+            .nodes(grid(1, 1, 4, 8))
+            .flavors(ResourceFlavor.named("plain"), H100)
+            .queue(Builders.clusterQueue("cq").flavor("plain").res(GPU, "512").flavor("h100").res(GPU, "512"))
+            .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
+            .placed("w", "main", each("b1/r1", 1, 4, 1))
+            .flavorOf("w", "main", "h100"),
         Case.named("no topologyRequest on a topology flavor: admitted by quota alone, no node capacity taken")
             .nodes(grid(1, 1, 4, 8))
             .pending(wl("quota-only").created(1).podSet("main", 8, 8),

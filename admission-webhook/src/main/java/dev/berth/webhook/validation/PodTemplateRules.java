@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What Berth needs from a pod template to count its quota: containers with names and sane
- * requests. {@code pods} is counted by Berth itself and may not be requested directly.
+ * What Berth needs from a pod template to count its quota and place its pods: containers with
+ * names and sane requests, and well-formed topology annotations. {@code pods} is counted by Berth itself and may not be requested directly.
  */
 final class PodTemplateRules {
   static final String PODS = "pods";
@@ -22,6 +22,7 @@ final class PodTemplateRules {
   private PodTemplateRules() {}
 
   static void validate(PodTemplateSpec template, FieldPath path, Errors errors) {
+    TopologyAnnotationRules.validate(template.getMetadata(), path.child("metadata").child("annotations"), errors);
     PodSpec spec = template.getSpec();
     if (spec == null) {
       errors.add(FieldError.required(path.child("spec"), "the pod template needs a spec"));

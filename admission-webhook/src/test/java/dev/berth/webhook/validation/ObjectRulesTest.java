@@ -104,6 +104,15 @@ class ObjectRulesTest {
                   containers: [{name: c, image: busybox}]
       """;
 
+  /** JOB with annotations on its pod template (a flow-style YAML map). */
+  static String jobWithTemplateAnnotations(String annotations) {
+    String template = "  template:\n    spec:\n";
+    if (!JOB.contains(template)) {
+      throw new IllegalStateException("JOB changed shape");
+    }
+    return JOB.replace(template, "  template:\n    metadata: {annotations: " + annotations + "}\n    spec:\n");
+  }
+
   static Stream<Arguments> valid() {
     return Stream.of(
         Arguments.of("cluster queue", CQ),
@@ -111,6 +120,12 @@ class ObjectRulesTest {
         Arguments.of("workload", WL),
         Arguments.of("job", JOB),
         Arguments.of("jobset", JOBSET),
+        Arguments.of("job in rack slices of 2 pods on one host each", jobWithTemplateAnnotations(
+            "{berth.dev/podset-required-topology: topology.berth.dev/rack,"
+                + " berth.dev/podset-slice-required-topology: kubernetes.io/hostname,"
+                + " berth.dev/podset-slice-size: \"2\"}")),
+        Arguments.of("job unconstrained",
+            jobWithTemplateAnnotations("{berth.dev/podset-unconstrained-topology: \"true\"}")),
         Arguments.of("unmanaged job with a bad annotation",
             JOB.replace("labels: {berth.dev/queue-name: team-a}", "labels: {}")
                 .replace("\"2\"", "\"99\"")),
@@ -231,6 +246,10 @@ class ObjectRulesTest {
             "kind: PriorityClass"), "spec.priorityClassRef.kind"),
         Arguments.of("queue name not DNS", WL.replace("queueName: q", "queueName: Q_1"),
             "spec.queueName"),
+        Arguments.of("job slice size not a number", jobWithTemplateAnnotations(
+            "{berth.dev/podset-required-topology: rack, berth.dev/podset-slice-required-topology: host,"
+                + " berth.dev/podset-slice-size: two}"),
+            "spec.template.metadata.annotations[berth.dev/podset-slice-size]"),
         Arguments.of("two topology modes", WL.replace("{required: topology.berth.dev/rack}",
             "{required: rack, preferred: block}"), "spec.podSets[0].topologyRequest"),
         // Job and JobSet

@@ -11,13 +11,18 @@ import java.util.Map;
 /**
  * Whether a podSet may use a flavor's nodes: its nodeSelector and required node affinity must not
  * contradict the flavor's labels (only keys the flavor defines are compared), and every NoSchedule
- * or NoExecute taint must be tolerated by the pods or by the flavor itself.
+ * or NoExecute taint must be tolerated by the pods or by the flavor itself. A podSet that asks for
+ * a topology may use only flavors that name one.
  */
 public final class FlavorMatcher {
   private FlavorMatcher() {}
 
   /** Null when the podSet may use the flavor, else why not. */
   public static String mismatch(PodSet podSet, ResourceFlavor flavor) {
+    if (podSet.topologyRequest() != null && flavor.topologyName() == null) {
+      // Only a flavor whose nodes form a Topology can honour a placement request.
+      return "flavor " + flavor.name() + " has no topologyName, podSet " + podSet.name() + " asks for a topology";
+    }
     Map<String, String> labels = flavor.nodeLabels();
     for (Map.Entry<String, String> sel : podSet.nodeSelector().entrySet()) {
       String have = labels.get(sel.getKey());

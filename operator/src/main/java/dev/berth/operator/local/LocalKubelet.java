@@ -18,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Local mode has no nodes: this stands in for the kubelet and Job controller, marking a started
+ * Local mode has no kubelet: this stands in for the kubelet and Job controller, marking a started
  * managed Job Complete after a while, so that queues drain and waiting Jobs get their turn.
  */
 final class LocalKubelet implements AutoCloseable {

@@ -33,7 +33,9 @@ public final class LocalMode {
             new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0, "berth-operator", false, false));
     out.println("berth: operator running; metrics on http://127.0.0.1:" + operator.metricsPort() + "/metrics");
     out.println("berth: use kubectl with   export KUBECONFIG=" + kubeconfig);
-    out.println("berth: started Jobs are marked Complete after " + runSeconds + "s (there are no nodes)");
+    int nodes = SimulatedNodes.apply(cluster.client());
+    out.println("berth: " + nodes + " simulated H100 nodes (Topology dc1) for topology-aware admission; no kubelet");
+    out.println("berth: started Jobs are marked Complete after " + runSeconds + "s (nothing really runs)");
     LocalKubelet kubelet = new LocalKubelet(cluster.client(), runSeconds);
     AdmissionFeed feed = new AdmissionFeed(cluster.client(), out);
     if (Files.isDirectory(samples)) {

@@ -1,0 +1,58 @@
+package dev.berth.webhook.validation;
+
+import dev.berth.api.v1beta1.Berth;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The topology annotations of a pod template: at most one of required, preferred and
+ * unconstrained; levels that are label keys; a slice level and a whole positive slice size
+ * together, and only with a placement mode. The operator turns them into the Workload's
+ * topologyRequest, so a bad value must stop the Job here rather than its Workload later.
+ */
+final class TopologyAnnotationRules {
+  private static final List<String> MODES = List.of(
+      Berth.PODSET_REQUIRED_TOPOLOGY, Berth.PODSET_PREFERRED_TOPOLOGY, Berth.PODSET_UNCONSTRAINED_TOPOLOGY);
+
+  private TopologyAnnotationRules() {}
+
+  static void validate(ObjectMeta meta, FieldPath path, Errors errors) {
+    Map<String, String> annotations = meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    long modes = MODES.stream().filter(annotations::containsKey).count();
+    if (modes > 1) {
+      errors.add(FieldError.invalid(path, String.join(", ", MODES.stream().filter(annotations::containsKey).toList()),
+          "only one of " + String.join(", ", MODES) + " may be set"));
+    }
+    errors.labelKey(path.key(Berth.PODSET_REQUIRED_TOPOLOGY), annotations.get(Berth.PODSET_REQUIRED_TOPOLOGY));
+    errors.labelKey(path.key(Berth.PODSET_PREFERRED_TOPOLOGY), annotations.get(Berth.PODSET_PREFERRED_TOPOLOGY));
+    String unconstrained = annotations.get(Berth.PODSET_UNCONSTRAINED_TOPOLOGY);
+    if (unconstrained != null && !unconstrained.equals("true")) {
+      errors.add(FieldError.invalid(path.key(Berth.PODSET_UNCONSTRAINED_TOPOLOGY), unconstrained,
+          "must be \"true\" (leave it out for no topology)"));
+    }
+    String sliceLevel = annotations.get(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY);
+    String sliceSize = annotations.get(Berth.PODSET_SLICE_SIZE);
+    errors.labelKey(path.key(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY), sliceLevel);
+    if ((sliceLevel == null) != (sliceSize == null)) {
+      errors.add(FieldError.required(
+          path.key(sliceLevel == null ? Berth.PODSET_SLICE_REQUIRED_TOPOLOGY : Berth.PODSET_SLICE_SIZE),
+          Berth.PODSET_SLICE_REQUIRED_TOPOLOGY + " and " + Berth.PODSET_SLICE_SIZE + " go together"));
+    }
+    if (sliceSize != null) {
+      boolean whole;
+      try {
+        whole = Integer.parseInt(sliceSize.trim()) >= 1;
+      } catch (NumberFormatException e) {
+        whole = false;
+      }
+      if (!whole) {
+        errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize, "must be a whole number of at least 1"));
+      }
+    }
+    if ((sliceLevel != null || sliceSize != null) && modes == 0) {
+      errors.add(FieldError.required(path.key(Berth.PODSET_REQUIRED_TOPOLOGY),
+          "slices need a placement: set one of " + String.join(", ", MODES)));
+    }
+  }
+}
