@@ -111,6 +111,16 @@ class TopologyE2EIT {
     assertThat(placed.domains).hasSize(8).allSatisfy(d -> assertThat(d.count).isEqualTo(1));
     assertThat(placed.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(1);
 
+    String rackOfA = placed.domains.get(0).values.get(1);
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+        assertThat(admin.v1().events().inNamespace(NS).list().getItems())
+            .anySatisfy(e -> {
+              assertThat(e.getReason()).isEqualTo("TopologyAssigned");
+              assertThat(e.getInvolvedObject().getName()).isEqualTo(workloadOf(job).getMetadata().getName());
+              assertThat(e.getMessage()).isEqualTo(
+                  "podSet main: 8 pods in " + RACK + " " + rackOfA + " over 8 " + HOST + " domain(s)");
+            }));
+
     Job started = awaitStarted(job);
     assertThat(started.getSpec().getTemplate().getMetadata().getLabels())
         .containsEntry(Berth.PODSET_LABEL, "main")
@@ -221,6 +231,32 @@ class TopologyE2EIT {
       assertThat(metrics).contains("berth_topology_domain_free{domain=\"b1/b1-r4/b1-r4-n1\",flavor=\"h100\",level=\""
           + HOST + "\",resource=\"" + GPU + "\"} 7.0");
     });
+  }
+
+  @Test
+  @Order(7)
+  void aRestartedOperatorKeepsEveryPlacementAndStillReleasesGatedPods() {
+    Map<String, PodSetAssignment.TopologyAssignment> before = new java.util.TreeMap<>();
+    for (String name : List.of("train-b", "train-c", "train-d")) {
+      before.put(name, placedOf(name));
+    }
+    operator.close();
+    operator = RunningOperator.startNew(cluster.kubeconfig(), false);
+
+    // Every rack is taken: had the new operator forgotten a placement, this gang would get it.
+    Job late = admin.resource(gpuJob("train-e", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+        assertThat(workloadOf(late).getStatus().conditions)
+            .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
+    before.forEach((name, placed) -> assertThat(placedOf(name).domains)
+        .usingRecursiveFieldByFieldElementComparator().isEqualTo(placed.domains));
+
+    // train-d's pods come after the restart: still gated, still released into its rack.
+    Job trainD = awaitStarted(admin.batch().v1().jobs().inNamespace(NS).withName("train-d").get());
+    createPods(trainD, 8);
+    String rack = before.get("train-d").domains.get(0).values.get(1);
+    assertThat(awaitReleased(trainD, 8))
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry(RACK, rack));
   }
 
   // ---------------------------------------------------------------- helpers

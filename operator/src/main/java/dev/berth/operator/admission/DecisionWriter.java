@@ -100,6 +100,11 @@ public final class DecisionWriter {
       state.workload(written);
       events.normal(written, "QuotaReserved", message);
       events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
+      for (var ps : admission.podSetAssignments()) {
+        if (ps.topologyAssignment() != null) {
+          events.normal(written, "TopologyAssigned", TopologyTranslator.summary(ps.name(), ps.topologyAssignment()));
+        }
+      }
       return false;
     } catch (KubernetesClientException e) {
       state.engine().rollback(admission);

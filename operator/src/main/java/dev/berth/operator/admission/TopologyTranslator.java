@@ -122,4 +122,28 @@ public final class TopologyTranslator {
     }
     return new TopologyAssignment(in.levels, domains);
   }
+
+  /**
+   * Where a podSet went, for Events: the narrowest domain holding all its pods and how many leaf
+   * domains it spans, e.g. "podSet main: 8 pods in topology.berth.dev/rack b1-r2 over 8
+   * kubernetes.io/hostname domains".
+   */
+  public static String summary(String podSet, TopologyAssignment placed) {
+    List<String> levels = placed.levels();
+    int common = -1;
+    for (int l = 0; l < levels.size(); l++) {
+      String value = placed.domains().get(0).values().get(l);
+      final int level = l;
+      if (placed.domains().stream().allMatch(d -> d.values().get(level).equals(value))) {
+        common = l;
+      } else {
+        break;
+      }
+    }
+    String where = common < 0
+        ? "across " + levels.get(0) + " domains"
+        : "in " + levels.get(common) + " " + placed.domains().get(0).values().get(common);
+    return "podSet " + podSet + ": " + placed.podCount() + " pods " + where + " over "
+        + placed.domains().size() + " " + levels.get(levels.size() - 1) + " domain(s)";
+  }
 }

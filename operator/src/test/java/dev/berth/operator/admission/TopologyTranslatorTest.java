@@ -78,4 +78,21 @@ class TopologyTranslatorTest {
     assertThat(engine.topologyInventories().get("h100").freeOf(List.of("r1")))
         .containsEntry("nvidia.com/gpu", 8L);
   }
+
+  @Test
+  void aPlacementIsSummedUpByTheNarrowestDomainHoldingAllItsPods() {
+    var levels = List.of("block", "rack", "kubernetes.io/hostname");
+    var oneRack = new dev.berth.engine.topology.TopologyAssignment(levels, List.of(
+        new dev.berth.engine.topology.TopologyAssignment.Domain(List.of("b1", "r2", "n1"), 1),
+        new dev.berth.engine.topology.TopologyAssignment.Domain(List.of("b1", "r2", "n2"), 1)));
+    assertThat(TopologyTranslator.summary("main", oneRack))
+        .isEqualTo("podSet main: 2 pods in rack r2 over 2 kubernetes.io/hostname domain(s)");
+    var twoBlocks = new dev.berth.engine.topology.TopologyAssignment(levels, List.of(
+        new dev.berth.engine.topology.TopologyAssignment.Domain(List.of("b1", "r2", "n1"), 3),
+        new dev.berth.engine.topology.TopologyAssignment.Domain(List.of("b2", "r1", "n9"), 1)));
+    assertThat(TopologyTranslator.summary("workers", twoBlocks))
+        .isEqualTo("podSet workers: 4 pods across block domains over 2 kubernetes.io/hostname domain(s)");
+    var roundTrip = TopologyTranslator.fromApi(TopologyTranslator.toApi(twoBlocks));
+    assertThat(roundTrip).isEqualTo(twoBlocks);
+  }
 }

@@ -1,0 +1,49 @@
+package dev.berth.operator.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.api.v1beta1.PodSetAssignment;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DomainSlotsTest {
+  private static PodSetAssignment.TopologyAssignment placed(Object... valuesAndCounts) {
+    var a = new PodSetAssignment.TopologyAssignment();
+    a.levels = List.of("rack", "kubernetes.io/hostname");
+    a.domains = new java.util.ArrayList<>();
+    for (int i = 0; i < valuesAndCounts.length; i += 2) {
+      var d = new PodSetAssignment.TopologyAssignment.Domain();
+      d.values = List.of(((String) valuesAndCounts[i]).split("/"));
+      d.count = (Integer) valuesAndCounts[i + 1];
+      a.domains.add(d);
+    }
+    return a;
+  }
+
+  @Test
+  void eachDomainGetsAsManyPodsAsAssignedAndNoMore() {
+    DomainSlots slots = new DomainSlots(placed("r1/n1", 2, "r1/n2", 1));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n2"));
+    assertThat(slots.next()).isNull();
+  }
+
+  @Test
+  void podsAlreadyReleasedKeepTheirSlot() {
+    DomainSlots slots = new DomainSlots(placed("r1/n1", 1, "r1/n2", 1));
+    // A released pod's nodeSelector carries the flavor's labels too.
+    slots.take(Map.of("gpu", "h100", "rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n2"));
+    assertThat(slots.next()).isNull();
+  }
+
+  @Test
+  void aPodWithoutADomainTakesNoSlot() {
+    DomainSlots slots = new DomainSlots(placed("r1/n1", 1));
+    slots.take(Map.of("gpu", "h100"));
+    slots.take(null);
+    assertThat(slots.next()).isNotNull();
+  }
+}
