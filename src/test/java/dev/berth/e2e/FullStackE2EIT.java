@@ -6,14 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.BerthOperator;
-import dev.berth.operator.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -44,12 +42,7 @@ class FullStackE2EIT {
                 .addNewSubject().withKind("User").withName("alice").withApiGroup("rbac.authorization.k8s.io").endSubject()
                 .build())
         .create();
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    // kube-api-test's admin certificate user is the operator's identity here.
-    webhooks = LoopbackWebhooks.start(admin, "kubeapitest", port);
+    webhooks = ServedWebhooks.start(admin);
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
     Config asAlice = Config.fromKubeconfig(cluster.kubeconfig());
     asAlice.setImpersonateUsername("alice");

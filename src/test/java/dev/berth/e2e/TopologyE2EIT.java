@@ -9,7 +9,6 @@ import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.TopologySpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
-import dev.berth.operator.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -18,7 +17,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -60,11 +58,7 @@ class TopologyE2EIT {
     admin = cluster.client();
     Namespaces.ensure(admin, "berth-system");
     Namespaces.ensure(admin, NS);
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    webhooks = LoopbackWebhooks.start(admin, "kubeapitest", port);
+    webhooks = ServedWebhooks.start(admin);
     for (int b = 1; b <= 2; b++) {
       for (int r = 1; r <= 4; r++) {
         for (int n = 1; n <= 8; n++) {

@@ -233,6 +233,7 @@ final class Builders {
       Map<String, String> nodeSelector = new HashMap<>();
       List<NodeSelectorTerm> affinity = new ArrayList<>();
       List<Toleration> tolerations = new ArrayList<>();
+      dev.berth.engine.topology.TopologyRequest topologyRequest;
     }
 
     WorkloadBuilder(String name) {
@@ -282,6 +283,17 @@ final class Builders {
       return this;
     }
 
+    /** One more per-pod request of the last podSet. */
+    WorkloadBuilder request(String resource, String quantity) {
+      last().requests.put(resource, q(resource, quantity));
+      return this;
+    }
+
+    WorkloadBuilder topology(dev.berth.engine.topology.TopologyRequest r) {
+      last().topologyRequest = r;
+      return this;
+    }
+
     WorkloadBuilder nodeSelector(String key, String value) {
       last().nodeSelector.put(key, value);
       return this;
@@ -308,7 +320,8 @@ final class Builders {
     Workload build() {
       List<PodSet> ps = new ArrayList<>();
       for (PodSetSpec s : podSets) {
-        ps.add(new PodSet(s.name, s.count, s.minCount, s.requests, s.nodeSelector, s.affinity, s.tolerations));
+        ps.add(new PodSet(s.name, s.count, s.minCount, s.requests, s.nodeSelector, s.affinity, s.tolerations,
+            s.topologyRequest));
       }
       return new Workload(uid, namespace, name, queue, priority, created, ps);
     }

@@ -8,7 +8,6 @@ import static dev.berth.engine.topology.TopologyRequest.unconstrained;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.engine.model.LabelSelectorRequirement;
-import dev.berth.engine.model.NodeSelectorTerm;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.PodSet;
 import dev.berth.engine.model.PreemptionPolicy;
@@ -530,86 +529,59 @@ class TopologyAdmissionTest {
 
   /** A workload in LocalQueue default/lq; every podSet requests {@code gpus} GPUs per pod. */
   static final class W {
-    private final String name;
-    private int priority;
-    private long created;
-    private final List<PodSetSpec> podSets = new ArrayList<>();
-
-    private static final class PodSetSpec {
-      String name;
-      int count;
-      Integer minCount;
-      Map<String, Long> requests = new LinkedHashMap<>();
-      Map<String, String> nodeSelector = new LinkedHashMap<>();
-      List<NodeSelectorTerm> affinity = new ArrayList<>();
-      List<Toleration> tolerations = new ArrayList<>();
-      TopologyRequest request;
-    }
+    private final Builders.WorkloadBuilder b;
 
     W(String name) {
-      this.name = name;
+      b = Builders.workload(name);
     }
 
     W priority(int p) {
-      priority = p;
+      b.priority(p);
       return this;
     }
 
     W created(long t) {
-      created = t;
+      b.created(t);
       return this;
     }
 
     W podSet(String psName, int count, long gpus) {
-      PodSetSpec ps = new PodSetSpec();
-      ps.name = psName;
-      ps.count = count;
-      ps.requests.put(GPU, gpus);
-      podSets.add(ps);
+      b.podSet(psName, count, GPU, String.valueOf(gpus));
       return this;
     }
 
     W cpu(String quantity) {
-      last().requests.put("cpu", Builders.q("cpu", quantity));
+      b.request("cpu", quantity);
       return this;
     }
 
     W request(TopologyRequest r) {
-      last().request = r;
+      b.topology(r);
       return this;
     }
 
     W minCount(int m) {
-      last().minCount = m;
+      b.minCount(m);
       return this;
     }
 
     W nodeSelector(String key, String value) {
-      last().nodeSelector.put(key, value);
+      b.nodeSelector(key, value);
       return this;
     }
 
     W affinity(String key, LabelSelectorRequirement.Operator op, String... values) {
-      last().affinity.add(new NodeSelectorTerm(List.of(new LabelSelectorRequirement(key, op, List.of(values)))));
+      b.requiredAffinity(key, op, values);
       return this;
     }
 
     W toleration(Toleration t) {
-      last().tolerations.add(t);
+      b.toleration(t);
       return this;
     }
 
-    private PodSetSpec last() {
-      return podSets.get(podSets.size() - 1);
-    }
-
     Workload build() {
-      List<PodSet> ps = new ArrayList<>();
-      for (PodSetSpec s : podSets) {
-        ps.add(new PodSet(s.name, s.count, s.minCount, s.requests, s.nodeSelector, s.affinity, s.tolerations,
-            s.request));
-      }
-      return new Workload(name, "default", name, "lq", priority, created, ps);
+      return b.build();
     }
   }
 
