@@ -26,7 +26,8 @@ import java.util.Set;
  *   <li>snapshot: the engine's quota tree; nothing else mutates it during a cycle (single thread);
  *   <li>nominate: flavor assignment of each head;
  *   <li>order: the {@link EntryOrdering};
- *   <li>apply: admit what still fits (re-assigned if quota changed since nomination), or, in
+ *   <li>apply: admit what still fits (re-assigned if quota changed since nomination) once its
+ *       topology-aware podSets are placed on their flavors' nodes ({@link TopologyState}), or, in
  *       Preempt mode, ask the {@link PreemptionPlanner} for victims;
  *   <li>requeue: StrictFIFO blocks the queue, BestEffortFIFO parks the head's bucket; both wait
  *       for an event in their cohort tree.

@@ -138,7 +138,7 @@ final class TopologyState {
    * on failure nothing is held and the explanation names the podSet, the flavor and the numbers.
    */
   Result place(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
-    if (specs.stream().allMatch(ps -> ps.topologyRequest() == null)) {
+    if (!asksForTopology(specs)) {
       return new Result(podSets, null);
     }
     ensure();
@@ -189,7 +189,7 @@ final class TopologyState {
    * or null if they could. Changes nothing: the release and the placement are undone.
    */
   Explanation refusalWithout(Collection<String> gone, List<PodSet> specs, List<PodSetAssignment> podSets) {
-    if (specs.stream().allMatch(ps -> ps.topologyRequest() == null)) {
+    if (!asksForTopology(specs)) {
       return null;
     }
     ensure();
@@ -250,6 +250,16 @@ final class TopologyState {
 
   private static Result refused(String message) {
     return new Result(null, Explanation.of(PendingReason.TopologyPlacementFailed, message));
+  }
+
+  /** On every admission's path: a plain loop, no stream. */
+  private static boolean asksForTopology(List<PodSet> specs) {
+    for (PodSet ps : specs) {
+      if (ps.topologyRequest() != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static PodSet spec(List<PodSet> specs, String name) {
