@@ -45,6 +45,32 @@ class LifecycleE2EIT {
   }
 
   @Test
+  void aJobWhoseWorkloadTheApiServerRefusesGetsAWarningSayingWhy() {
+    // Stored around the webhook (it is not running here): two placement modes at once, which the
+    // Workload's schema refuses. The Job must not wait silently.
+    Scenario s = new Scenario("refused-wl");
+    queue(s, "refused-wl-cq", "4");
+    var job = Objects.job(s.namespace, "two-modes", "lq", 2, "1");
+    job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
+        dev.berth.api.v1beta1.Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
+        dev.berth.api.v1beta1.Berth.PODSET_PREFERRED_TOPOLOGY, "topology.berth.dev/block"));
+    s.client.resource(job).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(s.client.v1().events().inNamespace(s.namespace).list().getItems())
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e.getReason()).isEqualTo("InvalidWorkload");
+                          assertThat(e.getInvolvedObject().getName()).isEqualTo("two-modes");
+                          assertThat(e.getMessage()).contains("only one of required, preferred and unconstrained");
+                        }));
+    assertThat(s.workload("two-modes")).isEmpty();
+  }
+
+  @Test
   void aStandaloneWorkloadIsAdmitted() {
     Scenario s = new Scenario("standalone");
     queue(s, "standalone-cq", "4");

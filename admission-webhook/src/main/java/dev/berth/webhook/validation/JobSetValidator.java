@@ -75,7 +75,15 @@ public final class JobSetValidator {
         errors.add(FieldError.invalid(tp, "unreadable", "must be a pod template"));
         continue;
       }
-      PodTemplateRules.validate(pod, tp, errors);
+      PodTemplateRules.validate(pod, tp, errors, podCount(job));
     }
+  }
+
+  /** A replicatedJob's pods as one podSet: replicas × min(parallelism, completions). */
+  private static int podCount(JsonNode replicatedJob) {
+    JsonNode spec = replicatedJob.path("template").path("spec");
+    int parallelism = spec.path("parallelism").isNumber() ? spec.path("parallelism").asInt() : 1;
+    int perJob = spec.path("completions").isNumber() ? Math.min(parallelism, spec.path("completions").asInt()) : parallelism;
+    return (replicatedJob.path("replicas").isNumber() ? replicatedJob.path("replicas").asInt() : 1) * perJob;
   }
 }

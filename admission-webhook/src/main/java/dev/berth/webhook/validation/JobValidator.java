@@ -23,7 +23,7 @@ public final class JobValidator {
     checkMinParallelism(job, view, errors);
     if (job.getSpec() != null && job.getSpec().getTemplate() != null) {
       PodTemplateRules.validate(
-          job.getSpec().getTemplate(), FieldPath.root("spec").child("template"), errors);
+          job.getSpec().getTemplate(), FieldPath.root("spec").child("template"), errors, podCount(job));
     }
     return errors.toList();
   }
@@ -56,5 +56,13 @@ public final class JobValidator {
       errors.add(FieldError.invalid(path, value,
           "must be between 1 and the Job's parallelism (" + max + ")"));
     }
+  }
+
+  /** The pods the Job runs at once, as the operator counts its podSet: min(parallelism, completions). */
+  private static int podCount(Job job) {
+    Integer parallelism = job.getSpec().getParallelism();
+    Integer completions = job.getSpec().getCompletions();
+    int p = parallelism == null ? 1 : parallelism;
+    return completions == null ? p : Math.min(p, completions);
   }
 }

@@ -22,7 +22,13 @@ final class PodTemplateRules {
   private PodTemplateRules() {}
 
   static void validate(PodTemplateSpec template, FieldPath path, Errors errors) {
-    TopologyAnnotationRules.validate(template.getMetadata(), path.child("metadata").child("annotations"), errors);
+    validate(template, path, errors, null);
+  }
+
+  /** With {@code podCount}, the pods the template runs as one podSet (slices must divide it). */
+  static void validate(PodTemplateSpec template, FieldPath path, Errors errors, Integer podCount) {
+    TopologyAnnotationRules.validate(
+        template.getMetadata(), path.child("metadata").child("annotations"), podCount, errors);
     PodSpec spec = template.getSpec();
     if (spec == null) {
       errors.add(FieldError.required(path.child("spec"), "the pod template needs a spec"));

@@ -17,7 +17,7 @@ final class TopologyAnnotationRules {
 
   private TopologyAnnotationRules() {}
 
-  static void validate(ObjectMeta meta, FieldPath path, Errors errors) {
+  static void validate(ObjectMeta meta, FieldPath path, Integer podCount, Errors errors) {
     Map<String, String> annotations = meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
     long modes = MODES.stream().filter(annotations::containsKey).count();
     if (modes > 1) {
@@ -48,6 +48,10 @@ final class TopologyAnnotationRules {
       }
       if (!whole) {
         errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize, "must be a whole number of at least 1"));
+      } else if (podCount != null && podCount > 0 && podCount % Integer.parseInt(sliceSize.trim()) != 0) {
+        // Otherwise the Workload could never be placed: its pods cannot be cut into whole slices.
+        errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize,
+            "must divide the podSet's pod count (" + podCount + ")"));
       }
     }
     if ((sliceLevel != null || sliceSize != null) && modes == 0) {

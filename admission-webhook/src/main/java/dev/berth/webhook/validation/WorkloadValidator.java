@@ -141,7 +141,7 @@ public final class WorkloadValidator {
       if (ps.template == null) {
         errors.add(FieldError.required(pp.child("template"), "a pod template is required"));
       } else {
-        PodTemplateRules.validate(ps.template, pp.child("template"), errors);
+        PodTemplateRules.validate(ps.template, pp.child("template"), errors, ps.count);
       }
       checkTopologyRequest(ps.topologyRequest, ps.count, pp.child("topologyRequest"), errors);
     }

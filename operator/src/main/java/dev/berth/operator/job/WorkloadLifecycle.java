@@ -83,10 +83,20 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       client.resource(workload).create();
       events.normal(owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
     } catch (KubernetesClientException e) {
+      if (e.getCode() == 400 || e.getCode() == 422) {
+        // The API server or webhook refused what this owner asks for: retrying cannot help; the
+        // owner's next change is reconciled again. Say why where its author looks.
+        events.warning(owner, "InvalidWorkload", "Workload not created: " + reason(e));
+        return;
+      }
       if (e.getCode() != 409) {
         throw e;
       }
     }
+  }
+
+  private static String reason(KubernetesClientException e) {
+    return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
   }
 
   private void start(KubernetesClient client, T owner, Workload workload) {
