@@ -3,6 +3,7 @@ package dev.berth.operator.local;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.admission.TopologyTranslator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -48,8 +49,13 @@ final class AdmissionFeed implements AutoCloseable {
     Condition reserved = find(wl, "QuotaReserved");
     if (reserved != null && reserved.isTrue() && wl.getStatus().admission != null) {
       StringBuilder flavors = new StringBuilder();
-      wl.getStatus().admission.podSetAssignments.forEach(
-          ps -> flavors.append(' ').append(ps.name).append('=').append(ps.flavors));
+      wl.getStatus().admission.podSetAssignments.forEach(ps -> {
+        flavors.append(' ').append(ps.name).append('=').append(ps.flavors);
+        var placed = TopologyTranslator.fromApi(ps.topologyAssignment);
+        if (placed != null) {
+          flavors.append(" [").append(TopologyTranslator.summary(ps.name, placed)).append(']');
+        }
+      });
       return String.format(
           "%-10s %-48s in %s;%s", "ADMITTED", name, wl.getStatus().admission.clusterQueue, flavors);
     }
