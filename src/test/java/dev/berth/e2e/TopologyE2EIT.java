@@ -9,6 +9,7 @@ import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.TopologySpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
+import dev.berth.operator.jobset.JobSet;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -97,7 +98,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(1)
+  @Order(10)
   void requiredRackPlacesTheGangInOneRackAndItsPodsAreReleasedThere() {
     Job job = admin.resource(gpuJob("train-a", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
     PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
@@ -136,7 +137,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(2)
+  @Order(20)
   void aGangLargerThanAnyRackWaitsWithTheLargestRackInItsMessage() {
     Job job = admin.resource(gpuJob("too-big", 9, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
@@ -156,7 +157,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(3)
+  @Order(30)
   void podsBoundOutsideBerthTakeCapacitySoTheNextGangGoesToAFreeRack() {
     // train-a holds the first rack of b1; one foreign 1-GPU pod on a node of each other rack of
     // b1 leaves no rack there with 8 free hosts.
@@ -172,7 +173,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(4)
+  @Order(40)
   void preferredRackSpillsIntoTheFewestRacksOfOneBlock() {
     Job job = admin.resource(gpuJob("train-c", 12, 8, Berth.PODSET_PREFERRED_TOPOLOGY, RACK)).create();
     PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
@@ -190,7 +191,64 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(5)
+  @Order(45)
+  void aJobSetIsPlacedInRackSlicesOfOneBlockAndItsPodsFollow() {
+    // workers: 2 Jobs × 4 pods of 8 GPUs, one block, every 4 pods in one rack.
+    JobSet js = new JobSet();
+    js.getMetadata().setNamespace(NS);
+    js.getMetadata().setName("pretrain");
+    js.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "gpus"));
+    js.setSpec(new JobSet.Spec());
+    js.getSpec().suspend = true;
+    Job worker = gpuJob("unused", 4, 8, Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK);
+    worker.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
+        Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK,
+        Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, RACK,
+        Berth.PODSET_SLICE_SIZE, "4"));
+    JobSet.ReplicatedJob workers = new JobSet.ReplicatedJob();
+    workers.name = "workers";
+    workers.replicas = 2;
+    workers.template = new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
+        .withSpec(worker.getSpec()).build();
+    workers.template.getSpec().setSuspend(null);
+    js.getSpec().replicatedJobs = List.of(workers);
+    admin.resource(js).create();
+
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+        Boolean.FALSE.equals(admin.resources(JobSet.class).inNamespace(NS).withName("pretrain").get().getSpec().suspend));
+    JobSet started = admin.resources(JobSet.class).inNamespace(NS).withName("pretrain").get();
+    Workload wl = admin.resources(Workload.class).inNamespace(NS)
+        .withLabel(Berth.OWNER_UID_LABEL, started.getMetadata().getUid()).list().getItems().get(0);
+    PodSetAssignment.TopologyAssignment placed = wl.getStatus().admission.podSetAssignments.get(0).topologyAssignment;
+    Map<String, Long> assignedPerRack = placed.domains.stream()
+        .collect(Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
+    assertThat(placed.domains.stream().map(d -> d.values.get(0)).distinct()).hasSize(1);
+    // Whole slices per rack (two slices may share a rack: the fewest domains win).
+    assertThat(assignedPerRack.values()).allSatisfy(pods -> assertThat(pods % 4).isZero());
+    assertThat(assignedPerRack.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(8);
+
+    // Plays the JobSet and Job controllers: 2 child Jobs' pods from the replicatedJob's template.
+    var template = started.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
+    List<Pod> pods = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      pods.add(admin.resource(new PodBuilder()
+          .withNewMetadata().withNamespace(NS).withName("pretrain-workers-" + (i / 4) + "-" + (i % 4))
+          .withLabels(template.getMetadata().getLabels()).endMetadata()
+          .withSpec(template.getSpec()).build()).create());
+    }
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      Map<String, Long> releasedPerRack = new java.util.HashMap<>();
+      for (Pod p : pods) {
+        Pod now = admin.pods().inNamespace(NS).withName(p.getMetadata().getName()).get();
+        assertThat(now.getSpec().getSchedulingGates()).isNullOrEmpty();
+        releasedPerRack.merge(now.getSpec().getNodeSelector().get(RACK), 1L, Long::sum);
+      }
+      assertThat(releasedPerRack).isEqualTo(assignedPerRack);
+    });
+  }
+
+  @Test
+  @Order(50)
   void aFinishedGangFreesItsRackForTheGangWaitingForIt() {
     // Fill every rack still whole, so that one more gang must wait for train-a's rack.
     List<Job> fillers = new ArrayList<>();
@@ -213,7 +271,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(6)
+  @Order(60)
   void fragmentationIsExportedPerFlavorAndLevel() {
     await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
       String metrics = http("/metrics");
@@ -228,7 +286,7 @@ class TopologyE2EIT {
   }
 
   @Test
-  @Order(7)
+  @Order(70)
   void aRestartedOperatorKeepsEveryPlacementAndStillReleasesGatedPods() {
     Map<String, PodSetAssignment.TopologyAssignment> before = new java.util.TreeMap<>();
     for (String name : List.of("train-b", "train-c", "train-d")) {
