@@ -311,6 +311,21 @@ class TopologyE2EIT {
         .allSatisfy(p -> assertThat(p.getSpec().getNodeSelector()).containsEntry(RACK, rack));
   }
 
+  @Test
+  @Order(80)
+  void aForeignPodThatFinishesGivesItsCapacityBackToTheWaitingGang() {
+    // b1-r4 was kept from every gang only by the foreign pod on b1-r4-n1; train-e waits for a rack.
+    assertThat(workloadOf(admin.batch().v1().jobs().inNamespace(NS).withName("train-e").get())
+        .getStatus().admission).isNull();
+    admin.pods().inNamespace(NS).withName("daemon-r4").editStatus(p -> {
+      p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Succeeded").build());
+      return p;
+    });
+    PodSetAssignment.TopologyAssignment placed =
+        awaitPlaced(admin.batch().v1().jobs().inNamespace(NS).withName("train-e").get());
+    assertThat(placed.domains).allSatisfy(d -> assertThat(d.values.get(1)).isEqualTo("b1-r4"));
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private static void node(String block, String rack, String host) {

@@ -3,6 +3,8 @@ package dev.berth.operator.reconciler;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.topology.TopologyUngater;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.api.config.informer.Field;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -14,7 +16,14 @@ import java.time.Duration;
  * topology-aware podSet wait behind Berth's scheduling gate until the {@link TopologyUngater}
  * sends each into its domain.
  */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false,
+    // Finished pods hold no node capacity and need no gate: not cached at all. A pod that finishes
+    // leaves the selection, which the informer reports as its deletion.
+    informer = @Informer(fieldSelector = {
+        @Field(path = "status.phase", value = "Succeeded", negated = true),
+        @Field(path = "status.phase", value = "Failed", negated = true)}))
 public final class PodReconciler implements Reconciler<Pod> {
   private final AdmissionLoop loop;
   private final TopologyUngater ungater;
