@@ -83,7 +83,9 @@ public final class JobSetValidator {
   private static int podCount(JsonNode replicatedJob) {
     JsonNode spec = replicatedJob.path("template").path("spec");
     int parallelism = spec.path("parallelism").isNumber() ? spec.path("parallelism").asInt() : 1;
-    int perJob = spec.path("completions").isNumber() ? Math.min(parallelism, spec.path("completions").asInt()) : parallelism;
+    int perJob = spec.path("completions").isNumber()
+        ? Math.min(parallelism, spec.path("completions").asInt())
+        : parallelism;
     return (replicatedJob.path("replicas").isNumber() ? replicatedJob.path("replicas").asInt() : 1) * perJob;
   }
 }

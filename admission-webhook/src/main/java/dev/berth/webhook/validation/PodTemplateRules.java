@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * What Berth needs from a pod template to count its quota and place its pods: containers with
- * names and sane requests, and well-formed topology annotations. {@code pods} is counted by Berth itself and may not be requested directly.
+ * names and sane requests, and well-formed topology annotations. {@code pods} is counted by Berth
+ * itself and may not be requested directly.
  */
 final class PodTemplateRules {
   static final String PODS = "pods";

@@ -18,14 +18,16 @@ final class TopologyAnnotationRules {
   private TopologyAnnotationRules() {}
 
   static void validate(ObjectMeta meta, FieldPath path, Integer podCount, Errors errors) {
-    Map<String, String> annotations = meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
-    long modes = MODES.stream().filter(annotations::containsKey).count();
-    if (modes > 1) {
-      errors.add(FieldError.invalid(path, String.join(", ", MODES.stream().filter(annotations::containsKey).toList()),
+    Map<String, String> annotations =
+        meta == null || meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+    List<String> modes = MODES.stream().filter(annotations::containsKey).toList();
+    if (modes.size() > 1) {
+      errors.add(FieldError.invalid(path, String.join(", ", modes),
           "only one of " + String.join(", ", MODES) + " may be set"));
     }
-    errors.labelKey(path.key(Berth.PODSET_REQUIRED_TOPOLOGY), annotations.get(Berth.PODSET_REQUIRED_TOPOLOGY));
-    errors.labelKey(path.key(Berth.PODSET_PREFERRED_TOPOLOGY), annotations.get(Berth.PODSET_PREFERRED_TOPOLOGY));
+    for (String level : List.of(Berth.PODSET_REQUIRED_TOPOLOGY, Berth.PODSET_PREFERRED_TOPOLOGY)) {
+      errors.labelKey(path.key(level), annotations.get(level));
+    }
     String unconstrained = annotations.get(Berth.PODSET_UNCONSTRAINED_TOPOLOGY);
     if (unconstrained != null && !unconstrained.equals("true")) {
       errors.add(FieldError.invalid(path.key(Berth.PODSET_UNCONSTRAINED_TOPOLOGY), unconstrained,
@@ -47,14 +49,15 @@ final class TopologyAnnotationRules {
         whole = false;
       }
       if (!whole) {
-        errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize, "must be a whole number of at least 1"));
+        errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize,
+            "must be a whole number of at least 1"));
       } else if (podCount != null && podCount > 0 && podCount % Integer.parseInt(sliceSize.trim()) != 0) {
         // Otherwise the Workload could never be placed: its pods cannot be cut into whole slices.
         errors.add(FieldError.invalid(path.key(Berth.PODSET_SLICE_SIZE), sliceSize,
             "must divide the podSet's pod count (" + podCount + ")"));
       }
     }
-    if ((sliceLevel != null || sliceSize != null) && modes == 0) {
+    if ((sliceLevel != null || sliceSize != null) && modes.isEmpty()) {
       errors.add(FieldError.required(path.key(Berth.PODSET_REQUIRED_TOPOLOGY),
           "slices need a placement: set one of " + String.join(", ", MODES)));
     }

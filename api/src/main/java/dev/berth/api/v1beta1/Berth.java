@@ -18,7 +18,7 @@ public final class Berth {
   public static final String OWNER_KIND_LABEL = "berth.dev/owner-kind";
   /** Label the operator puts on an admitted topology-aware podSet's pod template: its name. */
   public static final String PODSET_LABEL = "berth.dev/podset";
-  /** Label next to {@link #PODSET_LABEL}: the UID of its Workload (a name may not fit a label value). */
+  /** Label next to {@link #PODSET_LABEL}: its Workload's UID (a name may not fit a label value). */
   public static final String WORKLOAD_LABEL = "berth.dev/workload";
   /** Scheduling gate that holds a topology-aware pod until the operator assigns its domain. */
   public static final String TOPOLOGY_SCHEDULING_GATE = "berth.dev/topology";
@@ -33,7 +33,8 @@ public final class Berth {
   public static final String PODSET_UNCONSTRAINED_TOPOLOGY =
       "berth.dev/podset-unconstrained-topology";
   /** Pod-template annotation: the level every slice of a podSet must share (with the slice size). */
-  public static final String PODSET_SLICE_REQUIRED_TOPOLOGY = "berth.dev/podset-slice-required-topology";
+  public static final String PODSET_SLICE_REQUIRED_TOPOLOGY =
+      "berth.dev/podset-slice-required-topology";
   /** Pod-template annotation: pods per slice; the podSet's count must be a multiple of it. */
   public static final String PODSET_SLICE_SIZE = "berth.dev/podset-slice-size";
 

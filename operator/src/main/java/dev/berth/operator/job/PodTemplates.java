@@ -22,12 +22,18 @@ public final class PodTemplates {
    * its domain.
    */
   public static void inject(
-      PodTemplateSpec template, PodSetAssignment assignment, String workloadUid, Integration.FlavorLookup flavors) {
-    inject(template, assignment.flavors == null ? List.of() : assignment.flavors.values().stream().distinct().toList(), flavors);
+      PodTemplateSpec template,
+      PodSetAssignment assignment,
+      String workloadUid,
+      Integration.FlavorLookup flavors) {
+    List<String> flavorNames =
+        assignment.flavors == null ? List.of() : assignment.flavors.values().stream().distinct().toList();
+    inject(template, flavorNames, flavors);
     if (assignment.topologyAssignment != null) {
       ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
       template.setMetadata(meta);
-      Map<String, String> labels = new LinkedHashMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
+      Map<String, String> labels =
+          new LinkedHashMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
       labels.put(Berth.PODSET_LABEL, assignment.name);
       labels.put(Berth.WORKLOAD_LABEL, workloadUid);
       meta.setLabels(labels);
@@ -35,7 +41,8 @@ public final class PodTemplates {
   }
 
   /** Adds the flavors' node labels to the nodeSelector and their tolerations. */
-  static void inject(PodTemplateSpec template, Collection<String> flavorNames, Integration.FlavorLookup flavors) {
+  static void inject(
+      PodTemplateSpec template, Collection<String> flavorNames, Integration.FlavorLookup flavors) {
     var spec = template.getSpec();
     Map<String, String> nodeSelector =
         new LinkedHashMap<>(spec.getNodeSelector() == null ? Map.of() : spec.getNodeSelector());

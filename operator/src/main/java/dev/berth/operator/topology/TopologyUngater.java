@@ -48,7 +48,8 @@ public final class TopologyUngater {
    * Workload's topologyAssignment is not known yet, or every domain is full.
    */
   public boolean ungate(KubernetesClient client, Pod pod) {
-    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    Map<String, String> labels =
+        pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
     String workloadUid = labels.get(Berth.WORKLOAD_LABEL);
     String podSet = labels.get(Berth.PODSET_LABEL);
     if (workloadUid == null || podSet == null) {
@@ -80,7 +81,8 @@ public final class TopologyUngater {
         }
       }
       waiting.sort(Comparator.comparing(p -> p.getMetadata().getName()));
-      boolean thisOne = waiting.stream().noneMatch(p -> p.getMetadata().getUid().equals(pod.getMetadata().getUid()));
+      String uid = pod.getMetadata().getUid();
+      boolean thisOne = waiting.stream().noneMatch(p -> p.getMetadata().getUid().equals(uid));
       for (Pod p : waiting) {
         Map<String, String> domain = slots.next();
         if (domain == null) {
@@ -88,7 +90,7 @@ public final class TopologyUngater {
               namespace, p.getMetadata().getName(), podSet);
           break;
         }
-        if (release(client, p, domain) && p.getMetadata().getUid().equals(pod.getMetadata().getUid())) {
+        if (release(client, p, domain) && p.getMetadata().getUid().equals(uid)) {
           thisOne = true;
         }
       }
