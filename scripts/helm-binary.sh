@@ -12,6 +12,13 @@ HELM_VERSION="${BERTH_HELM_VERSION:-3.22.0}"
 
 base="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
 dest="$base/helm/${HELM_VERSION}"
+# Parallel builds wait for the first one and then find its result (see kube-binaries.sh).
+mkdir -p "$base"
+exec 9>"$base/.helm-binary.lock"
+if ! flock -n 9; then
+  echo "helm-binary: another build is running; waiting for it"
+  flock 9
+fi
 if [ -x "$dest/helm" ]; then
   echo "helm-binary: using cached $dest/helm"
   exit 0

@@ -11,6 +11,14 @@ ETCD_VERSION="${BERTH_ETCD_VERSION:-3.7.0}"
 
 base="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"
 dest="$base/k8s/${K8S_VERSION}-linux-amd64"
+# Builds started at the same time (two checkouts, parallel Maven runs) wait for the first one and
+# then find its result, instead of compiling Kubernetes twice on the same cores.
+mkdir -p "$base"
+exec 9>"$base/.kube-binaries.lock"
+if ! flock -n 9; then
+  echo "kube-binaries: another build is running; waiting for it"
+  flock 9
+fi
 if [ -x "$dest/kube-apiserver" ] && [ -x "$dest/etcd" ] && [ -x "$dest/kubectl" ]; then
   echo "kube-binaries: using cached $dest"
   exit 0

@@ -40,7 +40,7 @@ public final class WebhookRuntime implements AutoCloseable {
     rotator.start(settings.rotationCheckPeriod());
     localQueues = new InformerLocalQueueLookup(client);
     server = new WebhookServer(
-        BerthWebhooks.routes(settings.operatorIdentity(), localQueues), keys.sslContext(),
+        BerthWebhooks.routes(settings.operatorIdentity(), localQueues), keys,
         settings.threads());
     return server.start(settings.port());
   }

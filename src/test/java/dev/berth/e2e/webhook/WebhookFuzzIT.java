@@ -15,7 +15,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,17 +45,9 @@ class WebhookFuzzIT {
           .build());
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  static HttpClient client(WebhookTestCluster cluster) throws Exception {
-    KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", cluster.ca().certificate());
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(trust);
-    SSLContext ssl = SSLContext.getInstance("TLS");
-    ssl.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).build();
+  static HttpClient client(WebhookTestCluster cluster) {
+    return HttpClient.newBuilder().sslContext(cluster.ca().trustingClientContext())
+        .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   static List<String> paths() throws IllegalAccessException {

@@ -80,7 +80,7 @@ public final class WebhookTestCluster {
         ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
     localQueues = new InformerLocalQueueLookup(admin);
     webhook = new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)),
-        keys.sslContext(), 16);
+        keys, 16);
     try {
       port = webhook.start("127.0.0.1", 0);
     } catch (IOException e) {

@@ -1,13 +1,10 @@
 package dev.berth.webhook.tls;
 
 import java.net.Socket;
-import java.security.GeneralSecurityException;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 
@@ -35,17 +32,6 @@ public final class ServingKeyManager extends X509ExtendedKeyManager {
 
   public KeyMaterial current() {
     return current.material();
-  }
-
-  /** A TLS server context backed by this key manager. */
-  public SSLContext sslContext() {
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(new KeyManager[] {this}, null, null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private Generation find(String alias) {

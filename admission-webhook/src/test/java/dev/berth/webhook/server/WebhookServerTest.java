@@ -41,10 +41,10 @@ class WebhookServerTest {
     routes.put("/boom", call -> {
       throw new IllegalStateException("bug");
     });
-    server = new WebhookServer(routes, keys.sslContext(), 4);
+    server = new WebhookServer(routes, keys, 4);
     int port = server.start("127.0.0.1", 0);
     base = "https://127.0.0.1:" + port;
-    client = HttpsClients.trusting(ca.certificate());
+    client = HttpsClients.trusting(ca);
   }
 
   @AfterAll
@@ -169,10 +169,10 @@ class WebhookServerTest {
     CertificateAuthority next = CertificateAuthority.generate("next-ca", DAY);
     keys.update(next.issue(List.of(), List.of("127.0.0.1"), DAY));
     try {
-      HttpClient fresh = HttpsClients.trusting(next.certificate());
+      HttpClient fresh = HttpsClients.trusting(next);
       assertThat(fresh.send(HttpRequest.newBuilder(URI.create(base + WebhookPaths.HEALTH)).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-      HttpClient old = HttpsClients.trusting(ca.certificate());
+      HttpClient old = HttpsClients.trusting(ca);
       assertThatThrownBy(() -> old.send(
           HttpRequest.newBuilder(URI.create(base + WebhookPaths.HEALTH)).build(),
           HttpResponse.BodyHandlers.ofString())).isInstanceOf(SSLHandshakeException.class);

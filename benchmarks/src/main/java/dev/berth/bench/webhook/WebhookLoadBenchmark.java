@@ -1,0 +1,271 @@
+package dev.berth.bench.webhook;
+
+import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.server.BerthWebhooks;
+import dev.berth.webhook.server.WebhookPaths;
+import dev.berth.webhook.server.WebhookServer;
+import dev.berth.webhook.tls.CaBundlePatcher;
+import dev.berth.webhook.tls.CertificateAuthority;
+import dev.berth.webhook.tls.ServingKeyManager;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * The webhook under load: N AdmissionReviews at once, straight at the webhook (HTTPS, as the API
+ * server sends them) and through a real kube-apiserver (dry-run Job creates, so the mutating and
+ * validating webhooks both run and etcd stays small), while other processes keep every core busy.
+ * Prints p50 / p99 / max latency and the errors per concurrency level.
+ *
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
+ * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4]
+ * [--load-processes N]} (default: one busy process per core).
+ */
+public final class WebhookLoadBenchmark {
+  private static final String NS = "bench-webhook";
+  private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
+
+  private WebhookLoadBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int[] levels = parseLevels(option(args, "--levels", "50,200,500"));
+    int rounds = Integer.parseInt(option(args, "--rounds", "4"));
+    int loaders = Integer.parseInt(option(args, "--load-processes",
+        String.valueOf(Runtime.getRuntime().availableProcessors())));
+
+    CertificateAuthority ca = CertificateAuthority.generate("bench-ca", Duration.ofDays(1));
+    ServingKeyManager keys = new ServingKeyManager(
+        ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
+    WebhookServer server = new WebhookServer(
+        BerthWebhooks.routes(OPERATOR, LocalQueueLookup.NONE), keys, 16);
+    int port = server.start("127.0.0.1", 0);
+    EmbeddedApiServer apiServer = EmbeddedApiServer.start();
+    List<Process> load = new ArrayList<>();
+    try {
+      apiServer.install(EmbeddedApiServer.berthCrds());
+      KubernetesClient admin = apiServer.client();
+      register(admin, ca, port);
+      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
+          .endMetadata().build()).serverSideApply();
+      HttpClient direct = trusting(ca);
+      KubernetesClient user = userClient(apiServer.kubeconfig(), levels);
+      awaitWebhooks(user);
+
+      load = CpuLoad.start(loaders);
+      System.out.printf("%d load processes busy; machine: %d cores%n", loaders,
+          Runtime.getRuntime().availableProcessors());
+      System.out.println("| path | concurrent | requests | p50 ms | p99 ms | max ms | errors |");
+      System.out.println("|---|---|---|---|---|---|---|");
+      ExecutorService pool = Executors.newCachedThreadPool();
+      // One unmeasured round first, so the table is about serving, not about the JIT's first pass.
+      run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i));
+      run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i));
+      for (int level : levels) {
+        run("straight at the webhook", level, rounds, pool, i -> () -> direct(direct, port, i));
+        run("through kube-apiserver", level, rounds, pool, i -> () -> throughApiServer(user, i));
+      }
+      pool.shutdownNow();
+      System.out.printf("load average at the end: %s%n", loadAverage());
+    } finally {
+      CpuLoad.stop(load);
+      server.stop();
+      apiServer.close();
+    }
+  }
+
+  /** One request; returns the error text, or null when it was answered as expected. */
+  @FunctionalInterface
+  interface Call {
+    String run() throws Exception;
+  }
+
+  private static void run(String path, int level, int rounds, ExecutorService pool,
+      IntFunction<Call> calls) throws Exception {
+    Sample sample = new Sample();
+    for (int round = 0; round < rounds; round++) {
+      java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < level; i++) {
+        Call call = calls.apply(round * level + i);
+        futures.add(pool.submit(() -> {
+          gate.await();
+          long start = System.nanoTime();
+          String error;
+          try {
+            error = call.run();
+          } catch (Exception e) {
+            error = e.getClass().getSimpleName() + ": " + e.getMessage();
+          }
+          sample.record(System.nanoTime() - start, error);
+          return null;
+        }));
+      }
+      gate.countDown();
+      for (Future<?> f : futures) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    }
+    if (path != null) {
+      System.out.println(sample.row(path, level));
+    }
+  }
+
+  private static String direct(HttpClient client, int port, int i) throws Exception {
+    String review = """
+        {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
+          "uid":"u-%d","kind":{"group":"batch","version":"v1","kind":"Job"},
+          "resource":{"group":"batch","version":"v1","resource":"jobs"},
+          "operation":"CREATE","namespace":"%s","name":"bench-%d",
+          "userInfo":{"username":"alice"},"object":%s,"oldObject":null}}
+        """.formatted(i, NS, i, jobJson(i));
+    String path = i % 2 == 0 ? WebhookPaths.MUTATE_JOB : WebhookPaths.VALIDATE_JOB;
+    HttpResponse<String> response = client.send(
+        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(review)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200 || !response.body().contains("\"allowed\":true")) {
+      return "HTTP " + response.statusCode() + ": " + response.body();
+    }
+    return null;
+  }
+
+  private static String throughApiServer(KubernetesClient user, int i) {
+    try {
+      Job created = user.batch().v1().jobs().inNamespace(NS).resource(job(i)).dryRun().create();
+      return Boolean.TRUE.equals(created.getSpec().getSuspend())
+          ? null : "stored unsuspended (mutating webhook not applied)";
+    } catch (KubernetesClientException e) {
+      return "HTTP " + e.getCode() + ": " + e.getMessage();
+    }
+  }
+
+  private static Job job(int i) {
+    return new JobBuilder().withNewMetadata().withName("bench-" + i).withNamespace(NS)
+        .addToLabels("berth.dev/queue-name", "team").endMetadata()
+        .withNewSpec().withSuspend(true).withParallelism(1).withNewTemplate().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("main").withImage("busybox")
+        .endContainer().endSpec().endTemplate().endSpec().build();
+  }
+
+  private static String jobJson(int i) {
+    return io.fabric8.kubernetes.client.utils.Serialization.asJson(job(i));
+  }
+
+  private static void register(KubernetesClient admin, CertificateAuthority ca, int port) {
+    WebhookRegistrations registrations = new WebhookRegistrations(
+        path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path)
+            .build(),
+        List.of("kube-system", "berth-system"));
+    admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .resource(registrations.validating()).serverSideApply();
+    admin.admissionRegistration().v1().mutatingWebhookConfigurations()
+        .resource(registrations.mutating()).serverSideApply();
+    new CaBundlePatcher(admin, List.of(WebhookRegistrations.VALIDATING_NAME),
+        List.of(WebhookRegistrations.MUTATING_NAME)).accept(ca.certificatePem());
+  }
+
+  /** The API server picks up webhook configurations asynchronously: wait until a Job is mutated. */
+  private static void awaitWebhooks(KubernetesClient user) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (throughApiServer(user, -1) != null) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("webhooks not active after 60 s");
+      }
+      Thread.sleep(200); // polling the API server for a condition that has no watch
+    }
+  }
+
+  /** A user that is not the operator (the webhook treats it as a team member). */
+  private static KubernetesClient userClient(String kubeconfig, int[] levels) {
+    Config config = Config.fromKubeconfig(kubeconfig);
+    config.setImpersonateUsername("alice");
+    config.setImpersonateGroups("system:authenticated", "system:masters");
+    config.setRequestTimeout(60_000);
+    config.setRequestRetryBackoffLimit(0);
+    int max = 0;
+    for (int level : levels) {
+      max = Math.max(max, level);
+    }
+    config.setMaxConcurrentRequests(max);
+    config.setMaxConcurrentRequestsPerHost(max);
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private static HttpClient trusting(CertificateAuthority ca) {
+    return HttpClient.newBuilder().sslContext(ca.trustingClientContext())
+        .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+  }
+
+  private static String loadAverage() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+
+  private static int[] parseLevels(String csv) {
+    return java.util.Arrays.stream(csv.split(",")).map(String::trim)
+        .mapToInt(Integer::parseInt).toArray();
+  }
+
+  private static String option(String[] args, String name, String fallback) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return args[i + 1];
+      }
+    }
+    return fallback;
+  }
+
+  /** Latencies and errors of one path at one level. */
+  private static final class Sample {
+    private final List<Long> nanos = new ArrayList<>();
+    private final List<String> errors = new ArrayList<>();
+
+    synchronized void record(long elapsed, String error) {
+      nanos.add(elapsed);
+      if (error != null) {
+        errors.add(error);
+      }
+    }
+
+    synchronized String row(String path, int level) {
+      List<Long> sorted = nanos.stream().sorted().toList();
+      String row = String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.1f | %d |", path,
+          level, sorted.size(), ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0),
+          errors.size());
+      if (!errors.isEmpty()) {
+        row += "\n  first error: " + errors.get(0).lines().findFirst().orElse("");
+      }
+      return row;
+    }
+
+    private static double ms(List<Long> sorted, double quantile) {
+      int index = (int) Math.min(sorted.size() - 1, Math.ceil(quantile * sorted.size()) - 1);
+      return sorted.get(Math.max(0, index)) / 1e6;
+    }
+  }
+}
