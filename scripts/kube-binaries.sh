@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver, etcd and kubectl from pinned Go module versions and installs them where
-# fabric8 kube-api-test looks: <KUBE_API_TEST_DIR or ~/.kubeapitest>/k8s/<version>-linux-amd64/.
-# Idempotent: does nothing when the three binaries are already there.
+# fabric8 kube-api-test looks: <KUBE_API_TEST_DIR or ~/.kubeapitest>/k8s/<version>-linux-amd64/;
+# beside them kube-controller-manager and kube-scheduler of the same Kubernetes version (local
+# mode and the tests run the controllers a real cluster has, e.g. ClusterRole aggregation).
+# Idempotent: does nothing when the binaries are already there.
 set -euo pipefail
 
 # The one place the Kubernetes and etcd versions are pinned. 1.37.2 is the newest release whose
@@ -19,15 +21,19 @@ if ! flock -n 9; then
   echo "kube-binaries: another build is running; waiting for it"
   flock 9
 fi
-if [ -x "$dest/kube-apiserver" ] && [ -x "$dest/etcd" ] && [ -x "$dest/kubectl" ]; then
+binaries=(kube-apiserver etcd kubectl kube-controller-manager kube-scheduler)
+missing=()
+for b in "${binaries[@]}"; do [ -x "$dest/$b" ] || missing+=("$b"); done
+if [ ${#missing[@]} -eq 0 ]; then
   echo "kube-binaries: using cached $dest"
   exit 0
 fi
 if ! command -v go >/dev/null 2>&1; then
   cat >&2 <<MSG
-kube-binaries: $dest lacks kube-apiserver, etcd and kubectl, and 'go' is not on PATH.
+kube-binaries: $dest lacks ${missing[*]}, and 'go' is not on PATH.
 Install Go (1.26 or newer) and rerun, or unpack the Kubernetes ${K8S_VERSION} server binaries
-(kube-apiserver, kubectl) and etcd ${ETCD_VERSION} into $dest yourself.
+(kube-apiserver, kube-controller-manager, kube-scheduler, kubectl) and etcd ${ETCD_VERSION} into
+$dest yourself.
 MSG
   exit 1
 fi
@@ -36,7 +42,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export GOFLAGS="-mod=mod" CGO_ENABLED=0
 
-echo "kube-binaries: building Kubernetes v${K8S_VERSION} and etcd v${ETCD_VERSION} into $dest (first run only; about 10-20 minutes on 2 cores)"
+echo "kube-binaries: building ${missing[*]} (Kubernetes v${K8S_VERSION}, etcd v${ETCD_VERSION}) into $dest (first run only; about 15-30 minutes on 2 cores)"
 
 # Kubernetes: a wrapper module that requires k8s.io/kubernetes and maps each staging module
 # (./staging/src/k8s.io/X in its go.mod) to the published k8s.io/X v0.<minor>.<patch>.
@@ -57,6 +63,8 @@ package tools
 
 import (
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
 	_ "k8s.io/kubernetes/cmd/kubectl"
 )
 GO
@@ -65,12 +73,14 @@ go mod tidy >/dev/null 2>&1 || go mod tidy
 mkdir -p "$work/out"
 minor="$(echo "$K8S_VERSION" | cut -d. -f2)"
 ldflags="-s -w -X k8s.io/component-base/version.gitVersion=v${K8S_VERSION} -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=${minor}"
-for cmd in kube-apiserver kubectl; do
+for cmd in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+  [[ " ${missing[*]} " == *" $cmd "* ]] || continue
   echo "kube-binaries: go build $cmd"
   go build -trimpath -ldflags "$ldflags" -o "$work/out/$cmd" "k8s.io/kubernetes/cmd/$cmd"
 done
 
 # etcd: its own wrapper, so etcd's dependency graph does not meet Kubernetes'.
+if [[ " ${missing[*]} " == *" etcd "* ]]; then
 mkdir -p "$work/etcd" && cd "$work/etcd"
 go mod init berth.dev/etcd-binary >/dev/null 2>&1
 cat > main.go <<'GO'
@@ -88,8 +98,9 @@ go get "go.etcd.io/etcd/server/v3@v${ETCD_VERSION}" >/dev/null 2>&1 || go get "g
 go mod tidy >/dev/null 2>&1 || go mod tidy
 echo "kube-binaries: go build etcd"
 go build -trimpath -ldflags "-s -w" -o "$work/out/etcd" .
+fi
 
 mkdir -p "$dest"
-install -m 0755 "$work/out/kube-apiserver" "$work/out/kubectl" "$work/out/etcd" "$dest/"
+install -m 0755 "$work"/out/* "$dest/"
 echo "kube-binaries: installed into $dest"
 "$dest/kube-apiserver" --version

@@ -14,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * applied, and a stream of what is admitted and why the rest waits. Ctrl-C stops it all.
  */
 public final class LocalMode {
+  /** The sample namespace whose team member gets a kubeconfig. */
+  static final String TEAM_NAMESPACE = "team-llm";
+
   private LocalMode() {}
 
   /** Options: --samples DIR (default ./samples), --run-seconds N (how long a started Job runs). */
@@ -24,7 +27,7 @@ public final class LocalMode {
     Path kubeconfig = Path.of(option(args, "--kubeconfig-out", "target/berth-local/kubeconfig")).toAbsolutePath();
 
     out.println("berth: no cluster given; starting local mode (embedded kube-apiserver and etcd)");
-    LocalCluster cluster = LocalCluster.start(kubeconfig);
+    LocalCluster cluster = LocalCluster.start(kubeconfig.getParent());
     cluster.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("berth-system").endMetadata().build()).serverSideApply();
     WebhookRuntime webhooks = startWebhooks(cluster, out);
     BerthOperator operator =
@@ -32,7 +35,6 @@ public final class LocalMode {
             cluster.client(),
             new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0, "berth-operator", false, false));
     out.println("berth: operator running; metrics on http://127.0.0.1:" + operator.metricsPort() + "/metrics");
-    out.println("berth: use kubectl with   export KUBECONFIG=" + kubeconfig);
     int nodes = SimulatedNodes.apply(cluster.client());
     out.println("berth: " + nodes + " simulated H100 nodes (Topology dc1) for topology-aware admission; no kubelet");
     out.println("berth: started Jobs are marked Complete after " + runSeconds + "s (nothing really runs)");
@@ -44,6 +46,11 @@ public final class LocalMode {
     } else {
       out.println("berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");
     }
+    LocalIdentities people = LocalIdentities.create(cluster.client(), kubeconfig, TEAM_NAMESPACE);
+    out.println("berth: kubectl as a cluster admin (not the operator: Berth's rules apply to it too):");
+    out.println("berth:   export KUBECONFIG=" + people.adminKubeconfig());
+    out.println("berth: kubectl as a team member of " + TEAM_NAMESPACE + " (edit + berth-batch-user there):");
+    out.println("berth:   export KUBECONFIG=" + people.teamKubeconfig());
     out.println("berth: watching admissions; Ctrl-C stops everything");
 
     CountDownLatch stopped = new CountDownLatch(1);
