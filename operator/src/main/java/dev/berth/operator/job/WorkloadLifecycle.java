@@ -65,6 +65,9 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)) {
       evict(client, owner, workload);
+    } else if (integration.isSuspended(owner)
+        && !PodSetsMatch.of(integration.podSets(owner), workload.getSpec().podSets)) {
+      requeueAtNewSize(client, owner, workload);
     } else if (WorkloadConditions.hasQuotaReserved(workload)) {
       start(client, owner, workload);
     } else if (!integration.isSuspended(owner)) {
@@ -105,6 +108,21 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     }
     client.resource(integration.admitted(owner, workload, flavors)).update();
     events.normal(owner, "Started", "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
+  }
+
+  /**
+   * The owner was resized (or its requests changed) while suspended: its Workload no longer says
+   * what it would run, so it must not start under it. The Workload goes, with any quota it held,
+   * once no pod of the owner is left; the next reconcile creates one at the new size, queued
+   * anew. (While it runs, the webhook refuses such changes.)
+   */
+  private void requeueAtNewSize(KubernetesClient client, T owner, Workload workload) {
+    if (integration.activePods(owner) > 0) {
+      return; // the status update that counts the last pod gone brings us back
+    }
+    client.resource(workload).delete();
+    events.normal(owner, "Requeued", "Its pod sets changed while suspended: Workload "
+        + workload.getMetadata().getName() + " removed, a new one is queued at the new size");
   }
 
   private void evict(KubernetesClient client, T owner, Workload workload) {
