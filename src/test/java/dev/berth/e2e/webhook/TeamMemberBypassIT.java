@@ -482,6 +482,46 @@ class TeamMemberBypassIT {
     }
 
     @Test
+    void aForgedJobOfAJobSetDoesNotStart() {
+      createJobSet("js-owner", "berth.dev/queue-name: a");
+      String uid = storedJobSet("js-owner").at("/metadata/uid").asText();
+      java.util.function.BiFunction<String, Integer, Job> child = (name, parallelism) ->
+          Serialization.unmarshal("""
+              apiVersion: batch/v1
+              kind: Job
+              metadata:
+                name: %s
+                namespace: %s
+                ownerReferences:
+                - {apiVersion: %s, kind: JobSet, name: js-owner, uid: %s, controller: true}
+              spec:
+                parallelism: %d
+                completions: 2
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers:
+                    - name: c
+                      image: trainer
+                      resources:
+                        requests: {nvidia.com/gpu: "1"}
+                        limits: {nvidia.com/gpu: "1"}
+              """.formatted(name, MANAGED, JOBSET, uid, parallelism), Job.class);
+      // The JobSet is suspended (not admitted): none of its Jobs may run yet.
+      assertDenied(() -> member.resource(child.apply("js-owner-workers-0", 2)).create(),
+          "metadata.ownerReferences", "JobSet js-owner is suspended");
+      patchJobSet(operator, "js-owner", replace("/spec/suspend", false));
+      // Running now: still only the Jobs it runs, at its size.
+      assertDenied(() -> member.resource(child.apply("js-owner-workers-7", 2)).create(),
+          "metadata.name");
+      assertDenied(() -> member.resource(child.apply("js-owner-workers-1", 8)).create(),
+          "spec.parallelism");
+      // As the JobSet controller creates it (this cluster runs none; the test plays its part).
+      Job created = cluster.user().resource(child.apply("js-owner-workers-0", 2)).create();
+      assertThat(created.getSpec().getSuspend()).isFalse();
+    }
+
+    @Test
     void anUnlabelledJobSetCannotBeCreatedInAManagedNamespace() {
       assertDenied(() -> createJobSet("js-nolabel", "app: x"), QUEUE);
     }

@@ -3,9 +3,13 @@ package dev.berth.webhook.mutation;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.webhook.validation.QueueScope;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import java.util.Optional;
 
@@ -65,6 +69,26 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
       return Map.of("kubernetes.io/metadata.name", name);
     }
     return ns.getMetadata().getLabels();
+  }
+
+  /**
+   * Read from the API server, not cached: asked only when a JobSet's child Job starts, and the
+   * JobSet API may not be installed (then there is no such JobSet). Any other failure throws, and
+   * the request is refused.
+   */
+  @Override
+  public Optional<JsonNode> jobSet(String namespace, String name) {
+    try {
+      GenericKubernetesResource found = client
+          .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+          .inNamespace(namespace).withName(name).get();
+      return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   public boolean hasSynced() {

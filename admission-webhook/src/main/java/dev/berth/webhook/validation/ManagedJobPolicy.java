@@ -38,11 +38,12 @@ public final class ManagedJobPolicy {
   /** {@code kind} is Job or JobSet; {@code job} the object after mutation. */
   public List<FieldError> onCreate(String kind, String namespace, JsonNode job, String username) {
     JobView view = JobView.of(job);
+    Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (view.childOfJobSet()) {
-      return List.of(); // its JobSet is what Berth queues and starts
+      // Its JobSet is what Berth queues and starts; the Job must be one the JobSet runs.
+      return checkJobSetChild(namespace, null, job, username, managedNamespace);
     }
     Errors errors = new Errors();
-    Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (!view.managed() && managedNamespace.isPresent()) {
       errors.add(FieldError.required(QUEUE_LABEL, "namespace " + namespace + " is managed by"
           + " Berth (" + managedNamespace.get() + "): a " + kind + " there must name one of its"
@@ -56,10 +57,10 @@ public final class ManagedJobPolicy {
       String username) {
     JobView before = JobView.of(old);
     JobView after = JobView.of(job);
-    if (before.childOfJobSet() && after.childOfJobSet()) {
-      return List.of();
-    }
     Optional<String> managedNamespace = scope.managedBecause(namespace);
+    if (before.childOfJobSet() && after.childOfJobSet()) {
+      return checkJobSetChild(namespace, before, job, username, managedNamespace);
+    }
     if (!before.managed() && !after.managed() && managedNamespace.isEmpty()) {
       return List.of();
     }
@@ -75,6 +76,29 @@ public final class ManagedJobPolicy {
           ? PodSetChanges.ofJobSet(old, job, why)
           : PodSetChanges.ofJob(old, job, why));
     }
+    return errors.toList();
+  }
+
+  /**
+   * A Job claiming a JobSet as its controller, when it starts (created running or unsuspended)
+   * in a request not the operator's: the JobSet must run it ({@link JobSetChildren}). Where
+   * Berth manages neither the namespace nor that JobSet, it is none of Berth's business.
+   */
+  private List<FieldError> checkJobSetChild(String namespace, JobView before, JsonNode job,
+      String username, Optional<String> managedNamespace) {
+    boolean starting = !JobView.of(job).suspended() && (before == null || before.suspended());
+    if (!starting || guard.isOperator(username)) {
+      return List.of();
+    }
+    JsonNode owner = JobSetChildren.owner(job);
+    JsonNode jobSet = scope.jobSet(namespace, owner.path("name").asText())
+        .filter(js -> js.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+        .orElse(null);
+    if (managedNamespace.isEmpty() && (jobSet == null || !JobView.of(jobSet).managed())) {
+      return List.of();
+    }
+    Errors errors = new Errors();
+    JobSetChildren.checkStart(job, owner, jobSet, errors);
     return errors.toList();
   }
 

@@ -1,5 +1,6 @@
 package dev.berth.webhook.validation;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.webhook.mutation.LocalQueueLookup;
 import java.util.Optional;
 
@@ -18,6 +19,9 @@ public interface QueueScope extends LocalQueueLookup {
    */
   Optional<String> managedBecause(String namespace);
 
+  /** The JobSet as stored, or empty when there is none (or no JobSet API at all). */
+  Optional<JsonNode> jobSet(String namespace, String name);
+
   /** No ClusterQueue, no LocalQueue: only labelled Jobs are managed. */
   QueueScope NONE = new QueueScope() {
     @Override
@@ -27,6 +31,11 @@ public interface QueueScope extends LocalQueueLookup {
 
     @Override
     public Optional<String> managedBecause(String namespace) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<JsonNode> jobSet(String namespace, String name) {
       return Optional.empty();
     }
   };
