@@ -61,15 +61,36 @@ class JobSetE2EIT {
     return js != null && Boolean.FALSE.equals(js.getSpec().suspend);
   }
 
-  @Test
-  void twoReplicatedJobsAreAdmittedAllOrNothing() {
-    Scenario s = new Scenario("jobsets");
-    s.client.resource(Objects.flavor("jobset-flavor", Map.of("pool", "training"))).create();
-    s.client.resource(Objects.clusterQueue("jobset-cq", "jobset-flavor", "cpu", "6")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "jobset-cq")).create();
-
+  /**
+   * A ClusterQueue {@code <prefix>-cq} of 6 cpu on flavor {@code <prefix>-flavor} (node label
+   * pool), LocalQueue lq, and JobSet "first" (5 cpu) admitted and running.
+   */
+  private static Scenario firstRunning(String namespace, String prefix, String pool) {
+    Scenario s = new Scenario(namespace);
+    s.client.resource(Objects.flavor(prefix + "-flavor", Map.of("pool", pool))).create();
+    s.client.resource(Objects.clusterQueue(prefix + "-cq", prefix + "-flavor", "cpu", "6"))
+        .create();
+    s.client.resource(Objects.localQueue(s.namespace, "lq", prefix + "-cq")).create();
     s.client.resource(jobSet(s.namespace, "first")).create();
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, "first"));
+    return s;
+  }
+
+  /** Plays the JobSet controller: the JobSet completes. */
+  private static void complete(Scenario s, String name) {
+    s.client.resources(JobSet.class).inNamespace(s.namespace).withName(name).editStatus(js -> {
+      js.setStatus(new JobSet.Status());
+      js.getStatus().conditions =
+          List.of(Map.of("type", "Completed", "status", "True", "reason", "AllJobsCompleted",
+              "message", "jobset completed successfully",
+              "lastTransitionTime", "2026-01-01T00:00:00Z"));
+      return js;
+    });
+  }
+
+  @Test
+  void twoReplicatedJobsAreAdmittedAllOrNothing() {
+    Scenario s = firstRunning("jobsets", "jobset", "training");
     JobSet first = s.client.resources(JobSet.class).inNamespace(s.namespace).withName("first").get();
     for (JobSet.ReplicatedJob rj : first.getSpec().replicatedJobs) {
       assertThat(rj.template.getSpec().getTemplate().getSpec().getNodeSelector())
@@ -90,14 +111,60 @@ class JobSetE2EIT {
         .extracting(ps -> ps.name + "=" + ps.count)
         .containsExactly("leader=1", "workers=4");
 
-    // Plays the JobSet controller: the first one completes.
-    s.client.resources(JobSet.class).inNamespace(s.namespace).withName("first").editStatus(js -> {
-      js.setStatus(new JobSet.Status());
-      js.getStatus().conditions =
-          List.of(Map.of("type", "Completed", "status", "True", "reason", "AllJobsCompleted",
-              "message", "jobset completed successfully", "lastTransitionTime", "2026-01-01T00:00:00Z"));
+    complete(s, "first");
+    await().atMost(Duration.ofSeconds(30)).until(() -> running(s, "second"));
+  }
+
+  private static void resizeWorkers(Scenario s, String name, int replicas) {
+    s.client.resources(JobSet.class).inNamespace(s.namespace).withName(name).edit(js -> {
+      js.getSpec().replicatedJobs.get(1).replicas = replicas;
       return js;
     });
-    await().atMost(Duration.ofSeconds(30)).until(() -> running(s, "second"));
+  }
+
+  private static String podSets(Scenario s, String name) {
+    return s.workload(name)
+        .map(w -> w.getSpec().podSets.stream().map(ps -> ps.name + "=" + ps.count).toList())
+        .map(Object::toString)
+        .orElse("none");
+  }
+
+  private static double reservedCpu(Scenario s, String clusterQueue) {
+    var status = s.clusterQueue(clusterQueue).getStatus();
+    if (status == null || status.flavorsReservation == null) {
+      return -1;
+    }
+    return status.flavorsReservation.stream().flatMap(f -> f.resources.stream())
+        .filter(r -> r.name.equals("cpu"))
+        .mapToDouble(r -> r.total.getNumericalAmount().doubleValue()).sum();
+  }
+
+  @Test
+  void aJobSetResizedWhileQueuedIsRequeuedAtItsNewSize() {
+    Scenario s = firstRunning("jobsets-resized", "resize", "resize");
+
+    // 5 cpu in use; this one asks 5 too and waits, suspended.
+    s.client.resource(jobSet(s.namespace, "waiting")).create();
+    await().atMost(Duration.ofSeconds(20))
+        .until(() -> podSets(s, "waiting").equals("[leader=1, workers=4]"));
+
+    // Grown while queued to 1 + 4x2 = 9 cpu, more than the queue has: its Workload is replaced
+    // by one of the new size, which can never be admitted. Before, the Workload made for 5 cpu
+    // would have been admitted once the first finished, and the JobSet started at 9.
+    resizeWorkers(s, "waiting", 4);
+    await().atMost(Duration.ofSeconds(20))
+        .until(() -> podSets(s, "waiting").equals("[leader=1, workers=8]"));
+    complete(s, "first");
+    // The queue is empty again (its status is written after the cycle that released the
+    // quota), and the resized JobSet still waits: it can never fit.
+    await().atMost(Duration.ofSeconds(30)).until(() -> reservedCpu(s, "resize-cq") == 0);
+    assertThat(s.condition("waiting", "QuotaReserved"))
+        .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota"));
+    assertThat(running(s, "waiting")).isFalse();
+
+    // Shrunk while queued: requeued at 1 + 1x2 = 3 cpu, which fits, and started at that size.
+    resizeWorkers(s, "waiting", 1);
+    await().atMost(Duration.ofSeconds(30)).until(() -> running(s, "waiting"));
+    assertThat(podSets(s, "waiting")).isEqualTo("[leader=1, workers=2]");
   }
 }

@@ -25,6 +25,40 @@ class LifecycleE2EIT {
     s.client.resource(Objects.localQueue(s.namespace, "lq", cq)).create();
   }
 
+  private static void parallelism(Scenario s, String job, int parallelism) {
+    s.client.batch().v1().jobs().inNamespace(s.namespace).withName(job).edit(j -> {
+      j.getSpec().setParallelism(parallelism);
+      return j;
+    });
+  }
+
+  private static int podCount(Scenario s, String job) {
+    return s.workload(job).map(w -> w.getSpec().podSets.get(0).count).orElse(-1);
+  }
+
+  @Test
+  void aRunningJobResizedAroundTheWebhookIsStoppedAndRequeuedAtItsNewSize() {
+    Scenario s = new Scenario("resized-running");
+    queue(s, "resized-running-cq", "2");
+    var job = Objects.job(s.namespace, "resized", "lq", 2, "1");
+    job.getSpec().setCompletions(8);
+    s.submit(job);
+    s.awaitRunning("resized");
+    // This API server has no webhooks, like a cluster whose webhook was unregistered: the
+    // operator is the second lock. 4 pods of 1 cpu no longer match the Workload admitted for 2.
+    parallelism(s, "resized", 4);
+    await().atMost(Duration.ofSeconds(30)).until(() -> podCount(s, "resized") == 4);
+    assertThat(s.running("resized")).isFalse();
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(s.condition("resized", "QuotaReserved"))
+            .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota")));
+    assertThat(s.running("resized")).isFalse();
+    // Shrunk while suspended (a re-queue): admitted and started at 1.
+    parallelism(s, "resized", 1);
+    s.awaitRunning("resized");
+    assertThat(podCount(s, "resized")).isEqualTo(1);
+  }
+
   @Test
   void deletingTheWorkloadOfARunningJobStopsItAndQueuesItAgain() {
     Scenario s = new Scenario("wl-deletion");

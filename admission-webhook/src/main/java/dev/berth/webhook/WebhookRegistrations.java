@@ -5,6 +5,7 @@ import static dev.berth.webhook.server.WebhookPaths.*;
 import dev.berth.api.v1beta1.Berth;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MatchConditionBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -36,6 +37,11 @@ public final class WebhookRegistrations {
    */
   static final int JOB_TIMEOUT_SECONDS = 5;
 
+  /** CEL: the pod as stored still waits behind Berth's scheduling gate. */
+  public static final String GATED_BY_BERTH = "has(oldObject.spec.schedulingGates) &&"
+      + " oldObject.spec.schedulingGates.exists(g, g.name == '"
+      + Berth.TOPOLOGY_SCHEDULING_GATE + "')";
+
   private static final String BERTH_GROUP = Berth.GROUP;
   private static final String JOBSET_GROUP = "jobset.x-k8s.io";
 
@@ -66,11 +72,26 @@ public final class WebhookRegistrations {
     hooks.add(validatingBerth("vworkloadpriorityclass", VALIDATE_PRIORITY_CLASS,
         "workloadpriorityclasses"));
     hooks.add(validatingBerth("vtopology", VALIDATE_TOPOLOGY, "topologies"));
+    // Every Job and JobSet outside the excluded namespaces, labelled or not: in a namespace a
+    // ClusterQueue selects (or with a default LocalQueue) all of them are Berth's, and which
+    // namespaces those are changes with the ClusterQueues, so no selector can say it. Fail: a
+    // missed call could start one without quota.
     hooks.add(validating("vjob", VALIDATE_JOB, rule("batch", "v1", "jobs", "CREATE", "UPDATE"),
-        "Fail", JOB_TIMEOUT_SECONDS, userNamespaces(), managed()));
+        "Fail", JOB_TIMEOUT_SECONDS, userNamespaces(), null));
     hooks.add(validating("vjobset", VALIDATE_JOBSET,
         rule(JOBSET_GROUP, "v1alpha2", "jobsets", "CREATE", "UPDATE"), "Fail",
-        JOB_TIMEOUT_SECONDS, userNamespaces(), managed()));
+        JOB_TIMEOUT_SECONDS, userNamespaces(), null));
+    // Updates of pods behind Berth's topology gate: only the operator releases them. The label
+    // keeps every other pod away; the match condition lets updates of released pods (the Job
+    // controller's finalizer removal, for one) through without a call, so only gated pods fail
+    // closed.
+    ValidatingWebhook pods = validating("vpod", VALIDATE_POD, rule("", "v1", "pods", "UPDATE"),
+        "Fail", JOB_TIMEOUT_SECONDS, userNamespaces(), labelled(Berth.PODSET_LABEL));
+    pods.setMatchConditions(List.of(new MatchConditionBuilder()
+        .withName("gated-by-berth")
+        .withExpression(GATED_BY_BERTH)
+        .build()));
+    hooks.add(pods);
     return new ValidatingWebhookConfigurationBuilder()
         .withNewMetadata().withName(VALIDATING_NAME).endMetadata()
         .withWebhooks(hooks)

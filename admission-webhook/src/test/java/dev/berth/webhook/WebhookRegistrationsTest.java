@@ -21,7 +21,7 @@ class WebhookRegistrationsTest {
   void berthObjectsFailClosedWithTheFullTimeout() {
     Map<String, ValidatingWebhook> hooks = registrations.validating().getWebhooks().stream()
         .collect(Collectors.toMap(ValidatingWebhook::getName, Function.identity()));
-    assertThat(hooks).hasSize(10);
+    assertThat(hooks).hasSize(11);
     assertThat(hooks.get("vclusterqueue.berth.dev").getFailurePolicy()).isEqualTo("Fail");
     assertThat(hooks.get("vclusterqueue.berth.dev").getTimeoutSeconds()).isEqualTo(10);
     assertThat(hooks.get("vworkload-status.berth.dev").getRules().get(0).getResources())
@@ -33,14 +33,37 @@ class WebhookRegistrationsTest {
   }
 
   @Test
-  void jobsAreSelectedByLabelAndFailFast() {
-    ValidatingWebhook job = registrations.validating().getWebhooks().stream()
-        .filter(h -> h.getName().equals("vjob.berth.dev")).findFirst().orElseThrow();
-    assertThat(job.getTimeoutSeconds()).isEqualTo(5);
-    assertThat(job.getObjectSelector().getMatchExpressions().get(0).getOperator())
-        .isEqualTo("Exists");
-    assertThat(job.getNamespaceSelector().getMatchExpressions().get(0).getValues())
-        .containsExactly("kube-system", "berth-system");
+  void everyJobIsValidatedLabelledOrNotAndFailsFast() {
+    for (String name : List.of("vjob.berth.dev", "vjobset.berth.dev")) {
+      ValidatingWebhook job = validating(name);
+      assertThat(job.getTimeoutSeconds()).isEqualTo(5);
+      assertThat(job.getFailurePolicy()).isEqualTo("Fail");
+      // Which namespaces Berth manages follows the ClusterQueues: no selector could say it.
+      assertThat(job.getObjectSelector()).as(name).isNull();
+      assertThat(job.getRules().get(0).getOperations()).containsExactly("CREATE", "UPDATE");
+      assertThat(job.getNamespaceSelector().getMatchExpressions().get(0).getValues())
+          .containsExactly("kube-system", "berth-system");
+    }
+  }
+
+  @Test
+  void onlyUpdatesOfGatedPodsAreValidatedAndFailClosed() {
+    ValidatingWebhook pod = validating("vpod.berth.dev");
+    assertThat(pod.getClientConfig().getUrl()).isEqualTo("https://x/validate--v1-pod");
+    assertThat(pod.getRules()).singleElement().satisfies(r -> {
+      assertThat(r.getResources()).containsExactly("pods");
+      assertThat(r.getOperations()).containsExactly("UPDATE");
+    });
+    assertThat(pod.getFailurePolicy()).isEqualTo("Fail");
+    assertThat(pod.getObjectSelector().getMatchExpressions()).singleElement()
+        .satisfies(e -> assertThat(e.getKey()).isEqualTo("berth.dev/podset"));
+    assertThat(pod.getMatchConditions()).singleElement().satisfies(c ->
+        assertThat(c.getExpression()).isEqualTo(WebhookRegistrations.GATED_BY_BERTH));
+  }
+
+  private ValidatingWebhook validating(String name) {
+    return registrations.validating().getWebhooks().stream()
+        .filter(h -> h.getName().equals(name)).findFirst().orElseThrow();
   }
 
   @Test

@@ -301,7 +301,11 @@ class ChartIT {
           .as(hookName)
           .isEqualTo(defaultQueue ? "Ignore" : "Fail");
       List<String> groups = texts(hook.at("/rules/0/apiGroups"));
-      if (groups.contains("batch") || groups.contains("jobset.x-k8s.io")) {
+      boolean validating = hookName.startsWith("v");
+      if (validating && (groups.contains("batch") || groups.contains("jobset.x-k8s.io"))) {
+        // Every Job: which namespaces Berth manages follows the ClusterQueues, not a label.
+        assertThat(hook.has("objectSelector")).as(hookName).isFalse();
+      } else if (groups.contains("batch") || groups.contains("jobset.x-k8s.io")) {
         JsonNode selector = hook.at("/objectSelector/matchExpressions/0");
         assertThat(selector.path("key").asText()).isEqualTo("berth.dev/queue-name");
         assertThat(selector.path("operator").asText())
@@ -334,7 +338,16 @@ class ChartIT {
     assertThat(paths.containsKey("mjobset.berth.dev")).isEqualTo(jobSet);
     assertThat(paths.containsKey("mjob-default-queue.berth.dev")).isEqualTo(defaultQueue);
     assertThat(paths.containsKey("mpod.berth.dev")).isEqualTo(podGates);
+    assertThat(paths.containsKey("vpod.berth.dev")).isEqualTo(podGates);
     if (podGates) {
+      assertThat(paths).containsEntry("vpod.berth.dev", "/validate--v1-pod");
+      JsonNode update = hooks.get("vpod.berth.dev");
+      assertThat(texts(update.at("/rules/0/operations"))).containsExactly("UPDATE");
+      assertThat(update.at("/objectSelector/matchExpressions/0/key").asText())
+          .isEqualTo("berth.dev/podset");
+      // Only pods still behind Berth's gate fail closed; released pods never reach Berth.
+      assertThat(update.at("/matchConditions/0/expression").asText())
+          .isEqualTo(dev.berth.webhook.WebhookRegistrations.GATED_BY_BERTH);
       assertThat(paths).containsEntry("mpod.berth.dev", "/mutate--v1-pod");
       JsonNode pod = hooks.get("mpod.berth.dev");
       assertThat(texts(pod.at("/rules/0/apiGroups"))).containsExactly("");
@@ -662,10 +675,12 @@ class ChartIT {
             .resource(job("managed", Map.of("berth.dev/queue-name", "training"))).create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("mjob.berth.dev");
-    // An unlabelled Job: only the default-queue webhook sees it, and it fails open.
-    Job unmanaged = client.batch().v1().jobs().inNamespace(team)
-        .resource(job("unmanaged", Map.of())).create();
-    client.resource(unmanaged).delete();
+    // An unlabelled Job: the default-queue webhook fails open, but the validating webhook sees
+    // every Job (its namespace may be one Berth manages) and fails closed.
+    assertThatThrownBy(() -> client.batch().v1().jobs().inNamespace(team)
+            .resource(job("unmanaged", Map.of())).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("vjob.berth.dev");
     // Berth's own namespace and kube-system are never intercepted.
     for (String ns : List.of(berthNs, "kube-system")) {
       Job excluded = client.batch().v1().jobs().inNamespace(ns)

@@ -2,7 +2,7 @@ package dev.berth.e2e.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.server.AdmissionAnswer;
 import dev.berth.webhook.server.AdmissionCall;
 import dev.berth.webhook.server.AdmissionHandler;
@@ -18,7 +18,7 @@ import java.util.Map;
  */
 final class InProcessAdmission {
   private static final Map<String, AdmissionHandler> ROUTES =
-      BerthWebhooks.routes(WebhookTestCluster.OPERATOR, LocalQueueLookup.NONE);
+      BerthWebhooks.routes(WebhookTestCluster.OPERATOR, QueueScope.NONE);
   private static final Map<String, String[]> PATHS = Map.of(
       "ClusterQueue", new String[] {WebhookPaths.MUTATE_CLUSTER_QUEUE,
           WebhookPaths.VALIDATE_CLUSTER_QUEUE},

@@ -34,6 +34,15 @@ class ManagedJobSecurityIT {
     cluster.ensureNamespace(NS);
     operator = cluster.admin();
     user = cluster.user();
+    // A suspended Job may move only to a LocalQueue that exists.
+    operator.resource(Serialization.unmarshal("""
+        apiVersion: berth.dev/v1beta1
+        kind: LocalQueue
+        metadata: {name: team-b, namespace: %s}
+        spec: {clusterQueue: team-b}
+        """.formatted(NS), GenericKubernetesResource.class)).serverSideApply();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+        .until(() -> cluster.localQueues().exists(NS, "team-b"));
   }
 
   private static Job createJob(String name) {

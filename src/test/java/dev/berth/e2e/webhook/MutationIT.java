@@ -124,11 +124,13 @@ class MutationIT {
 
   @Test
   void clusterQueueDefaultsAreStored() {
+    // A selector no namespace has: {} would make every namespace of this shared API server one
+    // Berth manages, and the other suites' unlabelled Jobs would be refused.
     GenericKubernetesResource stored = create("""
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: defaults}
-        spec: {namespaceSelector: {}}
+        spec: {namespaceSelector: {matchLabels: {berth.dev/test: cq-defaults}}}
         """);
     Map<?, ?> spec = (Map<?, ?>) stored.getAdditionalProperties().get("spec");
     assertThat(spec.get("queueingStrategy")).isEqualTo("BestEffortFIFO");

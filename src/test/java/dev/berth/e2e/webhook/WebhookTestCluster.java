@@ -50,6 +50,7 @@ public final class WebhookTestCluster {
   private final WebhookServer webhook;
   private final InformerLocalQueueLookup localQueues;
   private final HandlerTimes handlerTimes = new HandlerTimes();
+  private final List<KubernetesClient> impersonated = new java.util.ArrayList<>();
   private final int port;
 
   public static synchronized WebhookTestCluster get() {
@@ -104,6 +105,21 @@ public final class WebhookTestCluster {
 
   public KubernetesClient user() {
     return user;
+  }
+
+  /**
+   * A client acting as {@code username} (group system:authenticated) with no RBAC of its own:
+   * the test binds it to the roles it is meant to have. Closed with the cluster.
+   */
+  public synchronized KubernetesClient impersonating(String username) {
+    Config config = Config.fromKubeconfig(kubeconfig);
+    config.setImpersonateUsername(username);
+    config.setImpersonateGroups("system:authenticated");
+    // One answer per request: a refused write must not be retried into a different outcome.
+    config.setRequestRetryBackoffLimit(0);
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+    impersonated.add(client);
+    return client;
   }
 
   public int webhookPort() {
@@ -206,6 +222,7 @@ public final class WebhookTestCluster {
   private synchronized void stop() {
     webhook.stop();
     localQueues.close();
+    impersonated.forEach(KubernetesClient::close);
     user.close();
     // closes the admin client too
     apiServer.close();

@@ -1,32 +1,104 @@
 package dev.berth.webhook.mutation;
 
+import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.webhook.validation.QueueScope;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * LocalQueues from a fabric8 informer. Until the first list completes it answers "no": a Job
- * created in that window is not given a default queue, which is what happens without a default
- * queue anyway, and never a reason to block the Job.
+ * LocalQueues, ClusterQueues and Namespaces from fabric8 informers: which LocalQueues exist, and
+ * which namespaces Berth manages (a ClusterQueue's namespaceSelector selects it, or it has a
+ * LocalQueue named {@code default}).
+ *
+ * <p>{@code inform()} returns once the first list is in, so the caches start complete. A
+ * namespace the cache has not seen yet (created a moment ago) is read from the API server
+ * instead of being taken as unmanaged: a Job created right after its namespace must not slip
+ * past the queue.
  */
-public final class InformerLocalQueueLookup implements LocalQueueLookup, AutoCloseable {
-  private final SharedIndexInformer<LocalQueue> informer;
+public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable {
+  private final KubernetesClient client;
+  private final SharedIndexInformer<LocalQueue> localQueues;
+  private final SharedIndexInformer<ClusterQueue> clusterQueues;
+  private final SharedIndexInformer<Namespace> namespaces;
 
   public InformerLocalQueueLookup(KubernetesClient client) {
-    this.informer = client.resources(LocalQueue.class).inAnyNamespace().inform();
+    this.client = client;
+    this.localQueues = client.resources(LocalQueue.class).inAnyNamespace().inform();
+    this.clusterQueues = client.resources(ClusterQueue.class).inform();
+    this.namespaces = client.namespaces().inform();
   }
 
   @Override
   public boolean exists(String namespace, String name) {
-    return informer.getStore().getByKey(namespace + "/" + name) != null;
+    return localQueues.getStore().getByKey(namespace + "/" + name) != null;
+  }
+
+  @Override
+  public Optional<String> managedBecause(String namespace) {
+    if (namespace == null) {
+      return Optional.empty();
+    }
+    if (exists(namespace, DEFAULT_QUEUE)) {
+      return Optional.of("it has a LocalQueue named " + DEFAULT_QUEUE);
+    }
+    Map<String, String> labels = labels(namespace);
+    for (ClusterQueue cq : clusterQueues.getStore().list()) {
+      if (cq.getSpec() != null && NamespaceSelectors.selects(cq.getSpec().namespaceSelector, labels)) {
+        return Optional.of("ClusterQueue " + cq.getMetadata().getName() + " selects it");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Map<String, String> labels(String name) {
+    Namespace ns = namespaces.getStore().getByKey(name);
+    if (ns == null) {
+      ns = client.namespaces().withName(name).get();
+    }
+    if (ns == null || ns.getMetadata().getLabels() == null) {
+      // Not there at all: the request fails on its own. The API server sets
+      // kubernetes.io/metadata.name on every namespace; selectors may use it.
+      return Map.of("kubernetes.io/metadata.name", name);
+    }
+    return ns.getMetadata().getLabels();
+  }
+
+  /**
+   * Read from the API server, not cached: asked only when a JobSet's child Job starts, and the
+   * JobSet API may not be installed (then there is no such JobSet). Any other failure throws, and
+   * the request is refused.
+   */
+  @Override
+  public Optional<JsonNode> jobSet(String namespace, String name) {
+    try {
+      GenericKubernetesResource found = client
+          .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+          .inNamespace(namespace).withName(name).get();
+      return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   public boolean hasSynced() {
-    return informer.hasSynced();
+    return localQueues.hasSynced() && clusterQueues.hasSynced() && namespaces.hasSynced();
   }
 
   @Override
   public void close() {
-    informer.close();
+    localQueues.close();
+    clusterQueues.close();
+    namespaces.close();
   }
 }

@@ -3,6 +3,7 @@ package dev.berth.webhook.mutation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.webhook.validation.JobView;
+import dev.berth.webhook.validation.QueueScope;
 
 /**
  * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named
@@ -10,7 +11,7 @@ import dev.berth.webhook.validation.JobView;
  * nothing runs before Berth admits its Workload.
  */
 public final class ManagedJobDefaulter implements Defaulter {
-  public static final String DEFAULT_QUEUE = "default";
+  public static final String DEFAULT_QUEUE = QueueScope.DEFAULT_QUEUE;
 
   private final LocalQueueLookup localQueues;
 

@@ -11,11 +11,13 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
-import dev.berth.webhook.mutation.LocalQueueLookup;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodTopologyGate;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
+import dev.berth.webhook.validation.ManagedJobPolicy;
+import dev.berth.webhook.validation.PodGateGuard;
+import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.validation.RequestGuard;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.LinkedHashMap;
@@ -32,11 +34,12 @@ public final class BerthWebhooks {
   /**
    * @param operatorIdentity the username the operator writes as; only it may start managed Jobs
    *     and write Workload admissions
-   * @param localQueues answers "does namespace X have a LocalQueue named default"
+   * @param cluster which LocalQueues exist and which namespaces Berth manages
    */
   public static Map<String, AdmissionHandler> routes(
-      String operatorIdentity, LocalQueueLookup localQueues) {
+      String operatorIdentity, QueueScope cluster) {
     RequestGuard guard = new RequestGuard(operatorIdentity);
+    ManagedJobPolicy jobPolicy = new ManagedJobPolicy(guard, cluster);
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(VALIDATE_CLUSTER_QUEUE, new ValidatingHandler<>(ClusterQueue.class,
         BerthValidators::clusterQueue, BerthValidators::clusterQueueUpdate));
@@ -57,14 +60,15 @@ public final class BerthWebhooks {
     routes.put(VALIDATE_JOB, new ManagedJobHandler("Job",
         json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
         (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
-        guard));
+        jobPolicy));
     routes.put(VALIDATE_JOBSET, new ManagedJobHandler("JobSet",
-        BerthValidators::jobSet, BerthValidators::jobSetUpdate, guard));
+        BerthValidators::jobSet, BerthValidators::jobSetUpdate, jobPolicy));
+    routes.put(VALIDATE_POD, new PodGateHandler(new PodGateGuard(guard)));
 
     routes.put(MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_LOCAL_QUEUE, new MutatingHandler(new LocalQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_WORKLOAD, new MutatingHandler(new WorkloadDefaulter(), CREATE_UPDATE));
-    ManagedJobDefaulter jobs = new ManagedJobDefaulter(localQueues);
+    ManagedJobDefaulter jobs = new ManagedJobDefaulter(cluster);
     routes.put(MUTATE_JOB, new MutatingHandler(jobs, CREATE));
     routes.put(MUTATE_JOBSET, new MutatingHandler(jobs, CREATE));
     routes.put(MUTATE_POD, new MutatingHandler(new PodTopologyGate(), CREATE));

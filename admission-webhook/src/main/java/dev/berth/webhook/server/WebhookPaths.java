@@ -15,6 +15,8 @@ public final class WebhookPaths {
   public static final String VALIDATE_TOPOLOGY = "/validate-" + BERTH + "topology";
   public static final String VALIDATE_JOB = "/validate-batch-v1-job";
   public static final String VALIDATE_JOBSET = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
+  /** The core group is the empty string, hence the double dash. */
+  public static final String VALIDATE_POD = "/validate--v1-pod";
 
   public static final String MUTATE_CLUSTER_QUEUE = "/mutate-" + BERTH + "clusterqueue";
   public static final String MUTATE_LOCAL_QUEUE = "/mutate-" + BERTH + "localqueue";

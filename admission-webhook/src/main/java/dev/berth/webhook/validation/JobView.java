@@ -22,12 +22,7 @@ public record JobView(
 
   public static JobView of(JsonNode json) {
     JsonNode metadata = json.path("metadata");
-    boolean child = false;
-    for (JsonNode owner : metadata.path("ownerReferences")) {
-      child |= owner.path("controller").asBoolean(false)
-          && "JobSet".equals(owner.path("kind").asText())
-          && owner.path("apiVersion").asText().startsWith("jobset.x-k8s.io/");
-    }
+    boolean child = JobSetChildren.owner(json) != null;
     return new JobView(
         strings(metadata.path("labels")),
         strings(metadata.path("annotations")),

@@ -2,6 +2,7 @@ package dev.berth.webhook.validation;
 
 import dev.berth.api.v1beta1.Workload;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Rules that depend on who is asking. Only the operator identity may start a managed Job or
@@ -22,17 +23,24 @@ public final class RequestGuard {
 
   /**
    * A managed Job or JobSet that is not suspended after this request, when it was suspended (or
-   * did not exist) before, is being started. {@code old} is null on create.
+   * did not exist) before, is being started. {@code old} is null on create. In a namespace Berth
+   * manages ({@code managedNamespace} says why) every Job is managed, labelled or not, so taking
+   * the label away changes nothing.
    */
-  public List<FieldError> checkStart(JobView old, JobView job, String kind, String username) {
-    boolean managed = job.managed() || (old != null && old.managed());
+  public List<FieldError> checkStart(JobView old, JobView job, String kind, String username,
+      Optional<String> managedNamespace) {
+    boolean managed = job.managed() || (old != null && old.managed())
+        || (managedNamespace.isPresent() && !job.childOfJobSet());
     boolean starting = !job.suspended() && (old == null || old.suspended());
     if (!managed || !starting || isOperator(username)) {
       return List.of();
     }
+    String scope = job.managed() || (old != null && old.managed()) || managedNamespace.isEmpty()
+        ? ""
+        : " (its namespace is managed: " + managedNamespace.get() + ")";
     return List.of(FieldError.forbidden(FieldPath.root("spec").child("suspend"),
-        "a " + kind + " managed by Berth can only be unsuspended by the Berth operator, once its"
-            + " Workload is admitted; user \"" + username + "\" may not"));
+        "a " + kind + " managed by Berth" + scope + " can only be unsuspended by the Berth"
+            + " operator, once its Workload is admitted; user \"" + username + "\" may not"));
   }
 
   /** Writes to status.admission and the admission conditions belong to the operator. */

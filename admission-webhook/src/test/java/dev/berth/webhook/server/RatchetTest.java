@@ -3,7 +3,7 @@ package dev.berth.webhook.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** Old problems do not block updates; new problems do. */
 class RatchetTest {
   private final Map<String, AdmissionHandler> routes =
-      BerthWebhooks.routes("operator", LocalQueueLookup.NONE);
+      BerthWebhooks.routes("operator", QueueScope.NONE);
 
   private static JsonNode json(String yaml) {
     return Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, Map.class));

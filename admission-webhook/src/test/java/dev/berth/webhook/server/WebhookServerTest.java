@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
 import java.net.URI;
@@ -37,7 +37,7 @@ class WebhookServerTest {
     ca = CertificateAuthority.generate("test-ca", DAY);
     keys = new ServingKeyManager(ca.issue(List.of("localhost"), List.of("127.0.0.1"), DAY));
     Map<String, AdmissionHandler> routes =
-        new HashMap<>(BerthWebhooks.routes("operator", LocalQueueLookup.NONE));
+        new HashMap<>(BerthWebhooks.routes("operator", QueueScope.NONE));
     routes.put("/boom", call -> {
       throw new IllegalStateException("bug");
     });

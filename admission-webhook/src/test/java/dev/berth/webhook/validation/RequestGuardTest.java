@@ -3,6 +3,8 @@ package dev.berth.webhook.validation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.Workload;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Who may start a managed Job and who may write an admission. */
@@ -24,32 +26,52 @@ class RequestGuardTest {
     return JobView.of(TestObjects.json(yaml));
   }
 
+  private List<FieldError> start(JobView old, JobView job, String kind, String user) {
+    return guard.checkStart(old, job, kind, user, Optional.empty());
+  }
+
+  @Test
+  void inAManagedNamespaceEveryJobIsGuarded() {
+    Optional<String> managed = Optional.of("ClusterQueue team-a selects it");
+    assertThat(guard.checkStart(job(false, true, false), job(false, false, false), "Job", "alice",
+        managed)).singleElement().satisfies(e -> {
+          assertThat(e.path()).isEqualTo("spec.suspend");
+          assertThat(e.message()).contains("its namespace is managed: ClusterQueue team-a");
+        });
+    assertThat(guard.checkStart(null, job(false, false, false), "Job", "alice", managed))
+        .isNotEmpty();
+    assertThat(guard.checkStart(job(false, true, false), job(false, false, false), "Job",
+        OPERATOR, managed)).isEmpty();
+    assertThat(guard.checkStart(job(true, true, true), job(true, false, true), "Job", "jobset",
+        managed)).as("a JobSet's child Job follows its JobSet").isEmpty();
+  }
+
   @Test
   void onlyTheOperatorUnsuspendsAManagedJob() {
-    assertThat(guard.checkStart(job(true, true, false), job(true, false, false), "Job", "alice"))
+    assertThat(start(job(true, true, false), job(true, false, false), "Job", "alice"))
         .extracting(FieldError::path).containsExactly("spec.suspend");
-    assertThat(guard.checkStart(job(true, true, false), job(true, false, false), "Job", OPERATOR))
+    assertThat(start(job(true, true, false), job(true, false, false), "Job", OPERATOR))
         .isEmpty();
   }
 
   @Test
   void removingTheLabelToUnsuspendIsStillStarting() {
-    assertThat(guard.checkStart(job(true, true, false), job(false, false, false), "Job", "alice"))
+    assertThat(start(job(true, true, false), job(false, false, false), "Job", "alice"))
         .isNotEmpty();
   }
 
   @Test
   void unmanagedAndJobSetChildrenAreNotGuarded() {
-    assertThat(guard.checkStart(job(false, true, false), job(false, false, false), "Job", "alice"))
+    assertThat(start(job(false, true, false), job(false, false, false), "Job", "alice"))
         .isEmpty();
-    assertThat(guard.checkStart(job(true, true, true), job(true, false, true), "Job", "jobset"))
+    assertThat(start(job(true, true, true), job(true, false, true), "Job", "jobset"))
         .isEmpty();
   }
 
   @Test
   void creatingAManagedJobUnsuspendedIsRefusedForUsers() {
-    assertThat(guard.checkStart(null, job(true, false, false), "Job", "alice")).isNotEmpty();
-    assertThat(guard.checkStart(null, job(true, true, false), "Job", "alice")).isEmpty();
+    assertThat(start(null, job(true, false, false), "Job", "alice")).isNotEmpty();
+    assertThat(start(null, job(true, true, false), "Job", "alice")).isEmpty();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.berth.operator.job;
 
 import dev.berth.api.v1beta1.Admission;
+import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -18,6 +19,12 @@ public interface Integration<T extends HasMetadata> {
   String workloadName(T owner);
 
   Workload newWorkload(T owner, PriorityResolver priorities);
+
+  /**
+   * The podSets the owner asks for now, as {@link #newWorkload} would write them: compared with
+   * its Workload's to requeue an owner resized while suspended.
+   */
+  List<PodSet> podSets(T owner);
 
   boolean isSuspended(T owner);
 

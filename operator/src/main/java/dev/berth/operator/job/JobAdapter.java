@@ -48,15 +48,20 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public Workload newWorkload(Job job, PriorityResolver priorities) {
+    return WorkloadNames.newWorkload(
+        job, "batch/v1", kind(), workloadName(job), podSets(job),
+        priorities.resolve(job.getMetadata().getLabels(), job.getSpec().getTemplate()));
+  }
+
+  @Override
+  public List<PodSet> podSets(Job job) {
     PodSet podSet = new PodSet(PODSET, podCount(job), Serialization.clone(job.getSpec().getTemplate()));
     podSet.topologyRequest = TopologyAnnotations.request(job.getSpec().getTemplate());
     String min = annotation(job, Berth.JOB_MIN_PARALLELISM_ANNOTATION);
     if (min != null) {
       podSet.minCount = Math.min(Integer.parseInt(min.trim()), podSet.count);
     }
-    return WorkloadNames.newWorkload(
-        job, "batch/v1", kind(), workloadName(job), List.of(podSet),
-        priorities.resolve(job.getMetadata().getLabels(), job.getSpec().getTemplate()));
+    return List.of(podSet);
   }
 
   @Override

@@ -65,6 +65,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)) {
       evict(client, owner, workload);
+    } else if (!PodSetsMatch.of(integration.podSets(owner), workload.getSpec().podSets)) {
+      requeueAtNewSize(client, owner, workload);
     } else if (WorkloadConditions.hasQuotaReserved(workload)) {
       start(client, owner, workload);
     } else if (!integration.isSuspended(owner)) {
@@ -105,6 +107,27 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     }
     client.resource(integration.admitted(owner, workload, flavors)).update();
     events.normal(owner, "Started", "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
+  }
+
+  /**
+   * The owner was resized (or its requests changed): its Workload no longer says what it runs,
+   * so it must not run under it. While it runs the webhook refuses such changes; one that got
+   * through anyway (the webhook was unregistered, say) stops the owner, as Kueue does. Once it
+   * is suspended and no pod of it is left, the Workload goes with any quota it held, and the
+   * next reconcile creates one at the new size, queued anew.
+   */
+  private void requeueAtNewSize(KubernetesClient client, T owner, Workload workload) {
+    if (!integration.isSuspended(owner)) {
+      suspend(client, owner, "its pod sets no longer match Workload "
+          + workload.getMetadata().getName() + ": stopped, to be requeued at its new size");
+      return;
+    }
+    if (integration.activePods(owner) > 0) {
+      return; // the status update that counts the last pod gone brings us back
+    }
+    client.resource(workload).delete();
+    events.normal(owner, "Requeued", "Its pod sets changed while suspended: Workload "
+        + workload.getMetadata().getName() + " removed, a new one is queued at the new size");
   }
 
   private void evict(KubernetesClient client, T owner, Workload workload) {

@@ -40,16 +40,21 @@ public final class JobSetAdapter implements Integration<JobSet> {
 
   @Override
   public Workload newWorkload(JobSet jobSet, PriorityResolver priorities) {
+    PodTemplateSpec first = jobSet.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
+    return WorkloadNames.newWorkload(
+        jobSet, "jobset.x-k8s.io/v1alpha2", kind(), workloadName(jobSet), podSets(jobSet),
+        priorities.resolve(jobSet.getMetadata().getLabels(), first));
+  }
+
+  @Override
+  public List<PodSet> podSets(JobSet jobSet) {
     List<PodSet> podSets = new ArrayList<>();
     for (JobSet.ReplicatedJob rj : jobSet.getSpec().replicatedJobs) {
       PodSet podSet = new PodSet(rj.name, podCount(rj), Serialization.clone(rj.template.getSpec().getTemplate()));
       podSet.topologyRequest = TopologyAnnotations.request(rj.template.getSpec().getTemplate());
       podSets.add(podSet);
     }
-    PodTemplateSpec first = jobSet.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
-    return WorkloadNames.newWorkload(
-        jobSet, "jobset.x-k8s.io/v1alpha2", kind(), workloadName(jobSet), podSets,
-        priorities.resolve(jobSet.getMetadata().getLabels(), first));
+    return podSets;
   }
 
   @Override

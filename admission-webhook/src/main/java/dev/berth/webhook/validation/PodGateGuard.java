@@ -1,0 +1,64 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * While a pod waits behind Berth's topology gate, where it may run is the operator's to decide:
+ * it releases the pod with one write that adds its domain's node labels to the nodeSelector and
+ * removes the gate. Anyone else removing the gate would let kube-scheduler place the pod outside
+ * its domain; anyone else adding to the nodeSelector (the API server allows additions on a gated
+ * pod) would steer it or make the operator's release fail; taking Berth's pod labels away would
+ * hide the pod from this check and from the operator. Other gates stay their owners' to remove.
+ */
+public final class PodGateGuard {
+  private static final FieldPath GATES = FieldPath.root("spec").child("schedulingGates");
+  private static final FieldPath NODE_SELECTOR = FieldPath.root("spec").child("nodeSelector");
+  private static final FieldPath LABELS = FieldPath.root("metadata").child("labels");
+
+  private final RequestGuard guard;
+
+  public PodGateGuard(RequestGuard guard) {
+    this.guard = guard;
+  }
+
+  public List<FieldError> checkUpdate(JsonNode old, JsonNode pod, String username) {
+    if (!gated(old) || guard.isOperator(username)) {
+      return List.of();
+    }
+    String who = "; only the Berth operator may, when it releases the pod into its topology"
+        + " domain (user \"" + username + "\" may not)";
+    Errors errors = new Errors();
+    if (!gated(pod)) {
+      errors.add(FieldError.forbidden(GATES,
+          "the " + Berth.TOPOLOGY_SCHEDULING_GATE + " scheduling gate cannot be removed" + who));
+    }
+    if (!old.at("/spec/nodeSelector").equals(pod.at("/spec/nodeSelector"))) {
+      errors.add(FieldError.forbidden(NODE_SELECTOR,
+          "cannot change while the pod waits behind the " + Berth.TOPOLOGY_SCHEDULING_GATE
+              + " gate" + who));
+    }
+    for (String label : List.of(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL)) {
+      String before = old.path("metadata").path("labels").path(label).asText(null);
+      String after = pod.path("metadata").path("labels").path(label).asText(null);
+      if (!Objects.equals(before, after)) {
+        errors.add(FieldError.forbidden(LABELS.key(label),
+            "cannot change while the pod waits behind the " + Berth.TOPOLOGY_SCHEDULING_GATE
+                + " gate" + who));
+      }
+    }
+    return errors.toList();
+  }
+
+  /** Whether the pod carries Berth's gate (other controllers' gates do not count). */
+  static boolean gated(JsonNode pod) {
+    for (JsonNode gate : pod.path("spec").path("schedulingGates")) {
+      if (Berth.TOPOLOGY_SCHEDULING_GATE.equals(gate.path("name").asText(null))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

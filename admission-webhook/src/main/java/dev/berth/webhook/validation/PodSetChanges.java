@@ -1,0 +1,126 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The pod sets of a running Job or JobSet are what its Workload was admitted with: how many pods
+ * (parallelism, completions, replicas) and what each asks for (the pod template, requests
+ * included). A change while it runs would use quota the Workload does not hold (growing) or keep
+ * quota nobody uses (shrinking), so both are refused; Kueue stops such a Job instead.
+ */
+final class PodSetChanges {
+  private static final FieldPath SPEC = FieldPath.root("spec");
+  /** Fields whose children are map keys, written {@code requests[nvidia.com/gpu]} as kubectl does. */
+  private static final Set<String> MAPS = Set.of(
+      "labels", "annotations", "nodeSelector", "requests", "limits", "overhead");
+  /** Enough paths to say what changed without drowning the message. */
+  private static final int MAX_REPORTED = 4;
+
+  private PodSetChanges() {}
+
+  /** Changes of a batch/v1 Job's pod set, one error per changed field. */
+  static List<FieldError> ofJob(JsonNode old, JsonNode job, String why) {
+    Errors errors = new Errors();
+    JsonNode before = old.path("spec");
+    JsonNode after = job.path("spec");
+    for (String count : List.of("parallelism", "completions")) {
+      compareValue(before.path(count), after.path(count), SPEC.child(count), why, errors);
+    }
+    compareTree(before.path("template"), after.path("template"), SPEC.child("template"), why,
+        errors, new int[] {0});
+    return errors.toList();
+  }
+
+  /** Changes of a JobSet's pod sets: its replicatedJobs, their replicas, counts and templates. */
+  static List<FieldError> ofJobSet(JsonNode old, JsonNode jobSet, String why) {
+    Errors errors = new Errors();
+    JsonNode before = old.path("spec").path("replicatedJobs");
+    JsonNode after = jobSet.path("spec").path("replicatedJobs");
+    FieldPath path = SPEC.child("replicatedJobs");
+    if (before.size() != after.size()) {
+      errors.add(FieldError.forbidden(path, "replicatedJobs cannot be added or removed: " + why));
+      return errors.toList();
+    }
+    int[] reported = {0};
+    for (int i = 0; i < before.size(); i++) {
+      JsonNode b = before.get(i);
+      JsonNode a = after.get(i);
+      FieldPath rj = path.index(i);
+      compareValue(b.path("name"), a.path("name"), rj.child("name"), why, errors);
+      compareValue(b.path("replicas"), a.path("replicas"), rj.child("replicas"), why, errors);
+      FieldPath jobSpec = rj.child("template").child("spec");
+      for (String count : List.of("parallelism", "completions")) {
+        compareValue(b.at("/template/spec/" + count), a.at("/template/spec/" + count),
+            jobSpec.child(count), why, errors);
+      }
+      compareTree(b.at("/template/spec/template"), a.at("/template/spec/template"),
+          jobSpec.child("template"), why, errors, reported);
+    }
+    return errors.toList();
+  }
+
+  private static void compareValue(JsonNode before, JsonNode after, FieldPath path, String why,
+      Errors errors) {
+    if (!same(before, after)) {
+      errors.add(FieldError.forbidden(path,
+          "cannot change from " + render(before) + " to " + render(after) + ": " + why));
+    }
+  }
+
+  /** Reports the deepest fields that differ, e.g. spec.template.spec.containers[0].image. */
+  private static void compareTree(JsonNode before, JsonNode after, FieldPath path, String why,
+      Errors errors, int[] reported) {
+    if (same(before, after) || reported[0] >= MAX_REPORTED) {
+      return;
+    }
+    if (before.isObject() && after.isObject()) {
+      boolean keys = MAPS.contains(lastSegment(path));
+      for (Iterator<String> it = union(before, after); it.hasNext(); ) {
+        String name = it.next();
+        compareTree(before.path(name), after.path(name),
+            keys ? path.key(name) : path.child(name), why, errors, reported);
+      }
+      return;
+    }
+    if (before.isArray() && after.isArray() && before.size() == after.size()) {
+      for (int i = 0; i < before.size(); i++) {
+        compareTree(before.get(i), after.get(i), path.index(i), why, errors, reported);
+      }
+      return;
+    }
+    reported[0]++;
+    errors.add(FieldError.forbidden(path, "cannot change: " + why));
+  }
+
+  private static Iterator<String> union(JsonNode a, JsonNode b) {
+    Set<String> names = new java.util.TreeSet<>();
+    a.fieldNames().forEachRemaining(names::add);
+    b.fieldNames().forEachRemaining(names::add);
+    return names.iterator();
+  }
+
+  private static String lastSegment(FieldPath path) {
+    String p = path.toString();
+    return p.substring(p.lastIndexOf('.') + 1);
+  }
+
+  /** Missing and null are the same absence; numbers compare by value (2 and 2.0). */
+  private static boolean same(JsonNode a, JsonNode b) {
+    boolean absentA = a.isMissingNode() || a.isNull();
+    boolean absentB = b.isMissingNode() || b.isNull();
+    if (absentA || absentB) {
+      return absentA && absentB;
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    return a.equals(b);
+  }
+
+  private static String render(JsonNode value) {
+    return value.isMissingNode() || value.isNull() ? "unset" : value.toString();
+  }
+}

@@ -1,0 +1,42 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.mutation.LocalQueueLookup;
+import java.util.Optional;
+
+/**
+ * What the queue rules need to know about the cluster: which LocalQueues exist, and in which
+ * namespaces Berth manages every Job and JobSet. Answered from caches, so the rules stay pure;
+ * tests pass a map-backed one and need no cluster.
+ */
+public interface QueueScope extends LocalQueueLookup {
+  /** The LocalQueue that catches a namespace's Jobs that name none. */
+  String DEFAULT_QUEUE = "default";
+
+  /**
+   * Why Berth manages every Job and JobSet in the namespace ("ClusterQueue team-a selects it",
+   * "it has a LocalQueue named default"), or empty when only labelled ones are Berth's.
+   */
+  Optional<String> managedBecause(String namespace);
+
+  /** The JobSet as stored, or empty when there is none (or no JobSet API at all). */
+  Optional<JsonNode> jobSet(String namespace, String name);
+
+  /** No ClusterQueue, no LocalQueue: only labelled Jobs are managed. */
+  QueueScope NONE = new QueueScope() {
+    @Override
+    public boolean exists(String namespace, String name) {
+      return false;
+    }
+
+    @Override
+    public Optional<String> managedBecause(String namespace) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<JsonNode> jobSet(String namespace, String name) {
+      return Optional.empty();
+    }
+  };
+}
