@@ -7,6 +7,8 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.PodSetAssignment;
+import dev.berth.engine.capacity.CapacityInventory;
+import dev.berth.operator.capacity.CapacityTranslator;
 import dev.berth.engine.quota.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,8 @@ public final class ClusterState {
   private static final Logger log = LoggerFactory.getLogger(ClusterState.class);
 
   private final AdmissionEngine engine;
+  /** Node capacity and pod requests for capacity accounting (docs/capacity.md). */
+  private final CapacityInventory capacity = new CapacityInventory();
   final Map<String, Workload> workloads = new ConcurrentHashMap<>();
   final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
   final Map<String, LocalQueue> localQueues = new ConcurrentHashMap<>();
@@ -98,10 +102,12 @@ public final class ClusterState {
 
   public void node(io.fabric8.kubernetes.api.model.Node node) {
     engine.upsertNode(TopologyTranslator.node(node));
+    capacity.upsertNode(CapacityTranslator.node(node));
   }
 
   public void nodeDeleted(String name) {
     engine.deleteNode(name);
+    capacity.deleteNode(name);
   }
 
   /** A pod as stored now: takes node capacity while bound and running outside a placement. */
@@ -112,10 +118,26 @@ public final class ClusterState {
     } else {
       engine.upsertBoundPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), requests);
     }
+    Map<String, Long> inUse = CapacityTranslator.runningRequests(pod);
+    if (inUse == null) {
+      capacity.deletePod(pod.getMetadata().getUid());
+    } else {
+      capacity.upsertPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), inUse);
+    }
   }
 
   public void podDeleted(String uid) {
     engine.deleteBoundPod(uid);
+    capacity.deletePod(uid);
+  }
+
+  /** Nodes and pod requests as capacity accounting sees them (loop thread only). */
+  public CapacityInventory capacity() {
+    return capacity;
+  }
+
+  public java.util.Collection<ResourceFlavor> flavors() {
+    return flavors.values();
   }
 
   public void namespace(String name, Map<String, String> labels) {
