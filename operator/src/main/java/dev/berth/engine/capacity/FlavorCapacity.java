@@ -1,7 +1,9 @@
 package dev.berth.engine.capacity;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Capacity of one flavor against what quota promises (see docs/capacity.md). Amounts in canonical
@@ -16,7 +18,8 @@ public record FlavorCapacity(
     List<ResourceCapacity> resources) {
 
   public FlavorCapacity {
-    unusableNodes = Map.copyOf(unusableNodes);
+    // Sorted by node name: messages built from it must not change from one refresh to the next.
+    unusableNodes = Collections.unmodifiableMap(new TreeMap<>(unusableNodes));
     resources = List.copyOf(resources);
   }
 

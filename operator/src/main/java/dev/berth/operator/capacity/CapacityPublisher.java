@@ -118,7 +118,7 @@ public final class CapacityPublisher
     ResourceFlavorStatus status =
         FlavorStatusBuilder.build(
             capacity,
-            previous == null ? null : Serialization.clone(previous),
+            previous,
             atRisk,
             flavor.getMetadata().getGeneration(),
             clock.instant());

@@ -1,5 +1,6 @@
 package dev.berth.operator.capacity;
 
+import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.engine.capacity.FlavorCapacity;
@@ -34,10 +35,15 @@ final class FlavorStatusBuilder {
       Long generation,
       Instant now) {
     ResourceFlavorStatus status = new ResourceFlavorStatus();
-    status.conditions =
-        previous == null || previous.conditions == null
-            ? new ArrayList<>()
-            : new ArrayList<>(previous.conditions);
+    status.conditions = new ArrayList<>();
+    if (previous != null && previous.conditions != null) {
+      for (Condition c : previous.conditions) {
+        Condition copy = new Condition(c.type, c.status, c.reason, c.message);
+        copy.lastTransitionTime = c.lastTransitionTime;
+        copy.observedGeneration = c.observedGeneration;
+        status.conditions.add(copy);
+      }
+    }
     status.nodes = capacity.nodes();
     status.allocatableNodes = capacity.allocatableNodes();
     if (capacity.sharing() != null) {
