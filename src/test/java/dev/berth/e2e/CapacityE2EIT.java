@@ -141,12 +141,11 @@ class CapacityE2EIT {
         .startsWith("Nominal quota exceeds allocatable capacity: nvidia.com/gpu committed 24"
             + " > allocatable 22")
         .contains("cap-n1 Cordoned", "cap-n5 NotReady");
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(flavorEvents()).anySatisfy(e -> {
-          assertThat(e.getType()).isEqualTo("Warning");
-          assertThat(e.getReason()).isEqualTo("OverCommitted");
-          assertThat(e.getMessage()).isEqualTo(over.message);
-        }));
+    awaitFlavorEvent(e -> {
+      assertThat(e.getType()).isEqualTo("Warning");
+      assertThat(e.getReason()).isEqualTo("OverCommitted");
+      assertThat(e.getMessage()).isEqualTo(over.message);
+    });
     awaitMetric("allocatable", 22);
     assertThat(ratioMetric()).isEqualTo(24.0 / 22);
   }
@@ -191,11 +190,10 @@ class CapacityE2EIT {
             + " reserved 16 > allocatable 6")
         .contains("cap-n2 Tainted berth.dev/maintenance", "cap-n3 NotReady")
         .endsWith("workloads at risk: " + NS + "/" + wl.getMetadata().getName());
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(flavorEvents()).anySatisfy(e -> {
-          assertThat(e.getReason()).isEqualTo("CapacityShortfall");
-          assertThat(e.getMessage()).contains(wl.getMetadata().getName());
-        }));
+    awaitFlavorEvent(e -> {
+      assertThat(e.getReason()).isEqualTo("CapacityShortfall");
+      assertThat(e.getMessage()).contains(wl.getMetadata().getName());
+    });
     awaitMetric("allocatable", 6);
     assertThat(metric("reserved")).isEqualTo(16);
     assertThat(metric("in_use")).isEqualTo(8);
@@ -215,18 +213,18 @@ class CapacityE2EIT {
       readyNode(n, "capacity-h100", Map.of(GPU, "8"));
     }
     Kubelet.complete(admin, scenario.job("train"));
-    admin.pods().inNamespace(NS).withName("train-0").delete();
+    // Without a kubelet to confirm, only a forced deletion removes a bound pod at once.
+    admin.pods().inNamespace(NS).withName("train-0").withGracePeriod(0).delete();
 
     ResourceFlavorStatus recovered =
         awaitGpu(s -> "30".equals(gpu(s).allocatable) && "0".equals(gpu(s).reserved));
     assertThat(gpu(recovered).inUse).isEqualTo("0");
     assertThat(condition(recovered, "OverCommitted").status).isEqualTo("False");
     assertThat(condition(recovered, "CapacityShortfall").status).isEqualTo("False");
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(flavorEvents()).anySatisfy(e -> {
-          assertThat(e.getType()).isEqualTo("Normal");
-          assertThat(e.getReason()).isEqualTo("OverCommittedResolved");
-        }));
+    awaitFlavorEvent(e -> {
+      assertThat(e.getType()).isEqualTo("Normal");
+      assertThat(e.getReason()).isEqualTo("OverCommittedResolved");
+    });
     awaitMetric("in_use", 0);
   }
 
@@ -315,10 +313,12 @@ class CapacityE2EIT {
     return s.conditions.stream().filter(c -> c.type.equals(type)).findFirst().orElseThrow();
   }
 
-  private static List<Event> flavorEvents() {
-    return admin.v1().events().inNamespace("default").list().getItems().stream()
-        .filter(e -> FLAVOR.equals(e.getInvolvedObject().getName()))
-        .toList();
+  /** Events of a cluster-scoped object go to the default namespace. */
+  private static void awaitFlavorEvent(java.util.function.Consumer<Event> requirements) {
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(admin.v1().events().inNamespace("default").list().getItems().stream()
+            .filter(e -> FLAVOR.equals(e.getInvolvedObject().getName())))
+            .anySatisfy(requirements));
   }
 
   private static Gauge gauge(String name, Map<String, String> tags) {

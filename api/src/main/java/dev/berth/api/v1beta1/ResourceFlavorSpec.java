@@ -52,6 +52,7 @@ public class ResourceFlavorSpec {
    * capacity in the status; admission does not read it.
    */
   @Items(max = 16)
+  @MaxLength(64)
   @Rule(
       value = "self.all(k, k.matches('" + Berth.RESOURCE_NAME + "'))",
       message = "platformReservation keys must be resource names such as nvidia.com/gpu")
