@@ -15,6 +15,8 @@ import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
+import dev.berth.operator.metrics.UsageMetrics;
+import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
@@ -84,6 +86,7 @@ public final class BerthOperator implements AutoCloseable {
         new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
             new CapacityMetrics(registry), events, clock, loop::poke);
     loop.onCycle(capacity);
+    loop.onCycle(new UsagePublisher(client, state, new UsageMetrics(registry, clock)));
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =

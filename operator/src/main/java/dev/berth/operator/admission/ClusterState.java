@@ -8,7 +8,9 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.PodSetAssignment;
 import dev.berth.engine.capacity.CapacityInventory;
+import dev.berth.engine.usage.UsageLedger;
 import dev.berth.operator.capacity.CapacityTranslator;
+import dev.berth.operator.usage.UsageTranslator;
 import dev.berth.engine.quota.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +31,10 @@ public final class ClusterState {
   private final AdmissionEngine engine;
   /** Node capacity and pod requests for capacity accounting (docs/capacity.md). */
   private final CapacityInventory capacity = new CapacityInventory();
+  /** Quota reservations of workloads, for the usage ledger; its events wait for the publisher. */
+  private final UsageLedger usage = new UsageLedger();
+  private final List<UsageLedger.Event> usageEvents = new ArrayList<>();
+  private final Map<String, String> costCentres = new ConcurrentHashMap<>();
   final Map<String, Workload> workloads = new ConcurrentHashMap<>();
   final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
   final Map<String, LocalQueue> localQueues = new ConcurrentHashMap<>();
@@ -142,10 +148,17 @@ public final class ClusterState {
 
   public void namespace(String name, Map<String, String> labels) {
     engine.upsertNamespace(name, labels == null ? Map.of() : labels);
+    String costCentre = labels == null ? null : labels.get(UsageTranslator.COST_CENTRE_LABEL);
+    if (costCentre == null) {
+      costCentres.remove(name);
+    } else {
+      costCentres.put(name, costCentre);
+    }
   }
 
   public void namespaceDeleted(String name) {
     engine.deleteNamespace(name);
+    costCentres.remove(name);
   }
 
   /**
@@ -159,6 +172,7 @@ public final class ClusterState {
       return;
     }
     workloads.put(uid, wl);
+    observeUsage(wl);
     if (WorkloadConditions.isFinished(wl)) {
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
@@ -186,6 +200,25 @@ public final class ClusterState {
   public void workloadDeleted(String uid) {
     workloads.remove(uid);
     engine.removeWorkload(uid);
+    usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
+  }
+
+  private void observeUsage(Workload wl) {
+    try {
+      usageEvents.addAll(
+          usage.observe(
+              UsageTranslator.observation(wl, costCentres.get(wl.getMetadata().getNamespace()))));
+    } catch (RuntimeException e) {
+      // Billing must never keep a workload from the engine: a malformed time is logged, not fed.
+      log.warn("usage of workload {} not tracked: {}", wl.getMetadata().getName(), e.toString());
+    }
+  }
+
+  /** Runs opened and ended since the last call, in order (the usage ledger's publisher). */
+  public List<UsageLedger.Event> takeUsageEvents() {
+    List<UsageLedger.Event> out = List.copyOf(usageEvents);
+    usageEvents.clear();
+    return out;
   }
 
   /** The deactivated workloads seen since the last call. */
