@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * Which NoSchedule/NoExecute taint keys take a node out of allocatable capacity: the API server's
  * and the node lifecycle controller's failure taints, the cluster autoscaler's scale-down taint,
  * and Berth's own maintenance key, unless {@code BERTH_CAPACITY_EXCLUDED_TAINT_KEYS} (a comma
- * list; the chart's {@code capacity.excludedTaintKeys}) names others.
+ * list, set through the chart's {@code extraEnv}) names others.
  */
 public record CapacitySettings(Set<String> excludedTaintKeys) {
   public static final String ENV = "BERTH_CAPACITY_EXCLUDED_TAINT_KEYS";
