@@ -9,6 +9,7 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.api.v1beta1.WorkloadUsage;
+import dev.berth.engine.usage.UsageTotals;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -29,7 +30,7 @@ class UsageE2EIT {
   private static final Duration RUN = Duration.ofSeconds(2);
 
   @Test
-  void runsAreBilledExactlyAcrossAPreemptionAndARestart() {
+  void runsAreBilledExactlyAcrossAPreemptionAndARestart() throws Exception {
     Scenario s = new Scenario("usage");
     Namespaces.ensure(s.client, s.namespace, Map.of("berth.dev/cost-centre", "cc-ml"));
     priorityClass(s, "usage-low", 10);
@@ -91,6 +92,24 @@ class UsageE2EIT {
         .functionCounter();
     assertThat(counter).isNotNull();
     assertThat(counter.count()).isPositive().isLessThanOrEqualTo(8 * (end2 - start2) / 1000.0);
+
+    // The report endpoint sums the records: sweep and urgent, both billed to cc-ml.
+    String gpuSeconds = UsageTotals.text(
+        seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8)));
+    assertThat(get("/usage?by=cost-centre&from=2000-01-01T00:00:00Z"))
+        .contains("cost-centre,flavor,resource,resource_seconds,resource_hours,workloads\n")
+        .contains("\ncc-ml,usage-gpu,nvidia.com/gpu," + gpuSeconds + ",");
+    assertThat(get("/usage?by=localqueue")).contains("\nusage/lq,usage-gpu,nvidia.com/gpu,"
+        + gpuSeconds + ",");
+    assertThat(get("/usage?by=team")).startsWith("by: must be one of namespace");
+    assertThat(get("/usage?from=yesterday")).startsWith("from: not an RFC 3339 time");
+  }
+
+  private static String get(String path) throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path)).build();
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 
   /** Lets a run hold its quota for a known while; the figures are read from stored times. */

@@ -16,6 +16,7 @@ import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.UsageMetrics;
+import dev.berth.operator.usage.UsageEndpoint;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
@@ -137,7 +138,8 @@ public final class BerthOperator implements AutoCloseable {
         config.webhooksEnabled()
             ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
             : null;
-    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
+    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started)
+        .route("/usage", new UsageEndpoint(client));
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";

@@ -23,6 +23,12 @@ public class WorkloadUsage {
   /** Seconds with quota reserved, over all counted runs (decimal, millisecond precision). */
   public String occupiedSeconds;
 
+  /** The ClusterQueue the last counted run reserved quota in. */
+  public String clusterQueue;
+
+  /** Who the usage is billed to (berth.dev/cost-centre of the Workload or its Namespace). */
+  public String costCentre;
+
   /** Per podSet, flavor and resource. */
   @Items(max = 512)
   @ListType(value = "map", keys = {"podSet", "flavor", "resource"})

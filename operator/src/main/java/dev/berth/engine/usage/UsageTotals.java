@@ -6,12 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A workload's durable usage: runs counted, occupied time, and per podSet, flavor and resource
+ * A workload's durable usage: runs counted, who the last one was billed to (null before any),
+ * occupied time, and per podSet, flavor and resource
  * the amount last requested and requested × seconds in the resource's natural unit. Exact
  * (BigDecimal): a year of 1 TiB is far beyond a long's byte-seconds.
  */
 public record UsageTotals(
     int runs,
+    UsageOwner owner,
     Long lastRunStart,
     Long lastRunEnd,
     BigDecimal occupiedSeconds,
@@ -27,7 +29,7 @@ public record UsageTotals(
   }
 
   public static UsageTotals none() {
-    return new UsageTotals(0, null, null, BigDecimal.ZERO, Map.of(), Map.of());
+    return new UsageTotals(0, null, null, null, BigDecimal.ZERO, Map.of(), Map.of());
   }
 
   /** Whether this record already counts the run (its start is not after the last counted one). */
@@ -49,7 +51,7 @@ public record UsageTotals(
       rs.merge(key, natural(r.resource(), r.amount()).multiply(seconds), BigDecimal::add);
     }
     return new UsageTotals(
-        runs + 1, run.start(), run.end(), occupiedSeconds.add(seconds), req, rs);
+        runs + 1, run.owner(), run.start(), run.end(), occupiedSeconds.add(seconds), req, rs);
   }
 
   public static BigDecimal seconds(long millis) {

@@ -102,6 +102,10 @@ public final class UsageTranslator {
     }
     return new UsageTotals(
         usage.runs == null ? 0 : usage.runs,
+        usage.clusterQueue == null && usage.costCentre == null
+            ? null
+            : new UsageOwner(null, null, usage.clusterQueue,
+                usage.costCentre == null ? "" : usage.costCentre),
         usage.lastRunStart == null ? null : Instant.parse(usage.lastRunStart).toEpochMilli(),
         usage.lastRunEnd == null ? null : Instant.parse(usage.lastRunEnd).toEpochMilli(),
         usage.occupiedSeconds == null ? BigDecimal.ZERO : new BigDecimal(usage.occupiedSeconds),
@@ -109,13 +113,19 @@ public final class UsageTranslator {
         resourceSeconds);
   }
 
+  private static String time(Long millis) {
+    return millis == null ? null : Instant.ofEpochMilli(millis).toString();
+  }
+
   public static WorkloadUsage toApi(UsageTotals totals) {
     WorkloadUsage out = new WorkloadUsage();
     out.runs = totals.runs();
-    out.lastRunStart =
-        totals.lastRunStart() == null ? null : Instant.ofEpochMilli(totals.lastRunStart()).toString();
-    out.lastRunEnd =
-        totals.lastRunEnd() == null ? null : Instant.ofEpochMilli(totals.lastRunEnd()).toString();
+    if (totals.owner() != null) {
+      out.clusterQueue = totals.owner().clusterQueue();
+      out.costCentre = totals.owner().costCentre().isEmpty() ? null : totals.owner().costCentre();
+    }
+    out.lastRunStart = time(totals.lastRunStart());
+    out.lastRunEnd = time(totals.lastRunEnd());
     out.occupiedSeconds = UsageTotals.text(totals.occupiedSeconds());
     out.resources = new ArrayList<>();
     totals.resourceSeconds().forEach((key, seconds) -> {
