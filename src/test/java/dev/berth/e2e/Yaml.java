@@ -23,6 +23,9 @@ final class Yaml {
           operator: Exists
           effect: NoSchedule
         topologyName: dc1
+        platformReservation:
+          nvidia.com/gpu: 8
+          memory: 64Gi
       """;
 
   static final String TOPOLOGY =

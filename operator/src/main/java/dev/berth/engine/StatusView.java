@@ -210,4 +210,17 @@ public final class StatusView {
     int fr = engine.frs.find(flavor, resource);
     return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.available(cq.node, fr);
   }
+
+  /**
+   * The most a ClusterQueue could take of a flavor-resource if nothing else in its cohort tree
+   * were in use: its nominal quota plus all it may borrow under every limit on the way up.
+   */
+  public long potentialAvailable(String clusterQueue, String flavor, String resource) {
+    engine.ensureTree();
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    int fr = engine.frs.find(flavor, resource);
+    return cq == null || cq.node == null || fr < 0
+        ? 0
+        : QuotaTree.potentialAvailable(cq.node, fr);
+  }
 }

@@ -7,11 +7,17 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.Bootstrap;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
+import dev.berth.operator.capacity.CapacityPublisher;
+import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
+import dev.berth.operator.metrics.CapacityMetrics;
+import dev.berth.operator.metrics.UsageMetrics;
+import dev.berth.operator.usage.UsageEndpoint;
+import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
@@ -58,6 +64,7 @@ public final class BerthOperator implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
+  private final CapacityPublisher capacity;
   private volatile boolean started;
 
   private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
@@ -76,6 +83,11 @@ public final class BerthOperator implements AutoCloseable {
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
+    capacity =
+        new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
+            new CapacityMetrics(registry), events, clock, loop::poke);
+    loop.onCycle(capacity);
+    loop.onCycle(new UsagePublisher(client, state, new UsageMetrics(registry, clock)));
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -126,7 +138,8 @@ public final class BerthOperator implements AutoCloseable {
         config.webhooksEnabled()
             ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
             : null;
-    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
+    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started)
+        .route("/usage", new UsageEndpoint(client));
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
@@ -186,6 +199,7 @@ public final class BerthOperator implements AutoCloseable {
     }
     operator.stop();
     loop.close();
+    capacity.close();
     if (webhooks != null) {
       webhooks.close();
     }

@@ -6,6 +6,7 @@ import dev.berth.api.crd.Items;
 import io.fabric8.generator.annotation.Pattern;
 import dev.berth.api.crd.Rule;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -44,4 +45,20 @@ public class ResourceFlavorSpec {
   @Pattern(Berth.DNS_SUBDOMAIN)
   @MaxLength(253)
   public String topologyName;
+
+  /**
+   * Capacity of the flavor's nodes kept for the platform (burn-in, canaries, system pods that
+   * quota must not promise), per resource, for the flavor as a whole. Subtracted from allocatable
+   * capacity in the status; admission does not read it.
+   */
+  @Items(max = 16)
+  @MaxLength(64)
+  @Rule(
+      value = "self.all(k, k.matches('" + Berth.RESOURCE_NAME + "'))",
+      message = "platformReservation keys must be resource names such as nvidia.com/gpu")
+  @Rule(
+      value = "self.all(k, isQuantity(string(self[k])) && "
+          + "!quantity(string(self[k])).isLessThan(quantity('0')))",
+      message = "platformReservation values must be zero or positive quantities such as 8 or 64Gi")
+  public Map<String, Quantity> platformReservation;
 }

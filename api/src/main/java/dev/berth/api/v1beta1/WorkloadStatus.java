@@ -12,6 +12,8 @@ public class WorkloadStatus {
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
   public List<AdmissionCheckState> admissionChecks;
+  /** Requested resources × occupied time of the runs that ended (the usage ledger). */
+  public WorkloadUsage usage;
 
   /** How often the workload went back to its queue, and when it may be tried again. */
   public static class RequeueState {

@@ -7,6 +7,10 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.PodSetAssignment;
+import dev.berth.engine.capacity.CapacityInventory;
+import dev.berth.engine.usage.UsageLedger;
+import dev.berth.operator.capacity.CapacityTranslator;
+import dev.berth.operator.usage.UsageTranslator;
 import dev.berth.engine.quota.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +29,12 @@ public final class ClusterState {
   private static final Logger log = LoggerFactory.getLogger(ClusterState.class);
 
   private final AdmissionEngine engine;
+  /** Node capacity and pod requests for capacity accounting (docs/capacity.md). */
+  private final CapacityInventory capacity = new CapacityInventory();
+  /** Quota reservations of workloads, for the usage ledger; its events wait for the publisher. */
+  private final UsageLedger usage = new UsageLedger();
+  private final List<UsageLedger.Event> usageEvents = new ArrayList<>();
+  private final Map<String, String> costCentres = new ConcurrentHashMap<>();
   final Map<String, Workload> workloads = new ConcurrentHashMap<>();
   final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
   final Map<String, LocalQueue> localQueues = new ConcurrentHashMap<>();
@@ -98,10 +108,12 @@ public final class ClusterState {
 
   public void node(io.fabric8.kubernetes.api.model.Node node) {
     engine.upsertNode(TopologyTranslator.node(node));
+    capacity.upsertNode(CapacityTranslator.node(node));
   }
 
   public void nodeDeleted(String name) {
     engine.deleteNode(name);
+    capacity.deleteNode(name);
   }
 
   /** A pod as stored now: takes node capacity while bound and running outside a placement. */
@@ -112,18 +124,41 @@ public final class ClusterState {
     } else {
       engine.upsertBoundPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), requests);
     }
+    Map<String, Long> inUse = CapacityTranslator.runningRequests(pod);
+    if (inUse == null) {
+      capacity.deletePod(pod.getMetadata().getUid());
+    } else {
+      capacity.upsertPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), inUse);
+    }
   }
 
   public void podDeleted(String uid) {
     engine.deleteBoundPod(uid);
+    capacity.deletePod(uid);
+  }
+
+  /** Nodes and pod requests as capacity accounting sees them (loop thread only). */
+  public CapacityInventory capacity() {
+    return capacity;
+  }
+
+  public java.util.Collection<ResourceFlavor> flavors() {
+    return flavors.values();
   }
 
   public void namespace(String name, Map<String, String> labels) {
     engine.upsertNamespace(name, labels == null ? Map.of() : labels);
+    String costCentre = labels == null ? null : labels.get(UsageTranslator.COST_CENTRE_LABEL);
+    if (costCentre == null) {
+      costCentres.remove(name);
+    } else {
+      costCentres.put(name, costCentre);
+    }
   }
 
   public void namespaceDeleted(String name) {
     engine.deleteNamespace(name);
+    costCentres.remove(name);
   }
 
   /**
@@ -137,6 +172,7 @@ public final class ClusterState {
       return;
     }
     workloads.put(uid, wl);
+    observeUsage(wl);
     if (WorkloadConditions.isFinished(wl)) {
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
@@ -164,6 +200,25 @@ public final class ClusterState {
   public void workloadDeleted(String uid) {
     workloads.remove(uid);
     engine.removeWorkload(uid);
+    usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
+  }
+
+  private void observeUsage(Workload wl) {
+    try {
+      usageEvents.addAll(
+          usage.observe(
+              UsageTranslator.observation(wl, costCentres.get(wl.getMetadata().getNamespace()))));
+    } catch (RuntimeException e) {
+      // Billing must never keep a workload from the engine: a malformed time is logged, not fed.
+      log.warn("usage of workload {} not tracked: {}", wl.getMetadata().getName(), e.toString());
+    }
+  }
+
+  /** Runs opened and ended since the last call, in order (the usage ledger's publisher). */
+  public List<UsageLedger.Event> takeUsageEvents() {
+    List<UsageLedger.Event> out = List.copyOf(usageEvents);
+    usageEvents.clear();
+    return out;
   }
 
   /** The deactivated workloads seen since the last call. */

@@ -27,6 +27,12 @@ public final class MetricsServer implements AutoCloseable {
     server.setExecutor(Executors.newFixedThreadPool(2, r -> daemon(r, "berth-metrics-http")));
   }
 
+  /** Serves another path on the same port (the usage report). */
+  public MetricsServer route(String path, com.sun.net.httpserver.HttpHandler handler) {
+    server.createContext(path, handler);
+    return this;
+  }
+
   public MetricsServer start() {
     server.start();
     return this;

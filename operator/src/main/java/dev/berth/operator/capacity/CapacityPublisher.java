@@ -1,0 +1,224 @@
+package dev.berth.operator.capacity;
+
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.ResourceFlavorStatus;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.engine.capacity.FlavorCapacity;
+import dev.berth.engine.capacity.FlavorCapacityCalculator;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.metrics.CapacityMetrics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * After admission cycles, on the loop thread: computes every flavor's capacity, writes the
+ * ResourceFlavor statuses that changed, records a Warning when a flavor becomes over-committed or
+ * short of what it admitted, and refreshes the {@code berth_flavor_*} metrics. Pod churn runs many
+ * cycles, so it computes at most once a second; a change inside that second is published by a
+ * cycle it asks the loop for when the second is over.
+ */
+public final class CapacityPublisher
+    implements Consumer<AdmissionLoop.CycleOutcome>, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CapacityPublisher.class);
+  private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final KubernetesClient client;
+  private final ClusterState state;
+  private final FlavorCapacityCalculator calculator;
+  private final CapacityMetrics metrics;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final Runnable wake;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "berth-capacity-timer");
+            t.setDaemon(true);
+            return t;
+          });
+  private long refreshedAt = Long.MIN_VALUE / 2;
+  private boolean wakeScheduled;
+
+  /**
+   * @param wake asks the admission loop for a cycle (its {@code poke}), for a refresh deferred by
+   *     the once-a-second limit
+   */
+  public CapacityPublisher(
+      KubernetesClient client,
+      ClusterState state,
+      CapacitySettings settings,
+      CapacityMetrics metrics,
+      EventRecorder events,
+      Clock clock,
+      Runnable wake) {
+    this.client = client;
+    this.state = state;
+    this.calculator = new FlavorCapacityCalculator(settings.excludedTaintKeys());
+    this.metrics = metrics;
+    this.events = events;
+    this.clock = clock;
+    this.wake = wake;
+  }
+
+  @Override
+  public void accept(AdmissionLoop.CycleOutcome outcome) {
+    long now = System.nanoTime();
+    long due = refreshedAt + INTERVAL_NANOS;
+    if (now < due) {
+      if (!wakeScheduled) {
+        wakeScheduled = true;
+        timer.schedule(wake, due - now, TimeUnit.NANOSECONDS);
+      }
+      return;
+    }
+    wakeScheduled = false;
+    refreshedAt = now;
+    refresh();
+  }
+
+  /** Computes and publishes every flavor now. */
+  public void refresh() {
+    QuotaCommitments quota = QuotaCommitments.of(state);
+    List<FlavorCapacity> all = new ArrayList<>();
+    for (ResourceFlavor flavor : List.copyOf(state.flavors())) {
+      FlavorCapacity capacity =
+          calculator.compute(
+              CapacityTranslator.flavor(flavor),
+              quota.of(flavor.getMetadata().getName()),
+              state.capacity());
+      all.add(capacity);
+      publish(flavor, capacity);
+    }
+    metrics.replaceAll(all);
+  }
+
+  private void publish(ResourceFlavor flavor, FlavorCapacity capacity) {
+    if (flavor.getMetadata().getDeletionTimestamp() != null) {
+      return;
+    }
+    ResourceFlavorStatus previous = flavor.getStatus();
+    List<String> atRisk =
+        capacity.shortOfReserved().isEmpty() ? List.of() : atRisk(capacity);
+    ResourceFlavorStatus status =
+        FlavorStatusBuilder.build(
+            capacity,
+            previous,
+            atRisk,
+            flavor.getMetadata().getGeneration(),
+            clock.instant());
+    if (Objects.equals(json(previous), json(status))) {
+      return;
+    }
+    ResourceFlavor copy = Serialization.clone(flavor);
+    copy.setStatus(status);
+    if (write(copy)) {
+      warnOnTransition(copy, previous, status, FlavorStatusBuilder.OVER_COMMITTED, "OverCommitted");
+      warnOnTransition(
+          copy, previous, status, FlavorStatusBuilder.CAPACITY_SHORTFALL, "CapacityShortfall");
+    }
+  }
+
+  /** Admitted, unfinished workloads holding a resource of the flavor that is short. */
+  private List<String> atRisk(FlavorCapacity capacity) {
+    Set<String> shortResources = new TreeSet<>();
+    capacity.shortOfReserved().forEach(r -> shortResources.add(r.resource()));
+    Set<String> out = new TreeSet<>();
+    for (Workload wl : state.workloadsSnapshot()) {
+      if (!WorkloadConditions.hasQuotaReserved(wl) || WorkloadConditions.isFinished(wl)) {
+        continue;
+      }
+      for (var ps : wl.getStatus().admission.podSetAssignments) {
+        if (ps.flavors != null
+            && ps.flavors.entrySet().stream()
+                .anyMatch(e -> e.getValue().equals(capacity.flavor())
+                    && shortResources.contains(e.getKey()))) {
+          out.add(wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName());
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private void warnOnTransition(
+      ResourceFlavor flavor,
+      ResourceFlavorStatus previous,
+      ResourceFlavorStatus status,
+      String type,
+      String reason) {
+    var now = WorkloadConditions.find(status.conditions, type).orElseThrow();
+    boolean was =
+        previous != null
+            && previous.conditions != null
+            && WorkloadConditions.find(previous.conditions, type)
+                .map(c -> c.isTrue()).orElse(false);
+    if (now.isTrue() && (!was || !Objects.equals(messageOf(previous, type), now.message))) {
+      events.warning(flavor, reason, now.message);
+    } else if (!now.isTrue() && was) {
+      events.normal(flavor, reason + "Resolved", now.message);
+    }
+  }
+
+  private static String messageOf(ResourceFlavorStatus status, String type) {
+    return WorkloadConditions.find(status.conditions, type).map(c -> c.message).orElse(null);
+  }
+
+  /** Writes with the resourceVersion; on a conflict, once more on the stored object. */
+  private boolean write(ResourceFlavor flavor) {
+    try {
+      keep(client.resource(flavor).updateStatus(), flavor);
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        ResourceFlavor latest = client.resource(flavor).get();
+        if (latest != null && latest.getMetadata().getDeletionTimestamp() == null) {
+          latest.setStatus(flavor.getStatus());
+          try {
+            keep(client.resource(latest).updateStatus(), flavor);
+            return true;
+          } catch (KubernetesClientException again) {
+            e = again;
+          }
+        }
+      }
+      log.debug("status of ResourceFlavor {} not written ({})", flavor.getMetadata().getName(),
+          e.getCode());
+      return false;
+    }
+  }
+
+  /**
+   * The written version becomes the one held, so the next write carries its resourceVersion; a
+   * newer spec is left to the ResourceFlavor reconciler, which validates it first.
+   */
+  private void keep(ResourceFlavor written, ResourceFlavor decidedOn) {
+    if (Objects.equals(
+        written.getMetadata().getGeneration(), decidedOn.getMetadata().getGeneration())) {
+      state.flavor(written);
+    }
+  }
+
+  private static String json(Object status) {
+    return status == null ? "" : Serialization.asJson(status);
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,164 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
+import dev.berth.api.v1beta1.Condition;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.api.v1beta1.WorkloadUsage;
+import dev.berth.engine.usage.UsageTotals;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.micrometer.core.instrument.FunctionCounter;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The usage ledger on a real API server, for a scripted life with a preemption and an operator
+ * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs
+ * again once urgent finished, the operator restarts halfway through its second run, and it
+ * finishes. Every figure in status.usage is checked exactly against the stored condition times.
+ */
+class UsageE2EIT {
+  private static final String GPU = "nvidia.com/gpu";
+  private static final Duration RUN = Duration.ofSeconds(2);
+
+  @Test
+  void runsAreBilledExactlyAcrossAPreemptionAndARestart() throws Exception {
+    Scenario s = new Scenario("usage");
+    Namespaces.ensure(s.client, s.namespace, Map.of("berth.dev/cost-centre", "cc-ml"));
+    priorityClass(s, "usage-low", 10);
+    priorityClass(s, "usage-high", 1000);
+    s.client.resource(Objects.flavor("usage-gpu", Map.of())).create();
+    ClusterQueue cq = Objects.clusterQueue("usage-cq", "usage-gpu", GPU, "8");
+    cq.getSpec().preemption = new ClusterQueuePreemption();
+    cq.getSpec().preemption.withinClusterQueue =
+        ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    s.client.resource(cq).create();
+    s.client.resource(Objects.localQueue(s.namespace, "lq", "usage-cq")).create();
+
+    s.submit(gpuJob(s, "sweep", "usage-low"));
+    s.awaitRunning("sweep");
+    long start1 = time(s, "sweep", "QuotaReserved", "True");
+    hold();
+    s.submit(gpuJob(s, "urgent", "usage-high"));
+    s.awaitRunning("urgent");
+    long end1 = time(s, "sweep", "QuotaReserved", "False");
+
+    WorkloadUsage first = awaitUsage(s, "sweep", 1);
+    assertThat(instant(first.lastRunStart)).isEqualTo(start1);
+    assertThat(instant(first.lastRunEnd)).isEqualTo(end1);
+    assertThat(new BigDecimal(first.occupiedSeconds)).isEqualByComparingTo(seconds(end1 - start1));
+    assertGpuSeconds(first, 8, end1 - start1);
+    assertThat(s.condition("sweep", "Preempted")).isPresent();
+
+    long urgentStart = time(s, "urgent", "QuotaReserved", "True");
+    hold();
+    Kubelet.complete(s.client, s.job("urgent"));
+    WorkloadUsage urgent = awaitUsage(s, "urgent", 1);
+    long urgentEnd = time(s, "urgent", "Finished", "True");
+    assertGpuSeconds(urgent, 8, urgentEnd - urgentStart);
+
+    s.awaitRunning("sweep");
+    long start2 = time(s, "sweep", "QuotaReserved", "True");
+    hold();
+    RunningOperator.restartShared(() -> { });
+    hold();
+    Kubelet.complete(s.client, s.job("sweep"));
+    WorkloadUsage total = awaitUsage(s, "sweep", 2);
+    long end2 = time(s, "sweep", "Finished", "True");
+
+    long occupied = (end1 - start1) + (end2 - start2);
+    assertThat(instant(total.lastRunStart)).isEqualTo(start2);
+    assertThat(new BigDecimal(total.occupiedSeconds)).isEqualByComparingTo(seconds(occupied));
+    assertGpuSeconds(total, 8, occupied);
+    assertThat(total.resources).singleElement().satisfies(e -> {
+      assertThat(e.podSet).isEqualTo("main");
+      assertThat(e.flavor).isEqualTo("usage-gpu");
+      assertThat(e.requested).isEqualTo("8");
+    });
+
+    // The restarted operator's counter holds what it saw of run 2: from its start to the end.
+    FunctionCounter counter = RunningOperator.shared().registry()
+        .find("berth_local_queue_resource_seconds_total")
+        .tags("namespace", s.namespace, "local_queue", "lq", "cost_centre", "cc-ml",
+            "flavor", "usage-gpu", "resource", GPU)
+        .functionCounter();
+    assertThat(counter).isNotNull();
+    assertThat(counter.count()).isPositive().isLessThanOrEqualTo(8 * (end2 - start2) / 1000.0);
+
+    // The report endpoint sums the records: sweep and urgent, both billed to cc-ml.
+    String gpuSeconds = UsageTotals.text(
+        seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8)));
+    assertThat(get("/usage?by=cost-centre&from=2000-01-01T00:00:00Z"))
+        .contains("cost-centre,flavor,resource,resource_seconds,resource_hours,workloads\n")
+        .contains("\ncc-ml,usage-gpu,nvidia.com/gpu," + gpuSeconds + ",");
+    assertThat(get("/usage?by=localqueue")).contains("\nusage/lq,usage-gpu,nvidia.com/gpu,"
+        + gpuSeconds + ",");
+    assertThat(get("/usage?by=team")).startsWith("by: must be one of namespace");
+    assertThat(get("/usage?from=yesterday")).startsWith("from: not an RFC 3339 time");
+  }
+
+  private static String get(String path) throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+        "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path)).build();
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** Lets a run hold its quota for a known while; the figures are read from stored times. */
+  private static void hold() {
+    await().pollDelay(RUN).atMost(RUN.plusSeconds(1)).until(() -> true);
+  }
+
+  private static WorkloadUsage awaitUsage(Scenario s, String job, int runs) {
+    return await().atMost(Duration.ofSeconds(30)).until(
+        () -> s.workload(job).map(Workload::getStatus).map(st -> st.usage).orElse(null),
+        u -> u != null && u.runs != null && u.runs == runs);
+  }
+
+  private static void assertGpuSeconds(WorkloadUsage usage, int gpus, long millis) {
+    assertThat(usage.resources).singleElement().satisfies(e -> {
+      assertThat(e.resource).isEqualTo(GPU);
+      assertThat(new BigDecimal(e.resourceSeconds))
+          .isEqualByComparingTo(seconds(millis).multiply(BigDecimal.valueOf(gpus)));
+    });
+  }
+
+  /** The condition's transition time once it has the status, in epoch ms (as the ledger reads). */
+  private static long time(Scenario s, String job, String type, String status) {
+    Condition c = await().atMost(Duration.ofSeconds(30)).until(
+        () -> s.condition(job, type).orElse(null), x -> x != null && status.equals(x.status));
+    return instant(c.lastTransitionTime);
+  }
+
+  private static long instant(String time) {
+    return Instant.parse(time).toEpochMilli();
+  }
+
+  private static BigDecimal seconds(long millis) {
+    return BigDecimal.valueOf(millis).movePointLeft(3);
+  }
+
+  private static void priorityClass(Scenario s, String name, int value) {
+    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
+    wpc.getMetadata().setName(name);
+    wpc.setValue(value);
+    s.client.resource(wpc).serverSideApply();
+  }
+
+  private static Job gpuJob(Scenario s, String name, String priorityClass) {
+    Job job = Objects.job(s.namespace, name, "lq", 1, "1");
+    job.getMetadata().getLabels().put("berth.dev/priority-class", priorityClass);
+    var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+    resources.setRequests(Map.of(GPU, new Quantity("8")));
+    resources.setLimits(Map.of(GPU, new Quantity("8")));
+    return job;
+  }
+}
