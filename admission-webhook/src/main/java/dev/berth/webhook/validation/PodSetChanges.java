@@ -1,14 +1,15 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The pod sets of a running Job or JobSet are what its Workload was admitted with: how many pods
- * (parallelism, completions, replicas) and what each asks for (the pod template, requests
- * included). A change while it runs would use quota the Workload does not hold (growing) or keep
+ * (parallelism, completions, replicas, and for a Job the min-parallelism and original-parallelism
+ * annotations) and what each asks for (the pod template, requests included). A change while it runs would use quota the Workload does not hold (growing) or keep
  * quota nobody uses (shrinking), so both are refused; Kueue stops such a Job instead.
  */
 final class PodSetChanges {
@@ -28,6 +29,13 @@ final class PodSetChanges {
     JsonNode after = job.path("spec");
     for (String count : List.of("parallelism", "completions")) {
       compareValue(before.path(count), after.path(count), SPEC.child(count), why, errors);
+    }
+    // The Workload's minCount and its pod count under partial admission come from these.
+    FieldPath annotations = FieldPath.root("metadata").child("annotations");
+    for (String key : List.of(Berth.JOB_MIN_PARALLELISM_ANNOTATION,
+        Berth.ORIGINAL_PARALLELISM_ANNOTATION)) {
+      compareValue(old.path("metadata").path("annotations").path(key),
+          job.path("metadata").path("annotations").path(key), annotations.key(key), why, errors);
     }
     compareTree(before.path("template"), after.path("template"), SPEC.child("template"), why,
         errors, new int[] {0});

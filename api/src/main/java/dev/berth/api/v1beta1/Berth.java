@@ -12,6 +12,8 @@ public final class Berth {
   public static final String PRIORITY_CLASS_LABEL = "berth.dev/priority-class";
   /** Annotation on a Job: the smallest parallelism it accepts (partial admission). */
   public static final String JOB_MIN_PARALLELISM_ANNOTATION = "berth.dev/job-min-parallelism";
+  /** Annotation the operator puts on a partially admitted Job: the parallelism it asked for. */
+  public static final String ORIGINAL_PARALLELISM_ANNOTATION = "berth.dev/original-parallelism";
   /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */
   public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
   /** Label on a Workload created for a Job or JobSet: the owner's kind (Job or JobSet). */

@@ -18,7 +18,7 @@ import java.util.Optional;
 public final class JobAdapter implements Integration<Job> {
   public static final String PODSET = "main";
   /** Where the Job's own parallelism is kept while partial admission lowers it. */
-  public static final String ORIGINAL_PARALLELISM = "berth.dev/original-parallelism";
+  public static final String ORIGINAL_PARALLELISM = Berth.ORIGINAL_PARALLELISM_ANNOTATION;
 
   @Override
   public String kind() {
