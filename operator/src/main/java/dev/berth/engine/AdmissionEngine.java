@@ -66,6 +66,8 @@ public final class AdmissionEngine {
    * released, as Kueue's preemption expectations do. A lost or refused write is thus retried.
    */
   private final Map<String, Eviction> expectedEvictions = new LinkedHashMap<>();
+  /** Evictions first asked for since the last cycle result (for counting, not for writing). */
+  private final List<Eviction> freshEvictions = new ArrayList<>();
   /** The running cycle's journal, or null between cycles. */
   private CycleTransaction journal;
   private final EntryOrdering ordering;
@@ -408,14 +410,17 @@ public final class AdmissionEngine {
   public CycleResult runCycle(long now) {
     ensureTree();
     if (dirty.isEmpty()) {
-      return new CycleResult(List.of(), outstandingEvictions(), List.of(), this, 0);
+      return new CycleResult(List.of(), outstandingEvictions(), List.of(), this, 0)
+          .withNewEvictions(takeFreshEvictions());
     }
     CycleTransaction tx = new CycleTransaction(this, preemptionOfVictim);
     journal = tx;
     try {
-      return new AdmissionCycle(this, ordering, planner).run(now);
+      return new AdmissionCycle(this, ordering, planner).run(now)
+          .withNewEvictions(takeFreshEvictions());
     } catch (RuntimeException | Error e) {
       tx.abort(preemptionOfVictim, expectedEvictions);
+      freshEvictions.removeIf(ev -> !expectedEvictions.containsKey(ev.workloadUid()));
       throw e;
     } finally {
       journal = null;
@@ -425,6 +430,12 @@ public final class AdmissionEngine {
   /** Every eviction asked for and not yet seen done, oldest first. */
   List<Eviction> outstandingEvictions() {
     return List.copyOf(expectedEvictions.values());
+  }
+
+  private List<Eviction> takeFreshEvictions() {
+    List<Eviction> out = List.copyOf(freshEvictions);
+    freshEvictions.clear();
+    return out;
   }
 
   // ---------------------------------------------------------------- queries
@@ -613,6 +624,9 @@ public final class AdmissionEngine {
 
   private void expect(Eviction eviction) {
     boolean added = expectedEvictions.putIfAbsent(eviction.workloadUid(), eviction) == null;
+    if (added) {
+      freshEvictions.add(eviction);
+    }
     if (added && journal != null) {
       journal.expectationAdded(eviction.workloadUid());
     }

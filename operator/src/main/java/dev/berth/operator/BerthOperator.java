@@ -35,6 +35,7 @@ import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -59,6 +60,13 @@ public final class BerthOperator implements AutoCloseable {
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
   private volatile boolean started;
+  /** close() has begun: losing the Lease now is part of stopping, not a failure. */
+  private volatile boolean stopping;
+  private final boolean leaderElection;
+  /** This replica holds the Lease (always false without leader election). */
+  private volatile boolean leading;
+  /** The Lease was held and then lost while not stopping. */
+  private volatile boolean leaseLost;
 
   private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
       throws IOException {
@@ -70,9 +78,11 @@ public final class BerthOperator implements AutoCloseable {
                 ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
                 : new AdmissionEngine());
     EventRecorder events = new EventRecorder(client);
+    SpecCheck check = new SpecCheck(events);
     loop =
         new AdmissionLoop(
-            state.engine(), state, new Bootstrap(client), new DecisionWriter(client, events, clock));
+            state.engine(), state, new Bootstrap(client, check::accepts),
+            new DecisionWriter(client, events, clock, registry));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
@@ -83,6 +93,8 @@ public final class BerthOperator implements AutoCloseable {
             o -> {
               o.withKubernetesClient(client).withCloseClientOnStop(false);
               if (config.leaderElection()) {
+                // JOSDK's own exit on a lost Lease calls System.exit from whatever thread stops
+                // leading, which is the shutdown hook on SIGTERM: a deadlock. Berth decides.
                 o.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(
                         config.leaseName(),
@@ -91,11 +103,13 @@ public final class BerthOperator implements AutoCloseable {
                         LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
                         LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
                         null,
-                        null,
-                        config.exitOnLostLease()));
+                        new LeaderCallbacks(
+                            () -> leading = true,
+                            () -> lostLease(config.exitOnLostLease()),
+                            leader -> log.info("Lease {} held by {}", config.leaseName(), leader)),
+                        false));
               }
             });
-    SpecCheck check = new SpecCheck(events);
     operator.register(new ResourceFlavorReconciler(loop, check));
     operator.register(new CohortReconciler(loop, check));
     operator.register(new ClusterQueueReconciler(loop, check));
@@ -126,7 +140,41 @@ public final class BerthOperator implements AutoCloseable {
         config.webhooksEnabled()
             ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
             : null;
-    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started);
+    leaderElection = config.leaderElection();
+    metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady);
+  }
+
+  /**
+   * Live while the admission loop runs and is not stuck in one cycle, and while a Lease once held
+   * is still held: a leader that lost it without exiting must be restarted.
+   */
+  public boolean isLive() {
+    return loop.isLive() && !leaseLost;
+  }
+
+  /** Ready once started; a leader only once its loop has rebuilt the state from the API server. */
+  public boolean isReady() {
+    return started && isLive() && (!leading || loop.isBootstrapped());
+  }
+
+  /** This replica admits: it holds the Lease, or runs without leader election. */
+  public boolean isLeading() {
+    return leading || !leaderElection;
+  }
+
+  private void lostLease(boolean exit) {
+    boolean held = leading;
+    leading = false;
+    if (stopping || !held) {
+      return;
+    }
+    leaseLost = true;
+    log.error("the Lease was lost; this replica stops admitting");
+    if (exit) {
+      // Not from this thread, which may be one the shutdown must wait for; exit runs the hooks.
+      Thread exiting = new Thread(() -> System.exit(1), "berth-lost-lease-exit");
+      exiting.start();
+    }
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
@@ -178,14 +226,20 @@ public final class BerthOperator implements AutoCloseable {
     return java.nio.file.Files.exists(path);
   }
 
+  /**
+   * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client
+   * and the Lease are still there, so no write meets a closed client and no other replica starts
+   * admitting while this one still writes; then the reconcilers and the Lease; then the servers.
+   */
   @Override
   public void close() {
+    stopping = true;
     started = false;
     if (jobSetWatch != null) {
       jobSetWatch.close();
     }
-    operator.stop();
     loop.close();
+    operator.stop();
     if (webhooks != null) {
       webhooks.close();
     }
