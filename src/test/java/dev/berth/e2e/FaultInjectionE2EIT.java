@@ -36,12 +36,15 @@ import org.junit.jupiter.api.Test;
  * stopped and started again twice. An independent watcher, connected directly, checks at every
  * Workload event that no ClusterQueue exceeds nominal + borrowingLimit, that the cohort stays
  * within its pool, and that no Job has two Workloads holding quota; at the end every Job
- * finished. Bounded: {@code -Dberth.faults.jobs} (default 40) and {@code -Dberth.faults.seed}
- * make a longer or another run (see docs/reliability.md).
+ * finished. Bounded: {@code -Dberth.faults.jobs} (default 40), {@code -Dberth.faults.seed} and
+ * {@code -Dberth.faults.cutRate} make a longer, another or a rougher run (docs/reliability.md).
  */
 class FaultInjectionE2EIT {
   private static final int JOBS = Integer.getInteger("berth.faults.jobs", 40);
   private static final long SEED = Long.getLong("berth.faults.seed", 13L);
+  /** Share of connections cut while open; another 5 % are refused at once. */
+  private static final double CUT_RATE =
+      Double.parseDouble(System.getProperty("berth.faults.cutRate", "0.4"));
   private static final String NS = "faults";
   private static final long NOMINAL = 4_000;
   private static final long BORROWING = 4_000;
@@ -60,8 +63,8 @@ class FaultInjectionE2EIT {
       Matcher server = Pattern.compile("server: (\\S+)").matcher(cluster.kubeconfig());
       assertThat(server.find()).isTrue();
       URI api = URI.create(server.group(1));
-      try (FaultProxy proxy =
-          new FaultProxy(new InetSocketAddress(api.getHost(), api.getPort()), SEED, 0.05, 0.4)) {
+      InetSocketAddress upstream = new InetSocketAddress(api.getHost(), api.getPort());
+      try (FaultProxy proxy = new FaultProxy(upstream, SEED, 0.05, CUT_RATE)) {
         String viaProxy = cluster.kubeconfig().replace(server.group(1),
             api.getScheme() + "://" + api.getHost() + ":" + proxy.port());
         run(admin, proxy, viaProxy);
@@ -76,7 +79,7 @@ class FaultInjectionE2EIT {
     ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
     kubelet.scheduleWithFixedDelay(() -> completeRunning(admin), 500, 700, TimeUnit.MILLISECONDS);
     Random jobs = new Random(SEED);
-    BerthOperator operator = RunningOperator.startNew(viaProxy, false);
+    BerthOperator operator = startThroughFaults(viaProxy);
     int restarts = 0;
     long started = System.nanoTime();
     try {
@@ -87,7 +90,7 @@ class FaultInjectionE2EIT {
         if (i == JOBS / 3 || i == 2 * JOBS / 3) {
           // A crash or a rollout: a fresh operator rebuilds everything through the faults.
           operator.close();
-          operator = RunningOperator.startNew(viaProxy, false);
+          operator = startThroughFaults(viaProxy);
           restarts++;
         }
       }
@@ -102,13 +105,30 @@ class FaultInjectionE2EIT {
       operator.close();
     }
     System.out.printf(
-        "[berth-test] faults: connections %d, refused %d, cut %d; operator restarts %d; "
-            + "violations %d; lost jobs %d; peak cohort usage %d of %d millicpu; %d s%n",
-        proxy.connections.get(), proxy.refused.get(), proxy.cut.get(), restarts,
+        "[berth-test] faults: connections %d, refused %d, cut %d; operator restarts %d "
+            + "(failed starts %d); violations %d; lost jobs %d; peak cohort usage %d of %d "
+            + "millicpu; %d s%n",
+        proxy.connections.get(), proxy.refused.get(), proxy.cut.get(), restarts, failedStarts,
         watcher.violations.size(), JOBS - finished(admin), watcher.peak,
         QUEUES.size() * NOMINAL, Duration.ofNanos(System.nanoTime() - started).toSeconds());
     assertThat(proxy.cut.get() + proxy.refused.get()).as("faults injected").isPositive();
     assertThat(watcher.violations).isEmpty();
+  }
+
+  /** Failed starts (informers that could not sync through the faults), retried as a Pod is. */
+  private static int failedStarts;
+
+  private static BerthOperator startThroughFaults(String kubeconfig) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return RunningOperator.startNew(kubeconfig, false);
+      } catch (RuntimeException e) {
+        failedStarts++;
+        if (attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static ClusterQueue clusterQueue(String name) {

@@ -125,9 +125,15 @@ class LifecycleE2EIT {
 
     s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").delete();
     s.client.resources(ClusterQueue.class).withName("finalizers-cq").delete();
-    await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
-    assertThat(s.client.resources(ClusterQueue.class).withName("finalizers-cq").get()).isNotNull();
-    assertThat(s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()).isNotNull();
+    // Both stay while in use: their finalizers hold through the reconciles the delete triggers.
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
+        .until(
+            () ->
+                s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() != null
+                    && s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor")
+                        .get() != null);
 
     // The Job finishes: the ClusterQueue holds nothing and goes, then the flavor is unused and goes.
     Kubelet.complete(s.client, s.job("holder"));

@@ -334,16 +334,26 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Records a workload that already holds quota by its stored status: at restart for every admitted
-   * workload before the first {@link #runCycle} (oldest admission first), and later for an
-   * admission the engine did not decide (another leader's write, or one whose outcome was unknown).
-   * The admission is real, so it is recorded whether it fits or not; if its cohort tree is now over
-   * quota, the newest admissions of the tree (possibly this one) are asked to be evicted
-   * ({@link EvictionReason#OverQuota}) until it is within quota again. Returns those evictions:
-   * empty when it fits.
+   * Records a workload that already holds quota by its stored status, checking that it fits: an
+   * admission the engine did not decide (another leader's write, or one whose outcome was
+   * unknown). See {@link #recordAdmitted(Workload, String, List, long, boolean)}.
    */
   public List<Eviction> recordAdmitted(
       Workload w, String clusterQueue, List<PodSetAssignment> podSets, long admittedAt) {
+    return recordAdmitted(w, clusterQueue, podSets, admittedAt, true);
+  }
+
+  /**
+   * Records a workload that already holds quota by its stored status: at restart for every admitted
+   * workload before the first {@link #runCycle} (oldest admission first; {@code checkFit} false,
+   * so that a quota lowered below what runs keeps what runs, as at run time), and later for an
+   * admission the engine did not decide ({@code checkFit} true). The admission is real, so it is
+   * recorded whether it fits or not; when checked and its cohort tree is now over quota, the
+   * newest admissions of the tree (possibly this one) are asked to be evicted
+   * ({@link EvictionReason#OverQuota}) until it is within quota again. Returns those evictions.
+   */
+  public List<Eviction> recordAdmitted(Workload w, String clusterQueue,
+      List<PodSetAssignment> podSets, long admittedAt, boolean checkFit) {
     removeWorkload(w.uid());
     Map<Integer, Long> byFr = new LinkedHashMap<>();
     for (PodSetAssignment ps : podSets) {
@@ -373,6 +383,9 @@ public final class AdmissionEngine {
       drain(cq, lq.key(), EvictionReason.LocalQueueStopped, "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
     }
     List<Eviction> overQuota = new ArrayList<>();
+    if (!checkFit) {
+      return overQuota;
+    }
     for (AdmittedWorkload victim : OverQuotaCheck.victims(this, admitted.get(w.uid()))) {
       victim.evictionRequested = true;
       Eviction eviction = new Eviction(victim.workload.uid(), victim.clusterQueue,

@@ -191,12 +191,23 @@ public final class BerthOperator implements AutoCloseable {
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, Runnable onNewIntegration) throws IOException {
     BerthOperator berth = new BerthOperator(client, config, onNewIntegration);
-    berth.metrics.start();
-    if (berth.webhooks != null) {
-      log.info("webhooks served on :{}", berth.webhooks.start());
+    try {
+      berth.metrics.start();
+      if (berth.webhooks != null) {
+        log.info("webhooks served on :{}", berth.webhooks.start());
+      }
+      berth.loop.start();
+      berth.operator.start();
+    } catch (RuntimeException | IOException e) {
+      // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
+      // reconciler keeps deciding next to the process that is started in its place.
+      try {
+        berth.close();
+      } catch (RuntimeException stopping) {
+        e.addSuppressed(stopping);
+      }
+      throw e;
     }
-    berth.loop.start();
-    berth.operator.start();
     berth.started = true;
     log.info("berth operator started; metrics on :{}", berth.metrics.port());
     return berth;

@@ -117,6 +117,7 @@ public final class AdmissionLoop implements AutoCloseable {
         if (!bootstrapped) {
           // Everything already in the cluster, admitted workloads first, before any decision.
           bootstrap.load(state);
+          state.bootstrapped();
           bootstrapped = true;
           log.info("admission loop: rebuilt state from the API server; admitting from now on");
         }

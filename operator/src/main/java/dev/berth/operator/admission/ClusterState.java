@@ -34,6 +34,12 @@ public final class ClusterState {
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
 
+  /**
+   * Bootstrap is done: admissions seen from now on that the engine did not decide are checked
+   * against the quota. Before, they are what a previous leader left, recorded as they are.
+   */
+  private volatile boolean checkObservedAdmissions;
+
   /** Admissions seen on the API server that left their quota exceeded, to be reported. */
   private final List<OverQuota> overQuota = new ArrayList<>();
 
@@ -188,7 +194,7 @@ public final class ClusterState {
         var stored = admission(wl);
         List<dev.berth.engine.Eviction> evictions =
             engine.recordAdmitted(ModelTranslator.workload(wl), stored.clusterQueue(),
-                stored.podSetAssignments(), stored.admittedAt());
+                stored.podSetAssignments(), stored.admittedAt(), checkObservedAdmissions);
         if (!evictions.isEmpty()) {
           log.warn("admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
               wl.getMetadata().getNamespace(), wl.getMetadata().getName(), stored.clusterQueue(),
@@ -214,6 +220,11 @@ public final class ClusterState {
   public void workloadDeleted(String uid) {
     workloads.remove(uid);
     engine.removeWorkload(uid);
+  }
+
+  /** Called by the loop once the bootstrap fed everything. */
+  void bootstrapped() {
+    checkObservedAdmissions = true;
   }
 
   /** The observed admissions that exceeded their quota since the last call. */

@@ -56,6 +56,7 @@ class ClusterStateFaultsTest {
   /** Flavor "default"; ClusterQueue "cq" with 4 cpu and LowerPriority preemption; LocalQueue. */
   private static ClusterState cluster() {
     ClusterState state = new ClusterState(new AdmissionEngine());
+    state.bootstrapped();
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName("default");
     flavor.setSpec(new ResourceFlavorSpec());
@@ -209,6 +210,17 @@ class ClusterStateFaultsTest {
                     org.assertj.core.groups.Tuple.tuple("retried", EvictionReason.OverQuota));
           });
           assertThat(s.takeOverQuota()).as("reported once").isEmpty();
+        }),
+        new Case("at restart a quota lowered below what runs keeps what runs", s -> {
+          ClusterState restarting = new ClusterState(new AdmissionEngine());
+          restarting.flavor(s.latestFlavor("default").orElseThrow());
+          restarting.clusterQueue(clusterQueue(false));
+          restarting.namespace("team", Map.of());
+          restarting.localQueue(s.localQueues().iterator().next());
+          restarting.workload(admitted(pending("one", 0, "3"), "3", "2026-01-01T01:00:00Z"));
+          restarting.workload(admitted(pending("two", 0, "3"), "3", "2026-01-01T01:10:00Z"));
+          assertThat(restarting.takeOverQuota()).isEmpty();
+          assertThat(restarting.engine().runCycle(1).evictions()).isEmpty();
         }));
   }
 
