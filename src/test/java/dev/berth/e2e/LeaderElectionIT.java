@@ -51,7 +51,8 @@ class LeaderElectionIT {
       Namespaces.ensure(client, "berth-system");
       Namespaces.ensure(client, "team");
       BerthOperator first = RunningOperator.startExitingOnLostLease(cluster.kubeconfig());
-      await().atMost(Duration.ofSeconds(30)).until(() -> holder(client) != null && first.isLeading());
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> holder(client) != null && first.isLeading());
       String firstHolder = holder(client);
       BerthOperator second = RunningOperator.startExitingOnLostLease(cluster.kubeconfig());
       boolean firstClosed = false;

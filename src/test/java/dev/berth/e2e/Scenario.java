@@ -71,7 +71,8 @@ final class Scenario {
   /** The Job stays suspended for 2 s of cycles (false as soon as it runs). */
   boolean staysSuspended(String name) {
     try {
-      await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> !running(name));
+      await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+          .until(() -> !running(name));
       return true;
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       return false;

@@ -47,6 +47,7 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   public UpdateControl<ClusterQueue> reconcile(ClusterQueue cq, Context<ClusterQueue> context) {
     String name = cq.getMetadata().getName();
     if (context.isPrimaryResourceDeleted()) {
+      terminating.remove(name);
       loop.submit(state -> state.clusterQueueDeleted(name));
       return UpdateControl.noUpdate();
     }
