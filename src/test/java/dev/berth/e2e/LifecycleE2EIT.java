@@ -159,9 +159,15 @@ class LifecycleE2EIT {
 
     s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").delete();
     s.client.resources(ClusterQueue.class).withName("finalizers-cq").delete();
-    await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
-    assertThat(s.client.resources(ClusterQueue.class).withName("finalizers-cq").get()).isNotNull();
-    assertThat(s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()).isNotNull();
+    // Both stay while in use: their finalizers hold through the reconciles the delete triggers.
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
+        .until(
+            () ->
+                s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() != null
+                    && s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor")
+                        .get() != null);
 
     // The Job finishes: the ClusterQueue holds nothing and goes, then the flavor is unused and goes.
     Kubelet.complete(s.client, s.job("holder"));
@@ -171,5 +177,41 @@ class LifecycleE2EIT {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get() == null);
+  }
+
+  /**
+   * Issue 13, item 4: the Hold copy the operator fed used to be overwritten by the reply of its
+   * own status write, so a ClusterQueue being deleted admitted again, and said "stopped (Hold)".
+   */
+  @Test
+  void aClusterQueueBeingDeletedAdmitsNothingNewAndSaysItIsTerminating() {
+    Scenario s = new Scenario("cq-terminating");
+    queue(s, "cq-terminating", "2");
+    s.submit(Objects.job(s.namespace, "holder", "lq", 1, "1"));
+    s.awaitRunning("holder");
+    s.client.resources(ClusterQueue.class).withName("cq-terminating").delete();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              var active = s.clusterQueue("cq-terminating").getStatus().conditions.stream()
+                  .filter(c -> c.type.equals("Active")).findFirst().orElseThrow();
+              assertThat(active.status).isEqualTo("False");
+              assertThat(active.reason).isEqualTo("Terminating");
+              assertThat(active.message)
+                  .isEqualTo("ClusterQueue cq-terminating is terminating: it admits nothing new");
+            });
+    s.submit(Objects.job(s.namespace, "late", "lq", 1, "1"));
+    // It would fit (1 of 2 cpu is free), and stays suspended while the queue is on its way out;
+    // the status writes of these cycles must not reopen it.
+    await()
+        .during(Duration.ofSeconds(4))
+        .atMost(Duration.ofSeconds(6))
+        .until(() -> !s.running("late"));
+    Kubelet.complete(s.client, s.job("holder"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> s.clusterQueue("cq-terminating") == null);
+    assertThat(s.running("late")).isFalse();
   }
 }

@@ -43,13 +43,26 @@ public final class RunningOperator {
 
   /** With fair sharing on or off (BERTH_FAIR_SHARING). */
   public static BerthOperator startNew(String kubeconfig, boolean leaderElection, boolean fairSharing) {
+    return start(kubeconfig, leaderElection, fairSharing, false);
+  }
+
+  /**
+   * With leader election and BERTH_EXIT_ON_LOST_LEASE as the chart sets it (true): the process
+   * would exit if it lost the Lease other than by stopping.
+   */
+  public static BerthOperator startExitingOnLostLease(String kubeconfig) {
+    return start(kubeconfig, true, false, true);
+  }
+
+  private static BerthOperator start(
+      String kubeconfig, boolean leaderElection, boolean fairSharing, boolean exitOnLostLease) {
     KubernetesClient client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
       return BerthOperator.start(
           client,
-          new OperatorConfig(
-              "berth-system", leaderElection, "berth-leader", 0, false, 0, "berth-operator", false, fairSharing));
+          new OperatorConfig("berth-system", leaderElection, "berth-leader", 0, false, 0,
+              "berth-operator", exitOnLostLease, fairSharing));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

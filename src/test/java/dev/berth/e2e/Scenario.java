@@ -7,12 +7,15 @@ import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Reads a scenario's objects back; every name lives in the scenario's own namespace. */
 final class Scenario {
   final KubernetesClient client;
   final String namespace;
+  /** Creation time of the last submitted Job. */
+  private Instant lastCreated;
 
   Scenario(String namespace) {
     this.client = TestApiServer.client();
@@ -26,9 +29,14 @@ final class Scenario {
   }
 
   Job submit(Job job) {
-    // creationTimestamp has one-second resolution and orders the queue: keep submissions apart.
-    await().pollDelay(Duration.ofMillis(1100)).atMost(Duration.ofSeconds(2)).until(() -> true);
+    // creationTimestamp has one-second resolution and orders the queue: the next submission
+    // waits until the clock is past the second of the previous one.
+    if (lastCreated != null) {
+      Instant next = lastCreated.plusSeconds(1);
+      await().atMost(Duration.ofSeconds(3)).until(() -> Instant.now().isAfter(next));
+    }
     Job created = client.resource(job).create();
+    lastCreated = Instant.parse(created.getMetadata().getCreationTimestamp());
     // Creation order is FIFO order; wait for the Workload so the next one is strictly later.
     await().atMost(Duration.ofSeconds(20)).until(() -> workload(job.getMetadata().getName()).isPresent());
     return created;
@@ -60,9 +68,14 @@ final class Scenario {
     await().atMost(Duration.ofSeconds(30)).until(() -> java.util.Arrays.stream(names).allMatch(this::running));
   }
 
-  /** Gives the loop time to act, then checks the Job is still suspended. */
+  /** The Job stays suspended for 2 s of cycles (false as soon as it runs). */
   boolean staysSuspended(String name) {
-    await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
-    return !running(name);
+    try {
+      await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+          .until(() -> !running(name));
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
+    }
   }
 }

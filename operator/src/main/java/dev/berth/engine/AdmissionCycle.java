@@ -40,7 +40,6 @@ final class AdmissionCycle {
   private final PreemptionPlanner planner;
 
   private final List<Admission> admissions = new ArrayList<>();
-  private final List<Eviction> evictions = new ArrayList<>();
   private final List<Bucket> touched = new ArrayList<>();
   private final Set<String> claimedVictims = new HashSet<>();
   private final Set<String> admittedThisCycle = new HashSet<>();
@@ -54,8 +53,7 @@ final class AdmissionCycle {
     this.assigner = new FlavorAssigner(planner instanceof FairSharingPreemption);
   }
 
-  CycleResult run(long now, List<Eviction> requested) {
-    evictions.addAll(requested);
+  CycleResult run(long now) {
     PriorityQueue<Entry> entries = new PriorityQueue<>(ordering);
     // 1. heads (and 2. snapshot: the tree is current; ensureTree ran before).
     for (ClusterQueueState cq : engine.takeDirty()) {
@@ -111,7 +109,7 @@ final class AdmissionCycle {
         requeue(e, entries, explain(e));
       }
     }
-    return new CycleResult(admissions, evictions, touched, engine, evaluations);
+    return new CycleResult(admissions, engine.outstandingEvictions(), touched, engine, evaluations);
   }
 
   /**
@@ -193,9 +191,7 @@ final class AdmissionCycle {
     List<String> names = new ArrayList<>(victims.size());
     for (PreemptionPlanner.Victim v : victims) {
       claimedVictims.add(v.uid());
-      Eviction ev = engine.requestPreemption(v, e);
-      if (ev != null) {
-        evictions.add(ev);
+      if (engine.requestPreemption(v, e) != null) {
         names.add(v.uid());
       }
     }

@@ -60,7 +60,16 @@ public final class AdmissionEngine {
   /** ClusterQueues whose head waits for topology capacity: woken when nodes or pods free some. */
   private final Set<ClusterQueueState> topologyWaiters = new LinkedHashSet<>();
   private final List<ClusterQueueState> dirty = new ArrayList<>();
-  private final List<Eviction> requestedEvictions = new ArrayList<>();
+  /**
+   * Evictions asked for and not yet seen done, by workload UID: sent again every cycle until the
+   * operator reports the Workload shows Evicted ({@link #evictionObserved}) or its quota is
+   * released, as Kueue's preemption expectations do. A lost or refused write is thus retried.
+   */
+  private final Map<String, Eviction> expectedEvictions = new LinkedHashMap<>();
+  /** Evictions first asked for since the last cycle result (for counting, not for writing). */
+  private final List<Eviction> freshEvictions = new ArrayList<>();
+  /** The running cycle's journal, or null between cycles. */
+  private CycleTransaction journal;
   private final EntryOrdering ordering;
   private final PreemptionPlanner planner;
   private final StatusView status = new StatusView(this);
@@ -175,8 +184,28 @@ public final class AdmissionEngine {
     ClusterQueueState cq = queues.get(name);
     if (cq != null) {
       cq.spec = null;
+      cq.terminating = false;
       treeStale = true;
     }
+  }
+
+  /**
+   * A ClusterQueue being deleted (deletionTimestamp set, finalizer still on) admits nothing new,
+   * whatever its stopPolicy; what it holds keeps its quota until it finishes. A waiting preemptor
+   * gives up its reservation. The flag is the operator's to set, from the object's metadata, and
+   * stays until {@link #deleteClusterQueue} or until the operator clears it.
+   */
+  public void clusterQueueTerminating(String name, boolean terminating) {
+    ClusterQueueState cq = queue(name);
+    if (cq.terminating == terminating) {
+      return;
+    }
+    cq.terminating = terminating;
+    if (terminating) {
+      cancelPreemption(cq);
+    }
+    cq.blocked = false;
+    markDirty(cq);
   }
 
   public void upsertCohort(Cohort cohort) {
@@ -277,6 +306,19 @@ public final class AdmissionEngine {
   }
 
   /**
+   * The Workload shows Evicted: the eviction needs no more asking, and the workload is no
+   * preemption candidate until its quota is released (also after a restart, for workloads found
+   * already Evicted).
+   */
+  public void evictionObserved(String uid) {
+    expectedEvictions.remove(uid);
+    AdmittedWorkload a = admitted.get(uid);
+    if (a != null) {
+      a.evictionRequested = true;
+    }
+  }
+
+  /**
    * The operator finished evicting an admitted workload: quota is released and it is requeued with
    * the eviction time as its queue timestamp.
    */
@@ -292,10 +334,26 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Restart: records a workload that already holds quota (from its status) without checking it
-   * fits. Call for every admitted workload before the first {@link #runCycle}.
+   * Records a workload that already holds quota by its stored status, checking that it fits: an
+   * admission the engine did not decide (another leader's write, or one whose outcome was
+   * unknown). See {@link #recordAdmitted(Workload, String, List, long, boolean)}.
    */
-  public void recordAdmitted(Workload w, String clusterQueue, List<PodSetAssignment> podSets, long admittedAt) {
+  public List<Eviction> recordAdmitted(
+      Workload w, String clusterQueue, List<PodSetAssignment> podSets, long admittedAt) {
+    return recordAdmitted(w, clusterQueue, podSets, admittedAt, true);
+  }
+
+  /**
+   * Records a workload that already holds quota by its stored status: at restart for every admitted
+   * workload before the first {@link #runCycle} (oldest admission first; {@code checkFit} false,
+   * so that a quota lowered below what runs keeps what runs, as at run time), and later for an
+   * admission the engine did not decide ({@code checkFit} true). The admission is real, so it is
+   * recorded whether it fits or not; when checked and its cohort tree is now over quota, the
+   * newest admissions of the tree (possibly this one) are asked to be evicted
+   * ({@link EvictionReason#OverQuota}) until it is within quota again. Returns those evictions.
+   */
+  public List<Eviction> recordAdmitted(Workload w, String clusterQueue,
+      List<PodSetAssignment> podSets, long admittedAt, boolean checkFit) {
     removeWorkload(w.uid());
     Map<Integer, Long> byFr = new LinkedHashMap<>();
     for (PodSetAssignment ps : podSets) {
@@ -324,6 +382,20 @@ public final class AdmissionEngine {
     if (lq != null && lq.spec() != null && lq.spec().stopPolicy() == StopPolicy.HoldAndDrain) {
       drain(cq, lq.key(), EvictionReason.LocalQueueStopped, "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
     }
+    List<Eviction> overQuota = new ArrayList<>();
+    if (!checkFit) {
+      return overQuota;
+    }
+    for (AdmittedWorkload victim : OverQuotaCheck.victims(this, admitted.get(w.uid()))) {
+      victim.evictionRequested = true;
+      Eviction eviction = new Eviction(victim.workload.uid(), victim.clusterQueue,
+          EvictionReason.OverQuota, "ClusterQueue " + clusterQueue
+              + " was over quota once the admission of " + w.namespace() + "/" + w.name()
+              + " was recorded; the newest admissions are evicted");
+      expect(eviction);
+      overQuota.add(eviction);
+    }
+    return overQuota;
   }
 
   /**
@@ -343,14 +415,40 @@ public final class AdmissionEngine {
   // ---------------------------------------------------------------- the cycle
 
   /** Runs one admission cycle at time {@code now} (epoch millis, used as admission time). */
+  /**
+   * Runs one admission cycle at time {@code now} (epoch millis, used as admission time). The
+   * result's evictions are every eviction still expected, not only the new ones. The cycle is one
+   * transaction: if it throws, the engine is as it was before (see {@link CycleTransaction}).
+   */
   public CycleResult runCycle(long now) {
     ensureTree();
-    List<Eviction> evictions = new ArrayList<>(requestedEvictions);
-    requestedEvictions.clear();
     if (dirty.isEmpty()) {
-      return new CycleResult(List.of(), evictions, List.of(), this, 0);
+      return new CycleResult(List.of(), outstandingEvictions(), List.of(), this, 0)
+          .withNewEvictions(takeFreshEvictions());
     }
-    return new AdmissionCycle(this, ordering, planner).run(now, evictions);
+    CycleTransaction tx = new CycleTransaction(this, preemptionOfVictim);
+    journal = tx;
+    try {
+      return new AdmissionCycle(this, ordering, planner).run(now)
+          .withNewEvictions(takeFreshEvictions());
+    } catch (RuntimeException | Error e) {
+      tx.abort(preemptionOfVictim, expectedEvictions);
+      freshEvictions.removeIf(ev -> !expectedEvictions.containsKey(ev.workloadUid()));
+      throw e;
+    } finally {
+      journal = null;
+    }
+  }
+
+  /** Every eviction asked for and not yet seen done, oldest first. */
+  List<Eviction> outstandingEvictions() {
+    return List.copyOf(expectedEvictions.values());
+  }
+
+  private List<Eviction> takeFreshEvictions() {
+    List<Eviction> out = List.copyOf(freshEvictions);
+    freshEvictions.clear();
+    return out;
   }
 
   // ---------------------------------------------------------------- queries
@@ -410,6 +508,8 @@ public final class AdmissionEngine {
     TopologyState.Result placed = topology.place(e.workloadUid(), e.bucket.podSets(), podSetAssignments(e.assignment));
     if (placed.refused() != null) {
       topologyWaiters.add(e.queue);
+    } else if (journal != null) {
+      journal.placed(e.workloadUid());
     }
     return placed;
   }
@@ -453,8 +553,39 @@ public final class AdmissionEngine {
     cq.queue.remove(e.workload);
     pending.remove(w.uid());
     Admission admission = new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
-    hold(new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission));
+    AdmittedWorkload held =
+        new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission);
+    hold(held);
+    if (journal != null) {
+      journal.admitted(held);
+    }
     return admission;
+  }
+
+  /**
+   * Undoes {@link #admit} for an aborted cycle: the workload is pending again at its old place.
+   * Usage is not touched here; the transaction restores it as a whole.
+   */
+  void unadmit(AdmittedWorkload a) {
+    String uid = a.workload.uid();
+    admitted.remove(uid);
+    ClusterQueueState cq = queues.get(a.clusterQueue);
+    cq.admitted.remove(uid);
+    cq.admittedPriorityRemoved(a.workload.priority());
+    a.localQueue.admittedDelta(-1);
+    topology.release(uid);
+    add(a.workload);
+  }
+
+  /** Gives back a topology placement made in an aborted cycle (no-op once released). */
+  void releasePlacement(String uid) {
+    topology.release(uid);
+  }
+
+  /** Rebuilds the quota tree from the ClusterQueues' usage; every queue competes again. */
+  void rebuildTree() {
+    treeStale = true;
+    ensureTree();
   }
 
   private static PodSetAssignment podSetAssignment(Assignment.PodSetFlavors ps) {
@@ -487,6 +618,9 @@ public final class AdmissionEngine {
       return null;
     }
     a.evictionRequested = true;
+    if (journal != null) {
+      journal.evictionMarked(a);
+    }
     ClusterQueueState cq = preemptor.queue;
     if (cq.preemption == null || !cq.preemption.preemptorUid.equals(preemptor.workloadUid())) {
       cancelPreemption(cq);
@@ -494,9 +628,21 @@ public final class AdmissionEngine {
     }
     cq.preemption.outstanding.add(victim.uid());
     preemptionOfVictim.put(victim.uid(), cq.preemption);
-    return new Eviction(victim.uid(), a.clusterQueue, EvictionReason.Preempted,
+    Eviction eviction = new Eviction(victim.uid(), a.clusterQueue, EvictionReason.Preempted,
         "preempted to admit " + preemptor.workload.name() + " in ClusterQueue " + preemptor.clusterQueue(),
         victim.reason(), preemptor.workloadUid());
+    expect(eviction);
+    return eviction;
+  }
+
+  private void expect(Eviction eviction) {
+    boolean added = expectedEvictions.putIfAbsent(eviction.workloadUid(), eviction) == null;
+    if (added) {
+      freshEvictions.add(eviction);
+    }
+    if (added && journal != null) {
+      journal.expectationAdded(eviction.workloadUid());
+    }
   }
 
   /**
@@ -779,6 +925,7 @@ public final class AdmissionEngine {
     if (a == null) {
       return false;
     }
+    expectedEvictions.remove(uid);
     if (topology.release(uid)) {
       wakeTopologyWaiters();
     }
@@ -830,7 +977,7 @@ public final class AdmissionEngine {
     for (AdmittedWorkload a : cq.admitted.values()) {
       if (!a.evictionRequested && (localQueueKey == null || localQueueKey.equals(a.localQueue.key()))) {
         a.evictionRequested = true;
-        requestedEvictions.add(new Eviction(a.workload.uid(), cq.name, reason, message));
+        expect(new Eviction(a.workload.uid(), cq.name, reason, message));
       }
     }
   }

@@ -32,6 +32,8 @@ final class ClusterQueueState {
   boolean blocked;
   /** In its tree's wake list: a release in the tree brings its parked buckets back. */
   boolean waking;
+  /** Being deleted: admits nothing new; what it holds finishes. */
+  boolean terminating;
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;
 
@@ -53,6 +55,10 @@ final class ClusterQueueState {
       String why = node == null ? "not yet built" : node.inactiveMessage();
       return Explanation.of(PendingReason.Inadmissible, "ClusterQueue " + name + " is inactive: " + why);
     }
+    if (terminating) {
+      return Explanation.of(PendingReason.Inadmissible,
+          "ClusterQueue " + name + " is terminating: it admits nothing new");
+    }
     if (spec.stopPolicy().stopped()) {
       return Explanation.of(PendingReason.Inadmissible,
           "ClusterQueue " + name + " is stopped (" + spec.stopPolicy() + ")");
@@ -65,6 +71,7 @@ final class ClusterQueueState {
         && node != null
         && node.active()
         && (compiled == null || compiled.missingFlavor() == null)
+        && !terminating
         && !spec.stopPolicy().stopped();
   }
 

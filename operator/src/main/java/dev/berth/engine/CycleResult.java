@@ -17,6 +17,7 @@ public final class CycleResult {
   private final List<Bucket> touched;
   private final AdmissionEngine engine;
   private final int evaluations;
+  private List<Eviction> newEvictions = List.of();
 
   CycleResult(List<Admission> admissions, List<Eviction> evictions, List<Bucket> touched,
       AdmissionEngine engine, int evaluations) {
@@ -31,8 +32,22 @@ public final class CycleResult {
     return admissions;
   }
 
+  /**
+   * Every eviction to perform: those asked for in this cycle and those asked for earlier that the
+   * operator has not yet seen done ({@link AdmissionEngine#evictionObserved}). Write them all.
+   */
   public List<Eviction> evictions() {
     return evictions;
+  }
+
+  /** The evictions asked for the first time since the previous cycle (to count them once). */
+  public List<Eviction> newEvictions() {
+    return newEvictions;
+  }
+
+  CycleResult withNewEvictions(List<Eviction> fresh) {
+    this.newEvictions = fresh;
+    return this;
   }
 
   /** How many flavor assignments the cycle computed (cost indicator for metrics). */

@@ -4,5 +4,10 @@ package dev.berth.engine;
 public enum EvictionReason {
   Preempted,
   ClusterQueueStopped,
-  LocalQueueStopped
+  LocalQueueStopped,
+  /**
+   * An admission the engine did not decide was recorded and left its cohort tree over quota (see
+   * {@link AdmissionEngine#recordAdmitted}): the newest admissions go.
+   */
+  OverQuota
 }

@@ -41,6 +41,7 @@ import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -66,6 +67,13 @@ public final class BerthOperator implements AutoCloseable {
   private final IntegrationWatch jobSetWatch;
   private final CapacityPublisher capacity;
   private volatile boolean started;
+  /** close() has begun: losing the Lease now is part of stopping, not a failure. */
+  private volatile boolean stopping;
+  private final boolean leaderElection;
+  /** This replica holds the Lease (always false without leader election). */
+  private volatile boolean leading;
+  /** The Lease was held and then lost while not stopping. */
+  private volatile boolean leaseLost;
 
   private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
       throws IOException {
@@ -77,9 +85,11 @@ public final class BerthOperator implements AutoCloseable {
                 ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
                 : new AdmissionEngine());
     EventRecorder events = new EventRecorder(client);
+    SpecCheck check = new SpecCheck(events);
     loop =
         new AdmissionLoop(
-            state.engine(), state, new Bootstrap(client), new DecisionWriter(client, events, clock));
+            state.engine(), state, new Bootstrap(client, check::accepts),
+            new DecisionWriter(client, events, clock, registry));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
@@ -95,6 +105,8 @@ public final class BerthOperator implements AutoCloseable {
             o -> {
               o.withKubernetesClient(client).withCloseClientOnStop(false);
               if (config.leaderElection()) {
+                // JOSDK's own exit on a lost Lease calls System.exit from whatever thread stops
+                // leading, which is the shutdown hook on SIGTERM: a deadlock. Berth decides.
                 o.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(
                         config.leaseName(),
@@ -103,11 +115,13 @@ public final class BerthOperator implements AutoCloseable {
                         LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
                         LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
                         null,
-                        null,
-                        config.exitOnLostLease()));
+                        new LeaderCallbacks(
+                            () -> leading = true,
+                            () -> lostLease(config.exitOnLostLease()),
+                            leader -> log.info("Lease {} held by {}", config.leaseName(), leader)),
+                        false));
               }
             });
-    SpecCheck check = new SpecCheck(events);
     operator.register(new ResourceFlavorReconciler(loop, check));
     operator.register(new CohortReconciler(loop, check));
     operator.register(new ClusterQueueReconciler(loop, check));
@@ -138,8 +152,42 @@ public final class BerthOperator implements AutoCloseable {
         config.webhooksEnabled()
             ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
             : null;
-    metrics = new MetricsServer(config.metricsPort(), registry, () -> true, () -> started)
+    leaderElection = config.leaderElection();
+    metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
         .route("/usage", new UsageEndpoint(client));
+  }
+
+  /**
+   * Live while the admission loop runs and is not stuck in one cycle, and while a Lease once held
+   * is still held: a leader that lost it without exiting must be restarted.
+   */
+  public boolean isLive() {
+    return loop.isLive() && !leaseLost;
+  }
+
+  /** Ready once started; a leader only once its loop has rebuilt the state from the API server. */
+  public boolean isReady() {
+    return started && isLive() && (!leading || loop.isBootstrapped());
+  }
+
+  /** This replica admits: it holds the Lease, or runs without leader election. */
+  public boolean isLeading() {
+    return leading || !leaderElection;
+  }
+
+  private void lostLease(boolean exit) {
+    boolean held = leading;
+    leading = false;
+    if (stopping || !held) {
+      return;
+    }
+    leaseLost = true;
+    log.error("the Lease was lost; this replica stops admitting");
+    if (exit) {
+      // Not from this thread, which may be one the shutdown must wait for; exit runs the hooks.
+      Thread exiting = new Thread(() -> System.exit(1), "berth-lost-lease-exit");
+      exiting.start();
+    }
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
@@ -156,12 +204,23 @@ public final class BerthOperator implements AutoCloseable {
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, Runnable onNewIntegration) throws IOException {
     BerthOperator berth = new BerthOperator(client, config, onNewIntegration);
-    berth.metrics.start();
-    if (berth.webhooks != null) {
-      log.info("webhooks served on :{}", berth.webhooks.start());
+    try {
+      berth.metrics.start();
+      if (berth.webhooks != null) {
+        log.info("webhooks served on :{}", berth.webhooks.start());
+      }
+      berth.loop.start();
+      berth.operator.start();
+    } catch (RuntimeException | IOException e) {
+      // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
+      // reconciler keeps deciding next to the process that is started in its place.
+      try {
+        berth.close();
+      } catch (RuntimeException stopping) {
+        e.addSuppressed(stopping);
+      }
+      throw e;
     }
-    berth.loop.start();
-    berth.operator.start();
     berth.started = true;
     log.info("berth operator started; metrics on :{}", berth.metrics.port());
     return berth;
@@ -191,14 +250,20 @@ public final class BerthOperator implements AutoCloseable {
     return java.nio.file.Files.exists(path);
   }
 
+  /**
+   * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client
+   * and the Lease are still there, so no write meets a closed client and no other replica starts
+   * admitting while this one still writes; then the reconcilers and the Lease; then the servers.
+   */
   @Override
   public void close() {
+    stopping = true;
     started = false;
     if (jobSetWatch != null) {
       jobSetWatch.close();
     }
-    operator.stop();
     loop.close();
+    operator.stop();
     capacity.close();
     if (webhooks != null) {
       webhooks.close();

@@ -48,7 +48,10 @@ class PluggableSeamsTest {
     assertThat(e.status().pendingStatus("high").reason()).isEqualTo(PendingReason.WaitingForPreemptedWorkloads);
     assertThat(e.status().pendingStatus("next").message()).contains("waiting behind high");
 
-    assertThat(e.runCycle(3).evictions()).as("an eviction is asked for once").isEmpty();
+    assertThat(e.runCycle(3).evictions()).as("asked again until the Workload shows Evicted")
+        .extracting(Eviction::workloadUid).containsExactly("low");
+    e.evictionObserved("low");
+    assertThat(e.runCycle(3).evictions()).as("not asked once it shows Evicted").isEmpty();
     e.workloadEvicted("low", 4);
     assertThat(e.runCycle(5).admissions()).extracting(Admission::name).containsExactly("high");
   }

@@ -251,6 +251,8 @@ class PreemptionProperties {
             assertThat(admitted).as("evicted %s holds quota", e.workloadUid()).contains(e.workloadUid());
             assertThat(evicting).as("eviction of %s asked for once", e.workloadUid()).doesNotContain(e.workloadUid());
             evicting.add(e.workloadUid());
+            // The operator wrote Evicted: the engine stops asking.
+            c.engine.evictionObserved(e.workloadUid());
             evictions[0]++;
             victimOf.put(e.workloadUid(), e.preemptorUid());
           }
@@ -316,7 +318,8 @@ class PreemptionProperties {
         engine.runCycle(now += 10);
       }
       specs.forEach(engine::upsertClusterQueue);
-      engine.runCycle(now += 10);
+      // Preemptions among the running jobs are written (the Workloads show Evicted) and stop there.
+      engine.runCycle(now += 10).evictions().forEach(e -> engine.evictionObserved(e.workloadUid()));
     }
 
     private static ClusterQueue withoutPreemption(ClusterQueue s) {

@@ -214,16 +214,24 @@ final class Scenario {
     long now = 1000;
     CycleResult r = engine.runCycle(now);
     admissions.addAll(r.admissions());
-    evictions.addAll(r.evictions());
+    observe(engine, r, evictions);
     for (Consumer<AdmissionEngine> step : steps) {
       step.accept(engine);
       r = engine.runCycle(++now);
       admissions.addAll(r.admissions());
-      evictions.addAll(r.evictions());
+      observe(engine, r, evictions);
     }
     Outcome o = new Outcome(engine, admissions, evictions);
     expectations.forEach(e -> e.accept(o));
     return o;
+  }
+
+  /** Plays the operator whose eviction writes succeed: each eviction is asked for once. */
+  private static void observe(AdmissionEngine engine, CycleResult r, List<Eviction> evictions) {
+    for (Eviction e : r.evictions()) {
+      evictions.add(e);
+      engine.evictionObserved(e.workloadUid());
+    }
   }
 
   @Override

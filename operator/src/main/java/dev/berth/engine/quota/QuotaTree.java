@@ -184,7 +184,7 @@ public final class QuotaTree {
 
   /** How much of a flavor-resource the node can still take, given everyone's current usage. */
   public static long available(QuotaNode n, int fr) {
-    if (fr >= n.subtreeQuota.length) {
+    if (fr >= n.subtreeQuota.length || !n.active()) {
       return 0;
     }
     if (n.parent == null) {
@@ -196,7 +196,7 @@ public final class QuotaTree {
 
   /** The part of {@link #available} drawn from the parent's pool, bounded by the borrowing limit. */
   public static long fromParent(QuotaNode n, int fr) {
-    if (n.parent == null || fr >= n.subtreeQuota.length) {
+    if (n.parent == null || fr >= n.subtreeQuota.length || !n.active()) {
       return 0;
     }
     long parentAvailable = available(n.parent, fr);
@@ -210,7 +210,7 @@ public final class QuotaTree {
 
   /** What the node could take if nothing in the cluster were in use (its maximum ever). */
   public static long potentialAvailable(QuotaNode n, int fr) {
-    if (fr >= n.subtreeQuota.length) {
+    if (fr >= n.subtreeQuota.length || !n.active()) {
       return 0;
     }
     if (n.parent == null) {
@@ -224,9 +224,17 @@ public final class QuotaTree {
     return n.guaranteed[fr] + parentPotential;
   }
 
-  /** Adds usage to a node; what exceeds the node's unused kept quota is stored in the parent. */
+  /**
+   * Adds usage to a node; what exceeds the node's unused kept quota is stored in the parent. An
+   * inactive node (on or below a cohort cycle) is in no tree: only its own usage changes, so that
+   * walking up a parent cycle cannot loop forever.
+   */
   public static void addUsage(QuotaNode n, int fr, long value) {
     bump(n);
+    if (!n.active()) {
+      n.usage[fr] += value;
+      return;
+    }
     for (QuotaNode node = n; node != null && value > 0; node = node.parent) {
       long localAvailable = Math.max(0, node.guaranteed[fr] - node.usage[fr]);
       node.usage[fr] += value;
@@ -237,6 +245,10 @@ public final class QuotaTree {
   /** Removes usage; the parent gives back what the node had stored in it. */
   public static void removeUsage(QuotaNode n, int fr, long value) {
     bump(n);
+    if (!n.active()) {
+      n.usage[fr] -= value;
+      return;
+    }
     for (QuotaNode node = n; node != null && value > 0; node = node.parent) {
       long storedInParent = node.usage[fr] - node.guaranteed[fr];
       node.usage[fr] -= value;

@@ -2,10 +2,14 @@ package dev.berth.operator.admission;
 
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -14,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one thread that owns the admission engine. Reconcilers submit what they observed; the loop
  * applies every waiting observation, runs one admission cycle and hands its decisions to the
- * {@link DecisionWriter}. It runs only when something happened: there is no timer.
+ * {@link DecisionWriter}. It runs only when something happened, or when a failed write, a failed
+ * cycle or a failed bootstrap asked to be tried again after a back-off.
  *
  * <p>Before the first cycle the loop rebuilds the engine from a consistent list of every object
  * ({@link Bootstrap}), so a restarted operator knows every admitted workload before it admits
@@ -22,16 +27,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AdmissionLoop.class);
+  /** A cycle (deciding and writing) running longer than this means the loop is stuck. */
+  static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
   private final AdmissionEngine engine;
   private final ClusterState state;
   private final Bootstrap bootstrap;
   private final DecisionWriter writer;
   private final List<Consumer<CycleOutcome>> listeners = new ArrayList<>();
-  private final BlockingQueue<Consumer<ClusterState>> inbox = new LinkedBlockingQueue<>();
+  private final BlockingQueue<Observation> inbox = new LinkedBlockingQueue<>();
   private final Thread thread;
-  private final java.util.concurrent.ScheduledExecutorService retryTimer =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+  private final ScheduledExecutorService retryTimer =
+      Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "berth-admission-retry");
             t.setDaemon(true);
@@ -39,6 +47,11 @@ public final class AdmissionLoop implements AutoCloseable {
           });
   private volatile boolean running = true;
   private volatile boolean bootstrapped;
+  /** System.nanoTime() when the current bootstrap or cycle began, or 0 while waiting. */
+  private volatile long busySince;
+  private int failures;
+
+  private record Observation(Consumer<ClusterState> apply, CompletableFuture<Void> decided) {}
 
   public AdmissionLoop(
       AdmissionEngine engine, ClusterState state, Bootstrap bootstrap, DecisionWriter writer) {
@@ -60,50 +73,109 @@ public final class AdmissionLoop implements AutoCloseable {
     listeners.add(listener);
   }
 
-  /** Queue an observation; it is applied on the loop thread before the next cycle. */
-  public void submit(Consumer<ClusterState> observation) {
-    inbox.add(observation);
+  /**
+   * Queue an observation; it is applied on the loop thread before the next cycle. The future
+   * completes once a cycle that saw it has written its decisions (or has failed).
+   */
+  public CompletableFuture<Void> submit(Consumer<ClusterState> observation) {
+    CompletableFuture<Void> decided = new CompletableFuture<>();
+    inbox.add(new Observation(observation, decided));
+    return decided;
   }
 
   /** Ask for a cycle without a new observation (e.g. after a write failed and was rolled back). */
   public void poke() {
-    inbox.add(s -> {});
+    submit(s -> {});
   }
 
   public boolean isBootstrapped() {
     return bootstrapped;
   }
 
+  /**
+   * The loop thread runs and is not stuck: it waits for work, or its current bootstrap or cycle
+   * has run for less than {@link #STUCK_AFTER}.
+   */
+  public boolean isLive() {
+    long since = busySince;
+    return thread.isAlive()
+        && running
+        && (since == 0 || System.nanoTime() - since < STUCK_AFTER.toNanos());
+  }
+
   private void run() {
+    List<Observation> batch = new ArrayList<>();
     while (running) {
       try {
-        Consumer<ClusterState> first = inbox.poll(1, TimeUnit.SECONDS);
-        if (first == null) {
+        Observation first = inbox.poll(1, TimeUnit.SECONDS);
+        if (first == null || !running) {
           continue;
         }
+        batch.add(first);
+        inbox.drainTo(batch);
+        busySince = System.nanoTime();
         if (!bootstrapped) {
           // Everything already in the cluster, admitted workloads first, before any decision.
           bootstrap.load(state);
+          state.bootstrapped();
           bootstrapped = true;
           log.info("admission loop: rebuilt state from the API server; admitting from now on");
         }
-        List<Consumer<ClusterState>> batch = new ArrayList<>();
-        batch.add(first);
-        inbox.drainTo(batch);
-        for (Consumer<ClusterState> observation : batch) {
+        for (Observation observation : batch) {
           try {
-            observation.accept(state);
+            observation.apply().accept(state);
           } catch (RuntimeException e) {
             log.warn("admission loop: observation failed: {}", e.toString(), e);
           }
         }
         cycle();
+        failures = 0;
+        complete(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return;
+        break;
       } catch (RuntimeException e) {
-        log.error("admission loop: cycle failed; will retry on the next event", e);
+        if (!running) {
+          break;
+        }
+        // The engine undid the failed cycle; a failed bootstrap is simply done again. The batch
+        // was applied (observations are idempotent), so its futures complete; retry later.
+        Duration delay = backoff(++failures);
+        log.error("admission loop: {} failed; trying again in {} s",
+            bootstrapped ? "cycle" : "bootstrap", delay.toSeconds(), e);
+        if (bootstrapped) {
+          complete(batch);
+        }
+        retryLater(delay);
+      } finally {
+        busySince = 0;
+        if (bootstrapped) {
+          batch.clear();
+        }
       }
+    }
+    for (Observation o : batch) {
+      o.decided().cancel(false);
+    }
+    log.info("admission loop stopped");
+  }
+
+  private static void complete(List<Observation> batch) {
+    for (Observation o : batch) {
+      o.decided().complete(null);
+    }
+  }
+
+  /** 1, 2, 4 ... 30 seconds. */
+  static Duration backoff(int failures) {
+    return Duration.ofSeconds(Math.min(30, 1L << Math.min(5, Math.max(0, failures - 1))));
+  }
+
+  private void retryLater(Duration delay) {
+    try {
+      retryTimer.schedule(this::poke, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException stopped) {
+      // Closing: nothing to retry.
     }
   }
 
@@ -120,17 +192,32 @@ public final class AdmissionLoop implements AutoCloseable {
       }
     }
     if (retry) {
-      // A write failed on the API server's side and was rolled back: decide again shortly, not
-      // at once, so an unavailable API server is not hammered.
-      retryTimer.schedule(this::poke, 1, TimeUnit.SECONDS);
+      // A write failed on the API server's side, or an eviction is still to be written: decide
+      // again shortly, not at once, so an unavailable API server is not hammered.
+      retryLater(Duration.ofSeconds(1));
     }
   }
 
+  /**
+   * Stops the loop: no new cycle starts, and the one running finishes its writes (up to 10 s;
+   * then it is interrupted). Call before closing the client, so that no write meets a closed one.
+   */
   @Override
   public void close() {
     running = false;
     retryTimer.shutdownNow();
-    thread.interrupt();
+    inbox.add(new Observation(s -> {}, new CompletableFuture<>()));
+    try {
+      thread.join(STOP_WAIT.toMillis());
+      if (thread.isAlive()) {
+        log.warn("admission loop: the running cycle did not finish in {} s; interrupting it",
+            STOP_WAIT.toSeconds());
+        thread.interrupt();
+        thread.join(STOP_WAIT.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** What one cycle decided, and how long deciding and writing took. */

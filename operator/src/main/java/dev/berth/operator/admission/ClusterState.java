@@ -44,6 +44,18 @@ public final class ClusterState {
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
 
+  /**
+   * Bootstrap is done: admissions seen from now on that the engine did not decide are checked
+   * against the quota. Before, they are what a previous leader left, recorded as they are.
+   */
+  private volatile boolean checkObservedAdmissions;
+
+  /** Admissions seen on the API server that left their quota exceeded, to be reported. */
+  private final List<OverQuota> overQuota = new ArrayList<>();
+
+  /** An observed admission that did not fit, and the evictions asked for to fit again. */
+  public record OverQuota(Workload workload, List<dev.berth.engine.Eviction> evictions) {}
+
   public ClusterState(AdmissionEngine engine) {
     this.engine = engine;
   }
@@ -62,9 +74,40 @@ public final class ClusterState {
     engine.deleteResourceFlavor(name);
   }
 
+  /**
+   * A ClusterQueue as stored now, fed to the engine. One with a deletionTimestamp is terminating:
+   * it admits nothing new whatever its stopPolicy, until it is gone.
+   */
   public void clusterQueue(ClusterQueue cq) {
-    clusterQueues.put(cq.getMetadata().getName(), cq);
+    String name = cq.getMetadata().getName();
+    clusterQueues.put(name, cq);
     engine.upsertClusterQueue(ModelTranslator.clusterQueue(cq));
+    engine.clusterQueueTerminating(name, cq.getMetadata().getDeletionTimestamp() != null);
+  }
+
+  /**
+   * The reply of the operator's own status write: only the stored version is kept (later writes
+   * carry its resourceVersion). The spec cannot change through the status subresource, and what
+   * the engine was fed stays as the reconciler chose it.
+   */
+  public void clusterQueueWritten(ClusterQueue cq) {
+    clusterQueues.computeIfPresent(cq.getMetadata().getName(), (k, v) -> cq);
+  }
+
+  /** As {@link #clusterQueueWritten}, for a LocalQueue's status write. */
+  public void localQueueWritten(LocalQueue lq) {
+    String key = key(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
+    localQueues.computeIfPresent(key, (k, v) -> lq);
+  }
+
+  /** As {@link #clusterQueueWritten}, for a Cohort's status write. */
+  public void cohortWritten(Cohort cohort) {
+    cohorts.computeIfPresent(cohort.getMetadata().getName(), (k, v) -> cohort);
+  }
+
+  /** A ClusterQueue being deleted whose spec is not accepted: it admits nothing while it goes. */
+  public void clusterQueueTerminating(String name) {
+    engine.clusterQueueTerminating(name, true);
   }
 
   public void clusterQueueDeleted(String name) {
@@ -168,7 +211,9 @@ public final class ClusterState {
   public void workload(Workload wl) {
     String uid = wl.getMetadata().getUid();
     Workload known = workloads.get(uid);
-    if (known != null && isOlder(wl, known)) {
+    if (known != null && !isNewer(wl, known)) {
+      // The same version again (a resync, or the event of the loop's own write) changes nothing;
+      // in particular it must not roll back an admission whose write is still being resolved.
       return;
     }
     workloads.put(uid, wl);
@@ -176,15 +221,26 @@ public final class ClusterState {
     if (WorkloadConditions.isFinished(wl)) {
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
-      if (Boolean.FALSE.equals(wl.getSpec().active)
-          && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+      boolean evicted = WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED);
+      if (Boolean.FALSE.equals(wl.getSpec().active) && !evicted) {
         // Deactivated while holding quota: evicted, and its quota held until its pods stop.
         deactivated.add(uid);
       }
       if (engine.admission(uid).isEmpty()) {
         var stored = admission(wl);
-        engine.recordAdmitted(
-            ModelTranslator.workload(wl), stored.clusterQueue(), stored.podSetAssignments(), stored.admittedAt());
+        List<dev.berth.engine.Eviction> evictions =
+            engine.recordAdmitted(ModelTranslator.workload(wl), stored.clusterQueue(),
+                stored.podSetAssignments(), stored.admittedAt(), checkObservedAdmissions);
+        if (!evictions.isEmpty()) {
+          log.warn("admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
+              wl.getMetadata().getNamespace(), wl.getMetadata().getName(), stored.clusterQueue(),
+              evictions.stream().map(dev.berth.engine.Eviction::workloadUid).toList());
+          overQuota.add(new OverQuota(wl, evictions));
+        }
+      }
+      if (evicted) {
+        // Eviction in progress (also one found at restart): no more asking, and no victim again.
+        engine.evictionObserved(uid);
       }
     } else if (Boolean.FALSE.equals(wl.getSpec().active)) {
       engine.removeWorkload(uid);
@@ -218,6 +274,18 @@ public final class ClusterState {
   public List<UsageLedger.Event> takeUsageEvents() {
     List<UsageLedger.Event> out = List.copyOf(usageEvents);
     usageEvents.clear();
+    return out;
+  }
+
+  /** Called by the loop once the bootstrap fed everything. */
+  void bootstrapped() {
+    checkObservedAdmissions = true;
+  }
+
+  /** The observed admissions that exceeded their quota since the last call. */
+  List<OverQuota> takeOverQuota() {
+    List<OverQuota> out = List.copyOf(overQuota);
+    overQuota.clear();
     return out;
   }
 
@@ -256,12 +324,12 @@ public final class ClusterState {
     return namespace + "/" + name;
   }
 
-  private static boolean isOlder(Workload candidate, Workload known) {
+  private static boolean isNewer(Workload candidate, Workload known) {
     try {
       return Long.parseLong(candidate.getMetadata().getResourceVersion())
-          < Long.parseLong(known.getMetadata().getResourceVersion());
+          > Long.parseLong(known.getMetadata().getResourceVersion());
     } catch (NumberFormatException e) {
-      return false;
+      return true;
     }
   }
 
@@ -293,6 +361,24 @@ public final class ClusterState {
         stored.clusterQueue,
         wl.getSpec().queueName,
         podSets,
-        0L);
+        admittedAt(wl));
+  }
+
+  /**
+   * When the workload got its quota: the QuotaReserved condition's transition time (epoch
+   * millis), so preemption's "most recently admitted first" holds across restarts; 0 if unknown.
+   */
+  static long admittedAt(Workload wl) {
+    return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
+        .map(c -> c.lastTransitionTime)
+        .map(
+            t -> {
+              try {
+                return java.time.Instant.parse(t).toEpochMilli();
+              } catch (java.time.format.DateTimeParseException e) {
+                return 0L;
+              }
+            })
+        .orElse(0L);
   }
 }

@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * carrying the resourceVersion the engine decided on: if the Workload changed meanwhile, the API
  * server refuses it, the admission is rolled back in the engine, and the newer version (already
  * on its way as a watch event) is decided again. No blind write, so no double admission.
+ *
+ * <p>A write whose outcome is unknown (no reply, or a 5xx the server may have sent after applying
+ * it) is not rolled back blindly: the Workload is read back first ({@link AdmissionReadBack}),
+ * and until a read succeeds the engine keeps the quota reserved. Evictions the engine still
+ * expects come with every cycle and are written until the Workload shows Evicted.
  */
 public final class DecisionWriter {
   private static final Logger log = LoggerFactory.getLogger(DecisionWriter.class);
@@ -33,11 +40,18 @@ public final class DecisionWriter {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final Clock clock;
+  private final MeterRegistry registry;
+  /** Admissions whose write has an unknown outcome, with the version they were written against. */
+  private final Map<String, Unresolved> unresolved = new LinkedHashMap<>();
 
-  public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock) {
+  private record Unresolved(Admission admission, Workload decidedOn) {}
+
+  public DecisionWriter(
+      KubernetesClient client, EventRecorder events, Clock clock, MeterRegistry registry) {
     this.client = client;
     this.events = events;
     this.clock = clock;
+    this.registry = registry;
   }
 
   /** Returns true when a write failed for a reason other than a conflict and should be retried. */
@@ -45,24 +59,112 @@ public final class DecisionWriter {
     boolean retry = false;
     Instant now = clock.instant();
     // Reasons are computed lazily by the engine and are valid only until its next call.
-    var reasons = List.copyOf(result.pendingReasons().values());
-    for (Admission admission : result.admissions()) {
-      retry |= admit(admission, state, now);
+    List<PendingStatus> reasons;
+    try {
+      reasons = List.copyOf(result.pendingReasons().values());
+    } catch (RuntimeException e) {
+      // Reasons are a report: failing to build them must not leave admissions unwritten.
+      log.error("pending reasons not computed", e);
+      reasons = List.of();
     }
-    for (Eviction eviction : result.evictions()) {
-      if (eviction.preemptionReason() != null) {
-        preempt(eviction, state, now);
-      } else {
-        evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state, now);
+    retry |= resolveUnresolved(state);
+    for (Admission admission : result.admissions()) {
+      try {
+        retry |= admit(admission, state, now);
+      } catch (RuntimeException e) {
+        // Failed before the write was sent (building the status): nothing reached the server.
+        log.error("admission of {} not written; rolled back", admission.name(), e);
+        state.engine().rollback(admission);
+        retry = true;
       }
     }
-    for (String uid : state.takeDeactivated()) {
-      evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)", state, now);
+    for (ClusterState.OverQuota over : state.takeOverQuota()) {
+      reportOverQuota(over);
     }
-    for (PendingStatus pending : reasons) {
-      pending(pending, state, now);
+    for (Eviction eviction : result.evictions()) {
+      try {
+        retry |= eviction.preemptionReason() != null
+            ? preempt(eviction, state, now)
+            : evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state,
+                now);
+      } catch (RuntimeException e) {
+        log.error("eviction of {} not written; asked again next cycle", eviction.workloadUid(), e);
+        retry = true;
+      }
     }
-    return retry;
+    try {
+      for (String uid : state.takeDeactivated()) {
+        retry |= evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
+            state, now);
+      }
+      for (PendingStatus pending : reasons) {
+        pending(pending, state, now);
+      }
+    } catch (RuntimeException e) {
+      log.error("deactivations or pending reasons not written; trying again", e);
+      retry = true;
+    }
+    return retry || !unresolved.isEmpty();
+  }
+
+  /** An admission seen on the API server left its quota exceeded: say so, loudly. */
+  private void reportOverQuota(ClusterState.OverQuota over) {
+    Workload wl = over.workload();
+    String cq = wl.getStatus().admission.clusterQueue;
+    List<String> victims = over.evictions().stream().map(Eviction::workloadUid).toList();
+    events.warning(wl, "OverQuota",
+        "Admission observed in ClusterQueue " + cq + " exceeds its quota; evicting the newest"
+            + " admissions (UIDs " + String.join(", ", victims) + ")");
+    Counter.builder("berth_over_quota_admissions_total")
+        .description("Admissions seen on the API server that left their ClusterQueue over quota")
+        .tags("cluster_queue", cq)
+        .register(registry)
+        .increment();
+  }
+
+  /** Reads back the Workloads of admissions with an unknown outcome; true while one stays so. */
+  private boolean resolveUnresolved(ClusterState state) {
+    for (Unresolved u : List.copyOf(unresolved.values())) {
+      String uid = u.admission().workloadUid();
+      if (!state.engine().admission(uid).equals(java.util.Optional.of(u.admission()))) {
+        // An event decided it meanwhile (the admitted version arrived, or a newer pending one).
+        unresolved.remove(uid);
+        continue;
+      }
+      resolve(u, state);
+    }
+    return !unresolved.isEmpty();
+  }
+
+  /** Decides an admission write of unknown outcome from the Workload as stored now. */
+  private void resolve(Unresolved u, ClusterState state) {
+    Admission admission = u.admission();
+    Workload read;
+    try {
+      read = client.resources(Workload.class)
+          .inNamespace(admission.namespace()).withName(admission.name()).get();
+    } catch (KubernetesClientException e) {
+      unresolved.put(admission.workloadUid(), u);
+      log.warn("admission of {}/{} has an unknown outcome and the read-back failed ({}); quota kept"
+          + " reserved until it can be read", admission.namespace(), admission.name(), e.getCode());
+      return;
+    }
+    unresolved.remove(admission.workloadUid());
+    if (read != null && !read.getMetadata().getUid().equals(admission.workloadUid())) {
+      read = null;
+    }
+    AdmissionReadBack outcome = AdmissionReadBack.of(admission, u.decidedOn(), read);
+    log.info("admission of {}/{} with unknown outcome read back: {}", admission.namespace(),
+        admission.name(), outcome);
+    if (outcome == AdmissionReadBack.WRITTEN) {
+      state.workload(read);
+      admitted(read, admission);
+      return;
+    }
+    state.engine().rollback(admission);
+    if (read != null) {
+      state.workload(read);
+    }
   }
 
   private boolean admit(Admission admission, ClusterState state, Instant now) {
@@ -95,21 +197,19 @@ public final class DecisionWriter {
         "The workload is admitted" + (admission.borrows() ? ", borrowing from its cohort" : ""), now);
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
+    Workload written;
     try {
-      Workload written = client.resource(copy).updateStatus();
-      state.workload(written);
-      events.normal(written, "QuotaReserved", message);
-      events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
-      for (var ps : admission.podSetAssignments()) {
-        if (ps.topologyAssignment() != null) {
-          events.normal(written, "TopologyAssigned", TopologyTranslator.summary(ps.name(), ps.topologyAssignment()));
-        }
-      }
-      return false;
+      written = client.resource(copy).updateStatus();
     } catch (KubernetesClientException e) {
+      if (outcomeUnknown(e)) {
+        // The server may have applied it: read it back before giving the quota to anyone else.
+        log.warn("admission of {} has an unknown outcome ({}: {}); reading it back", name(latest),
+            e.getCode(), e.getMessage());
+        resolve(new Unresolved(admission, latest), state);
+        return true;
+      }
       state.engine().rollback(admission);
-      boolean serverSide = e.getCode() >= 500 || e.getCode() == 429 || e.getCode() <= 0;
-      if (!serverSide) {
+      if (e.getCode() != 429) {
         // 409: a newer version is on its way and will be decided again; 404: it is gone; other
         // 4xx: retrying the same write cannot help, the next event decides again.
         log.info("admission of {} not written ({}); rolled back", name(latest), e.getCode());
@@ -117,13 +217,41 @@ public final class DecisionWriter {
       }
       log.warn("admission of {} not written: {}; rolled back, will retry", name(latest), e.getMessage());
       return true;
+    } catch (RuntimeException e) {
+      // Not the API server's answer (an I/O failure the client did not wrap): outcome unknown.
+      log.warn("admission of {} has an unknown outcome ({}); reading it back", name(latest),
+          e.toString());
+      resolve(new Unresolved(admission, latest), state);
+      return true;
+    }
+    state.workload(written);
+    admitted(written, admission);
+    return false;
+  }
+
+  /** No reply, or a server error that may come after the write was applied. */
+  static boolean outcomeUnknown(KubernetesClientException e) {
+    return e.getCode() <= 0 || e.getCode() >= 500;
+  }
+
+  private void admitted(Workload written, Admission admission) {
+    events.normal(
+        written, "QuotaReserved", "Quota reserved in ClusterQueue " + admission.clusterQueue());
+    events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
+    for (var ps : admission.podSetAssignments()) {
+      if (ps.topologyAssignment() != null) {
+        events.normal(written, "TopologyAssigned",
+            TopologyTranslator.summary(ps.name(), ps.topologyAssignment()));
+      }
     }
   }
 
-  private void evict(String uid, String reason, String message, ClusterState state, Instant now) {
+  /** Returns true when the write failed and should be tried again soon. */
+  private boolean evict(
+      String uid, String reason, String message, ClusterState state, Instant now) {
     Workload latest = state.latestWorkload(uid).orElse(null);
     if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
-      return;
+      return false;
     }
     Workload copy = Serialization.clone(latest);
     WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
@@ -131,16 +259,24 @@ public final class DecisionWriter {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
       events.warning(written, "Evicted", message);
+      return false;
     } catch (KubernetesClientException e) {
-      log.info("eviction of {} not written ({}); the next event retries", name(latest), e.getCode());
+      log.info("eviction of {} not written ({}); asked again next cycle", name(latest),
+          e.getCode());
+      return retryable(e);
     }
   }
 
+  /** A conflict or a missing object brings its own event; anything else needs a timed retry. */
+  private static boolean retryable(KubernetesClientException e) {
+    return e.getCode() != 409 && e.getCode() != 404;
+  }
+
   /** Evicted with reason Preempted, and a Preempted condition saying why and by whom. */
-  private void preempt(Eviction eviction, ClusterState state, Instant now) {
+  private boolean preempt(Eviction eviction, ClusterState state, Instant now) {
     Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
     if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
-      return;
+      return false;
     }
     String preemptor =
         state.latestWorkload(eviction.preemptorUid())
@@ -156,8 +292,11 @@ public final class DecisionWriter {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
       events.warning(written, "Preempted", why);
+      return false;
     } catch (KubernetesClientException e) {
-      log.info("preemption of {} not written ({}); the next event retries", name(latest), e.getCode());
+      log.info("preemption of {} not written ({}); asked again next cycle", name(latest),
+          e.getCode());
+      return retryable(e);
     }
   }
 

@@ -95,7 +95,8 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
                     .record(seconds);
               });
     }
-    for (Eviction eviction : outcome.result().evictions()) {
+    // Evictions are asked for again until seen done: count each once, when first asked for.
+    for (Eviction eviction : outcome.result().newEvictions()) {
       Counter.builder("berth_evicted_workloads_total")
           .tags("cluster_queue", eviction.clusterQueue(), "reason", eviction.reason().name())
           .register(registry)

@@ -1,7 +1,6 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.StopPolicy;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.api.v1beta1.Workload;
@@ -11,6 +10,9 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Feeds ClusterQueues to the engine; keeps the resource-in-use finalizer while workloads still
@@ -20,6 +22,8 @@ import java.time.Duration;
 public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   private final AdmissionLoop loop;
   private final SpecCheck check;
+  /** Deleting ClusterQueues: done once the loop has run a cycle that knew it was terminating. */
+  private final Map<String, CompletableFuture<Void>> terminating = new ConcurrentHashMap<>();
 
   public ClusterQueueReconciler(AdmissionLoop loop, SpecCheck check) {
     this.loop = loop;
@@ -43,22 +47,33 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   public UpdateControl<ClusterQueue> reconcile(ClusterQueue cq, Context<ClusterQueue> context) {
     String name = cq.getMetadata().getName();
     if (context.isPrimaryResourceDeleted()) {
+      terminating.remove(name);
       loop.submit(state -> state.clusterQueueDeleted(name));
       return UpdateControl.noUpdate();
     }
     ClusterQueue copy = Finalizers.copy(cq);
-    if (Finalizers.isDeleting(cq) && copy.getSpec() != null && copy.getSpec().stopPolicy != StopPolicy.HoldAndDrain) {
-      // A ClusterQueue on its way out admits nothing new; what it holds finishes in peace.
-      copy.getSpec().stopPolicy = StopPolicy.Hold;
-    }
+    CompletableFuture<Void> fed = null;
     if (check.accepts(cq, BerthValidators.clusterQueue(cq))) {
-      loop.submit(state -> state.clusterQueue(copy));
+      // With a deletionTimestamp the loop marks it terminating: it admits nothing new, and what
+      // it holds finishes in peace.
+      fed = loop.submit(state -> state.clusterQueue(copy));
     }
     if (Finalizers.isDeleting(cq)) {
+      if (fed == null) {
+        // Invalid now: still make sure it admits nothing while it goes.
+        fed = loop.submit(state -> state.clusterQueueTerminating(name));
+      }
+      terminating.putIfAbsent(name, fed);
+      if (!terminating.get(name).isDone()) {
+        // A cycle that started before the loop saw the deletion may still be writing an admission
+        // into it: look at the Workloads only once the loop has decided with it terminating.
+        return UpdateControl.<ClusterQueue>noUpdate().rescheduleAfter(Duration.ofMillis(500));
+      }
       if (holdsQuota(context, name)) {
         return UpdateControl.<ClusterQueue>noUpdate().rescheduleAfter(Duration.ofSeconds(5));
       }
       Finalizers.remove(context.getClient(), cq);
+      terminating.remove(name);
       return UpdateControl.noUpdate();
     }
     ClusterQueue stored = Finalizers.ensure(context.getClient(), cq);

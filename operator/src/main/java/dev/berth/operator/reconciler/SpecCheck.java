@@ -22,7 +22,7 @@ public final class SpecCheck {
     this.events = events;
   }
 
-  boolean accepts(HasMetadata object, List<FieldError> errors) {
+  public boolean accepts(HasMetadata object, List<FieldError> errors) {
     if (errors.isEmpty()) {
       return true;
     }

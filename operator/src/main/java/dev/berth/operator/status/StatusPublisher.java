@@ -105,6 +105,9 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
   }
 
   private String inactiveReason(ClusterQueue cq) {
+    if (cq.getMetadata().getDeletionTimestamp() != null) {
+      return "Terminating";
+    }
     if (cq.getSpec() != null && cq.getSpec().stopPolicy != null && cq.getSpec().stopPolicy != StopPolicy.None) {
       return "Stopped";
     }
@@ -141,7 +144,7 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     status.fairSharing.weightedShare = engine.status().cohortWeightedShare(name);
     if (!Objects.equals(json(cohort.getStatus()), json(status))) {
       try {
-        state.cohort(client.resource(copy).updateStatus());
+        state.cohortWritten(client.resource(copy).updateStatus());
       } catch (KubernetesClientException e) {
         log.debug("status of Cohort {} not written ({})", name, e.getCode());
       }
@@ -226,7 +229,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
 
   private void write(ClusterQueue cq, boolean retryOnConflict) {
     try {
-      state.clusterQueue(client.resource(cq).updateStatus());
+      // Only the stored version is kept: the reply must not overwrite what the engine was fed.
+      state.clusterQueueWritten(client.resource(cq).updateStatus());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409 && retryOnConflict) {
         // Our copy is stale (e.g. a metadata-only change); take the stored one and publish again.
@@ -247,7 +251,7 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
 
   private void write(LocalQueue lq, boolean retryOnConflict) {
     try {
-      state.localQueue(client.resource(lq).updateStatus());
+      state.localQueueWritten(client.resource(lq).updateStatus());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 409 && retryOnConflict) {
         LocalQueue latest = client.resource(lq).get();
