@@ -2,7 +2,7 @@ package dev.berth.bench.webhook;
 
 import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.webhook.WebhookRegistrations;
-import dev.berth.webhook.mutation.LocalQueueLookup;
+import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookPaths;
 import dev.berth.webhook.server.WebhookServer;
@@ -56,14 +56,15 @@ public final class WebhookLoadBenchmark {
     CertificateAuthority ca = CertificateAuthority.generate("bench-ca", Duration.ofDays(1));
     ServingKeyManager keys = new ServingKeyManager(
         ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
-    WebhookServer server = new WebhookServer(
-        BerthWebhooks.routes(OPERATOR, LocalQueueLookup.NONE), keys, 16);
-    int port = server.start("127.0.0.1", 0);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
+    apiServer.install(EmbeddedApiServer.berthCrds());
+    KubernetesClient admin = apiServer.client();
+    // The production lookup: informer caches of Namespaces, ClusterQueues and LocalQueues.
+    InformerLocalQueueLookup scope = new InformerLocalQueueLookup(admin);
+    WebhookServer server = new WebhookServer(BerthWebhooks.routes(OPERATOR, scope), keys, 16);
+    int port = server.start("127.0.0.1", 0);
     List<Process> load = new ArrayList<>();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
-      KubernetesClient admin = apiServer.client();
       register(admin, ca, port);
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
           .endMetadata().build()).serverSideApply();
@@ -89,6 +90,7 @@ public final class WebhookLoadBenchmark {
     } finally {
       CpuLoad.stop(load);
       server.stop();
+      scope.close();
       apiServer.close();
     }
   }
