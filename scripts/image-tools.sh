@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the image build and the container test need, from Debian's packages only:
-# mmdebstrap (root filesystems from .debs), umoci (OCI layouts), crun (the OCI runtime the
+# mmdebstrap (root filesystems from .debs), umoci (OCI layouts), runc (the OCI runtime the
 # container test starts the image with). Idempotent: installs nothing when all are present.
 # Called by scripts/image-build.sh and .ci/run, because a fresh machine has none of them.
 set -euo pipefail
@@ -8,7 +8,7 @@ set -euo pipefail
 need=()
 command -v mmdebstrap >/dev/null 2>&1 || need+=(mmdebstrap)
 command -v umoci >/dev/null 2>&1 || need+=(umoci)
-command -v crun >/dev/null 2>&1 || need+=(crun)
+command -v runc >/dev/null 2>&1 || need+=(runc)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
