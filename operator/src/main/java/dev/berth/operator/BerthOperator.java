@@ -35,6 +35,7 @@ import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -59,6 +60,7 @@ public final class BerthOperator implements AutoCloseable {
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
   private volatile boolean started;
+  private volatile boolean closing;
 
   private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
       throws IOException {
@@ -91,8 +93,11 @@ public final class BerthOperator implements AutoCloseable {
                         LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
                         LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
                         null,
-                        null,
-                        config.exitOnLostLease()));
+                        new LeaderCallbacks(() -> {}, () -> onLeaseEnded(config), id -> {}),
+                        // Not JOSDK's exit: it calls System.exit from whatever thread ends the
+                        // Lease, also from the shutdown hook on SIGTERM, where System.exit
+                        // blocks for ever and the Pod waits for SIGKILL (onLeaseEnded instead).
+                        false));
               }
             });
     SpecCheck check = new SpecCheck(events);
@@ -130,6 +135,23 @@ public final class BerthOperator implements AutoCloseable {
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
+
+  /**
+   * The Lease ended: lost to another replica (exit, so that only one ever decides, unless
+   * BERTH_EXIT_ON_LOST_LEASE is false), or released because this process is stopping.
+   */
+  private void onLeaseEnded(OperatorConfig config) {
+    if (closing) {
+      return;
+    }
+    if (!config.exitOnLostLease()) {
+      log.warn("lost the Lease {}; configured not to exit", config.leaseName());
+      return;
+    }
+    log.error("lost the Lease {}; exiting so that only the new leader admits", config.leaseName());
+    // From a thread of its own: the shutdown hooks it runs stop the elector that called us.
+    new Thread(() -> System.exit(1), "berth-lost-lease").start();
+  }
 
   /** Starts everything; returns once the informers have synced. */
   public static BerthOperator start(KubernetesClient client, OperatorConfig config) throws IOException {
@@ -180,6 +202,7 @@ public final class BerthOperator implements AutoCloseable {
 
   @Override
   public void close() {
+    closing = true;
     started = false;
     if (jobSetWatch != null) {
       jobSetWatch.close();
