@@ -2,97 +2,96 @@ package dev.berth.operator;
 
 import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.PrivateKey;
 import java.util.Base64;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
 /**
  * The client configuration Berth connects with: fabric8's own (kubeconfig, or the Pod's
- * service-account token, CA and namespace), with the algorithm of a PKCS#8 client key read from
- * the key.
+ * service-account token, CA and namespace), with the client key handed to fabric8 in the one form
+ * it reads for every algorithm, PKCS#8, and the algorithm named.
  *
- * <p>Why: fabric8 tells EC from RSA by the PEM header only ("EC PRIVATE KEY", "RSA PRIVATE
- * KEY"). A PKCS#8 key ("PRIVATE KEY"), as envtest, kind and kubeadm-style tooling write them, is
- * then read as RSA, and an EC one fails with {@code Invalid DER: object is not integer}. The JDK
- * reads PKCS#8 for both algorithms; it only needs to be told which.
+ * <p>Why: fabric8 7.5 tells EC from RSA by the PEM header only ("EC PRIVATE KEY", "RSA PRIVATE
+ * KEY") and parses those forms itself. A PKCS#8 key ("PRIVATE KEY", as envtest writes them) is
+ * read as RSA, and an EC one fails with {@code Invalid DER: object is not integer}: the process
+ * cannot connect. BouncyCastle reads all three forms; the JDK loads the PKCS#8 it is given, for
+ * either algorithm, once fabric8 names it.
  */
 public final class ClusterCredentials {
-  private static final Pattern PEM =
-      Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
-  /** What fabric8's client can load a client key as (its clientKeyAlgo values). */
-  private static final List<String> ALGORITHMS = List.of("RSA", "EC");
-
   private ClusterCredentials() {}
 
   /** As {@code new KubernetesClientBuilder().build()} would configure itself. */
   public static Config load() {
-    return withKeyAlgorithm(Config.autoConfigure(null));
+    return withPkcs8Key(Config.autoConfigure(null));
   }
 
   /** From a kubeconfig's content (its current context). */
   public static Config fromKubeconfig(String kubeconfig) {
-    return withKeyAlgorithm(Config.fromKubeconfig(kubeconfig));
+    return withPkcs8Key(Config.fromKubeconfig(kubeconfig));
   }
 
-  /** Sets {@code clientKeyAlgo} when the client key is PKCS#8 and fabric8 left it unset. */
-  static Config withKeyAlgorithm(Config config) {
-    if (config.getClientKeyAlgo() != null) {
-      return config; // SEC1 or PKCS#1 header, or set explicitly (kubernetes.certs.client.key.algo)
-    }
+  /** Replaces a client key (data or file) by its PKCS#8 form and sets its algorithm. */
+  static Config withPkcs8Key(Config config) {
     String pem = clientKeyPem(config);
     if (pem == null) {
-      return config; // a token or no credentials
+      return config; // a token, or no credentials
     }
     String where =
         config.getClientKeyFile() != null
             ? "client-key " + config.getClientKeyFile()
             : "client-key-data of the kubeconfig's current user";
-    config.setClientKeyAlgo(algorithm(pem, where));
+    PrivateKey key = privateKey(pem, where);
+    String algorithm = key.getAlgorithm();
+    if (!algorithm.equals("RSA") && !algorithm.equals("EC")) {
+      throw new IllegalArgumentException(
+          where + ": a " + algorithm + " key; the Kubernetes client supports RSA and EC keys");
+    }
+    String pkcs8 =
+        "-----BEGIN PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
+            + "\n-----END PRIVATE KEY-----\n";
+    config.setClientKeyFile(null);
+    config.setClientKeyData(
+        Base64.getEncoder().encodeToString(pkcs8.getBytes(StandardCharsets.US_ASCII)));
+    config.setClientKeyAlgo(algorithm);
     return config;
   }
 
-  /**
-   * The fabric8 algorithm name of a PEM private key: RSA or EC; the header decides for PKCS#1 and
-   * SEC1, the key itself for PKCS#8. {@code where} names the key in the error.
-   */
-  static String algorithm(String pem, String where) {
-    Matcher m = PEM.matcher(pem);
-    if (!m.find()) {
-      throw new IllegalArgumentException(where + ": not a PEM private key");
+  /** A PEM private key in any of PKCS#1, SEC1 or PKCS#8; {@code where} names it in errors. */
+  static PrivateKey privateKey(String pem, String where) {
+    Object parsed;
+    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+      parsed = parser.readObject();
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(where + ": not a readable PEM key: " + e.getMessage(), e);
     }
-    switch (m.group(1)) {
-      case "RSA PRIVATE KEY":
-        return "RSA";
-      case "EC PRIVATE KEY":
-        return "EC";
-      case "PRIVATE KEY":
-        break;
-      case "ENCRYPTED PRIVATE KEY":
-        throw new IllegalArgumentException(
-            where + ": an encrypted private key; the Kubernetes client needs it unencrypted");
-      default:
-        throw new IllegalArgumentException(where + ": a " + m.group(1) + ", not a private key");
+    PrivateKeyInfo info;
+    if (parsed instanceof PEMKeyPair pair) {
+      info = pair.getPrivateKeyInfo(); // PKCS#1 RSA or SEC1 EC
+    } else if (parsed instanceof PrivateKeyInfo pkcs8) {
+      info = pkcs8;
+    } else if (parsed instanceof PKCS8EncryptedPrivateKeyInfo) {
+      throw new IllegalArgumentException(
+          where + ": an encrypted private key; the Kubernetes client needs it unencrypted");
+    } else {
+      throw new IllegalArgumentException(
+          where + ": not a PEM private key"
+              + (parsed == null ? "" : " (" + parsed.getClass().getSimpleName() + ")"));
     }
-    byte[] der = Base64.getMimeDecoder().decode(m.group(2));
-    for (String algorithm : ALGORITHMS) {
-      try {
-        KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
-        return algorithm;
-      } catch (GeneralSecurityException e) {
-        // not this algorithm
-      }
+    try {
+      return new JcaPEMKeyConverter().getPrivateKey(info);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
-    throw new IllegalArgumentException(
-        where + ": a PKCS#8 key that is neither RSA nor EC (Ed25519?); the Kubernetes client"
-            + " supports RSA and EC client keys");
   }
 
   private static String clientKeyPem(Config config) {
