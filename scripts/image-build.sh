@@ -101,6 +101,8 @@ if [ ! -f "$base" ] || [ "${BERTH_IMAGE_REFRESH:-0}" = 1 ]; then
 else
   echo "image-build: base layer from cache ($base)"
 fi
+# Older base layers (other inputs) only take space.
+find "$cache" -maxdepth 1 -name 'base-*.tar*' ! -name "base-$key.tar*" -delete
 
 # The app layer: the shaded jar, nothing else.
 mkdir -p "$out"

@@ -325,7 +325,8 @@ class ImageInContainerIT {
 
   /** cert-manager's part: a CA, a serving certificate for 127.0.0.1, the Secret's three files. */
   private static String writeServingCertificate(Path dir) throws IOException {
-    CertificateAuthority ca = CertificateAuthority.generate("berth-image-test-ca", Duration.ofDays(1));
+    CertificateAuthority ca =
+        CertificateAuthority.generate("berth-image-test-ca", Duration.ofDays(1));
     KeyMaterial serving = ca.issue(List.of(), List.of("127.0.0.1"), Duration.ofDays(1));
     StringBuilder chain = new StringBuilder();
     for (var cert : serving.chain()) {

@@ -141,7 +141,8 @@ final class RuncPod implements AutoCloseable {
     volumes.add(new Volume("/etc/hosts", hosts, true));
     for (Volume v : volumes) {
       ObjectNode m = mounts.addObject();
-      m.put("destination", v.destination()).put("type", "bind").put("source", v.source().toString());
+      m.put("destination", v.destination()).put("type", "bind");
+      m.put("source", v.source().toString());
       ArrayNode options = m.putArray("options").add("rbind").add("nosuid").add("nodev");
       options.add(v.readOnly() ? "ro" : "rw");
     }
