@@ -47,7 +47,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * memory and CPU limits and volumes; the ServiceAccount token, CA and namespace mounted at
  * /var/run/secrets/kubernetes.io/serviceaccount; KUBERNETES_SERVICE_HOST/PORT pointing at a real
  * kube-apiserver. It must become ready, serve the webhooks, admit a Job, and stop within the
- * chart's grace period on SIGTERM.
+ * chart's grace period on SIGTERM; and it is pushed to a registry as the README says.
  *
  * <p>Stand-ins, because there is no node here: {@link RuncPod} for the kubelet, and this class
  * for cert-manager (the chart in certManager mode: the serving certificate is written into the
@@ -275,6 +275,36 @@ class ImageInContainerIT {
     }
   }
 
+  /** As the README tells users to push it: skopeo, to a registry (here one on 127.0.0.1). */
+  @Test
+  @Order(7)
+  void pushesToARegistryUnderItsDigest() throws Exception {
+    Path dir = Files.createTempDirectory(secrets, "registry-");
+    int port = freePort();
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, """
+        version: 0.1
+        storage: {filesystem: {rootdirectory: %s}}
+        http: {addr: "127.0.0.1:%d"}
+        """.formatted(dir.resolve("data"), port));
+    Process registry = new ProcessBuilder("docker-registry", "serve", config.toString())
+        .redirectErrorStream(true).redirectOutput(dir.resolve("log").toFile()).start();
+    try {
+      String ref = "docker://127.0.0.1:" + port + "/platform/berth:" + tag;
+      await("the registry on :" + port).atMost(Duration.ofSeconds(30))
+          .until(() -> httpStatus(port, "/v2/") == 200);
+      RuncPod.run(List.of("skopeo", "copy", "--dest-tls-verify=false",
+          "oci:" + layout + ":" + tag, ref));
+      JsonNode pushed = Serialization.jsonMapper().readTree(
+          RuncPod.run(List.of("skopeo", "inspect", "--tls-verify=false", ref)));
+      assertThat(pushed.get("Digest").asText())
+          .isEqualTo(Files.readString(Repo.root().resolve("target/image/digest")).trim());
+    } finally {
+      registry.destroy();
+      registry.waitFor();
+    }
+  }
+
   private static String flag(String printFlagsFinal, String name) {
     return printFlagsFinal.lines()
         .map(String::trim)
@@ -385,9 +415,13 @@ class ImageInContainerIT {
   }
 
   private static int httpStatus(String path) {
+    return httpStatus(metricsPort, path);
+  }
+
+  private static int httpStatus(int port, String path) {
     try {
       HttpResponse<Void> response = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
               .timeout(Duration.ofSeconds(3)).build(),
           HttpResponse.BodyHandlers.discarding());
       return response.statusCode();
