@@ -65,6 +65,11 @@ class DockerfileInStepTest {
         assertThat(script).as("image-build.sh handles " + keyword).contains("    " + keyword + ")");
       }
     }
+    // image-build.sh reads one NAME=value per ENV and LABEL line.
+    assertThat(stage.stream().filter(i -> i.startsWith("ENV ")))
+        .allMatch(i -> i.matches("ENV [A-Z_]+=\\S+"));
+    assertThat(stage.stream().filter(i -> i.startsWith("LABEL ")))
+        .allMatch(i -> i.matches("LABEL [a-z.]+=\"[^\"]*\""));
     // The final stage copies the root filesystem built with the shared script, nothing else.
     assertThat(stage.stream().filter(i -> i.startsWith("COPY ")))
         .containsExactly("COPY --from=build /rootfs/ /");
