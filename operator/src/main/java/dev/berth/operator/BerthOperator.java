@@ -281,7 +281,8 @@ public final class BerthOperator implements AutoCloseable {
       return;
     }
     OperatorConfig config = OperatorConfig.fromEnvironment();
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(ClusterCredentials.load()).build();
     BerthOperator berth = start(client, config, () -> System.exit(0));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
