@@ -7,15 +7,18 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.KeyCertOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -43,6 +46,8 @@ public final class WebhookServer {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   /** An object and its old version are each at most ~1.5 MiB in etcd; allow both plus framing. */
   static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
+  /** Streams one HTTP/2 connection may have open; past that the client opens another. */
+  static final long MAX_STREAMS = 1000;
 
   private final Map<String, AdmissionHandler> routes;
   private final X509KeyManager keys;
@@ -58,10 +63,11 @@ public final class WebhookServer {
    * {@code queuedRequests} more wait for one, beyond that a request is refused with 503. A
    * request not fully received within {@code requestTimeout} closes its connection (a client
    * that dribbles bytes cannot hold a connection forever); {@code drainTimeout} bounds how long
-   * {@link #stop()} waits for requests in flight.
+   * {@link #stop()} waits for requests in flight. {@code http2} offers HTTP/2 by ALPN (on in
+   * production; off only to measure what it buys).
    */
   public record Limits(int handlerThreads, int queuedRequests, Duration requestTimeout,
-      Duration drainTimeout) {
+      Duration drainTimeout, boolean http2) {
     public Limits {
       if (handlerThreads < 1 || queuedRequests < 1) {
         throw new IllegalArgumentException("handlerThreads and queuedRequests must be positive");
@@ -69,7 +75,12 @@ public final class WebhookServer {
     }
 
     public static Limits withThreads(int handlerThreads) {
-      return new Limits(handlerThreads, 1024, Duration.ofSeconds(30), Duration.ofSeconds(10));
+      return new Limits(handlerThreads, 1024, Duration.ofSeconds(30), Duration.ofSeconds(10),
+          true);
+    }
+
+    public Limits withHttp2(boolean enabled) {
+      return new Limits(handlerThreads, queuedRequests, requestTimeout, drainTimeout, enabled);
     }
   }
 
@@ -121,7 +132,13 @@ public final class WebhookServer {
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setTcpNoDelay(true)
         .setAcceptBacklog(1024)
-        .setCompressionSupported(false);
+        .setCompressionSupported(false)
+        // HTTP/2 when the caller offers it (kube-apiserver's webhook client does): many reviews
+        // share one connection, so a burst costs streams, not TLS handshakes.
+        .setUseAlpn(limits.http2())
+        .setAlpnVersions(limits.http2() ? List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)
+            : List.of(HttpVersion.HTTP_1_1))
+        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(MAX_STREAMS));
     draining = false;
     try {
       Vertx vx = vertx;
@@ -199,7 +216,11 @@ public final class WebhookServer {
     RequestBody body = new RequestBody();
     long timer = vx.setTimer(limits.requestTimeout().toMillis(), id -> {
       LOG.debug("webhook request not received within {}; closing", limits.requestTimeout());
-      request.connection().close();
+      if (request.version() == HttpVersion.HTTP_2) {
+        request.response().reset(); // this stream only: others share the connection
+      } else {
+        request.connection().close();
+      }
     });
     request.handler(body::append);
     request.exceptionHandler(e -> LOG.debug("webhook request failed: {}", e.toString()));
@@ -238,7 +259,9 @@ public final class WebhookServer {
       return;
     }
     if (draining) {
-      response.putHeader("Connection", "close");
+      if (request.version() != HttpVersion.HTTP_2) {
+        response.putHeader("Connection", "close");
+      }
       sendError(response, 503, "the Berth webhook is shutting down; retry another replica");
       return;
     }

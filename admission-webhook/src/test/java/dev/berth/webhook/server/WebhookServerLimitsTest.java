@@ -88,7 +88,8 @@ class WebhookServerLimitsTest {
 
   @Test
   void aFullQueueIsRefusedWith503AtOnce() throws Exception {
-    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5)));
+    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5),
+        true));
     CompletableFuture<HttpResponse<String>> running = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<HttpResponse<String>> queued = post(port, "/block");
@@ -107,7 +108,8 @@ class WebhookServerLimitsTest {
 
   @Test
   void stopAnswersRequestsInFlightThenCloses() throws Exception {
-    int port = start(new WebhookServer.Limits(2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20)));
+    int port = start(new WebhookServer.Limits(2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20),
+        true));
     CompletableFuture<HttpResponse<String>> inFlight = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
@@ -125,7 +127,8 @@ class WebhookServerLimitsTest {
 
   @Test
   void aClientThatDribblesItsBodyIsCutOff() throws Exception {
-    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5),
+        true));
     try (SSLSocket socket = (SSLSocket) ca.trustingClientContext().getSocketFactory()
         .createSocket("127.0.0.1", port)) {
       socket.setSoTimeout(15_000);
@@ -139,6 +142,28 @@ class WebhookServerLimitsTest {
       assertThat(in.read()).isEqualTo(-1);
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
+  }
+
+  @Test
+  void http2IsOfferedAndHttp11StillServed() throws Exception {
+    int port = start(WebhookServer.Limits.withThreads(2));
+    release.countDown();
+    HttpClient h2 = HttpClient.newBuilder().sslContext(ca.trustingClientContext())
+        .version(HttpClient.Version.HTTP_2).build();
+    HttpResponse<String> viaH2 = h2.send(HttpRequest.newBuilder(
+        URI.create("https://127.0.0.1:" + port + "/block"))
+        .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(viaH2.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    assertThat(viaH2.body()).contains("\"allowed\":true");
+    HttpClient h1 = HttpClient.newBuilder().sslContext(ca.trustingClientContext())
+        .version(HttpClient.Version.HTTP_1_1).build();
+    HttpResponse<String> viaH1 = h1.send(HttpRequest.newBuilder(
+        URI.create("https://127.0.0.1:" + port + "/block"))
+        .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(viaH1.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+    assertThat(viaH1.statusCode()).isEqualTo(200);
   }
 
   @Test

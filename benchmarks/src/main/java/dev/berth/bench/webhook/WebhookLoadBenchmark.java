@@ -61,35 +61,46 @@ public final class WebhookLoadBenchmark {
     KubernetesClient admin = apiServer.client();
     // The production lookup: informer caches of Namespaces, ClusterQueues and LocalQueues.
     InformerLocalQueueLookup scope = new InformerLocalQueueLookup(admin);
-    WebhookServer server = new WebhookServer(BerthWebhooks.routes(OPERATOR, scope), keys, 16);
-    int port = server.start("127.0.0.1", 0);
     List<Process> load = new ArrayList<>();
+    ExecutorService pool = Executors.newCachedThreadPool();
     try {
-      register(admin, ca, port);
       admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
           .endMetadata().build()).serverSideApply();
-      HttpClient direct = trusting(ca);
       KubernetesClient user = userClient(apiServer.kubeconfig(), levels);
-      awaitWebhooks(user);
-
       load = CpuLoad.start(loaders);
-      System.out.printf("%d load processes busy; machine: %d cores%n", loaders,
-          Runtime.getRuntime().availableProcessors());
-      System.out.println("| path | concurrent | requests | p50 ms | p99 ms | max ms | errors |");
-      System.out.println("|---|---|---|---|---|---|---|");
-      ExecutorService pool = Executors.newCachedThreadPool();
-      // One unmeasured round first, so the table is about serving, not about the JIT's first pass.
-      run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i));
-      run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i));
-      for (int level : levels) {
-        run("straight at the webhook", level, rounds, pool, i -> () -> direct(direct, port, i));
-        run("through kube-apiserver", level, rounds, pool, i -> () -> throughApiServer(user, i));
+      System.out.printf("%d load processes busy; machine: %d cores; load average %s%n", loaders,
+          Runtime.getRuntime().availableProcessors(), loadAverage());
+      System.out.println("| server | path | concurrent | requests | p50 ms | p99 ms | max ms"
+          + " | errors |");
+      System.out.println("|---|---|---|---|---|---|---|---|");
+      // The same server with and without HTTP/2, one after the other in one run: the API server
+      // is re-pointed at each (its webhook client negotiates HTTP/2 when offered).
+      for (boolean http2 : new boolean[] {false, true}) {
+        WebhookServer server = new WebhookServer(BerthWebhooks.routes(OPERATOR, scope), keys,
+            WebhookServer.Limits.withThreads(16).withHttp2(http2));
+        int port = server.start("127.0.0.1", 0);
+        HttpClient direct = trusting(ca, http2);
+        try {
+          register(admin, ca, port);
+          awaitWebhooks(user);
+          String variant = http2 ? "HTTP/2 + HTTP/1.1" : "HTTP/1.1 only";
+          // One unmeasured round first: the table is about serving, not the JIT's first pass.
+          run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i));
+          run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i));
+          for (int level : levels) {
+            run(variant + " | straight at the webhook", level, rounds, pool,
+                i -> () -> direct(direct, port, i));
+            run(variant + " | through kube-apiserver", level, rounds, pool,
+                i -> () -> throughApiServer(user, i));
+          }
+        } finally {
+          server.stop();
+        }
       }
-      pool.shutdownNow();
       System.out.printf("load average at the end: %s%n", loadAverage());
     } finally {
+      pool.shutdownNow();
       CpuLoad.stop(load);
-      server.stop();
       scope.close();
       apiServer.close();
     }
@@ -188,7 +199,10 @@ public final class WebhookLoadBenchmark {
         List.of(WebhookRegistrations.MUTATING_NAME)).accept(ca.certificatePem());
   }
 
-  /** The API server picks up webhook configurations asynchronously: wait until a Job is mutated. */
+  /**
+   * The API server picks up webhook configurations asynchronously: wait until a Job is mutated
+   * by the new server (the previous one is stopped, so calls still sent to it fail).
+   */
   private static void awaitWebhooks(KubernetesClient user) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (throughApiServer(user, -1) != null) {
@@ -215,9 +229,10 @@ public final class WebhookLoadBenchmark {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  private static HttpClient trusting(CertificateAuthority ca) {
+  private static HttpClient trusting(CertificateAuthority ca, boolean http2) {
     return HttpClient.newBuilder().sslContext(ca.trustingClientContext())
-        .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+        .version(http2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(30)).build();
   }
 
   private static String loadAverage() {
