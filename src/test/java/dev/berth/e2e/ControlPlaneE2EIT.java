@@ -43,7 +43,7 @@ class ControlPlaneE2EIT {
 
   @BeforeAll
   static void setUp() {
-    plane = ControlPlane.shared();
+    plane = ControlPlane.start("placement", ControlPlane.gpuFleet());
     Namespaces.ensure(plane.client(), "berth-system");
     operator = RunningOperator.startNew(plane.kubeconfig(), false);
     flavor("plane-h100", SimNode.H100, "on-demand", List.of());
@@ -56,6 +56,10 @@ class ControlPlaneE2EIT {
   static void tearDown() {
     if (operator != null) {
       operator.close();
+    }
+    // Stopped now, not at JVM exit: the rest of the suite should not share the cores with it.
+    if (plane != null) {
+      plane.close();
     }
   }
 

@@ -49,8 +49,6 @@ public final class ControlPlane implements AutoCloseable {
       "garbage-collector-controller", "job-controller", "pod-garbage-collector-controller",
       "node-lifecycle-controller");
 
-  private static ControlPlane shared;
-
   private final TestApiServer.Cluster cluster;
   private final Path logDir;
   private final List<AutoCloseable> processes = new ArrayList<>();
@@ -61,17 +59,6 @@ public final class ControlPlane implements AutoCloseable {
     this.cluster = cluster;
     this.logDir = logDir;
     this.shutdownHook = new Thread(this::stopProcesses, "control-plane-stop");
-  }
-
-  /**
-   * The suite's shared control plane, started on first use with {@link #gpuFleet()}; test
-   * classes keep apart by namespace, queue and flavor as they do on the shared API server.
-   */
-  public static synchronized ControlPlane shared() {
-    if (shared == null) {
-      shared = start("shared", gpuFleet());
-    }
-    return shared;
   }
 
   /**
