@@ -18,9 +18,14 @@ final class Scenario {
   private Instant lastCreated;
 
   Scenario(String namespace) {
-    this.client = TestApiServer.client();
-    this.namespace = namespace;
+    this(TestApiServer.client(), namespace);
     RunningOperator.shared();
+  }
+
+  /** On another cluster (e.g. a ControlPlane), whose operator the caller runs. */
+  Scenario(KubernetesClient client, String namespace) {
+    this.client = client;
+    this.namespace = namespace;
     Namespaces.ensure(client, namespace);
   }
 

@@ -136,8 +136,19 @@ public final class JobAdapter implements Integration<Job> {
   }
 
   @Override
+  /**
+   * Pods that still run, terminating ones included: a deleted pod holds its node's GPUs until
+   * the kubelet has stopped it, so an evicted Job's quota is released only after that.
+   */
   public int activePods(Job job) {
-    return job.getStatus() == null || job.getStatus().getActive() == null ? 0 : job.getStatus().getActive();
+    if (job.getStatus() == null) {
+      return 0;
+    }
+    return count(job.getStatus().getActive()) + count(job.getStatus().getTerminating());
+  }
+
+  private static int count(Integer pods) {
+    return pods == null ? 0 : pods;
   }
 
   private static String annotation(Job job, String key) {

@@ -24,12 +24,10 @@ public final class ControllerManager implements AutoCloseable {
       List.of("clusterrole-aggregation-controller", "serviceaccount-controller",
           "namespace-controller", "garbage-collector-controller");
 
-  private final Process process;
-  private final Path log;
+  private final LoggedProcess process;
 
-  private ControllerManager(Process process, Path log) {
+  private ControllerManager(LoggedProcess process) {
     this.process = process;
-    this.log = log;
   }
 
   /**
@@ -38,6 +36,20 @@ public final class ControllerManager implements AutoCloseable {
    */
   public static ControllerManager start(KubernetesClient admin, String kubeconfig, Path workDir)
       throws IOException {
+    return start(admin, kubeconfig, workDir, CONTROLLERS);
+  }
+
+  /**
+   * Starts it running the given controllers (names as in {@code --controllers}, e.g.
+   * {@code job-controller}); the list must hold {@code clusterrole-aggregation-controller}, whose
+   * first pass is how this waits until the manager is up.
+   */
+  public static ControllerManager start(KubernetesClient admin, String kubeconfig, Path workDir,
+      List<String> controllers) throws IOException {
+    if (!controllers.contains("clusterrole-aggregation-controller")) {
+      throw new IllegalArgumentException("controllers " + controllers
+          + " lack clusterrole-aggregation-controller, which start() waits on");
+    }
     Files.createDirectories(workDir);
     Path config = workDir.resolve("controller-manager.kubeconfig");
     Files.writeString(config, kubeconfig, StandardCharsets.UTF_8);
@@ -45,15 +57,14 @@ public final class ControllerManager implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(
         binary().toString(),
         "--kubeconfig=" + config,
-        "--controllers=" + String.join(",", CONTROLLERS),
+        "--controllers=" + String.join(",", controllers),
         "--leader-elect=false",
         // No serving port: nothing scrapes it here, and a fixed port would clash between runs.
         "--secure-port=0",
         "--use-service-account-credentials=false",
         "--v=1"));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
-    ControllerManager manager = new ControllerManager(process, log);
+    ControllerManager manager =
+        new ControllerManager(LoggedProcess.start("kube-controller-manager", command, log));
     try {
       manager.awaitAggregated(admin, "edit", 60);
     } catch (RuntimeException e) {
@@ -67,15 +78,12 @@ public final class ControllerManager implements AutoCloseable {
   public void awaitAggregated(KubernetesClient admin, String clusterRole, int seconds) {
     try {
       admin.rbac().clusterRoles().withName(clusterRole).waitUntilCondition(
-          r -> aggregated(r) || !process.isAlive(), seconds, TimeUnit.SECONDS);
+          r -> aggregated(r) || !process.alive(), seconds, TimeUnit.SECONDS);
     } catch (RuntimeException e) {
       throw new IllegalStateException("ClusterRole " + clusterRole + " not aggregated within "
-          + seconds + " s; kube-controller-manager log: " + logTail(), e);
+          + seconds + " s; kube-controller-manager log: " + process.tail(), e);
     }
-    if (!process.isAlive()) {
-      throw new IllegalStateException("kube-controller-manager exited with "
-          + process.exitValue() + ": " + logTail());
-    }
+    process.checkAlive();
   }
 
   private static boolean aggregated(ClusterRole role) {
@@ -83,16 +91,7 @@ public final class ControllerManager implements AutoCloseable {
   }
 
   public Path log() {
-    return log;
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return process.log();
   }
 
   /**
@@ -100,21 +99,29 @@ public final class ControllerManager implements AutoCloseable {
    * newest version there that has it.
    */
   static Path binary() {
+    return binary("kube-controller-manager");
+  }
+
+  /**
+   * A Kubernetes binary (kube-scheduler, kube-controller-manager) from the newest version
+   * directory under ~/.kubeapitest/k8s (or $KUBE_API_TEST_DIR/k8s) that has it.
+   */
+  public static Path binary(String name) {
     String dir = System.getenv("KUBE_API_TEST_DIR");
     Path base = Path.of(dir != null ? dir : System.getProperty("user.home") + "/.kubeapitest")
         .resolve("k8s");
     try (Stream<Path> versions = Files.list(base)) {
-      return versions.map(v -> v.resolve("kube-controller-manager")).filter(Files::isExecutable)
+      return versions.map(v -> v.resolve(name)).filter(Files::isExecutable)
           .max(Comparator.comparing(p -> p.getParent().getFileName().toString(),
               ControllerManager::compareVersions))
-          .orElseThrow(() -> missing(base));
+          .orElseThrow(() -> missing(base, name));
     } catch (IOException e) {
-      throw missing(base);
+      throw missing(base, name);
     }
   }
 
-  private static IllegalStateException missing(Path base) {
-    return new IllegalStateException("no kube-controller-manager under " + base
+  private static IllegalStateException missing(Path base, String name) {
+    return new IllegalStateException("no " + name + " under " + base
         + ". Run scripts/kube-binaries.sh (needs Go 1.26+) to build it.");
   }
 
@@ -141,14 +148,6 @@ public final class ControllerManager implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    process.close();
   }
 }

@@ -203,4 +203,16 @@ class JobAdapterTest {
     done.getStatus().setConditions(List.of(new JobConditionBuilder().withType("Complete").withStatus("True").build()));
     assertThat(adapter.finished(done)).hasValueSatisfying(f -> assertThat(f.succeeded()).isTrue());
   }
+
+  @Test
+  void terminatingPodsCountAsActiveUntilTheyAreGone() {
+    Job job = job(2, 2);
+    assertThat(adapter.activePods(job)).isZero();
+    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+        .withActive(0).withTerminating(2).build());
+    assertThat(adapter.activePods(job)).isEqualTo(2);
+    job.getStatus().setActive(1);
+    job.getStatus().setTerminating(null);
+    assertThat(adapter.activePods(job)).isEqualTo(1);
+  }
 }

@@ -1,0 +1,249 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.e2e.plane.ControlPlane;
+import dev.berth.e2e.plane.SimNode;
+import dev.berth.operator.BerthOperator;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Berth on a whole control plane ({@link ControlPlane}): nothing here writes Job or pod status.
+ * The Job controller makes the pods of an admitted Job, kube-scheduler binds them through the
+ * nodeSelector and tolerations Berth added from the flavor, KWOK runs and finishes them, the Job
+ * controller marks the Job finished, and Berth releases the quota. The tests read where each
+ * pod landed from its Node's labels.
+ */
+class ControlPlaneE2EIT {
+  private static final Duration POD_TIMEOUT = Duration.ofSeconds(60);
+  private static ControlPlane plane;
+  private static BerthOperator operator;
+
+  @BeforeAll
+  static void setUp() {
+    plane = ControlPlane.start("placement", ControlPlane.gpuFleet());
+    Namespaces.ensure(plane.client(), "berth-system");
+    operator = RunningOperator.startNew(plane.kubeconfig(), false);
+    flavor("plane-h100", SimNode.H100, "on-demand", List.of());
+    flavor("plane-a100", SimNode.A100, "on-demand", List.of());
+    Toleration spot = new Toleration("NoSchedule", SimNode.LIFECYCLE, "Equal", null, "spot");
+    flavor("plane-spot", SimNode.H100, "spot", List.of(spot));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (operator != null) {
+      operator.close();
+    }
+    // Stopped now, not at JVM exit: the rest of the suite should not share the cores with it.
+    if (plane != null) {
+      plane.close();
+    }
+  }
+
+  private static void flavor(String name, String product, String lifecycle,
+      List<Toleration> tolerations) {
+    ResourceFlavor rf = Objects.flavor(name,
+        Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
+    rf.getSpec().tolerations = tolerations;
+    plane.client().resource(rf).create();
+  }
+
+  /** A namespace with a LocalQueue "lq" on a ClusterQueue of {@code gpus} GPUs of one flavor. */
+  private static Scenario queue(String name, String flavor, int gpus) {
+    return queue(name, flavor, gpus, null);
+  }
+
+  private static Scenario queue(String name, String flavor, int gpus,
+      ClusterQueuePreemption preemption) {
+    Scenario s = new Scenario(plane.client(), name);
+    ClusterQueue cq = Objects.clusterQueue(name, flavor, SimNode.GPU, Integer.toString(gpus));
+    cq.getSpec().preemption = preemption;
+    s.client.resource(cq).create();
+    s.client.resource(Objects.localQueue(name, "lq", name)).create();
+    return s;
+  }
+
+  /** A suspended Job of {@code pods} pods of 8 GPUs each whose pods KWOK ends as annotated. */
+  private static Job gpuJob(Scenario s, String name, int pods, String annotation, String after) {
+    Job job = Objects.job(s.namespace, name, "lq", pods, "1");
+    Map<String, Quantity> gpus = Map.of(SimNode.GPU, new Quantity("8"));
+    job.getSpec().getTemplate().getSpec().getContainers().get(0)
+        .setResources(new ResourceRequirements(null, gpus, gpus));
+    job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(annotation, after));
+    job.getSpec().setBackoffLimit(0);
+    return job;
+  }
+
+  private static List<Pod> runningPods(Scenario s, String job, int count) {
+    awaitOrDescribe(s, job + "'s " + count + " pods bound and Running", () -> {
+      List<Pod> pods = plane.podsOf(s.namespace, job);
+      return pods.size() == count && pods.stream().allMatch(p ->
+          p.getSpec().getNodeName() != null && "Running".equals(p.getStatus().getPhase()));
+    });
+    return plane.podsOf(s.namespace, job);
+  }
+
+  /** The Job controller's own condition, not one a test wrote. */
+  private static void awaitJobCondition(Scenario s, String job, String type) {
+    awaitOrDescribe(s, "Job " + job + " " + type, () -> s.job(job).getStatus() != null
+        && s.job(job).getStatus().getConditions() != null
+        && s.job(job).getStatus().getConditions().stream()
+            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus())));
+  }
+
+  private static void awaitFinished(Scenario s, String job) {
+    awaitOrDescribe(s, "Workload of " + job + " Finished", () -> s.condition(job, "Finished")
+        .map(c -> "True".equals(c.status)).orElse(false));
+  }
+
+  /** Waits; on a timeout fails with the namespace's Jobs, pods and events. */
+  private static void awaitOrDescribe(Scenario s, String what, Callable<Boolean> condition) {
+    try {
+      await().atMost(POD_TIMEOUT).until(condition);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError("not within " + POD_TIMEOUT.toSeconds() + " s: " + what + "\n"
+          + plane.describe(s.namespace), e);
+    }
+  }
+
+  @Test
+  void anH100JobRunsOnlyOnOnDemandH100NodesAndItsCompletionAdmitsTheNext() {
+    Scenario s = queue("plane-h100", "plane-h100", 16);
+    s.submit(gpuJob(s, "first", 2, ControlPlane.RUN_FOR, "3s"));
+    s.submit(gpuJob(s, "second", 2, ControlPlane.RUN_FOR, "1s"));
+
+    List<Pod> first = runningPods(s, "first", 2);
+    // Two pods of 8 GPUs fill both H100 nodes; the idle A100 and spot nodes take none of them.
+    assertThat(first).allSatisfy(p -> assertThat(plane.nodeLabels(p))
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
+        .containsEntry(SimNode.LIFECYCLE, "on-demand"));
+    assertThat(first).extracting(p -> p.getSpec().getNodeName())
+        .containsExactlyInAnyOrder("h100-a-0", "h100-a-1");
+    assertThat(s.running("second")).isFalse();
+    assertThat(plane.podsOf(s.namespace, "second")).isEmpty();
+
+    awaitJobCondition(s, "first", "Complete");
+    assertThat(s.job("first").getStatus().getSucceeded()).isEqualTo(2);
+    awaitFinished(s, "first");
+    List<Pod> second = runningPods(s, "second", 2);
+    assertThat(second).extracting(p -> p.getSpec().getNodeName())
+        .containsExactlyInAnyOrder("h100-a-0", "h100-a-1");
+    awaitJobCondition(s, "second", "Complete");
+    awaitFinished(s, "second");
+  }
+
+  @Test
+  void aSpotJobRunsOnlyOnTaintedSpotNodesAndAnA100JobOnlyOnA100Nodes() {
+    Scenario spot = queue("plane-spot", "plane-spot", 16);
+    Scenario a100 = queue("plane-a100", "plane-a100", 8);
+    spot.submit(gpuJob(spot, "spot", 2, ControlPlane.RUN_FOR, "2s"));
+    a100.submit(gpuJob(a100, "a100", 1, ControlPlane.RUN_FOR, "2s"));
+
+    // The on-demand H100 nodes are free and untainted, yet the flavors' node labels keep the
+    // pods off them; only the spot flavor's toleration lets pods onto the tainted spot nodes.
+    assertThat(runningPods(spot, "spot", 2)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
+        .containsEntry(SimNode.LIFECYCLE, "spot"));
+    assertThat(runningPods(a100, "a100", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    awaitJobCondition(spot, "spot", "Complete");
+    awaitJobCondition(a100, "a100", "Complete");
+    awaitFinished(spot, "spot");
+    awaitFinished(a100, "a100");
+  }
+
+  @Test
+  void aJobWhosePodFailsIsFinishedAndFreesItsQuota() {
+    Scenario s = queue("plane-fail", "plane-a100", 8);
+    s.submit(gpuJob(s, "flaky", 1, ControlPlane.FAIL_AFTER, "2s"));
+    s.submit(gpuJob(s, "after", 1, ControlPlane.RUN_FOR, "1s"));
+
+    runningPods(s, "flaky", 1);
+    assertThat(s.running("after")).isFalse();
+    // backoffLimit 0: the Job controller fails the Job on its pod's failure.
+    awaitJobCondition(s, "flaky", "Failed");
+    awaitFinished(s, "flaky");
+    assertThat(runningPods(s, "after", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    awaitJobCondition(s, "after", "Complete");
+  }
+
+  @Test
+  void aPreemptedVictimsPodsStopBeforeThePreemptorsPodsAreBound() {
+    priorityClass("plane-low", 10);
+    priorityClass("plane-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = queue("plane-preempt", "plane-a100", 8, preemption);
+    // The victim trains until stopped and then takes 3 s to stop, as with a grace period.
+    Job victim = gpuJob(s, "victim", 1, ControlPlane.STOP_AFTER, "3s");
+    victim.getMetadata().getLabels().put("berth.dev/priority-class", "plane-low");
+    s.submit(victim);
+    runningPods(s, "victim", 1);
+
+    // The pod events in the API server's order: the victim's pod stopping, the urgent one bound.
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    try (Watch watch = plane.client().pods().inNamespace(s.namespace).watch(new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Pod pod) {
+        String job = pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if ("victim".equals(job) && (action == Action.DELETED || "Failed".equals(phase))
+            && !order.contains("victim stopped")) {
+          order.add("victim stopped");
+        }
+        if ("urgent".equals(job) && pod.getSpec().getNodeName() != null
+            && !order.contains("urgent bound")) {
+          order.add("urgent bound");
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {}
+    })) {
+      Job urgent = gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
+      urgent.getMetadata().getLabels().put("berth.dev/priority-class", "plane-high");
+      s.submit(urgent);
+      awaitJobCondition(s, "urgent", "Complete");
+      // The other A100 node was free all along: only Berth's waiting kept the urgent pod
+      // from binding while the victim still held its GPUs.
+      assertThat(order).containsExactly("victim stopped", "urgent bound");
+    }
+    // Requeued, the victim is admitted again once the urgent Job is done and really reruns.
+    assertThat(runningPods(s, "victim", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    // Stop it for good; the garbage collector removes its pods.
+    s.client.resource(s.job("victim")).delete();
+  }
+
+  private static void priorityClass(String name, int value) {
+    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
+    wpc.getMetadata().setName(name);
+    wpc.setValue(value);
+    plane.client().resource(wpc).serverSideApply();
+  }
+}

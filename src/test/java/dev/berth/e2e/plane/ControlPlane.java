@@ -1,0 +1,275 @@
+package dev.berth.e2e.plane;
+
+import dev.berth.e2e.TestApiServer;
+import dev.berth.operator.local.ControllerManager;
+import dev.berth.operator.local.LoggedProcess;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A whole control plane on this machine, for tests about what happens after admission: etcd and
+ * kube-apiserver (with Berth's CRDs), kube-controller-manager with the Job controller, the
+ * garbage collector and the other controllers below, kube-scheduler, and KWOK playing the kubelet
+ * of simulated GPU {@link SimNode}s. Pods run through the stages in kwok/stages.yaml: Running
+ * once bound, then Succeeded after their {@link #RUN_FOR} annotation's duration, or Failed after
+ * {@link #FAIL_AFTER}'s, or running until deleted (and {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under
+ * target/, kept after the run for failed tests) and is stopped by {@link #close()} or, if a test
+ * JVM dies first, by a shutdown hook.
+ */
+public final class ControlPlane implements AutoCloseable {
+  /** Pod annotation: a duration such as "3s" after which KWOK marks the running pod Succeeded. */
+  public static final String RUN_FOR = "kwok.berth.dev/run-for";
+  /** Pod annotation: a duration after which KWOK marks the running pod Failed (exit code 1). */
+  public static final String FAIL_AFTER = "kwok.berth.dev/fail-after";
+  /** Pod annotation: how long a deleted pod keeps running before it stops (a grace period). */
+  public static final String STOP_AFTER = "kwok.berth.dev/stop-after";
+  /** Pinned in scripts/kwok-binary.sh too, which builds it. */
+  static final String KWOK_VERSION = "0.8.0";
+  /**
+   * A cluster's controllers for Jobs, pods, Nodes and namespaces. The node lifecycle controller
+   * lifts the not-ready taint the API server puts on new Nodes once KWOK reports them Ready.
+   */
+  public static final List<String> CONTROLLERS = List.of(
+      "clusterrole-aggregation-controller", "serviceaccount-controller", "namespace-controller",
+      "garbage-collector-controller", "job-controller", "pod-garbage-collector-controller",
+      "node-lifecycle-controller");
+
+  private final TestApiServer.Cluster cluster;
+  private final Path logDir;
+  private final List<AutoCloseable> processes = new ArrayList<>();
+  private final Thread shutdownHook;
+  private boolean stopped;
+
+  private ControlPlane(TestApiServer.Cluster cluster, Path logDir) {
+    this.cluster = cluster;
+    this.logDir = logDir;
+    this.shutdownHook = new Thread(this::stopProcesses, "control-plane-stop");
+  }
+
+  /**
+   * Six 8-GPU nodes: two on-demand H100 (zone-a), two on-demand A100 (zone-b), two spot H100
+   * tainted {@code node.berth.dev/lifecycle=spot:NoSchedule} (zone-c), one rack per node.
+   */
+  public static List<SimNode> gpuFleet() {
+    return List.of(
+        SimNode.gpu("h100-a-0", SimNode.H100, "zone-a", "rack-a0"),
+        SimNode.gpu("h100-a-1", SimNode.H100, "zone-a", "rack-a1"),
+        SimNode.gpu("a100-b-0", SimNode.A100, "zone-b", "rack-b0"),
+        SimNode.gpu("a100-b-1", SimNode.A100, "zone-b", "rack-b1"),
+        SimNode.spot("spot-h100-c-0", SimNode.H100, "zone-c", "rack-c0"),
+        SimNode.spot("spot-h100-c-1", SimNode.H100, "zone-c", "rack-c1"));
+  }
+
+  /** Starts everything, creates the nodes and waits until KWOK reports each of them Ready. */
+  public static ControlPlane start(String name, List<SimNode> nodes) {
+    long started = System.nanoTime();
+    Path logDir = logRoot().resolve(name + "-"
+        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+    ControlPlane plane = new ControlPlane(TestApiServer.dedicated(), logDir);
+    Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
+    try {
+      plane.startProcesses(nodes);
+    } catch (IOException | RuntimeException e) {
+      plane.close();
+      throw new IllegalStateException("control plane did not start; logs in " + logDir, e);
+    }
+    System.out.printf("[berth-test] control plane %s with %d KWOK nodes ready in %d ms; logs in %s%n",
+        name, nodes.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), logDir);
+    return plane;
+  }
+
+  private void startProcesses(List<SimNode> nodes) throws IOException {
+    Files.createDirectories(logDir);
+    Path kubeconfig = logDir.resolve("admin.kubeconfig");
+    Files.writeString(kubeconfig, cluster.kubeconfig(), StandardCharsets.UTF_8);
+    processes.add(ControllerManager.start(client(), cluster.kubeconfig(), logDir, CONTROLLERS));
+    processes.add(scheduler(kubeconfig));
+    LoggedProcess kwok = kwok(kubeconfig);
+    processes.add(kwok);
+    for (SimNode node : nodes) {
+      client().nodes().resource(node.toNode()).create();
+    }
+    for (SimNode node : nodes) {
+      try {
+        client().nodes().withName(node.name())
+            .waitUntilCondition(n -> ready(n) || !kwok.alive(), 60, TimeUnit.SECONDS);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException("node " + node.name() + " not Ready and untainted within 60 s; KWOK log "
+            + kwok.log() + ":\n" + kwok.tail(), e);
+      }
+      kwok.checkAlive();
+    }
+    for (AutoCloseable process : processes) {
+      if (process instanceof LoggedProcess running) {
+        running.checkAlive();
+      }
+    }
+  }
+
+  private LoggedProcess scheduler(Path kubeconfig) throws IOException {
+    // Its configuration file, as the command-line --kubeconfig is deprecated. No leader election
+    // (one scheduler) and no serving port (nothing scrapes it; fixed ports clash between runs).
+    Path config = logDir.resolve("kube-scheduler.yaml");
+    Files.writeString(config, """
+        apiVersion: kubescheduler.config.k8s.io/v1
+        kind: KubeSchedulerConfiguration
+        clientConnection:
+          kubeconfig: %s
+        leaderElection:
+          leaderElect: false
+        """.formatted(kubeconfig), StandardCharsets.UTF_8);
+    return LoggedProcess.start("kube-scheduler", List.of(
+        ControllerManager.binary("kube-scheduler").toString(),
+        "--config=" + config, "--secure-port=0", "--v=1"),
+        logDir.resolve("kube-scheduler.log"));
+  }
+
+  private LoggedProcess kwok(Path kubeconfig) throws IOException {
+    Path stages = logDir.resolve("kwok-stages.yaml");
+    try (InputStream in = ControlPlane.class.getClassLoader()
+        .getResourceAsStream("kwok/stages.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("kwok/stages.yaml is not on the classpath");
+      }
+      Files.write(stages, in.readAllBytes());
+    }
+    // --config replaces ~/.kwok/kwok.yaml, so a developer's own KWOK setup does not leak in.
+    return LoggedProcess.start("kwok", List.of(
+        kwokBinary().toString(),
+        "--kubeconfig=" + kubeconfig,
+        "--config=" + stages,
+        "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+        "--node-lease-duration-seconds=40",
+        "--cidr=10.240.0.0/16",
+        "--node-ip=10.239.0.1"),
+        logDir.resolve("kwok.log"));
+  }
+
+  static Path kwokBinary() {
+    String dir = System.getenv("KUBE_API_TEST_DIR");
+    Path base = Path.of(dir != null ? dir : System.getProperty("user.home") + "/.kubeapitest");
+    Path binary = base.resolve("kwok").resolve("v" + KWOK_VERSION).resolve("kwok");
+    if (!Files.isExecutable(binary)) {
+      throw new IllegalStateException("no KWOK at " + binary
+          + ". Run scripts/kwok-binary.sh (needs Go 1.26+) to build it.");
+    }
+    return binary;
+  }
+
+  private static Path logRoot() {
+    String dir = System.getProperty("berth.plane.logs");
+    return Path.of(dir != null ? dir : "target/control-plane").toAbsolutePath().normalize();
+  }
+
+  /** Ready, and schedulable: the node lifecycle controller has lifted the not-ready taint. */
+  private static boolean ready(Node node) {
+    return node != null && node.getStatus() != null && node.getStatus().getConditions() != null
+        && node.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+        && (node.getSpec().getTaints() == null || node.getSpec().getTaints().stream()
+            .noneMatch(t -> t.getKey().startsWith("node.kubernetes.io/")));
+  }
+
+  public KubernetesClient client() {
+    return cluster.client();
+  }
+
+  public String kubeconfig() {
+    return cluster.kubeconfig();
+  }
+
+  public Path logDir() {
+    return logDir;
+  }
+
+  /** The pods the Job controller made for a Job (its job-name label), bound or not. */
+  public List<Pod> podsOf(String namespace, String job) {
+    return client().pods().inNamespace(namespace)
+        .withLabel("batch.kubernetes.io/job-name", job).list().getItems();
+  }
+
+  /** The labels of the Node a pod is bound to; empty while it is unbound. */
+  public Map<String, String> nodeLabels(Pod pod) {
+    String nodeName = pod.getSpec().getNodeName();
+    if (nodeName == null) {
+      return Map.of();
+    }
+    return client().nodes().withName(nodeName).get().getMetadata().getLabels();
+  }
+
+  /**
+   * What a failed test needs to see of a namespace: each Job's suspension and counts, each pod's
+   * phase, node and scheduling message, and the events, with where the process logs are.
+   */
+  public String describe(String namespace) {
+    StringBuilder out = new StringBuilder("namespace " + namespace + " (logs in " + logDir + "):");
+    for (Job job : client().batch().v1().jobs().inNamespace(namespace).list().getItems()) {
+      JobStatus st = job.getStatus() == null ? new JobStatus() : job.getStatus();
+      out.append("\n  job ").append(job.getMetadata().getName())
+          .append(" suspend=").append(job.getSpec().getSuspend())
+          .append(" active=").append(st.getActive()).append(" terminating=")
+          .append(st.getTerminating()).append(" succeeded=").append(st.getSucceeded())
+          .append(" failed=").append(st.getFailed()).append(" conditions=")
+          .append(st.getConditions() == null ? List.of() : st.getConditions().stream()
+              .map(c -> c.getType() + "=" + c.getStatus()).toList());
+    }
+    for (Pod pod : client().pods().inNamespace(namespace).list().getItems()) {
+      out.append("\n  pod ").append(pod.getMetadata().getName())
+          .append(" phase=").append(pod.getStatus().getPhase())
+          .append(" node=").append(pod.getSpec().getNodeName())
+          .append(" deleting=").append(pod.getMetadata().getDeletionTimestamp() != null);
+      if (pod.getStatus().getConditions() != null) {
+        pod.getStatus().getConditions().stream()
+            .filter(c -> "PodScheduled".equals(c.getType()) && c.getMessage() != null)
+            .forEach(c -> out.append(" scheduling: ").append(c.getMessage()));
+      }
+    }
+    for (Event event : client().v1().events().inNamespace(namespace).list().getItems()) {
+      out.append("\n  event ").append(event.getInvolvedObject().getKind()).append('/')
+          .append(event.getInvolvedObject().getName()).append(' ').append(event.getReason())
+          .append(": ").append(event.getMessage());
+    }
+    return out.toString();
+  }
+
+  private synchronized void stopProcesses() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      try {
+        processes.get(i).close();
+      } catch (Exception e) {
+        System.err.println("[berth-test] stopping a control-plane process: " + e);
+      }
+    }
+    processes.clear();
+    cluster.close();
+  }
+
+  @Override
+  public void close() {
+    stopProcesses();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is already stopping; the hook runs stopProcesses, which is idempotent now.
+    }
+  }
+}
