@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import org.awaitility.Awaitility;
 
 /**
  * The webhook under load: N AdmissionReviews at once, straight at the webhook (HTTPS, as the API
@@ -203,15 +204,11 @@ public final class WebhookLoadBenchmark {
    * The API server picks up webhook configurations asynchronously: wait until a Job is mutated
    * by the new server (the previous one is stopped, so calls still sent to it fail).
    */
-  private static void awaitWebhooks(KubernetesClient user) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (throughApiServer(user, -1) != null) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("webhooks not active after 60 s");
-      }
-      Thread.sleep(200); // polling the API server for a condition that has no watch
-    }
+  private static void awaitWebhooks(KubernetesClient user) {
+    Awaitility.await("webhooks active").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200)).until(() -> throughApiServer(user, -1) == null);
   }
+
 
   /** A user that is not the operator (the webhook treats it as a team member). */
   private static KubernetesClient userClient(String kubeconfig, int[] levels) {
