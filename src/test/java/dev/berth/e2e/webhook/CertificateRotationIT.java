@@ -2,6 +2,7 @@ package dev.berth.e2e.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.berth.webhook.WebhookRegistrations;
 import dev.berth.webhook.tls.CaBundlePatcher;
@@ -9,7 +10,10 @@ import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.KeyMaterial;
 import dev.berth.webhook.tls.SecretCaStore;
 import dev.berth.webhook.tls.SelfSignedCertificates;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /** Certificates against the real API server: shared CA for replicas, rotation without a gap. */
 class CertificateRotationIT {
+  private static final String CANARY = "rotation-canary.berth.dev";
   private static final String PROBE = """
       apiVersion: berth.dev/v1beta1
       kind: ClusterQueue
@@ -32,6 +37,44 @@ class CertificateRotationIT {
     assertThatThrownBy(() -> client.resource(
         Serialization.unmarshal(PROBE, GenericKubernetesResource.class)).dryRun().create())
         .hasMessageContaining("denied the request");
+  }
+
+  /**
+   * Waits until the API server uses the configuration revision that carries the new bundle. The
+   * API server loads each webhook configuration object whole, so a canary webhook written into
+   * the same object after the bundle becomes effective no earlier than the bundle does: once a
+   * ConfigMap with the canary label is refused by the canary, the bundle is in use.
+   */
+  private static void awaitBundleLoaded(KubernetesClient client) {
+    var configs = client.admissionRegistration().v1().validatingWebhookConfigurations()
+        .withName(WebhookRegistrations.VALIDATING_NAME);
+    configs.edit(c -> {
+      var first = c.getWebhooks().get(0);
+      String url = first.getClientConfig().getUrl();
+      c.getWebhooks().add(new ValidatingWebhookBuilder()
+          .withName(CANARY).withAdmissionReviewVersions("v1").withSideEffects("None")
+          .withFailurePolicy("Fail").withTimeoutSeconds(5)
+          .withNewClientConfig()
+          .withUrl(url.substring(0, url.indexOf('/', "https://".length())) + "/not-served")
+          .withCaBundle(first.getClientConfig().getCaBundle()).endClientConfig()
+          .withNewObjectSelector().addToMatchLabels(CANARY, "true").endObjectSelector()
+          .addNewRule().withApiGroups("").withApiVersions("v1").withResources("configmaps")
+          .withOperations("CREATE").endRule()
+          .build());
+      return c;
+    });
+    try {
+      ConfigMap probe = new ConfigMapBuilder().withNewMetadata().withName("rotation-canary")
+          .withNamespace("default").addToLabels(CANARY, "true").endMetadata().build();
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThatThrownBy(() -> client.resource(probe).dryRun().create())
+              .hasMessageContaining(CANARY));
+    } finally {
+      configs.edit(c -> {
+        c.getWebhooks().removeIf(w -> CANARY.equals(w.getName()));
+        return c;
+      });
+    }
   }
 
   @Test
@@ -64,9 +107,9 @@ class CertificateRotationIT {
       // The order SelfSignedCertificates uses: trust both CAs, then serve under the new one.
       patcher.accept(next.certificatePem() + old.certificatePem());
       assertWebhookAnswers(client);
-      // SelfSignedCertificates serves under the new CA one check period later; the API server
-      // needs about a second to pick up a changed configuration.
-      Thread.sleep(3_000);
+      // SelfSignedCertificates serves under the new CA one check period later, by when the API
+      // server has loaded the new bundle; here the test waits for exactly that load.
+      awaitBundleLoaded(client);
       cluster.keys().update(next.issue(List.of(), List.of("127.0.0.1"), Duration.ofDays(1)));
       assertWebhookAnswers(client);
       String stored = client.admissionRegistration().v1().validatingWebhookConfigurations()
