@@ -46,7 +46,7 @@ class UsageE2EIT {
     s.submit(gpuJob(s, "sweep", "usage-low"));
     s.awaitRunning("sweep");
     long start1 = time(s, "sweep", "QuotaReserved", "True");
-    hold();
+    runFor(start1);
     s.submit(gpuJob(s, "urgent", "usage-high"));
     s.awaitRunning("urgent");
     long end1 = time(s, "sweep", "QuotaReserved", "False");
@@ -59,7 +59,7 @@ class UsageE2EIT {
     assertThat(s.condition("sweep", "Preempted")).isPresent();
 
     long urgentStart = time(s, "urgent", "QuotaReserved", "True");
-    hold();
+    runFor(urgentStart);
     Kubelet.complete(s.client, s.job("urgent"));
     WorkloadUsage urgent = awaitUsage(s, "urgent", 1);
     long urgentEnd = time(s, "urgent", "Finished", "True");
@@ -67,9 +67,9 @@ class UsageE2EIT {
 
     s.awaitRunning("sweep");
     long start2 = time(s, "sweep", "QuotaReserved", "True");
-    hold();
+    runFor(start2);
     RunningOperator.restartShared(() -> { });
-    hold();
+    runFor(System.currentTimeMillis());
     Kubelet.complete(s.client, s.job("sweep"));
     WorkloadUsage total = awaitUsage(s, "sweep", 2);
     long end2 = time(s, "sweep", "Finished", "True");
@@ -112,9 +112,13 @@ class UsageE2EIT {
         .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 
-  /** Lets a run hold its quota for a known while; the figures are read from stored times. */
-  private static void hold() {
-    await().pollDelay(RUN).atMost(RUN.plusSeconds(1)).until(() -> true);
+  /**
+   * Lets a run hold its quota until it has lasted RUN since {@code sinceMs}: the scenario needs
+   * runs of known length (the figures themselves are read from the stored times).
+   */
+  private static void runFor(long sinceMs) {
+    await().atMost(RUN.plusSeconds(30))
+        .until(() -> System.currentTimeMillis() - sinceMs >= RUN.toMillis());
   }
 
   private static WorkloadUsage awaitUsage(Scenario s, String job, int runs) {
