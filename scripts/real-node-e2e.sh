@@ -4,10 +4,11 @@
 # `kubectl rollout restart` of the Deployment that loses no admission.
 #
 # The cluster: etcd, kube-apiserver, kube-controller-manager, kube-scheduler (cached by
-# scripts/kube-binaries.sh), kubelet and kube-proxy in iptables mode (scripts/kubelet-binary.sh,
-# the same Kubernetes version), containerd and runc from Debian with the bridge CNI plugin
-# (scripts/node-tools.sh), a pause image built here (scripts/node-pause-image.sh) and the Berth
-# image of scripts/image-build.sh, both imported with `ctr images import`: no registry is used.
+# scripts/kube-binaries.sh), kubelet and kube-proxy in iptables mode (scripts/kube-binaries.sh
+# --node, the same Kubernetes version), containerd and runc from Debian with the bridge CNI
+# plugin (scripts/image-tools.sh --node), a pause image built here (scripts/node-pause-image.sh)
+# and the Berth image of scripts/image-build.sh, both imported with `ctr images import`: no
+# registry is used. docs/image.md, "Real node", says what this machine needed and why.
 #
 # Usage: sudo scripts/real-node-e2e.sh        (root: kubelet, containerd, iptables, mounts)
 #   BERTH_NODE_DIR   work directory, default /tmp/berth-real-node (logs stay there afterwards)
@@ -35,14 +36,18 @@ fail() { echo "real-node: FAILED: $*" >&2; exit 1; }
 exec 8>/run/berth-real-node.lock
 flock -n 8 || fail "another real-node run holds /run/berth-real-node.lock"
 
-k8s_version=$(sed -n 's/^K8S_VERSION="${BERTH_K8S_VERSION:-\(.*\)}"$/\1/p' scripts/kube-binaries.sh)
+pinned() { # VARIABLE FILE: the default of VARIABLE="${BERTH_...:-default}" in FILE
+  sed -n 's/^'"$1"'="${[A-Z0-9_]*:-\(.*\)}"$/\1/p' "$2"
+}
+k8s_version=$(pinned K8S_VERSION scripts/kube-binaries.sh)
+[ -n "$k8s_version" ] || fail "no K8S_VERSION default found in scripts/kube-binaries.sh"
 bin="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}/k8s/${k8s_version}-linux-amd64"
 bash scripts/kube-binaries.sh
-bash scripts/kubelet-binary.sh
+bash scripts/kube-binaries.sh --node
 bash scripts/helm-binary.sh >/dev/null
-bash scripts/node-tools.sh
-bash scripts/image-tools.sh
-helm_version=$(sed -n 's/^HELM_VERSION="${BERTH_HELM_VERSION:-\(.*\)}"$/\1/p' scripts/helm-binary.sh)
+bash scripts/image-tools.sh --node
+helm_version=$(pinned HELM_VERSION scripts/helm-binary.sh)
+[ -n "$helm_version" ] || fail "no HELM_VERSION default found in scripts/helm-binary.sh"
 helm="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}/helm/${helm_version}/helm"
 pause_tar=$(bash scripts/node-pause-image.sh | tail -n1)
 tag=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$/\1/p' helm/berth/Chart.yaml)
@@ -113,8 +118,7 @@ names=()
 trap cleanup EXIT
 stop_containers() { # the sandboxes and containers the kubelet left to containerd
   local ctr=(ctr --address "$dir/containerd/containerd.sock" -n k8s.io)
-  "${ctr[@]}" tasks ls -q 2>/dev/null | xargs -r -n1 "${ctr[@]}" tasks kill -s SIGKILL 2>/dev/null
-  sleep 1
+  # delete --force kills a task that still runs.
   "${ctr[@]}" tasks ls -q 2>/dev/null | xargs -r -n1 "${ctr[@]}" tasks delete -f >/dev/null 2>&1
   "${ctr[@]}" containers ls -q 2>/dev/null | xargs -r "${ctr[@]}" containers delete >/dev/null 2>&1
 }
@@ -182,7 +186,9 @@ issue() { # NAME SUBJECT [SUBJECT-ALT-NAMES]
   openssl x509 -req -in "$pki/$1.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial \
     -days 2 -extfile "$pki/$1.ext" -out "$pki/$1.crt" 2>/dev/null
 }
-issue apiserver /CN=kube-apiserver "IP:$node_ip,IP:127.0.0.1,IP:$kubernetes_service_ip,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local"
+issue apiserver /CN=kube-apiserver "IP:$node_ip,IP:127.0.0.1,IP:$kubernetes_service_ip,$(
+  printf 'DNS:%s,' kubernetes kubernetes.default kubernetes.default.svc
+  )DNS:kubernetes.default.svc.cluster.local"
 issue apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client"
 issue admin "/O=system:masters/CN=berth-real-node-admin"
 issue kubelet "/O=system:nodes/CN=system:node:$node" "DNS:$node,IP:$node_ip"
@@ -205,7 +211,8 @@ for c in admin kubelet controller-manager scheduler proxy; do kubeconfig $c; don
 # --- control plane ---------------------------------------------------------------------------
 say "control plane: etcd, kube-apiserver $k8s_version on $node_ip:$api_port"
 start etcd "$bin/etcd" --data-dir="$dir/etcd" --name=node \
-  --listen-client-urls="http://127.0.0.1:$etcd_port" --advertise-client-urls="http://127.0.0.1:$etcd_port" \
+  --listen-client-urls="http://127.0.0.1:$etcd_port" \
+  --advertise-client-urls="http://127.0.0.1:$etcd_port" \
   --listen-peer-urls="http://127.0.0.1:$etcd_peer_port" \
   --initial-advertise-peer-urls="http://127.0.0.1:$etcd_peer_port" \
   --initial-cluster="node=http://127.0.0.1:$etcd_peer_port" --unsafe-no-fsync
@@ -350,10 +357,12 @@ YAML
 start kube-proxy "$bin/kube-proxy" --config="$dir/kube-proxy.yaml" --v=1
 
 node_ready() {
-  [ "$(kubectl get node "$node" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]
+  local ready='{.status.conditions[?(@.type=="Ready")].status}'
+  [ "$(kubectl get node "$node" -o jsonpath="$ready")" = True ]
 }
 wait_for 120 "node $node Ready" node_ready
-say "node $node Ready ($(kubectl get node "$node" -o jsonpath='{.status.nodeInfo.containerRuntimeVersion} {.status.nodeInfo.kubeletVersion}'))"
+info='{.status.nodeInfo.containerRuntimeVersion} {.status.nodeInfo.kubeletVersion}'
+say "node $node Ready ($(kubectl get node "$node" -o jsonpath="$info"))"
 
 # --- the chart -------------------------------------------------------------------------------
 startup_seconds=${BERTH_NODE_STARTUP_SECONDS:-300}
@@ -362,7 +371,8 @@ say "helm install $release ./helm/berth (image berth:$tag from containerd)"
   --create-namespace --set image.repository=berth --set image.tag="$tag" \
   --set image.pullPolicy=Never --set probes.startup.failureThreshold=$((startup_seconds / 2)) \
   --wait --timeout 10m > "$dir/logs/helm-install.log" 2>&1 ||
-  fail "helm install: $(cat "$dir/logs/helm-install.log"); pods: $(kubectl -n "$ns" get pods -o wide 2>&1)"
+  fail "helm install: $(cat "$dir/logs/helm-install.log");
+pods: $(kubectl -n "$ns" get pods -o wide 2>&1)"
 deployment=$(kubectl -n "$ns" get deployment -o jsonpath='{.items[0].metadata.name}')
 ready_pods() { # the names of the Deployment's Running and Ready pods, not being deleted
   kubectl -n "$ns" get pods -l app.kubernetes.io/instance="$release" -o json | jq -r '.items[]
