@@ -112,6 +112,7 @@ cleanup() {
   # Whatever the kubelet mounted for pods (service-account tokens, emptyDirs), deepest first.
   awk -v d="$dir/" 'index($2, d) == 1 {print $2}' /proc/mounts | sort -r | xargs -r -n1 umount -l
   ip link del berth0 2>/dev/null
+  restore_sysctls
   [ $rc = 0 ] || say "logs: $dir/logs"
 }
 names=()
@@ -121,6 +122,18 @@ stop_containers() { # the sandboxes and containers the kubelet left to container
   # delete --force kills a task that still runs.
   "${ctr[@]}" tasks ls -q 2>/dev/null | xargs -r -n1 "${ctr[@]}" tasks delete -f >/dev/null 2>&1
   "${ctr[@]}" containers ls -q 2>/dev/null | xargs -r "${ctr[@]}" containers delete >/dev/null 2>&1
+}
+# The host settings the kubelet (setupKernelTunables: overcommit, panic on oops, key quotas) and
+# the bridge CNI plugin (IP forwarding) change for the whole machine; put back as they were.
+tunables=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops
+  kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
+saved_sysctls=()
+save_sysctls() {
+  local t
+  for t in "${tunables[@]}"; do saved_sysctls+=("$t=$(sysctl -n "$t")"); done
+}
+restore_sysctls() {
+  [ ${#saved_sysctls[@]} = 0 ] || sysctl -q -w "${saved_sysctls[@]}" >/dev/null
 }
 remove_kubelet_chains() { # the kubelet's own iptables chains, which kube-proxy --cleanup keeps
   local ipt table chain
@@ -166,6 +179,7 @@ if [ -d "$dir" ]; then
   rm -rf "$dir"
 fi
 mkdir -p "$dir"/{logs,pki,containerd,kubelet,cni/net.d,cni/ipam,etcd}
+save_sysctls
 
 # --- PKI -------------------------------------------------------------------------------------
 say "certificates (one CA; each component its own client certificate)"
