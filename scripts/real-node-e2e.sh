@@ -13,7 +13,7 @@
 # Usage: sudo scripts/real-node-e2e.sh        (root: kubelet, containerd, iptables, mounts)
 #   BERTH_NODE_DIR   work directory, default /tmp/berth-real-node (logs stay there afterwards)
 #   BERTH_NODE_KEEP=1  leave the cluster running at the end (stop it with: kill $(cat DIR/pids))
-#   BERTH_NODE_STARTUP_SECONDS  the replicas' startup-probe budget, default 300 (the chart's 60 s
+#   BERTH_NODE_STARTUP_SECONDS  the replicas' startup-probe budget, default 300 (the chart's 180 s
 #     is too short on a 2-core machine that other builds share: the JVM took 60-90 s there)
 # Needs the operator jar or the image: builds target/image/berth-<tag>.oci.tar when missing.
 # Exits 0 only when every check passed; each failed check names what it saw.
