@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
  * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs
  * again once urgent finished, the operator restarts halfway through its second run, and it
  * finishes. Every figure in status.usage and in the namespace's monthly UsageReport is checked
- * exactly against the stored condition times, and the report still bills the runs after the Jobs
- * and Workloads are deleted.
+ * exactly against the stored condition times; a second restart with a run counted in the report
+ * but missing from its Workload (the crash window between the two writes) counts nothing twice;
+ * and the report still bills the runs after the Jobs and Workloads are deleted.
  */
 class UsageE2EIT {
   private static final String GPU = "nvidia.com/gpu";
@@ -125,6 +126,21 @@ class UsageE2EIT {
             + "measured_resource_seconds,used_resource_seconds,used_resource_hours,utilization,"
             + "runs\n")
         .contains(csv).contains(",,,,3\n");
+
+    // A crash after the report counted a run but before its Workload record was written: the
+    // restarted operator offers urgent's run again, the report knows it, the record comes back.
+    String urgentName = s.workload("urgent").orElseThrow().getMetadata().getName();
+    s.client.resources(Workload.class).inNamespace(s.namespace).withName(urgentName)
+        .editStatus(w -> {
+          w.getStatus().usage = null;
+          return w;
+        });
+    RunningOperator.restartShared(() -> { });
+    assertGpuSeconds(awaitUsage(s, "urgent", 1), 8, urgentEnd - urgentStart);
+    assertThat(reports(s).stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
+    assertThat(reports(s).stream().flatMap(r -> r.getStatus().entries.stream())
+        .map(e -> new BigDecimal(e.resourceSeconds)).reduce(BigDecimal.ZERO, BigDecimal::add))
+        .isEqualByComparingTo(gpuSeconds);
 
     // Jobs with a TTL go, their Workloads with them: the reports keep the bill.
     for (String job : List.of("sweep", "urgent")) {
