@@ -1,9 +1,6 @@
 package dev.berth.engine.usage;
 
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -11,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One namespace's usage in one calendar month (UTC): every run that ended in the month, summed
+ * One namespace's usage in one calendar month: every run that ended in the month, summed
  * per LocalQueue, ClusterQueue, cost centre, flavor and resource, and which workloads' runs are
  * counted (each with its last counted run's start, so a run is added exactly once: runs of one
  * workload are added in the order they started).
@@ -50,11 +47,6 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
 
   public static MonthlyUsage none() {
     return new MonthlyUsage(0, Map.of(), Map.of());
-  }
-
-  /** The month a run is billed to: the one it ended in, UTC, as "2026-12". */
-  public static String monthOf(long epochMillis) {
-    return YearMonth.from(Instant.ofEpochMilli(epochMillis).atOffset(ZoneOffset.UTC)).toString();
   }
 
   public boolean counts(Run run) {

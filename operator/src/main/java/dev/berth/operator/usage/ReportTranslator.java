@@ -16,6 +16,12 @@ public final class ReportTranslator {
 
   private ReportTranslator() {}
 
+  /** The month a run is billed to: the one it ended in, UTC, as "2026-12". */
+  public static String monthOf(long epochMillis) {
+    return java.time.YearMonth.from(Instant.ofEpochMilli(epochMillis)
+        .atOffset(java.time.ZoneOffset.UTC)).toString();
+  }
+
   public static MonthlyUsage usage(UsageReportStatus status) {
     if (status == null) {
       return MonthlyUsage.none();

@@ -23,7 +23,7 @@ import java.util.Set;
  * {@link #PRUNE_AT} entries, the oldest are dropped when their Workload's own status.usage
  * already counts the run (it is never offered again) or the Workload is gone.
  */
-public final class ReportWriter {
+public final class ReportWriter implements UsageRecorder.Reports {
   static final int PRUNE_AT = 3000;
   static final int PRUNE_BATCH = 200;
   private static final int ATTEMPTS = 5;
@@ -40,9 +40,10 @@ public final class ReportWriter {
    * @return whether the report counts the run now (false: it already did)
    * @throws KubernetesClientException when the API server keeps refusing; retried by the caller
    */
+  @Override
   public boolean add(Run run, Map<UsageTotals.Key, BigDecimal> used) {
     String namespace = run.owner().namespace();
-    String month = MonthlyUsage.monthOf(run.end());
+    String month = ReportTranslator.monthOf(run.end());
     for (int attempt = 1; ; attempt++) {
       UsageReport report = getOrCreate(namespace, month);
       MonthlyUsage before = ReportTranslator.usage(report.getStatus());

@@ -4,6 +4,7 @@ import dev.berth.engine.usage.Run;
 import dev.berth.engine.usage.UsageRequest;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.metrics.UtilizationMetrics;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -37,7 +38,13 @@ public final class UsageRecorder implements AutoCloseable {
   /** An ended run, with pod name → podSet of its workload's pods (for the DCGM join). */
   public record Task(Run run, boolean durable, Map<String, String> pods) {}
 
-  private final ReportWriter reports;
+  /** Where runs are billed: the monthly reports ({@link ReportWriter}). */
+  public interface Reports {
+    /** @return whether the run was added (false: already counted) */
+    boolean add(Run run, Map<UsageTotals.Key, BigDecimal> used);
+  }
+
+  private final Reports reports;
   private final PrometheusUtilization prometheus;
   private final UtilizationSettings settings;
   private final UtilizationMetrics metrics;
@@ -53,7 +60,7 @@ public final class UsageRecorder implements AutoCloseable {
    * @param recorded called (from the worker) when runs are in their report: the loop should
    *     record them on their Workloads
    */
-  public UsageRecorder(ReportWriter reports, UtilizationSettings settings,
+  public UsageRecorder(Reports reports, UtilizationSettings settings,
       UtilizationMetrics metrics, Clock clock, Runnable recorded) {
     this.reports = reports;
     this.settings = settings;
@@ -100,11 +107,17 @@ public final class UsageRecorder implements AutoCloseable {
         if (reports.add(task.run(), used)) {
           metrics.recorded(task.run(), used);
         }
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 400 && e.getCode() != 422) {
+          retryLater(task, e);
+          return;
+        }
+        // The report refuses it for good (e.g. a bound of its schema): waiting would hold every
+        // later run back; the Workload record and the counters still have it.
+        log.error("usage of {} left out of its UsageReport: {}", task.run().name(),
+            e.getMessage());
       } catch (RuntimeException | IOException e) {
-        log.warn("usage of {} not recorded yet ({}); retrying in {} ms", task.run().name(),
-            e.getMessage(), backoff);
-        worker.schedule(this::work, backoff, TimeUnit.MILLISECONDS);
-        backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+        retryLater(task, e);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -117,6 +130,13 @@ public final class UsageRecorder implements AutoCloseable {
         recorded.run();
       }
     }
+  }
+
+  private void retryLater(Task task, Exception e) {
+    log.warn("usage of {} not recorded yet ({}); retrying in {} ms", task.run().name(),
+        e.getMessage(), backoff);
+    worker.schedule(this::work, backoff, TimeUnit.MILLISECONDS);
+    backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
 
   private static boolean measurable(Task task) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,13 +12,6 @@ import org.junit.jupiter.api.Test;
 class MonthlyUsageTest {
   private static final String GPU = "nvidia.com/gpu";
   private static final UsageOwner OWNER = new UsageOwner("team-llm", "training", "llm", "cc-42");
-  private static final long DEC_1 = Instant.parse("2026-12-01T00:00:00Z").toEpochMilli();
-
-  @Test
-  void aRunIsBilledToTheMonthItEndedInUtc() {
-    assertThat(MonthlyUsage.monthOf(DEC_1 - 1)).isEqualTo("2026-11");
-    assertThat(MonthlyUsage.monthOf(DEC_1)).isEqualTo("2026-12");
-  }
 
   @Test
   void runsAreSummedPerQueueCostCentreFlavorAndResourceExactlyOnce() {

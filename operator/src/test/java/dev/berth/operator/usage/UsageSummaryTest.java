@@ -57,6 +57,13 @@ class UsageSummaryTest {
   }
 
   @Test
+  void aRunIsBilledToTheMonthItEndedInUtc() {
+    long dec1 = java.time.Instant.parse("2026-12-01T00:00:00Z").toEpochMilli();
+    assertThat(ReportTranslator.monthOf(dec1 - 1)).isEqualTo("2026-11");
+    assertThat(ReportTranslator.monthOf(dec1)).isEqualTo("2026-12");
+  }
+
+  @Test
   void badParametersAreRefusedNamingTheParameter() {
     assertThatThrownBy(() -> UsageSummary.By.parse("team"))
         .hasMessage("by: must be one of namespace, localqueue, clusterqueue, cost-centre,"
