@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.Condition;
+import dev.berth.api.v1beta1.UsageReport;
+import dev.berth.api.v1beta1.UsageReportStatus;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.api.v1beta1.WorkloadUsage;
@@ -16,6 +18,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +26,10 @@ import org.junit.jupiter.api.Test;
  * The usage ledger on a real API server, for a scripted life with a preemption and an operator
  * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs
  * again once urgent finished, the operator restarts halfway through its second run, and it
- * finishes. Every figure in status.usage is checked exactly against the stored condition times.
+ * finishes. Every figure in status.usage and in the namespace's monthly UsageReport is checked
+ * exactly against the stored condition times; a second restart with a run counted in the report
+ * but missing from its Workload (the crash window between the two writes) counts nothing twice;
+ * and the report still bills the runs after the Jobs and Workloads are deleted.
  */
 class UsageE2EIT {
   private static final String GPU = "nvidia.com/gpu";
@@ -93,16 +99,70 @@ class UsageE2EIT {
     assertThat(counter).isNotNull();
     assertThat(counter.count()).isPositive().isLessThanOrEqualTo(8 * (end2 - start2) / 1000.0);
 
-    // The report endpoint sums the records: sweep and urgent, both billed to cc-ml.
-    String gpuSeconds = UsageTotals.text(
-        seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8)));
+    // The monthly reports hold the three runs once each (sweep twice, urgent once), the restart
+    // and the retried writes notwithstanding.
+    BigDecimal gpuSeconds =
+        seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8));
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      List<UsageReport> reports = reports(s);
+      assertThat(reports).allSatisfy(r -> assertThat(r.getMetadata().getName())
+          .isEqualTo("usage-" + r.getSpec().month));
+      assertThat(reports.stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
+      assertThat(reports.stream().flatMap(r -> r.getStatus().entries.stream())
+          .map(e -> new BigDecimal(e.resourceSeconds)).reduce(BigDecimal.ZERO, BigDecimal::add))
+          .isEqualByComparingTo(gpuSeconds);
+    });
+    UsageReportStatus.Entry entry = reports(s).get(0).getStatus().entries.get(0);
+    assertThat(List.of(entry.localQueue, entry.clusterQueue, entry.costCentre, entry.flavor,
+        entry.resource)).containsExactly("lq", "usage-cq", "cc-ml", "usage-gpu", GPU);
+    assertThat(entry.measuredResourceSeconds).as("no Prometheus configured").isNull();
+    String sweep = s.namespace + "/" + s.workload("sweep").orElseThrow().getMetadata().getName();
+    assertThat(reports(s).stream().flatMap(r -> r.getStatus().counted.stream())
+        .filter(c -> c.workload.equals(sweep)).map(c -> instant(c.runStart)).max(Long::compare))
+        .as("the report knows sweep's last run is counted").contains(start2);
+    String csv = "\ncc-ml,usage-gpu,nvidia.com/gpu," + UsageTotals.text(gpuSeconds) + ",";
     assertThat(get("/usage?by=cost-centre&from=2000-01-01T00:00:00Z"))
-        .contains("cost-centre,flavor,resource,resource_seconds,resource_hours,workloads\n")
-        .contains("\ncc-ml,usage-gpu,nvidia.com/gpu," + gpuSeconds + ",");
+        .startsWith("cost-centre,flavor,resource,resource_seconds,resource_hours,"
+            + "measured_resource_seconds,used_resource_seconds,used_resource_hours,utilization,"
+            + "runs\n")
+        .contains(csv).contains(",,,,3\n");
+
+    // A crash after the report counted a run but before its Workload record was written: the
+    // restarted operator offers urgent's run again, the report knows it, the record comes back.
+    String urgentName = s.workload("urgent").orElseThrow().getMetadata().getName();
+    s.client.resources(Workload.class).inNamespace(s.namespace).withName(urgentName)
+        .editStatus(w -> {
+          w.getStatus().usage = null;
+          return w;
+        });
+    RunningOperator.restartShared(() -> { });
+    assertGpuSeconds(awaitUsage(s, "urgent", 1), 8, urgentEnd - urgentStart);
+    assertThat(reports(s).stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
+    assertThat(reports(s).stream().flatMap(r -> r.getStatus().entries.stream())
+        .map(e -> new BigDecimal(e.resourceSeconds)).reduce(BigDecimal.ZERO, BigDecimal::add))
+        .isEqualByComparingTo(gpuSeconds);
+
+    // Jobs with a TTL go, their Workloads with them: the reports keep the bill.
+    for (String job : List.of("sweep", "urgent")) {
+      String workload = s.workload(job).orElseThrow().getMetadata().getName();
+      s.client.resource(s.job(job)).withGracePeriod(0).delete();
+      s.client.resources(Workload.class).inNamespace(s.namespace).withName(workload).delete();
+      await().atMost(Duration.ofSeconds(30)).until(() -> s.client.resources(Workload.class)
+          .inNamespace(s.namespace).withName(workload).get() == null);
+    }
     assertThat(get("/usage?by=localqueue")).contains("\nusage/lq,usage-gpu,nvidia.com/gpu,"
-        + gpuSeconds + ",");
+        + UsageTotals.text(gpuSeconds) + ",");
+    assertThat(get("/usage?by=namespace&format=json"))
+        .contains("{\"namespace\":\"usage\",\"flavor\":\"usage-gpu\",\"resource\":\""
+            + GPU + "\",\"resourceSeconds\":\"" + UsageTotals.text(gpuSeconds) + "\"");
+    assertThat(get("/usage?from=2999-01")).doesNotContain("usage-gpu");
     assertThat(get("/usage?by=team")).startsWith("by: must be one of namespace");
-    assertThat(get("/usage?from=yesterday")).startsWith("from: not an RFC 3339 time");
+    assertThat(get("/usage?from=yesterday")).startsWith("from: not a month such as 2026-12");
+    assertThat(get("/usage?format=xml")).startsWith("format: must be csv or json");
+  }
+
+  private static List<UsageReport> reports(Scenario s) {
+    return s.client.resources(UsageReport.class).inNamespace(s.namespace).list().getItems();
   }
 
   private static String get(String path) throws Exception {

@@ -16,8 +16,12 @@ import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.UsageMetrics;
+import dev.berth.operator.metrics.UtilizationMetrics;
 import dev.berth.operator.usage.UsageEndpoint;
+import dev.berth.operator.usage.ReportWriter;
 import dev.berth.operator.usage.UsagePublisher;
+import dev.berth.operator.usage.UsageRecorder;
+import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
@@ -66,6 +70,7 @@ public final class BerthOperator implements AutoCloseable {
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
   private final CapacityPublisher capacity;
+  private final UsageRecorder usageRecorder;
   private volatile boolean started;
   /** close() has begun: losing the Lease now is part of stopping, not a failure. */
   private volatile boolean stopping;
@@ -75,8 +80,8 @@ public final class BerthOperator implements AutoCloseable {
   /** The Lease was held and then lost while not stopping. */
   private volatile boolean leaseLost;
 
-  private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
-      throws IOException {
+  private BerthOperator(KubernetesClient client, OperatorConfig config,
+      UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
     Clock clock = Clock.systemUTC();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
@@ -97,7 +102,10 @@ public final class BerthOperator implements AutoCloseable {
         new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
             new CapacityMetrics(registry), events, clock, loop::poke);
     loop.onCycle(capacity);
-    loop.onCycle(new UsagePublisher(client, state, new UsageMetrics(registry, clock)));
+    usageRecorder = new UsageRecorder(new ReportWriter(client, clock), utilization,
+        new UtilizationMetrics(registry), clock, loop::poke);
+    loop.onCycle(
+        new UsagePublisher(client, state, new UsageMetrics(registry, clock), usageRecorder));
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -203,7 +211,20 @@ public final class BerthOperator implements AutoCloseable {
    */
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, Runnable onNewIntegration) throws IOException {
-    BerthOperator berth = new BerthOperator(client, config, onNewIntegration);
+    return start(client, config, UtilizationSettings.from(System.getenv()), onNewIntegration);
+  }
+
+  /** With the DCGM join configured ({@code BERTH_PROMETHEUS_URL} and the rest, see capacity.md). */
+  public static BerthOperator start(
+      KubernetesClient client, OperatorConfig config, UtilizationSettings utilization)
+      throws IOException {
+    return start(client, config, utilization,
+        () -> log.warn("restart Berth to switch the new integration on"));
+  }
+
+  private static BerthOperator start(KubernetesClient client, OperatorConfig config,
+      UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
+    BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
     try {
       berth.metrics.start();
       if (berth.webhooks != null) {
@@ -265,6 +286,7 @@ public final class BerthOperator implements AutoCloseable {
     loop.close();
     operator.stop();
     capacity.close();
+    usageRecorder.close();
     if (webhooks != null) {
       webhooks.close();
     }

@@ -465,7 +465,7 @@ class ChartIT {
             .map(o -> Serialization.unmarshal(
                 Serialization.asYaml(o), CustomResourceDefinition.class))
             .toList();
-    assertThat(crds).hasSize(7);
+    assertThat(crds).hasSize(dev.berth.api.v1beta1.BerthKinds.ALL.size());
     ChartApiServer.installCrds(crds);
 
     List<GenericKubernetesResource> webhooks = new ArrayList<>();

@@ -13,7 +13,8 @@ public final class BerthKinds {
           ClusterQueue.class,
           LocalQueue.class,
           WorkloadPriorityClass.class,
-          Workload.class);
+          Workload.class,
+          UsageReport.class);
 
   private BerthKinds() {}
 }

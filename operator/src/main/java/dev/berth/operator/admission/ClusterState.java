@@ -11,6 +11,7 @@ import dev.berth.engine.capacity.CapacityInventory;
 import dev.berth.engine.usage.UsageLedger;
 import dev.berth.operator.capacity.CapacityTranslator;
 import dev.berth.operator.usage.UsageTranslator;
+import dev.berth.operator.usage.WorkloadPods;
 import dev.berth.engine.quota.Quantity;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class ClusterState {
   /** Quota reservations of workloads, for the usage ledger; its events wait for the publisher. */
   private final UsageLedger usage = new UsageLedger();
   private final List<UsageLedger.Event> usageEvents = new ArrayList<>();
+  private final WorkloadPods workloadPods = new WorkloadPods();
   private final Map<String, String> costCentres = new ConcurrentHashMap<>();
   final Map<String, Workload> workloads = new ConcurrentHashMap<>();
   final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
@@ -173,6 +175,7 @@ public final class ClusterState {
     } else {
       capacity.upsertPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), inUse);
     }
+    workloadPods.pod(pod);
   }
 
   public void podDeleted(String uid) {
@@ -217,6 +220,7 @@ public final class ClusterState {
       return;
     }
     workloads.put(uid, wl);
+    workloadPods.workload(wl);
     observeUsage(wl);
     if (WorkloadConditions.isFinished(wl)) {
       engine.removeWorkload(uid);
@@ -254,7 +258,10 @@ public final class ClusterState {
   }
 
   public void workloadDeleted(String uid) {
-    workloads.remove(uid);
+    Workload gone = workloads.remove(uid);
+    if (gone != null) {
+      workloadPods.forget(gone);
+    }
     engine.removeWorkload(uid);
     usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
   }
@@ -268,6 +275,12 @@ public final class ClusterState {
       // Billing must never keep a workload from the engine: a malformed time is logged, not fed.
       log.warn("usage of workload {} not tracked: {}", wl.getMetadata().getName(), e.toString());
     }
+  }
+
+  /** Pod name → podSet of the workload's pods seen so far (for the DCGM join); loop thread. */
+  public Map<String, String> podsOf(String uid) {
+    Workload wl = workloads.get(uid);
+    return wl == null ? Map.of() : workloadPods.of(wl);
   }
 
   /** Runs opened and ended since the last call, in order (the usage ledger's publisher). */

@@ -24,7 +24,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> BERTH_CRDS =
       List.of(
           "resourceflavors", "topologies", "cohorts", "clusterqueues", "localqueues",
-          "workloadpriorityclasses", "workloads");
+          "workloadpriorityclasses", "workloads", "usagereports");
 
   private final KubeAPIServer server;
   private final KubernetesClient client;

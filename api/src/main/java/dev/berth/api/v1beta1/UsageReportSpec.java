@@ -1,0 +1,12 @@
+package dev.berth.api.v1beta1;
+
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+/** Which month the report covers. */
+public class UsageReportSpec {
+  /** The calendar month in UTC, YYYY-MM: runs that ended in it are counted here. */
+  @Required
+  @Pattern("^[0-9]{4}-(0[1-9]|1[0-2])$")
+  public String month;
+}

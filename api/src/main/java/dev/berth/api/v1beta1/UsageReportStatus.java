@@ -1,0 +1,80 @@
+package dev.berth.api.v1beta1;
+
+import dev.berth.api.crd.Items;
+import dev.berth.api.crd.ListType;
+import io.fabric8.generator.annotation.Required;
+import java.util.List;
+
+/**
+ * The month's runs, summed. Amounts are decimals in the resource's natural unit (cores, bytes,
+ * devices) × seconds; see docs/capacity.md for every figure.
+ */
+public class UsageReportStatus {
+  /** Runs counted in this report. */
+  public Integer runs;
+
+  /** Requested nvidia.com/gpu × hours over all entries (six decimals). */
+  public String gpuHours;
+
+  /** GPU-hours used as DCGM measured them, over the runs that were measured (absent: none). */
+  public String gpuHoursUsed;
+
+  /** When the operator last added a run. */
+  public String lastUpdateTime;
+
+  /** Per LocalQueue, ClusterQueue, cost centre, flavor and resource. */
+  @Items(max = 2048)
+  @ListType(
+      value = "map",
+      keys = {"localQueue", "clusterQueue", "costCentre", "flavor", "resource"})
+  public List<Entry> entries;
+
+  /**
+   * The workloads whose runs are counted, each with the start of its last counted run: a run
+   * whose start is not after it is never counted again (a retry, an operator restart). Bounded:
+   * entries whose Workload already records the run, or is gone, are pruned when the list is long.
+   */
+  @Items(max = 4096)
+  @ListType(value = "map", keys = "uid")
+  public List<CountedRun> counted;
+
+  /** One queue's, cost centre's and flavor's use of one resource. */
+  public static class Entry {
+    @Required public String localQueue;
+
+    @Required public String clusterQueue;
+
+    /** "" when neither the Workload nor its Namespace names one. */
+    @Required public String costCentre;
+
+    @Required public String flavor;
+
+    @Required public String resource;
+
+    /** Runs that requested this resource here. */
+    public Integer runs;
+
+    /** Requested amount × seconds with quota reserved, summed over the runs (decimal). */
+    public String resourceSeconds;
+
+    /**
+     * Of resourceSeconds, the part whose runs were measured by the DCGM join (GPU resources with
+     * a Prometheus URL configured); used ÷ measured is the utilization.
+     */
+    public String measuredResourceSeconds;
+
+    /** Device-seconds actually used (utilization × time, from DCGM) over the measured runs. */
+    public String usedResourceSeconds;
+  }
+
+  /** One workload's last counted run. */
+  public static class CountedRun {
+    @Required public String uid;
+
+    /** namespace/name, for people reading the report. */
+    public String workload;
+
+    /** The run's quota reservation time (RFC 3339, milliseconds). */
+    @Required public String runStart;
+  }
+}
