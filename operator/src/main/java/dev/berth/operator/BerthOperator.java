@@ -20,6 +20,7 @@ import dev.berth.operator.usage.UsageEndpoint;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
+import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
 import dev.berth.operator.reconciler.FlavorCache;
@@ -89,10 +90,13 @@ public final class BerthOperator implements AutoCloseable {
     loop =
         new AdmissionLoop(
             state.engine(), state, new Bootstrap(client, check::accepts),
-            new DecisionWriter(client, events, clock, registry));
+            new DecisionWriter(client, events, clock, registry,
+                config.waitForPodsReady().backoff()));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
+    loop.onCycle(new dev.berth.operator.metrics.AdmissionCheckMetrics(
+        registry, state.checks(), clock));
     capacity =
         new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
             new CapacityMetrics(registry), events, clock, loop::poke);
@@ -126,6 +130,7 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new CohortReconciler(loop, check));
     operator.register(new ClusterQueueReconciler(loop, check));
     operator.register(new LocalQueueReconciler(loop, check));
+    operator.register(new AdmissionCheckReconciler(loop, check));
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
     operator.register(new WorkloadReconciler(loop, check));

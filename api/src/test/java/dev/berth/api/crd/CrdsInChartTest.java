@@ -20,7 +20,7 @@ class CrdsInChartTest {
   @Test
   void chartHoldsExactlyTheGeneratedCrds() throws IOException {
     List<String> generated = crdFiles(GENERATED);
-    assertThat(generated).hasSize(7);
+    assertThat(generated).hasSize(8);
     assertThat(crdFiles(CHART))
         .as("CRD files in helm/berth/crds (refresh: ./mvnw -pl api -Pupdate-crds process-classes)")
         .containsExactlyInAnyOrderElementsOf(generated);

@@ -41,6 +41,11 @@ public final class ClusterState {
   final Map<String, ResourceFlavor> flavors = new ConcurrentHashMap<>();
   final Map<String, Cohort> cohorts = new ConcurrentHashMap<>();
 
+  /** AdmissionChecks, and the quota-reserved workloads waiting on them. */
+  private final AdmissionCheckTracker checks = new AdmissionCheckTracker();
+  /** Requeued workloads kept out of the engine until their requeueAt. */
+  private final RequeueHold holds = new RequeueHold();
+
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
 
@@ -218,7 +223,9 @@ public final class ClusterState {
     }
     workloads.put(uid, wl);
     observeUsage(wl);
+    checks.observe(wl);
     if (WorkloadConditions.isFinished(wl)) {
+      holds.release(uid);
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
       boolean evicted = WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED);
@@ -243,18 +250,62 @@ public final class ClusterState {
         engine.evictionObserved(uid);
       }
     } else if (Boolean.FALSE.equals(wl.getSpec().active)) {
+      holds.release(uid);
       engine.removeWorkload(uid);
     } else {
       // Pending, or back in the queue after an eviction cleared its admission.
       if (engine.admission(uid).isPresent()) {
         engine.removeWorkload(uid);
       }
+      long requeueAt = RequeueHold.requeueAt(wl);
+      if (requeueAt > System.currentTimeMillis()) {
+        // Backing off after a requeue: not a candidate before requeueAt.
+        engine.removeWorkload(uid);
+        holds.hold(uid, requeueAt);
+        return;
+      }
+      holds.release(uid);
       engine.upsertWorkload(ModelTranslator.workload(wl));
     }
   }
 
+  /** An AdmissionCheck as stored now: its workloads are looked at again. */
+  public void admissionCheck(dev.berth.api.v1beta1.AdmissionCheck check) {
+    checks.check(check);
+  }
+
+  public void admissionCheckDeleted(String name) {
+    checks.checkDeleted(name);
+  }
+
+  public AdmissionCheckTracker checks() {
+    return checks;
+  }
+
+  /**
+   * Returns the held workloads whose requeueAt has come to the engine; the time of the next one,
+   * if any, tells the loop when to wake.
+   */
+  public java.util.OptionalLong releaseDue(long now) {
+    for (String uid : holds.takeDue(now)) {
+      Workload wl = workloads.get(uid);
+      if (wl != null && !WorkloadConditions.hasQuotaReserved(wl)
+          && !WorkloadConditions.isFinished(wl) && !Boolean.FALSE.equals(wl.getSpec().active)) {
+        engine.upsertWorkload(ModelTranslator.workload(wl));
+      }
+    }
+    return holds.next();
+  }
+
+  /** Whether the workload waits out a requeue backoff. */
+  public boolean isBackingOff(String uid) {
+    return holds.isHeld(uid);
+  }
+
   public void workloadDeleted(String uid) {
     workloads.remove(uid);
+    checks.forget(uid);
+    holds.release(uid);
     engine.removeWorkload(uid);
     usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
   }

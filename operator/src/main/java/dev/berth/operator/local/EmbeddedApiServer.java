@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> BERTH_CRDS =
       List.of(
-          "resourceflavors", "topologies", "cohorts", "clusterqueues", "localqueues",
+          "resourceflavors", "topologies", "cohorts", "admissionchecks", "clusterqueues",
+          "localqueues",
           "workloadpriorityclasses", "workloads");
 
   private final KubeAPIServer server;
