@@ -479,7 +479,7 @@ class ChartIT {
             .map(o -> Serialization.unmarshal(
                 Serialization.asYaml(o), CustomResourceDefinition.class))
             .toList();
-    assertThat(crds).hasSize(7);
+    assertThat(crds).hasSize(8);
     ChartApiServer.installCrds(crds);
 
     List<GenericKubernetesResource> webhooks = new ArrayList<>();

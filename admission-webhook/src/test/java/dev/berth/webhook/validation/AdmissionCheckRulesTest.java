@@ -73,4 +73,18 @@ class AdmissionCheckRulesTest {
     assertThat(guard.checkWorkloadStatus(withChecks(), withChecks("Pending"), "berth"))
         .as("the operator lists the checks").isEmpty();
   }
+
+  @Test
+  void theMaximumExecutionTimeLabelIsAWholeNumberOfSeconds() {
+    for (String bad : List.of("0", "-5", "ten", "1.5")) {
+      String yaml = ObjectRulesTest.JOB.replace("labels: {berth.dev/queue-name: team-a}",
+          "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '" + bad
+              + "'}");
+      assertThat(TestObjects.validate(yaml)).as(bad).extracting(FieldError::path)
+          .containsExactly("metadata.labels[berth.dev/max-exec-time-seconds]");
+    }
+    String ok = ObjectRulesTest.JOB.replace("labels: {berth.dev/queue-name: team-a}",
+        "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '600'}");
+    assertThat(TestObjects.validate(ok)).isEmpty();
+  }
 }

@@ -18,6 +18,8 @@ public class WorkloadStatus {
   @Items(max = 8)
   @ListType(value = "map", keys = "name")
   public List<AdmissionCheckState> admissionChecks;
+  /** Seconds the workload ran admitted before its current admission (max execution time). */
+  public Integer accumulatedPastExecutionTimeSeconds;
   /** Requested resources × occupied time of the runs that ended (the usage ledger). */
   public WorkloadUsage usage;
 

@@ -182,7 +182,8 @@ public final class AdmissionLoop implements AutoCloseable {
   private void cycle() {
     long started = System.nanoTime();
     long now = System.currentTimeMillis();
-    // Requeued workloads whose backoff is over compete again; wake up for the next one.
+    // Requeued workloads whose backoff is over compete again; wake up for the next one, or for
+    // the next maximum execution time to run out.
     state.releaseDue(now).ifPresent(this::wakeAt);
     CycleResult result = engine.runCycle(now);
     boolean retry = writer.apply(result, state);

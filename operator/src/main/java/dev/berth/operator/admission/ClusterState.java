@@ -43,6 +43,8 @@ public final class ClusterState {
 
   /** AdmissionChecks, and the quota-reserved workloads waiting on them. */
   private final AdmissionCheckTracker checks = new AdmissionCheckTracker();
+  /** Admitted workloads with a maximum execution time: when each uses it up (epoch millis). */
+  private final Map<String, Long> execDeadlines = new ConcurrentHashMap<>();
   /** Requeued workloads kept out of the engine until their requeueAt. */
   private final RequeueHold holds = new RequeueHold();
 
@@ -224,6 +226,14 @@ public final class ClusterState {
     workloads.put(uid, wl);
     observeUsage(wl);
     checks.observe(wl);
+    var deadline = ExecutionTimeLimit.deadline(wl);
+    if (deadline.isPresent() && !Boolean.FALSE.equals(wl.getSpec().active)
+        && !WorkloadConditions.isFinished(wl)
+        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+      execDeadlines.put(uid, deadline.getAsLong());
+    } else {
+      execDeadlines.remove(uid);
+    }
     if (WorkloadConditions.isFinished(wl)) {
       holds.release(uid);
       engine.removeWorkload(uid);
@@ -294,7 +304,30 @@ public final class ClusterState {
         engine.upsertWorkload(ModelTranslator.workload(wl));
       }
     }
-    return holds.next();
+    java.util.OptionalLong hold = holds.next();
+    java.util.OptionalLong exec = execDeadlines.values().stream().mapToLong(Long::longValue).min();
+    return hold.isEmpty() ? exec : exec.isEmpty() ? hold
+        : java.util.OptionalLong.of(Math.min(hold.getAsLong(), exec.getAsLong()));
+  }
+
+  /** A deactivation for maximum execution time that failed to write is asked again. */
+  void outOfTimeAgain(String uid) {
+    Workload wl = workloads.get(uid);
+    if (wl != null) {
+      ExecutionTimeLimit.deadline(wl).ifPresent(at -> execDeadlines.put(uid, at));
+    }
+  }
+
+  /** Admitted workloads whose maximum execution time is used up at {@code now}. */
+  List<String> takeOutOfTime(long now) {
+    List<String> out = new ArrayList<>();
+    execDeadlines.forEach((uid, at) -> {
+      if (at <= now) {
+        out.add(uid);
+      }
+    });
+    out.forEach(execDeadlines::remove);
+    return out;
   }
 
   /** Whether the workload waits out a requeue backoff. */
@@ -306,6 +339,7 @@ public final class ClusterState {
     workloads.remove(uid);
     checks.forget(uid);
     holds.release(uid);
+    execDeadlines.remove(uid);
     engine.removeWorkload(uid);
     usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
   }

@@ -102,13 +102,24 @@ public final class DecisionWriter {
       }
     }
     retry |= checkGate.settle(state, now);
+    for (String uid : state.takeOutOfTime(now.toEpochMilli())) {
+      retry |= deactivateOutOfTime(uid, state, now);
+    }
     try {
       for (String uid : state.takeDeactivated()) {
-        var rejected = state.latestWorkload(uid).flatMap(CheckGateWriter::rejection);
-        retry |= rejected.isPresent()
-            ? evict(uid, "AdmissionCheck", rejected.get(), state, now)
-            : evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
-                state, now);
+        var latest = state.latestWorkload(uid);
+        var rejected = latest.flatMap(CheckGateWriter::rejection);
+        if (rejected.isPresent()) {
+          retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now);
+        } else if (latest.isPresent()
+            && ExecutionTimeLimit.exceeded(latest.get(), now.toEpochMilli())) {
+          retry |= evict(uid, ExecutionTimeLimit.REASON,
+              ExecutionTimeLimit.message(latest.get()) + "; the workload is deactivated",
+              state, now);
+        } else {
+          retry |= evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
+              state, now);
+        }
       }
       for (PendingStatus pending : reasons) {
         pending(pending, state, now);
@@ -240,6 +251,34 @@ public final class DecisionWriter {
     state.workload(written);
     admitted(written, admission);
     return false;
+  }
+
+  /**
+   * Maximum execution time used up: deactivated (spec.active=false), then evicted with reason
+   * MaximumExecutionTimeExceeded by the deactivation path, so it is never requeued.
+   */
+  private boolean deactivateOutOfTime(String uid, ClusterState state, Instant now) {
+    Workload latest = state.latestWorkload(uid).orElse(null);
+    if (latest == null || Boolean.FALSE.equals(latest.getSpec().active)
+        || !ExecutionTimeLimit.exceeded(latest, now.toEpochMilli())) {
+      return false;
+    }
+    Workload copy = Serialization.clone(latest);
+    copy.getSpec().active = false;
+    try {
+      Workload written = client.resource(copy).update();
+      state.workload(written);
+      events.warning(written, ExecutionTimeLimit.REASON,
+          ExecutionTimeLimit.message(written) + "; deactivating it");
+      return false;
+    } catch (KubernetesClientException e) {
+      log.info("deactivation of {} (maximum execution time) not written ({})", name(latest),
+          e.getCode());
+      if (retryable(e)) {
+        state.outOfTimeAgain(uid);
+      }
+      return retryable(e);
+    }
   }
 
   /** No reply, or a server error that may come after the write was applied. */

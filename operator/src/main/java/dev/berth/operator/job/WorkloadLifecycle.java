@@ -161,6 +161,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     WorkloadStatus status = copy.getStatus();
     var evicted = WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
     var now = clock.instant();
+    status.accumulatedPastExecutionTimeSeconds =
+        dev.berth.operator.admission.ExecutionTimeLimit.accumulatedAt(workload, now.toEpochMilli());
     status.admission = null;
     WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, "Pending", "Evicted: " + evicted.message, now);
     WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
