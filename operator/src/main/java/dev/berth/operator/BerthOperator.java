@@ -79,6 +79,11 @@ public final class BerthOperator implements AutoCloseable {
   private BerthOperator(KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
       throws IOException {
     Clock clock = Clock.systemUTC();
+    if (config.waitForPodsReady().enable()) {
+      // Only the requeuing backoff (used by admission checks' Retry) is in effect so far.
+      log.warn("BERTH_WAIT_FOR_PODS_READY_ENABLE=true is not implemented yet and is ignored:"
+          + " admitted workloads are not evicted for pods that are not ready");
+    }
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
         new ClusterState(
