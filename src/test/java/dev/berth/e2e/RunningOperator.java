@@ -2,6 +2,7 @@ package dev.berth.e2e;
 
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
+import dev.berth.operator.WaitForPodsReady;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -56,13 +57,21 @@ public final class RunningOperator {
 
   private static BerthOperator start(
       String kubeconfig, boolean leaderElection, boolean fairSharing, boolean exitOnLostLease) {
+    return start(kubeconfig, new OperatorConfig("berth-system", leaderElection, "berth-leader", 0,
+        false, 0, "berth-operator", exitOnLostLease, fairSharing));
+  }
+
+  /** Without leader election or webhooks, with these waitForPodsReady and requeuing settings. */
+  public static BerthOperator startNew(String kubeconfig, WaitForPodsReady settings) {
+    return start(kubeconfig, new OperatorConfig("berth-system", false, "berth-leader", 0, false,
+        0, "berth-operator", false, false, settings));
+  }
+
+  private static BerthOperator start(String kubeconfig, OperatorConfig config) {
     KubernetesClient client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
-      return BerthOperator.start(
-          client,
-          new OperatorConfig("berth-system", leaderElection, "berth-leader", 0, false, 0,
-              "berth-operator", exitOnLostLease, fairSharing));
+      return BerthOperator.start(client, config);
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -24,6 +24,7 @@ import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
+import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
 import dev.berth.operator.reconciler.FlavorCache;
@@ -83,6 +84,11 @@ public final class BerthOperator implements AutoCloseable {
   private BerthOperator(KubernetesClient client, OperatorConfig config,
       UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
     Clock clock = Clock.systemUTC();
+    if (config.waitForPodsReady().enable()) {
+      // Only the requeuing backoff (used by admission checks' Retry) is in effect so far.
+      log.warn("BERTH_WAIT_FOR_PODS_READY_ENABLE=true is not implemented yet and is ignored:"
+          + " admitted workloads are not evicted for pods that are not ready");
+    }
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
         new ClusterState(
@@ -94,10 +100,13 @@ public final class BerthOperator implements AutoCloseable {
     loop =
         new AdmissionLoop(
             state.engine(), state, new Bootstrap(client, check::accepts),
-            new DecisionWriter(client, events, clock, registry));
+            new DecisionWriter(client, events, clock, registry,
+                config.waitForPodsReady().backoff()));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
+    loop.onCycle(new dev.berth.operator.metrics.AdmissionCheckMetrics(
+        registry, state.checks(), clock));
     capacity =
         new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
             new CapacityMetrics(registry), events, clock, loop::poke);
@@ -134,6 +143,7 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new CohortReconciler(loop, check));
     operator.register(new ClusterQueueReconciler(loop, check));
     operator.register(new LocalQueueReconciler(loop, check));
+    operator.register(new AdmissionCheckReconciler(loop, check));
     operator.register(new NamespaceReconciler(loop));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
     operator.register(new WorkloadReconciler(loop, check));

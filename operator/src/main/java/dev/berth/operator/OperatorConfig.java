@@ -15,7 +15,26 @@ public record OperatorConfig(
     int webhookPort,
     String operatorIdentity,
     boolean exitOnLostLease,
-    boolean fairSharing) {
+    boolean fairSharing,
+    WaitForPodsReady waitForPodsReady) {
+
+  /** With waitForPodsReady off and Kueue's default requeuing backoff. */
+  public OperatorConfig(String namespace, boolean leaderElection, String leaseName,
+      int metricsPort, boolean webhooksEnabled, int webhookPort, String operatorIdentity,
+      boolean exitOnLostLease, boolean fairSharing) {
+    this(namespace, leaderElection, leaseName, metricsPort, webhooksEnabled, webhookPort,
+        operatorIdentity, exitOnLostLease, fairSharing, WaitForPodsReady.DEFAULT);
+  }
+
+  public OperatorConfig {
+    waitForPodsReady = waitForPodsReady == null ? WaitForPodsReady.DEFAULT : waitForPodsReady;
+  }
+
+  /** The same process settings with other waitForPodsReady settings. */
+  public OperatorConfig with(WaitForPodsReady settings) {
+    return new OperatorConfig(namespace, leaderElection, leaseName, metricsPort, webhooksEnabled,
+        webhookPort, operatorIdentity, exitOnLostLease, fairSharing, settings);
+  }
 
   public static OperatorConfig fromEnvironment() {
     return from(System.getenv());
@@ -35,6 +54,7 @@ public record OperatorConfig(
         // A replica that lost the Lease must stop deciding at once; exiting is the sure way.
         Boolean.parseBoolean(env.getOrDefault("BERTH_EXIT_ON_LOST_LEASE", "true")),
         // Order a cohort's entries by the share their queue would have after admission.
-        Boolean.parseBoolean(env.getOrDefault("BERTH_FAIR_SHARING", "false")));
+        Boolean.parseBoolean(env.getOrDefault("BERTH_FAIR_SHARING", "false")),
+        WaitForPodsReady.from(env));
   }
 }

@@ -136,7 +136,8 @@ class ChartIT {
     }
   }
 
-  @ParameterizedTest(name = "{0}: only the operator's ClusterRole can write workloads/status")
+  @ParameterizedTest(name = "{0}: only the operator's and check controllers' roles write"
+      + " workloads/status")
   @MethodSource("variations")
   void onlyTheOperatorWritesWorkloadStatus(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
@@ -150,7 +151,20 @@ class ChartIT {
         }
       }
     }
-    assertThat(writers).containsExactly("ClusterRole berth-operator");
+    // Check controllers' role writes check states only (the workloads/status webhook keeps it
+    // from admission); it is aggregated into a role the chart binds to nobody.
+    assertThat(writers).containsExactlyInAnyOrder(
+        "ClusterRole berth-operator", "ClusterRole berth-admission-check-writer");
+    assertThat(Manifests.json(Manifests.named(objects, "ClusterRole",
+            "berth-admission-check-writer").orElseThrow())
+        .at("/metadata/labels/rbac.berth.dev~1aggregate-to-admission-check-controller").asText())
+        .isEqualTo("true");
+    for (GenericKubernetesResource binding : objects) {
+      if (binding.getKind().endsWith("RoleBinding")) {
+        assertThat(Manifests.json(binding).at("/roleRef/name").asText()).as(Manifests.id(binding))
+            .doesNotStartWith("berth-admission-check");
+      }
+    }
     // And the operator's ClusterRole is bound to the operator's ServiceAccount only.
     JsonNode binding =
         Manifests.json(

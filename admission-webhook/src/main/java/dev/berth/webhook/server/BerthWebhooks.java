@@ -2,6 +2,7 @@ package dev.berth.webhook.server;
 
 import static dev.berth.webhook.server.WebhookPaths.*;
 
+import dev.berth.api.v1beta1.AdmissionCheck;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -57,6 +58,8 @@ public final class BerthWebhooks {
             BerthValidators.workloadPriorityClass(wpc)));
     routes.put(VALIDATE_TOPOLOGY, new ValidatingHandler<>(Topology.class,
         BerthValidators::topology, BerthValidators::topologyUpdate));
+    routes.put(VALIDATE_ADMISSION_CHECK, new ValidatingHandler<>(AdmissionCheck.class,
+        BerthValidators::admissionCheck, BerthValidators::admissionCheckUpdate));
     routes.put(VALIDATE_JOB, new ManagedJobHandler("Job",
         json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
         (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),

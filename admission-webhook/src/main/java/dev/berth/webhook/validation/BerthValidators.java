@@ -1,6 +1,7 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.AdmissionCheck;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -75,6 +76,14 @@ public final class BerthValidators {
 
   public static List<FieldError> topologyUpdate(Topology old, Topology topology) {
     return TopologyValidator.validateUpdate(old, topology);
+  }
+
+  public static List<FieldError> admissionCheck(AdmissionCheck check) {
+    return AdmissionCheckValidator.validate(check);
+  }
+
+  public static List<FieldError> admissionCheckUpdate(AdmissionCheck old, AdmissionCheck check) {
+    return AdmissionCheckValidator.validateUpdate(old, check);
   }
 
   public static List<FieldError> job(Job job) {

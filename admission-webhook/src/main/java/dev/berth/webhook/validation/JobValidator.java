@@ -21,6 +21,7 @@ public final class JobValidator {
     }
     ManagedJobRules.validateLabels(view, errors);
     checkMinParallelism(job, view, errors);
+    checkMaxExecTime(job.getMetadata().getLabels(), errors);
     if (job.getSpec() != null && job.getSpec().getTemplate() != null) {
       PodTemplateRules.validate(
           job.getSpec().getTemplate(), FieldPath.root("spec").child("template"), errors, podCount(job));
@@ -34,6 +35,23 @@ public final class JobValidator {
     ManagedJobRules.validateQueueUnchangedWhileRunning(JobView.of(old), JobView.of(job), KIND,
         errors);
     return errors.toList();
+  }
+
+  /** berth.dev/max-exec-time-seconds: a whole number of seconds, at least 1. */
+  static void checkMaxExecTime(java.util.Map<String, String> labels, Errors errors) {
+    String value = labels == null ? null : labels.get(Berth.MAX_EXEC_TIME_LABEL);
+    if (value == null) {
+      return;
+    }
+    FieldPath path = FieldPath.root("metadata").child("labels").key(Berth.MAX_EXEC_TIME_LABEL);
+    try {
+      if (Integer.parseInt(value.trim()) >= 1) {
+        return;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    errors.add(FieldError.invalid(path, value, "must be a whole number of seconds, at least 1"));
   }
 
   private static void checkMinParallelism(Job job, JobView view, Errors errors) {

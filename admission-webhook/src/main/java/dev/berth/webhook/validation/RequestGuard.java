@@ -67,6 +67,31 @@ public final class RequestGuard {
                 + username + "\" may not"));
       }
     }
+    errors.addAll(checkNames(old, wl, username));
     return errors.toList();
+  }
+
+  /**
+   * A check's controller writes the state of entries the operator listed; which checks apply is
+   * the operator's decision (from the ClusterQueue and the assigned flavors).
+   */
+  private static List<FieldError> checkNames(Workload old, Workload wl, String username) {
+    List<String> before = checkNames(old);
+    List<String> after = checkNames(wl);
+    if (new java.util.HashSet<>(before).equals(new java.util.HashSet<>(after))) {
+      return List.of();
+    }
+    return List.of(FieldError.forbidden(FieldPath.root("status").child("admissionChecks"),
+        "a check's controller may change the state of the listed checks " + before
+            + ", not add or remove checks (" + after + "); user \"" + username + "\" may not"));
+  }
+
+  private static List<String> checkNames(Workload wl) {
+    if (wl.getStatus() == null || wl.getStatus().admissionChecks == null) {
+      return List.of();
+    }
+    return wl.getStatus().admissionChecks.stream()
+        .map(c -> c == null ? null : c.name).sorted(java.util.Comparator.nullsFirst(
+            java.util.Comparator.naturalOrder())).toList();
   }
 }

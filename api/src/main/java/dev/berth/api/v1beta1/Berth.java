@@ -12,6 +12,11 @@ public final class Berth {
   public static final String PRIORITY_CLASS_LABEL = "berth.dev/priority-class";
   /** Annotation on a Job: the smallest parallelism it accepts (partial admission). */
   public static final String JOB_MIN_PARALLELISM_ANNOTATION = "berth.dev/job-min-parallelism";
+  /**
+   * Label on a Job or JobSet: the most seconds its Workload may run admitted, summed over
+   * requeues (Workload spec.maximumExecutionTimeSeconds); then it is evicted and deactivated.
+   */
+  public static final String MAX_EXEC_TIME_LABEL = "berth.dev/max-exec-time-seconds";
   /** Annotation the operator puts on a partially admitted Job: the parallelism it asked for. */
   public static final String ORIGINAL_PARALLELISM_ANNOTATION = "berth.dev/original-parallelism";
   /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */

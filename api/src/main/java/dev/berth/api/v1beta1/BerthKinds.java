@@ -10,6 +10,7 @@ public final class BerthKinds {
           ResourceFlavor.class,
           Topology.class,
           Cohort.class,
+          AdmissionCheck.class,
           ClusterQueue.class,
           LocalQueue.class,
           WorkloadPriorityClass.class,

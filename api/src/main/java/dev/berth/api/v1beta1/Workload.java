@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
   @Column(name = "Queue", jsonPath = ".spec.queueName"),
   @Column(name = "Reserved in", jsonPath = ".status.admission.clusterQueue"),
   @Column(name = "Admitted", jsonPath = ".status.conditions[?(@.type==\"Admitted\")].status"),
+  @Column(name = "Checks", jsonPath = ".status.admissionChecks[*].state"),
   @Column(name = "Finished", jsonPath = ".status.conditions[?(@.type==\"Finished\")].status"),
   @Column(
       name = "Reason",
@@ -28,6 +29,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
       name = "Message",
       jsonPath = ".status.conditions[?(@.type==\"QuotaReserved\")].message",
       priority = 1),
+  @Column(
+      name = "Check-Names", jsonPath = ".status.admissionChecks[*].name", priority = 1),
   @Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })
 // The pod templates are compared by the validating webhook: comparing whole templates in CEL

@@ -28,6 +28,13 @@ public class WorkloadSpec {
   /** The effective priority, resolved from the priority class when the workload is created. */
   public Integer priority;
 
+  /**
+   * The most seconds the workload may run admitted, summed over its admissions; past it the
+   * workload is evicted and deactivated (reason MaximumExecutionTimeExceeded).
+   */
+  @io.fabric8.generator.annotation.Min(1)
+  public Integer maximumExecutionTimeSeconds;
+
   /** false deactivates the workload: it is evicted and not requeued. */
   public Boolean active;
 

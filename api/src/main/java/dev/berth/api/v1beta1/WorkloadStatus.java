@@ -2,6 +2,9 @@ package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
 import java.util.List;
 
 /** The admission decision and the workload's life since; written only by the operator. */
@@ -11,7 +14,12 @@ public class WorkloadStatus {
   @Items(max = 16)
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
+  /** One entry per admission check of the ClusterQueue that applies to the assigned flavors. */
+  @Items(max = 8)
+  @ListType(value = "map", keys = "name")
   public List<AdmissionCheckState> admissionChecks;
+  /** Seconds the workload ran admitted before its current admission (max execution time). */
+  public Integer accumulatedPastExecutionTimeSeconds;
   /** Requested resources × occupied time of the runs that ended (the usage ledger). */
   public WorkloadUsage usage;
 
@@ -23,11 +31,29 @@ public class WorkloadStatus {
 
   /** The state of one admission check for this workload. */
   public static class AdmissionCheckState {
+    @Required
+    @Pattern(Berth.DNS_SUBDOMAIN)
+    @MaxLength(253)
     public String name;
-    /** Pending, Ready, Retry or Rejected. */
+
+    /** Pending, Ready, Retry or Rejected; written by the check's controller. */
+    @Required
+    @Pattern("^(Pending|Ready|Retry|Rejected)$")
+    @MaxLength(8)
     public String state;
 
+    @MaxLength(32768)
     public String message;
+
     public String lastTransitionTime;
+
+    public AdmissionCheckState() {}
+
+    public AdmissionCheckState(String name, String state, String message, String at) {
+      this.name = name;
+      this.state = state;
+      this.message = message;
+      this.lastTransitionTime = at;
+    }
   }
 }

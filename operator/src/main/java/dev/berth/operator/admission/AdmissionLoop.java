@@ -181,7 +181,11 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void cycle() {
     long started = System.nanoTime();
-    CycleResult result = engine.runCycle(System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    // Requeued workloads whose backoff is over compete again; wake up for the next one, or for
+    // the next maximum execution time to run out.
+    state.releaseDue(now).ifPresent(this::wakeAt);
+    CycleResult result = engine.runCycle(now);
     boolean retry = writer.apply(result, state);
     CycleOutcome outcome = new CycleOutcome(result, System.nanoTime() - started);
     for (Consumer<CycleOutcome> listener : listeners) {
@@ -195,6 +199,23 @@ public final class AdmissionLoop implements AutoCloseable {
       // A write failed on the API server's side, or an eviction is still to be written: decide
       // again shortly, not at once, so an unavailable API server is not hammered.
       retryLater(Duration.ofSeconds(1));
+    }
+  }
+
+  /** The earliest wake-up asked for and not yet passed (epoch millis), or Long.MAX_VALUE. */
+  private long wakeAt = Long.MAX_VALUE;
+
+  /** Runs a cycle at {@code at} (epoch millis): a held workload's requeueAt. */
+  private void wakeAt(long at) {
+    long now = System.currentTimeMillis();
+    if (wakeAt > now && wakeAt <= at) {
+      return; // an earlier wake-up is still to come; it asks for the next one
+    }
+    wakeAt = at;
+    try {
+      retryTimer.schedule(this::poke, Math.max(0, at - now) + 5, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException stopped) {
+      // Closing.
     }
   }
 

@@ -48,6 +48,8 @@ public final class Bootstrap {
     feed(client.resources(Cohort.class).list().getItems(), BerthValidators::cohort, state::cohort);
     feed(client.resources(ClusterQueue.class).list().getItems(),
         BerthValidators::clusterQueue, state::clusterQueue);
+    feed(client.resources(dev.berth.api.v1beta1.AdmissionCheck.class).list().getItems(),
+        BerthValidators::admissionCheck, state::admissionCheck);
     feed(client.namespaces().list().getItems(), n -> List.of(),
         (Namespace ns) ->
             state.namespace(ns.getMetadata().getName(), ns.getMetadata().getLabels()));

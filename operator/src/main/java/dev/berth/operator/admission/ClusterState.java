@@ -43,6 +43,13 @@ public final class ClusterState {
   final Map<String, ResourceFlavor> flavors = new ConcurrentHashMap<>();
   final Map<String, Cohort> cohorts = new ConcurrentHashMap<>();
 
+  /** AdmissionChecks, and the quota-reserved workloads waiting on them. */
+  private final AdmissionCheckTracker checks = new AdmissionCheckTracker();
+  /** Admitted workloads with a maximum execution time: when each uses it up (epoch millis). */
+  private final Map<String, Long> execDeadlines = new ConcurrentHashMap<>();
+  /** Requeued workloads kept out of the engine until their requeueAt. */
+  private final RequeueHold holds = new RequeueHold();
+
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
 
@@ -222,7 +229,17 @@ public final class ClusterState {
     workloads.put(uid, wl);
     workloadPods.workload(wl);
     observeUsage(wl);
+    checks.observe(wl);
+    var deadline = ExecutionTimeLimit.deadline(wl);
+    if (deadline.isPresent() && !Boolean.FALSE.equals(wl.getSpec().active)
+        && !WorkloadConditions.isFinished(wl)
+        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+      execDeadlines.put(uid, deadline.getAsLong());
+    } else {
+      execDeadlines.remove(uid);
+    }
     if (WorkloadConditions.isFinished(wl)) {
+      holds.release(uid);
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
       boolean evicted = WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED);
@@ -247,14 +264,79 @@ public final class ClusterState {
         engine.evictionObserved(uid);
       }
     } else if (Boolean.FALSE.equals(wl.getSpec().active)) {
+      holds.release(uid);
       engine.removeWorkload(uid);
     } else {
       // Pending, or back in the queue after an eviction cleared its admission.
       if (engine.admission(uid).isPresent()) {
         engine.removeWorkload(uid);
       }
+      long requeueAt = RequeueHold.requeueAt(wl);
+      if (requeueAt > System.currentTimeMillis()) {
+        // Backing off after a requeue: not a candidate before requeueAt.
+        engine.removeWorkload(uid);
+        holds.hold(uid, requeueAt);
+        return;
+      }
+      holds.release(uid);
       engine.upsertWorkload(ModelTranslator.workload(wl));
     }
+  }
+
+  /** An AdmissionCheck as stored now: its workloads are looked at again. */
+  public void admissionCheck(dev.berth.api.v1beta1.AdmissionCheck check) {
+    checks.check(check);
+  }
+
+  public void admissionCheckDeleted(String name) {
+    checks.checkDeleted(name);
+  }
+
+  public AdmissionCheckTracker checks() {
+    return checks;
+  }
+
+  /**
+   * Returns the held workloads whose requeueAt has come to the engine; the time of the next one,
+   * if any, tells the loop when to wake.
+   */
+  public java.util.OptionalLong releaseDue(long now) {
+    for (String uid : holds.takeDue(now)) {
+      Workload wl = workloads.get(uid);
+      if (wl != null && !WorkloadConditions.hasQuotaReserved(wl)
+          && !WorkloadConditions.isFinished(wl) && !Boolean.FALSE.equals(wl.getSpec().active)) {
+        engine.upsertWorkload(ModelTranslator.workload(wl));
+      }
+    }
+    java.util.OptionalLong hold = holds.next();
+    java.util.OptionalLong exec = execDeadlines.values().stream().mapToLong(Long::longValue).min();
+    return hold.isEmpty() ? exec : exec.isEmpty() ? hold
+        : java.util.OptionalLong.of(Math.min(hold.getAsLong(), exec.getAsLong()));
+  }
+
+  /** A deactivation for maximum execution time that failed to write is asked again. */
+  void outOfTimeAgain(String uid) {
+    Workload wl = workloads.get(uid);
+    if (wl != null) {
+      ExecutionTimeLimit.deadline(wl).ifPresent(at -> execDeadlines.put(uid, at));
+    }
+  }
+
+  /** Admitted workloads whose maximum execution time is used up at {@code now}. */
+  List<String> takeOutOfTime(long now) {
+    List<String> out = new ArrayList<>();
+    execDeadlines.forEach((uid, at) -> {
+      if (at <= now) {
+        out.add(uid);
+      }
+    });
+    out.forEach(execDeadlines::remove);
+    return out;
+  }
+
+  /** Whether the workload waits out a requeue backoff. */
+  public boolean isBackingOff(String uid) {
+    return holds.isHeld(uid);
   }
 
   public void workloadDeleted(String uid) {
@@ -262,6 +344,9 @@ public final class ClusterState {
     if (gone != null) {
       workloadPods.forget(gone);
     }
+    checks.forget(uid);
+    holds.release(uid);
+    execDeadlines.remove(uid);
     engine.removeWorkload(uid);
     usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
   }

@@ -43,11 +43,20 @@ public final class DecisionWriter {
   private final MeterRegistry registry;
   /** Admissions whose write has an unknown outcome, with the version they were written against. */
   private final Map<String, Unresolved> unresolved = new LinkedHashMap<>();
+  /** Admission checks: the reservation's entries, then Admitted, Retry or Rejected. */
+  private final CheckGateWriter checkGate;
 
   private record Unresolved(Admission admission, Workload decidedOn) {}
 
   public DecisionWriter(
       KubernetesClient client, EventRecorder events, Clock clock, MeterRegistry registry) {
+    this(client, events, clock, registry, dev.berth.engine.checks.RequeueBackoff.DEFAULT);
+  }
+
+  /** With the requeuing backoff that paces a check's Retry. */
+  public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
+      MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff) {
+    this.checkGate = new CheckGateWriter(client, events, registry, backoff);
     this.client = client;
     this.events = events;
     this.clock = clock;
@@ -92,10 +101,25 @@ public final class DecisionWriter {
         retry = true;
       }
     }
+    retry |= checkGate.settle(state, now);
+    for (String uid : state.takeOutOfTime(now.toEpochMilli())) {
+      retry |= deactivateOutOfTime(uid, state, now);
+    }
     try {
       for (String uid : state.takeDeactivated()) {
-        retry |= evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
-            state, now);
+        var latest = state.latestWorkload(uid);
+        var rejected = latest.flatMap(CheckGateWriter::rejection);
+        if (rejected.isPresent()) {
+          retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now);
+        } else if (latest.isPresent()
+            && ExecutionTimeLimit.exceeded(latest.get(), now.toEpochMilli())) {
+          retry |= evict(uid, ExecutionTimeLimit.REASON,
+              ExecutionTimeLimit.message(latest.get()) + "; the workload is deactivated",
+              state, now);
+        } else {
+          retry |= evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
+              state, now);
+        }
       }
       for (PendingStatus pending : reasons) {
         pending(pending, state, now);
@@ -192,9 +216,9 @@ public final class DecisionWriter {
     }
     String message = "Quota reserved in ClusterQueue " + admission.clusterQueue();
     WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
-    WorkloadConditions.set(
-        status, WorkloadConditions.ADMITTED, true, "Admitted",
-        "The workload is admitted" + (admission.borrows() ? ", borrowing from its cohort" : ""), now);
+    List<String> checks = AdmissionCheckTracker.applicable(
+        state.clusterQueues.get(admission.clusterQueue()), flavorsOf(admission));
+    checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
     Workload written;
@@ -229,6 +253,34 @@ public final class DecisionWriter {
     return false;
   }
 
+  /**
+   * Maximum execution time used up: deactivated (spec.active=false), then evicted with reason
+   * MaximumExecutionTimeExceeded by the deactivation path, so it is never requeued.
+   */
+  private boolean deactivateOutOfTime(String uid, ClusterState state, Instant now) {
+    Workload latest = state.latestWorkload(uid).orElse(null);
+    if (latest == null || Boolean.FALSE.equals(latest.getSpec().active)
+        || !ExecutionTimeLimit.exceeded(latest, now.toEpochMilli())) {
+      return false;
+    }
+    Workload copy = Serialization.clone(latest);
+    copy.getSpec().active = false;
+    try {
+      Workload written = client.resource(copy).update();
+      state.workload(written);
+      events.warning(written, ExecutionTimeLimit.REASON,
+          ExecutionTimeLimit.message(written) + "; deactivating it");
+      return false;
+    } catch (KubernetesClientException e) {
+      log.info("deactivation of {} (maximum execution time) not written ({})", name(latest),
+          e.getCode());
+      if (retryable(e)) {
+        state.outOfTimeAgain(uid);
+      }
+      return retryable(e);
+    }
+  }
+
   /** No reply, or a server error that may come after the write was applied. */
   static boolean outcomeUnknown(KubernetesClientException e) {
     return e.getCode() <= 0 || e.getCode() >= 500;
@@ -237,7 +289,13 @@ public final class DecisionWriter {
   private void admitted(Workload written, Admission admission) {
     events.normal(
         written, "QuotaReserved", "Quota reserved in ClusterQueue " + admission.clusterQueue());
-    events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
+    if (WorkloadConditions.isTrue(written, WorkloadConditions.ADMITTED)) {
+      events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
+    } else {
+      events.normal(written, "AdmissionChecksPending", WorkloadConditions
+          .find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
+          .map(c -> c.message).orElse("waiting for admission checks"));
+    }
     for (var ps : admission.podSetAssignments()) {
       if (ps.topologyAssignment() != null) {
         events.normal(written, "TopologyAssigned",
@@ -321,7 +379,15 @@ public final class DecisionWriter {
     }
   }
 
-  private static String name(Workload wl) {
+  private static java.util.Set<String> flavorsOf(Admission admission) {
+    java.util.Set<String> flavors = new java.util.LinkedHashSet<>();
+    for (var ps : admission.podSetAssignments()) {
+      flavors.addAll(ps.flavors().values());
+    }
+    return flavors;
+  }
+
+  static String name(Workload wl) {
     return wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName();
   }
 }

@@ -48,9 +48,12 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public Workload newWorkload(Job job, PriorityResolver priorities) {
-    return WorkloadNames.newWorkload(
+    Workload workload = WorkloadNames.newWorkload(
         job, "batch/v1", kind(), workloadName(job), podSets(job),
         priorities.resolve(job.getMetadata().getLabels(), job.getSpec().getTemplate()));
+    workload.getSpec().maximumExecutionTimeSeconds =
+        WorkloadNames.maxExecTime(job.getMetadata().getLabels());
+    return workload;
   }
 
   @Override

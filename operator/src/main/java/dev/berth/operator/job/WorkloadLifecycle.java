@@ -67,8 +67,15 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       evict(client, owner, workload);
     } else if (!PodSetsMatch.of(integration.podSets(owner), workload.getSpec().podSets)) {
       requeueAtNewSize(client, owner, workload);
-    } else if (WorkloadConditions.hasQuotaReserved(workload)) {
+    } else if (WorkloadConditions.hasQuotaReserved(workload)
+        && WorkloadConditions.isTrue(workload, WorkloadConditions.ADMITTED)) {
+      // Admitted: quota reserved and every admission check Ready.
       start(client, owner, workload);
+    } else if (WorkloadConditions.hasQuotaReserved(workload)) {
+      if (!integration.isSuspended(owner)) {
+        suspend(client, owner, "quota reserved, but its Workload's admission checks are not all"
+            + " Ready");
+      }
     } else if (!integration.isSuspended(owner)) {
       suspend(client, owner, "not admitted: its Workload waits for quota");
     }
@@ -154,12 +161,27 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     WorkloadStatus status = copy.getStatus();
     var evicted = WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
     var now = clock.instant();
+    status.accumulatedPastExecutionTimeSeconds =
+        dev.berth.operator.admission.ExecutionTimeLimit.accumulatedAt(workload, now.toEpochMilli());
     status.admission = null;
     WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, "Pending", "Evicted: " + evicted.message, now);
     WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
     WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
     if (!Boolean.FALSE.equals(copy.getSpec().active)) {
-      WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason, "Requeued after eviction", now);
+      String requeueAt = status.requeueState == null ? null : status.requeueState.requeueAt;
+      WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason,
+          "Requeued after eviction"
+              + (requeueAt == null ? "" : "; not reconsidered before " + requeueAt), now);
+    }
+    // The checks run again for the next reservation, as Kueue resets them.
+    if (status.admissionChecks != null) {
+      for (var check : status.admissionChecks) {
+        if (!"Pending".equals(check.state)) {
+          check.state = "Pending";
+          check.lastTransitionTime = now.toString();
+        }
+        check.message = "Reset: the quota was released (" + evicted.reason + ")";
+      }
     }
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     client.resource(copy).updateStatus();

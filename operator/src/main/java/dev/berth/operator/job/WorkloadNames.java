@@ -64,4 +64,22 @@ public final class WorkloadNames {
       throw new IllegalStateException(e);
     }
   }
+
+  /**
+   * The berth.dev/max-exec-time-seconds label as seconds, or null when absent or not a positive
+   * whole number (the Job webhook refuses those; one stored around it runs without a limit).
+   */
+  public static Integer maxExecTime(java.util.Map<String, String> labels) {
+    String value =
+        labels == null ? null : labels.get(dev.berth.api.v1beta1.Berth.MAX_EXEC_TIME_LABEL);
+    if (value == null) {
+      return null;
+    }
+    try {
+      int seconds = Integer.parseInt(value.trim());
+      return seconds >= 1 ? seconds : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
 }

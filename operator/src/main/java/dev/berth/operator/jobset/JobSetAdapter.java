@@ -41,9 +41,12 @@ public final class JobSetAdapter implements Integration<JobSet> {
   @Override
   public Workload newWorkload(JobSet jobSet, PriorityResolver priorities) {
     PodTemplateSpec first = jobSet.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
-    return WorkloadNames.newWorkload(
+    Workload workload = WorkloadNames.newWorkload(
         jobSet, "jobset.x-k8s.io/v1alpha2", kind(), workloadName(jobSet), podSets(jobSet),
         priorities.resolve(jobSet.getMetadata().getLabels(), first));
+    workload.getSpec().maximumExecutionTimeSeconds =
+        WorkloadNames.maxExecTime(jobSet.getMetadata().getLabels());
+    return workload;
   }
 
   @Override

@@ -1,0 +1,65 @@
+package dev.berth.operator.admission;
+
+import dev.berth.api.v1beta1.Workload;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Workloads back in their queue whose status.requeueState.requeueAt lies ahead: they are kept out
+ * of the engine until then (Kueue does not reconsider them before it either), and returned to it
+ * by the first cycle at or after that time.
+ */
+public final class RequeueHold {
+  private final Map<String, Long> until = new ConcurrentHashMap<>();
+
+  /** requeueAt in epoch millis, or 0 when the workload has none (or an unreadable one). */
+  public static long requeueAt(Workload wl) {
+    if (wl.getStatus() == null || wl.getStatus().requeueState == null
+        || wl.getStatus().requeueState.requeueAt == null) {
+      return 0;
+    }
+    try {
+      return Instant.parse(wl.getStatus().requeueState.requeueAt).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      return 0;
+    }
+  }
+
+  void hold(String uid, long at) {
+    until.put(uid, at);
+  }
+
+  boolean release(String uid) {
+    return until.remove(uid) != null;
+  }
+
+  boolean isHeld(String uid) {
+    return until.containsKey(uid);
+  }
+
+  /** The held workloads due at {@code now}, no longer held. */
+  List<String> takeDue(long now) {
+    List<String> due = new ArrayList<>();
+    until.forEach((uid, at) -> {
+      if (at <= now) {
+        due.add(uid);
+      }
+    });
+    due.forEach(until::remove);
+    return due;
+  }
+
+  /** When the next held workload is due. */
+  OptionalLong next() {
+    return until.values().stream().mapToLong(Long::longValue).min();
+  }
+
+  public int size() {
+    return until.size();
+  }
+}

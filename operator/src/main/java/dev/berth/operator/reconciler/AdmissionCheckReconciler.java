@@ -1,0 +1,38 @@
+package dev.berth.operator.reconciler;
+
+import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.validation.BerthValidators;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+
+/**
+ * AdmissionChecks, status included (their controllers mark them Active): the workloads waiting
+ * on a check are looked at again when it changes.
+ */
+@ControllerConfiguration(triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false)
+public final class AdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
+  private final AdmissionLoop loop;
+  private final SpecCheck check;
+
+  public AdmissionCheckReconciler(AdmissionLoop loop, SpecCheck check) {
+    this.loop = loop;
+    this.check = check;
+  }
+
+  @Override
+  public UpdateControl<AdmissionCheck> reconcile(
+      AdmissionCheck admissionCheck, Context<AdmissionCheck> context) {
+    String name = admissionCheck.getMetadata().getName();
+    if (context.isPrimaryResourceDeleted()) {
+      loop.submit(state -> state.admissionCheckDeleted(name));
+    } else if (check.accepts(admissionCheck, BerthValidators.admissionCheck(admissionCheck))) {
+      AdmissionCheck copy = Finalizers.copy(admissionCheck);
+      loop.submit(state -> state.admissionCheck(copy));
+    }
+    return UpdateControl.noUpdate();
+  }
+}
