@@ -28,13 +28,14 @@ public final class StatusView {
     this.engine = engine;
   }
 
-  /** Why a engine.pending workload waits, or null if the engine does not know it as engine.pending. */
+  /** Why a pending workload waits, or null if the engine does not know it as pending. */
   public PendingStatus pendingStatus(String uid) {
     PendingWorkload pw = engine.pending.get(uid);
     if (pw == null) {
       LocalQueueState lq = engine.unrouted.get(uid);
       return lq == null ? null
-          : new PendingStatus(uid, null, PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist");
+          : new PendingStatus(uid, null, Explanation.of(PendingReason.Inadmissible,
+              "LocalQueue " + lq.key() + " doesn't exist"));
     }
     Bucket b = pw.bucket();
     ClusterQueueState cq = engine.queues.get(b.queue().clusterQueue());
@@ -64,7 +65,19 @@ public final class StatusView {
     if (why == null) {
       why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
     }
-    return new PendingStatus(uid, cq.name, why.reason(), why.message());
+    return new PendingStatus(uid, cq.name, why);
+  }
+
+  /** Why each pending workload waits, those without a LocalQueue included. */
+  public List<PendingStatus> pendingStatuses() {
+    List<PendingStatus> out = new ArrayList<>(engine.pending.size() + engine.unrouted.size());
+    for (String uid : engine.pending.keySet()) {
+      out.add(pendingStatus(uid));
+    }
+    for (String uid : engine.unrouted.keySet()) {
+      out.add(pendingStatus(uid));
+    }
+    return out;
   }
 
   /** Position of each engine.pending workload of a ClusterQueue (0 = head), in queue order. */

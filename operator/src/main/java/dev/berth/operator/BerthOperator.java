@@ -36,6 +36,7 @@ import dev.berth.operator.topology.TopologyUngater;
 import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
+import dev.berth.operator.status.PendingConditions;
 import dev.berth.operator.status.StatusPublisher;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
@@ -91,6 +92,7 @@ public final class BerthOperator implements AutoCloseable {
             state.engine(), state, new Bootstrap(client, check::accepts),
             new DecisionWriter(client, events, clock, registry));
     loop.onCycle(new StatusPublisher(client, state, clock));
+    loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     capacity =
