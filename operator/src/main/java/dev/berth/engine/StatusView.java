@@ -80,6 +80,32 @@ public final class StatusView {
     return out;
   }
 
+  /**
+   * The pending workloads of a ClusterQueue in admission order, with their positions, requests
+   * and reasons (the visibility API). Empty for an unknown ClusterQueue.
+   */
+  public List<PendingEntry> pendingWorkloads(String clusterQueue) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    List<PendingEntry> out = new ArrayList<>();
+    if (cq == null) {
+      return out;
+    }
+    Map<LocalQueueState, Integer> perLocalQueue = new java.util.HashMap<>();
+    for (PendingWorkload w : cq.queue.inOrder()) {
+      Bucket b = w.bucket();
+      LocalQueueState lq = b.localQueue();
+      int local = perLocalQueue.merge(lq, 1, Integer::sum) - 1;
+      Map<String, Long> requests = new java.util.TreeMap<>();
+      for (dev.berth.engine.model.PodSet ps : b.podSets()) {
+        ps.requests().forEach((r, v) -> requests.merge(r, v * ps.count(), Long::sum));
+      }
+      PendingStatus why = pendingStatus(w.uid());
+      out.add(new PendingEntry(w.uid(), lq.namespace(), w.name(), lq.name(), cq.name, out.size(),
+          local, b.priority(), requests, why.reason().name(), why.summary()));
+    }
+    return out;
+  }
+
   /** Position of each engine.pending workload of a ClusterQueue (0 = head), in queue order. */
   public Map<String, Integer> queuePositions(String clusterQueue) {
     ClusterQueueState cq = engine.queues.get(clusterQueue);

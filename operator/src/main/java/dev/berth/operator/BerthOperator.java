@@ -17,6 +17,7 @@ import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.UsageMetrics;
 import dev.berth.operator.usage.UsageEndpoint;
+import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
@@ -156,7 +157,8 @@ public final class BerthOperator implements AutoCloseable {
             : null;
     leaderElection = config.leaderElection();
     metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
-        .route("/usage", new UsageEndpoint(client));
+        .route("/usage", new UsageEndpoint(client))
+        .route(VisibilityEndpoint.PATH, new VisibilityEndpoint(client, loop));
   }
 
   /**

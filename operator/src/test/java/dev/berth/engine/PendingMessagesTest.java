@@ -100,7 +100,8 @@ class PendingMessagesTest {
   @Test
   void aNoteAddedToPartsSurvivesTheCut() {
     Explanation base = Explanation.ofParts(WaitingForQuota, List.of("needs gpu 8", "needs cpu 2"));
-    Explanation why = Explanation.withSuffix(WaitingForQuota, base, "; preemption found no victims");
+    Explanation why =
+        Explanation.withSuffix(WaitingForQuota, base, "; preemption found no victims");
     assertThat(why.summary())
         .isEqualTo("needs gpu 8; preemption found no victims; and 1 more (see Events)");
     assertThat(why.message()).isEqualTo("needs gpu 8; needs cpu 2; preemption found no victims");

@@ -221,10 +221,11 @@ public final class FlavorAssigner {
     return Explanation.ofParts(reason, parts);
   }
 
-  private static Shortfall shortfall(String podSet, String resource, String flavor, long own, long need,
-      long available, long potential, QuotaNode node, int fr, boolean exceeds) {
+  private static Shortfall shortfall(String podSet, String resource, String flavor, long own,
+      long need, long available, long potential, QuotaNode node, int fr, boolean exceeds) {
     QuotaNode parent = node.parent();
-    return new Shortfall(podSet, resource, flavor, own, need, available, node.nominal(fr), node.usage(fr),
+    return new Shortfall(podSet, resource, flavor, own, need, available, node.nominal(fr),
+        node.usage(fr),
         parent == null ? null : parent.name(), potential, node.borrowingLimit(fr), exceeds);
   }
 

@@ -59,7 +59,8 @@ record Shortfall(
     if (podSet != null) {
       sb.append("podSet ").append(podSet).append(": ");
     }
-    sb.append("needs ").append(resource).append(' ').append(fmt(own)).append(" on flavor ").append(flavor);
+    sb.append("needs ").append(resource).append(' ').append(fmt(own))
+        .append(" on flavor ").append(flavor);
     if (need != own) {
       sb.append(" (").append(fmt(need)).append(" with the podSets before it)");
     }

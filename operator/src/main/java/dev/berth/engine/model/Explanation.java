@@ -95,7 +95,8 @@ public final class Explanation {
 
   private String more() {
     int n = parts != null ? parts.size() : 0;
-    return n > 1 ? "; and " + (n - 1) + " more (see Events)" : summaryBase != null ? summaryBase.more() : "";
+    return n > 1 ? "; and " + (n - 1) + " more (see Events)"
+        : summaryBase != null ? summaryBase.more() : "";
   }
 
   /** Conditions and columns stay readable: one line, at most this many characters. */

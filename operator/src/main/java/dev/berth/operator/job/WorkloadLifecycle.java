@@ -194,7 +194,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED,
         WorkloadConditions.isTrue(copy, WorkloadConditions.QUOTA_RESERVED), "Finished",
         dev.berth.engine.model.Explanation.oneLine("finished ("
-            + (finish.succeeded() ? "Succeeded" : "Failed") + "), quota released: " + finish.message()),
+            + (finish.succeeded() ? "Succeeded" : "Failed") + "), quota released: "
+            + finish.message()),
         clock.instant());
     client.resource(copy).updateStatus();
     events.normal(owner, "Finished", "Workload finished: " + finish.message());

@@ -120,7 +120,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition current = latest.getStatus() == null ? null
         : WorkloadConditions.find(latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
             .orElse(null);
-    boolean reasonChanged = current == null || !"False".equals(current.status) || !reason.equals(current.reason);
+    boolean reasonChanged = current == null || !"False".equals(current.status)
+        || !reason.equals(current.reason);
     if (!reasonChanged && Objects.equals(summary, current.message)) {
       due.remove(pending.workloadUid());
       return;
