@@ -208,9 +208,8 @@ final class AdmissionCycle {
   private static Explanation explain(Entry e) {
     Explanation why = e.assignment.explanation();
     if (e.assignment.mode() == FlavorMode.Preempt) {
-      Explanation base = why;
-      why = Explanation.lazy(PendingReason.WaitingForQuota,
-          () -> base.message() + "; preemption could make room but found no victims");
+      why = Explanation.withSuffix(PendingReason.WaitingForQuota, why,
+          "; preemption could make room but found no victims");
     }
     return why;
   }

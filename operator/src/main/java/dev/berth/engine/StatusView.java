@@ -28,13 +28,14 @@ public final class StatusView {
     this.engine = engine;
   }
 
-  /** Why a engine.pending workload waits, or null if the engine does not know it as engine.pending. */
+  /** Why a pending workload waits, or null if the engine does not know it as pending. */
   public PendingStatus pendingStatus(String uid) {
     PendingWorkload pw = engine.pending.get(uid);
     if (pw == null) {
       LocalQueueState lq = engine.unrouted.get(uid);
       return lq == null ? null
-          : new PendingStatus(uid, null, PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist");
+          : new PendingStatus(uid, null, Explanation.of(PendingReason.Inadmissible,
+              "LocalQueue " + lq.key() + " doesn't exist"));
     }
     Bucket b = pw.bucket();
     ClusterQueueState cq = engine.queues.get(b.queue().clusterQueue());
@@ -64,7 +65,45 @@ public final class StatusView {
     if (why == null) {
       why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
     }
-    return new PendingStatus(uid, cq.name, why.reason(), why.message());
+    return new PendingStatus(uid, cq.name, why);
+  }
+
+  /** Why each pending workload waits, those without a LocalQueue included. */
+  public List<PendingStatus> pendingStatuses() {
+    List<PendingStatus> out = new ArrayList<>(engine.pending.size() + engine.unrouted.size());
+    for (String uid : engine.pending.keySet()) {
+      out.add(pendingStatus(uid));
+    }
+    for (String uid : engine.unrouted.keySet()) {
+      out.add(pendingStatus(uid));
+    }
+    return out;
+  }
+
+  /**
+   * The pending workloads of a ClusterQueue in admission order, with their positions, requests
+   * and reasons (the visibility API). Empty for an unknown ClusterQueue.
+   */
+  public List<PendingEntry> pendingWorkloads(String clusterQueue) {
+    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    List<PendingEntry> out = new ArrayList<>();
+    if (cq == null) {
+      return out;
+    }
+    Map<LocalQueueState, Integer> perLocalQueue = new java.util.HashMap<>();
+    for (PendingWorkload w : cq.queue.inOrder()) {
+      Bucket b = w.bucket();
+      LocalQueueState lq = b.localQueue();
+      int local = perLocalQueue.merge(lq, 1, Integer::sum) - 1;
+      Map<String, Long> requests = new java.util.TreeMap<>();
+      for (dev.berth.engine.model.PodSet ps : b.podSets()) {
+        ps.requests().forEach((r, v) -> requests.merge(r, v * ps.count(), Long::sum));
+      }
+      PendingStatus why = pendingStatus(w.uid());
+      out.add(new PendingEntry(w.uid(), lq.namespace(), w.name(), lq.name(), cq.name, out.size(),
+          local, b.priority(), requests, why.reason().name(), why.summary()));
+    }
+    return out;
   }
 
   /** Position of each engine.pending workload of a ClusterQueue (0 = head), in queue order. */

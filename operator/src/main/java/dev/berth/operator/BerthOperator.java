@@ -19,6 +19,7 @@ import dev.berth.operator.metrics.UsageMetrics;
 import dev.berth.operator.metrics.UtilizationMetrics;
 import dev.berth.operator.usage.UsageEndpoint;
 import dev.berth.operator.usage.ReportWriter;
+import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.operator.usage.UtilizationSettings;
@@ -41,6 +42,7 @@ import dev.berth.operator.topology.TopologyUngater;
 import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
+import dev.berth.operator.status.PendingConditions;
 import dev.berth.operator.status.StatusPublisher;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
@@ -103,6 +105,7 @@ public final class BerthOperator implements AutoCloseable {
             new DecisionWriter(client, events, clock, registry,
                 config.waitForPodsReady().backoff()));
     loop.onCycle(new StatusPublisher(client, state, clock));
+    loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     loop.onCycle(new dev.berth.operator.metrics.AdmissionCheckMetrics(
@@ -172,7 +175,8 @@ public final class BerthOperator implements AutoCloseable {
             : null;
     leaderElection = config.leaderElection();
     metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
-        .route("/usage", new UsageEndpoint(client));
+        .route("/usage", new UsageEndpoint(client))
+        .route(VisibilityEndpoint.PATH, new VisibilityEndpoint(client, loop));
   }
 
   /**

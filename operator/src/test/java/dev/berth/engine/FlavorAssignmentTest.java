@@ -187,7 +187,8 @@ class FlavorAssignmentTest {
             .pending(workload("w").podSet("driver", 1, "cpu", "1").podSet("workers", 4, "cpu", "2"))
             .admits()
             .usage("cq", "default", "cpu", "0")
-            .pendingWith("w", ExceedsMaxQuota, "podSet workers: needs cpu 9 on flavor default"),
+            .pendingWith("w", ExceedsMaxQuota,
+                "podSet workers: needs cpu 8 on flavor default (9 with the podSets before it)"),
         Scenario.named("podSets may land on different flavors")
             .flavors(spot(), onDemand())
             .queues(spotThenOnDemand())

@@ -7,16 +7,23 @@ import dev.berth.webhook.validation.QueueScope;
 
 /**
  * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named
- * {@code default} when the queue-name label is missing, and suspend every managed one so that
- * nothing runs before Berth admits its Workload.
+ * {@code default} when the queue-name label is missing, suspend every managed one so that
+ * nothing runs before Berth admits its Workload, and stamp when it was submitted.
  */
 public final class ManagedJobDefaulter implements Defaulter {
   public static final String DEFAULT_QUEUE = QueueScope.DEFAULT_QUEUE;
 
   private final LocalQueueLookup localQueues;
 
+  private final java.time.Clock clock;
+
   public ManagedJobDefaulter(LocalQueueLookup localQueues) {
+    this(localQueues, java.time.Clock.systemUTC());
+  }
+
+  public ManagedJobDefaulter(LocalQueueLookup localQueues, java.time.Clock clock) {
     this.localQueues = localQueues;
+    this.clock = clock;
   }
 
   @Override
@@ -38,6 +45,12 @@ public final class ManagedJobDefaulter implements Defaulter {
       }
     }
     if (JobView.of(job).managed()) {
+      // Sub-second submission order, for jobs created in the same second; always ours, never
+      // the submitter's (a hand-set value would jump the queue).
+      ObjectNode annotations = Json.object(metadata, "annotations");
+      if (annotations != null) {
+        annotations.put(Berth.SUBMITTED_AT_ANNOTATION, clock.instant().toString());
+      }
       ObjectNode spec = Json.object(job, "spec");
       if (spec != null) {
         spec.put("suspend", true);

@@ -28,6 +28,17 @@ class DefaulterTest {
   }
 
   @Test
+  void theSubmissionTimeIsStampedOverAnyHandSetValue() {
+    java.time.Clock clock = java.time.Clock.fixed(
+        java.time.Instant.parse("2026-12-01T12:00:00.123456Z"), java.time.ZoneOffset.UTC);
+    ObjectNode job = json(JOB.replace("labels:",
+        "annotations: {berth.dev/submitted-at: '2000-01-01T00:00:00Z'}, labels:"));
+    new ManagedJobDefaulter(LocalQueueLookup.NONE, clock).apply(job, "team");
+    assertThat(job.at("/metadata/annotations/berth.dev~1submitted-at").asText())
+        .isEqualTo("2026-12-01T12:00:00.123456Z");
+  }
+
+  @Test
   void missingQueueComesFromTheDefaultLocalQueue() {
     String unlabelled = JOB.replace("labels: {berth.dev/queue-name: q}", "labels: {app: x}");
     ObjectNode job = json(unlabelled);

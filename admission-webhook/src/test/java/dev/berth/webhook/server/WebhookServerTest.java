@@ -119,9 +119,13 @@ class WebhookServerTest {
     assertThat(answer.path("patchType").asText()).isEqualTo("JSONPatch");
     String patch = new String(Base64.getDecoder().decode(answer.path("patch").asText()),
         StandardCharsets.UTF_8);
-    assertThat(read(patch)).singleElement().satisfies(op -> {
+    assertThat(read(patch)).hasSize(2).anySatisfy(op -> {
       assertThat(op.path("op").asText()).isEqualTo("add");
       assertThat(op.path("path").asText()).isEqualTo("/spec/suspend");
+    }).anySatisfy(op -> {
+      // The submission time, for workloads created in the same second (issue 16).
+      assertThat(op.path("path").asText()).isEqualTo("/metadata/annotations");
+      assertThat(op.at("/value/berth.dev~1submitted-at").asText()).endsWith("Z");
     });
   }
 

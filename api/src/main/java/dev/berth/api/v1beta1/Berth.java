@@ -19,6 +19,12 @@ public final class Berth {
   public static final String MAX_EXEC_TIME_LABEL = "berth.dev/max-exec-time-seconds";
   /** Annotation the operator puts on a partially admitted Job: the parallelism it asked for. */
   public static final String ORIGINAL_PARALLELISM_ANNOTATION = "berth.dev/original-parallelism";
+  /**
+   * Annotation on a Job or JobSet (set by the mutating webhook at create, at sub-second
+   * resolution) and on its Workload (copied by the operator): when it was submitted. It orders
+   * workloads created in the same second (creationTimestamp has 1 s resolution).
+   */
+  public static final String SUBMITTED_AT_ANNOTATION = "berth.dev/submitted-at";
   /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */
   public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
   /** Label on a Workload created for a Job or JobSet: the owner's kind (Job or JobSet). */

@@ -131,8 +131,9 @@ public final class FlavorAssigner {
               if (notes == null) {
                 notes = new ArrayList<>(2);
               }
+              long own = Math.multiplyExact(gr.perPod[k], (long) count);
               notes.add(shortfall(named ? ps.name : null, group.resources[gr.resourcePos[k]], option.name,
-                  need, available, potential, node, fr, over));
+                  own, need, available, potential, node, fr, over));
             }
             // Under preemption the queue's own usage may be freed, so only need beyond nominal borrows.
             long base = m == FlavorMode.Preempt ? 0 : node.usage(fr);
@@ -191,8 +192,16 @@ public final class FlavorAssigner {
     }
     Explanation why = overall == FlavorMode.Fit
         ? null
-        : Explanation.ofParts(PendingReason.WaitingForQuota, preemptNotes == null ? List.of() : preemptNotes);
+        : Explanation.ofParts(PendingReason.WaitingForQuota, scarcestFirst(preemptNotes));
     return new Assignment(overall, borrowsAny, out, Arrays.copyOf(accFr, accN), Arrays.copyOf(accAmount, accN), why);
+  }
+
+  private static List<Object> scarcestFirst(List<Object> notes) {
+    if (notes == null) {
+      return List.of();
+    }
+    notes.sort(Shortfall.SCARCEST_FIRST);
+    return notes;
   }
 
   private static Explanation failure(AssignmentPlan.GroupRequest gr, List<Object> notes, boolean allExceed, String podSet) {
@@ -205,16 +214,18 @@ public final class FlavorAssigner {
         parts.add(podSet == null ? m : "podSet " + podSet + ": " + m);
       }
     }
+    parts.sort(Shortfall.SCARCEST_FIRST);
     PendingReason reason = !gr.anyMatch
         ? PendingReason.NoMatchingFlavor
         : allExceed ? PendingReason.ExceedsMaxQuota : PendingReason.WaitingForQuota;
     return Explanation.ofParts(reason, parts);
   }
 
-  private static Shortfall shortfall(String podSet, String resource, String flavor, long need, long available,
-      long potential, QuotaNode node, int fr, boolean exceeds) {
+  private static Shortfall shortfall(String podSet, String resource, String flavor, long own,
+      long need, long available, long potential, QuotaNode node, int fr, boolean exceeds) {
     QuotaNode parent = node.parent();
-    return new Shortfall(podSet, resource, flavor, need, available, node.nominal(fr), node.usage(fr),
+    return new Shortfall(podSet, resource, flavor, own, need, available, node.nominal(fr),
+        node.usage(fr),
         parent == null ? null : parent.name(), potential, node.borrowingLimit(fr), exceeds);
   }
 

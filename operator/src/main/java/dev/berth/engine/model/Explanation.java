@@ -11,13 +11,31 @@ public final class Explanation {
   private final PendingReason reason;
   private final List<? extends Object> parts;
   private final Supplier<String> lazy;
+  /** Set when the summary is not derived from the parts (see {@link #withSuffix}). */
+  private final Explanation summaryBase;
+  private final String summarySuffix;
   private String message;
 
   private Explanation(PendingReason reason, List<? extends Object> parts, Supplier<String> lazy, String message) {
+    this(reason, parts, lazy, message, null, null);
+  }
+
+  private Explanation(PendingReason reason, List<? extends Object> parts, Supplier<String> lazy,
+      String message, Explanation summaryBase, String summarySuffix) {
     this.reason = reason;
     this.parts = parts;
     this.lazy = lazy;
     this.message = message;
+    this.summaryBase = summaryBase;
+    this.summarySuffix = summarySuffix;
+  }
+
+  /**
+   * The base explanation with a note added, under another reason: the note follows the detail
+   * and the summary's first part alike, so it survives the summary's cut.
+   */
+  public static Explanation withSuffix(PendingReason reason, Explanation base, String suffix) {
+    return new Explanation(reason, null, () -> base.message() + suffix, null, base, suffix);
   }
 
   public static Explanation of(PendingReason reason, String message) {
@@ -53,6 +71,41 @@ public final class Explanation {
       }
     }
     return message;
+  }
+
+  /**
+   * The message on one line of at most {@link #SUMMARY_LIMIT} characters, for a condition and the
+   * wide columns: the first part (callers put the scarcest resource first) and how many more the
+   * detail ({@link #message}) has.
+   */
+  public String summary() {
+    String head;
+    if (summaryBase != null || (parts != null && parts.size() > 1)) {
+      head = firstPart() + more();
+    } else {
+      head = message();
+    }
+    return oneLine(head);
+  }
+
+  private String firstPart() {
+    return parts != null && !parts.isEmpty() ? String.valueOf(parts.get(0))
+        : summaryBase != null ? summaryBase.firstPart() + summarySuffix : message();
+  }
+
+  private String more() {
+    int n = parts != null ? parts.size() : 0;
+    return n > 1 ? "; and " + (n - 1) + " more (see Events)"
+        : summaryBase != null ? summaryBase.more() : "";
+  }
+
+  /** Conditions and columns stay readable: one line, at most this many characters. */
+  public static final int SUMMARY_LIMIT = 199;
+
+  /** Newlines folded and the text cut at {@link #SUMMARY_LIMIT} characters with an ellipsis. */
+  public static String oneLine(String text) {
+    String flat = text.replace('\n', ' ');
+    return flat.length() <= SUMMARY_LIMIT ? flat : flat.substring(0, SUMMARY_LIMIT - 1) + "\u2026";
   }
 
   @Override

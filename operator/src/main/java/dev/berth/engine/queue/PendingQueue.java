@@ -45,6 +45,7 @@ public final class PendingQueue {
       lq.buckets.add(b);
       if (lq.held != null) {
         b.state = Bucket.State.HELD;
+        b.explanation = lq.held;
       }
     }
     detach(b);

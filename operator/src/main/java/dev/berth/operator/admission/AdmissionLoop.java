@@ -88,6 +88,11 @@ public final class AdmissionLoop implements AutoCloseable {
     submit(s -> {});
   }
 
+  /** Ask for a cycle after a delay (a status write held back by its rate bound falls due). */
+  public void pokeAfter(Duration delay) {
+    retryLater(delay);
+  }
+
   public boolean isBootstrapped() {
     return bootstrapped;
   }

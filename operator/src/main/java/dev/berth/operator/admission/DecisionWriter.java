@@ -6,7 +6,6 @@ import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.engine.Admission;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
-import dev.berth.engine.PendingStatus;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,15 +66,6 @@ public final class DecisionWriter {
   public boolean apply(CycleResult result, ClusterState state) {
     boolean retry = false;
     Instant now = clock.instant();
-    // Reasons are computed lazily by the engine and are valid only until its next call.
-    List<PendingStatus> reasons;
-    try {
-      reasons = List.copyOf(result.pendingReasons().values());
-    } catch (RuntimeException e) {
-      // Reasons are a report: failing to build them must not leave admissions unwritten.
-      log.error("pending reasons not computed", e);
-      reasons = List.of();
-    }
     retry |= resolveUnresolved(state);
     for (Admission admission : result.admissions()) {
       try {
@@ -121,11 +111,8 @@ public final class DecisionWriter {
               state, now);
         }
       }
-      for (PendingStatus pending : reasons) {
-        pending(pending, state, now);
-      }
     } catch (RuntimeException e) {
-      log.error("deactivations or pending reasons not written; trying again", e);
+      log.error("deactivations not written; trying again", e);
       retry = true;
     }
     return retry || !unresolved.isEmpty();
@@ -313,16 +300,36 @@ public final class DecisionWriter {
     }
     Workload copy = Serialization.clone(latest);
     WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
+    evicting(copy, reason, message, now);
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
       events.warning(written, "Evicted", message);
+      if ("Deactivated".equals(reason)) {
+        // Engine evictions are counted from the cycle result; deactivation is the writer's own.
+        Counter.builder("berth_evicted_workloads_total")
+            .tags("cluster_queue", latest.getStatus().admission.clusterQueue, "reason", reason)
+            .register(registry)
+            .increment();
+      }
       return false;
     } catch (KubernetesClientException e) {
       log.info("eviction of {} not written ({}); asked again next cycle", name(latest),
           e.getCode());
       return retryable(e);
     }
+  }
+
+  /**
+   * The wide columns show QuotaReserved's reason: while it is evicted the workload reads as such.
+   * The quota stays reserved (status True) until its pods are gone.
+   */
+  private static void evicting(Workload copy, String reason, String message, Instant now) {
+    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.QUOTA_RESERVED, true,
+        "Preempted".equals(reason) ? "Preempted" : "Evicted",
+        dev.berth.engine.model.Explanation.oneLine(
+            "evicted (" + reason + "), quota held until its pods stop: " + message),
+        now);
   }
 
   /** A conflict or a missing object brings its own event; anything else needs a timed retry. */
@@ -346,6 +353,7 @@ public final class DecisionWriter {
     WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
     WorkloadConditions.set(
         copy.getStatus(), WorkloadConditions.PREEMPTED, true, eviction.preemptionReason().name(), why, now);
+    evicting(copy, "Preempted", why, now);
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
@@ -355,27 +363,6 @@ public final class DecisionWriter {
       log.info("preemption of {} not written ({}); asked again next cycle", name(latest),
           e.getCode());
       return retryable(e);
-    }
-  }
-
-  private void pending(PendingStatus pending, ClusterState state, Instant now) {
-    Workload latest = state.latestWorkload(pending.workloadUid()).orElse(null);
-    if (latest == null || WorkloadConditions.hasQuotaReserved(latest)) {
-      return;
-    }
-    Workload copy = Serialization.clone(latest);
-    WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
-    copy.setStatus(status);
-    boolean changed =
-        WorkloadConditions.set(
-            status, WorkloadConditions.QUOTA_RESERVED, false, pending.reason().name(), pending.message(), now);
-    if (!changed) {
-      return;
-    }
-    try {
-      state.workload(client.resource(copy).updateStatus());
-    } catch (KubernetesClientException e) {
-      log.debug("pending reason of {} not written ({})", name(latest), e.getCode());
     }
   }
 

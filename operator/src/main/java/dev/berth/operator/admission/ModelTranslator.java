@@ -1,5 +1,6 @@
 package dev.berth.operator.admission;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.FlavorFungibility;
 import dev.berth.api.v1beta1.ResourceGroup;
@@ -128,16 +129,40 @@ public final class ModelTranslator {
         podSets);
   }
 
-  static long queueTimestamp(dev.berth.api.v1beta1.Workload wl) {
+  /** When the workload's current attempt began: its last requeue, else its submission. */
+  public static long queueTimestamp(dev.berth.api.v1beta1.Workload wl) {
     var requeued =
         wl.getStatus() == null
             ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
             : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED);
-    String when =
-        requeued.filter(c -> c.isTrue() && c.lastTransitionTime != null)
-            .map(c -> c.lastTransitionTime)
-            .orElse(wl.getMetadata().getCreationTimestamp());
-    return when == null ? 0 : Instant.parse(when).toEpochMilli();
+    if (requeued.filter(c -> c.isTrue() && c.lastTransitionTime != null).isPresent()) {
+      return Instant.parse(requeued.get().lastTransitionTime).toEpochMilli();
+    }
+    String created = wl.getMetadata().getCreationTimestamp();
+    long createdAt = created == null ? 0 : Instant.parse(created).toEpochMilli();
+    return submittedAt(wl, createdAt);
+  }
+
+  /** How far before its Workload's creation a submission time is believed. */
+  static final long SUBMITTED_AT_WINDOW_MILLIS = 60_000;
+
+  /**
+   * The submission time of the annotation, at sub-second resolution, when it lies within a
+   * minute before the Workload's creation second (or in that second); else the creation time.
+   * The bound keeps a hand-set annotation from moving a workload ahead by more than that.
+   */
+  static long submittedAt(dev.berth.api.v1beta1.Workload wl, long createdAt) {
+    var annotations = wl.getMetadata().getAnnotations();
+    String text = annotations == null ? null : annotations.get(Berth.SUBMITTED_AT_ANNOTATION);
+    if (text == null) {
+      return createdAt;
+    }
+    try {
+      long at = Instant.parse(text).toEpochMilli();
+      return at >= createdAt - SUBMITTED_AT_WINDOW_MILLIS && at < createdAt + 1000 ? at : createdAt;
+    } catch (java.time.format.DateTimeParseException e) {
+      return createdAt;
+    }
   }
 
   private static List<NodeSelectorTerm> requiredAffinity(PodSpec pod) {

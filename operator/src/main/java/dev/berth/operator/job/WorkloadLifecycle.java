@@ -63,7 +63,9 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       finish(client, owner, workload, finished.get());
     } else if (WorkloadConditions.isFinished(workload)) {
       return;
-    } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)) {
+    } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)
+        && WorkloadConditions.hasQuotaReserved(workload)) {
+      // Evicted stays True on the requeued workload until it is admitted again (as in Kueue).
       evict(client, owner, workload);
     } else if (!PodSetsMatch.of(integration.podSets(owner), workload.getSpec().podSets)) {
       requeueAtNewSize(client, owner, workload);
@@ -164,10 +166,16 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     status.accumulatedPastExecutionTimeSeconds =
         dev.berth.operator.admission.ExecutionTimeLimit.accumulatedAt(workload, now.toEpochMilli());
     status.admission = null;
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, "Pending", "Evicted: " + evicted.message, now);
+    boolean requeued = !Boolean.FALSE.equals(copy.getSpec().active);
+    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false,
+        requeued ? "Requeued" : "Deactivated",
+        dev.berth.engine.model.Explanation.oneLine(
+            (requeued ? "requeued after " : "not requeued (deactivated) after ") + evicted.reason
+                + ": " + evicted.message),
+        now);
     WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
     WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
-    if (!Boolean.FALSE.equals(copy.getSpec().active)) {
+    if (requeued) {
       String requeueAt = status.requeueState == null ? null : status.requeueState.requeueAt;
       WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason,
           "Requeued after eviction"
@@ -183,7 +191,6 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
         check.message = "Reset: the quota was released (" + evicted.reason + ")";
       }
     }
-    WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     client.resource(copy).updateStatus();
   }
 
@@ -204,6 +211,14 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     copy.setStatus(status);
     WorkloadConditions.set(
         status, WorkloadConditions.FINISHED, true, finish.succeeded() ? "Succeeded" : "Failed", finish.message(), clock.instant());
+    // The wide columns show QuotaReserved's reason: a finished workload reads as finished. The
+    // status stays as it was (the usage ledger reads its transition time).
+    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED,
+        WorkloadConditions.isTrue(copy, WorkloadConditions.QUOTA_RESERVED), "Finished",
+        dev.berth.engine.model.Explanation.oneLine("finished ("
+            + (finish.succeeded() ? "Succeeded" : "Failed") + "), quota released: "
+            + finish.message()),
+        clock.instant());
     client.resource(copy).updateStatus();
     events.normal(owner, "Finished", "Workload finished: " + finish.message());
   }

@@ -37,6 +37,15 @@ public final class WorkloadNames {
     workload.getMetadata().setNamespace(owner.getMetadata().getNamespace());
     workload.getMetadata().setLabels(
         Map.of(Berth.OWNER_UID_LABEL, owner.getMetadata().getUid(), Berth.OWNER_KIND_LABEL, kind));
+    // The owner's submission time orders it among workloads created in the same second.
+    String submitted = owner.getMetadata().getAnnotations() == null ? null
+        : owner.getMetadata().getAnnotations().get(Berth.SUBMITTED_AT_ANNOTATION);
+    if (submitted == null) {
+      submitted = owner.getMetadata().getCreationTimestamp();
+    }
+    if (submitted != null) {
+      workload.getMetadata().setAnnotations(Map.of(Berth.SUBMITTED_AT_ANNOTATION, submitted));
+    }
     workload.getMetadata().setOwnerReferences(
         List.of(
             new OwnerReferenceBuilder()

@@ -9,13 +9,13 @@ import dev.berth.engine.QueueCounts;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ModelTranslator;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -73,21 +73,23 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       Tags cq = Tags.of("cluster_queue", admission.clusterQueue());
       Counter.builder("berth_quota_reserved_workloads_total").tags(cq).register(registry).increment();
       Counter.builder("berth_admitted_workloads_total").tags(cq).register(registry).increment();
+      // Per attempt: from creation, or from the last requeue, to this reservation. Berth admits
+      // when it reserves (no admission checks yet), so both histograms get the same figure now;
+      // they part once the Admitted condition can follow the reservation later.
       state.latestWorkload(admission.workloadUid())
-          .map(w -> w.getMetadata().getCreationTimestamp())
+          .map(ModelTranslator::queueTimestamp)
           .ifPresent(
-              created -> {
-                double seconds =
-                    Math.max(0, admission.admittedAt() - Instant.parse(created).toEpochMilli()) / 1000.0;
+              attemptStart -> {
+                double seconds = Math.max(0, admission.admittedAt() - attemptStart) / 1000.0;
                 DistributionSummary.builder("berth_quota_reserved_wait_time_seconds")
-                    .description("From creation to quota reservation")
+                    .description("From creation or the last requeue to quota reservation")
                     .baseUnit("seconds")
                     .publishPercentileHistogram()
                     .tags(cq)
                     .register(registry)
                     .record(seconds);
                 DistributionSummary.builder("berth_admission_wait_time_seconds")
-                    .description("From creation to admission")
+                    .description("From creation or the last requeue to admission")
                     .baseUnit("seconds")
                     .publishPercentileHistogram()
                     .tags(cq)
@@ -102,12 +104,16 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
           .register(registry)
           .increment();
       if (eviction.preemptionReason() != null) {
+        // The preemptor is admitted in this cycle or still waits in its ClusterQueue.
         String preemptingQueue =
             state.engine().admission(eviction.preemptorUid()).map(a -> a.clusterQueue())
-                .orElseGet(() -> state.latestWorkload(eviction.preemptorUid())
-                    .map(w -> w.getSpec().queueName).orElse(""));
+                .orElseGet(() -> {
+                  var waiting = state.engine().status().pendingStatus(eviction.preemptorUid());
+                  return waiting == null || waiting.clusterQueue() == null
+                      ? "" : waiting.clusterQueue();
+                });
         Counter.builder("berth_preempted_workloads_total")
-            .description("Workloads preempted, by the preemptor's queue and the reason")
+            .description("Workloads preempted, by the preemptor's ClusterQueue and the reason")
             .tags("preempting_cluster_queue", preemptingQueue, "reason", eviction.preemptionReason().name())
             .register(registry)
             .increment();

@@ -87,4 +87,26 @@ class ModelTranslatorTest {
     assertThat(ModelTranslator.workload(wl).queueTimestamp())
         .isEqualTo(Instant.parse("2026-01-01T01:00:00Z").toEpochMilli());
   }
+
+  @Test
+  void submissionsInTheSameSecondKeepTheirOrderWithinABoundedWindow() {
+    String at = dev.berth.api.v1beta1.Berth.SUBMITTED_AT_ANNOTATION;
+    Workload wl = new Workload();
+    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:05Z");
+    long created = Instant.parse("2026-01-01T00:00:05Z").toEpochMilli();
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created);
+    java.util.Map<String, String> annotations = new java.util.HashMap<>();
+    wl.getMetadata().setAnnotations(annotations);
+    annotations.put(at, "2026-01-01T00:00:04.250Z");
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created - 750);
+    annotations.put(at, "2026-01-01T00:00:05.999Z");
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created + 999);
+    // A hand-set time far before creation, after it, or unreadable does not move it.
+    annotations.put(at, "2025-01-01T00:00:00Z");
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created);
+    annotations.put(at, "2026-01-01T00:00:06Z");
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created);
+    annotations.put(at, "soon");
+    assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created);
+  }
 }

@@ -1,0 +1,199 @@
+package dev.berth.operator.visibility;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.berth.engine.PendingEntry;
+import dev.berth.engine.quota.Quantity;
+import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.admission.ClusterState;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The read-only visibility API: pending workloads in admission order, with position, priority,
+ * requests and reason.
+ *
+ * <ul>
+ *   <li>{@code GET /visibility/v1/clusterqueues/{name}/pendingworkloads}: those of the
+ *       namespaces the caller may list Workloads in (others are left out, not counted);
+ *   <li>{@code GET /visibility/v1/namespaces/{ns}/localqueues/{name}/pendingworkloads}: 403
+ *       unless the caller may list Workloads in {@code ns}.
+ * </ul>
+ *
+ * <p>The caller sends a bearer token (a ServiceAccount token, or any the API server accepts);
+ * the API server authenticates it (TokenReview) and authorises it (SubjectAccessReview). The
+ * answer is read on the admission loop's thread, which owns the engine; only the leader knows
+ * the queues, a standby answers 503.
+ */
+public final class VisibilityEndpoint implements HttpHandler {
+  public static final String PATH = "/visibility/v1/";
+  private static final Pattern CLUSTER_QUEUE =
+      Pattern.compile("/visibility/v1/clusterqueues/([^/]+)/pendingworkloads");
+  private static final Pattern LOCAL_QUEUE =
+      Pattern.compile("/visibility/v1/namespaces/([^/]+)/localqueues/([^/]+)/pendingworkloads");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KubernetesClient client;
+  private final AdmissionLoop loop;
+
+  public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop) {
+    this.client = client;
+    this.loop = loop;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try {
+      serve(exchange);
+    } catch (KubernetesClientException e) {
+      respond(exchange, 503, error("the API server did not answer a review: " + e.getCode()));
+    } catch (RuntimeException e) {
+      respond(exchange, 500, error(e.toString()));
+    }
+  }
+
+  private void serve(HttpExchange exchange) throws IOException {
+    if (!"GET".equals(exchange.getRequestMethod())) {
+      respond(exchange, 405, error("only GET"));
+      return;
+    }
+    String path = exchange.getRequestURI().getPath();
+    Matcher cq = CLUSTER_QUEUE.matcher(path);
+    Matcher lq = LOCAL_QUEUE.matcher(path);
+    if (!cq.matches() && !lq.matches()) {
+      respond(exchange, 404, error("no such path: " + path + "; try " + PATH
+          + "clusterqueues/NAME/pendingworkloads or " + PATH
+          + "namespaces/NS/localqueues/NAME/pendingworkloads"));
+      return;
+    }
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null || !header.startsWith("Bearer ") || header.length() <= 7) {
+      respond(exchange, 401, error("a bearer token is required (Authorization: Bearer ...)"));
+      return;
+    }
+    RequestIdentity caller = RequestIdentity.of(client, header.substring(7).trim());
+    if (caller == null) {
+      respond(exchange, 401, error("the API server did not authenticate the token"));
+      return;
+    }
+    if (lq.matches() && !caller.mayListWorkloads(lq.group(1))) {
+      respond(exchange, 403, error("user " + caller.user() + " may not list workloads.berth.dev"
+          + " in namespace " + lq.group(1)));
+      return;
+    }
+    if (!loop.isBootstrapped()) {
+      respond(exchange, 503, error("this replica does not admit (not the leader, or starting)"));
+      return;
+    }
+    List<PendingEntry> entries = cq.matches() ? pending(cq.group(1))
+        : pendingOfLocalQueue(lq.group(1), lq.group(2));
+    if (entries == null) {
+      respond(exchange, 503, error("the admission loop did not answer in time"));
+      return;
+    }
+    List<Map<String, Object>> items = new ArrayList<>();
+    for (PendingEntry e : entries) {
+      if (caller.mayListWorkloads(e.namespace())) {
+        items.add(item(e));
+      }
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("kind", "PendingWorkloadsSummary");
+    body.put("apiVersion", "visibility.berth.dev/v1");
+    if (cq.matches()) {
+      body.put("clusterQueue", cq.group(1));
+    } else {
+      body.put("namespace", lq.group(1));
+      body.put("localQueue", lq.group(2));
+    }
+    body.put("items", items);
+    respond(exchange, 200, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n");
+  }
+
+  private List<PendingEntry> pendingOfLocalQueue(String namespace, String name) {
+    List<PendingEntry> all = onLoop(state -> {
+      var lq = state.localQueues().stream()
+          .filter(q -> q.getMetadata().getNamespace().equals(namespace)
+              && q.getMetadata().getName().equals(name))
+          .findFirst().orElse(null);
+      if (lq == null || lq.getSpec() == null) {
+        return List.of();
+      }
+      return state.engine().status().pendingWorkloads(lq.getSpec().clusterQueue);
+    });
+    return all == null ? null : all.stream()
+        .filter(e -> e.namespace().equals(namespace) && e.localQueue().equals(name)).toList();
+  }
+
+  private List<PendingEntry> pending(String clusterQueue) {
+    return onLoop(state -> state.engine().status().pendingWorkloads(clusterQueue));
+  }
+
+  /** Runs a read on the loop thread (the engine is single-threaded); null after 5 s. */
+  private List<PendingEntry> onLoop(
+      Function<ClusterState, List<PendingEntry>> read) {
+    CompletableFuture<List<PendingEntry>> answer = new CompletableFuture<>();
+    loop.submit(state -> {
+      try {
+        answer.complete(List.copyOf(read.apply(state)));
+      } catch (RuntimeException e) {
+        answer.completeExceptionally(e);
+      }
+    });
+    try {
+      return answer.get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return null;
+    }
+  }
+
+  private static Map<String, Object> item(PendingEntry e) {
+    Map<String, Object> item = new LinkedHashMap<>();
+    item.put("name", e.name());
+    item.put("namespace", e.namespace());
+    item.put("localQueueName", e.localQueue());
+    item.put("clusterQueue", e.clusterQueue());
+    item.put("positionInClusterQueue", e.position());
+    item.put("positionInLocalQueue", e.localQueuePosition());
+    item.put("priority", e.priority());
+    Map<String, String> requests = new LinkedHashMap<>();
+    e.requests().forEach((r, v) -> requests.put(r, Quantity.format(r, v)));
+    item.put("requests", requests);
+    item.put("reason", e.reason());
+    item.put("message", e.message());
+    return item;
+  }
+
+  private static String error(String message) {
+    try {
+      return JSON.writeValueAsString(Map.of("kind", "Status", "message", message)) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void respond(HttpExchange exchange, int code, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(code, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}

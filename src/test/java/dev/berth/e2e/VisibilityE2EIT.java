@@ -1,0 +1,124 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 16, deliverable 2: the visibility API on the operator's port, called with real
+ * ServiceAccount tokens that the API server authenticates (TokenReview) and authorises
+ * (SubjectAccessReview). Alice may list Workloads in vis-a only: she sees vis-a's pending
+ * workloads with their places in the whole ClusterQueue, and nothing of vis-b.
+ */
+class VisibilityE2EIT {
+  private static final String A = "vis-a";
+  private static final String B = "vis-b";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void setUp() {
+    client = TestApiServer.client();
+    RunningOperator.shared();
+  }
+
+  @Test
+  void aTeamMemberSeesTheQueueInOrderButOnlyHerNamespaces() throws Exception {
+    Scenario a = new Scenario(A);
+    Scenario b = new Scenario(B);
+    client.resource(Objects.flavor("vis-flavor", Map.of())).create();
+    client.resource(Objects.clusterQueue("vis-cq", "vis-flavor", "cpu", "1")).create();
+    client.resource(Objects.localQueue(A, "lq", "vis-cq")).create();
+    client.resource(Objects.localQueue(B, "lq", "vis-cq")).create();
+    client.rbac().clusterRoles().resource(new ClusterRoleBuilder()
+        .withNewMetadata().withName("vis-workload-reader").endMetadata()
+        .addNewRule().withApiGroups("berth.dev").withResources("workloads")
+        .withVerbs("get", "list").endRule().build()).serverSideApply();
+    String alice = serviceAccountToken(A, "alice");
+    client.rbac().roleBindings().inNamespace(A).resource(new RoleBindingBuilder()
+        .withNewMetadata().withName("alice-reads").withNamespace(A).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "vis-workload-reader")
+        .addNewSubject().withKind("ServiceAccount").withName("alice").withNamespace(A).endSubject()
+        .build()).serverSideApply();
+
+    a.submit(Objects.job(A, "running", "lq", 1, "1"));
+    a.awaitRunning("running");
+    // Without the webhook the queue orders by creation second: one second apart across both
+    // namespaces (each Scenario spaces only its own submissions).
+    nextSecondAfter(a.submit(Objects.job(A, "first", "lq", 1, "1")));
+    nextSecondAfter(b.submit(Objects.job(B, "theirs", "lq", 1, "1")));
+    a.submit(Objects.job(A, "second", "lq", 1, "1"));
+
+    String cqPath = "/visibility/v1/clusterqueues/vis-cq/pendingworkloads";
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      JsonNode body = JSON.readTree(get(cqPath, alice).body());
+      List<String> rows = new ArrayList<>();
+      for (JsonNode item : body.get("items")) {
+        rows.add(item.get("namespace").asText() + " " + item.get("positionInClusterQueue").asInt()
+            + " " + item.get("positionInLocalQueue").asInt() + " " + item.get("reason").asText()
+            + " " + item.at("/requests/cpu").asText());
+      }
+      // vis-b's workload holds position 1 and is left out of her answer.
+      assertThat(rows).containsExactly(A + " 0 0 WaitingForQuota 1", A + " 2 1 WaitingForQuota 1");
+      assertThat(body.get("items").get(0).get("name").asText()).startsWith("job-first");
+      assertThat(body.get("items").get(0).get("message").asText())
+          .contains("needs cpu 1 on flavor vis-flavor");
+    });
+
+    HttpResponse<String> own = get("/visibility/v1/namespaces/" + A
+        + "/localqueues/lq/pendingworkloads", alice);
+    assertThat(own.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(own.body()).get("items")).hasSize(2);
+
+    HttpResponse<String> theirs = get("/visibility/v1/namespaces/" + B
+        + "/localqueues/lq/pendingworkloads", alice);
+    assertThat(theirs.statusCode()).isEqualTo(403);
+    assertThat(theirs.body()).contains("may not list workloads.berth.dev in namespace " + B);
+
+    assertThat(get(cqPath, null).statusCode()).isEqualTo(401);
+    assertThat(get(cqPath, "not-a-token").statusCode()).isEqualTo(401);
+    assertThat(get("/visibility/v1/elsewhere", alice).statusCode()).isEqualTo(404);
+  }
+
+  private static void nextSecondAfter(io.fabric8.kubernetes.api.model.batch.v1.Job created) {
+    java.time.Instant next =
+        java.time.Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(1);
+    await().atMost(Duration.ofSeconds(3)).until(() -> java.time.Instant.now().isAfter(next));
+  }
+
+  private static String serviceAccountToken(String namespace, String name) {
+    client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build())
+        .serverSideApply();
+    return client.serviceAccounts().inNamespace(namespace).withName(name)
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
+            .endSpec().build())
+        .getStatus().getToken();
+  }
+
+  static HttpResponse<String> get(String path, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
+        "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
