@@ -7,11 +7,14 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Berth on a machine with no cluster: an embedded API server, the CRDs, the operator, the samples
- * applied, and a stream of what is admitted and why the rest waits. Ctrl-C stops it all.
+ * Berth on a machine with no cluster: a control plane on this machine (API server, controller
+ * manager, scheduler, KWOK nodes, the JobSet controller where built), the CRDs, the operator, the
+ * samples applied, and a stream of what is admitted and why the rest waits. Admitted Jobs really
+ * get pods that are scheduled, run and finish. Ctrl-C stops it all.
  */
 public final class LocalMode {
   /** The sample namespace whose team member gets a kubeconfig. */
@@ -19,26 +22,38 @@ public final class LocalMode {
 
   private LocalMode() {}
 
-  /** Options: --samples DIR (default ./samples), --run-seconds N (how long a started Job runs). */
+  /**
+   * Options: --samples DIR (default ./samples), --run-seconds N (how long a pod runs unless its
+   * kwok.berth.dev/run-for annotation says otherwise).
+   */
   public static void run(String[] args) throws Exception {
     PrintStream out = System.out;
     Path samples = Path.of(option(args, "--samples", "samples"));
-    long runSeconds = Long.parseLong(option(args, "--run-seconds", "20"));
-    Path kubeconfig = Path.of(option(args, "--kubeconfig-out", "target/berth-local/kubeconfig")).toAbsolutePath();
+    long runSeconds = runSeconds(option(args, "--run-seconds", "20"));
+    Path kubeconfig = Path.of(option(args, "--kubeconfig-out", "target/berth-local/kubeconfig"))
+        .toAbsolutePath();
+    Path workDir = kubeconfig.getParent();
 
-    out.println("berth: no cluster given; starting local mode (embedded kube-apiserver and etcd)");
-    LocalCluster cluster = LocalCluster.start(kubeconfig.getParent());
-    cluster.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("berth-system").endMetadata().build()).serverSideApply();
+    out.println("berth: no cluster given; starting local mode: kube-apiserver, etcd,"
+        + " kube-controller-manager, kube-scheduler and KWOK nodes (logs in " + workDir + ")");
+    LocalCluster cluster = LocalCluster.start(workDir, Duration.ofSeconds(runSeconds));
+    out.println("berth: " + SimulatedNodes.nodes().size() + " simulated nodes run by KWOK (16 H100"
+        + " of Topology dc1, and the A100, MIG and L4 pools the samples name); pods run "
+        + runSeconds + "s unless annotated " + Kwok.RUN_FOR);
+    out.println(cluster.plane().realJobSet()
+        ? "berth: JobSet controller v" + JobSetController.VERSION + " running"
+        : "berth: no JobSet controller (scripts/jobset-binary.sh builds it from"
+            + " ../shared/third-party): JobSets are admitted, but nothing creates their Jobs");
+    cluster.client().namespaces().resource(new NamespaceBuilder().withNewMetadata()
+        .withName("berth-system").endMetadata().build()).serverSideApply();
     WebhookRuntime webhooks = startWebhooks(cluster, out);
     BerthOperator operator =
         BerthOperator.start(
             cluster.client(),
-            new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0, "berth-operator", false, false));
-    out.println("berth: operator running; metrics on http://127.0.0.1:" + operator.metricsPort() + "/metrics");
-    int nodes = SimulatedNodes.apply(cluster.client());
-    out.println("berth: " + nodes + " simulated H100 nodes (Topology dc1) for topology-aware admission; no kubelet");
-    out.println("berth: started Jobs are marked Complete after " + runSeconds + "s (nothing really runs)");
-    LocalKubelet kubelet = new LocalKubelet(cluster.client(), runSeconds);
+            new OperatorConfig("berth-system", false, "berth-leader", 8080, false, 0,
+                "berth-operator", false, false));
+    out.println("berth: operator running; metrics on http://127.0.0.1:" + operator.metricsPort()
+        + "/metrics");
     AdmissionFeed feed = new AdmissionFeed(cluster.client(), out);
     if (Files.isDirectory(samples)) {
       out.println("berth: applying " + samples.toAbsolutePath());
@@ -57,7 +72,6 @@ public final class LocalMode {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       out.println("berth: stopping");
       feed.close();
-      kubelet.close();
       operator.close();
       webhooks.close();
       cluster.close();
@@ -71,6 +85,19 @@ public final class LocalMode {
     WebhookRuntime webhooks = LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, port);
     out.println("berth: webhooks on https://127.0.0.1:" + port + " (validating and mutating)");
     return webhooks;
+  }
+
+  private static long runSeconds(String value) {
+    try {
+      long seconds = Long.parseLong(value);
+      if (seconds > 0) {
+        return seconds;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "--run-seconds: expected a whole number of seconds above 0, got '" + value + "'");
   }
 
   private static String option(String[] args, String name, String fallback) {
