@@ -3,18 +3,12 @@ package dev.berth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
-import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
 import dev.berth.operator.BerthOperator;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,8 +136,8 @@ class ControlPlaneE2EIT {
 
   @Test
   void aPreemptedVictimsPodsStopBeforeThePreemptorsPodsAreBound() {
-    priorityClass("plane-low", 10);
-    priorityClass("plane-high", 1000);
+    on.priorityClass("plane-low", 10);
+    on.priorityClass("plane-high", 1000);
     ClusterQueuePreemption preemption = new ClusterQueuePreemption();
     preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     Scenario s = on.queue("plane-preempt", "plane-a100", 8, preemption);
@@ -154,44 +148,20 @@ class ControlPlaneE2EIT {
     runningPods(s, "victim", 1);
 
     // The pod events in the API server's order: the victim's pod stopping, the urgent one bound.
-    List<String> order = Collections.synchronizedList(new ArrayList<>());
-    try (Watch watch = plane.client().pods().inNamespace(s.namespace).watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Pod pod) {
-        String job = pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        if ("victim".equals(job) && (action == Action.DELETED || "Failed".equals(phase))
-            && !order.contains("victim stopped")) {
-          order.add("victim stopped");
-        }
-        if ("urgent".equals(job) && pod.getSpec().getNodeName() != null
-            && !order.contains("urgent bound")) {
-          order.add("urgent bound");
-        }
-      }
-
-      @Override
-      public void onClose(WatcherException cause) {}
-    })) {
+    try (OnPlane.StopThenBind events = new OnPlane.StopThenBind(plane.client(), s.namespace,
+        "batch.kubernetes.io/job-name", "victim", 1, "urgent")) {
       Job urgent = gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
       urgent.getMetadata().getLabels().put("berth.dev/priority-class", "plane-high");
       s.submit(urgent);
       awaitJobCondition(s, "urgent", "Complete");
       // The other A100 node was free all along: only Berth's waiting kept the urgent pod
       // from binding while the victim still held its GPUs.
-      assertThat(order).containsExactly("victim stopped", "urgent bound");
+      assertThat(events.order).containsExactly("victim stopped", "preemptor bound");
     }
     // Requeued, the victim is admitted again once the urgent Job is done and really reruns.
     assertThat(runningPods(s, "victim", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
         .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
     // Stop it for good; the garbage collector removes its pods.
     s.client.resource(s.job("victim")).delete();
-  }
-
-  private static void priorityClass(String name, int value) {
-    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
-    wpc.getMetadata().setName(name);
-    wpc.setValue(value);
-    plane.client().resource(wpc).serverSideApply();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Topology;
@@ -13,6 +14,7 @@ import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.jobset.JobSetAdapter;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -29,13 +31,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Gangs on a whole control plane ({@link ControlPlane}) with Berth's webhooks: where the pods of
  * a topology-placed Job land, a JobSet run by the JobSet controller (the real one where
- * scripts/jobset-binary.sh built it), and what happens today to a gang whose quota fits but
- * whose nodes do not. Fleet: 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
+ * scripts/jobset-binary.sh built it) and its pods stopping before a preemptor's bind, and what
+ * happens today to a gang whose quota fits but whose nodes do not. Fleet: 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
  */
 class GangPlacementE2EIT {
   private static final String ZONE = SimNode.ZONE;
   private static final String RACK = SimNode.RACK;
   private static final String HOST = SimNode.HOSTNAME;
+  private static final String JOBSET_NAME = JobSetAdapter.JOBSET_NAME_LABEL;
   private static ControlPlane plane;
   private static OnPlane on;
   private static WebhookRuntime webhooks;
@@ -109,14 +112,8 @@ class GangPlacementE2EIT {
   @Test
   void aJobSetAdmittedWholeRunsAllItsChildJobs() {
     Scenario s = on.queue("gang-jobset", "gang-a100", 16);
-    JobSet js = new JobSet();
-    js.getMetadata().setNamespace(s.namespace);
-    js.getMetadata().setName("pretrain");
-    js.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
-    js.setSpec(new JobSet.Spec());
-    js.getSpec().suspend = true;
-    js.getSpec().replicatedJobs = List.of(replicated("leader", 1), replicated("workers", 1));
-    s.client.resource(js).create();
+    awaitA100NodesFree(s);
+    s.client.resource(jobSet(s, "pretrain", ControlPlane.RUN_FOR, "3s")).create();
 
     // Both pods bound and Running together: the JobSet started only once both had quota.
     on.awaitOrDescribe(s, "2 pods of JobSet pretrain Running", () -> {
@@ -132,7 +129,7 @@ class GangPlacementE2EIT {
     // The JobSet controller's child Jobs, one per replica of each replicatedJob, each Complete.
     on.awaitOrDescribe(s, "JobSet pretrain Completed", () -> completed(s, "pretrain"));
     List<Job> children = s.client.batch().v1().jobs().inNamespace(s.namespace)
-        .withLabel("jobset.sigs.k8s.io/jobset-name", "pretrain").list().getItems();
+        .withLabel(JOBSET_NAME, "pretrain").list().getItems();
     assertThat(children).extracting(j -> j.getMetadata().getName())
         .containsExactlyInAnyOrder("pretrain-leader-0", "pretrain-workers-0");
     assertThat(children).allSatisfy(j -> assertThat(j.getStatus().getSucceeded()).isEqualTo(1));
@@ -144,11 +141,7 @@ class GangPlacementE2EIT {
   @Test
   void aGangWhoseQuotaFitsButWhoseNodesDoNotIsAdmittedAndHalfScheduled() {
     Scenario s = on.queue("gang-cordon", "gang-a100", 16);
-    on.awaitOrDescribe(s, "no pod left on the A100 nodes",
-        () -> plane.client().pods().inAnyNamespace().list().getItems().stream()
-            .filter(p -> p.getSpec().getNodeName() != null
-                && p.getSpec().getNodeName().startsWith("a100-"))
-            .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())));
+    awaitA100NodesFree(s);
     cordon("a100-b-1", true);
     try {
       // Until deleted: a 2-pod gang of 8 GPUs each, for two A100 nodes of which one is cordoned.
@@ -180,6 +173,46 @@ class GangPlacementE2EIT {
     s.client.resource(s.job("gang")).delete();
   }
 
+  @Test
+  void aPreemptedJobSetsPodsAllStopBeforeThePreemptorsPodIsBound() {
+    on.priorityClass("gang-low", 10);
+    on.priorityClass("gang-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = on.queue("gang-preempt", "gang-a100", 16, preemption);
+    awaitA100NodesFree(s);
+    // The victim holds both A100 nodes until stopped, and its pods take 3 s to stop.
+    JobSet victim = jobSet(s, "victim", ControlPlane.STOP_AFTER, "3s");
+    victim.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq",
+        "berth.dev/priority-class", "gang-low"));
+    s.client.resource(victim).create();
+    on.awaitOrDescribe(s, "2 pods of JobSet victim Running", () -> jobSetPods(s, "victim")
+        .stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 2);
+
+    try (OnPlane.StopThenBind events = new OnPlane.StopThenBind(plane.client(), s.namespace,
+        JOBSET_NAME, "victim", 2, "urgent")) {
+      Job urgent = OnPlane.gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
+      urgent.getMetadata().getLabels().put("berth.dev/priority-class", "gang-high");
+      s.submit(urgent);
+      on.awaitJobCondition(s, "urgent", "Complete");
+      // Berth released the JobSet's quota only once its child Jobs had no pod left, terminating
+      // ones included: the urgent pod never shared a node with a stopping victim pod.
+      assertThat(events.order).containsExactly("victim stopped", "preemptor bound");
+    }
+    s.client.resource(s.client.resources(JobSet.class).inNamespace(s.namespace)
+        .withName("victim").get()).delete();
+  }
+
+  /** Waits until no pod still runs on the A100 nodes (tests of this class take turns on them). */
+  private static void awaitA100NodesFree(Scenario s) {
+    on.awaitOrDescribe(s, "no pod left on the A100 nodes",
+        () -> plane.client().pods().inAnyNamespace().list().getItems().stream()
+            .filter(p -> p.getSpec().getNodeName() != null
+                && p.getSpec().getNodeName().startsWith("a100-"))
+            .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())
+                || "Failed".equals(p.getStatus().getPhase())));
+  }
+
   private static void cordon(String node, boolean unschedulable) {
     plane.client().nodes().withName(node).edit(n -> {
       n.getSpec().setUnschedulable(unschedulable);
@@ -198,13 +231,26 @@ class GangPlacementE2EIT {
     return wl.getStatus().admission.podSetAssignments.get(0);
   }
 
-  private static JobSet.ReplicatedJob replicated(String name, int replicas) {
+  /** A suspended JobSet of a leader and a worker Job, a pod of 8 GPUs each, ended as annotated. */
+  private static JobSet jobSet(Scenario s, String name, String annotation, String after) {
+    JobSet js = new JobSet();
+    js.getMetadata().setNamespace(s.namespace);
+    js.getMetadata().setName(name);
+    js.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
+    js.setSpec(new JobSet.Spec());
+    js.getSpec().suspend = true;
+    js.getSpec().replicatedJobs = List.of(replicated("leader", annotation, after),
+        replicated("workers", annotation, after));
+    return js;
+  }
+
+  private static JobSet.ReplicatedJob replicated(String name, String annotation, String after) {
     JobSet.ReplicatedJob rj = new JobSet.ReplicatedJob();
     rj.name = name;
-    rj.replicas = replicas;
+    rj.replicas = 1;
     JobTemplateSpec template = new JobTemplateSpecBuilder().withNewSpec()
         .withParallelism(1).withCompletions(1).withBackoffLimit(0)
-        .withNewTemplate().withNewMetadata().addToAnnotations(ControlPlane.RUN_FOR, "3s")
+        .withNewTemplate().withNewMetadata().addToAnnotations(annotation, after)
         .endMetadata().withNewSpec().withRestartPolicy("Never")
         .addNewContainer().withName("trainer").withImage("trainer:1")
         .withResources(OnPlane.eightGpus()).endContainer()
@@ -215,7 +261,7 @@ class GangPlacementE2EIT {
 
   private static List<Pod> jobSetPods(Scenario s, String jobSet) {
     return s.client.pods().inNamespace(s.namespace)
-        .withLabel("jobset.sigs.k8s.io/jobset-name", jobSet).list().getItems();
+        .withLabel(JOBSET_NAME, jobSet).list().getItems();
   }
 
   private static boolean completed(Scenario s, String name) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -13,11 +14,19 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -40,6 +49,13 @@ final class OnPlane {
         Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
     rf.getSpec().tolerations = tolerations;
     return rf;
+  }
+
+  void priorityClass(String name, int value) {
+    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
+    wpc.getMetadata().setName(name);
+    wpc.setValue(value);
+    plane.client().resource(wpc).serverSideApply();
   }
 
   /** A namespace with a LocalQueue "lq" on a ClusterQueue of {@code gpus} GPUs of one flavor. */
@@ -106,6 +122,45 @@ final class OnPlane {
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("not within " + POD_TIMEOUT.toSeconds() + " s: " + what + "\n"
           + plane.describe(s.namespace), e);
+    }
+  }
+
+  /**
+   * Pod events in the API server's order: "victim stopped" once all {@code victimPods} pods
+   * labelled {@code victimLabel=victim} have stopped (Failed or deleted), "preemptor bound" once a
+   * pod of Job {@code preemptorJob} is bound to a node.
+   */
+  static final class StopThenBind implements AutoCloseable {
+    final List<String> order = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+    private final Watch watch;
+
+    StopThenBind(KubernetesClient client, String namespace, String victimLabel, String victim,
+        int victimPods, String preemptorJob) {
+      watch = client.pods().inNamespace(namespace).watch(new Watcher<>() {
+        @Override
+        public void eventReceived(Action action, Pod pod) {
+          Map<String, String> labels = pod.getMetadata().getLabels();
+          String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+          if (victim.equals(labels.get(victimLabel))
+              && (action == Action.DELETED || "Failed".equals(phase))
+              && stopped.add(pod.getMetadata().getName()) && stopped.size() == victimPods) {
+            order.add("victim stopped");
+          }
+          if (preemptorJob.equals(labels.get("batch.kubernetes.io/job-name"))
+              && pod.getSpec().getNodeName() != null && !order.contains("preemptor bound")) {
+            order.add("preemptor bound");
+          }
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {}
+      });
+    }
+
+    @Override
+    public void close() {
+      watch.close();
     }
   }
 }
