@@ -198,9 +198,9 @@ class GangPlacementE2EIT {
       // Berth released the JobSet's quota only once its child Jobs had no pod left, terminating
       // ones included: the urgent pod never shared a node with a stopping victim pod.
       assertThat(events.order).containsExactly("victim stopped", "preemptor bound");
+    } finally {
+      s.client.resources(JobSet.class).inNamespace(s.namespace).withName("victim").delete();
     }
-    s.client.resource(s.client.resources(JobSet.class).inNamespace(s.namespace)
-        .withName("victim").get()).delete();
   }
 
   /** Waits until no pod still runs on the A100 nodes (tests of this class take turns on them). */

@@ -37,6 +37,11 @@ public final class ControlPlane implements AutoCloseable {
   public static final String FAIL_AFTER = Kwok.FAIL_AFTER;
   /** Pod annotation: how long a deleted pod keeps running before it stops (a grace period). */
   public static final String STOP_AFTER = Kwok.STOP_AFTER;
+  /**
+   * System property: true runs JobSets with {@link JobSetStandIn} even where the real JobSet
+   * controller is built (to test the stand-in, as a machine without ../shared would).
+   */
+  public static final String JOBSET_STAND_IN = "berth.plane.jobset-stand-in";
   /** The controllers kube-controller-manager runs. */
   public static final List<String> CONTROLLERS = LocalControlPlane.CONTROLLERS;
 
@@ -86,11 +91,13 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void startProcesses(List<SimNode> nodes) throws IOException {
+    boolean standIn = Boolean.getBoolean(JOBSET_STAND_IN);
     plane = LocalControlPlane.start(client(), cluster.kubeconfig(), logDir,
-        nodes.stream().map(SimNode::toNode).toList(), Optional.empty());
+        nodes.stream().map(SimNode::toNode).toList(), Optional.empty(), !standIn);
     if (!plane.realJobSet()) {
-      System.out.println("[berth-test] no JobSet controller built (scripts/jobset-binary.sh needs"
-          + " ../shared/third-party): JobSets run by the suite's stand-in, JobSetStandIn");
+      System.out.println("[berth-test] " + (standIn ? "-D" + JOBSET_STAND_IN + "=true"
+          : "no JobSet controller built (scripts/jobset-binary.sh needs ../shared/third-party)")
+          + ": JobSets run by the suite's stand-in, JobSetStandIn");
       jobSetStandIn = JobSetStandIn.start(client());
     }
   }

@@ -26,8 +26,9 @@ import java.util.function.Consumer;
 /**
  * A stand-in for the JobSet controller, for machines where scripts/jobset-binary.sh cannot build
  * the real one (no ../shared/third-party): it creates each replicatedJob's child Jobs while the
- * JobSet runs, deletes them when it is suspended (the real controller suspends them instead),
- * counts them into replicatedJobsStatus and marks the JobSet Completed once every child Job is
+ * JobSet runs, suspends them when it is suspended and makes them again from the JobSet's template
+ * when it resumes (the real controller updates them in place), counts them into
+ * replicatedJobsStatus and marks the JobSet Completed once every child Job is
  * Complete, or Failed once one fails. No failure policy, success policy or startup order.
  */
 final class JobSetStandIn implements AutoCloseable {
@@ -106,12 +107,22 @@ final class JobSetStandIn implements AutoCloseable {
       for (int i = 0; i < replicas; i++) {
         String jobName = name + "-" + rj.name + "-" + i;
         Job child = children.get(jobName);
-        if (suspended && child != null) {
-          client.resource(child).withPropagationPolicy(
-              DeletionPropagation.BACKGROUND).delete();
+        boolean childSuspended = child != null && Boolean.TRUE.equals(child.getSpec().getSuspend());
+        if (suspended && child != null && !childSuspended) {
+          // As the real controller does: suspended, so the Job controller stops its pods and
+          // counts them terminating until they have stopped.
+          client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
+              .edit(j -> {
+                j.getSpec().setSuspend(true);
+                return j;
+              });
         } else if (!suspended && child == null) {
           client.resource(childJob(js, rj, jobName)).create();
-        } else if (child != null) {
+        } else if (!suspended && childSuspended) {
+          // Resumed: made again from the JobSet's template, which admission has changed.
+          client.resource(child).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        }
+        if (child != null) {
           JobStatus st = child.getStatus() == null ? new JobStatus() : child.getStatus();
           active += st.getActive() != null && st.getActive() > 0 ? 1 : 0;
           succeeded += condition(st, "Complete") ? 1 : 0;

@@ -47,10 +47,17 @@ public final class LocalControlPlane implements AutoCloseable {
    */
   public static LocalControlPlane start(KubernetesClient admin, String kubeconfig, Path logDir,
       List<Node> nodes, Optional<Duration> defaultRunFor) throws IOException {
+    return start(admin, kubeconfig, logDir, nodes, defaultRunFor, true);
+  }
+
+  /** As above; with {@code jobSetController} false, no JobSet controller runs even if built. */
+  public static LocalControlPlane start(KubernetesClient admin, String kubeconfig, Path logDir,
+      List<Node> nodes, Optional<Duration> defaultRunFor, boolean jobSetController)
+      throws IOException {
     Files.createDirectories(logDir);
     LocalControlPlane plane = new LocalControlPlane(logDir);
     try {
-      plane.startProcesses(admin, kubeconfig, nodes, defaultRunFor);
+      plane.startProcesses(admin, kubeconfig, nodes, defaultRunFor, jobSetController);
     } catch (IOException | RuntimeException e) {
       plane.close();
       throw e;
@@ -59,7 +66,7 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private void startProcesses(KubernetesClient admin, String kubeconfigYaml, List<Node> nodes,
-      Optional<Duration> defaultRunFor) throws IOException {
+      Optional<Duration> defaultRunFor, boolean jobSetController) throws IOException {
     Path kubeconfig = logDir.resolve("admin.kubeconfig");
     Files.writeString(kubeconfig, kubeconfigYaml, StandardCharsets.UTF_8);
     processes.add(ControllerManager.start(admin, kubeconfigYaml, logDir, CONTROLLERS));
@@ -67,7 +74,9 @@ public final class LocalControlPlane implements AutoCloseable {
     processes.add(scheduler);
     LoggedProcess kwok = Kwok.start(kubeconfig, logDir, defaultRunFor);
     processes.add(kwok);
-    jobSet = JobSetController.startIfBuilt(admin, kubeconfig, logDir);
+    if (jobSetController) {
+      jobSet = JobSetController.startIfBuilt(admin, kubeconfig, logDir);
+    }
     jobSet.ifPresent(processes::add);
     for (Node node : nodes) {
       admin.nodes().resource(node).create();
