@@ -1,30 +1,15 @@
 package dev.berth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
-import dev.berth.api.v1beta1.ResourceFlavor;
-import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
 import dev.berth.operator.BerthOperator;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,19 +22,23 @@ import org.junit.jupiter.api.Test;
  * pod landed from its Node's labels.
  */
 class ControlPlaneE2EIT {
-  private static final Duration POD_TIMEOUT = Duration.ofSeconds(60);
   private static ControlPlane plane;
+  private static OnPlane on;
   private static BerthOperator operator;
 
   @BeforeAll
   static void setUp() {
     plane = ControlPlane.start("placement", ControlPlane.gpuFleet());
+    on = new OnPlane(plane);
     Namespaces.ensure(plane.client(), "berth-system");
     operator = RunningOperator.startNew(plane.kubeconfig(), false);
-    flavor("plane-h100", SimNode.H100, "on-demand", List.of());
-    flavor("plane-a100", SimNode.A100, "on-demand", List.of());
+    plane.client().resource(on.flavor("plane-h100", SimNode.H100, "on-demand", List.of()))
+        .create();
+    plane.client().resource(on.flavor("plane-a100", SimNode.A100, "on-demand", List.of()))
+        .create();
     Toleration spot = new Toleration("NoSchedule", SimNode.LIFECYCLE, "Equal", null, "spot");
-    flavor("plane-spot", SimNode.H100, "spot", List.of(spot));
+    plane.client().resource(on.flavor("plane-spot", SimNode.H100, "spot", List.of(spot)))
+        .create();
   }
 
   @AfterAll
@@ -63,78 +52,31 @@ class ControlPlaneE2EIT {
     }
   }
 
-  private static void flavor(String name, String product, String lifecycle,
-      List<Toleration> tolerations) {
-    ResourceFlavor rf = Objects.flavor(name,
-        Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
-    rf.getSpec().tolerations = tolerations;
-    plane.client().resource(rf).create();
-  }
-
-  /** A namespace with a LocalQueue "lq" on a ClusterQueue of {@code gpus} GPUs of one flavor. */
   private static Scenario queue(String name, String flavor, int gpus) {
-    return queue(name, flavor, gpus, null);
+    return on.queue(name, flavor, gpus);
   }
 
-  private static Scenario queue(String name, String flavor, int gpus,
-      ClusterQueuePreemption preemption) {
-    Scenario s = new Scenario(plane.client(), name);
-    ClusterQueue cq = Objects.clusterQueue(name, flavor, SimNode.GPU, Integer.toString(gpus));
-    cq.getSpec().preemption = preemption;
-    s.client.resource(cq).create();
-    s.client.resource(Objects.localQueue(name, "lq", name)).create();
-    return s;
-  }
-
-  /** A suspended Job of {@code pods} pods of 8 GPUs each whose pods KWOK ends as annotated. */
   private static Job gpuJob(Scenario s, String name, int pods, String annotation, String after) {
-    Job job = Objects.job(s.namespace, name, "lq", pods, "1");
-    Map<String, Quantity> gpus = Map.of(SimNode.GPU, new Quantity("8"));
-    job.getSpec().getTemplate().getSpec().getContainers().get(0)
-        .setResources(new ResourceRequirements(null, gpus, gpus));
-    job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(annotation, after));
-    job.getSpec().setBackoffLimit(0);
-    return job;
+    return OnPlane.gpuJob(s, name, pods, annotation, after);
   }
 
   private static List<Pod> runningPods(Scenario s, String job, int count) {
-    awaitOrDescribe(s, job + "'s " + count + " pods bound and Running", () -> {
-      List<Pod> pods = plane.podsOf(s.namespace, job);
-      return pods.size() == count && pods.stream().allMatch(p ->
-          p.getSpec().getNodeName() != null && "Running".equals(p.getStatus().getPhase()));
-    });
-    return plane.podsOf(s.namespace, job);
+    return on.runningPods(s, job, count);
   }
 
-  /** The Job controller's own condition, not one a test wrote. */
   private static void awaitJobCondition(Scenario s, String job, String type) {
-    awaitOrDescribe(s, "Job " + job + " " + type, () -> s.job(job).getStatus() != null
-        && s.job(job).getStatus().getConditions() != null
-        && s.job(job).getStatus().getConditions().stream()
-            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus())));
+    on.awaitJobCondition(s, job, type);
   }
 
   private static void awaitFinished(Scenario s, String job) {
-    awaitOrDescribe(s, "Workload of " + job + " Finished", () -> s.condition(job, "Finished")
-        .map(c -> "True".equals(c.status)).orElse(false));
-  }
-
-  /** Waits; on a timeout fails with the namespace's Jobs, pods and events. */
-  private static void awaitOrDescribe(Scenario s, String what, Callable<Boolean> condition) {
-    try {
-      await().atMost(POD_TIMEOUT).until(condition);
-    } catch (ConditionTimeoutException e) {
-      throw new AssertionError("not within " + POD_TIMEOUT.toSeconds() + " s: " + what + "\n"
-          + plane.describe(s.namespace), e);
-    }
+    on.awaitFinished(s, job);
   }
 
   @Test
   void anH100JobRunsOnlyOnOnDemandH100NodesAndItsCompletionAdmitsTheNext() {
     Scenario s = queue("plane-h100", "plane-h100", 16);
     s.submit(gpuJob(s, "first", 2, ControlPlane.RUN_FOR, "3s"));
-    s.submit(gpuJob(s, "second", 2, ControlPlane.RUN_FOR, "1s"));
+    s.submit(gpuJob(s, "second", 2, ControlPlane.RUN_FOR, "4s"));
 
     List<Pod> first = runningPods(s, "first", 2);
     // Two pods of 8 GPUs fill both H100 nodes; the idle A100 and spot nodes take none of them.
@@ -160,8 +102,8 @@ class ControlPlaneE2EIT {
   void aSpotJobRunsOnlyOnTaintedSpotNodesAndAnA100JobOnlyOnA100Nodes() {
     Scenario spot = queue("plane-spot", "plane-spot", 16);
     Scenario a100 = queue("plane-a100", "plane-a100", 8);
-    spot.submit(gpuJob(spot, "spot", 2, ControlPlane.RUN_FOR, "2s"));
-    a100.submit(gpuJob(a100, "a100", 1, ControlPlane.RUN_FOR, "2s"));
+    spot.submit(gpuJob(spot, "spot", 2, ControlPlane.RUN_FOR, "4s"));
+    a100.submit(gpuJob(a100, "a100", 1, ControlPlane.RUN_FOR, "4s"));
 
     // The on-demand H100 nodes are free and untainted, yet the flavors' node labels keep the
     // pods off them; only the spot flavor's toleration lets pods onto the tainted spot nodes.
@@ -180,7 +122,7 @@ class ControlPlaneE2EIT {
   void aJobWhosePodFailsIsFinishedAndFreesItsQuota() {
     Scenario s = queue("plane-fail", "plane-a100", 8);
     s.submit(gpuJob(s, "flaky", 1, ControlPlane.FAIL_AFTER, "2s"));
-    s.submit(gpuJob(s, "after", 1, ControlPlane.RUN_FOR, "1s"));
+    s.submit(gpuJob(s, "after", 1, ControlPlane.RUN_FOR, "4s"));
 
     runningPods(s, "flaky", 1);
     assertThat(s.running("after")).isFalse();
@@ -194,11 +136,11 @@ class ControlPlaneE2EIT {
 
   @Test
   void aPreemptedVictimsPodsStopBeforeThePreemptorsPodsAreBound() {
-    priorityClass("plane-low", 10);
-    priorityClass("plane-high", 1000);
+    on.priorityClass("plane-low", 10);
+    on.priorityClass("plane-high", 1000);
     ClusterQueuePreemption preemption = new ClusterQueuePreemption();
     preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = queue("plane-preempt", "plane-a100", 8, preemption);
+    Scenario s = on.queue("plane-preempt", "plane-a100", 8, preemption);
     // The victim trains until stopped and then takes 3 s to stop, as with a grace period.
     Job victim = gpuJob(s, "victim", 1, ControlPlane.STOP_AFTER, "3s");
     victim.getMetadata().getLabels().put("berth.dev/priority-class", "plane-low");
@@ -206,44 +148,20 @@ class ControlPlaneE2EIT {
     runningPods(s, "victim", 1);
 
     // The pod events in the API server's order: the victim's pod stopping, the urgent one bound.
-    List<String> order = Collections.synchronizedList(new ArrayList<>());
-    try (Watch watch = plane.client().pods().inNamespace(s.namespace).watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Pod pod) {
-        String job = pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        if ("victim".equals(job) && (action == Action.DELETED || "Failed".equals(phase))
-            && !order.contains("victim stopped")) {
-          order.add("victim stopped");
-        }
-        if ("urgent".equals(job) && pod.getSpec().getNodeName() != null
-            && !order.contains("urgent bound")) {
-          order.add("urgent bound");
-        }
-      }
-
-      @Override
-      public void onClose(WatcherException cause) {}
-    })) {
+    try (OnPlane.StopThenBind events = new OnPlane.StopThenBind(plane.client(), s.namespace,
+        "batch.kubernetes.io/job-name", "victim", 1, "urgent")) {
       Job urgent = gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
       urgent.getMetadata().getLabels().put("berth.dev/priority-class", "plane-high");
       s.submit(urgent);
       awaitJobCondition(s, "urgent", "Complete");
       // The other A100 node was free all along: only Berth's waiting kept the urgent pod
       // from binding while the victim still held its GPUs.
-      assertThat(order).containsExactly("victim stopped", "urgent bound");
+      assertThat(events.order).containsExactly("victim stopped", "preemptor bound");
     }
     // Requeued, the victim is admitted again once the urgent Job is done and really reruns.
     assertThat(runningPods(s, "victim", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
         .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
     // Stop it for good; the garbage collector removes its pods.
     s.client.resource(s.job("victim")).delete();
-  }
-
-  private static void priorityClass(String name, int value) {
-    WorkloadPriorityClass wpc = new WorkloadPriorityClass();
-    wpc.getMetadata().setName(name);
-    wpc.setValue(value);
-    plane.client().resource(wpc).serverSideApply();
   }
 }

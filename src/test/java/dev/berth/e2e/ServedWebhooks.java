@@ -1,10 +1,16 @@
 package dev.berth.e2e;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 
 /** Berth's webhooks served from the test JVM and registered on a dedicated API server. */
 final class ServedWebhooks {
@@ -19,5 +25,21 @@ final class ServedWebhooks {
       throw new IllegalStateException("no free port for the webhooks", e);
     }
     return LoopbackWebhooks.start(admin, "kubeapitest", port);
+  }
+
+  /**
+   * Waits until the API server calls the pod webhook, which takes a moment after registration:
+   * a pod of a podSet in {@code namespace} is stored behind Berth's topology scheduling gate.
+   */
+  static void awaitPodGating(KubernetesClient admin, String namespace) {
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+      Pod probe = new PodBuilder().withNewMetadata().withNamespace(namespace).withName("probe")
+          .addToLabels(Berth.PODSET_LABEL, "main").endMetadata()
+          .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer()
+          .endSpec().build();
+      Pod stored = admin.resource(probe).dryRun().create();
+      return stored.getSpec().getSchedulingGates().stream()
+          .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+    });
   }
 }

@@ -79,15 +79,7 @@ class TopologyE2EIT {
     admin.resource(Objects.clusterQueue("gpu-cq", "h100", GPU, "512")).create();
     admin.resource(Objects.localQueue(NS, "gpus", "gpu-cq")).create();
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
-    // The pod webhook takes a moment to be called by the API server after registration.
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-      Pod probe = new PodBuilder().withNewMetadata().withNamespace(NS).withName("probe")
-          .addToLabels(Berth.PODSET_LABEL, "main").endMetadata()
-          .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build();
-      Pod stored = admin.resource(probe).dryRun().create();
-      return stored.getSpec().getSchedulingGates().stream()
-          .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
-    });
+    ServedWebhooks.awaitPodGating(admin, NS);
   }
 
   @AfterAll

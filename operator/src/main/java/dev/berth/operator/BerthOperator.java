@@ -161,7 +161,10 @@ public final class BerthOperator implements AutoCloseable {
     if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get() != null) {
       operator.register(
           new JobSetReconciler(
-              new WorkloadLifecycle<>(new JobSetAdapter(), priorities, flavors, events, clock)));
+              new WorkloadLifecycle<>(new JobSetAdapter(js -> client.batch().v1().jobs()
+                  .inNamespace(js.getMetadata().getNamespace())
+                  .withLabel(JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
+                  .list().getItems()), priorities, flavors, events, clock)));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {

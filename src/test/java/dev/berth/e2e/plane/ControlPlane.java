@@ -1,58 +1,55 @@
 package dev.berth.e2e.plane;
 
 import dev.berth.e2e.TestApiServer;
-import dev.berth.operator.local.ControllerManager;
-import dev.berth.operator.local.LoggedProcess;
+import dev.berth.operator.local.Kwok;
+import dev.berth.operator.local.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A whole control plane on this machine, for tests about what happens after admission: etcd and
- * kube-apiserver (with Berth's CRDs), kube-controller-manager with the Job controller, the
- * garbage collector and the other controllers below, kube-scheduler, and KWOK playing the kubelet
- * of simulated GPU {@link SimNode}s. Pods run through the stages in kwok/stages.yaml: Running
- * once bound, then Succeeded after their {@link #RUN_FOR} annotation's duration, or Failed after
- * {@link #FAIL_AFTER}'s, or running until deleted (and {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under
+ * kube-apiserver (with Berth's CRDs), and beside it the harness local mode runs on
+ * ({@link LocalControlPlane}): kube-controller-manager with the Job controller, the garbage
+ * collector and the other controllers of {@link #CONTROLLERS}, kube-scheduler, KWOK playing the
+ * kubelet of simulated GPU {@link SimNode}s, and the real JobSet controller where
+ * scripts/jobset-binary.sh could build it, else the suite's {@link JobSetStandIn}. Pods run
+ * through the stages in local/kwok-stages.yaml: Running once bound, then Succeeded after their
+ * {@link #RUN_FOR} annotation's duration, or Failed after {@link #FAIL_AFTER}'s, or running until
+ * deleted (and {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under
  * target/, kept after the run for failed tests) and is stopped by {@link #close()} or, if a test
  * JVM dies first, by a shutdown hook.
  */
 public final class ControlPlane implements AutoCloseable {
   /** Pod annotation: a duration such as "3s" after which KWOK marks the running pod Succeeded. */
-  public static final String RUN_FOR = "kwok.berth.dev/run-for";
+  public static final String RUN_FOR = Kwok.RUN_FOR;
   /** Pod annotation: a duration after which KWOK marks the running pod Failed (exit code 1). */
-  public static final String FAIL_AFTER = "kwok.berth.dev/fail-after";
+  public static final String FAIL_AFTER = Kwok.FAIL_AFTER;
   /** Pod annotation: how long a deleted pod keeps running before it stops (a grace period). */
-  public static final String STOP_AFTER = "kwok.berth.dev/stop-after";
-  /** Pinned in scripts/kwok-binary.sh too, which builds it. */
-  static final String KWOK_VERSION = "0.8.0";
+  public static final String STOP_AFTER = Kwok.STOP_AFTER;
   /**
-   * A cluster's controllers for Jobs, pods, Nodes and namespaces. The node lifecycle controller
-   * lifts the not-ready taint the API server puts on new Nodes once KWOK reports them Ready.
+   * System property: true runs JobSets with {@link JobSetStandIn} even where the real JobSet
+   * controller is built (to test the stand-in, as a machine without ../shared would).
    */
-  public static final List<String> CONTROLLERS = List.of(
-      "clusterrole-aggregation-controller", "serviceaccount-controller", "namespace-controller",
-      "garbage-collector-controller", "job-controller", "pod-garbage-collector-controller",
-      "node-lifecycle-controller");
+  public static final String JOBSET_STAND_IN = "berth.plane.jobset-stand-in";
+  /** The controllers kube-controller-manager runs. */
+  public static final List<String> CONTROLLERS = LocalControlPlane.CONTROLLERS;
 
   private final TestApiServer.Cluster cluster;
   private final Path logDir;
-  private final List<AutoCloseable> processes = new ArrayList<>();
   private final Thread shutdownHook;
+  private LocalControlPlane plane;
+  private JobSetStandIn jobSetStandIn;
   private boolean stopped;
 
   private ControlPlane(TestApiServer.Cluster cluster, Path logDir) {
@@ -94,81 +91,15 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void startProcesses(List<SimNode> nodes) throws IOException {
-    Files.createDirectories(logDir);
-    Path kubeconfig = logDir.resolve("admin.kubeconfig");
-    Files.writeString(kubeconfig, cluster.kubeconfig(), StandardCharsets.UTF_8);
-    processes.add(ControllerManager.start(client(), cluster.kubeconfig(), logDir, CONTROLLERS));
-    processes.add(scheduler(kubeconfig));
-    LoggedProcess kwok = kwok(kubeconfig);
-    processes.add(kwok);
-    for (SimNode node : nodes) {
-      client().nodes().resource(node.toNode()).create();
+    boolean standIn = Boolean.getBoolean(JOBSET_STAND_IN);
+    plane = LocalControlPlane.start(client(), cluster.kubeconfig(), logDir,
+        nodes.stream().map(SimNode::toNode).toList(), Optional.empty(), !standIn);
+    if (!plane.realJobSet()) {
+      System.out.println("[berth-test] " + (standIn ? "-D" + JOBSET_STAND_IN + "=true"
+          : "no JobSet controller built (scripts/jobset-binary.sh needs ../shared/third-party)")
+          + ": JobSets run by the suite's stand-in, JobSetStandIn");
+      jobSetStandIn = JobSetStandIn.start(client());
     }
-    for (SimNode node : nodes) {
-      try {
-        client().nodes().withName(node.name())
-            .waitUntilCondition(n -> ready(n) || !kwok.alive(), 60, TimeUnit.SECONDS);
-      } catch (RuntimeException e) {
-        throw new IllegalStateException("node " + node.name() + " not Ready and untainted within 60 s; KWOK log "
-            + kwok.log() + ":\n" + kwok.tail(), e);
-      }
-      kwok.checkAlive();
-    }
-    for (AutoCloseable process : processes) {
-      if (process instanceof LoggedProcess running) {
-        running.checkAlive();
-      }
-    }
-  }
-
-  private LoggedProcess scheduler(Path kubeconfig) throws IOException {
-    // Its configuration file, as the command-line --kubeconfig is deprecated. No leader election
-    // (one scheduler) and no serving port (nothing scrapes it; fixed ports clash between runs).
-    Path config = logDir.resolve("kube-scheduler.yaml");
-    Files.writeString(config, """
-        apiVersion: kubescheduler.config.k8s.io/v1
-        kind: KubeSchedulerConfiguration
-        clientConnection:
-          kubeconfig: %s
-        leaderElection:
-          leaderElect: false
-        """.formatted(kubeconfig), StandardCharsets.UTF_8);
-    return LoggedProcess.start("kube-scheduler", List.of(
-        ControllerManager.binary("kube-scheduler").toString(),
-        "--config=" + config, "--secure-port=0", "--v=1"),
-        logDir.resolve("kube-scheduler.log"));
-  }
-
-  private LoggedProcess kwok(Path kubeconfig) throws IOException {
-    Path stages = logDir.resolve("kwok-stages.yaml");
-    try (InputStream in = ControlPlane.class.getClassLoader()
-        .getResourceAsStream("kwok/stages.yaml")) {
-      if (in == null) {
-        throw new IllegalStateException("kwok/stages.yaml is not on the classpath");
-      }
-      Files.write(stages, in.readAllBytes());
-    }
-    // --config replaces ~/.kwok/kwok.yaml, so a developer's own KWOK setup does not leak in.
-    return LoggedProcess.start("kwok", List.of(
-        kwokBinary().toString(),
-        "--kubeconfig=" + kubeconfig,
-        "--config=" + stages,
-        "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
-        "--node-lease-duration-seconds=40",
-        "--cidr=10.240.0.0/16",
-        "--node-ip=10.239.0.1"),
-        logDir.resolve("kwok.log"));
-  }
-
-  static Path kwokBinary() {
-    String dir = System.getenv("KUBE_API_TEST_DIR");
-    Path base = Path.of(dir != null ? dir : System.getProperty("user.home") + "/.kubeapitest");
-    Path binary = base.resolve("kwok").resolve("v" + KWOK_VERSION).resolve("kwok");
-    if (!Files.isExecutable(binary)) {
-      throw new IllegalStateException("no KWOK at " + binary
-          + ". Run scripts/kwok-binary.sh (needs Go 1.26+) to build it.");
-    }
-    return binary;
   }
 
   private static Path logRoot() {
@@ -176,13 +107,9 @@ public final class ControlPlane implements AutoCloseable {
     return Path.of(dir != null ? dir : "target/control-plane").toAbsolutePath().normalize();
   }
 
-  /** Ready, and schedulable: the node lifecycle controller has lifted the not-ready taint. */
-  private static boolean ready(Node node) {
-    return node != null && node.getStatus() != null && node.getStatus().getConditions() != null
-        && node.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
-        && (node.getSpec().getTaints() == null || node.getSpec().getTaints().stream()
-            .noneMatch(t -> t.getKey().startsWith("node.kubernetes.io/")));
+  /** Whether JobSets are run by the real JobSet controller (not the suite's stand-in). */
+  public boolean realJobSet() {
+    return plane != null && plane.realJobSet();
   }
 
   public KubernetesClient client() {
@@ -252,14 +179,12 @@ public final class ControlPlane implements AutoCloseable {
       return;
     }
     stopped = true;
-    for (int i = processes.size() - 1; i >= 0; i--) {
-      try {
-        processes.get(i).close();
-      } catch (Exception e) {
-        System.err.println("[berth-test] stopping a control-plane process: " + e);
-      }
+    if (jobSetStandIn != null) {
+      jobSetStandIn.close();
     }
-    processes.clear();
+    if (plane != null) {
+      plane.close();
+    }
     cluster.close();
   }
 

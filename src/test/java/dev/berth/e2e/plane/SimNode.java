@@ -1,10 +1,8 @@
 package dev.berth.e2e.plane;
 
+import dev.berth.operator.local.KwokNodes;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,21 +44,6 @@ public record SimNode(String name, Map<String, String> labels, List<Taint> taint
 
   /** The Node object, capacity in status (Nodes take their status on create, as kubelets do). */
   public Node toNode() {
-    Map<String, String> all = new HashMap<>(labels);
-    all.put(HOSTNAME, name);
-    all.put("kubernetes.io/os", "linux");
-    all.put("kubernetes.io/arch", "amd64");
-    all.put("type", "kwok");
-    Map<String, Quantity> capacity = Map.of(
-        GPU, new Quantity(Integer.toString(gpus)),
-        "cpu", new Quantity("96"),
-        "memory", new Quantity("1Ti"),
-        "pods", new Quantity("110"));
-    return new NodeBuilder()
-        .withNewMetadata().withName(name).withLabels(all)
-        .addToAnnotations("kwok.x-k8s.io/node", "fake").endMetadata()
-        .withNewSpec().withTaints(taints).endSpec()
-        .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
-        .build();
+    return KwokNodes.node(name, labels, taints, Map.of(GPU, Integer.toString(gpus)));
   }
 }

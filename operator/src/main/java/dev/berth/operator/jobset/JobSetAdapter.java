@@ -10,6 +10,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.job.Integration;
 import dev.berth.operator.job.PriorityResolver;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,21 @@ import java.util.Optional;
  * all admitted together; the flavor of each podSet goes into its replicatedJob's pod template.
  */
 public final class JobSetAdapter implements Integration<JobSet> {
+  /** The label the JobSet controller puts on a JobSet's child Jobs (and their pods). */
+  public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
+
+  /** A JobSet's child Jobs, as the JobSet controller made them. */
+  @FunctionalInterface
+  public interface ChildJobs {
+    List<Job> of(JobSet jobSet);
+  }
+
+  private final ChildJobs children;
+
+  public JobSetAdapter(ChildJobs children) {
+    this.children = children;
+  }
+
   @Override
   public String kind() {
     return "JobSet";
@@ -117,13 +133,27 @@ public final class JobSetAdapter implements Integration<JobSet> {
     return Optional.empty();
   }
 
+  /**
+   * Pods that still run, terminating ones included, counted from the child Jobs. Not from the
+   * JobSet's status: its {@code active} counts child Jobs with a pod that is not being deleted,
+   * so it drops to 0 as soon as a suspended JobSet's pods are told to stop, while they still hold
+   * their nodes' GPUs. An evicted JobSet's quota is released only once they have stopped.
+   */
   @Override
   public int activePods(JobSet jobSet) {
-    if (jobSet.getStatus() == null || jobSet.getStatus().replicatedJobsStatus == null) {
-      return 0;
+    int pods = 0;
+    for (Job child : children.of(jobSet)) {
+      boolean owned = child.getMetadata().getOwnerReferences() != null
+          && child.getMetadata().getOwnerReferences().stream()
+              .anyMatch(o -> o.getUid().equals(jobSet.getMetadata().getUid()));
+      if (owned && child.getStatus() != null) {
+        pods += count(child.getStatus().getActive()) + count(child.getStatus().getTerminating());
+      }
     }
-    return jobSet.getStatus().replicatedJobsStatus.stream()
-        .mapToInt(s -> s.get("active") instanceof Number n ? n.intValue() : 0)
-        .sum();
+    return pods;
+  }
+
+  private static int count(Integer pods) {
+    return pods == null ? 0 : pods;
   }
 }

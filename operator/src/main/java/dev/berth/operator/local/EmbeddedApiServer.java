@@ -66,6 +66,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   /** Installs CRDs (server-side apply) and waits until the API server serves each of them. */
   public EmbeddedApiServer install(List<CustomResourceDefinition> crds) {
+    install(client, crds);
+    return this;
+  }
+
+  /** Installs CRDs with the given client and waits until the API server serves each of them. */
+  public static void install(KubernetesClient client, List<CustomResourceDefinition> crds) {
     for (CustomResourceDefinition crd : crds) {
       client.apiextensions().v1().customResourceDefinitions().resource(crd)
           .fieldManager("berth").forceConflicts().serverSideApply();
@@ -74,7 +80,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
       client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
           .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
     }
-    return this;
   }
 
   public static boolean established(CustomResourceDefinition crd) {

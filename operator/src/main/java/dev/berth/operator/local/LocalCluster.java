@@ -4,41 +4,46 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * Local mode's cluster: an embedded API server with Berth's CRDs and the stand-in JobSet CRD, and
- * a kube-controller-manager for RBAC aggregation, service accounts and namespaces. Its admin
- * certificate is the operator's identity; people get kubeconfigs of their own
- * ({@link LocalIdentities}).
+ * Local mode's cluster: an embedded API server with Berth's CRDs, and the rest of a control plane
+ * beside it ({@link LocalControlPlane}) running {@link SimulatedNodes}. Its admin certificate is
+ * the operator's identity; people get kubeconfigs of their own ({@link LocalIdentities}).
  */
 final class LocalCluster implements AutoCloseable {
   /** The user of kube-api-test's admin certificate, which the local operator runs as. */
   static final String ADMIN_USER = "kubeapitest";
 
   private final EmbeddedApiServer server;
-  private final ControllerManager controllers;
+  private final LocalControlPlane plane;
 
-  private LocalCluster(EmbeddedApiServer server, ControllerManager controllers) {
+  private LocalCluster(EmbeddedApiServer server, LocalControlPlane plane) {
     this.server = server;
-    this.controllers = controllers;
+    this.plane = plane;
   }
 
-  /** {@code workDir} keeps the controller manager's kubeconfig and log. */
-  static LocalCluster start(Path workDir) throws IOException {
+  /**
+   * {@code workDir} keeps the processes' kubeconfig and logs; a pod without a run-for annotation
+   * succeeds {@code runFor} after it started.
+   */
+  static LocalCluster start(Path workDir, Duration runFor) throws IOException {
     EmbeddedApiServer server = EmbeddedApiServer.start();
-    ControllerManager controllers;
     try {
-      controllers = ControllerManager.start(server.client(), server.kubeconfig(), workDir);
+      List<CustomResourceDefinition> crds = new ArrayList<>(EmbeddedApiServer.berthCrds());
+      // Replaced by the upstream CRD when the real JobSet controller runs.
+      crds.add(EmbeddedApiServer.jobSetCrd());
+      server.install(crds);
+      LocalControlPlane plane = LocalControlPlane.start(server.client(), server.kubeconfig(),
+          workDir, SimulatedNodes.nodes(), Optional.of(runFor));
+      return new LocalCluster(server, plane);
     } catch (RuntimeException | IOException e) {
       server.close();
       throw e;
     }
-    List<CustomResourceDefinition> crds = new ArrayList<>(EmbeddedApiServer.berthCrds());
-    crds.add(EmbeddedApiServer.jobSetCrd());
-    server.install(crds);
-    return new LocalCluster(server, controllers);
   }
 
   /** The operator's client (kube-api-test's admin certificate). */
@@ -46,9 +51,13 @@ final class LocalCluster implements AutoCloseable {
     return server.client();
   }
 
+  LocalControlPlane plane() {
+    return plane;
+  }
+
   @Override
   public void close() {
-    controllers.close();
+    plane.close();
     server.close();
   }
 }
