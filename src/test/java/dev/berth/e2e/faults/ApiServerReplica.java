@@ -37,6 +37,7 @@ final class ApiServerReplica implements AutoCloseable {
     this.port = port;
     this.log = log;
     this.kubeconfig = kubeconfig;
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, "kube-apiserver-replica-stop"));
   }
 
   /** Starts a replica of the kube-apiserver that serves {@code kubeconfig}, a child of this JVM. */

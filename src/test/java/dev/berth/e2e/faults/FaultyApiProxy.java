@@ -173,7 +173,12 @@ final class FaultyApiProxy implements AutoCloseable {
           out.response()
               .onFailure(e -> downstream.close())
               .onSuccess(reply -> answer(in, downstream, out, reply, fault));
-          in.response().closeHandler(v -> out.reset());
+          // The client went away (a closed watch): so does the request upstream.
+          in.response().closeHandler(v -> {
+            if (!in.response().ended()) {
+              out.reset();
+            }
+          });
           in.pipeTo(out);
         });
   }
@@ -198,8 +203,7 @@ final class FaultyApiProxy implements AutoCloseable {
       vertx.setTimer(schedule.dropAfterMillis(), t -> {
         if (!response.ended() && !response.closed()) {
           injected.get(Fault.WATCH_DROP).incrementAndGet();
-          downstream.close();
-          out.reset();
+          downstream.close(); // and the close handler resets the request upstream
         }
       });
     }

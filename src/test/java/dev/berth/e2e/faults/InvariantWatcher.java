@@ -256,6 +256,11 @@ final class InvariantWatcher implements AutoCloseable {
     return peakCohortUsage;
   }
 
+  /** Jobs seen running, checked or still to be checked. */
+  synchronized int runningJobsSeen() {
+    return runningChecked.size() + unchecked.size();
+  }
+
   /** Jobs whose running was checked against their admission. */
   synchronized int runningJobsChecked() {
     return runningChecked.size();

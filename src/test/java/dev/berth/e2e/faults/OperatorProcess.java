@@ -36,11 +36,15 @@ final class OperatorProcess implements AutoCloseable {
   private Path log;
   private int generation;
   private int exitsOnItsOwn;
+  /** Killed on purpose and not started again yet: not to be restarted behind the test's back. */
+  private boolean killed;
 
   OperatorProcess(String name, Path kubeconfig, Path logDir) {
     this.name = name;
     this.kubeconfig = kubeconfig;
     this.logDir = logDir;
+    // If the test JVM dies first, its replicas go with it, not on as orphans.
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, name + "-stop"));
   }
 
   static Path jar() {
@@ -57,10 +61,13 @@ final class OperatorProcess implements AutoCloseable {
   }
 
   synchronized void start() throws IOException {
+    killed = false;
     generation++;
     log = logDir.resolve(identity() + ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+        // C1 only: a JVM that starts in seconds on a busy machine matters more than peak speed.
+        "-XX:TieredStopAtLevel=1",
         "-jar", jar().toString()))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile());
@@ -87,6 +94,7 @@ final class OperatorProcess implements AutoCloseable {
 
   /** kill -9: no shutdown hook, no Lease release, writes in flight cut off. */
   synchronized void kill() throws InterruptedException {
+    killed = true;
     process.destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException(identity() + " survived SIGKILL for 30 s");
@@ -95,7 +103,7 @@ final class OperatorProcess implements AutoCloseable {
 
   /** Starts it again if it exited by itself (a lost Lease, a failed start); true if it did. */
   synchronized boolean restartIfExited() throws IOException {
-    if (process == null || process.isAlive()) {
+    if (process == null || killed || process.isAlive()) {
       return false;
     }
     exitsOnItsOwn++;
