@@ -135,16 +135,6 @@ final class ApiServerReplica implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (process != null) {
-      process.destroy();
-      try {
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-    }
+    ChildProcesses.stop(process, Duration.ofSeconds(15));
   }
 }

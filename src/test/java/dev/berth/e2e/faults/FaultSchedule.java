@@ -24,7 +24,8 @@ final class FaultSchedule {
   synchronized Optional<Fault> next(boolean write, boolean watch) {
     double roll = random.nextDouble();
     if (watch) {
-      // Watches are few and long: cut a third of them, so every informer meets a few drops.
+      // Watches are few and long: eight times the rate (16 % at the default), so that the
+      // informers meet drops in every run.
       return roll < Math.min(1, rate * 8) ? Optional.of(Fault.WATCH_DROP) : Optional.empty();
     }
     Fault[] kinds = write

@@ -123,12 +123,13 @@ class FaultSuiteE2EIT {
           run(plane, api, proxy, watcher, replicas);
         } finally {
           replicas.forEach(OperatorProcess::close);
+          // Also when the run failed: the line says how far it got.
+          String summary = summary(plane, api, proxy, watcher, replicas, started);
+          System.out.println(summary);
+          Files.writeString(dir.resolve("faults-summary.log"), summary + "\n");
+          Files.writeString(dir.getParent().resolve("faults-summary.log"), summary + "\n",
+              StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
-        String summary = summary(plane, api, proxy, watcher, replicas, started);
-        System.out.println(summary);
-        Files.writeString(dir.resolve("faults-summary.log"), summary + "\n");
-        Files.writeString(dir.getParent().resolve("faults-summary.log"), summary + "\n",
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         assertThat(proxy.injected().values().stream().mapToInt(Integer::intValue).sum())
             .as("faults injected").isPositive();
         assertThat(watcher.violations()).as("invariant violations (seed %d)", SEED).isEmpty();

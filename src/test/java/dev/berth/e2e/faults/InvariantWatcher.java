@@ -107,7 +107,7 @@ final class InvariantWatcher implements AutoCloseable {
     watches.add(watch);
   }
 
-  private synchronized void onWorkload(Watcher.Action action, Workload wl) {
+  synchronized void onWorkload(Watcher.Action action, Workload wl) {
     events++;
     String uid = wl.getMetadata().getUid();
     long rv = Long.parseLong(wl.getMetadata().getResourceVersion());
@@ -196,7 +196,7 @@ final class InvariantWatcher implements AutoCloseable {
     });
   }
 
-  private synchronized void onJob(Watcher.Action action, Job job) {
+  synchronized void onJob(Watcher.Action action, Job job) {
     boolean finished = job.getStatus() != null && job.getStatus().getConditions() != null
         && job.getStatus().getConditions().stream().anyMatch(c -> "True".equals(c.getStatus())
             && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())

@@ -107,8 +107,8 @@ final class OperatorProcess implements AutoCloseable {
       return false;
     }
     exitsOnItsOwn++;
-    System.out.printf("[berth-faults] %s exited with %d by itself; restarting. Log %s:%n%s%n",
-        identity(), process.exitValue(), log, tail());
+    System.out.printf("[berth-faults] %s exited with %d by itself; restarting. Log %s%n",
+        identity(), process.exitValue(), tail());
     start();
     return true;
   }
@@ -167,26 +167,11 @@ final class OperatorProcess implements AutoCloseable {
   }
 
   synchronized String tail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return identity() + " (" + log + "):\n" + ChildProcesses.tail(log, 30);
   }
 
   @Override
   public synchronized void close() {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      try {
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        process.destroyForcibly();
-      }
-    }
+    ChildProcesses.stop(process, Duration.ofSeconds(20));
   }
 }
