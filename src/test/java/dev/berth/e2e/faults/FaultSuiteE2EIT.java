@@ -54,7 +54,8 @@ import org.junit.jupiter.api.Test;
  * replica is killed and started again, or the kube-apiserver behind the proxy is killed and
  * started again ({@link ApiServerReplica}). An {@link InvariantWatcher} on a direct connection
  * checks quota and admission at every Workload and Job event; at the end every Job has completed
- * exactly once. One summary line goes to the log and to target/e2e/control-plane/faults-summary.log.
+ * exactly once. One summary line goes to the log and to
+ * target/e2e/control-plane/faults-summary.log.
  *
  * <p>Bounded by default (about 4 minutes on two cores); docs/reliability.md has the properties
  * for a longer soak: berth.faults.jobs, berth.faults.minutes, berth.faults.seed,
