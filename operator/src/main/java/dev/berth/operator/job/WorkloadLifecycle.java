@@ -100,10 +100,17 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
         events.warning(owner, "InvalidWorkload", "Workload not created: " + reason(e));
         return;
       }
-      if (e.getCode() != 409) {
+      // AlreadyExists: the Workload is there (an earlier create whose reply was lost), and its
+      // event brings the next reconcile. Any other refusal, a 409 Conflict included, created
+      // nothing: thrown, so that the reconcile is retried (no later event of the owner may come).
+      if (e.getCode() != 409 || !alreadyExists(e)) {
         throw e;
       }
     }
+  }
+
+  private static boolean alreadyExists(KubernetesClientException e) {
+    return e.getStatus() != null && "AlreadyExists".equals(e.getStatus().getReason());
   }
 
   private static String reason(KubernetesClientException e) {

@@ -1,0 +1,86 @@
+package dev.berth.operator.job;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.RETURNS_DEEP_STUBS;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.events.EventRecorder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A suspended Job without a Workload gets one; a create the API server refused must be retried.
+ * Found by the fault-injection suite: a create answered 409 Conflict was taken for AlreadyExists,
+ * the reconcile ended, and with no later event of the Job it never got a Workload (a lost Job).
+ */
+class WorkloadCreationTest {
+  private final KubernetesClient client = mock(KubernetesClient.class, RETURNS_DEEP_STUBS);
+  private final WorkloadLifecycle<Job> lifecycle = new WorkloadLifecycle<>(new JobAdapter(),
+      new PriorityResolver(client), new Integration.FlavorLookup() {
+        @Override
+        public Map<String, String> nodeLabels(String flavor) {
+          return Map.of();
+        }
+
+        @Override
+        public List<Toleration> tolerations(String flavor) {
+          return List.of();
+        }
+      }, new EventRecorder(client), Clock.systemUTC());
+
+  private static Job suspendedJob() {
+    return new JobBuilder()
+        .withNewMetadata().withNamespace("team").withName("train").withUid("uid-train")
+        .addToLabels(Berth.QUEUE_NAME_LABEL, "lq").endMetadata()
+        .withNewSpec().withSuspend(true).withParallelism(1).withCompletions(1)
+        .withNewTemplate().withNewSpec().addNewContainer().withName("main")
+        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources()
+        .endContainer().endSpec().endTemplate().endSpec()
+        .build();
+  }
+
+  private void createAnswers(int code, String reason) {
+    when(client.resource(any(Workload.class)).create()).thenThrow(new KubernetesClientException(
+        new StatusBuilder().withCode(code).withReason(reason).withMessage(reason).build()));
+  }
+
+  @Test
+  void aCreateRefusedWithConflictIsThrownSoThatTheReconcileIsRetried() {
+    createAnswers(409, "Conflict");
+
+    assertThatThrownBy(() -> lifecycle.reconcile(client, suspendedJob(), Optional.empty()))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("Conflict");
+  }
+
+  @Test
+  void aCreateAnsweredAlreadyExistsWaitsForTheWorkloadsEvent() {
+    createAnswers(409, "AlreadyExists");
+
+    assertThatCode(() -> lifecycle.reconcile(client, suspendedJob(), Optional.empty()))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aCreateAnswered500IsThrown() {
+    createAnswers(500, "InternalError");
+
+    assertThatThrownBy(() -> lifecycle.reconcile(client, suspendedJob(), Optional.empty()))
+        .isInstanceOf(KubernetesClientException.class);
+  }
+}

@@ -1,0 +1,177 @@
+package dev.berth.e2e.faults;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One operator replica in a JVM of its own: {@code java -jar operator/target/berth-operator.jar}
+ * (the shaded jar the build makes, the one the image runs) with the chart's environment: leader
+ * election on, exit on a lost Lease, webhooks off (no webhook configuration points at it). Each
+ * start is a new Pod: a new identity (HOSTNAME, which names the Lease holder) and a new log. It
+ * can be killed with SIGKILL; one that exits by itself is started again, as the kubelet would.
+ */
+final class OperatorProcess implements AutoCloseable {
+  private static final Pattern METRICS = Pattern.compile("metrics on :(\\d+)");
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final String name;
+  private final Path kubeconfig;
+  private final Path logDir;
+  private Process process;
+  private Path log;
+  private int generation;
+  private int exitsOnItsOwn;
+  /** Killed on purpose and not started again yet: not to be restarted behind the test's back. */
+  private boolean killed;
+
+  OperatorProcess(String name, Path kubeconfig, Path logDir) {
+    this.name = name;
+    this.kubeconfig = kubeconfig;
+    this.logDir = logDir;
+    // If the test JVM dies first, its replicas go with it, not on as orphans.
+    Runtime.getRuntime().addShutdownHook(new Thread(this::close, name + "-stop"));
+  }
+
+  static Path jar() {
+    String repo = System.getProperty("berth.repo");
+    if (repo == null || repo.isBlank()) {
+      throw new IllegalStateException("system property berth.repo is not set; run through Maven");
+    }
+    Path jar = Path.of(repo, "operator", "target", "berth-operator.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing: build with -am so that the operator"
+          + " module's package phase makes its shaded jar");
+    }
+    return jar;
+  }
+
+  synchronized void start() throws IOException {
+    killed = false;
+    generation++;
+    log = logDir.resolve(identity() + ".log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
+        // C1 only: a JVM that starts in seconds on a busy machine matters more than peak speed.
+        "-XX:TieredStopAtLevel=1",
+        "-jar", jar().toString()))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    Map<String, String> env = builder.environment();
+    env.remove("KUBERNETES_SERVICE_HOST");
+    env.put("KUBECONFIG", kubeconfig.toString());
+    env.put("HOSTNAME", identity());
+    env.put("BERTH_NAMESPACE", "berth-system");
+    env.put("BERTH_LEADER_ELECTION", "true");
+    env.put("BERTH_EXIT_ON_LOST_LEASE", "true");
+    env.put("BERTH_WEBHOOKS_ENABLED", "false");
+    env.put("BERTH_METRICS_PORT", "0");
+    process = builder.start();
+  }
+
+  /** The Lease holder identity of the current process, as a Pod name would be. */
+  synchronized String identity() {
+    return name + "-" + generation;
+  }
+
+  synchronized boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /** kill -9: no shutdown hook, no Lease release, writes in flight cut off. */
+  synchronized void kill() throws InterruptedException {
+    killed = true;
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(identity() + " survived SIGKILL for 30 s");
+    }
+  }
+
+  /** Starts it again if it exited by itself (a lost Lease, a failed start); true if it did. */
+  synchronized boolean restartIfExited() throws IOException {
+    if (process == null || killed || process.isAlive()) {
+      return false;
+    }
+    exitsOnItsOwn++;
+    System.out.printf("[berth-faults] %s exited with %d by itself; restarting. Log %s%n",
+        identity(), process.exitValue(), tail());
+    start();
+    return true;
+  }
+
+  synchronized int exitsOnItsOwn() {
+    return exitsOnItsOwn;
+  }
+
+  private OptionalInt metricsPort() {
+    try {
+      Matcher m = METRICS.matcher(Files.readString(log, StandardCharsets.UTF_8));
+      return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
+    } catch (IOException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /** Its /readyz answers 200: started, and if it leads, its loop has rebuilt the state. */
+  boolean ready() {
+    return get("/readyz").map(r -> r.statusCode() == 200).orElse(false);
+  }
+
+  /**
+   * How many admission cycles its loop has run (berth_admission_cycle_duration_seconds_count):
+   * none on a standby, which never decides.
+   */
+  long admissionCycles() {
+    return get("/metrics").filter(r -> r.statusCode() == 200).map(r -> r.body().lines()
+            .filter(l -> l.startsWith("berth_admission_cycle_duration_seconds_count"))
+            .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+            .sum())
+        .orElse(0L);
+  }
+
+  private Optional<HttpResponse<String>> get(String path) {
+    OptionalInt port;
+    synchronized (this) {
+      if (!alive()) {
+        return Optional.empty();
+      }
+      port = metricsPort();
+    }
+    if (port.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(HTTP.send(HttpRequest.newBuilder(
+                  URI.create("http://127.0.0.1:" + port.getAsInt() + path))
+              .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString()));
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  synchronized String tail() {
+    return identity() + " (" + log + "):\n" + ChildProcesses.tail(log, 30);
+  }
+
+  @Override
+  public synchronized void close() {
+    ChildProcesses.stop(process, Duration.ofSeconds(20));
+  }
+}
