@@ -47,7 +47,6 @@ import dev.berth.operator.status.StatusPublisher;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -321,7 +320,7 @@ public final class BerthOperator implements AutoCloseable {
     }
     OperatorConfig config = OperatorConfig.fromEnvironment();
     KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(ClusterCredentials.load()).build();
+        Clients.builder().withConfig(ClusterCredentials.load()).build();
     BerthOperator berth = start(client, config, () -> System.exit(0));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

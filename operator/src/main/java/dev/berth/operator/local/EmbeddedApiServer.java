@@ -5,7 +5,6 @@ import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +32,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private EmbeddedApiServer(KubeAPIServer server) {
     this.server = server;
     this.kubeconfig = server.getKubeConfigYaml();
-    this.client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    this.client =
+        dev.berth.operator.Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
   }
 
   public static EmbeddedApiServer start() {
