@@ -86,9 +86,11 @@ public final class BerthOperator implements AutoCloseable {
       UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
     Clock clock = Clock.systemUTC();
     if (config.waitForPodsReady().enable()) {
-      // Only the requeuing backoff (used by admission checks' Retry) is in effect so far.
-      log.warn("BERTH_WAIT_FOR_PODS_READY_ENABLE=true is not implemented yet and is ignored:"
-          + " admitted workloads are not evicted for pods that are not ready");
+      // Only the requeuing backoff (used by admission checks' Retry) is in effect so far. An
+      // admin who asks for pods-ready eviction must not get an operator that silently lacks it.
+      throw new IllegalArgumentException("BERTH_WAIT_FOR_PODS_READY_ENABLE=true: waitForPodsReady"
+          + " is not implemented yet (admitted workloads would not be evicted for pods that are"
+          + " not ready); unset it");
     }
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
