@@ -73,9 +73,9 @@ class LocalModeE2EIT {
         .withLabel("batch.kubernetes.io/job-name", "resnet-sweep").list().getItems())
         .filteredOn(p -> "Succeeded".equals(p.getStatus().getPhase())).hasSize(32)
         .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("a100-n"));
-    // The sample JobSet is not asserted here: when it is queued while llama-finetune is being
-    // admitted in the same ClusterQueue it can stay pending with no reason written (an admission
-    // engine race this test found; GangPlacementE2EIT runs a JobSet on the JobSet controller).
+    // The sample JobSet too: the JobSet controller's Completed condition, all three pods ran.
+    await().atMost(SAMPLES_TIMEOUT).untilAsserted(() -> assertThat(jobSetCompleted())
+        .as("JobSet team-llm/llm-pretrain Completed (JobSet controller)").isTrue());
   }
 
   @Test
@@ -108,6 +108,17 @@ class LocalModeE2EIT {
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("kubectl: " + out).isZero();
     return out.replaceAll("\\s+", " ");
+  }
+
+  private static boolean jobSetCompleted() {
+    var jobSet = admin.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+        .inNamespace("team-llm").withName("llm-pretrain").get();
+    if (jobSet == null || !(jobSet.getAdditionalProperties().get("status") instanceof Map<?, ?> s)
+        || !(s.get("conditions") instanceof List<?> conditions)) {
+      return false;
+    }
+    return conditions.stream().anyMatch(c -> c instanceof Map<?, ?> m
+        && "Completed".equals(m.get("type")) && "True".equals(m.get("status")));
   }
 
   private static boolean condition(Job job, String type) {

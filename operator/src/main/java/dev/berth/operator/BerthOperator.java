@@ -54,7 +54,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -277,18 +276,6 @@ public final class BerthOperator implements AutoCloseable {
     return loop.isBootstrapped();
   }
 
-  private static boolean clusterConfigured() {
-    if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
-      return true;
-    }
-    String kubeconfig = System.getenv("KUBECONFIG");
-    java.nio.file.Path path =
-        kubeconfig != null && !kubeconfig.isBlank()
-            ? java.nio.file.Path.of(kubeconfig.split(java.io.File.pathSeparator)[0])
-            : java.nio.file.Path.of(System.getProperty("user.home"), ".kube", "config");
-    return java.nio.file.Files.exists(path);
-  }
-
   /**
    * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client
    * and the Lease are still there, so no write meets a closed client and no other replica starts
@@ -309,31 +296,5 @@ public final class BerthOperator implements AutoCloseable {
       webhooks.close();
     }
     metrics.close();
-  }
-
-  /**
-   * Runs against the cluster of the usual kubeconfig or in-cluster configuration; with none (or
-   * with {@code --local}), in local mode on an embedded API server.
-   */
-  public static void main(String[] args) throws Exception {
-    if (java.util.Arrays.asList(args).contains("--local") || !clusterConfigured()) {
-      dev.berth.operator.local.LocalMode.run(args);
-      return;
-    }
-    OperatorConfig config = OperatorConfig.fromEnvironment();
-    KubernetesClient client =
-        Clients.builder().withConfig(ClusterCredentials.load()).build();
-    BerthOperator berth = start(client, config, () -> System.exit(0));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  berth.close();
-                  client.close();
-                  stopped.countDown();
-                },
-                "berth-shutdown"));
-    stopped.await();
   }
 }

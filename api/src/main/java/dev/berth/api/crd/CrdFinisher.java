@@ -25,8 +25,8 @@ import java.util.Map;
 
 /**
  * Completes the CRDs that crd-generator-apt wrote, from annotations on the same model classes: list
- * and map bounds ({@link Items}) and printer columns with JSONPath filters ({@link
- * PrinterColumns}), and CEL rules ({@link Rule}). Runs in the api module's process-classes phase, so the CRD in the jar and in
+ * and map bounds ({@link Items}), string bounds ({@link MaxLength}), times ({@link DateTime}),
+ * printer columns with JSONPath filters ({@link PrinterColumns}), and CEL rules ({@link Rule}). Runs in the api module's process-classes phase, so the CRD in the jar and in
  * the chart is always generated, never edited by hand.
  */
 public final class CrdFinisher {
@@ -144,6 +144,9 @@ public final class CrdFinisher {
       MaxLength maxLength = field.getAnnotation(MaxLength.class);
       if (maxLength != null) {
         elementSchema(property).setMaxLength((long) maxLength.value());
+      }
+      if (field.isAnnotationPresent(DateTime.class)) {
+        elementSchema(property).setFormat("date-time");
       }
       ListType listType = field.getAnnotation(ListType.class);
       if (listType != null) {

@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
 import dev.berth.api.crd.Items;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -14,9 +16,11 @@ public class AdmissionChecksStrategy {
   public static class AdmissionCheckRule {
     @Required
     @Pattern(Berth.DNS_SUBDOMAIN)
+    @MaxLength(253)
     public String name;
 
     @Items(max = 64)
+    @MaxLength(253)
     public List<String> onFlavors;
   }
 }

@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
 import dev.berth.api.crd.Items;
 import io.fabric8.generator.annotation.Pattern;
 import dev.berth.api.crd.Rule;
@@ -11,6 +13,7 @@ import java.util.List;
     message = "borrowingLimit and lendingLimit are only allowed with a parentName")
 public class CohortSpec {
   @Pattern(Berth.DNS_SUBDOMAIN)
+  @MaxLength(253)
   public String parentName;
 
   @Items(max = 16)

@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import dev.berth.api.crd.Rule;
@@ -9,6 +11,7 @@ public class LocalQueueSpec {
   @Required
   @Pattern(Berth.DNS_SUBDOMAIN)
   @Rule(value = "self == oldSelf", message = "clusterQueue is immutable")
+  @MaxLength(253)
   public String clusterQueue;
 
   public StopPolicy stopPolicy;

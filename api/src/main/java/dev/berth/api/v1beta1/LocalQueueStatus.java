@@ -12,7 +12,9 @@ public class LocalQueueStatus {
   public Integer pendingWorkloads;
   public Integer reservingWorkloads;
   public Integer admittedWorkloads;
+  @Items(max = 1024)
   public List<FlavorUsage> flavorsReservation;
+  @Items(max = 1024)
   public List<FlavorUsage> flavorUsage;
   public FairSharingStatus fairSharing;
   public Long observedGeneration;

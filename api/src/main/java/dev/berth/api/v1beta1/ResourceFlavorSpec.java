@@ -21,6 +21,7 @@ import java.util.Map;
 public class ResourceFlavorSpec {
   /** Labels of the flavor's nodes; added to the nodeSelector of admitted pods. */
   @Items(max = 8)
+  @MaxLength(63)
   public Map<String, String> nodeLabels;
 
   /** Taints of the flavor's nodes; a workload must tolerate them to use the flavor. */

@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
 import java.util.List;
@@ -26,6 +28,7 @@ public class ResourceFlavorStatus {
   public Boolean shared;
 
   /** How the GPUs are shared (the device plugin's nvidia.com/gpu.sharing-strategy), if shared. */
+  @MaxLength(32)
   public String sharingStrategy;
 
   /** Shares published per device (nvidia.com/gpu.replicas), when all shared nodes agree. */

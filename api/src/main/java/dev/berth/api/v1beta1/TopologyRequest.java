@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
 import io.fabric8.generator.annotation.Min;
 import dev.berth.api.crd.Rule;
 
@@ -12,14 +14,17 @@ import dev.berth.api.crd.Rule;
     message = "podSetSliceRequiredTopology and podSetSliceSize go together")
 public class TopologyRequest {
   /** A Topology level label: all pods in one domain of that level, or no admission. */
+  @MaxLength(317)
   public String required;
 
   /** A level to try first, then the next level up, then spread. */
+  @MaxLength(317)
   public String preferred;
 
   public Boolean unconstrained;
 
   /** The level each slice of podSetSliceSize pods must share. */
+  @MaxLength(317)
   public String podSetSliceRequiredTopology;
 
   @Min(1)

@@ -1,5 +1,9 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.MaxLength;
+
+import dev.berth.api.crd.DateTime;
+
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
 import io.fabric8.generator.annotation.Required;
@@ -14,12 +18,16 @@ public class UsageReportStatus {
   public Integer runs;
 
   /** Requested nvidia.com/gpu × hours over all entries (six decimals). */
+  @MaxLength(64)
   public String gpuHours;
 
   /** GPU-hours used as DCGM measured them, over the runs that were measured (absent: none). */
+  @MaxLength(64)
   public String gpuHoursUsed;
 
   /** When the operator last added a run. */
+  @DateTime
+  @MaxLength(64)
   public String lastUpdateTime;
 
   /** Per LocalQueue, ClusterQueue, cost centre, flavor and resource. */
@@ -40,41 +48,53 @@ public class UsageReportStatus {
 
   /** One queue's, cost centre's and flavor's use of one resource. */
   public static class Entry {
+    @MaxLength(253)
     @Required public String localQueue;
 
+    @MaxLength(253)
     @Required public String clusterQueue;
 
     /** "" when neither the Workload nor its Namespace names one. */
+    @MaxLength(63)
     @Required public String costCentre;
 
+    @MaxLength(253)
     @Required public String flavor;
 
+    @MaxLength(317)
     @Required public String resource;
 
     /** Runs that requested this resource here. */
     public Integer runs;
 
     /** Requested amount × seconds with quota reserved, summed over the runs (decimal). */
+    @MaxLength(64)
     public String resourceSeconds;
 
     /**
      * Of resourceSeconds, the part whose runs were measured by the DCGM join (GPU resources with
      * a Prometheus URL configured); used ÷ measured is the utilization.
      */
+    @MaxLength(64)
     public String measuredResourceSeconds;
 
     /** Device-seconds actually used (utilization × time, from DCGM) over the measured runs. */
+    @MaxLength(64)
     public String usedResourceSeconds;
   }
 
   /** One workload's last counted run. */
   public static class CountedRun {
+    @MaxLength(128)
     @Required public String uid;
 
     /** namespace/name, for people reading the report. */
+    @MaxLength(253)
     public String workload;
 
     /** The run's quota reservation time (RFC 3339, milliseconds). */
+    @DateTime
+    @MaxLength(64)
     @Required public String runStart;
   }
 }

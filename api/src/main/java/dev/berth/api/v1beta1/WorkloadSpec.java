@@ -41,12 +41,15 @@ public class WorkloadSpec {
   /** The priority class a workload's priority comes from. */
   public static class PriorityClassRef {
     /** berth.dev for a WorkloadPriorityClass, scheduling.k8s.io for a PriorityClass. */
+    @MaxLength(253)
     public String group;
 
+    @MaxLength(63)
     public String kind;
 
     @Required
     @Pattern(Berth.DNS_SUBDOMAIN)
+    @MaxLength(253)
     public String name;
   }
 }

@@ -1,5 +1,7 @@
 package dev.berth.api.v1beta1;
 
+import dev.berth.api.crd.DateTime;
+
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.MaxLength;
@@ -26,6 +28,8 @@ public class WorkloadStatus {
   /** How often the workload went back to its queue, and when it may be tried again. */
   public static class RequeueState {
     public Integer count;
+    @DateTime
+    @MaxLength(64)
     public String requeueAt;
   }
 
@@ -45,6 +49,8 @@ public class WorkloadStatus {
     @MaxLength(32768)
     public String message;
 
+    @DateTime
+    @MaxLength(64)
     public String lastTransitionTime;
 
     public AdmissionCheckState() {}

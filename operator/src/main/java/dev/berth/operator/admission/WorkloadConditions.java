@@ -59,6 +59,9 @@ public final class WorkloadConditions {
       String message,
       Instant now) {
     String wanted = value ? "True" : "False";
+    // metav1.Condition requires both (the CRD refuses a write without them).
+    reason = reason == null || reason.isEmpty() ? type : reason;
+    message = message == null ? "" : message;
     Optional<Condition> existing = find(conditions, type);
     if (existing.isPresent()) {
       Condition c = existing.get();

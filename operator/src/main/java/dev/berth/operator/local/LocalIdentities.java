@@ -114,8 +114,15 @@ public final class LocalIdentities {
     apply(client, new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
   }
 
+  /**
+   * Server-side apply under a field manager of its own: the samples are applied as "berth-local",
+   * and an apply of the bare team Namespace under that same manager would drop the labels the
+   * samples gave it (berth.dev/team, which the ClusterQueues select), leaving the team's Jobs
+   * Inadmissible whenever the identities were set up after the samples.
+   */
   private static void apply(KubernetesClient client, HasMetadata object) {
-    client.resource(object).fieldManager("berth-local").forceConflicts().serverSideApply();
+    client.resource(object).fieldManager("berth-local-identities").forceConflicts()
+        .serverSideApply();
   }
 
   private static String token(KubernetesClient client, String namespace, String account) {
