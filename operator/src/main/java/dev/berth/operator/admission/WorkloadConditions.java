@@ -17,6 +17,10 @@ public final class WorkloadConditions {
   public static final String REQUEUED = "Requeued";
   public static final String FINISHED = "Finished";
 
+  /** metav1.Condition's reason pattern, as the generated CRDs hold it. */
+  private static final java.util.regex.Pattern REASON =
+      java.util.regex.Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
+
   private WorkloadConditions() {}
 
   public static Optional<Condition> find(List<Condition> conditions, String type) {
@@ -59,8 +63,13 @@ public final class WorkloadConditions {
       String message,
       Instant now) {
     String wanted = value ? "True" : "False";
-    // metav1.Condition requires both (the CRD refuses a write without them).
+    // metav1.Condition requires both (the CRD refuses a write without them), and a CamelCase
+    // reason: a wrong one fails here, in the unit tests, rather than as a refused status write.
     reason = reason == null || reason.isEmpty() ? type : reason;
+    if (!REASON.matcher(reason).matches()) {
+      throw new IllegalArgumentException("condition " + type + ": reason \"" + reason
+          + "\" is not CamelCase (metav1.Condition: " + REASON.pattern() + ")");
+    }
     message = message == null ? "" : message;
     Optional<Condition> existing = find(conditions, type);
     if (existing.isPresent()) {

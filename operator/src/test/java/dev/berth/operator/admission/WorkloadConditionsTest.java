@@ -1,6 +1,7 @@
 package dev.berth.operator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.api.v1beta1.WorkloadStatus;
 import java.time.Instant;
@@ -20,5 +21,16 @@ class WorkloadConditionsTest {
     assertThat(WorkloadConditions.set(status, "QuotaReserved", true, "QuotaReserved", "ok", T1)).isTrue();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T1.toString());
     assertThat(status.conditions).hasSize(1);
+  }
+
+  @Test
+  void everyConditionCarriesWhatMetav1ConditionRequires() {
+    WorkloadStatus status = new WorkloadStatus();
+    WorkloadConditions.set(status, "PodsReady", false, null, null, T0);
+    assertThat(status.conditions.get(0).reason).isEqualTo("PodsReady");
+    assertThat(status.conditions.get(0).message).isEmpty();
+    assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T0.toString());
+    assertThatThrownBy(() -> WorkloadConditions.set(status, "Evicted", true, "Pods ready timeout",
+        "x", T0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CamelCase");
   }
 }
