@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,7 @@ final class RequestIdentity {
   private final String uid;
   private final List<String> groups;
   private final Map<String, List<String>> extra;
-  private final Map<String, Boolean> mayList = new HashMap<>();
+  private final Map<String, Boolean> allowed = new HashMap<>();
 
   private RequestIdentity(KubernetesClient client, String user, String uid, List<String> groups,
       Map<String, List<String>> extra) {
@@ -29,6 +31,26 @@ final class RequestIdentity {
     this.uid = uid;
     this.groups = groups;
     this.extra = extra;
+  }
+
+  /**
+   * The caller of a request's bearer token; null after answering 401 when there is none or the
+   * API server does not authenticate it.
+   */
+  static RequestIdentity authenticate(KubernetesClient client, HttpExchange exchange)
+      throws IOException {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null || !header.startsWith("Bearer ") || header.length() <= 7) {
+      Responses.respond(exchange, 401,
+          Responses.error("a bearer token is required (Authorization: Bearer ...)"));
+      return null;
+    }
+    RequestIdentity caller = of(client, header.substring(7).trim());
+    if (caller == null) {
+      Responses.respond(exchange, 401,
+          Responses.error("the API server did not authenticate the token"));
+    }
+    return caller;
   }
 
   /** The caller of a bearer token, or null when the API server does not authenticate it. */
@@ -50,7 +72,15 @@ final class RequestIdentity {
 
   /** Whether the caller may list Workloads in the namespace (what kubectl get wl needs). */
   boolean mayListWorkloads(String namespace) {
-    return mayList.computeIfAbsent(namespace, ns -> {
+    return mayList("workloads", namespace);
+  }
+
+  /**
+   * Whether the caller may list this berth.dev resource in the namespace (null: cluster-wide,
+   * as for ClusterQueues and Topologies).
+   */
+  boolean mayList(String resource, String namespace) {
+    return allowed.computeIfAbsent(resource + "/" + (namespace == null ? "" : namespace), key -> {
       SubjectAccessReview sar = client.authorization().v1().subjectAccessReview().create(
           new SubjectAccessReviewBuilder()
               .withNewSpec()
@@ -60,9 +90,9 @@ final class RequestIdentity {
               .withExtra(extra)
               .withNewResourceAttributes()
               .withGroup("berth.dev")
-              .withResource("workloads")
+              .withResource(resource)
               .withVerb("list")
-              .withNamespace(ns)
+              .withNamespace(namespace)
               .endResourceAttributes()
               .endSpec()
               .build());
