@@ -67,7 +67,7 @@
     if (cqs.length === 0) return none('No ClusterQueues.');
     const summary = table('ClusterQueues', [
       {label: 'ClusterQueue', rowHeader: true}, {label: 'Cohort'},
-      {label: 'Pending', num: true}, {label: 'Inadmissible', num: true},
+      {label: 'Pending: active', num: true}, {label: 'Pending: inadmissible', num: true},
       {label: 'Admitted', num: true}, {label: 'Status'}],
       cqs.map(q => [q.name, q.cohort || '—', q.pendingActive, q.pendingInadmissible,
         q.admitted, q.inactiveMessage ? 'Inactive: ' + q.inactiveMessage : 'Active']));

@@ -76,9 +76,12 @@ public final class Chromium implements AutoCloseable {
     return port;
   }
 
-  /** A DevTools session on the browser's first page. */
-  public DevTools page() throws IOException, InterruptedException {
-    return DevTools.firstPage(port);
+  /**
+   * A DevTools session on a new tab (its own sessionStorage, so each test signs in afresh);
+   * closing the session closes the tab.
+   */
+  public DevTools newPage() throws IOException, InterruptedException {
+    return DevTools.newPage(port);
   }
 
   /**

@@ -36,28 +36,29 @@ public final class DevTools implements AutoCloseable {
   private final Map<Integer, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
   private final List<String> pageErrors = new CopyOnWriteArrayList<>();
 
-  private DevTools(WebSocket socket) {
+  private final int port;
+  private final String targetId;
+
+  private DevTools(WebSocket socket, int port, String targetId) {
     this.socket = socket;
+    this.port = port;
+    this.targetId = targetId;
   }
 
-  static DevTools firstPage(int port) throws IOException, InterruptedException {
+  static DevTools newPage(int port) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
-    JsonNode targets = JSON.readTree(http.send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + port + "/json/list")).build(),
+    // Chromium opens a tab on PUT /json/new (GET is refused since version 111).
+    JsonNode target = JSON.readTree(http.send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + "/json/new?about:blank"))
+        .PUT(HttpRequest.BodyPublishers.noBody()).build(),
         HttpResponse.BodyHandlers.ofString()).body());
-    String url = null;
-    for (JsonNode t : targets) {
-      if ("page".equals(t.path("type").asText())) {
-        url = t.path("webSocketDebuggerUrl").asText();
-        break;
-      }
-    }
-    if (url == null) {
-      throw new IllegalStateException("Chromium has no page target: " + targets);
+    String url = target.path("webSocketDebuggerUrl").asText();
+    if (url.isEmpty()) {
+      throw new IllegalStateException("Chromium opened no tab: " + target);
     }
     Listener listener = new Listener();
     WebSocket socket = http.newWebSocketBuilder().buildAsync(URI.create(url), listener).join();
-    DevTools tools = new DevTools(socket);
+    DevTools tools = new DevTools(socket, port, target.path("id").asText());
     listener.tools = tools;
     tools.call("Runtime.enable", Map.of());
     tools.call("Page.enable", Map.of());
@@ -158,9 +159,19 @@ public final class DevTools implements AutoCloseable {
     }
   }
 
+  /** Closes the tab. */
   @Override
   public void close() {
     socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
+    try {
+      HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/json/close/" + targetId)).build(),
+          HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Collects text frames into messages (DevTools answers can span frames). */
