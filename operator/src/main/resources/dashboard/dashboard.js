@@ -256,8 +256,14 @@
     });
     document.getElementById('sign-out').addEventListener('click', () => {
       sessionStorage.removeItem(TOKEN_KEY);
-      for (const k of Object.keys(rendered)) delete rendered[k];
+      clearTimeout(timer);
+      for (const id of ['queues', 'cohorts', 'pending', 'recent', 'topology']) {
+        delete rendered[id];
+        document.getElementById(id + '-body').replaceChildren(none('Signed out.'));
+      }
+      document.getElementById('who').textContent = '';
       showLogin('Signed out.');
+      document.getElementById('token').focus();
     });
     poll();
   });

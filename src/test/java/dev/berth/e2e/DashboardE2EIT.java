@@ -50,13 +50,14 @@ import org.junit.jupiter.api.Test;
  * low (4 cpu, priority 10) is admitted, then preempted by urgent (4 cpu, priority 1000);
  * borrow (2 cpu, from dash-other) borrows dash-b's quota; big (8 cpu) can never fit; later
  * (1 cpu, dash-other) waits. Topology dash-dc has four 8-GPU nodes, one of them with a foreign
- * pod on 3 GPUs. Screenshots go to target/dashboard-e2e/.
+ * pod on 3 GPUs. Screenshots go to target/e2e/dashboard-e2e/ (berth.dashboard.artefacts).
  */
 class DashboardE2EIT {
   private static final String TEAM = "dash-team";
   private static final String OTHER = "dash-other";
   private static final String GPU = "nvidia.com/gpu";
-  private static final Path WORK = Path.of("target/dashboard-e2e").toAbsolutePath();
+  private static final Path WORK = Path.of(System.getProperty("berth.dashboard.artefacts",
+      "target/dashboard-e2e")).toAbsolutePath();
   private static TestApiServer.Cluster cluster;
   private static KubernetesClient admin;
   private static BerthOperator operator;
@@ -198,6 +199,12 @@ class DashboardE2EIT {
       await().atMost(Duration.ofSeconds(20)).until(() -> !text(page, "#updated").equals(stamp));
       assertThat(page.evaluate("document.activeElement.textContent").asText()).isEqualTo(low);
       page.screenshot(WORK.resolve("team-member-keyboard.png"));
+
+      // Signing out forgets the token and the figures.
+      page.evaluate("document.getElementById('sign-out').click()");
+      assertThat(page.evaluate("sessionStorage.length").asInt()).isZero();
+      assertThat(text(page, "#pending-body")).isEqualTo("Signed out.");
+      assertThat(page.evaluate("document.getElementById('login').hidden").asBoolean()).isFalse();
       assertThat(page.pageErrors()).isEmpty();
     }
   }

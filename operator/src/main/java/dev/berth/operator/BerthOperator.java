@@ -260,6 +260,9 @@ public final class BerthOperator implements AutoCloseable {
         // Bearer tokens only over TLS: the HTTPS port has the webhook's certificate (its Service).
         HttpsSettings https = HttpsSettings.from(System.getenv());
         berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
+      } else {
+        log.info("webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
+            + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
       berth.operator.start();

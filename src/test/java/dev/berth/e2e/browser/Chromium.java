@@ -1,7 +1,6 @@
 package dev.berth.e2e.browser;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,38 +87,8 @@ public final class Chromium implements AutoCloseable {
    * $BERTH_CHROMIUM, or chromium on PATH; else scripts/chromium.sh installs Debian's package.
    */
   static String binary() throws IOException {
-    String configured = System.getenv("BERTH_CHROMIUM");
-    if (configured != null && !configured.isBlank()) {
-      return configured;
-    }
-    String found = onPath();
-    if (found != null) {
-      return found;
-    }
-    Path script = Path.of(System.getProperty("berth.repo", "."), "scripts/chromium.sh");
-    Process install = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
-        .start();
-    String output = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      if (!install.waitFor(15, TimeUnit.MINUTES) || install.exitValue() != 0 || onPath() == null) {
-        throw new IllegalStateException("Chromium is needed for the dashboard's browser test"
-            + " and could not be installed (" + script + "):\n" + output);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-    return onPath();
-  }
-
-  private static String onPath() {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      Path candidate = Path.of(dir, "chromium");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
+    return dev.berth.e2e.InstalledBinary.find("chromium", "BERTH_CHROMIUM",
+        "scripts/chromium.sh", "the dashboard's browser test (DashboardE2EIT)");
   }
 
   @Override

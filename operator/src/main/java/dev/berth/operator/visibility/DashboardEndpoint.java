@@ -37,12 +37,12 @@ public final class DashboardEndpoint implements HttpHandler {
       + " connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self';"
       + " frame-ancestors 'none'";
 
-  private final KubernetesClient client;
+  private final CallerCache callers;
   private final LoopReads loop;
   private final RecentDecisions recent;
 
   public DashboardEndpoint(KubernetesClient client, AdmissionLoop loop, RecentDecisions recent) {
-    this.client = client;
+    this.callers = new CallerCache(client, java.time.Clock.systemUTC());
     this.loop = new LoopReads(loop);
     this.recent = recent;
   }
@@ -86,7 +86,7 @@ public final class DashboardEndpoint implements HttpHandler {
   }
 
   private void state(HttpExchange exchange) throws IOException {
-    RequestIdentity caller = RequestIdentity.authenticate(client, exchange);
+    RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
     if (caller == null) {
       return;
     }

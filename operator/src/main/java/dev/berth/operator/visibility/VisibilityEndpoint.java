@@ -40,11 +40,11 @@ public final class VisibilityEndpoint implements HttpHandler {
   private static final Pattern LOCAL_QUEUE =
       Pattern.compile("/visibility/v1/namespaces/([^/]+)/localqueues/([^/]+)/pendingworkloads");
 
-  private final KubernetesClient client;
+  private final CallerCache callers;
   private final LoopReads loop;
 
   public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop) {
-    this.client = client;
+    this.callers = new CallerCache(client, java.time.Clock.systemUTC());
     this.loop = new LoopReads(loop);
   }
 
@@ -73,7 +73,7 @@ public final class VisibilityEndpoint implements HttpHandler {
           + "namespaces/NS/localqueues/NAME/pendingworkloads"));
       return;
     }
-    RequestIdentity caller = RequestIdentity.authenticate(client, exchange);
+    RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
     if (caller == null) {
       return;
     }
