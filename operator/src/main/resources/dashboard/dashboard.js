@@ -117,8 +117,10 @@
         {label: 'LocalQueue'}, {label: 'Priority', num: true}, {label: 'Requests'},
         {label: 'Reason'}];
       if (withEstimates) headers.push({label: 'Estimated start'});
-      const t = table('Pending in ClusterQueue ' + q.clusterQueue + ' (' + q.items.length +
-        ' shown), in admission order', headers, []);
+      const shown = q.items.length === q.visible ? q.visible + ' shown'
+        : 'the first ' + q.items.length + ' of ' + q.visible + ' shown';
+      const t = table('Pending in ClusterQueue ' + q.clusterQueue + ' (' + shown +
+        '), in admission order', headers, []);
       const tbody = t.querySelector('tbody');
       if (q.items.length === 0) {
         tbody.append(el('tr', {}, el('td', {colspan: headers.length, class: 'none',

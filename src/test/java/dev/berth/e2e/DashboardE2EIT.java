@@ -119,6 +119,8 @@ class DashboardE2EIT {
               .containsExactly("dash-cohort", "—", "dash-a, dash-b"));
 
       // The pending list in admission order, with positions and reasons.
+      assertThat(text(page, "#pending-body table caption"))
+          .isEqualTo("Pending in ClusterQueue dash-a (3 shown), in admission order");
       assertThat(pendingRows(page)).containsExactly(
           List.of("0", "0", "low", TEAM, "lq", "10", "cpu 4", "WaitingForQuota"),
           List.of("1", "1", "big", TEAM, "lq", "0", "cpu 8", "ExceedsMaxQuota"),

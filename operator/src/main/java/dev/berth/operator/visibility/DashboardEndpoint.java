@@ -27,6 +27,11 @@ import java.util.Map;
 public final class DashboardEndpoint implements HttpHandler {
   public static final String PATH = "/dashboard/";
   static final String STATE = PATH + "api/v1/state";
+  /**
+   * Pending workloads listed per ClusterQueue, the next ones to be admitted (the visibility API
+   * lists them all); the count of all the caller may see comes with them.
+   */
+  static final int PENDING_SHOWN = 100;
   /** The only files served: no path from the request reaches the class path. */
   private static final Map<String, String> FILES = Map.of(
       "index.html", "text/html; charset=utf-8",
@@ -116,23 +121,28 @@ public final class DashboardEndpoint implements HttpHandler {
   }
 
   /**
-   * Per ClusterQueue, the pending workloads of the namespaces the caller may list, with their
-   * places in the whole queue (a gap shows that someone else is ahead). A ClusterQueue with none
-   * of them is left out, unless the caller may list ClusterQueues.
+   * Per ClusterQueue, the first {@link #PENDING_SHOWN} pending workloads of the namespaces the
+   * caller may list, with their places in the whole queue (a gap shows that someone else is
+   * ahead). A ClusterQueue with none of them is left out, unless the caller may list
+   * ClusterQueues.
    */
   private static List<Map<String, Object>> pending(DashboardSnapshot snapshot,
       RequestIdentity caller, boolean everyQueue) {
     List<Map<String, Object>> out = new ArrayList<>();
     snapshot.pending().forEach((cq, entries) -> {
       List<Map<String, Object>> items = new ArrayList<>();
+      int visible = 0;
       for (PendingEntry e : entries) {
         if (caller.mayListWorkloads(e.namespace())) {
-          items.add(VisibilityEndpoint.item(e));
+          if (++visible <= PENDING_SHOWN) {
+            items.add(VisibilityEndpoint.item(e));
+          }
         }
       }
       if (everyQueue || !items.isEmpty()) {
         Map<String, Object> q = new LinkedHashMap<>();
         q.put("clusterQueue", cq);
+        q.put("visible", visible);
         q.put("items", items);
         out.add(q);
       }
