@@ -45,6 +45,7 @@ class LocalModeE2EIT {
         "--run-seconds", "5",
         "--kubeconfig-out", work.resolve("kubeconfig").toString(),
         "--metrics-port", "0",
+        "--https-port", "0",
         "--webhook-port", Integer.toString(freePort())}, System.out);
     kubeconfig = local.adminKubeconfig();
     admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(
@@ -59,6 +60,42 @@ class LocalModeE2EIT {
     if (local != null) {
       local.close();
     }
+  }
+
+  /**
+   * The printed dashboard link works as printed: HTTPS verified against the CA local mode wrote,
+   * the page, and the state signed in with the token the link carries.
+   */
+  @Test
+  void thePrintedDashboardLinkSignsTheAdminIn() throws Exception {
+    String url = local.dashboardUrl();
+    assertThat(url).startsWith("https://127.0.0.1:" + local.httpsPort() + "/dashboard/#token=");
+    String token = java.net.URLDecoder.decode(url.substring(url.indexOf("#token=") + 7),
+        StandardCharsets.UTF_8);
+    var ca = dev.berth.webhook.tls.CertificateAuthority.Pem.certificates(Files.readString(
+        kubeconfig.resolveSibling("berth-ca.crt")))[0];
+    var store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+    store.load(null, null);
+    store.setCertificateEntry("berth-local", ca);
+    var trust = javax.net.ssl.TrustManagerFactory.getInstance(
+        javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(store);
+    var tls = javax.net.ssl.SSLContext.getInstance("TLS");
+    tls.init(null, trust.getTrustManagers(), null);
+    var http = java.net.http.HttpClient.newBuilder().sslContext(tls).build();
+    String base = url.substring(0, url.indexOf('#'));
+    var page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<h2 id=\"pending-h\"");
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      var state = http.send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create(base + "api/v1/state")).header("Authorization", "Bearer " + token)
+          .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(state.statusCode()).isEqualTo(200);
+      assertThat(state.body()).contains("system:serviceaccount:berth-system:local-admin")
+          .contains("\"name\" : \"team-llm\"");
+    });
   }
 
   @Test

@@ -18,7 +18,7 @@ public final class RunningOperator {
 
   public static synchronized BerthOperator shared() {
     if (shared == null) {
-      shared = startNew();
+      shared = withHttps(startNew());
       Runtime.getRuntime().addShutdownHook(new Thread(() -> shared.close()));
     }
     return shared;
@@ -29,8 +29,19 @@ public final class RunningOperator {
     shared();
     shared.close();
     whileStopped.run();
-    shared = startNew();
+    shared = withHttps(startNew());
     return shared;
+  }
+
+  /** The visibility API and the dashboard on 127.0.0.1, with the test CA's certificate. */
+  private static BerthOperator withHttps(BerthOperator operator) {
+    try {
+      operator.serveHttps("127.0.0.1", 0, TestHttps.keys(), true);
+    } catch (java.io.IOException e) {
+      operator.close();
+      throw new IllegalStateException(e);
+    }
+    return operator;
   }
 
   public static BerthOperator startNew() {

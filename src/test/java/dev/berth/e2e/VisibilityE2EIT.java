@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16, deliverable 2: the visibility API on the operator's port, called with real
+ * Issue 16, deliverable 2: the visibility API on the operator's HTTPS port, called with real
  * ServiceAccount tokens that the API server authenticates (TokenReview) and authorises
  * (SubjectAccessReview). Alice may list Workloads in vis-a only: she sees vis-a's pending
  * workloads with their places in the whole ClusterQueue, and nothing of vis-b.
@@ -95,6 +94,13 @@ class VisibilityE2EIT {
     assertThat(get(cqPath, null).statusCode()).isEqualTo(401);
     assertThat(get(cqPath, "not-a-token").statusCode()).isEqualTo(401);
     assertThat(get("/visibility/v1/elsewhere", alice).statusCode()).isEqualTo(404);
+    // Bearer tokens go over TLS only: the plain-HTTP metrics port does not serve the API.
+    HttpResponse<String> plain = java.net.http.HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + RunningOperator.shared().metricsPort() + cqPath))
+            .header("Authorization", "Bearer " + alice).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(plain.statusCode()).isEqualTo(404);
   }
 
   private static void nextSecondAfter(io.fabric8.kubernetes.api.model.batch.v1.Job created) {
@@ -115,10 +121,10 @@ class VisibilityE2EIT {
 
   static HttpResponse<String> get(String path, String token) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
-        "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path));
+        "https://127.0.0.1:" + RunningOperator.shared().httpsPort() + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return TestHttps.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

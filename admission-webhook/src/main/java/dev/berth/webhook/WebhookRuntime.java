@@ -26,6 +26,7 @@ public final class WebhookRuntime implements AutoCloseable {
   private InformerLocalQueueLookup localQueues;
   private CertificateRotator rotator;
   private WebhookServer server;
+  private ServingKeyManager keys;
 
   public WebhookRuntime(WebhookSettings settings, KubernetesClient client) {
     this.settings = settings;
@@ -35,7 +36,7 @@ public final class WebhookRuntime implements AutoCloseable {
   /** Starts serving; returns the bound port. */
   public synchronized int start() throws IOException {
     CertificateSource certificates = certificates();
-    ServingKeyManager keys = new ServingKeyManager(certificates.current());
+    keys = new ServingKeyManager(certificates.current());
     rotator = new CertificateRotator(certificates, keys, Clock.systemUTC());
     rotator.start(settings.rotationCheckPeriod());
     localQueues = new InformerLocalQueueLookup(client);
@@ -43,6 +44,14 @@ public final class WebhookRuntime implements AutoCloseable {
         BerthWebhooks.routes(settings.operatorIdentity(), localQueues), keys,
         settings.threads());
     return server.start(settings.port());
+  }
+
+  /**
+   * The serving certificate, kept current by the rotator; null before {@link #start()}. The
+   * operator serves its HTTPS port (visibility API, dashboard) with it, for the same Service.
+   */
+  public synchronized ServingKeyManager keys() {
+    return keys;
   }
 
   private CertificateSource certificates() {

@@ -19,6 +19,10 @@ import dev.berth.operator.metrics.UsageMetrics;
 import dev.berth.operator.metrics.UtilizationMetrics;
 import dev.berth.operator.usage.UsageEndpoint;
 import dev.berth.operator.usage.ReportWriter;
+import dev.berth.operator.visibility.DashboardEndpoint;
+import dev.berth.operator.visibility.HttpsSettings;
+import dev.berth.operator.visibility.RecentDecisions;
+import dev.berth.operator.visibility.SecureEndpoints;
 import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.usage.UsageRecorder;
@@ -72,6 +76,9 @@ public final class BerthOperator implements AutoCloseable {
   private final IntegrationWatch jobSetWatch;
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
+  private final VisibilityEndpoint visibility;
+  private final DashboardEndpoint dashboard;
+  private SecureEndpoints https;
   private volatile boolean started;
   /** close() has begun: losing the Lease now is part of stopping, not a failure. */
   private volatile boolean stopping;
@@ -118,6 +125,10 @@ public final class BerthOperator implements AutoCloseable {
         new UtilizationMetrics(registry), clock, loop::poke);
     loop.onCycle(
         new UsagePublisher(client, state, new UsageMetrics(registry, clock), usageRecorder));
+    RecentDecisions recent = new RecentDecisions(state, clock);
+    loop.onCycle(recent);
+    visibility = new VisibilityEndpoint(client, loop);
+    dashboard = new DashboardEndpoint(client, loop, recent);
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -178,8 +189,7 @@ public final class BerthOperator implements AutoCloseable {
             : null;
     leaderElection = config.leaderElection();
     metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
-        .route("/usage", new UsageEndpoint(client))
-        .route(VisibilityEndpoint.PATH, new VisibilityEndpoint(client, loop));
+        .route("/usage", new UsageEndpoint(client));
   }
 
   /**
@@ -246,6 +256,12 @@ public final class BerthOperator implements AutoCloseable {
       berth.metrics.start();
       if (berth.webhooks != null) {
         log.info("webhooks served on :{}", berth.webhooks.start());
+        // Bearer tokens only over TLS: the HTTPS port has the webhook's certificate (its Service).
+        HttpsSettings https = HttpsSettings.from(System.getenv());
+        berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
+      } else {
+        log.info("webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
+            + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
       berth.operator.start();
@@ -266,6 +282,32 @@ public final class BerthOperator implements AutoCloseable {
 
   public int metricsPort() {
     return metrics.port();
+  }
+
+  /**
+   * Serves the visibility API, and the dashboard when asked, over HTTPS on {@code host:port}
+   * (0: a free port) with these serving keys; returns the bound port. The operator does this
+   * itself when it serves the webhooks; local mode and tests call it with their own keys.
+   */
+  public synchronized int serveHttps(String host, int port, javax.net.ssl.X509KeyManager keys,
+      boolean withDashboard) throws IOException {
+    if (https != null) {
+      throw new IllegalStateException("the HTTPS port is already served");
+    }
+    SecureEndpoints endpoints = new SecureEndpoints(host, port, keys)
+        .route(VisibilityEndpoint.PATH, visibility);
+    if (withDashboard) {
+      endpoints.route(DashboardEndpoint.PATH, dashboard);
+    }
+    https = endpoints.start();
+    log.info("visibility API{} on https://{}:{}", withDashboard ? " and dashboard" : "", host,
+        https.port());
+    return https.port();
+  }
+
+  /** The HTTPS port, or -1 while it is not served. */
+  public synchronized int httpsPort() {
+    return https == null ? -1 : https.port();
   }
 
   public PrometheusMeterRegistry registry() {
@@ -296,5 +338,10 @@ public final class BerthOperator implements AutoCloseable {
       webhooks.close();
     }
     metrics.close();
+    synchronized (this) {
+      if (https != null) {
+        https.close();
+      }
+    }
   }
 }

@@ -247,6 +247,8 @@ class ChartIT {
         .containsEntry("BERTH_LEASE_NAME", "berth-leader")
         .containsEntry("BERTH_METRICS_PORT", "8080")
         .containsEntry("BERTH_WEBHOOK_PORT", "9443")
+        .containsEntry("BERTH_HTTPS_PORT", "8443")
+        .containsEntry("BERTH_DASHBOARD_ENABLED", "false")
         .containsEntry("BERTH_CERT_DIR", "/tmp/berth-certs")
         .containsEntry("BERTH_WEBHOOK_SERVICE", "berth")
         .containsEntry("BERTH_VALIDATING_WEBHOOK", "berth-validating")

@@ -106,6 +106,8 @@ class ImageInContainerIT {
     Map<String, String> env = containerEnv(container);
     env.put("BERTH_METRICS_PORT", String.valueOf(metricsPort));
     env.put("BERTH_WEBHOOK_PORT", String.valueOf(webhookPort));
+    // Host network: the HTTPS port (visibility API) must not clash with the machine's 8443.
+    env.put("BERTH_HTTPS_PORT", String.valueOf(freePort()));
     URI api = URI.create(admin.getMasterUrl().toString());
     env.put("KUBERNETES_SERVICE_HOST", "127.0.0.1");
     env.put("KUBERNETES_SERVICE_PORT", String.valueOf(api.getPort()));

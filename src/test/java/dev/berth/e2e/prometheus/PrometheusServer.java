@@ -119,50 +119,8 @@ public final class PrometheusServer implements AutoCloseable {
    * package (idempotent). No Prometheus is a failure, never a skip.
    */
   static String binary() throws IOException {
-    String configured = System.getenv("BERTH_PROMETHEUS");
-    if (configured != null && !configured.isBlank()) {
-      return configured;
-    }
-    String found = onPath();
-    if (found != null) {
-      return found;
-    }
-    Path script = repoRoot().resolve("scripts/prometheus-binary.sh");
-    Process install = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
-        .start();
-    String output = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      if (!install.waitFor(10, TimeUnit.MINUTES) || install.exitValue() != 0 || onPath() == null) {
-        throw new IllegalStateException("Prometheus is needed for the DCGM join test and could"
-            + " not be installed (" + script + "):\n" + output);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-    return onPath();
-  }
-
-  private static String onPath() {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      Path candidate = Path.of(dir, "prometheus");
-      if (Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
-  }
-
-  private static Path repoRoot() {
-    Path dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.exists(dir.resolve("scripts/prometheus-binary.sh"))) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      throw new IllegalStateException("scripts/prometheus-binary.sh not found above "
-          + Path.of("").toAbsolutePath());
-    }
-    return dir;
+    return dev.berth.e2e.InstalledBinary.find("prometheus", "BERTH_PROMETHEUS",
+        "scripts/prometheus-binary.sh", "the DCGM join test");
   }
 
   @Override

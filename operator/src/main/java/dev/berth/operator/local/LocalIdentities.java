@@ -35,11 +35,14 @@ public final class LocalIdentities {
   private final Path adminKubeconfig;
   private final Path teamKubeconfig;
   private final String teamNamespace;
+  private final String adminToken;
 
-  private LocalIdentities(Path adminKubeconfig, Path teamKubeconfig, String teamNamespace) {
+  private LocalIdentities(Path adminKubeconfig, Path teamKubeconfig, String teamNamespace,
+      String adminToken) {
     this.adminKubeconfig = adminKubeconfig;
     this.teamKubeconfig = teamKubeconfig;
     this.teamNamespace = teamNamespace;
+    this.adminToken = adminToken;
   }
 
   /**
@@ -73,10 +76,11 @@ public final class LocalIdentities {
     Path admin = adminKubeconfig.toAbsolutePath();
     Files.createDirectories(admin.getParent());
     Path team = admin.resolveSibling(admin.getFileName() + "-" + teamNamespace);
-    write(admin, kubeconfig(operator, "local-admin", token(operator, NAMESPACE, ADMIN), null));
+    String adminToken = token(operator, NAMESPACE, ADMIN);
+    write(admin, kubeconfig(operator, "local-admin", adminToken, null));
     write(team, kubeconfig(operator, "team-member",
         token(operator, teamNamespace, TEAM_MEMBER), teamNamespace));
-    return new LocalIdentities(admin, team, teamNamespace);
+    return new LocalIdentities(admin, team, teamNamespace, adminToken);
   }
 
   public Path adminKubeconfig() {
@@ -85,6 +89,11 @@ public final class LocalIdentities {
 
   public Path teamKubeconfig() {
     return teamKubeconfig;
+  }
+
+  /** The admin's bearer token (the one in its kubeconfig), for the dashboard link. */
+  public String adminToken() {
+    return adminToken;
   }
 
   public String teamNamespace() {

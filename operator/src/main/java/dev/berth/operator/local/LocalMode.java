@@ -25,7 +25,8 @@ public final class LocalMode {
   /**
    * Runs until Ctrl-C. Options: --samples DIR (default ./samples), --run-seconds N (how long a
    * pod runs unless its kwok.berth.dev/run-for annotation says otherwise), --kubeconfig-out FILE,
-   * --metrics-port N (default 8080), --webhook-port N (default $BERTH_WEBHOOK_PORT or 9443).
+   * --metrics-port N (default 8080), --webhook-port N (default $BERTH_WEBHOOK_PORT or 9443),
+   * --https-port N (default 8443: the visibility API and the dashboard).
    */
   public static void run(String[] args) throws Exception {
     PrintStream out = System.out;
@@ -45,6 +46,7 @@ public final class LocalMode {
     Path samples = Path.of(option(args, "--samples", "samples"));
     long runSeconds = positive("--run-seconds", option(args, "--run-seconds", "20"));
     int metricsPort = port("--metrics-port", option(args, "--metrics-port", "8080"), 0);
+    int httpsPort = port("--https-port", option(args, "--https-port", "8443"), 0);
     // The API server calls the webhooks at this port: it must be a real one.
     int webhookPort = port("--webhook-port", option(args, "--webhook-port",
         System.getenv().getOrDefault("BERTH_WEBHOOK_PORT", "9443")), 1);
@@ -76,6 +78,10 @@ public final class LocalMode {
               "berth-operator", false, false));
       out.println("berth: operator running; metrics on http://127.0.0.1:"
           + running.operator.metricsPort() + "/metrics");
+      // The webhooks' loopback certificate (127.0.0.1) serves the dashboard too.
+      running.httpsPort = running.operator.serveHttps("127.0.0.1", httpsPort,
+          running.webhooks.keys(), true);
+      Path ca = DashboardLink.writeCa(running.webhooks.keys(), workDir);
       running.feed = new AdmissionFeed(cluster.client(), out);
       if (Files.isDirectory(samples)) {
         out.println("berth: applying " + samples.toAbsolutePath());
@@ -85,6 +91,10 @@ public final class LocalMode {
             + "; apply your own with kubectl");
       }
       running.people = LocalIdentities.create(cluster.client(), kubeconfig, TEAM_NAMESPACE);
+      running.dashboardUrl = DashboardLink.url(running.httpsPort, running.people.adminToken());
+      out.println("berth: dashboard (as the local admin; the link carries its token, keep it"
+          + " private; the certificate is local mode's own CA, " + ca + "):");
+      out.println("berth:   " + running.dashboardUrl);
     } catch (Exception e) {
       running.close();
       throw e;
@@ -105,8 +115,19 @@ public final class LocalMode {
     private BerthOperator operator;
     private AdmissionFeed feed;
     private LocalIdentities people;
+    private int httpsPort;
+    private String dashboardUrl;
 
     private Running() {}
+
+    /** The dashboard's address, with the admin's token in the fragment. */
+    public String dashboardUrl() {
+      return dashboardUrl;
+    }
+
+    public int httpsPort() {
+      return httpsPort;
+    }
 
     public Path adminKubeconfig() {
       return people.adminKubeconfig();

@@ -76,7 +76,7 @@ public final class TopologyMetrics implements Consumer<AdmissionLoop.CycleOutcom
   }
 
   /** cpu, memory and extended resources (nvidia.com/gpu): what quotas are written in. */
-  private static TreeSet<String> resources(NodeInventory inventory) {
+  public static TreeSet<String> resources(NodeInventory inventory) {
     TreeSet<String> out = new TreeSet<>();
     for (String r : inventory.freeOf(java.util.List.of()).keySet()) {
       if (r.equals("cpu") || r.equals("memory") || r.contains("/")) {
@@ -86,7 +86,8 @@ public final class TopologyMetrics implements Consumer<AdmissionLoop.CycleOutcom
     return out;
   }
 
-  private static long unit(String resource) {
+  /** The one-unit pod of a resource the largest-gang figure counts: 1 GPU, 1 cpu, 1 GiB. */
+  public static long unit(String resource) {
     if (Quantity.isMilli(resource)) {
       return 1000;
     }

@@ -1,6 +1,5 @@
 package dev.berth.operator.visibility;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.berth.engine.PendingEntry;
@@ -10,14 +9,10 @@ import dev.berth.operator.admission.ClusterState;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,14 +39,13 @@ public final class VisibilityEndpoint implements HttpHandler {
       Pattern.compile("/visibility/v1/clusterqueues/([^/]+)/pendingworkloads");
   private static final Pattern LOCAL_QUEUE =
       Pattern.compile("/visibility/v1/namespaces/([^/]+)/localqueues/([^/]+)/pendingworkloads");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final KubernetesClient client;
-  private final AdmissionLoop loop;
+  private final CallerCache callers;
+  private final LoopReads loop;
 
   public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop) {
-    this.client = client;
-    this.loop = loop;
+    this.callers = new CallerCache(client, java.time.Clock.systemUTC());
+    this.loop = new LoopReads(loop);
   }
 
   @Override
@@ -79,14 +73,8 @@ public final class VisibilityEndpoint implements HttpHandler {
           + "namespaces/NS/localqueues/NAME/pendingworkloads"));
       return;
     }
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
-    if (header == null || !header.startsWith("Bearer ") || header.length() <= 7) {
-      respond(exchange, 401, error("a bearer token is required (Authorization: Bearer ...)"));
-      return;
-    }
-    RequestIdentity caller = RequestIdentity.of(client, header.substring(7).trim());
+    RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
     if (caller == null) {
-      respond(exchange, 401, error("the API server did not authenticate the token"));
       return;
     }
     if (lq.matches() && !caller.mayListWorkloads(lq.group(1))) {
@@ -94,7 +82,7 @@ public final class VisibilityEndpoint implements HttpHandler {
           + " in namespace " + lq.group(1)));
       return;
     }
-    if (!loop.isBootstrapped()) {
+    if (!loop.ready()) {
       respond(exchange, 503, error("this replica does not admit (not the leader, or starting)"));
       return;
     }
@@ -120,7 +108,7 @@ public final class VisibilityEndpoint implements HttpHandler {
       body.put("localQueue", lq.group(2));
     }
     body.put("items", items);
-    respond(exchange, 200, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n");
+    Responses.json(exchange, 200, body);
   }
 
   private List<PendingEntry> pendingOfLocalQueue(String namespace, String name) {
@@ -142,28 +130,12 @@ public final class VisibilityEndpoint implements HttpHandler {
     return onLoop(state -> state.engine().status().pendingWorkloads(clusterQueue));
   }
 
-  /** Runs a read on the loop thread (the engine is single-threaded); null after 5 s. */
-  private List<PendingEntry> onLoop(
-      Function<ClusterState, List<PendingEntry>> read) {
-    CompletableFuture<List<PendingEntry>> answer = new CompletableFuture<>();
-    loop.submit(state -> {
-      try {
-        answer.complete(List.copyOf(read.apply(state)));
-      } catch (RuntimeException e) {
-        answer.completeExceptionally(e);
-      }
-    });
-    try {
-      return answer.get(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      return null;
-    }
+  private List<PendingEntry> onLoop(Function<ClusterState, List<PendingEntry>> read) {
+    return loop.read(state -> List.copyOf(read.apply(state)));
   }
 
-  private static Map<String, Object> item(PendingEntry e) {
+  /** One pending workload as the visibility API and the dashboard show it. */
+  static Map<String, Object> item(PendingEntry e) {
     Map<String, Object> item = new LinkedHashMap<>();
     item.put("name", e.name());
     item.put("namespace", e.namespace());
@@ -181,19 +153,10 @@ public final class VisibilityEndpoint implements HttpHandler {
   }
 
   private static String error(String message) {
-    try {
-      return JSON.writeValueAsString(Map.of("kind", "Status", "message", message)) + "\n";
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return Responses.error(message);
   }
 
   private static void respond(HttpExchange exchange, int code, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(code, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+    Responses.respond(exchange, code, body);
   }
 }
