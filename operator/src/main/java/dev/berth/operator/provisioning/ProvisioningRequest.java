@@ -1,7 +1,6 @@
 package dev.berth.operator.provisioning;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.berth.operator.job.OpenObject;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -10,7 +9,6 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,19 +32,7 @@ public class ProvisioningRequest
   public static final String CLASS_ANNOTATION = GROUP + "/provisioning-class-name";
 
   /** Keeps unknown fields of a JSON object. */
-  public abstract static class Open {
-    private final Map<String, Object> other = new LinkedHashMap<>();
-
-    @JsonAnyGetter
-    public Map<String, Object> getOther() {
-      return other;
-    }
-
-    @JsonAnySetter
-    public void setOther(String name, Object value) {
-      other.put(name, value);
-    }
-  }
+  public abstract static class Open extends OpenObject {}
 
   /** What capacity is asked for: pods of these templates, this many of each. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

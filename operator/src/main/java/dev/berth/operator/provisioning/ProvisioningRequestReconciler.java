@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * ProvisioningRequestConfig of such a check changes. Registered only when the ProvisioningRequest
  * CRD is installed.
  */
-@ControllerConfiguration(name = "provisioning-requests")
+// Not generation-aware: the reservation and the check states are status changes.
+@ControllerConfiguration(name = "provisioning-requests", generationAwareEventProcessing = false)
 public final class ProvisioningRequestReconciler implements Reconciler<Workload> {
   static final String BY_CHECK = "admission-check";
   private final ProvisioningCheck check;
