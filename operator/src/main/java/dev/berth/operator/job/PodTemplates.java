@@ -76,7 +76,8 @@ public final class PodTemplates {
       for (var update : check.podSetUpdates) {
         if (update != null && podSet.equals(update.name) && update.annotations != null
             && !update.annotations.isEmpty()) {
-          ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+          ObjectMeta meta =
+              template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
           template.setMetadata(meta);
           Map<String, String> annotations =
               new LinkedHashMap<>(meta.getAnnotations() == null ? Map.of() : meta.getAnnotations());

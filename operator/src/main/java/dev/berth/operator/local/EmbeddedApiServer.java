@@ -23,7 +23,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> BERTH_CRDS =
       List.of(
           "resourceflavors", "topologies", "cohorts", "admissionchecks",
-          "provisioningrequestconfigs", "clusterqueues", "localqueues", "workloadpriorityclasses", "workloads", "usagereports");
+          "provisioningrequestconfigs", "clusterqueues", "localqueues",
+          "workloadpriorityclasses", "workloads", "usagereports");
 
   private final KubeAPIServer server;
   private final KubernetesClient client;

@@ -183,7 +183,7 @@ public final class ProvisioningCheck {
     createIfAbsent(client, plan.request());
   }
 
-  /** A create repeated after a lost reply or a crash finds the object: the name is the attempt's. */
+  /** A create repeated after a lost reply or a crash finds the object (the attempt's name). */
   private static void createIfAbsent(KubernetesClient client, HasMetadata object) {
     try {
       client.resource(object).create();

@@ -39,7 +39,8 @@ public final class ProvisioningRequestNames {
 
   private static String hash(String s) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(s.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 5);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
