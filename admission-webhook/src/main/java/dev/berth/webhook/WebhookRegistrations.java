@@ -73,6 +73,8 @@ public final class WebhookRegistrations {
         "workloadpriorityclasses"));
     hooks.add(validatingBerth("vtopology", VALIDATE_TOPOLOGY, "topologies"));
     hooks.add(validatingBerth("vadmissioncheck", VALIDATE_ADMISSION_CHECK, "admissionchecks"));
+    hooks.add(validatingBerth("vprovisioningrequestconfig", VALIDATE_PROVISIONING_REQUEST_CONFIG,
+        "provisioningrequestconfigs"));
     // Every Job and JobSet outside the excluded namespaces, labelled or not: in a namespace a
     // ClusterQueue selects (or with a default LocalQueue) all of them are Berth's, and which
     // namespaces those are changes with the ClusterQueues, so no selector can say it. Fail: a

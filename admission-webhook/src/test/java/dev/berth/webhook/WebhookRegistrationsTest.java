@@ -21,8 +21,10 @@ class WebhookRegistrationsTest {
   void berthObjectsFailClosedWithTheFullTimeout() {
     Map<String, ValidatingWebhook> hooks = registrations.validating().getWebhooks().stream()
         .collect(Collectors.toMap(ValidatingWebhook::getName, Function.identity()));
-    assertThat(hooks).hasSize(12);
+    assertThat(hooks).hasSize(13);
     assertThat(hooks.get("vadmissioncheck.berth.dev").getFailurePolicy()).isEqualTo("Fail");
+    assertThat(hooks.get("vprovisioningrequestconfig.berth.dev").getFailurePolicy())
+        .isEqualTo("Fail");
     assertThat(hooks.get("vclusterqueue.berth.dev").getFailurePolicy()).isEqualTo("Fail");
     assertThat(hooks.get("vclusterqueue.berth.dev").getTimeoutSeconds()).isEqualTo(10);
     assertThat(hooks.get("vworkload-status.berth.dev").getRules().get(0).getResources())

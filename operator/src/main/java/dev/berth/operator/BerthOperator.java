@@ -5,6 +5,7 @@ import dev.berth.engine.ClassicalPreemption;
 import dev.berth.engine.FairSharingOrdering;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.Bootstrap;
+import dev.berth.operator.admission.CheckBackoffs;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.capacity.CapacityPublisher;
@@ -29,6 +30,10 @@ import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
+import dev.berth.operator.provisioning.ProvisioningAdmissionCheckReconciler;
+import dev.berth.operator.provisioning.ProvisioningCheck;
+import dev.berth.operator.provisioning.ProvisioningRequest;
+import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
@@ -74,6 +79,7 @@ public final class BerthOperator implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
+  private final IntegrationWatch provisioningWatch;
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
   private final VisibilityEndpoint visibility;
@@ -106,11 +112,12 @@ public final class BerthOperator implements AutoCloseable {
                 : new AdmissionEngine());
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
+    CheckBackoffs checkBackoffs = new CheckBackoffs();
     loop =
         new AdmissionLoop(
             state.engine(), state, new Bootstrap(client, check::accepts),
             new DecisionWriter(client, events, clock, registry,
-                config.waitForPodsReady().backoff()));
+                config.waitForPodsReady().backoff(), checkBackoffs));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry));
     loop.onCycle(new BerthMetrics(registry, state));
@@ -180,6 +187,20 @@ public final class BerthOperator implements AutoCloseable {
       jobSetWatch = null;
     } else {
       jobSetWatch = new IntegrationWatch(client, JOBSET_CRD, onNewIntegration);
+    }
+    // The built-in provisioning check: its AdmissionChecks are marked Active (or say why not)
+    // always; ProvisioningRequests are made only where the autoscaler's CRD is installed.
+    boolean requestCrd = client.apiextensions().v1().customResourceDefinitions()
+        .withName(ProvisioningRequest.CRD).get() != null;
+    operator.register(new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock));
+    if (requestCrd) {
+      operator.register(new ProvisioningRequestReconciler(
+          new ProvisioningCheck(events, flavors, clock)));
+      provisioningWatch = null;
+    } else {
+      log.info("{} is not installed: the provisioning admission check makes no requests",
+          ProvisioningRequest.CRD);
+      provisioningWatch = new IntegrationWatch(client, ProvisioningRequest.CRD, onNewIntegration);
     }
 
     // Every replica serves the webhooks, leader or not; only the leader admits.
@@ -329,6 +350,9 @@ public final class BerthOperator implements AutoCloseable {
     started = false;
     if (jobSetWatch != null) {
       jobSetWatch.close();
+    }
+    if (provisioningWatch != null) {
+      provisioningWatch.close();
     }
     loop.close();
     operator.stop();

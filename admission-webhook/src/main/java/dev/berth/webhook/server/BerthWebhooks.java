@@ -3,6 +3,7 @@ package dev.berth.webhook.server;
 import static dev.berth.webhook.server.WebhookPaths.*;
 
 import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -60,6 +61,9 @@ public final class BerthWebhooks {
         BerthValidators::topology, BerthValidators::topologyUpdate));
     routes.put(VALIDATE_ADMISSION_CHECK, new ValidatingHandler<>(AdmissionCheck.class,
         BerthValidators::admissionCheck, BerthValidators::admissionCheckUpdate));
+    routes.put(VALIDATE_PROVISIONING_REQUEST_CONFIG, new ValidatingHandler<>(
+        ProvisioningRequestConfig.class, BerthValidators::provisioningRequestConfig,
+        (old, config) -> BerthValidators.provisioningRequestConfig(config)));
     routes.put(VALIDATE_JOB, new ManagedJobHandler("Job",
         json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
         (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),

@@ -14,6 +14,8 @@ public final class WebhookPaths {
       "/validate-" + BERTH + "workloadpriorityclass";
   public static final String VALIDATE_TOPOLOGY = "/validate-" + BERTH + "topology";
   public static final String VALIDATE_ADMISSION_CHECK = "/validate-" + BERTH + "admissioncheck";
+  public static final String VALIDATE_PROVISIONING_REQUEST_CONFIG =
+      "/validate-" + BERTH + "provisioningrequestconfig";
   public static final String VALIDATE_JOB = "/validate-batch-v1-job";
   public static final String VALIDATE_JOBSET = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
   /** The core group is the empty string, hence the double dash. */

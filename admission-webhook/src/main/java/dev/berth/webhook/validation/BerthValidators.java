@@ -2,6 +2,7 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -84,6 +85,10 @@ public final class BerthValidators {
 
   public static List<FieldError> admissionCheckUpdate(AdmissionCheck old, AdmissionCheck check) {
     return AdmissionCheckValidator.validateUpdate(old, check);
+  }
+
+  public static List<FieldError> provisioningRequestConfig(ProvisioningRequestConfig config) {
+    return ProvisioningRequestConfigValidator.validate(config);
   }
 
   public static List<FieldError> job(Job job) {

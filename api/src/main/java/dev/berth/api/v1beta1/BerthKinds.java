@@ -11,6 +11,7 @@ public final class BerthKinds {
           Topology.class,
           Cohort.class,
           AdmissionCheck.class,
+          ProvisioningRequestConfig.class,
           ClusterQueue.class,
           LocalQueue.class,
           WorkloadPriorityClass.class,

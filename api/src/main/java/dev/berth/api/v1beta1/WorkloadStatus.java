@@ -33,6 +33,22 @@ public class WorkloadStatus {
     public String requeueAt;
   }
 
+  /** Annotations a check's controller adds to one podSet's pods at start. */
+  public static class PodSetUpdate {
+    @Required
+    @MaxLength(63)
+    public String name;
+
+    public java.util.Map<String, String> annotations;
+
+    public PodSetUpdate() {}
+
+    public PodSetUpdate(String name, java.util.Map<String, String> annotations) {
+      this.name = name;
+      this.annotations = annotations;
+    }
+  }
+
   /** The state of one admission check for this workload. */
   public static class AdmissionCheckState {
     @Required
@@ -52,6 +68,16 @@ public class WorkloadStatus {
     @DateTime
     @MaxLength(64)
     public String lastTransitionTime;
+
+    /**
+     * What the check's controller adds to a podSet's pod template when the workload starts
+     * (the built-in provisioning check: the annotations that make the pods consume the
+     * ProvisioningRequest's booked capacity); the template the user wrote is restored on
+     * eviction.
+     */
+    @Items(max = 8)
+    @ListType(value = "map", keys = "name")
+    public List<PodSetUpdate> podSetUpdates;
 
     public AdmissionCheckState() {}
 

@@ -39,13 +39,15 @@ final class CheckGateWriter {
   private final EventRecorder events;
   private final MeterRegistry registry;
   private final RequeueBackoff backoff;
+  private final CheckBackoffs checkBackoffs;
 
   CheckGateWriter(KubernetesClient client, EventRecorder events, MeterRegistry registry,
-      RequeueBackoff backoff) {
+      RequeueBackoff backoff, CheckBackoffs checkBackoffs) {
     this.client = client;
     this.events = events;
     this.registry = registry;
     this.backoff = backoff;
+    this.checkBackoffs = checkBackoffs;
   }
 
   /** On a quota reservation: the checks to pass, or admitted at once when there are none. */
@@ -151,7 +153,7 @@ final class CheckGateWriter {
     WorkloadStatus status = copy.getStatus();
     int count = status.requeueState == null || status.requeueState.count == null
         ? 1 : status.requeueState.count + 1;
-    long at = backoff.requeueAt(count, now.toEpochMilli(),
+    long at = checkBackoffs.forCheck(r.check(), backoff).requeueAt(count, now.toEpochMilli(),
         ThreadLocalRandom.current().nextDouble(-1, 1));
     status.requeueState = new WorkloadStatus.RequeueState();
     status.requeueState.count = count;

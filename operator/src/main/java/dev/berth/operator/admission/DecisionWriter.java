@@ -55,7 +55,14 @@ public final class DecisionWriter {
   /** With the requeuing backoff that paces a check's Retry. */
   public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
       MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff) {
-    this.checkGate = new CheckGateWriter(client, events, registry, backoff);
+    this(client, events, clock, registry, backoff, new CheckBackoffs());
+  }
+
+  /** As above; checks listed in {@code checkBackoffs} pace their Retry with their own. */
+  public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
+      MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff,
+      CheckBackoffs checkBackoffs) {
+    this.checkGate = new CheckGateWriter(client, events, registry, backoff, checkBackoffs);
     this.client = client;
     this.events = events;
     this.clock = clock;

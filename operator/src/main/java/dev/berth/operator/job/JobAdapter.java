@@ -88,6 +88,7 @@ public final class JobAdapter implements Integration<Job> {
             .findFirst()
             .orElseThrow();
     PodTemplates.inject(result.getSpec().getTemplate(), assignment, workload.getMetadata().getUid(), flavors);
+    PodTemplates.applyCheckUpdates(result.getSpec().getTemplate(), workload, PODSET);
     int admittedCount = assignment.count == null ? podCount(job) : assignment.count;
     if (admittedCount < podCount(job)) {
       result.getMetadata().getAnnotations().put(ORIGINAL_PARALLELISM, String.valueOf(originalParallelism(job)));

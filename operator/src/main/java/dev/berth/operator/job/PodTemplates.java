@@ -2,6 +2,7 @@ package dev.berth.operator.job;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSetAssignment;
+import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -60,7 +61,37 @@ public final class PodTemplates {
     spec.setTolerations(tolerations.isEmpty() ? null : tolerations);
   }
 
-  /** Puts back the nodeSelector and tolerations of the original template; drops topology labels. */
+  /**
+   * Adds what the workload's admission checks asked for this podSet in their podSetUpdates (the
+   * provisioning check: the annotations that make the pods use the capacity it booked).
+   */
+  public static void applyCheckUpdates(PodTemplateSpec template, Workload workload, String podSet) {
+    if (workload.getStatus() == null || workload.getStatus().admissionChecks == null) {
+      return;
+    }
+    for (var check : workload.getStatus().admissionChecks) {
+      if (check == null || check.podSetUpdates == null) {
+        continue;
+      }
+      for (var update : check.podSetUpdates) {
+        if (update != null && podSet.equals(update.name) && update.annotations != null
+            && !update.annotations.isEmpty()) {
+          ObjectMeta meta =
+              template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+          template.setMetadata(meta);
+          Map<String, String> annotations =
+              new LinkedHashMap<>(meta.getAnnotations() == null ? Map.of() : meta.getAnnotations());
+          annotations.putAll(update.annotations);
+          meta.setAnnotations(annotations);
+        }
+      }
+    }
+  }
+
+  /**
+   * Puts back the nodeSelector, tolerations and annotations of the original template; drops
+   * topology labels.
+   */
   public static void restore(PodTemplateSpec template, PodTemplateSpec original) {
     if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
       Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
@@ -70,6 +101,13 @@ public final class PodTemplates {
     }
     if (original == null || original.getSpec() == null) {
       return;
+    }
+    if (template.getMetadata() != null) {
+      // The annotations admission checks added (podSetUpdates) named this admission's requests.
+      Map<String, String> annotations = original.getMetadata() == null
+          ? null : original.getMetadata().getAnnotations();
+      template.getMetadata().setAnnotations(annotations == null || annotations.isEmpty()
+          ? null : new LinkedHashMap<>(annotations));
     }
     template.getSpec().setNodeSelector(original.getSpec().getNodeSelector());
     template.getSpec().setTolerations(original.getSpec().getTolerations());

@@ -1,7 +1,6 @@
 package dev.berth.operator.jobset;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.berth.operator.job.OpenObject;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -9,7 +8,6 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,19 +22,7 @@ import java.util.Map;
 public class JobSet extends CustomResource<JobSet.Spec, JobSet.Status> implements Namespaced {
 
   /** Keeps unknown fields of a JSON object. */
-  public abstract static class Open {
-    private final Map<String, Object> other = new LinkedHashMap<>();
-
-    @JsonAnyGetter
-    public Map<String, Object> getOther() {
-      return other;
-    }
-
-    @JsonAnySetter
-    public void setOther(String name, Object value) {
-      other.put(name, value);
-    }
-  }
+  public abstract static class Open extends OpenObject {}
 
   /** spec: suspend and the replicated Jobs. */
   public static class Spec extends Open {

@@ -96,6 +96,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
           workload.getStatus().admission.podSetAssignments.stream().filter(a -> rj.name.equals(a.name)).findFirst();
       assignment.ifPresent(
           a -> PodTemplates.inject(rj.template.getSpec().getTemplate(), a, workload.getMetadata().getUid(), flavors));
+      PodTemplates.applyCheckUpdates(rj.template.getSpec().getTemplate(), workload, rj.name);
     }
     copy.getSpec().suspend = false;
     return copy;

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> BERTH_CRDS =
       List.of(
-          "resourceflavors", "topologies", "cohorts", "admissionchecks", "clusterqueues",
-          "localqueues", "workloadpriorityclasses", "workloads", "usagereports");
+          "resourceflavors", "topologies", "cohorts", "admissionchecks",
+          "provisioningrequestconfigs", "clusterqueues", "localqueues",
+          "workloadpriorityclasses", "workloads", "usagereports");
 
   private final KubeAPIServer server;
   private final KubernetesClient client;
