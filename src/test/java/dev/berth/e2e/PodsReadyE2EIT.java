@@ -12,9 +12,11 @@ import dev.berth.operator.BerthOperator;
 import dev.berth.operator.WaitForPodsReady;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * waitForPodsReady on a whole control plane ({@link ControlPlane}): kube-scheduler leaves the
- * pods of a gang Pending when their nodes are cordoned, KWOK marks bound pods Ready, the Job
+ * pods of a gang Pending while other pods fill their nodes, KWOK marks bound pods Ready, the Job
  * controller counts them, and Berth evicts, requeues, holds back and deactivates from that
  * alone. Fleet: three A100 nodes; the operator's timeout is 10 s, blockAdmission on, backoff 1 s
  * (at most 2 s), one requeue allowed.
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.Test;
 class PodsReadyE2EIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final List<String> NODES = List.of("pr-a100-0", "pr-a100-1", "pr-a100-2");
+  /** Where the pods that fill nodes live (no LocalQueue: Berth does not manage them). */
+  private static final String FILLERS = "pr-fillers";
   private static ControlPlane plane;
   private static OnPlane on;
   private static BerthOperator operator;
@@ -58,10 +62,10 @@ class PodsReadyE2EIT {
     }
   }
 
-  /** Nodes uncordoned and every Job of these tests deleted, also after a failure. */
+  /** Fillers removed and every Job of these tests deleted, also after a failure. */
   @AfterEach
   void cleanUp() {
-    NODES.forEach(n -> on.cordon(n, false));
+    onlyOneNodeTakesPods(false);
     plane.client().batch().v1().jobs().inAnyNamespace().list().getItems().stream()
         .filter(j -> j.getMetadata().getNamespace().startsWith("pr-"))
         .forEach(j -> plane.client().resource(j).delete());
@@ -70,7 +74,7 @@ class PodsReadyE2EIT {
   @Test
   void aGangThatCannotAllBeScheduledIsEvictedAfterTheTimeoutAndAdmittedAgainOnceNodesAreFree() {
     Scenario s = on.queue("pr-timeout", "pr-a100", 16);
-    on.awaitNodesFree(s, "pr-");
+    on.awaitNodesFree(s, "pr-a100-");
     onlyOneNodeTakesPods(true);
     // Until deleted: a gang of two 8-GPU pods for which only one node takes pods.
     s.submit(OnPlane.gpuJob(s, "gang", 2, ControlPlane.STOP_AFTER, "0s"));
@@ -113,7 +117,7 @@ class PodsReadyE2EIT {
   @Test
   void blockAdmissionHoldsTheNextWorkloadUntilTheAdmittedOnesPodsAreReady() {
     Scenario s = on.queue("pr-block", "pr-a100", 48);
-    on.awaitNodesFree(s, "pr-");
+    on.awaitNodesFree(s, "pr-a100-");
     onlyOneNodeTakesPods(true);
     s.submit(OnPlane.gpuJob(s, "first", 2, ControlPlane.STOP_AFTER, "0s"));
     on.awaitOrDescribe(s, "first admitted, PodsReady False", () ->
@@ -139,7 +143,7 @@ class PodsReadyE2EIT {
   @Test
   void aGangThatTimesOutMoreOftenThanTheBackoffLimitIsDeactivated() {
     Scenario s = on.queue("pr-limit", "pr-a100", 16);
-    on.awaitNodesFree(s, "pr-");
+    on.awaitNodesFree(s, "pr-a100-");
     onlyOneNodeTakesPods(true);
     s.submit(OnPlane.gpuJob(s, "stuck", 2, ControlPlane.STOP_AFTER, "0s"));
     // One requeue allowed (backoffLimitCount 1): the second timeout deactivates it.
@@ -173,9 +177,38 @@ class PodsReadyE2EIT {
     assertThat(events(s, "Reactivated")).isNotEmpty();
   }
 
-  /** Cordons (or uncordons) all nodes but pr-a100-0: a gang of two 8-GPU pods half binds. */
-  private static void onlyOneNodeTakesPods(boolean cordoned) {
-    NODES.stream().skip(1).forEach(n -> on.cordon(n, cordoned));
+  /**
+   * Fills (or frees) every node but pr-a100-0 with an 8-GPU pod of no queue, so a gang of two
+   * 8-GPU pods half binds. A filler that kube-scheduler bound itself is in its cache before the
+   * gang's pods exist; a cordon could reach it after them.
+   */
+  private static void onlyOneNodeTakesPods(boolean full) {
+    Namespaces.ensure(plane.client(), FILLERS);
+    for (String node : NODES.subList(1, NODES.size())) {
+      var pods = plane.client().pods().inNamespace(FILLERS);
+      if (full) {
+        pods.resource(filler(node)).create();
+      } else {
+        pods.withName("filler-" + node).delete();
+      }
+    }
+    await().atMost(OnPlane.POD_TIMEOUT).until(() -> {
+      var fillers = plane.client().pods().inNamespace(FILLERS).list().getItems();
+      return full ? fillers.size() == NODES.size() - 1 && fillers.stream()
+              .allMatch(p -> "Running".equals(p.getStatus().getPhase()))
+          : fillers.isEmpty();
+    });
+  }
+
+  private static Pod filler(String node) {
+    return new PodBuilder()
+        .withNewMetadata().withName("filler-" + node).withNamespace(FILLERS).endMetadata()
+        .withNewSpec()
+        .withNodeSelector(Map.of(SimNode.HOSTNAME, node))
+        .addNewContainer().withName("hold").withImage("busybox")
+        .withResources(OnPlane.eightGpus()).endContainer()
+        .endSpec()
+        .build();
   }
 
   private static boolean is(Optional<Condition> c, String status, String reason) {

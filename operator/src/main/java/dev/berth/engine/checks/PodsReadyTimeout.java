@@ -42,7 +42,10 @@ public final class PodsReadyTimeout {
     boolean wasReadyOnce = READY.equals(previousReason) || RECOVERED.equals(previousReason)
         || WAIT_FOR_RECOVERY.equals(previousReason);
     if (readyNow) {
-      return new Condition(true, wasReadyOnce ? RECOVERED : READY);
+      // Ready stays as it became: PodsReady the first time, Recovered after a loss.
+      boolean recovered = RECOVERED.equals(previousReason)
+          || WAIT_FOR_RECOVERY.equals(previousReason);
+      return new Condition(true, recovered ? RECOVERED : READY);
     }
     return new Condition(false, wasReadyOnce ? WAIT_FOR_RECOVERY : WAIT_FOR_START);
   }

@@ -26,6 +26,11 @@ class PodsReadyTimeoutTest {
         .isEqualTo(new Condition(false, "WaitForRecovery"));
     assertThat(PodsReadyTimeout.condition("WaitForRecovery", true))
         .isEqualTo(new Condition(true, "Recovered"));
+    // Staying ready keeps the reason it became ready with (no write for nothing).
+    assertThat(PodsReadyTimeout.condition("PodsReady", true))
+        .isEqualTo(new Condition(true, "PodsReady"));
+    assertThat(PodsReadyTimeout.condition("Recovered", true))
+        .isEqualTo(new Condition(true, "Recovered"));
     assertThat(PodsReadyTimeout.condition("Recovered", false))
         .isEqualTo(new Condition(false, "WaitForRecovery"));
   }
