@@ -466,12 +466,12 @@ public final class AdmissionEngine {
 
   /** The workload's PodsReady condition, as the operator observed it. */
   public void podsReady(String uid, boolean ready) {
-    podsReady.ready(uid, ready);
+    podsReady.ready(uid, ready, admitted.containsKey(uid));
   }
 
   /** The workload holding quota whose pods are not ready, while blockAdmission holds the rest. */
   public Optional<String> admissionBlockedBy() {
-    return podsReady.blocker(admitted.keySet());
+    return podsReady.blocker();
   }
 
   // ---------------------------------------------------------------- queries
@@ -592,6 +592,7 @@ public final class AdmissionEngine {
   void unadmit(AdmittedWorkload a) {
     String uid = a.workload.uid();
     admitted.remove(uid);
+    podsReady.released(uid);
     ClusterQueueState cq = queues.get(a.clusterQueue);
     cq.admitted.remove(uid);
     cq.admittedPriorityRemoved(a.workload.priority());
@@ -937,6 +938,7 @@ public final class AdmissionEngine {
 
   private void hold(AdmittedWorkload a) {
     admitted.put(a.workload.uid(), a);
+    podsReady.holding(a.workload.uid());
     ClusterQueueState cq = queue(a.clusterQueue);
     cq.admitted.put(a.workload.uid(), a);
     cq.admittedPriorityAdded(a.workload.priority());

@@ -1,9 +1,9 @@
 package dev.berth.engine;
 
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * waitForPodsReady's blockAdmission: while a workload holding quota does not have all its pods
@@ -14,30 +14,41 @@ import java.util.Set;
 final class PodsReadyGate {
   private boolean enabled;
   private final Set<String> ready = new HashSet<>();
+  /** Quota holders not ready, kept up to date so that asking costs nothing per workload. */
+  private final TreeSet<String> notReady = new TreeSet<>();
 
   void enable(boolean on) {
     enabled = on;
   }
 
-  boolean enabled() {
-    return enabled;
+  /** The operator's observation; {@code holding}: the workload holds quota in the engine. */
+  void ready(String uid, boolean isReady, boolean holding) {
+    if (isReady) {
+      ready.add(uid);
+      notReady.remove(uid);
+    } else {
+      ready.remove(uid);
+      if (holding) {
+        notReady.add(uid);
+      }
+    }
   }
 
-  /** Returns whether anything changed. */
-  boolean ready(String uid, boolean isReady) {
-    return isReady ? ready.add(uid) : ready.remove(uid);
+  /** Quota reserved (admitted by a cycle, or recorded). */
+  void holding(String uid) {
+    if (!ready.contains(uid)) {
+      notReady.add(uid);
+    }
   }
 
-  /** The quota is released: a next admission starts unready. */
+  /** The quota is released (or an admission undone): a next admission starts unready. */
   void released(String uid) {
     ready.remove(uid);
+    notReady.remove(uid);
   }
 
   /** The first workload (by UID, for a stable message) holding quota without ready pods. */
-  Optional<String> blocker(Collection<String> holdingQuota) {
-    if (!enabled) {
-      return Optional.empty();
-    }
-    return holdingQuota.stream().filter(uid -> !ready.contains(uid)).sorted().findFirst();
+  Optional<String> blocker() {
+    return enabled && !notReady.isEmpty() ? Optional.of(notReady.first()) : Optional.empty();
   }
 }
