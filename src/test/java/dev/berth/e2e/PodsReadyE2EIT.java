@@ -74,12 +74,7 @@ class PodsReadyE2EIT {
   @Test
   void aGangThatCannotAllBeScheduledIsEvictedAfterTheTimeoutAndAdmittedAgainOnceNodesAreFree() {
     Scenario s = on.queue("pr-timeout", "pr-a100", 16);
-    on.awaitNodesFree(s, "pr-a100-");
-    onlyOneNodeTakesPods(true);
-    // Until deleted: a gang of two 8-GPU pods for which only one node takes pods.
-    s.submit(OnPlane.gpuJob(s, "gang", 2, ControlPlane.STOP_AFTER, "0s"));
-    on.awaitOrDescribe(s, "gang admitted, PodsReady False (WaitForStart)", () ->
-        is(s.condition("gang", "PodsReady"), "False", "WaitForStart"));
+    halfScheduledGang(s, "gang");
     Instant admitted = time(s.condition("gang", "Admitted"));
     Set<String> firstPods = podNames(s, "gang");
 
@@ -117,11 +112,7 @@ class PodsReadyE2EIT {
   @Test
   void blockAdmissionHoldsTheNextWorkloadUntilTheAdmittedOnesPodsAreReady() {
     Scenario s = on.queue("pr-block", "pr-a100", 48);
-    on.awaitNodesFree(s, "pr-a100-");
-    onlyOneNodeTakesPods(true);
-    s.submit(OnPlane.gpuJob(s, "first", 2, ControlPlane.STOP_AFTER, "0s"));
-    on.awaitOrDescribe(s, "first admitted, PodsReady False", () ->
-        is(s.condition("first", "PodsReady"), "False", "WaitForStart"));
+    halfScheduledGang(s, "first");
     // Quota would fit it (48 GPUs); only the first's unready pods keep it out.
     s.submit(OnPlane.gpuJob(s, "second", 1, ControlPlane.RUN_FOR, "2s"));
     on.awaitOrDescribe(s, "second pending, WaitingForPodsReady", () ->
@@ -143,9 +134,7 @@ class PodsReadyE2EIT {
   @Test
   void aGangThatTimesOutMoreOftenThanTheBackoffLimitIsDeactivated() {
     Scenario s = on.queue("pr-limit", "pr-a100", 16);
-    on.awaitNodesFree(s, "pr-a100-");
-    onlyOneNodeTakesPods(true);
-    s.submit(OnPlane.gpuJob(s, "stuck", 2, ControlPlane.STOP_AFTER, "0s"));
+    halfScheduledGang(s, "stuck");
     // One requeue allowed (backoffLimitCount 1): the second timeout deactivates it.
     on.awaitOrDescribe(s, "stuck evicted once", () -> s.workload("stuck")
         .map(w -> w.getStatus() != null && w.getStatus().requeueState != null).orElse(false));
@@ -175,6 +164,18 @@ class PodsReadyE2EIT {
         s.workload("stuck").map(w -> w.getStatus().requeueState == null).orElse(false)
             && is(s.condition("stuck", "PodsReady"), "True", "PodsReady"));
     assertThat(events(s, "Reactivated")).isNotEmpty();
+  }
+
+  /**
+   * With the nodes free of earlier tests' pods, all but one filled, submits a gang of two 8-GPU
+   * pods that run until deleted and waits until it is admitted with PodsReady False.
+   */
+  private static void halfScheduledGang(Scenario s, String job) {
+    on.awaitNodesFree(s, "pr-a100-");
+    onlyOneNodeTakesPods(true);
+    s.submit(OnPlane.gpuJob(s, job, 2, ControlPlane.STOP_AFTER, "0s"));
+    on.awaitOrDescribe(s, job + " admitted, PodsReady False (WaitForStart)", () ->
+        is(s.condition(job, "PodsReady"), "False", "WaitForStart"));
   }
 
   /**

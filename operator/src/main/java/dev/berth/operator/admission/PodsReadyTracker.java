@@ -115,9 +115,7 @@ public final class PodsReadyTracker {
 
   /** Reactivated workloads whose requeueState is still to be reset. */
   List<String> takeReactivated() {
-    List<String> out = List.copyOf(reactivated);
-    reactivated.clear();
-    return out;
+    return drain(reactivated);
   }
 
   void resetAgain(String uid) {
@@ -154,8 +152,12 @@ public final class PodsReadyTracker {
   }
 
   List<BecameReady> takeBecameReady() {
-    List<BecameReady> out = List.copyOf(becameReady);
-    becameReady.clear();
+    return drain(becameReady);
+  }
+
+  private static <T> List<T> drain(java.util.Collection<T> items) {
+    List<T> out = List.copyOf(items);
+    items.clear();
     return out;
   }
 
