@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * Gangs on a whole control plane ({@link ControlPlane}) with Berth's webhooks: where the pods of
  * a topology-placed Job land, a JobSet run by the JobSet controller (the real one where
  * scripts/jobset-binary.sh built it) and its pods stopping before a preemptor's bind, and what
- * happens without waitForPodsReady to a gang whose quota fits but whose nodes do not. Fleet: 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
+ * happens without waitForPodsReady to a gang whose quota fits but whose nodes do not. Fleet:
+ * 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
  */
 class GangPlacementE2EIT {
   private static final String ZONE = SimNode.ZONE;

@@ -14,7 +14,8 @@ class PodsReadyTimeoutTest {
 
   @Test
   void conditionNamesStartAndRecovery() {
-    assertThat(PodsReadyTimeout.condition(null, false)).isEqualTo(new Condition(false, "WaitForStart"));
+    assertThat(PodsReadyTimeout.condition(null, false))
+        .isEqualTo(new Condition(false, "WaitForStart"));
     assertThat(PodsReadyTimeout.condition("WaitForStart", false))
         .isEqualTo(new Condition(false, "WaitForStart"));
     assertThat(PodsReadyTimeout.condition(null, true)).isEqualTo(new Condition(true, "PodsReady"));
