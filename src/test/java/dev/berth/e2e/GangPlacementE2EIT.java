@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * Gangs on a whole control plane ({@link ControlPlane}) with Berth's webhooks: where the pods of
  * a topology-placed Job land, a JobSet run by the JobSet controller (the real one where
  * scripts/jobset-binary.sh built it) and its pods stopping before a preemptor's bind, and what
- * happens today to a gang whose quota fits but whose nodes do not. Fleet: 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
+ * happens without waitForPodsReady to a gang whose quota fits but whose nodes do not. Fleet:
+ * 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
  */
 class GangPlacementE2EIT {
   private static final String ZONE = SimNode.ZONE;
@@ -152,8 +153,8 @@ class GangPlacementE2EIT {
             && pods.stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 1
             && pods.stream().anyMatch(GangPlacementE2EIT::unschedulable);
       });
-      // Recorded as it is today: quota is reserved and the Workload Admitted while half the gang
-      // waits (waitForPodsReady, an issue of its own, will evict it after a timeout).
+      // With waitForPodsReady off (the default, as here) quota stays reserved and the Workload
+      // Admitted while half the gang waits; PodsReadyE2EIT has it on and evicts after a timeout.
       await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
           plane.podsOf(s.namespace, "gang").stream().filter(GangPlacementE2EIT::unschedulable)
               .count() == 1);
@@ -205,19 +206,11 @@ class GangPlacementE2EIT {
 
   /** Waits until no pod still runs on the A100 nodes (tests of this class take turns on them). */
   private static void awaitA100NodesFree(Scenario s) {
-    on.awaitOrDescribe(s, "no pod left on the A100 nodes",
-        () -> plane.client().pods().inAnyNamespace().list().getItems().stream()
-            .filter(p -> p.getSpec().getNodeName() != null
-                && p.getSpec().getNodeName().startsWith("a100-"))
-            .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())
-                || "Failed".equals(p.getStatus().getPhase())));
+    on.awaitNodesFree(s, "a100-");
   }
 
   private static void cordon(String node, boolean unschedulable) {
-    plane.client().nodes().withName(node).edit(n -> {
-      n.getSpec().setUnschedulable(unschedulable);
-      return n;
-    });
+    on.cordon(node, unschedulable);
   }
 
   private static boolean unschedulable(Pod pod) {

@@ -115,6 +115,24 @@ final class OnPlane {
         .map(c -> "True".equals(c.status)).orElse(false));
   }
 
+  /** Cordons a node (spec.unschedulable), or lifts the cordon, as kubectl cordon does. */
+  void cordon(String node, boolean unschedulable) {
+    plane.client().nodes().withName(node).edit(n -> {
+      n.getSpec().setUnschedulable(unschedulable);
+      return n;
+    });
+  }
+
+  /** Waits until no pod runs on nodes named {@code prefix}... (tests take turns on them). */
+  void awaitNodesFree(Scenario s, String prefix) {
+    awaitOrDescribe(s, "no pod left on the " + prefix + "* nodes",
+        () -> plane.client().pods().inAnyNamespace().list().getItems().stream()
+            .filter(p -> p.getSpec().getNodeName() != null
+                && p.getSpec().getNodeName().startsWith(prefix))
+            .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())
+                || "Failed".equals(p.getStatus().getPhase())));
+  }
+
   /** Waits; on a timeout fails with the namespace's Jobs, pods and events. */
   void awaitOrDescribe(Scenario s, String what, Callable<Boolean> condition) {
     try {

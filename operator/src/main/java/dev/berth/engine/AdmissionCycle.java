@@ -94,6 +94,11 @@ final class AdmissionCycle {
         Admission admission = engine.admit(e, now, placed.podSets());
         admissions.add(admission);
         admittedThisCycle.add(admission.workloadUid());
+        if (engine.admissionBlockedBy().isPresent()) {
+          // blockAdmission: the new admission's pods are not ready yet; the rest waits for them.
+          holdForPodsReady(e.queue, entries);
+          break;
+        }
         Entry following = nominate(e.queue);
         if (following != null) {
           entries.add(following);
@@ -227,6 +232,15 @@ final class AdmissionCycle {
     if (following != null) {
       entries.add(following);
     }
+  }
+
+  /** The entries not decided yet wait, their queues kept dirty for the next cycle. */
+  private void holdForPodsReady(ClusterQueueState admitting, PriorityQueue<Entry> entries) {
+    engine.markDirty(admitting);
+    for (Entry rest : entries) {
+      engine.markDirty(rest.queue);
+    }
+    entries.clear();
   }
 
   private void block(ClusterQueueState cq, Bucket bucket) {

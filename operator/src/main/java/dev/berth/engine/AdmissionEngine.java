@@ -73,6 +73,8 @@ public final class AdmissionEngine {
   private final EntryOrdering ordering;
   private final PreemptionPlanner planner;
   private final StatusView status = new StatusView(this);
+  /** waitForPodsReady.blockAdmission: no admission while an admitted workload is not ready. */
+  private final PodsReadyGate podsReady = new PodsReadyGate();
   QuotaTree tree;
   /** Per cohort tree: its ClusterQueues (for preemption). */
   private List<List<ClusterQueueState>> treeQueues = new ArrayList<>();
@@ -422,7 +424,8 @@ public final class AdmissionEngine {
    */
   public CycleResult runCycle(long now) {
     ensureTree();
-    if (dirty.isEmpty()) {
+    if (dirty.isEmpty() || admissionBlockedBy().isPresent()) {
+      // Blocked: the queues stay dirty and are looked at once the blocker is ready or gone.
       return new CycleResult(List.of(), outstandingEvictions(), List.of(), this, 0)
           .withNewEvictions(takeFreshEvictions());
     }
@@ -449,6 +452,26 @@ public final class AdmissionEngine {
     List<Eviction> out = List.copyOf(freshEvictions);
     freshEvictions.clear();
     return out;
+  }
+
+  // ---------------------------------------------------------------- waitForPodsReady
+
+  /**
+   * blockAdmission on: while a workload holding quota does not have its pods ready, no other is
+   * admitted (and nothing preempts for one); a cycle admits at most one workload.
+   */
+  public void blockAdmissionUntilPodsReady(boolean on) {
+    podsReady.enable(on);
+  }
+
+  /** The workload's PodsReady condition, as the operator observed it. */
+  public void podsReady(String uid, boolean ready) {
+    podsReady.ready(uid, ready, admitted.containsKey(uid));
+  }
+
+  /** The workload holding quota whose pods are not ready, while blockAdmission holds the rest. */
+  public Optional<String> admissionBlockedBy() {
+    return podsReady.blocker();
   }
 
   // ---------------------------------------------------------------- queries
@@ -569,6 +592,7 @@ public final class AdmissionEngine {
   void unadmit(AdmittedWorkload a) {
     String uid = a.workload.uid();
     admitted.remove(uid);
+    podsReady.released(uid);
     ClusterQueueState cq = queues.get(a.clusterQueue);
     cq.admitted.remove(uid);
     cq.admittedPriorityRemoved(a.workload.priority());
@@ -914,6 +938,7 @@ public final class AdmissionEngine {
 
   private void hold(AdmittedWorkload a) {
     admitted.put(a.workload.uid(), a);
+    podsReady.holding(a.workload.uid());
     ClusterQueueState cq = queue(a.clusterQueue);
     cq.admitted.put(a.workload.uid(), a);
     cq.admittedPriorityAdded(a.workload.priority());
@@ -926,6 +951,7 @@ public final class AdmissionEngine {
       return false;
     }
     expectedEvictions.remove(uid);
+    podsReady.released(uid);
     if (topology.release(uid)) {
       wakeTopologyWaiters();
     }

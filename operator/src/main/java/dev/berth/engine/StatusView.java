@@ -63,6 +63,12 @@ public final class StatusView {
       }
     }
     if (why == null) {
+      why = engine.admissionBlockedBy().map(blocker -> Explanation.of(
+          PendingReason.WaitingForPodsReady, "waiting for the pods of admitted workload "
+              + engine.admitted.get(blocker).admission.name() + " to be ready (waitForPodsReady"
+              + " blockAdmission)")).orElse(null);
+    }
+    if (why == null) {
       why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
     }
     return new PendingStatus(uid, cq.name, why);

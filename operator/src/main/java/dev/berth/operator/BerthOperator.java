@@ -97,27 +97,21 @@ public final class BerthOperator implements AutoCloseable {
   private BerthOperator(KubernetesClient client, OperatorConfig config,
       UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
     Clock clock = Clock.systemUTC();
-    if (config.waitForPodsReady().enable()) {
-      // Only the requeuing backoff (used by admission checks' Retry) is in effect so far. An
-      // admin who asks for pods-ready eviction must not get an operator that silently lacks it.
-      throw new IllegalArgumentException("BERTH_WAIT_FOR_PODS_READY_ENABLE=true: waitForPodsReady"
-          + " is not implemented yet (admitted workloads would not be evicted for pods that are"
-          + " not ready); unset it");
-    }
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
         new ClusterState(
             config.fairSharing()
                 ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
-                : new AdmissionEngine());
+                : new AdmissionEngine())
+            .waitForPodsReady(config.waitForPodsReady());
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
     CheckBackoffs checkBackoffs = new CheckBackoffs();
     loop =
         new AdmissionLoop(
             state.engine(), state, new Bootstrap(client, check::accepts),
-            new DecisionWriter(client, events, clock, registry,
-                config.waitForPodsReady().backoff(), checkBackoffs));
+            new DecisionWriter(client, events, clock, registry, config.waitForPodsReady(),
+                checkBackoffs));
     loop.onCycle(new StatusPublisher(client, state, clock));
     loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry));
     loop.onCycle(new BerthMetrics(registry, state));
@@ -173,8 +167,11 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new NodeReconciler(loop));
     operator.register(new PodReconciler(loop, new TopologyUngater(state::latestWorkload)));
     FlavorCache flavors = new FlavorCache(state);
+    // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
+    boolean podsReady = config.waitForPodsReady().enable();
     operator.register(
-        new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events, clock)));
+        new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events,
+            clock, podsReady)));
     // The JobSet integration switches itself on when the JobSet CRD is installed.
     if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get() != null) {
       operator.register(
@@ -182,7 +179,7 @@ public final class BerthOperator implements AutoCloseable {
               new WorkloadLifecycle<>(new JobSetAdapter(js -> client.batch().v1().jobs()
                   .inNamespace(js.getMetadata().getNamespace())
                   .withLabel(JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
-                  .list().getItems()), priorities, flavors, events, clock)));
+                  .list().getItems()), priorities, flavors, events, clock, podsReady)));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {

@@ -38,17 +38,27 @@ public record WaitForPodsReady(
     String limit = env.get(p + "BACKOFF_LIMIT_COUNT");
     return new WaitForPodsReady(
         Boolean.parseBoolean(env.getOrDefault(p + "ENABLE", "false")),
-        Duration.ofSeconds(seconds(env, p + "TIMEOUT_SECONDS", 300)),
+        Duration.ofSeconds(positive(env, p + "TIMEOUT_SECONDS", 300)),
         Boolean.parseBoolean(env.getOrDefault(p + "BLOCK_ADMISSION", "false")),
         env.get(p + "RECOVERY_TIMEOUT_SECONDS") == null
             || env.get(p + "RECOVERY_TIMEOUT_SECONDS").isBlank()
-            ? null : Duration.ofSeconds(seconds(env, p + "RECOVERY_TIMEOUT_SECONDS", 0)),
+            ? null : Duration.ofSeconds(positive(env, p + "RECOVERY_TIMEOUT_SECONDS", 0)),
         timestamp(env.getOrDefault(p + "REQUEUING_TIMESTAMP", "Eviction")),
         new RequeueBackoff(
             seconds(env, p + "BACKOFF_BASE_SECONDS", 60),
             seconds(env, p + "BACKOFF_MAX_SECONDS", 3600),
             limit == null || limit.isBlank() ? null
                 : (int) seconds(env, p + "BACKOFF_LIMIT_COUNT", 0)));
+  }
+
+  /** A timeout of 0 would evict every workload at admission: at least one second. */
+  private static long positive(Map<String, String> env, String name, long dflt) {
+    long n = seconds(env, name, dflt);
+    if (n < 1) {
+      throw new IllegalArgumentException(name + ": must be at least 1 (seconds), got \""
+          + env.get(name) + "\"");
+    }
+    return n;
   }
 
   private static long seconds(Map<String, String> env, String name, long dflt) {

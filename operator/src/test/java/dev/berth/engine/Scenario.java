@@ -30,6 +30,7 @@ final class Scenario {
   private final List<Consumer<AdmissionEngine>> steps = new ArrayList<>();
   private final List<Consumer<Outcome>> expectations = new ArrayList<>();
   private EntryOrdering ordering = new BorrowingLastOrdering();
+  private boolean blockAdmission;
 
   /** What happened: every admission and eviction over all cycles, and the engine after them. */
   record Outcome(AdmissionEngine engine, List<Admission> admissions, List<Eviction> evictions) {
@@ -99,6 +100,12 @@ final class Scenario {
   /** The engine's entry ordering (default BorrowingLastOrdering). */
   Scenario ordering(EntryOrdering o) {
     ordering = o;
+    return this;
+  }
+
+  /** waitForPodsReady blockAdmission on from the start. */
+  Scenario blockAdmission() {
+    blockAdmission = true;
     return this;
   }
 
@@ -186,6 +193,7 @@ final class Scenario {
 
   Outcome run() {
     AdmissionEngine engine = new AdmissionEngine(ordering, new ClassicalPreemption());
+    engine.blockAdmissionUntilPodsReady(blockAdmission);
     flavors.forEach(f -> engine.upsertResourceFlavor(f.build()));
     cohorts.forEach(c -> engine.upsertCohort(c.build()));
     queues.forEach(q -> engine.upsertClusterQueue(q.build()));

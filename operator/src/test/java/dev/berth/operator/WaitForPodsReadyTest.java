@@ -41,5 +41,9 @@ class WaitForPodsReadyTest {
         .hasMessageContaining(P + "BACKOFF_BASE_SECONDS");
     assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "REQUEUING_TIMESTAMP", "Now")))
         .hasMessageContaining("Eviction or Creation");
+    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "TIMEOUT_SECONDS", "0")))
+        .hasMessageContaining(P + "TIMEOUT_SECONDS: must be at least 1");
+    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "RECOVERY_TIMEOUT_SECONDS", "0")))
+        .hasMessageContaining(P + "RECOVERY_TIMEOUT_SECONDS: must be at least 1");
   }
 }

@@ -120,6 +120,33 @@ class ChartIT {
         .satisfies(r -> assertThat(r.output()).contains("leaderElection.enabled must be true"));
   }
 
+  @Test
+  void waitForPodsReadyValuesAreTheSettingsTheOperatorReads() {
+    JsonNode container = Manifests.json(Manifests.one(render(
+        "--set", "waitForPodsReady.enable=true",
+        "--set", "waitForPodsReady.timeoutSeconds=600",
+        "--set", "waitForPodsReady.blockAdmission=true",
+        "--set", "waitForPodsReady.recoveryTimeoutSeconds=120",
+        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Creation",
+        "--set", "waitForPodsReady.requeuingStrategy.backoffBaseSeconds=30",
+        "--set", "waitForPodsReady.requeuingStrategy.backoffMaxSeconds=900",
+        "--set", "waitForPodsReady.requeuingStrategy.backoffLimitCount=5"), "Deployment"))
+        .at("/spec/template/spec/containers/0");
+    assertThat(dev.berth.operator.WaitForPodsReady.from(env(container))).isEqualTo(
+        new dev.berth.operator.WaitForPodsReady(true, java.time.Duration.ofSeconds(600), true,
+            java.time.Duration.ofSeconds(120),
+            dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation,
+            new dev.berth.engine.checks.RequeueBackoff(30, 900, 5)));
+    // The defaults are the operator's own defaults: off, no recovery timeout, no limit.
+    JsonNode defaults = Manifests.json(Manifests.one(render(), "Deployment"))
+        .at("/spec/template/spec/containers/0");
+    assertThat(dev.berth.operator.WaitForPodsReady.from(env(defaults)))
+        .isEqualTo(dev.berth.operator.WaitForPodsReady.DEFAULT);
+    assertThat(HelmCli.run("template", "x", HelmCli.CHART.toString(),
+        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Now").output())
+        .contains("waitForPodsReady/requeuingStrategy/timestamp");
+  }
+
   @ParameterizedTest(name = "{0}: no wildcard in any Role or ClusterRole")
   @MethodSource("variations")
   void rbacHasNoWildcards(String name, String[] values) {

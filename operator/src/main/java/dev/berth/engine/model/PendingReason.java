@@ -12,6 +12,8 @@ public enum PendingReason {
   WaitingForPreemptedWorkloads,
   /** Quota fits, but no set of topology domains of the flavor's nodes can hold its pods now. */
   TopologyPlacementFailed,
+  /** waitForPodsReady blockAdmission: an admitted workload's pods are not all ready yet. */
+  WaitingForPodsReady,
   /** Its LocalQueue or ClusterQueue is missing, stopped or inactive, or the namespace does not match. */
   Inadmissible
 }

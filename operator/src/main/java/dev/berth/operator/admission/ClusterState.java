@@ -49,6 +49,9 @@ public final class ClusterState {
   private final Map<String, Long> execDeadlines = new ConcurrentHashMap<>();
   /** Requeued workloads kept out of the engine until their requeueAt. */
   private final RequeueHold holds = new RequeueHold();
+  /** waitForPodsReady: admitted workloads' deadlines for ready pods. */
+  private PodsReadyTracker podsReady = new PodsReadyTracker(
+      dev.berth.operator.WaitForPodsReady.DEFAULT);
 
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
@@ -71,6 +74,23 @@ public final class ClusterState {
 
   public AdmissionEngine engine() {
     return engine;
+  }
+
+  /** waitForPodsReady's settings (before the first observation). */
+  public ClusterState waitForPodsReady(dev.berth.operator.WaitForPodsReady settings) {
+    podsReady = new PodsReadyTracker(settings);
+    engine.blockAdmissionUntilPodsReady(settings.enable() && settings.blockAdmission());
+    return this;
+  }
+
+  public PodsReadyTracker podsReady() {
+    return podsReady;
+  }
+
+  /** The engine's form, ordered after a PodsReadyTimeout requeue as the settings say. */
+  private dev.berth.engine.model.Workload model(Workload wl) {
+    return ModelTranslator.workload(wl, podsReady.settings().timestamp()
+        == dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation);
   }
 
   public void flavor(ResourceFlavor flavor) {
@@ -230,6 +250,7 @@ public final class ClusterState {
     workloadPods.workload(wl);
     observeUsage(wl);
     checks.observe(wl);
+    podsReady.observe(wl);
     var deadline = ExecutionTimeLimit.deadline(wl);
     if (deadline.isPresent() && !Boolean.FALSE.equals(wl.getSpec().active)
         && !WorkloadConditions.isFinished(wl)
@@ -250,7 +271,7 @@ public final class ClusterState {
       if (engine.admission(uid).isEmpty()) {
         var stored = admission(wl);
         List<dev.berth.engine.Eviction> evictions =
-            engine.recordAdmitted(ModelTranslator.workload(wl), stored.clusterQueue(),
+            engine.recordAdmitted(model(wl), stored.clusterQueue(),
                 stored.podSetAssignments(), stored.admittedAt(), checkObservedAdmissions);
         if (!evictions.isEmpty()) {
           log.warn("admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
@@ -259,6 +280,7 @@ public final class ClusterState {
           overQuota.add(new OverQuota(wl, evictions));
         }
       }
+      engine.podsReady(uid, WorkloadConditions.isTrue(wl, WorkloadConditions.PODS_READY));
       if (evicted) {
         // Eviction in progress (also one found at restart): no more asking, and no victim again.
         engine.evictionObserved(uid);
@@ -271,6 +293,11 @@ public final class ClusterState {
       if (engine.admission(uid).isPresent()) {
         engine.removeWorkload(uid);
       }
+      if (podsReady.settings().enable() && PodsReadyTracker.reactivatedAfterLimit(wl)) {
+        // Reactivated after too many PodsReadyTimeouts: queued once its requeueState is reset.
+        engine.removeWorkload(uid);
+        return;
+      }
       long requeueAt = RequeueHold.requeueAt(wl);
       if (requeueAt > System.currentTimeMillis()) {
         // Backing off after a requeue: not a candidate before requeueAt.
@@ -279,7 +306,7 @@ public final class ClusterState {
         return;
       }
       holds.release(uid);
-      engine.upsertWorkload(ModelTranslator.workload(wl));
+      engine.upsertWorkload(model(wl));
     }
   }
 
@@ -305,13 +332,14 @@ public final class ClusterState {
       Workload wl = workloads.get(uid);
       if (wl != null && !WorkloadConditions.hasQuotaReserved(wl)
           && !WorkloadConditions.isFinished(wl) && !Boolean.FALSE.equals(wl.getSpec().active)) {
-        engine.upsertWorkload(ModelTranslator.workload(wl));
+        engine.upsertWorkload(model(wl));
       }
     }
-    java.util.OptionalLong hold = holds.next();
-    java.util.OptionalLong exec = execDeadlines.values().stream().mapToLong(Long::longValue).min();
-    return hold.isEmpty() ? exec : exec.isEmpty() ? hold
-        : java.util.OptionalLong.of(Math.min(hold.getAsLong(), exec.getAsLong()));
+    return java.util.stream.Stream.of(holds.next(),
+            execDeadlines.values().stream().mapToLong(Long::longValue).min(), podsReady.next())
+        .filter(java.util.OptionalLong::isPresent)
+        .mapToLong(java.util.OptionalLong::getAsLong)
+        .min();
   }
 
   /** A deactivation for maximum execution time that failed to write is asked again. */
@@ -345,6 +373,7 @@ public final class ClusterState {
       workloadPods.forget(gone);
     }
     checks.forget(uid);
+    podsReady.forget(uid);
     holds.release(uid);
     execDeadlines.remove(uid);
     engine.removeWorkload(uid);

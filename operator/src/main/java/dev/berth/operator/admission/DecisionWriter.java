@@ -44,6 +44,9 @@ public final class DecisionWriter {
   private final Map<String, Unresolved> unresolved = new LinkedHashMap<>();
   /** Admission checks: the reservation's entries, then Admitted, Retry or Rejected. */
   private final CheckGateWriter checkGate;
+  /** waitForPodsReady: PodsReadyTimeout evictions, requeues and deactivations. */
+  private final PodsReadyWriter podsReady;
+  private final dev.berth.operator.WaitForPodsReady podsReadySettings;
 
   private record Unresolved(Admission admission, Workload decidedOn) {}
 
@@ -55,14 +58,21 @@ public final class DecisionWriter {
   /** With the requeuing backoff that paces a check's Retry. */
   public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
       MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff) {
-    this(client, events, clock, registry, backoff, new CheckBackoffs());
+    this(client, events, clock, registry,
+        dev.berth.operator.WaitForPodsReady.DEFAULT.withBackoff(backoff), new CheckBackoffs());
   }
 
-  /** As above; checks listed in {@code checkBackoffs} pace their Retry with their own. */
+  /**
+   * With waitForPodsReady (its requeuing backoff also paces a check's Retry); checks listed in
+   * {@code checkBackoffs} pace their Retry with their own.
+   */
   public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
-      MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff,
+      MeterRegistry registry, dev.berth.operator.WaitForPodsReady podsReady,
       CheckBackoffs checkBackoffs) {
-    this.checkGate = new CheckGateWriter(client, events, registry, backoff, checkBackoffs);
+    this.checkGate =
+        new CheckGateWriter(client, events, registry, podsReady.backoff(), checkBackoffs);
+    this.podsReady = new PodsReadyWriter(client, events, registry, podsReady);
+    this.podsReadySettings = podsReady;
     this.client = client;
     this.events = events;
     this.clock = clock;
@@ -102,12 +112,16 @@ public final class DecisionWriter {
     for (String uid : state.takeOutOfTime(now.toEpochMilli())) {
       retry |= deactivateOutOfTime(uid, state, now);
     }
+    retry |= podsReady.enforce(state, now);
     try {
       for (String uid : state.takeDeactivated()) {
         var latest = state.latestWorkload(uid);
         var rejected = latest.flatMap(CheckGateWriter::rejection);
         if (rejected.isPresent()) {
           retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now);
+        } else if (latest.isPresent() && state.podsReady().takeLimitExceeded(uid)) {
+          retry |= evict(uid, PodsReadyWriter.LIMIT_EXCEEDED,
+              PodsReadyWriter.limitMessage(latest.get(), podsReadySettings), state, now);
         } else if (latest.isPresent()
             && ExecutionTimeLimit.exceeded(latest.get(), now.toEpochMilli())) {
           retry |= evict(uid, ExecutionTimeLimit.REASON,
@@ -312,7 +326,7 @@ public final class DecisionWriter {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
       events.warning(written, "Evicted", message);
-      if ("Deactivated".equals(reason)) {
+      if ("Deactivated".equals(reason) || PodsReadyWriter.LIMIT_EXCEEDED.equals(reason)) {
         // Engine evictions are counted from the cycle result; deactivation is the writer's own.
         Counter.builder("berth_evicted_workloads_total")
             .tags("cluster_queue", latest.getStatus().admission.clusterQueue, "reason", reason)
@@ -331,7 +345,7 @@ public final class DecisionWriter {
    * The wide columns show QuotaReserved's reason: while it is evicted the workload reads as such.
    * The quota stays reserved (status True) until its pods are gone.
    */
-  private static void evicting(Workload copy, String reason, String message, Instant now) {
+  static void evicting(Workload copy, String reason, String message, Instant now) {
     WorkloadConditions.set(copy.getStatus(), WorkloadConditions.QUOTA_RESERVED, true,
         "Preempted".equals(reason) ? "Preempted" : "Evicted",
         dev.berth.engine.model.Explanation.oneLine(

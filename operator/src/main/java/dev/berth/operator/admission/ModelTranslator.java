@@ -101,6 +101,16 @@ public final class ModelTranslator {
 
   /** The workload as the engine sees it; its queue timestamp is creation, or the last requeue. */
   public static Workload workload(dev.berth.api.v1beta1.Workload wl) {
+    return workload(wl, false);
+  }
+
+  /**
+   * As {@link #workload(dev.berth.api.v1beta1.Workload)}; with {@code podsReadyByCreation}
+   * (waitForPodsReady requeuingStrategy.timestamp Creation) a workload requeued after a
+   * PodsReadyTimeout keeps its place by creation instead of going to the back.
+   */
+  public static Workload workload(dev.berth.api.v1beta1.Workload wl,
+      boolean podsReadyByCreation) {
     var spec = wl.getSpec();
     List<PodSet> podSets = new ArrayList<>();
     for (var ps : spec.podSets) {
@@ -125,16 +135,23 @@ public final class ModelTranslator {
         wl.getMetadata().getName(),
         spec.queueName == null ? "" : spec.queueName,
         spec.priority == null ? 0 : spec.priority,
-        queueTimestamp(wl),
+        queueTimestamp(wl, podsReadyByCreation),
         podSets);
   }
 
   /** When the workload's current attempt began: its last requeue, else its submission. */
   public static long queueTimestamp(dev.berth.api.v1beta1.Workload wl) {
+    return queueTimestamp(wl, false);
+  }
+
+  static long queueTimestamp(dev.berth.api.v1beta1.Workload wl, boolean podsReadyByCreation) {
     var requeued =
         wl.getStatus() == null
             ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
             : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED);
+    if (podsReadyByCreation) {
+      requeued = requeued.filter(c -> !PodsReadyWriter.TIMEOUT.equals(c.reason));
+    }
     if (requeued.filter(c -> c.isTrue() && c.lastTransitionTime != null).isPresent()) {
       return Instant.parse(requeued.get().lastTransitionTime).toEpochMilli();
     }

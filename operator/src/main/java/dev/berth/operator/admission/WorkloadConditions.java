@@ -16,6 +16,8 @@ public final class WorkloadConditions {
   public static final String PREEMPTED = "Preempted";
   public static final String REQUEUED = "Requeued";
   public static final String FINISHED = "Finished";
+  /** waitForPodsReady: every pod the workload was admitted with is ready or has succeeded. */
+  public static final String PODS_READY = "PodsReady";
 
   /** metav1.Condition's reason pattern, as the generated CRDs hold it. */
   private static final java.util.regex.Pattern REASON =

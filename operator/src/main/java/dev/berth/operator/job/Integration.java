@@ -54,6 +54,12 @@ public interface Integration<T extends HasMetadata> {
 
   int activePods(T owner);
 
+  /**
+   * Pods that are ready or have succeeded, for waitForPodsReady: the workload is PodsReady once
+   * this reaches the pod count it was admitted with.
+   */
+  int readyPods(T owner);
+
   /** How it ended. */
   record Finish(boolean succeeded, String message) {}
 

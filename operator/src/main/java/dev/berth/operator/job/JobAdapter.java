@@ -151,6 +151,15 @@ public final class JobAdapter implements Integration<Job> {
     return count(job.getStatus().getActive()) + count(job.getStatus().getTerminating());
   }
 
+  /** The Job controller's counts of ready (running, readiness passed) and succeeded pods. */
+  @Override
+  public int readyPods(Job job) {
+    if (job.getStatus() == null) {
+      return 0;
+    }
+    return count(job.getStatus().getReady()) + count(job.getStatus().getSucceeded());
+  }
+
   private static int count(Integer pods) {
     return pods == null ? 0 : pods;
   }

@@ -23,6 +23,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   private final Integration.FlavorLookup flavors;
   private final EventRecorder events;
   private final Clock clock;
+  /** waitForPodsReady on: an admitted Workload's PodsReady condition follows its pods. */
+  private final boolean podsReady;
 
   public WorkloadLifecycle(
       Integration<T> integration,
@@ -30,6 +32,17 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       Integration.FlavorLookup flavors,
       EventRecorder events,
       Clock clock) {
+    this(integration, priorities, flavors, events, clock, false);
+  }
+
+  public WorkloadLifecycle(
+      Integration<T> integration,
+      PriorityResolver priorities,
+      Integration.FlavorLookup flavors,
+      EventRecorder events,
+      Clock clock,
+      boolean podsReady) {
+    this.podsReady = podsReady;
     this.integration = integration;
     this.priorities = priorities;
     this.flavors = flavors;
@@ -72,7 +85,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     } else if (WorkloadConditions.hasQuotaReserved(workload)
         && WorkloadConditions.isTrue(workload, WorkloadConditions.ADMITTED)) {
       // Admitted: quota reserved and every admission check Ready.
-      start(client, owner, workload);
+      if (integration.isSuspended(owner) || !podsReady) {
+        start(client, owner, workload);
+      } else {
+        PodsReadyCondition.sync(client, integration, owner, workload, events, clock.instant());
+      }
     } else if (WorkloadConditions.hasQuotaReserved(workload)) {
       if (!integration.isSuspended(owner)) {
         suspend(client, owner, "quota reserved, but its Workload's admission checks are not all"
@@ -182,6 +199,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
         now);
     WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
     WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
+    // The next admission's pods must become ready anew (waitForPodsReady).
+    WorkloadConditions.remove(status, WorkloadConditions.PODS_READY);
     if (requeued) {
       String requeueAt = status.requeueState == null ? null : status.requeueState.requeueAt;
       WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason,

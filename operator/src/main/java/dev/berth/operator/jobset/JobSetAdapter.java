@@ -154,6 +154,33 @@ public final class JobSetAdapter implements Integration<JobSet> {
     return pods;
   }
 
+  /**
+   * From the JobSet's status, as Kueue reads it: per replicatedJob, its child Jobs that are ready
+   * (all their pods ready or succeeded) or succeeded, times the pods of one such Job. A child Job
+   * only partly ready counts for nothing, so the sum reaches the admitted count only when every
+   * pod is ready.
+   */
+  @Override
+  public int readyPods(JobSet jobSet) {
+    if (jobSet.getStatus() == null || jobSet.getStatus().replicatedJobsStatus == null) {
+      return 0;
+    }
+    int pods = 0;
+    for (Map<String, Object> rjs : jobSet.getStatus().replicatedJobsStatus) {
+      JobSet.ReplicatedJob rj = jobSet.getSpec().replicatedJobs.stream()
+          .filter(r -> r.name.equals(rjs.get("name"))).findFirst().orElse(null);
+      if (rj != null) {
+        int perJob = podCount(rj) / Math.max(1, rj.replicas == null ? 1 : rj.replicas);
+        pods += (number(rjs.get("ready")) + number(rjs.get("succeeded"))) * perJob;
+      }
+    }
+    return pods;
+  }
+
+  private static int number(Object value) {
+    return value instanceof Number n ? n.intValue() : 0;
+  }
+
   private static int count(Integer pods) {
     return pods == null ? 0 : pods;
   }

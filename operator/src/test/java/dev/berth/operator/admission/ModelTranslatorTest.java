@@ -109,4 +109,21 @@ class ModelTranslatorTest {
     annotations.put(at, "soon");
     assertThat(ModelTranslator.queueTimestamp(wl)).isEqualTo(created);
   }
+
+  @Test
+  void requeuingTimestampCreationKeepsAPodsReadyTimeoutsPlaceByCreation() {
+    Workload wl = new Workload();
+    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
+    wl.setStatus(new WorkloadStatus());
+    Condition requeued = new Condition("Requeued", "True", "PodsReadyTimeout", "back in line");
+    requeued.lastTransitionTime = "2026-01-01T01:00:00Z";
+    wl.getStatus().conditions = new java.util.ArrayList<>(List.of(requeued));
+    long created = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+    long evicted = Instant.parse("2026-01-01T01:00:00Z").toEpochMilli();
+    assertThat(ModelTranslator.queueTimestamp(wl, false)).isEqualTo(evicted);
+    assertThat(ModelTranslator.queueTimestamp(wl, true)).isEqualTo(created);
+    // Other requeues (a preemption) go by their requeue under either strategy.
+    requeued.reason = "Preempted";
+    assertThat(ModelTranslator.queueTimestamp(wl, true)).isEqualTo(evicted);
+  }
 }

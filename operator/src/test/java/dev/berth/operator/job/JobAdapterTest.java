@@ -215,4 +215,13 @@ class JobAdapterTest {
     job.getStatus().setTerminating(null);
     assertThat(adapter.activePods(job)).isEqualTo(1);
   }
+
+  @Test
+  void readyPodsAreTheJobControllersReadyAndSucceededCounts() {
+    Job job = new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder().build();
+    assertThat(adapter.readyPods(job)).isZero();
+    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+        .withActive(4).withReady(2).withSucceeded(1).build());
+    assertThat(adapter.readyPods(job)).isEqualTo(3);
+  }
 }

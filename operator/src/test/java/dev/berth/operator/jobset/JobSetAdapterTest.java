@@ -45,4 +45,30 @@ class JobSetAdapterTest {
             .endOwnerReference().endMetadata().build()));
     assertThat(adapter.activePods(jobSet("uid-1"))).isZero();
   }
+
+  @Test
+  void readyPodsCountWholeReadyOrSucceededChildJobsOfEachReplicatedJob() {
+    JobSet js = jobSet("uid-1");
+    js.setSpec(new JobSet.Spec());
+    js.getSpec().replicatedJobs = List.of(replicated("leader", 1, 1), replicated("workers", 4, 2));
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of());
+    assertThat(adapter.readyPods(js)).isZero();
+    js.setStatus(new JobSet.Status());
+    // workers: 2 child Jobs ready and 1 succeeded of 4, each of 2 pods; leader: 1 ready Job.
+    js.getStatus().replicatedJobsStatus = List.of(
+        java.util.Map.of("name", "leader", "ready", 1, "succeeded", 0),
+        java.util.Map.of("name", "workers", "ready", 2, "succeeded", 1),
+        java.util.Map.of("name", "gone", "ready", 9));
+    assertThat(adapter.readyPods(js)).isEqualTo(1 + 3 * 2);
+  }
+
+  private static JobSet.ReplicatedJob replicated(String name, int replicas, int parallelism) {
+    JobSet.ReplicatedJob rj = new JobSet.ReplicatedJob();
+    rj.name = name;
+    rj.replicas = replicas;
+    rj.template = new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
+        .withNewSpec().withParallelism(parallelism).withCompletions(parallelism).endSpec()
+        .build();
+    return rj;
+  }
 }
