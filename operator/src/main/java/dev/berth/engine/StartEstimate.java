@@ -7,7 +7,14 @@ package dev.berth.engine;
  * "unknown: why".
  */
 public record StartEstimate(Long startAt, String basis) {
+  /** How the basis of one the replay did not reach begins (too far back in the queue). */
+  public static final String BEYOND_REPLAY = "unknown: beyond the replay bound";
+
   public boolean known() {
     return startAt != null;
+  }
+
+  public boolean beyondReplay() {
+    return basis.startsWith(BEYOND_REPLAY);
   }
 }

@@ -111,7 +111,7 @@ final class StartEstimator {
       } while (next != null);
     }
     String unknown = cycles >= MAX_CYCLES || out.size() >= MAX_STARTS
-        ? "unknown: beyond the replay bound (" + MAX_STARTS + " starts, " + MAX_CYCLES + " cycles)"
+        ? StartEstimate.BEYOND_REPLAY + " (" + MAX_STARTS + " starts, " + MAX_CYCLES + " cycles)"
         : neverEnding > 0
             ? "unknown: waits on " + neverEnding + " admitted workload(s) with no expected end"
                 + " (no maximumExecutionTimeSeconds, no finished workloads in their ClusterQueue)"
