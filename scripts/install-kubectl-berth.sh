@@ -15,16 +15,24 @@ if ! command -v "$java_bin" >/dev/null 2>&1; then
 fi
 java_bin="$(command -v "$java_bin")"
 
-echo "install-kubectl-berth: building kubectl-plugin/ ..."
-# Offline first (a developer's filled ~/.m2), then with the network. Tests are skipped, which
-# also skips the root pom's download of the test binaries.
-if ! (cd "$repo" && ./mvnw -B -q -o -pl kubectl-plugin -am package -DskipTests >/dev/null 2>&1); then
-  (cd "$repo" && ./mvnw -B -q -pl kubectl-plugin -am package -DskipTests)
+jar="${KUBECTL_BERTH_JAR:-}"
+if [ -z "$jar" ]; then
+  echo "install-kubectl-berth: building kubectl-plugin/ ..."
+  # Offline first (a developer's filled ~/.m2), then with the network. Tests are skipped, which
+  # also skips the root pom's download of the test binaries.
+  if ! (cd "$repo" && ./mvnw -B -q -o -pl kubectl-plugin -am package -DskipTests >/dev/null 2>&1); then
+    (cd "$repo" && ./mvnw -B -q -pl kubectl-plugin -am package -DskipTests)
+  fi
+  jar="$repo/kubectl-plugin/target/kubectl-berth.jar"
+elif [ ! -f "$jar" ]; then
+  # KUBECTL_BERTH_JAR: a jar the build already made (the end-to-end test passes the reactor's).
+  echo "install-kubectl-berth: KUBECTL_BERTH_JAR=$jar does not exist" >&2
+  exit 1
 fi
 
 lib="$dir/kubectl-berth.d"
 mkdir -p "$lib"
-cp "$repo/kubectl-plugin/target/kubectl-berth.jar" "$lib/kubectl-berth.jar"
+cp "$jar" "$lib/kubectl-berth.jar"
 
 # The JVM flags of every run; the archive must be made and used with the same ones.
 flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k)

@@ -2,7 +2,6 @@ package dev.berth.kubectl;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -31,8 +30,7 @@ final class Printer {
       if (node.isEmpty()) {
         out.append(pad).append("{}\n");
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        var e = it.next();
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
         out.append(pad).append(scalar(e.getKey())).append(':');
         value(out, e.getValue(), indent);
       }

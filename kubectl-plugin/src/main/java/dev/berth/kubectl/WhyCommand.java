@@ -147,7 +147,7 @@ final class WhyCommand {
   }
 
   private static void line(StringBuilder out, String key, String value, boolean colour) {
-    String label = String.format("%-16s", key + ":");
+    String label = String.format("%-17s", key + ":");
     out.append(colour ? "\u001b[1m" + label + "\u001b[0m" : label).append(value).append('\n');
   }
 }
