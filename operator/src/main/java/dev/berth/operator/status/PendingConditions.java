@@ -157,8 +157,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   /**
    * The engine's summary, prefixed for a requeued workload with why it was evicted, and ending
-   * with the estimated start ({@link StartEstimates#note}), which is kept whole: the summary is
-   * shortened to make room for it.
+   * with the estimated start ({@link StartEstimates#note}, at most 79 characters), which is kept
+   * whole: the summary is shortened to make room for it.
    */
   static String summary(Workload wl, PendingStatus pending, String estimate) {
     Condition requeued = wl.getStatus() == null ? null

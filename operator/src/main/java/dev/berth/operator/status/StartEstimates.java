@@ -64,21 +64,27 @@ public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome
     return moved >= Math.max(MIN_MOVE_MILLIS, left / 10);
   }
 
+  /** The most the estimate takes of the 200-character message: the reason keeps the rest. */
+  static final int NOTE_LIMIT = 79;
+
   /**
-   * What the workload's QuotaReserved=False message adds: "; estimated start
-   * 2026-12-01T16:20Z (maxExecutionTime)", "; estimated start unknown: why", or "" before the
-   * first replay and for those beyond the replay's bound (no write for the long tail of a deep
-   * queue; the visibility API says it).
+   * What the workload's QuotaReserved=False message adds: "; estimated start 2026-12-01T16:20Z
+   * (maxExecutionTime)", the basis shortened to keep it within {@link #NOTE_LIMIT} characters;
+   * "" before the first replay and when the estimate is unknown (the visibility API says why:
+   * a message is for the reason, and a deep queue's tail then causes no writes).
    */
   public String note(String uid) {
     StartEstimate est = shown.get(uid);
-    if (est == null || est.beyondReplay()) {
+    if (est == null || !est.known()) {
       return "";
     }
-    if (!est.known()) {
-      return "; estimated start " + est.basis();
-    }
     Instant at = Instant.ofEpochMilli(est.startAt()).truncatedTo(ChronoUnit.MINUTES);
-    return "; estimated start " + at.toString().replace(":00Z", "Z") + " (" + est.basis() + ")";
+    String head = "; estimated start " + at.toString().replace(":00Z", "Z") + " (";
+    String basis = est.basis();
+    int room = NOTE_LIMIT - head.length() - 1;
+    if (basis.length() > room) {
+      basis = basis.substring(0, room - 1) + "\u2026";
+    }
+    return head + basis + ")";
   }
 }

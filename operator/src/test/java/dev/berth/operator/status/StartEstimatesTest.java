@@ -39,15 +39,15 @@ class StartEstimatesTest {
         Map.of("cpu", 1000L), Map.of(), List.of(), List.of(), null)));
   }
 
-  private void oneCpuQueueWithARunningAndAPendingWorkload() {
+  private void oneCpuQueueWithARunningAndAPendingWorkload(String cq) {
     AdmissionEngine engine = state.engine();
     engine.upsertResourceFlavor(new ResourceFlavor("default", Map.of(), List.of(), List.of()));
-    engine.upsertClusterQueue(new ClusterQueue("cq", null, List.of(new ResourceGroup(
+    engine.upsertClusterQueue(new ClusterQueue(cq, null, List.of(new ResourceGroup(
         List.of("cpu"), List.of(new FlavorQuotas("default",
             List.of(new ResourceQuota("cpu", 1000L, null, null)))))),
         QueueingStrategy.BestEffortFIFO, LabelSelector.ALL, FlavorFungibility.DEFAULT,
         PreemptionPolicy.NEVER, StopPolicy.None, null));
-    engine.upsertLocalQueue(new LocalQueue("ns", "lq", "cq", StopPolicy.None));
+    engine.upsertLocalQueue(new LocalQueue("ns", "lq", cq, StopPolicy.None));
     engine.upsertWorkload(workload("r", 0));
     assertThat(engine.runCycle(clock.millis()).admissions()).hasSize(1);
     engine.upsertWorkload(workload("p", 1));
@@ -55,20 +55,18 @@ class StartEstimatesTest {
 
   @Test
   void theMessageShowsTheEstimateAndKeepsItUntilItMovesMeaningfully() {
-    oneCpuQueueWithARunningAndAPendingWorkload();
+    oneCpuQueueWithARunningAndAPendingWorkload("cq");
     estimates.accept(null);
-    assertThat(estimates.note("p")).isEqualTo("; estimated start unknown: waits on 1 admitted"
-        + " workload(s) with no expected end (no maximumExecutionTimeSeconds, no finished"
-        + " workloads in their ClusterQueue)");
+    // Unknown (nothing says when "r" ends): the message keeps to the reason.
+    assertThat(state.engine().startEstimate("p").basis()).startsWith("unknown: waits on 1");
+    assertThat(estimates.note("p")).isEmpty();
     assertThat(pokes).containsExactly(StartEstimates.REPLAY_EVERY);
 
     // A finished run of 20 min teaches the median: "r" is expected to end at 16:20.
     state.engine().recordRuntime("cq", "old", 0, Duration.ofMinutes(20).toMillis());
     clock.advance(5_000);
     estimates.accept(null);
-    assertThat(estimates.note("p")).isEqualTo("; estimated start unknown: waits on 1 admitted"
-        + " workload(s) with no expected end (no maximumExecutionTimeSeconds, no finished"
-        + " workloads in their ClusterQueue)");
+    assertThat(estimates.note("p")).isEmpty(); // replayed at most every 15 s
     clock.advance(StartEstimates.REPLAY_EVERY.toMillis());
     estimates.accept(null);
     assertThat(estimates.note("p"))
@@ -80,6 +78,17 @@ class StartEstimatesTest {
     clock.set(Instant.parse("2026-12-01T16:20:10Z"));
     estimates.accept(null);
     assertThat(estimates.note("p")).endsWith("16:20Z (median of 2 finished in cq)");
+  }
+
+  @Test
+  void aLongBasisIsShortenedSoTheReasonKeepsItsRoom() {
+    String cq = "a-cluster-queue-with-a-rather-long-name-as-platform-teams-write-them";
+    oneCpuQueueWithARunningAndAPendingWorkload(cq);
+    state.engine().recordRuntime(cq, "old", 0, 60_000);
+    estimates.accept(null);
+    assertThat(estimates.note("p")).hasSize(StartEstimates.NOTE_LIMIT)
+        .startsWith("; estimated start 2026-12-01T16:01Z (median of 1 finished in a-cluster")
+        .endsWith("\u2026)");
   }
 
   @Test
