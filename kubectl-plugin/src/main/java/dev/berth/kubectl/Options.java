@@ -23,8 +23,10 @@ record Options(
       Usage: kubectl berth COMMAND [flags]
 
       Commands:
-        queues                     ClusterQueues and LocalQueues: usage vs nominal, borrowed, lent, pending
-        pending [-n NS] [--cq CQ]  pending workloads in admission order: positions, reasons, estimates
+        queues                     ClusterQueues and LocalQueues: usage vs nominal, borrowed,
+                                   lent, pending
+        pending [-n NS] [--cq CQ]  pending workloads in admission order: positions, reasons,
+                                   estimated starts
         why WORKLOAD|JOB -n NS     why a workload (or the Workload of a Job or JobSet) waits
         cohorts                    the cohort tree with quotas, weights and weighted shares
 

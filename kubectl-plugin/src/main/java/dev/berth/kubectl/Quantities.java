@@ -35,7 +35,8 @@ final class Quantities {
       }
       unit = unit.divide(BigDecimal.valueOf(1024));
     }
-    if (v.scale() > 0 && v.stripTrailingZeros().scale() > 0 && v.abs().compareTo(BigDecimal.ONE) < 0) {
+    boolean fraction = v.stripTrailingZeros().scale() > 0;
+    if (fraction && v.abs().compareTo(BigDecimal.ONE) < 0) {
       return v.movePointRight(3).stripTrailingZeros().toPlainString() + "m";
     }
     return v.stripTrailingZeros().toPlainString();

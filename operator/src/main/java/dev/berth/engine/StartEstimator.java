@@ -19,8 +19,9 @@ import java.util.TreeSet;
  *
  * <p>Bounded: the replay stops after {@link #MAX_CYCLES} cycles or {@link #MAX_STARTS} starts of
  * pending workloads, whichever comes first; what has not started by then is "unknown: beyond the
- * replay bound". The copy costs one pass over the pending and admitted workloads. Pods bound to nodes outside a topology
- * placement are assumed to stay (the replay does not know when they end).
+ * replay bound". The copy costs one pass over the pending and admitted workloads. Pods bound to
+ * nodes outside a topology placement are assumed to stay (the replay does not know when they
+ * end).
  */
 final class StartEstimator {
   static final int MAX_CYCLES = 1000;
@@ -79,7 +80,8 @@ final class StartEstimator {
       for (Admission adm : r.admissions()) {
         String uid = adm.workloadUid();
         if (targets.contains(uid) && !out.containsKey(uid)) {
-          out.put(uid, new StartEstimate(t, assumed.isEmpty() ? FITS_NOW : String.join("; ", assumed)));
+          String basis = assumed.isEmpty() ? FITS_NOW : String.join("; ", assumed);
+          out.put(uid, new StartEstimate(t, basis));
         }
         End end = expectedEnd(uid, adm.clusterQueue(), t, t, false);
         if (end == null) {

@@ -49,7 +49,8 @@ class StartEstimatorTest {
     queue(1_000, "p", "1");
     StartEstimate p = engine.estimateStarts(5_000, Map.of(), Map.of()).get("p");
     assertThat(p.known()).isFalse();
-    assertThat(p.basis()).startsWith("unknown: waits on 1 admitted workload(s) with no expected end");
+    assertThat(p.basis())
+        .startsWith("unknown: waits on 1 admitted workload(s) with no expected end");
   }
 
   @Test

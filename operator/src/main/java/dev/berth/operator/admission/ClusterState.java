@@ -344,7 +344,8 @@ public final class ClusterState {
       return;
     }
     long reservedAt = admittedAt(wl);
-    long finishedAt = WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
+    long finishedAt = WorkloadConditions
+        .find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
         .map(c -> parseTime(c.lastTransitionTime)).orElse(0L);
     if (reservedAt > 0 && finishedAt >= reservedAt) {
       engine.recordRuntime(wl.getStatus().admission.clusterQueue, wl.getMetadata().getUid(),
