@@ -1,5 +1,6 @@
 package dev.berth.engine;
 
+import dev.berth.engine.queue.PendingWorkload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,7 +32,8 @@ final class StartEstimator {
   static final String MAX_EXECUTION_TIME = "maxExecutionTime";
   static final String BEING_EVICTED = "being evicted";
 
-  private record End(long at, String uid, String basis) {}
+  /** An expected end, and the cohort tree whose quota it frees (what it can matter to). */
+  private record End(long at, String uid, String basis, String tree) {}
 
   private final AdmissionEngine source;
   private final RuntimeHistory history;
@@ -58,12 +60,16 @@ final class StartEstimator {
     PriorityQueue<End> ends = new PriorityQueue<>(
         Comparator.comparingLong(End::at).thenComparing(End::uid));
     Map<String, End> endOf = new HashMap<>();
-    int neverEnding = 0;
+    // Per cohort tree: what a start there rests on, and the workloads nothing says the end of.
+    Map<String, Set<String>> assumed = new HashMap<>();
+    Map<String, Integer> neverEnding = new HashMap<>();
     for (AdmittedWorkload a : sim.admitted.values()) {
-      End end = a.evictionRequested ? new End(now, a.workload.uid(), BEING_EVICTED)
-          : expectedEnd(a.workload.uid(), a.clusterQueue, a.admission.admittedAt(), now, true);
+      End end = a.evictionRequested
+          ? new End(now, a.workload.uid(), BEING_EVICTED, treeOf(sim, a.clusterQueue))
+          : expectedEnd(sim, a.workload.uid(), a.clusterQueue, a.admission.admittedAt(), now,
+              true);
       if (end == null) {
-        neverEnding++;
+        neverEnding.merge(treeOf(sim, a.clusterQueue), 1, Integer::sum);
       } else {
         ends.add(end);
         endOf.put(end.uid(), end);
@@ -71,7 +77,6 @@ final class StartEstimator {
     }
     Map<String, StartEstimate> out = new LinkedHashMap<>();
     Set<String> targets = source.pending.keySet();
-    Set<String> assumed = new TreeSet<>();
     long t = now;
     int cycles = 0;
     while (cycles < MAX_CYCLES && out.size() < Math.min(MAX_STARTS, targets.size())) {
@@ -80,12 +85,12 @@ final class StartEstimator {
       for (Admission adm : r.admissions()) {
         String uid = adm.workloadUid();
         if (targets.contains(uid) && !out.containsKey(uid)) {
-          String basis = assumed.isEmpty() ? FITS_NOW : String.join("; ", assumed);
-          out.put(uid, new StartEstimate(t, basis));
+          Set<String> basis = assumed.getOrDefault(treeOf(sim, adm.clusterQueue()), Set.of());
+          out.put(uid, new StartEstimate(t, basis.isEmpty() ? FITS_NOW : String.join("; ", basis)));
         }
-        End end = expectedEnd(uid, adm.clusterQueue(), t, t, false);
+        End end = expectedEnd(sim, uid, adm.clusterQueue(), t, t, false);
         if (end == null) {
-          neverEnding++;
+          neverEnding.merge(treeOf(sim, adm.clusterQueue()), 1, Integer::sum);
         } else {
           ends.add(end);
           endOf.put(uid, end);
@@ -107,17 +112,12 @@ final class StartEstimator {
       do {
         endOf.remove(next.uid());
         sim.workloadFinished(next.uid());
-        assumed.add(next.basis());
+        assumed.computeIfAbsent(next.tree(), k -> new TreeSet<>()).add(next.basis());
         End peek = ends.peek();
         next = peek != null && peek.at() <= t ? nextEnd(ends, endOf) : null;
       } while (next != null);
     }
-    String unknown = cycles >= MAX_CYCLES || out.size() >= MAX_STARTS
-        ? StartEstimate.BEYOND_REPLAY + " (" + MAX_STARTS + " starts, " + MAX_CYCLES + " cycles)"
-        : neverEnding > 0
-            ? "unknown: waits on " + neverEnding + " admitted workload(s) with no expected end"
-                + " (no maximumExecutionTimeSeconds, no finished workloads in their ClusterQueue)"
-            : "unknown: not admitted in the replay (see its reason)";
+    boolean bounded = cycles >= MAX_CYCLES || out.size() >= MAX_STARTS;
     List<String> rest = new ArrayList<>();
     for (String uid : targets) {
       if (!out.containsKey(uid)) {
@@ -126,7 +126,15 @@ final class StartEstimator {
     }
     rest.sort(null);
     for (String uid : rest) {
-      out.put(uid, new StartEstimate(null, unknown));
+      PendingWorkload pw = source.pending.get(uid);
+      int stuck = neverEnding.getOrDefault(treeOf(sim, pw.bucket().queue().clusterQueue()), 0);
+      out.put(uid, new StartEstimate(null, bounded
+          ? StartEstimate.BEYOND_REPLAY + " (" + MAX_STARTS + " starts, " + MAX_CYCLES + " cycles)"
+          : stuck > 0
+              ? "unknown: waits on " + stuck + " admitted workload(s) with no expected end"
+                  + " (no maximumExecutionTimeSeconds, no finished workloads in their"
+                  + " ClusterQueue)"
+              : "unknown: not admitted in the replay (see its reason)"));
     }
     return out;
   }
@@ -147,15 +155,16 @@ final class StartEstimator {
    * its expected end is given the median of the runs that outlasted its age so far, or if none
    * did, one more median from now.
    */
-  private End expectedEnd(String uid, String clusterQueue, long admittedAt, long now,
-      boolean running) {
+  private End expectedEnd(AdmissionEngine sim, String uid, String clusterQueue, long admittedAt,
+      long now, boolean running) {
+    String tree = treeOf(sim, clusterQueue);
     Long deadline = running ? deadlines.get(uid) : null;
     Long budget = budgets.get(uid);
     if (deadline != null) {
-      return new End(Math.max(now, deadline), uid, MAX_EXECUTION_TIME);
+      return new End(Math.max(now, deadline), uid, MAX_EXECUTION_TIME, tree);
     }
     if (!running && budget != null) {
-      return new End(admittedAt + budget, uid, MAX_EXECUTION_TIME);
+      return new End(admittedAt + budget, uid, MAX_EXECUTION_TIME, tree);
     }
     Long median = history.median(clusterQueue, 0);
     if (median == null) {
@@ -164,9 +173,30 @@ final class StartEstimator {
     String basis = "median of " + history.count(clusterQueue) + " finished in " + clusterQueue;
     long age = now - admittedAt;
     if (admittedAt + median > now) {
-      return new End(admittedAt + median, uid, basis);
+      return new End(admittedAt + median, uid, basis, tree);
     }
     Long longer = history.median(clusterQueue, age);
-    return new End(longer != null ? admittedAt + longer : now + median, uid, basis);
+    return new End(longer != null ? admittedAt + longer : now + median, uid, basis, tree);
+  }
+
+  /**
+   * The cohort tree a ClusterQueue draws quota from (its root cohort, or itself outside any):
+   * only ends within it can let its workloads start.
+   */
+  private static String treeOf(AdmissionEngine sim, String clusterQueue) {
+    ClusterQueueState cq = sim.queues.get(clusterQueue);
+    String cohort = cq == null || cq.spec == null ? null : cq.spec.cohort();
+    if (cohort == null) {
+      return "cq/" + clusterQueue;
+    }
+    Set<String> seen = new java.util.HashSet<>();
+    while (seen.add(cohort)) {
+      dev.berth.engine.model.Cohort c = sim.cohorts.get(cohort);
+      if (c == null || c.parentName() == null) {
+        break;
+      }
+      cohort = c.parentName();
+    }
+    return "cohort/" + cohort;
   }
 }

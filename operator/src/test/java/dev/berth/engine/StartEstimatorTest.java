@@ -82,6 +82,26 @@ class StartEstimatorTest {
   }
 
   @Test
+  void onlyEndsInItsOwnCohortTreeAreAWorkloadsAssumptions() {
+    engine.upsertClusterQueue(clusterQueue("other").flavor("default").res("cpu", "4").build());
+    engine.upsertLocalQueue(localQueue("lq2", "other"));
+    engine.recordRuntime("other", "x", 1, 10_000);
+    admitAt(0, "r", "4");
+    engine.upsertWorkload(workload("o1").queue("lq2").created(0).podSet("main", 1, "cpu", "4")
+        .build());
+    assertThat(engine.runCycle(0).admissions()).extracting(Admission::workloadUid)
+        .containsExactly("o1");
+    queue(1_000, "p", "4");
+    engine.upsertWorkload(workload("o2").queue("lq2").created(1_000)
+        .podSet("main", 1, "cpu", "4").build());
+    var est = engine.estimateStarts(1_000, Map.of("r", 100_000L), Map.of());
+    assertThat(est.get("o2"))
+        .isEqualTo(new StartEstimate(10_000L, "median of 1 finished in other"));
+    // "other" freed quota at 10 s in the replay, but none that "p" could use.
+    assertThat(est.get("p")).isEqualTo(new StartEstimate(100_000L, "maxExecutionTime"));
+  }
+
+  @Test
   void theReplayLeavesTheEngineAsItWas() {
     admitAt(0, "r", "4");
     queue(1_000, "p", "4");
