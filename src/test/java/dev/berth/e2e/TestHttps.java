@@ -27,6 +27,11 @@ final class TestHttps {
     return new ServingKeyManager(SERVING);
   }
 
+  /** The test CA's certificate, PEM, for clients outside this JVM (kubectl berth). */
+  static String caPem() {
+    return CA.certificatePem();
+  }
+
   /** An HTTP client that trusts the test CA and nothing else. */
   static HttpClient client() {
     return HttpClient.newBuilder().sslContext(CA.trustingClientContext())

@@ -26,6 +26,7 @@ import dev.berth.engine.topology.Topology;
 import dev.berth.engine.topology.TopologyNode;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -75,6 +76,9 @@ public final class AdmissionEngine {
   private final StatusView status = new StatusView(this);
   /** waitForPodsReady.blockAdmission: no admission while an admitted workload is not ready. */
   private final PodsReadyGate podsReady = new PodsReadyGate();
+  private final RuntimeHistory runtimes = new RuntimeHistory();
+  /** The last start-time replay's estimates by pending UID ({@link #estimateStarts}). */
+  private Map<String, StartEstimate> estimates = Map.of();
   QuotaTree tree;
   /** Per cohort tree: its ClusterQueues (for preemption). */
   private List<List<ClusterQueueState>> treeQueues = new ArrayList<>();
@@ -472,6 +476,74 @@ public final class AdmissionEngine {
   /** The workload holding quota whose pods are not ready, while blockAdmission holds the rest. */
   public Optional<String> admissionBlockedBy() {
     return podsReady.blocker();
+  }
+
+  // ---------------------------------------------------------------- start-time estimates
+
+  /**
+   * A finished workload ran {@code millis} admitted in a ClusterQueue: learned for the start-time
+   * replay (the last {@link RuntimeHistory#KEEP} per ClusterQueue; a repeat is counted once).
+   */
+  public void recordRuntime(String clusterQueue, String uid, long finishedAt, long millis) {
+    runtimes.record(clusterQueue, uid, finishedAt, millis);
+  }
+
+  /**
+   * Replays the admission cycles on a copy of this engine over the admitted workloads' expected
+   * ends (see {@link StartEstimator}) and keeps the result for {@link StatusView}. The engine
+   * itself is left as it was.
+   *
+   * @param deadlines admitted workloads' ends by maximum execution time, by UID (epoch millis)
+   * @param budgets pending workloads' maximum execution time left, by UID (millis)
+   */
+  public Map<String, StartEstimate> estimateStarts(long now, Map<String, Long> deadlines,
+      Map<String, Long> budgets) {
+    estimates = Map.copyOf(new StartEstimator(this, runtimes, deadlines, budgets).run(now));
+    return estimates;
+  }
+
+  /** The last replay's estimate for a pending workload, or null when none was made. */
+  public StartEstimate startEstimate(String uid) {
+    return estimates.get(uid);
+  }
+
+  /**
+   * A fresh engine with this one's cluster objects, admitted workloads (oldest admission first)
+   * and pending workloads, for the replay. Pods bound to nodes outside a topology placement stay
+   * bound in the copy; backoff is not copied; workloads parked as inadmissible are evaluated
+   * afresh.
+   */
+  AdmissionEngine simulationCopy() {
+    AdmissionEngine copy = new AdmissionEngine(ordering, planner);
+    flavors.values().forEach(copy::upsertResourceFlavor);
+    topology.copyTo(copy.topology);
+    cohorts.values().forEach(copy::upsertCohort);
+    namespaces.forEach(copy::upsertNamespace);
+    for (ClusterQueueState cq : queues.values()) {
+      if (cq.spec != null) {
+        copy.upsertClusterQueue(cq.spec);
+        copy.clusterQueueTerminating(cq.name, cq.terminating);
+      }
+    }
+    for (LocalQueueState lq : localQueues.values()) {
+      if (lq.spec() != null) {
+        copy.upsertLocalQueue(lq.spec());
+      }
+    }
+    List<AdmittedWorkload> held = new ArrayList<>(admitted.values());
+    held.sort(Comparator.comparingLong((AdmittedWorkload a) -> a.admission.admittedAt())
+        .thenComparing(a -> a.workload.uid()));
+    for (AdmittedWorkload a : held) {
+      copy.recordAdmitted(a.workload, a.clusterQueue, a.admission.podSetAssignments(),
+          a.admission.admittedAt(), false);
+      if (a.evictionRequested) {
+        copy.admitted.get(a.workload.uid()).evictionRequested = true;
+      }
+    }
+    for (PendingWorkload pw : pending.values()) {
+      copy.upsertWorkload(toWorkload(pw));
+    }
+    return copy;
   }
 
   // ---------------------------------------------------------------- queries

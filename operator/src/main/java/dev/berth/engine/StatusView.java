@@ -106,8 +106,10 @@ public final class StatusView {
         ps.requests().forEach((r, v) -> requests.merge(r, v * ps.count(), Long::sum));
       }
       PendingStatus why = pendingStatus(w.uid());
+      StartEstimate est = engine.startEstimate(w.uid());
       out.add(new PendingEntry(w.uid(), lq.namespace(), w.name(), lq.name(), cq.name, out.size(),
-          local, b.priority(), requests, why.reason().name(), why.summary()));
+          local, b.priority(), requests, why.reason().name(), why.summary(),
+          est == null ? null : est.startAt(), est == null ? null : est.basis()));
     }
     return out;
   }

@@ -66,6 +66,16 @@ final class TopologyState {
   /** The outcome of placing a workload: one assignment per podSet (null when quota alone decides). */
   record Result(List<PodSetAssignment> podSets, Explanation refused) {}
 
+  /**
+   * Gives another engine's topology state the same topologies, nodes and bound pods (the
+   * start-time replay's copy; placements come with its recorded admissions).
+   */
+  void copyTo(TopologyState other) {
+    topologies.values().forEach(other::upsertTopology);
+    nodes.values().forEach(other::upsertNode);
+    boundPods.forEach((uid, p) -> other.upsertBoundPod(uid, p.node(), p.subDomain(), p.requests()));
+  }
+
   // ---------------------------------------------------------------- observations
 
   /** Returns true when the change can free capacity (waiting workloads should look again). */

@@ -52,6 +52,7 @@ import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
 import dev.berth.operator.status.PendingConditions;
+import dev.berth.operator.status.StartEstimates;
 import dev.berth.operator.status.StatusPublisher;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
@@ -113,7 +114,10 @@ public final class BerthOperator implements AutoCloseable {
             new DecisionWriter(client, events, clock, registry, config.waitForPodsReady(),
                 checkBackoffs));
     loop.onCycle(new StatusPublisher(client, state, clock));
-    loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry));
+    StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
+    loop.onCycle(estimates);
+    loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry,
+        estimates));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     loop.onCycle(new dev.berth.operator.metrics.AdmissionCheckMetrics(

@@ -260,6 +260,7 @@ public final class ClusterState {
       execDeadlines.remove(uid);
     }
     if (WorkloadConditions.isFinished(wl)) {
+      learnRuntime(wl);
       holds.release(uid);
       engine.removeWorkload(uid);
     } else if (WorkloadConditions.hasQuotaReserved(wl)) {
@@ -359,6 +360,43 @@ public final class ClusterState {
       }
     });
     out.forEach(execDeadlines::remove);
+    return out;
+  }
+
+  /**
+   * A finished Workload teaches the start-time replay how long its ClusterQueue's workloads run:
+   * from its quota reservation to its Finished condition (also for those found at restart).
+   */
+  private void learnRuntime(Workload wl) {
+    if (wl.getStatus() == null || wl.getStatus().admission == null) {
+      return;
+    }
+    long reservedAt = admittedAt(wl);
+    long finishedAt = WorkloadConditions
+        .find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
+        .map(c -> parseTime(c.lastTransitionTime)).orElse(0L);
+    if (reservedAt > 0 && finishedAt >= reservedAt) {
+      engine.recordRuntime(wl.getStatus().admission.clusterQueue, wl.getMetadata().getUid(),
+          finishedAt, finishedAt - reservedAt);
+    }
+  }
+
+  /** Admitted workloads' ends by maximum execution time (epoch millis), for the replay. */
+  public Map<String, Long> executionDeadlines() {
+    return Map.copyOf(execDeadlines);
+  }
+
+  /** Pending workloads' maximum execution time left (millis), for the start-time replay. */
+  public Map<String, Long> executionBudgets() {
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (Workload wl : workloads.values()) {
+      Integer max = wl.getSpec() == null ? null : wl.getSpec().maximumExecutionTimeSeconds;
+      if (max != null && engine.isPending(wl.getMetadata().getUid())) {
+        Integer past = wl.getStatus() == null ? null
+            : wl.getStatus().accumulatedPastExecutionTimeSeconds;
+        out.put(wl.getMetadata().getUid(), Math.max(0, max - (past == null ? 0 : past)) * 1000L);
+      }
+    }
     return out;
   }
 
@@ -497,15 +535,16 @@ public final class ClusterState {
    */
   static long admittedAt(Workload wl) {
     return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
-        .map(c -> c.lastTransitionTime)
-        .map(
-            t -> {
-              try {
-                return java.time.Instant.parse(t).toEpochMilli();
-              } catch (java.time.format.DateTimeParseException e) {
-                return 0L;
-              }
-            })
+        .map(c -> parseTime(c.lastTransitionTime))
         .orElse(0L);
+  }
+
+  /** A condition's time in epoch millis; 0 if missing or malformed. */
+  private static long parseTime(String t) {
+    try {
+      return t == null ? 0L : java.time.Instant.parse(t).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      return 0L;
+    }
   }
 }

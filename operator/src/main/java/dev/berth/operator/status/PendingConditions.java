@@ -49,6 +49,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private final Clock clock;
   private final Consumer<Duration> pokeAfter;
   private final Counter writes;
+  private final StartEstimates estimates;
   /** When each pending workload's condition was last written by us. */
   private final Map<String, Instant> lastWrite = new HashMap<>();
   /** Changes held back by the rate bound: when each becomes due. */
@@ -57,7 +58,9 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private Instant pokeScheduledFor;
 
   public PendingConditions(KubernetesClient client, ClusterState state, EventRecorder events,
-      Clock clock, Consumer<Duration> pokeAfter, MeterRegistry registry) {
+      Clock clock, Consumer<Duration> pokeAfter, MeterRegistry registry,
+      StartEstimates estimates) {
+    this.estimates = estimates;
     this.client = client;
     this.state = state;
     this.events = events;
@@ -116,7 +119,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
       return;
     }
     String reason = pending.reason().name();
-    String summary = summary(latest, pending);
+    String summary = summary(latest, pending, estimates.note(pending.workloadUid()));
     Condition current = latest.getStatus() == null ? null
         : WorkloadConditions.find(latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
             .orElse(null);
@@ -152,15 +155,22 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     }
   }
 
-  /** The engine's summary, prefixed for a requeued workload with why it was evicted. */
-  static String summary(Workload wl, PendingStatus pending) {
+  /**
+   * The engine's summary, prefixed for a requeued workload with why it was evicted, and ending
+   * with the estimated start ({@link StartEstimates#note}, at most 79 characters), which is kept
+   * whole: the summary is shortened to make room for it.
+   */
+  static String summary(Workload wl, PendingStatus pending, String estimate) {
     Condition requeued = wl.getStatus() == null ? null
         : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED)
             .filter(Condition::isTrue).orElse(null);
-    if (requeued == null) {
-      return pending.summary();
+    String text = requeued == null ? pending.summary()
+        : "requeued after " + requeued.reason + ": " + pending.summary();
+    int room = Explanation.SUMMARY_LIMIT - estimate.length();
+    if (text.length() > room) {
+      text = text.substring(0, Math.max(0, room - 1)) + "\u2026";
     }
-    return Explanation.oneLine("requeued after " + requeued.reason + ": " + pending.summary());
+    return Explanation.oneLine(text + estimate);
   }
 
   /** For tests and the benchmark: the pending workloads whose next write is held back. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * The read-only visibility API: pending workloads in admission order, with position, priority,
- * requests and reason.
+ * requests, reason and estimated start (with its basis; null until the first replay).
  *
  * <ul>
  *   <li>{@code GET /visibility/v1/clusterqueues/{name}/pendingworkloads}: those of the
@@ -149,6 +149,9 @@ public final class VisibilityEndpoint implements HttpHandler {
     item.put("requests", requests);
     item.put("reason", e.reason());
     item.put("message", e.message());
+    item.put("estimatedStart", e.estimatedStart() == null ? null
+        : java.time.Instant.ofEpochMilli(e.estimatedStart()).toString());
+    item.put("estimateBasis", e.estimateBasis());
     return item;
   }
 

@@ -6,10 +6,9 @@ import dev.berth.engine.usage.Run;
 import dev.berth.engine.usage.UsageLedger;
 import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
+import dev.berth.operator.MovableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -81,38 +80,5 @@ class UsageMetricsTest {
 
   private static Run withEnd(Run run, long end) {
     return new Run(run.uid(), run.name(), run.owner(), run.start(), end, run.requests());
-  }
-
-  /** A clock only the test moves. */
-  static final class MovableClock extends Clock {
-    private long millis;
-
-    MovableClock(long millis) {
-      this.millis = millis;
-    }
-
-    void advance(long by) {
-      millis += by;
-    }
-
-    @Override
-    public long millis() {
-      return millis;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis);
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }

@@ -1,0 +1,103 @@
+package dev.berth.kubectl;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+/** {@code kubectl berth}: Berth's queues, pending workloads and cohorts from the command line. */
+public final class KubectlBerth {
+  private KubectlBerth() {}
+
+  public static void main(String[] argv) {
+    PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+    int code = run(argv, out, System.console() != null);
+    out.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command; 0 when done, 1 on an error, 2 on a bad command line. */
+  static int run(String[] argv, PrintStream out, boolean terminal) {
+    Options o;
+    try {
+      o = Options.parse(argv, terminal);
+    } catch (Options.UsageError e) {
+      System.err.println("error: " + e.getMessage() + "\n\n" + Options.USAGE);
+      return 2;
+    }
+    try {
+      Kubectl kubectl = new Kubectl(o);
+      Instant now = Instant.now();
+      JsonNode data;
+      String table;
+      switch (o.command()) {
+        case "help" -> {
+          out.print(Options.USAGE);
+          return 0;
+        }
+        case "__cds-training" -> {
+          training(out);
+          return 0;
+        }
+        case "queues" -> {
+          data = QueuesCommand.data(kubectl);
+          table = o.output() == null ? QueuesCommand.table(data, o.colour()) : null;
+        }
+        case "pending" -> {
+          data = PendingCommand.data(o, kubectl, visibility(o, kubectl));
+          table = o.output() == null ? PendingCommand.table(data, o.colour(), now) : null;
+        }
+        case "why" -> {
+          data = WhyCommand.data(o, kubectl, () -> visibility(o, kubectl));
+          table = o.output() == null ? WhyCommand.text(data, o.colour(), now) : null;
+        }
+        case "cohorts" -> {
+          data = CohortsCommand.data(kubectl);
+          table = o.output() == null ? CohortsCommand.table(data, o.colour()) : null;
+        }
+        default -> {
+          System.err.println("error: unknown command " + o.command() + "\n\n" + Options.USAGE);
+          return 2;
+        }
+      }
+      out.print(table != null ? table : Printer.print(data, o.output()));
+      return 0;
+    } catch (Kubectl.Failure | Visibility.Failure e) {
+      System.err.println("error: " + e.getMessage());
+      return 1;
+    } catch (java.io.IOException e) {
+      System.err.println("error: " + e);
+      return 1;
+    }
+  }
+
+  /**
+   * Runs every renderer on bundled sample data, with no cluster: what the install script runs
+   * once with -XX:ArchiveClassesAtExit, so that the classes a command loads are in the AppCDS
+   * archive.
+   */
+  static void training(PrintStream out) throws java.io.IOException {
+    JsonNode sample;
+    try (var in = KubectlBerth.class.getResourceAsStream("training.json")) {
+      sample = Kubectl.JSON.readTree(in);
+    }
+    Instant at = Instant.parse("2026-01-01T00:00:00Z");
+    JsonNode queues = Kubectl.JSON.createObjectNode();
+    out.print(QueuesCommand.table(QueuesCommand.fromLists(sample.get("clusterqueues"),
+        sample.get("localqueues")), true));
+    out.print(PendingCommand.table(sample.get("pending"), true, at));
+    out.print(CohortsCommand.table(CohortsCommand.fromLists(sample.get("cohorts"),
+        sample.get("clusterqueues")), true));
+    out.print(Printer.print(sample, "yaml"));
+    out.print(Printer.print(queues, "json"));
+    try {
+      Options.parse(new String[] {"pending", "-n", "x", "--cq=y", "-o", "yaml"}, false);
+    } catch (Options.UsageError e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Visibility visibility(Options o, Kubectl kubectl) {
+    return new Visibility(o.visibilityUrl(), o.visibilityCa(), BearerToken.resolve(o, kubectl));
+  }
+}

@@ -1,0 +1,110 @@
+package dev.berth.kubectl;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The operator's visibility API (docs/visibility.md), called with the user's bearer token: the
+ * operator checks it with a TokenReview and a SubjectAccessReview, so the user sees what
+ * kubectl would let them list.
+ */
+final class Visibility {
+  /** The API answered with an error, or could not be reached; the message says which. */
+  static final class Failure extends RuntimeException {
+    Failure(String message) {
+      super(message);
+    }
+  }
+
+  private final String base;
+  private final String caFile;
+  private final String token;
+
+  /**
+   * @param caFile PEM certificates to trust for the operator's HTTPS port (its serving
+   *     certificate is the webhook's, signed by the chart's or cert-manager's CA), or null for the
+   *     JVM's trust store
+   */
+  Visibility(String base, String caFile, String token) {
+    this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    this.caFile = caFile;
+    this.token = token;
+  }
+
+  JsonNode clusterQueue(String name) {
+    return get("/visibility/v1/clusterqueues/" + enc(name) + "/pendingworkloads");
+  }
+
+  JsonNode localQueue(String namespace, String name) {
+    return get("/visibility/v1/namespaces/" + enc(namespace) + "/localqueues/" + enc(name)
+        + "/pendingworkloads");
+  }
+
+  private JsonNode get(String path) {
+    HttpURLConnection c;
+    try {
+      c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+      if (caFile != null && c instanceof HttpsURLConnection https) {
+        https.setSSLSocketFactory(trusting(caFile).getSocketFactory());
+      }
+      c.setConnectTimeout(5_000);
+      c.setReadTimeout(10_000);
+      c.setRequestProperty("Authorization", "Bearer " + token);
+      c.setRequestProperty("Accept", "application/json");
+      int code = c.getResponseCode();
+      InputStream body = code >= 400 ? c.getErrorStream() : c.getInputStream();
+      JsonNode json = body == null ? null : Kubectl.JSON.readTree(body);
+      if (code != 200) {
+        String message = json != null && json.has("message") ? json.get("message").asText() : "";
+        throw new Failure("visibility API " + base + path + " answered " + code
+            + (message.isEmpty() ? "" : ": " + message));
+      }
+      return json;
+    } catch (IOException e) {
+      throw new Failure("cannot reach the visibility API at " + base + " (" + e.getMessage()
+          + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
+          + " kubectl -n berth-system port-forward svc/berth-operator 8443");
+    }
+  }
+
+  /** A TLS context that trusts exactly the certificates in {@code pemFile}. */
+  private static SSLContext trusting(String pemFile) {
+    try (InputStream in = Files.newInputStream(Path.of(pemFile))) {
+      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(null, null);
+      int n = 0;
+      for (Certificate cert : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        store.setCertificateEntry("ca-" + n++, cert);
+      }
+      if (n == 0) {
+        throw new Failure("--visibility-ca " + pemFile + ": no PEM certificate in it");
+      }
+      TrustManagerFactory tmf =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(store);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, tmf.getTrustManagers(), null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new Failure("--visibility-ca " + pemFile + ": " + e.getMessage());
+    }
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+}
