@@ -49,6 +49,16 @@ public interface Integration<T extends HasMetadata> {
     return owner;
   }
 
+  /**
+   * Whether the owner's controller has pods still to count (running, terminating, or finished but
+   * not yet in its status). A Job's start time may be cleared only after that: a pod that
+   * succeeded after the suspend must be counted under a start time, or the Job can never finish
+   * (the API server refuses a finished Job without one) and its quota is never given back.
+   */
+  default boolean hasPodsToCount(T owner) {
+    return activePods(owner) > 0;
+  }
+
   /** Whether it succeeded or failed, with the reason's message; empty while it runs. */
   Optional<Finish> finished(T owner);
 

@@ -115,6 +115,20 @@ public final class JobAdapter implements Integration<Job> {
   }
 
   @Override
+  public boolean hasPodsToCount(Job job) {
+    if (activePods(job) > 0) {
+      return true;
+    }
+    var uncounted = job.getStatus() == null ? null : job.getStatus().getUncountedTerminatedPods();
+    return uncounted != null
+        && (notEmpty(uncounted.getSucceeded()) || notEmpty(uncounted.getFailed()));
+  }
+
+  private static boolean notEmpty(java.util.List<String> uids) {
+    return uids != null && !uids.isEmpty();
+  }
+
+  @Override
   public Job withoutStartTime(Job job) {
     Job copy = copy(job);
     copy.getStatus().setStartTime(null);

@@ -171,6 +171,9 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     }
     if (integration.hasStartTime(owner)) {
+      if (integration.hasPodsToCount(owner)) {
+        return; // the status update that counts the last pod brings us back (see hasPodsToCount)
+      }
       client.resource(integration.withoutStartTime(owner)).updateStatus();
       return;
     }

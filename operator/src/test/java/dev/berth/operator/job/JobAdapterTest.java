@@ -224,4 +224,26 @@ class JobAdapterTest {
         .withActive(4).withReady(2).withSucceeded(1).build());
     assertThat(adapter.readyPods(job)).isEqualTo(3);
   }
+
+  /**
+   * The fault suite's stall: a Job evicted just as its pod succeeded had its start time cleared
+   * while the pod was still uncounted; the Job controller could then never finish it ("startTime
+   * is required for finished job") and its quota was never given back.
+   */
+  @Test
+  void aStartTimeIsKeptWhilePodsAreStillToBeCounted() {
+    Job job = job(1, 1);
+    assertThat(adapter.hasPodsToCount(job)).isFalse();
+    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+        .withActive(0)
+        .withNewUncountedTerminatedPods().withSucceeded("pod-uid").endUncountedTerminatedPods()
+        .build());
+    assertThat(adapter.activePods(job)).isZero();
+    assertThat(adapter.hasPodsToCount(job)).isTrue();
+    job.getStatus().getUncountedTerminatedPods().setSucceeded(List.of());
+    job.getStatus().setSucceeded(1);
+    assertThat(adapter.hasPodsToCount(job)).isFalse();
+    job.getStatus().setTerminating(1);
+    assertThat(adapter.hasPodsToCount(job)).isTrue();
+  }
 }
