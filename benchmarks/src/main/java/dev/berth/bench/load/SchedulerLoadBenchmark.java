@@ -91,7 +91,7 @@ public final class SchedulerLoadBenchmark {
    * Starts the operator and waits for /readyz. On a machine this loaded a start can time out
    * connecting to the API server and exit; it is started again, as the kubelet would, 3 times.
    */
-  private static OperatorJvm startReady(Path jar, Path kubeconfig, Path dir, String jvm,
+  static OperatorJvm startReady(Path jar, Path kubeconfig, Path dir, String jvm,
       Map<String, String> env) throws Exception {
     for (int attempt = 1; ; attempt++) {
       OperatorJvm operator = OperatorJvm.start(jar, kubeconfig,
