@@ -171,6 +171,9 @@ public final class KwokScaleBenchmark {
    * within their cohort; a namespace and a LocalQueue "jobs" for each.
    */
   static void queues(KubernetesClient admin, int nodes) {
+    // The operator's own namespace, for its Lease.
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
+        .withName("berth-system").endMetadata().build()).create();
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
     ResourceFlavorSpec spec = new ResourceFlavorSpec();
