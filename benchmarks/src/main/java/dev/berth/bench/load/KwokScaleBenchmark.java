@@ -1,0 +1,209 @@
+package dev.berth.bench.load;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueueSpec;
+import dev.berth.api.v1beta1.FlavorQuotas;
+import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.LocalQueueSpec;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.ResourceFlavorSpec;
+import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.api.v1beta1.ResourceQuota;
+import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.operator.local.KwokNodes;
+import dev.berth.operator.local.LocalControlPlane;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Berth at cluster scale on the real control plane: kube-apiserver and etcd, kube-controller-manager
+ * (the Job controller makes the pods), kube-scheduler (binds them) and KWOK (runs them on
+ * simulated GPU nodes and completes them after {@code runSeconds}). 10 ClusterQueues over 2
+ * cohorts share the cluster's GPUs equally; Jobs of one pod with 1, 2, 4 or 8 GPUs are submitted
+ * as fast as a client can create them.
+ *
+ * <p>Two runs on fresh control planes, side by side: <b>berth</b> (the operator in a JVM of its
+ * own, Jobs suspended in a LocalQueue) and <b>floor</b> (no operator, Jobs created unsuspended
+ * straight to the scheduler): what the cluster itself takes. Each prints the time from the first
+ * submission to every pod Running and to every Job Complete; berth also prints its admissions per
+ * second end to end, the API server's requests per admission (from apiserver_request_total, all
+ * clients; the floor run's count per Job is the part the cluster makes anyway), and the operator's
+ * peak RSS and CPU seconds.
+ *
+ * <pre>
+ * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
+ * java -Dnodes=1000 -Djobs=10000 -cp benchmarks/target/benchmarks.jar \
+ *     dev.berth.bench.load.KwokScaleBenchmark
+ * </pre>
+ *
+ * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000),
+ * {@code runSeconds} (30), {@code mode} (both | berth | floor), {@code operator.jvm} ("-Xmx768m"),
+ * {@code berth.repo} ("."), {@code timeoutSeconds} (3600).
+ */
+public final class KwokScaleBenchmark {
+  static final String GPU = "nvidia.com/gpu";
+  static final String FLAVOR = "h100";
+  static final String MODEL_LABEL = "nvidia.com/gpu.product";
+  static final int GPUS_PER_NODE = 8;
+  static final int CLUSTER_QUEUES = 10;
+  static final int COHORTS = 2;
+
+  private KwokScaleBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int nodes = Integer.getInteger("nodes", 1000);
+    int jobs = Integer.getInteger("jobs", 10_000);
+    int runSeconds = Integer.getInteger("runSeconds", 30);
+    String mode = System.getProperty("mode", "both");
+    long timeout = Long.getLong("timeoutSeconds", 3600);
+    Path repo = Path.of(System.getProperty("berth.repo", "."));
+    String jvm = System.getProperty("operator.jvm", "-Xmx768m");
+    Path dir = Files.createTempDirectory("berth-kwok-scale-");
+    System.out.printf(Locale.ROOT, "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
+            + " each) in %d ClusterQueues over %d cohorts; load %s; logs in %s%n", nodes,
+        GPUS_PER_NODE, jobs, runSeconds, CLUSTER_QUEUES, COHORTS, LoadAverage.now(), dir);
+    List<String> reports = new ArrayList<>();
+    if (!mode.equals("floor")) {
+      reports.add(run(true, nodes, jobs, runSeconds, timeout, repo, jvm, dir.resolve("berth")));
+    }
+    if (!mode.equals("berth")) {
+      reports.add(run(false, nodes, jobs, runSeconds, timeout, repo, jvm, dir.resolve("floor")));
+    }
+    String all = String.join("", reports);
+    System.out.print(all);
+    Files.writeString(dir.resolve("report.txt"), all);
+    System.exit(0);
+  }
+
+  private static String run(boolean berth, int nodes, int jobs, int runSeconds, long timeout,
+      Path repo, String jvm, Path dir) throws Exception {
+    Files.createDirectories(dir);
+    EmbeddedApiServer apiServer = EmbeddedApiServer.start();
+    try {
+      apiServer.install(EmbeddedApiServer.berthCrds());
+      KubernetesClient admin = apiServer.client();
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, apiServer.kubeconfig());
+      long planeStart = System.nanoTime();
+      try (LocalControlPlane plane = LocalControlPlane.start(admin, apiServer.kubeconfig(),
+          dir.resolve("control-plane"), nodes(nodes), Optional.of(Duration.ofSeconds(runSeconds)),
+          false)) {
+        System.out.printf(Locale.ROOT, "[scale] %s: %d nodes Ready in %.0f s%n",
+            berth ? "berth" : "floor", nodes, (System.nanoTime() - planeStart) / 1e9);
+        queues(admin, nodes);
+        if (!berth) {
+          return measure(admin, null, jobs, false, timeout, dir);
+        }
+        try (OperatorJvm operator = SchedulerLoadBenchmark.startReady(
+            repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, Map.of())) {
+          return measure(admin, operator, jobs, true, timeout, dir);
+        }
+      }
+    } finally {
+      apiServer.close();
+    }
+  }
+
+  private static String measure(KubernetesClient admin, OperatorJvm operator, int jobs,
+      boolean berth, long timeout, Path dir) throws Exception {
+    double cpuAtStart = operator == null ? 0 : operator.cpuSeconds();
+    try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
+      runner.watch();
+      ApiRequests before = ApiRequests.scrape(admin);
+      runner.submit();
+      boolean done = runner.awaitComplete(timeout, TimeUnit.SECONDS);
+      ApiRequests after = ApiRequests.scrape(admin);
+      Map<String, Long> requests = after.since(before);
+      long total = requests.values().stream().mapToLong(Long::longValue).sum();
+      StringBuilder out = new StringBuilder();
+      out.append(String.format(Locale.ROOT, "%n[scale] %s%s: %d Jobs; load %s%n",
+          berth ? "berth" : "floor (no Berth: Jobs straight to the scheduler)",
+          done ? "" : " (TIMED OUT: figures are for what finished)", jobs, LoadAverage.now()));
+      out.append(String.format(Locale.ROOT, "  submitted all in      %8.1f s%n",
+          runner.submittedSeconds()));
+      out.append(String.format(Locale.ROOT, "  all pods Running at   %8.1f s  (%d of %d Jobs)%n",
+          runner.allRunningSeconds(), runner.running(), jobs));
+      out.append(String.format(Locale.ROOT, "  all Jobs Complete at  %8.1f s  (%d of %d)%n",
+          runner.allCompleteSeconds(), runner.complete(), jobs));
+      out.append(String.format(Locale.ROOT, "  API requests          %8d  (%.1f per Job)%n", total,
+          total / (double) jobs));
+      if (berth) {
+        out.append(String.format(Locale.ROOT, "  admissions            %8d  (%.1f per s, first to"
+                + " last); API requests per admission %.1f%n", runner.admissions(),
+            runner.admissionsPerSecond(), total / (double) Math.max(1, runner.admissions())));
+        out.append(String.format(Locale.ROOT, "  operator              peak RSS %.0f MiB, CPU %.1f s"
+            + "%n", operator.peakRssMiB(), operator.cpuSeconds() - cpuAtStart));
+      }
+      requests.entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+          .forEach(e -> out.append(String.format(Locale.ROOT, "    %-40s %8d%n", e.getKey(),
+              e.getValue())));
+      Files.writeString(dir.resolve("report.txt"), out);
+      return out.toString();
+    }
+  }
+
+  /** Nodes of 8 GPUs in racks of 16, labelled with the GPU model the flavor selects. */
+  static List<Node> nodes(int count) {
+    List<Node> nodes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      nodes.add(KwokNodes.node(String.format(Locale.ROOT, "gpu-%04d", i),
+          Map.of(MODEL_LABEL, "NVIDIA-H100-80GB-HBM3",
+              "topology.berth.dev/rack", "rack-" + i / 16),
+          List.of(), Map.of(GPU, Integer.toString(GPUS_PER_NODE))));
+    }
+    return nodes;
+  }
+
+  /**
+   * One flavor on every node; ClusterQueues with an equal share of GPUs and cpu, borrowing
+   * within their cohort; a namespace and a LocalQueue "jobs" for each.
+   */
+  static void queues(KubernetesClient admin, int nodes) {
+    // The operator's own namespace, for its Lease.
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
+        .withName("berth-system").endMetadata().build()).create();
+    ResourceFlavor flavor = new ResourceFlavor();
+    flavor.getMetadata().setName(FLAVOR);
+    ResourceFlavorSpec spec = new ResourceFlavorSpec();
+    spec.nodeLabels = Map.of(MODEL_LABEL, "NVIDIA-H100-80GB-HBM3");
+    flavor.setSpec(spec);
+    admin.resource(flavor).create();
+    long gpus = (long) nodes * GPUS_PER_NODE / CLUSTER_QUEUES;
+    long cpus = (long) nodes * 96 / CLUSTER_QUEUES;
+    for (int q = 0; q < CLUSTER_QUEUES; q++) {
+      String name = ScaleRunner.queue(q);
+      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+          .endMetadata().build()).create();
+      ClusterQueue cq = new ClusterQueue();
+      cq.getMetadata().setName(name);
+      ClusterQueueSpec cqSpec = new ClusterQueueSpec();
+      cqSpec.cohortName = "cohort-" + q % COHORTS;
+      cqSpec.namespaceSelector = new LabelSelector();
+      cqSpec.resourceGroups = List.of(new ResourceGroup(List.of("cpu", GPU),
+          List.of(new FlavorQuotas(FLAVOR, List.of(
+              new ResourceQuota("cpu", Long.toString(cpus)),
+              new ResourceQuota(GPU, Long.toString(gpus)))))));
+      cq.setSpec(cqSpec);
+      admin.resource(cq).create();
+      LocalQueue lq = new LocalQueue();
+      lq.getMetadata().setName("jobs");
+      lq.getMetadata().setNamespace(name);
+      LocalQueueSpec lqSpec = new LocalQueueSpec();
+      lqSpec.clusterQueue = name;
+      lq.setSpec(lqSpec);
+      admin.resource(lq).create();
+    }
+  }
+}

@@ -1,0 +1,229 @@
+package dev.berth.bench.load;
+
+import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueuePreemption;
+import dev.berth.api.v1beta1.ClusterQueueSpec;
+import dev.berth.api.v1beta1.FlavorQuotas;
+import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.LocalQueueSpec;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.ResourceFlavorSpec;
+import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.api.v1beta1.ResourceQuota;
+import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
+import dev.berth.operator.local.EmbeddedApiServer;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+
+/**
+ * Kueue's scheduler-performance "baseline" load, end to end: a real kube-apiserver and etcd, the
+ * operator in a JVM of its own, and {@link LoadRunner} playing Kueue's runner (creating the
+ * Workloads at the load's rates, finishing each {@code runtime} after its admission). Prints wall
+ * time against the quota-bound ideal, time to admission per class, preemptions, the API
+ * server's request counts by verb and resource, and the operator's peak RSS and CPU seconds.
+ *
+ * <pre>
+ * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
+ * java -Dworkloads=3000 -cp benchmarks/target/benchmarks.jar \
+ *     dev.berth.bench.load.SchedulerLoadBenchmark
+ * </pre>
+ *
+ * <p>System properties: {@code workloads} (default 15000, Kueue's size; the load is scaled per
+ * ClusterQueue), {@code operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at
+ * MaxRAMPercentage=75), {@code operator.env} (extra BERTH_* settings, "K=V,K=V"),
+ * {@code berth.repo} (where operator/target/berth-operator.jar is; default "."),
+ * {@code timeoutSeconds} (default 1800).
+ */
+public final class SchedulerLoadBenchmark {
+  private static final String FLAVOR = "rf";
+
+  private SchedulerLoadBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    SchedulerLoad load = SchedulerLoad.baseline(Integer.getInteger("workloads", 15_000));
+    Path repo = Path.of(System.getProperty("berth.repo", "."));
+    Path jar = repo.resolve("operator/target/berth-operator.jar");
+    String jvm = System.getProperty("operator.jvm", "-Xmx768m");
+    Map<String, String> env = parseEnv(System.getProperty("operator.env", ""));
+    long timeout = Long.getLong("timeoutSeconds", 1800);
+    Path dir = Files.createTempDirectory("berth-load-");
+    System.out.printf(Locale.ROOT, "[load] %s: %d workloads in %d ClusterQueues (%d cohorts),"
+            + " ideal %.1f s; operator %s %s; logs in %s%n", load.name(), load.workloads(),
+        load.clusterQueues(), load.cohorts(), load.idealSeconds(), jvm, env, dir);
+
+    EmbeddedApiServer apiServer = EmbeddedApiServer.start();
+    try {
+      apiServer.install(EmbeddedApiServer.berthCrds());
+      KubernetesClient admin = apiServer.client();
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, apiServer.kubeconfig());
+      queues(admin, load);
+      try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
+          LoadRunner runner = new LoadRunner(admin, load)) {
+        double cpuAtStart = operator.cpuSeconds();
+        runner.watch();
+        ApiRequests before = ApiRequests.scrape(admin);
+        runner.create();
+        boolean done = runner.awaitFinished(timeout, TimeUnit.SECONDS);
+        ApiRequests after = ApiRequests.scrape(admin);
+        String report = report(load, runner, operator, cpuAtStart, after.since(before), done);
+        System.out.print(report);
+        Files.writeString(dir.resolve("report.txt"), report);
+      }
+    } finally {
+      apiServer.close();
+    }
+    System.exit(0);
+  }
+
+  /**
+   * Starts the operator and waits for /readyz. On a machine this loaded a start can time out
+   * connecting to the API server and exit; it is started again, as the kubelet would, 3 times.
+   */
+  static OperatorJvm startReady(Path jar, Path kubeconfig, Path dir, String jvm,
+      Map<String, String> env) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      OperatorJvm operator = OperatorJvm.start(jar, kubeconfig,
+          dir.resolve("operator-" + attempt + ".log"), jvm, env);
+      try {
+        Awaitility.await("operator ready (log " + operator.log() + ")")
+            .atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
+            .until(() -> !operator.alive() || operator.ready());
+      } catch (RuntimeException e) {
+        operator.close();
+        throw e;
+      }
+      if (operator.alive()) {
+        return operator;
+      }
+      operator.close();
+      if (attempt == 3) {
+        throw new IllegalStateException("the operator exited 3 times before it was ready; see "
+            + operator.log());
+      }
+      System.out.printf("[load] the operator exited before it was ready (%s); starting it"
+          + " again%n", operator.log());
+    }
+  }
+
+  private static Map<String, String> parseEnv(String spec) {
+    Map<String, String> env = new java.util.LinkedHashMap<>();
+    for (String pair : spec.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("operator.env: \"" + pair + "\" is not KEY=VALUE");
+      }
+      env.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return env;
+  }
+
+  /** The flavor, and per ClusterQueue a namespace and a LocalQueue of the same name. */
+  private static void queues(KubernetesClient admin, SchedulerLoad load) {
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
+        .withName("berth-system").endMetadata().build()).create();
+    ResourceFlavor flavor = new ResourceFlavor();
+    flavor.getMetadata().setName(FLAVOR);
+    flavor.setSpec(new ResourceFlavorSpec());
+    admin.resource(flavor).create();
+    for (int c = 0; c < load.cohorts(); c++) {
+      for (int q = 0; q < load.queuesPerCohort(); q++) {
+        String name = load.clusterQueueName(c, q);
+        ClusterQueue cq = new ClusterQueue();
+        cq.getMetadata().setName(name);
+        ClusterQueueSpec spec = new ClusterQueueSpec();
+        spec.namespaceSelector = new LabelSelector();
+        spec.cohortName = load.cohortName(c);
+        ResourceQuota cpu = new ResourceQuota("cpu", Integer.toString(load.nominalCpu()));
+        cpu.borrowingLimit = new Quantity(Integer.toString(load.borrowingLimitCpu()));
+        spec.resourceGroups = List.of(new ResourceGroup(List.of("cpu"),
+            List.of(new FlavorQuotas(FLAVOR, List.of(cpu)))));
+        spec.preemption = new ClusterQueuePreemption();
+        spec.preemption.withinClusterQueue =
+            ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+        spec.preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
+        cq.setSpec(spec);
+        admin.resource(cq).create();
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+            .endMetadata().build()).create();
+        LocalQueue lq = new LocalQueue();
+        lq.getMetadata().setNamespace(name);
+        lq.getMetadata().setName(name);
+        lq.setSpec(new LocalQueueSpec(name));
+        admin.resource(lq).create();
+      }
+    }
+  }
+
+  private static String report(SchedulerLoad load, LoadRunner runner, OperatorJvm operator,
+      double cpuAtStart, Map<String, Long> requests, boolean done) throws Exception {
+    double wall = runner.wallSeconds();
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "%n[load] %s, %d workloads: %s%n", load.name(),
+        load.workloads(), done ? "all finished" : "TIMED OUT with " + runner.finished()
+            + " finished"));
+    out.append(String.format(Locale.ROOT, "wall %.1f s, ideal %.1f s, wall/ideal %.2f%n", wall,
+        load.idealSeconds(), wall / load.idealSeconds()));
+    out.append("time to admission (s): class priority admitted mean p50 p90 max\n");
+    for (WorkloadClass wc : load.classes()) {
+      List<Double> waits = new ArrayList<>();
+      for (LoadRunner.Life life : runner.lives().values()) {
+        if (life.workloadClass == wc && life.firstAdmitted != 0) {
+          waits.add((life.firstAdmitted - life.created) / 1e9);
+        }
+      }
+      waits.sort(null);
+      double mean = waits.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      out.append(String.format(Locale.ROOT, "  %-6s %3d %6d %7.1f %7.1f %7.1f %7.1f%n",
+          wc.name(), wc.priority(), waits.size(), mean, percentile(waits, 50),
+          percentile(waits, 90), percentile(waits, 100)));
+    }
+    out.append(String.format(Locale.ROOT, "preemptions %d (evictions %d)%n",
+        runner.preemptions(), runner.evictions()));
+    out.append(String.format(Locale.ROOT, "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys"
+        + " during the run; %.1f s including start-up)%n", operator.peakRssMiB(),
+        operator.cpuSeconds() - cpuAtStart, operator.cpuSeconds()));
+    out.append(String.format(Locale.ROOT, "the runner's own requests: %d Workload creates, %d"
+        + " Workload status writes (finish, eviction release)%n", runner.creates(),
+        runner.statusWrites()));
+    out.append("API requests during the run (apiserver_request_total), by verb and resource:\n");
+    long writes = 0;
+    for (var e : requests.entrySet()) {
+      out.append(String.format(Locale.ROOT, "  %-50s %8d%n", e.getKey(), e.getValue()));
+      String verb = e.getKey().substring(0, e.getKey().indexOf(' '));
+      if (List.of("POST", "PUT", "PATCH", "DELETE").contains(verb)) {
+        writes += e.getValue();
+      }
+    }
+    long operatorWrites = writes - runner.creates() - runner.statusWrites();
+    out.append(String.format(Locale.ROOT, "writes: %d in all, %d not the runner's (%.2f per"
+        + " workload)%n", writes, operatorWrites, operatorWrites / (double) load.workloads()));
+    if (!runner.createFailures().isEmpty()) {
+      out.append(runner.createFailures().size()).append(" creates failed, first: ")
+          .append(runner.createFailures().get(0)).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static double percentile(List<Double> sorted, int p) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+  }
+}
