@@ -24,9 +24,11 @@ public class ProvisioningRequestConfigSpec {
 
   /**
    * Passed to every ProvisioningRequest's spec.parameters (e.g. ValidUntilSeconds); at most 100,
-   * values of at most 255 characters (the validator's rule: a CEL rule over an unbounded map
-   * would exceed the API server's cost budget).
+   * values of at most 255 characters, the ProvisioningRequest's own bounds (in the schema, and
+   * in the validator, which names the entry).
    */
+  @Items(max = 100)
+  @MaxLength(255)
   public Map<String, String> parameters;
 
   /**

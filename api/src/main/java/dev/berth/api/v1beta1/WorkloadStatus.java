@@ -39,6 +39,9 @@ public class WorkloadStatus {
     @MaxLength(63)
     public String name;
 
+    /** Annotations for the pod template: few, and each value within a pod annotation's use. */
+    @Items(max = 64)
+    @MaxLength(4096)
     public java.util.Map<String, String> annotations;
 
     public PodSetUpdate() {}
