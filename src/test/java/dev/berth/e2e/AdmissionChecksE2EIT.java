@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Admission checks on a real API server: quota reserved first, the Job started only once every
  * applicable check is Ready, Retry and Rejected as a check's controller writes them. An API server
- * of its own, with an operator whose requeuing backoff is one second (Kueue's default is a
- * minute); {@link CheckControllerStandIn} plays the external controllers.
+ * of its own, with an operator whose requeuing backoff is one second (Kueue's default is a minute);
+ * {@link CheckControllerStandIn} plays the external controllers.
  */
 class AdmissionChecksE2EIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
@@ -44,8 +44,10 @@ class AdmissionChecksE2EIT {
   static void setUp() {
     cluster = TestApiServer.dedicated();
     client = cluster.client();
-    operator = RunningOperator.startNew(cluster.kubeconfig(),
-        WaitForPodsReady.DEFAULT.withBackoff(new RequeueBackoff(1, 2, null)));
+    operator =
+        RunningOperator.startNew(
+            cluster.kubeconfig(),
+            WaitForPodsReady.DEFAULT.withBackoff(new RequeueBackoff(1, 2, null)));
     client.resource(Objects.flavor("ac-on-demand", Map.of("capacity", "on-demand"))).create();
     client.resource(Objects.flavor("ac-spot", Map.of("capacity", "spot"))).create();
   }
@@ -70,16 +72,24 @@ class AdmissionChecksE2EIT {
   /** A ClusterQueue over cpu: 2 on demand, then 8 on spot; checks by name and flavors. */
   private static void clusterQueue(String name, Map<String, List<String>> checks) {
     ClusterQueue cq = Objects.clusterQueue(name, "ac-on-demand", "cpu", "2");
-    cq.getSpec().resourceGroups = List.of(new ResourceGroup(List.of("cpu"), List.of(
-        new FlavorQuotas("ac-on-demand", List.of(new ResourceQuota("cpu", "2"))),
-        new FlavorQuotas("ac-spot", List.of(new ResourceQuota("cpu", "8"))))));
+    cq.getSpec().resourceGroups =
+        List.of(
+            new ResourceGroup(
+                List.of("cpu"),
+                List.of(
+                    new FlavorQuotas("ac-on-demand", List.of(new ResourceQuota("cpu", "2"))),
+                    new FlavorQuotas("ac-spot", List.of(new ResourceQuota("cpu", "8"))))));
     cq.getSpec().admissionChecksStrategy = new AdmissionChecksStrategy();
-    cq.getSpec().admissionChecksStrategy.admissionChecks = checks.entrySet().stream().map(e -> {
-      var rule = new AdmissionChecksStrategy.AdmissionCheckRule();
-      rule.name = e.getKey();
-      rule.onFlavors = e.getValue().isEmpty() ? null : e.getValue();
-      return rule;
-    }).toList();
+    cq.getSpec().admissionChecksStrategy.admissionChecks =
+        checks.entrySet().stream()
+            .map(
+                e -> {
+                  var rule = new AdmissionChecksStrategy.AdmissionCheckRule();
+                  rule.name = e.getKey();
+                  rule.onFlavors = e.getValue().isEmpty() ? null : e.getValue();
+                  return rule;
+                })
+            .toList();
     client.resource(cq).create();
   }
 
@@ -90,7 +100,8 @@ class AdmissionChecksE2EIT {
   }
 
   private static Optional<Condition> condition(Workload wl, String type) {
-    return wl.getStatus() == null || wl.getStatus().conditions == null ? Optional.empty()
+    return wl.getStatus() == null || wl.getStatus().conditions == null
+        ? Optional.empty()
         : wl.getStatus().conditions.stream().filter(c -> c.type.equals(type)).findFirst();
   }
 
@@ -102,24 +113,31 @@ class AdmissionChecksE2EIT {
     return wl.getStatus().admissionChecks.stream().map(c -> c.name).toList();
   }
 
-  private static Workload awaitWorkload(Scenario s, String job,
-      java.util.function.Predicate<Workload> until) {
-    return await().atMost(WAIT).until(() -> s.workload(job).orElse(null),
-        wl -> wl != null && until.test(wl));
+  private static Workload awaitWorkload(
+      Scenario s, String job, java.util.function.Predicate<Workload> until) {
+    return await()
+        .atMost(WAIT)
+        .until(() -> s.workload(job).orElse(null), wl -> wl != null && until.test(wl));
   }
 
   @Test
   void theJobStartsOnlyOnceEveryCheckForItsFlavorIsReady() throws Exception {
     check("budget", "example.com/budget");
     check("capacity", "example.com/capacity");
-    clusterQueue("ac-cq", new java.util.LinkedHashMap<>(Map.of(
-        "capacity", List.of("ac-spot"))) {{ put("budget", List.of()); }});
+    clusterQueue(
+        "ac-cq",
+        new java.util.LinkedHashMap<>(Map.of("capacity", List.of("ac-spot"))) {
+          {
+            put("budget", List.of());
+          }
+        });
     Scenario s = scenario("ac-team", "ac-cq");
     s.submit(Objects.job("ac-team", "small", "main", 1, "2"));
     s.submit(Objects.job("ac-team", "big", "main", 1, "4"));
 
-    Workload small = awaitWorkload(s, "small", wl -> is(wl, "QuotaReserved", "True")
-        && is(wl, "Admitted", "False"));
+    Workload small =
+        awaitWorkload(
+            s, "small", wl -> is(wl, "QuotaReserved", "True") && is(wl, "Admitted", "False"));
     assertThat(small.getStatus().admission.podSetAssignments.get(0).flavors)
         .containsEntry("cpu", "ac-on-demand");
     assertThat(checkNames(small)).containsExactly("budget");
@@ -127,42 +145,65 @@ class AdmissionChecksE2EIT {
     assertThat(condition(small, "Admitted").orElseThrow().reason)
         .isEqualTo("WaitingForAdmissionChecks");
     // No controller has answered: the workload holds its quota and says why, never admitted.
-    assertThat(condition(small, "Admitted").orElseThrow().message).contains(
-        "budget (Pending; its controller example.com/budget has not marked it Active)");
+    assertThat(condition(small, "Admitted").orElseThrow().message)
+        .contains("budget (Pending; its controller example.com/budget has not marked it Active)");
     Workload big = awaitWorkload(s, "big", wl -> is(wl, "QuotaReserved", "True"));
     assertThat(big.getStatus().admission.podSetAssignments.get(0).flavors)
         .containsEntry("cpu", "ac-spot");
     assertThat(checkNames(big)).containsExactly("capacity", "budget");
     assertThat(s.staysSuspended("small")).isTrue();
-    await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
-        .contains("berth_admission_check_waiting_workloads{check=\"budget\","
-            + "cluster_queue=\"ac-cq\"} 2.0")
-        .contains("berth_admission_check_waiting_workloads{check=\"capacity\","
-            + "cluster_queue=\"ac-cq\"} 1.0")
-        .contains("berth_admission_check_oldest_wait_seconds{check=\"budget\""));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains(
+                        "berth_admission_check_waiting_workloads{check=\"budget\","
+                            + "cluster_queue=\"ac-cq\"} 2.0")
+                    .contains(
+                        "berth_admission_check_waiting_workloads{check=\"capacity\","
+                            + "cluster_queue=\"ac-cq\"} 1.0")
+                    .contains("berth_admission_check_oldest_wait_seconds{check=\"budget\""));
 
     CheckControllerStandIn budget = new CheckControllerStandIn(client, "budget");
     budget.markActive();
-    awaitWorkload(s, "small", wl -> condition(wl, "Admitted").orElseThrow().message
-        .equals("Quota reserved; waiting for admission checks: budget (Pending)"));
+    awaitWorkload(
+        s,
+        "small",
+        wl ->
+            condition(wl, "Admitted")
+                .orElseThrow()
+                .message
+                .equals("Quota reserved; waiting for admission checks: budget (Pending)"));
     budget.setState(small, "Ready", "within the team's budget");
     await().atMost(WAIT).until(() -> s.running("small"));
     assertThat(is(s.workload("small").orElseThrow(), "Admitted", "True")).isTrue();
-    assertThat(events("ac-team", "Admitted")).anyMatch(m -> m.contains(
-        "once its admission checks were Ready"));
+    assertThat(events("ac-team", "Admitted"))
+        .anyMatch(m -> m.contains("once its admission checks were Ready"));
 
     // The spot gang also needs its capacity: budget alone is not enough.
     budget.setState(big, "Ready", "");
-    awaitWorkload(s, "big", wl -> condition(wl, "Admitted").orElseThrow().message
-        .contains("capacity (Pending; its controller example.com/capacity"));
+    awaitWorkload(
+        s,
+        "big",
+        wl ->
+            condition(wl, "Admitted")
+                .orElseThrow()
+                .message
+                .contains("capacity (Pending; its controller example.com/capacity"));
     assertThat(s.staysSuspended("big")).isTrue();
     CheckControllerStandIn capacity = new CheckControllerStandIn(client, "capacity");
     capacity.markActive();
     capacity.setState(big, "Ready", "capacity booked");
     await().atMost(WAIT).until(() -> s.running("big"));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(metrics())
-        .contains("berth_admission_checks_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 2")
-        .doesNotContain("berth_admission_check_waiting_workloads{check=\"budget\""));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains(
+                        "berth_admission_checks_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 2")
+                    .doesNotContain("berth_admission_check_waiting_workloads{check=\"budget\""));
   }
 
   @Test
@@ -182,19 +223,24 @@ class AdmissionChecksE2EIT {
     Instant asked = Instant.now();
     gate.setState(first, "Retry", "no capacity right now");
     // Evicted, quota released, checks reset, and held back until requeueAt.
-    Workload released = awaitWorkload(s, "first", wl -> is(wl, "QuotaReserved", "False")
-        && wl.getStatus().requeueState != null);
+    Workload released =
+        awaitWorkload(
+            s,
+            "first",
+            wl -> is(wl, "QuotaReserved", "False") && wl.getStatus().requeueState != null);
     assertThat(released.getStatus().admission).isNull();
     assertThat(released.getStatus().requeueState.count).isEqualTo(1);
     assertThat(Instant.parse(released.getStatus().requeueState.requeueAt))
-        .isAfter(asked.plusMillis(800)).isBefore(Instant.now().plusSeconds(3));
+        .isAfter(asked.plusMillis(800))
+        .isBefore(Instant.now().plusSeconds(3));
     AdmissionCheckState reset = released.getStatus().admissionChecks.get(0);
     assertThat(reset.state).isEqualTo("Pending");
     assertThat(reset.message).contains("the quota was released (AdmissionCheck)");
     assertThat(condition(released, "Requeued").orElseThrow().message)
         .contains("not reconsidered before " + released.getStatus().requeueState.requeueAt);
-    assertThat(events("ac-retry", "Evicted")).anyMatch(m -> m.contains(
-        "AdmissionCheck retry-gate asked for a retry: no capacity right now"));
+    assertThat(events("ac-retry", "Evicted"))
+        .anyMatch(
+            m -> m.contains("AdmissionCheck retry-gate asked for a retry: no capacity right now"));
     // The quota it gave back went to the next in line.
     Workload second = awaitWorkload(s, "second", wl -> is(wl, "QuotaReserved", "True"));
     gate.setState(second, "Ready", "");
@@ -207,8 +253,10 @@ class AdmissionChecksE2EIT {
     assertThat(s.running("first")).isFalse();
     gate.setState(again, "Ready", "");
     await().atMost(WAIT).until(() -> s.running("first"));
-    assertThat(metrics()).contains("berth_workload_requeues_total{cluster_queue=\"ac-retry-cq\","
-        + "reason=\"AdmissionCheck\"} 1.0");
+    assertThat(metrics())
+        .contains(
+            "berth_workload_requeues_total{cluster_queue=\"ac-retry-cq\","
+                + "reason=\"AdmissionCheck\"} 1.0");
   }
 
   @Test
@@ -229,21 +277,25 @@ class AdmissionChecksE2EIT {
     Workload gone = awaitWorkload(s, "doomed", w -> is(w, "QuotaReserved", "False"));
     assertThat(gone.getSpec().active).isFalse();
     assertThat(gone.getStatus().admission).isNull();
-    assertThat(condition(gone, "QuotaReserved").orElseThrow().message).contains(
-        "AdmissionCheck reject-gate rejected the workload: over the team's GPU budget");
+    assertThat(condition(gone, "QuotaReserved").orElseThrow().message)
+        .contains("AdmissionCheck reject-gate rejected the workload: over the team's GPU budget");
     assertThat(condition(gone, "Requeued")).isEmpty();
     assertThat(s.running("doomed")).isFalse();
     assertThat(events("ac-reject", "Rejected")).anyMatch(m -> m.contains("deactivated"));
-    await().atMost(WAIT).untilAsserted(() -> assertThat(
-        s.clusterQueue("ac-reject-cq").getStatus().reservingWorkloads).isZero());
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(s.clusterQueue("ac-reject-cq").getStatus().reservingWorkloads).isZero());
   }
 
   @Test
   void anAdmissionCheckWithABadControllerNameIsRefusedWithItsFieldPath() {
     AdmissionCheck ac = new AdmissionCheck();
     ac.getMetadata().setName("bad");
-    ac.setSpec(new AdmissionCheckSpec("no-slash", new AdmissionCheckSpec.Parameters(
-        "example.com", "lowercase", "cfg")));
+    ac.setSpec(
+        new AdmissionCheckSpec(
+            "no-slash", new AdmissionCheckSpec.Parameters("example.com", "lowercase", "cfg")));
     assertThatThrownBy(() -> client.resource(ac).create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.controllerName")
@@ -252,13 +304,18 @@ class AdmissionChecksE2EIT {
 
   private static List<String> events(String ns, String reason) {
     return client.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason())).map(e -> e.getMessage()).toList();
+        .filter(e -> reason.equals(e.getReason()))
+        .map(e -> e.getMessage())
+        .toList();
   }
 
   private static String metrics() throws Exception {
-    var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-        "http://127.0.0.1:" + operator.metricsPort() + "/metrics")).build();
+    var request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + operator.metricsPort() + "/metrics"))
+            .build();
     return java.net.http.HttpClient.newHttpClient()
-        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 }

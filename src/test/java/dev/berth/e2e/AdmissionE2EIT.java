@@ -103,10 +103,14 @@ class AdmissionE2EIT {
               assertThat(metrics)
                   .contains("berth_admitted_workloads_total{cluster_queue=\"basic-cq\"} 3.0")
                   .contains("berth_reserving_active_workloads{cluster_queue=\"basic-cq\"} 2.0")
-                  .contains("berth_pending_workloads{cluster_queue=\"basic-cq\",status=\"active\"} 0.0")
-                  .contains("berth_cluster_queue_nominal_quota{cluster_queue=\"basic-cq\",cohort=\"\",flavor=\"basic-flavor\",resource=\"cpu\"} 5.0")
-                  .contains("berth_cluster_queue_resource_usage{cluster_queue=\"basic-cq\",cohort=\"\",flavor=\"basic-flavor\",resource=\"cpu\"} 4.0")
-                  .contains("berth_quota_reserved_wait_time_seconds_count{cluster_queue=\"basic-cq\"} 3")
+                  .contains(
+                      "berth_pending_workloads{cluster_queue=\"basic-cq\",status=\"active\"} 0.0")
+                  .contains(
+                      "berth_cluster_queue_nominal_quota{cluster_queue=\"basic-cq\",cohort=\"\",flavor=\"basic-flavor\",resource=\"cpu\"} 5.0")
+                  .contains(
+                      "berth_cluster_queue_resource_usage{cluster_queue=\"basic-cq\",cohort=\"\",flavor=\"basic-flavor\",resource=\"cpu\"} 4.0")
+                  .contains(
+                      "berth_quota_reserved_wait_time_seconds_count{cluster_queue=\"basic-cq\"} 3")
                   .contains("berth_admission_cycle_duration_seconds_count");
             });
     assertThat(http("/healthz")).isEqualTo("ok\n");
@@ -116,7 +120,8 @@ class AdmissionE2EIT {
   private static String http(String path) throws Exception {
     var request =
         java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path))
+                java.net.URI.create(
+                    "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path))
             .build();
     return java.net.http.HttpClient.newHttpClient()
         .send(request, java.net.http.HttpResponse.BodyHandlers.ofString())

@@ -36,12 +36,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * ResourceFlavor capacity on a real API server, with Node objects made by the test (there is no
- * kubelet): as nodes are added, cordoned, tainted, marked NotReady and removed, the flavor's
- * status and the berth_flavor_* metrics follow. The steps build on each other, in order.
+ * kubelet): as nodes are added, cordoned, tainted, marked NotReady and removed, the flavor's status
+ * and the berth_flavor_* metrics follow. The steps build on each other, in order.
  *
- * <p>Flavor cap-h100: nodes labelled {@code berth.dev/test-pool=capacity-h100}, 8 GPUs each,
- * 2 GPUs kept for the platform. ClusterQueues cap-team-a (16 GPUs, may borrow 8) and cap-team-b
- * (8 GPUs) in cohort cap-pool commit 24 GPUs.
+ * <p>Flavor cap-h100: nodes labelled {@code berth.dev/test-pool=capacity-h100}, 8 GPUs each, 2 GPUs
+ * kept for the platform. ClusterQueues cap-team-a (16 GPUs, may borrow 8) and cap-team-b (8 GPUs)
+ * in cohort cap-pool commit 24 GPUs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CapacityE2EIT {
@@ -96,8 +96,7 @@ class CapacityE2EIT {
     assertThat(gpu.physical).isEqualTo("32");
     assertThat(gpu.platformReserved).isEqualTo("2");
     assertThat(gpu.committed).isEqualTo("24");
-    assertThat(gpu.borrowingPeak).as("team-a: 16 + 8 borrowed, all the cohort has")
-        .isEqualTo("24");
+    assertThat(gpu.borrowingPeak).as("team-a: 16 + 8 borrowed, all the cohort has").isEqualTo("24");
     assertThat(gpu.overCommitRatio).isEqualTo("0.80");
     assertThat(condition(status, "OverCommitted").status).isEqualTo("False");
     assertThat(status.shared).isNull();
@@ -106,8 +105,9 @@ class CapacityE2EIT {
     assertThat(metric("committed")).isEqualTo(24);
     assertThat(ratioMetric()).isEqualTo(0.8);
     assertThat(operator.registry().scrape())
-        .contains("berth_flavor_capacity{flavor=\"cap-h100\",kind=\"allocatable\","
-            + "resource=\"nvidia.com/gpu\"} 30.0");
+        .contains(
+            "berth_flavor_capacity{flavor=\"cap-h100\",kind=\"allocatable\","
+                + "resource=\"nvidia.com/gpu\"} 30.0");
   }
 
   @Test
@@ -126,10 +126,14 @@ class CapacityE2EIT {
   @Test
   @Order(30)
   void cordoningANodeBelowCommittedQuotaMakesTheFlavorOverCommitted() {
-    admin.nodes().withName("cap-n1").edit(n -> {
-      n.getSpec().setUnschedulable(true);
-      return n;
-    });
+    admin
+        .nodes()
+        .withName("cap-n1")
+        .edit(
+            n -> {
+              n.getSpec().setUnschedulable(true);
+              return n;
+            });
 
     ResourceFlavorStatus status = awaitGpu(s -> "22".equals(gpu(s).allocatable));
     assertThat(status.allocatableNodes).isEqualTo(3);
@@ -138,14 +142,16 @@ class CapacityE2EIT {
     assertThat(over.status).isEqualTo("True");
     assertThat(over.reason).isEqualTo("NominalQuotaExceedsAllocatable");
     assertThat(over.message)
-        .startsWith("Nominal quota exceeds allocatable capacity: nvidia.com/gpu committed 24"
-            + " > allocatable 22")
+        .startsWith(
+            "Nominal quota exceeds allocatable capacity: nvidia.com/gpu committed 24"
+                + " > allocatable 22")
         .contains("cap-n1 Cordoned", "cap-n5 NotReady");
-    awaitFlavorEvent(e -> {
-      assertThat(e.getType()).isEqualTo("Warning");
-      assertThat(e.getReason()).isEqualTo("OverCommitted");
-      assertThat(e.getMessage()).isEqualTo(over.message);
-    });
+    awaitFlavorEvent(
+        e -> {
+          assertThat(e.getType()).isEqualTo("Warning");
+          assertThat(e.getReason()).isEqualTo("OverCommitted");
+          assertThat(e.getMessage()).isEqualTo(over.message);
+        });
     awaitMetric("allocatable", 22);
     assertThat(ratioMetric()).isEqualTo(24.0 / 22);
   }
@@ -161,24 +167,54 @@ class CapacityE2EIT {
     scenario.awaitRunning("train");
     Workload wl = scenario.workload("train").orElseThrow();
     // One pod of it bound to a node, as kube-scheduler and the kubelet would: 8 GPUs in use.
-    admin.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName("train-0")
-        .withNamespace(NS).endMetadata().withNewSpec().withNodeName("cap-n4").addNewContainer()
-        .withName("main").withImage("busybox").withNewResources()
-        .addToRequests(GPU, new Quantity("8")).addToLimits(GPU, new Quantity("8")).endResources()
-        .endContainer().endSpec().build()).create();
-    ResourceFlavorStatus reserved = awaitGpu(s -> "16".equals(gpu(s).reserved)
-        && "8".equals(gpu(s).inUse));
+    admin
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("train-0")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("cap-n4")
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .withNewResources()
+                .addToRequests(GPU, new Quantity("8"))
+                .addToLimits(GPU, new Quantity("8"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+    ResourceFlavorStatus reserved =
+        awaitGpu(s -> "16".equals(gpu(s).reserved) && "8".equals(gpu(s).inUse));
     assertThat(condition(reserved, "CapacityShortfall").status).isEqualTo("False");
 
-    admin.nodes().withName("cap-n2").edit(n -> {
-      n.getSpec().setTaints(List.of(new TaintBuilder().withKey("berth.dev/maintenance")
-          .withEffect("NoSchedule").build()));
-      return n;
-    });
-    admin.nodes().withName("cap-n3").editStatus(n -> {
-      n.getStatus().getConditions().get(0).setStatus("False");
-      return n;
-    });
+    admin
+        .nodes()
+        .withName("cap-n2")
+        .edit(
+            n -> {
+              n.getSpec()
+                  .setTaints(
+                      List.of(
+                          new TaintBuilder()
+                              .withKey("berth.dev/maintenance")
+                              .withEffect("NoSchedule")
+                              .build()));
+              return n;
+            });
+    admin
+        .nodes()
+        .withName("cap-n3")
+        .editStatus(
+            n -> {
+              n.getStatus().getConditions().get(0).setStatus("False");
+              return n;
+            });
 
     ResourceFlavorStatus status = awaitGpu(s -> "6".equals(gpu(s).allocatable));
     assertThat(status.allocatableNodes).as("cap-n4 only").isEqualTo(1);
@@ -186,14 +222,16 @@ class CapacityE2EIT {
     assertThat(shortfall.status).isEqualTo("True");
     assertThat(shortfall.reason).isEqualTo("AllocatableBelowReserved");
     assertThat(shortfall.message)
-        .startsWith("Admitted workloads hold more than the usable nodes have: nvidia.com/gpu"
-            + " reserved 16 > allocatable 6")
+        .startsWith(
+            "Admitted workloads hold more than the usable nodes have: nvidia.com/gpu"
+                + " reserved 16 > allocatable 6")
         .contains("cap-n2 Tainted berth.dev/maintenance", "cap-n3 NotReady")
         .endsWith("workloads at risk: " + NS + "/" + wl.getMetadata().getName());
-    awaitFlavorEvent(e -> {
-      assertThat(e.getReason()).isEqualTo("CapacityShortfall");
-      assertThat(e.getMessage()).contains(wl.getMetadata().getName());
-    });
+    awaitFlavorEvent(
+        e -> {
+          assertThat(e.getReason()).isEqualTo("CapacityShortfall");
+          assertThat(e.getMessage()).contains(wl.getMetadata().getName());
+        });
     awaitMetric("allocatable", 6);
     assertThat(metric("reserved")).isEqualTo(16);
     assertThat(metric("in_use")).isEqualTo(8);
@@ -221,10 +259,11 @@ class CapacityE2EIT {
     assertThat(gpu(recovered).inUse).isEqualTo("0");
     assertThat(condition(recovered, "OverCommitted").status).isEqualTo("False");
     assertThat(condition(recovered, "CapacityShortfall").status).isEqualTo("False");
-    awaitFlavorEvent(e -> {
-      assertThat(e.getType()).isEqualTo("Normal");
-      assertThat(e.getReason()).isEqualTo("OverCommittedResolved");
-    });
+    awaitFlavorEvent(
+        e -> {
+          assertThat(e.getType()).isEqualTo("Normal");
+          assertThat(e.getReason()).isEqualTo("OverCommittedResolved");
+        });
     awaitMetric("in_use", 0);
   }
 
@@ -234,12 +273,18 @@ class CapacityE2EIT {
     admin.resource(Objects.flavor("cap-shared", Map.of(POOL, "capacity-ts"))).create();
     admin.resource(Objects.flavor("cap-mig", Map.of(POOL, "capacity-mig"))).create();
     Node ts = readyNode("cap-ts", "capacity-ts", Map.of(GPU, "16"));
-    admin.nodes().withName(ts.getMetadata().getName()).edit(n -> {
-      n.getMetadata().getLabels().put("nvidia.com/gpu.sharing-strategy", "time-slicing");
-      n.getMetadata().getLabels().put("nvidia.com/gpu.replicas", "4");
-      return n;
-    });
-    readyNode("cap-mig", "capacity-mig",
+    admin
+        .nodes()
+        .withName(ts.getMetadata().getName())
+        .edit(
+            n -> {
+              n.getMetadata().getLabels().put("nvidia.com/gpu.sharing-strategy", "time-slicing");
+              n.getMetadata().getLabels().put("nvidia.com/gpu.replicas", "4");
+              return n;
+            });
+    readyNode(
+        "cap-mig",
+        "capacity-mig",
         Map.of("nvidia.com/mig-1g.10gb", "7", "nvidia.com/mig-3g.40gb", "2"));
 
     ResourceFlavorStatus shared = awaitStatus("cap-shared", s -> Boolean.TRUE.equals(s.shared));
@@ -253,8 +298,12 @@ class CapacityE2EIT {
     assertThat(resource(mig, "nvidia.com/mig-1g.10gb").allocatable).isEqualTo("7");
     assertThat(resource(mig, "nvidia.com/mig-3g.40gb").physical).isEqualTo("2");
     assertThat(mig.resources).extracting(r -> r.name).doesNotContain(GPU);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-        gauge("berth_flavor_shared", Map.of("flavor", "cap-shared")).value()).isEqualTo(1));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(gauge("berth_flavor_shared", Map.of("flavor", "cap-shared")).value())
+                    .isEqualTo(1));
   }
 
   // ------------------------------------------------------------------ helpers
@@ -264,30 +313,53 @@ class CapacityE2EIT {
   }
 
   /**
-   * A node as the API server stores it (tainted not-ready); when {@code ready}, then Ready with
-   * the taint lifted, as the kubelet and the node lifecycle controller would.
+   * A node as the API server stores it (tainted not-ready); when {@code ready}, then Ready with the
+   * taint lifted, as the kubelet and the node lifecycle controller would.
    */
   private static Node node(String name, String pool, Map<String, String> extended, boolean ready) {
-    admin.resource(new NodeBuilder().withNewMetadata().withName(name)
-        .addToLabels(Map.of(POOL, pool, "kubernetes.io/hostname", name)).endMetadata()
-        .withNewSpec().endSpec().build()).create();
-    admin.nodes().withName(name).editStatus(n -> {
-      NodeStatusBuilder status = new NodeStatusBuilder()
-          .addToCapacity("cpu", new Quantity("96"))
-          .addToAllocatable("cpu", new Quantity("94"))
-          .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False").endCondition();
-      extended.forEach((r, q) -> status.addToCapacity(r, new Quantity(q))
-          .addToAllocatable(r, new Quantity(q)));
-      n.setStatus(status.build());
-      return n;
-    });
+    admin
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels(Map.of(POOL, pool, "kubernetes.io/hostname", name))
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build())
+        .create();
+    admin
+        .nodes()
+        .withName(name)
+        .editStatus(
+            n -> {
+              NodeStatusBuilder status =
+                  new NodeStatusBuilder()
+                      .addToCapacity("cpu", new Quantity("96"))
+                      .addToAllocatable("cpu", new Quantity("94"))
+                      .addNewCondition()
+                      .withType("Ready")
+                      .withStatus(ready ? "True" : "False")
+                      .endCondition();
+              extended.forEach(
+                  (r, q) ->
+                      status
+                          .addToCapacity(r, new Quantity(q))
+                          .addToAllocatable(r, new Quantity(q)));
+              n.setStatus(status.build());
+              return n;
+            });
     if (!ready) {
       return admin.nodes().withName(name).get();
     }
-    return admin.nodes().withName(name).edit(n -> {
-      n.getSpec().setTaints(null);
-      return n;
-    });
+    return admin
+        .nodes()
+        .withName(name)
+        .edit(
+            n -> {
+              n.getSpec().setTaints(null);
+              return n;
+            });
   }
 
   private static ResourceFlavorStatus awaitGpu(Predicate<ResourceFlavorStatus> ok) {
@@ -296,9 +368,11 @@ class CapacityE2EIT {
 
   private static ResourceFlavorStatus awaitStatus(
       String flavor, Predicate<ResourceFlavorStatus> ok) {
-    return await().atMost(Duration.ofSeconds(30)).until(
-        () -> admin.resources(ResourceFlavor.class).withName(flavor).get().getStatus(),
-        s -> s != null && s.resources != null && ok.test(s));
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> admin.resources(ResourceFlavor.class).withName(flavor).get().getStatus(),
+            s -> s != null && s.resources != null && ok.test(s));
   }
 
   private static FlavorResourceCapacity gpu(ResourceFlavorStatus s) {
@@ -315,10 +389,14 @@ class CapacityE2EIT {
 
   /** Events of a cluster-scoped object go to the default namespace. */
   private static void awaitFlavorEvent(java.util.function.Consumer<Event> requirements) {
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-        assertThat(admin.v1().events().inNamespace("default").list().getItems().stream()
-            .filter(e -> FLAVOR.equals(e.getInvolvedObject().getName())))
-            .anySatisfy(requirements));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        admin.v1().events().inNamespace("default").list().getItems().stream()
+                            .filter(e -> FLAVOR.equals(e.getInvolvedObject().getName())))
+                    .anySatisfy(requirements));
   }
 
   private static Gauge gauge(String name, Map<String, String> tags) {

@@ -58,9 +58,9 @@ import org.junit.jupiter.api.Test;
  * with their keys as PKCS#1, SEC1 and PKCS#8 PEM, and ServiceAccount tokens. Each is checked by a
  * real kube-apiserver, which says who it authenticated (SelfSubjectReview).
  *
- * <p>kube-api-test trusts only its own client certificate, which cannot sign others (it is no
- * CA). This server therefore runs from a directory of its own, where the test puts a client CA
- * (and the serving certificate) before kube-api-test looks; the binaries are the shared ones.
+ * <p>kube-api-test trusts only its own client certificate, which cannot sign others (it is no CA).
+ * This server therefore runs from a directory of its own, where the test puts a client CA (and the
+ * serving certificate) before kube-api-test looks; the binaries are the shared ones.
  */
 class ClusterCredentialsIT {
   private static final AtomicLong SERIAL = new AtomicLong(System.currentTimeMillis());
@@ -76,8 +76,11 @@ class ClusterCredentialsIT {
   @BeforeAll
   static void startAnApiServerWithAClientCa() throws Exception {
     dir = Files.createTempDirectory("berth-credentials-");
-    String base = System.getenv().getOrDefault(
-        "KUBE_API_TEST_DIR", Path.of(System.getProperty("user.home"), ".kubeapitest").toString());
+    String base =
+        System.getenv()
+            .getOrDefault(
+                "KUBE_API_TEST_DIR",
+                Path.of(System.getProperty("user.home"), ".kubeapitest").toString());
     Files.createSymbolicLink(dir.resolve("k8s"), Path.of(base, "k8s"));
     caKeys = keys("RSA");
     ca = certificate("O=system:masters,CN=kubeapitest", caKeys.getPublic(), caKeys, true, null);
@@ -86,17 +89,31 @@ class ClusterCredentialsIT {
     write(dir.resolve("client.crt"), pem(ca));
     write(dir.resolve("client.key"), pem(caKeys.getPrivate()));
     KeyPair serving = keys("RSA");
-    X509Certificate servingCert = certificate("CN=kube-apiserver", serving.getPublic(), serving,
-        false, new GeneralNames(new GeneralName[] {
-            new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-            new GeneralName(GeneralName.dNSName, "localhost")}));
+    X509Certificate servingCert =
+        certificate(
+            "CN=kube-apiserver",
+            serving.getPublic(),
+            serving,
+            false,
+            new GeneralNames(
+                new GeneralName[] {
+                  new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+                  new GeneralName(GeneralName.dNSName, "localhost")
+                }));
     write(dir.resolve("apiserver.crt"), pem(servingCert));
     write(dir.resolve("apiserver.key"), pem(serving.getPrivate()));
-    server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-        .withTestDir(dir.toString()).withOfflineMode(true).withUpdateKubeConfig(false).build());
+    server =
+        new KubeAPIServer(
+            KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withTestDir(dir.toString())
+                .withOfflineMode(true)
+                .withUpdateKubeConfig(false)
+                .build());
     server.start();
-    admin = new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(server.getKubeConfigYaml())).build();
+    admin =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(server.getKubeConfigYaml()))
+            .build();
     serverUrl = admin.getMasterUrl().toString();
     serverCa = pem(servingCert);
   }
@@ -138,12 +155,16 @@ class ClusterCredentialsIT {
     assertThat(userOf(kubeconfig)).isEqualTo("berth-ec-pkcs8");
     // Why ClusterCredentials exists: without it the client reads the key as RSA. When a fabric8
     // upgrade makes this line fail, ClusterCredentials can go.
-    assertThatThrownBy(() -> {
-      try (KubernetesClient plain =
-          new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build()) {
-        plain.resource(new SelfSubjectReviewBuilder().build()).create();
-      }
-    }).hasStackTraceContaining("Invalid DER: object is not integer");
+    assertThatThrownBy(
+            () -> {
+              try (KubernetesClient plain =
+                  new KubernetesClientBuilder()
+                      .withConfig(Config.fromKubeconfig(kubeconfig))
+                      .build()) {
+                plain.resource(new SelfSubjectReviewBuilder().build()).create();
+              }
+            })
+        .hasStackTraceContaining("Invalid DER: object is not integer");
   }
 
   @Test
@@ -160,22 +181,40 @@ class ClusterCredentialsIT {
 
   @Test
   void aServiceAccountToken() {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
-        .withName("credentials").endMetadata().build()).create();
-    admin.serviceAccounts().inNamespace("credentials").resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName("berth").endMetadata().build()).create();
-    String token = admin.serviceAccounts().inNamespace("credentials").withName("berth")
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(600L)
-            .endSpec().build())
-        .getStatus().getToken();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName("credentials").endMetadata().build())
+        .create();
+    admin
+        .serviceAccounts()
+        .inNamespace("credentials")
+        .resource(
+            new ServiceAccountBuilder().withNewMetadata().withName("berth").endMetadata().build())
+        .create();
+    String token =
+        admin
+            .serviceAccounts()
+            .inNamespace("credentials")
+            .withName("berth")
+            .tokenRequest(
+                new TokenRequestBuilder()
+                    .withNewSpec()
+                    .withExpirationSeconds(600L)
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getToken();
     assertThat(userOf(kubeconfig("token: " + token)))
         .isEqualTo("system:serviceaccount:credentials:berth");
   }
 
   /** Who the API server says the kubeconfig's user is, connected as Berth connects. */
   private static String userOf(String kubeconfig) {
-    try (KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(ClusterCredentials.fromKubeconfig(kubeconfig)).build()) {
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(ClusterCredentials.fromKubeconfig(kubeconfig))
+            .build()) {
       SelfSubjectReview review = client.resource(new SelfSubjectReviewBuilder().build()).create();
       return review.getStatus().getUserInfo().getUsername();
     }
@@ -186,12 +225,20 @@ class ClusterCredentialsIT {
       throws Exception {
     KeyPair keys = keys(algorithm);
     X509Certificate cert = certificate("CN=" + name, keys.getPublic(), caKeys, false, null);
-    String key = asPkcs8 ? pkcs8(keys.getPrivate())
-        : algorithm.equals("EC") ? sec1(keys) : pem(keys.getPrivate());
-    assertThat(key).startsWith(asPkcs8 ? "-----BEGIN PRIVATE KEY-----"
-        : "-----BEGIN " + algorithm + " PRIVATE KEY-----");
-    return kubeconfig("client-certificate-data: " + base64(pem(cert))
-        + "\n      client-key-data: " + base64(key));
+    String key =
+        asPkcs8
+            ? pkcs8(keys.getPrivate())
+            : algorithm.equals("EC") ? sec1(keys) : pem(keys.getPrivate());
+    assertThat(key)
+        .startsWith(
+            asPkcs8
+                ? "-----BEGIN PRIVATE KEY-----"
+                : "-----BEGIN " + algorithm + " PRIVATE KEY-----");
+    return kubeconfig(
+        "client-certificate-data: "
+            + base64(pem(cert))
+            + "\n      client-key-data: "
+            + base64(key));
   }
 
   private static String kubeconfig(String userFields) {
@@ -211,7 +258,8 @@ class ClusterCredentialsIT {
         - name: test
           context: {cluster: test, user: user}
         current-context: test
-        """.formatted(serverUrl, base64(serverCa), "    " + userFields);
+        """
+        .formatted(serverUrl, base64(serverCa), "    " + userFields);
   }
 
   private static KeyPair keys(String algorithm) throws Exception {
@@ -224,41 +272,57 @@ class ClusterCredentialsIT {
       String subject, java.security.PublicKey key, KeyPair issuer, boolean isCa, GeneralNames san)
       throws Exception {
     Instant now = Instant.now();
-    X500Name issuerName = isCa
-        ? new X500Name(subject)
-        : X500Name.getInstance(ca.getSubjectX500Principal().getEncoded());
-    JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
-        issuerName, BigInteger.valueOf(SERIAL.incrementAndGet()),
-        Date.from(now.minus(1, ChronoUnit.MINUTES)), Date.from(now.plus(1, ChronoUnit.DAYS)),
-        new X500Name(subject), key);
+    X500Name issuerName =
+        isCa
+            ? new X500Name(subject)
+            : X500Name.getInstance(ca.getSubjectX500Principal().getEncoded());
+    JcaX509v3CertificateBuilder builder =
+        new JcaX509v3CertificateBuilder(
+            issuerName,
+            BigInteger.valueOf(SERIAL.incrementAndGet()),
+            Date.from(now.minus(1, ChronoUnit.MINUTES)),
+            Date.from(now.plus(1, ChronoUnit.DAYS)),
+            new X500Name(subject),
+            key);
     builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(isCa));
     if (isCa) {
-      builder.addExtension(Extension.keyUsage, true,
-          new KeyUsage(KeyUsage.keyCertSign | KeyUsage.digitalSignature));
+      builder.addExtension(
+          Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.digitalSignature));
     } else {
-      builder.addExtension(Extension.keyUsage, true,
+      builder.addExtension(
+          Extension.keyUsage,
+          true,
           new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-      builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-          new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth, KeyPurposeId.id_kp_serverAuth}));
+      builder.addExtension(
+          Extension.extendedKeyUsage,
+          false,
+          new ExtendedKeyUsage(
+              new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth, KeyPurposeId.id_kp_serverAuth}));
     }
     if (san != null) {
       builder.addExtension(Extension.subjectAlternativeName, false, san);
     }
-    return new JcaX509CertificateConverter().getCertificate(
-        builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(issuer.getPrivate())));
+    return new JcaX509CertificateConverter()
+        .getCertificate(
+            builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(issuer.getPrivate())));
   }
 
   /**
-   * An EC key as k3s, openssl and Go's x509.MarshalECPrivateKey write it (SEC1 with the curve
-   * and the public key; BouncyCastle's PEM writer leaves the curve out of a JDK key).
+   * An EC key as k3s, openssl and Go's x509.MarshalECPrivateKey write it (SEC1 with the curve and
+   * the public key; BouncyCastle's PEM writer leaves the curve out of a JDK key).
    */
   private static String sec1(KeyPair keys) throws IOException {
     AlgorithmIdentifier curve =
         PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded()).getPrivateKeyAlgorithm();
-    DERBitString point = new DERBitString(SubjectPublicKeyInfo.getInstance(
-        keys.getPublic().getEncoded()).getPublicKeyData().getBytes());
-    byte[] der = new org.bouncycastle.asn1.sec.ECPrivateKey(
-        256, ((ECPrivateKey) keys.getPrivate()).getS(), point, curve.getParameters()).getEncoded();
+    DERBitString point =
+        new DERBitString(
+            SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded())
+                .getPublicKeyData()
+                .getBytes());
+    byte[] der =
+        new org.bouncycastle.asn1.sec.ECPrivateKey(
+                256, ((ECPrivateKey) keys.getPrivate()).getS(), point, curve.getParameters())
+            .getEncoded();
     return pem(new PemObject("EC PRIVATE KEY", der));
   }
 

@@ -37,7 +37,9 @@ class CohortE2EIT {
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 8) == 6);
     // And no more than that, for a while of cycles.
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
         .until(() -> running(s, 8) == 6);
     await()
         .atMost(Duration.ofSeconds(20))
@@ -64,7 +66,9 @@ class CohortE2EIT {
       s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 5) == 3);
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
         .until(() -> running(s, 5) == 3);
   }
 
@@ -83,9 +87,14 @@ class CohortE2EIT {
         .untilAsserted(
             () -> {
               for (String name : new String[] {"cycle-a", "cycle-b"}) {
-                var cohort = s.client.resources(dev.berth.api.v1beta1.Cohort.class).withName(name).get();
+                var cohort =
+                    s.client.resources(dev.berth.api.v1beta1.Cohort.class).withName(name).get();
                 assertThat(cohort.getStatus()).as(name).isNotNull();
-                var active = cohort.getStatus().conditions.stream().filter(c -> c.type.equals("Active")).findFirst().orElseThrow();
+                var active =
+                    cohort.getStatus().conditions.stream()
+                        .filter(c -> c.type.equals("Active"))
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(active.status).isEqualTo("False");
                 assertThat(active.message).contains("cycle-a").contains("cycle-b");
               }

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Berth on a whole control plane ({@link ControlPlane}): nothing here writes Job or pod status.
- * The Job controller makes the pods of an admitted Job, kube-scheduler binds them through the
+ * Berth on a whole control plane ({@link ControlPlane}): nothing here writes Job or pod status. The
+ * Job controller makes the pods of an admitted Job, kube-scheduler binds them through the
  * nodeSelector and tolerations Berth added from the flavor, KWOK runs and finishes them, the Job
- * controller marks the Job finished, and Berth releases the quota. The tests read where each
- * pod landed from its Node's labels.
+ * controller marks the Job finished, and Berth releases the quota. The tests read where each pod
+ * landed from its Node's labels.
  */
 class ControlPlaneE2EIT {
   private static ControlPlane plane;
@@ -32,13 +32,10 @@ class ControlPlaneE2EIT {
     on = new OnPlane(plane);
     Namespaces.ensure(plane.client(), "berth-system");
     operator = RunningOperator.startNew(plane.kubeconfig(), false);
-    plane.client().resource(on.flavor("plane-h100", SimNode.H100, "on-demand", List.of()))
-        .create();
-    plane.client().resource(on.flavor("plane-a100", SimNode.A100, "on-demand", List.of()))
-        .create();
+    plane.client().resource(on.flavor("plane-h100", SimNode.H100, "on-demand", List.of())).create();
+    plane.client().resource(on.flavor("plane-a100", SimNode.A100, "on-demand", List.of())).create();
     Toleration spot = new Toleration("NoSchedule", SimNode.LIFECYCLE, "Equal", null, "spot");
-    plane.client().resource(on.flavor("plane-spot", SimNode.H100, "spot", List.of(spot)))
-        .create();
+    plane.client().resource(on.flavor("plane-spot", SimNode.H100, "spot", List.of(spot))).create();
   }
 
   @AfterAll
@@ -80,10 +77,14 @@ class ControlPlaneE2EIT {
 
     List<Pod> first = runningPods(s, "first", 2);
     // Two pods of 8 GPUs fill both H100 nodes; the idle A100 and spot nodes take none of them.
-    assertThat(first).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
-        .containsEntry(SimNode.LIFECYCLE, "on-demand"));
-    assertThat(first).extracting(p -> p.getSpec().getNodeName())
+    assertThat(first)
+        .allSatisfy(
+            p ->
+                assertThat(plane.nodeLabels(p))
+                    .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
+                    .containsEntry(SimNode.LIFECYCLE, "on-demand"));
+    assertThat(first)
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrder("h100-a-0", "h100-a-1");
     assertThat(s.running("second")).isFalse();
     assertThat(plane.podsOf(s.namespace, "second")).isEmpty();
@@ -92,7 +93,8 @@ class ControlPlaneE2EIT {
     assertThat(s.job("first").getStatus().getSucceeded()).isEqualTo(2);
     awaitFinished(s, "first");
     List<Pod> second = runningPods(s, "second", 2);
-    assertThat(second).extracting(p -> p.getSpec().getNodeName())
+    assertThat(second)
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrder("h100-a-0", "h100-a-1");
     awaitJobCondition(s, "second", "Complete");
     awaitFinished(s, "second");
@@ -107,11 +109,15 @@ class ControlPlaneE2EIT {
 
     // The on-demand H100 nodes are free and untainted, yet the flavors' node labels keep the
     // pods off them; only the spot flavor's toleration lets pods onto the tainted spot nodes.
-    assertThat(runningPods(spot, "spot", 2)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
-        .containsEntry(SimNode.LIFECYCLE, "spot"));
-    assertThat(runningPods(a100, "a100", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    assertThat(runningPods(spot, "spot", 2))
+        .allSatisfy(
+            p ->
+                assertThat(plane.nodeLabels(p))
+                    .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100)
+                    .containsEntry(SimNode.LIFECYCLE, "spot"));
+    assertThat(runningPods(a100, "a100", 1))
+        .allSatisfy(
+            p -> assertThat(plane.nodeLabels(p)).containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
     awaitJobCondition(spot, "spot", "Complete");
     awaitJobCondition(a100, "a100", "Complete");
     awaitFinished(spot, "spot");
@@ -129,8 +135,9 @@ class ControlPlaneE2EIT {
     // backoffLimit 0: the Job controller fails the Job on its pod's failure.
     awaitJobCondition(s, "flaky", "Failed");
     awaitFinished(s, "flaky");
-    assertThat(runningPods(s, "after", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    assertThat(runningPods(s, "after", 1))
+        .allSatisfy(
+            p -> assertThat(plane.nodeLabels(p)).containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
     awaitJobCondition(s, "after", "Complete");
   }
 
@@ -148,8 +155,9 @@ class ControlPlaneE2EIT {
     runningPods(s, "victim", 1);
 
     // The pod events in the API server's order: the victim's pod stopping, the urgent one bound.
-    try (OnPlane.StopThenBind events = new OnPlane.StopThenBind(plane.client(), s.namespace,
-        "batch.kubernetes.io/job-name", "victim", 1, "urgent")) {
+    try (OnPlane.StopThenBind events =
+        new OnPlane.StopThenBind(
+            plane.client(), s.namespace, "batch.kubernetes.io/job-name", "victim", 1, "urgent")) {
       Job urgent = gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
       urgent.getMetadata().getLabels().put("berth.dev/priority-class", "plane-high");
       s.submit(urgent);
@@ -159,8 +167,9 @@ class ControlPlaneE2EIT {
       assertThat(events.order).containsExactly("victim stopped", "preemptor bound");
     }
     // Requeued, the victim is admitted again once the urgent Job is done and really reruns.
-    assertThat(runningPods(s, "victim", 1)).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    assertThat(runningPods(s, "victim", 1))
+        .allSatisfy(
+            p -> assertThat(plane.nodeLabels(p)).containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
     // Stop it for good; the garbage collector removes its pods.
     s.client.resource(s.job("victim")).delete();
   }

@@ -52,7 +52,8 @@ class CrdSchemaIT {
               .get();
       assertThat(TestApiServer.established(stored)).as(crd.getMetadata().getName()).isTrue();
       assertThat(stored.getSpec().getNames().getShortNames()).isNotEmpty();
-      assertThat(stored.getSpec().getVersions()).singleElement()
+      assertThat(stored.getSpec().getVersions())
+          .singleElement()
           .satisfies(v -> assertThat(v.getName()).isEqualTo("v1beta1"));
     }
   }
@@ -90,9 +91,9 @@ class CrdSchemaIT {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("invalidObjects")
-  void invalidObjectIsRejectedWithFieldPath(
-      String name, String yaml, String path, String message) {
-    GenericKubernetesResource object = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+  void invalidObjectIsRejectedWithFieldPath(String name, String yaml, String path, String message) {
+    GenericKubernetesResource object =
+        Serialization.unmarshal(yaml, GenericKubernetesResource.class);
     assertThatThrownBy(() -> client.resource(object).create())
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
@@ -104,7 +105,11 @@ class CrdSchemaIT {
   void tooManyPodSetsAreRejected() {
     String podSets =
         IntStream.range(0, 19)
-            .mapToObj(i -> "  - name: ps" + i + "\n    count: 1\n    template: {spec: {containers: [{name: c, image: busybox}]}}")
+            .mapToObj(
+                i ->
+                    "  - name: ps"
+                        + i
+                        + "\n    count: 1\n    template: {spec: {containers: [{name: c, image: busybox}]}}")
             .collect(Collectors.joining("\n"));
     String yaml =
         "apiVersion: berth.dev/v1beta1\nkind: Workload\nmetadata: {name: too-many, namespace: "
@@ -112,7 +117,8 @@ class CrdSchemaIT {
             + "}\nspec:\n  podSets:\n"
             + podSets
             + "\n";
-    GenericKubernetesResource object = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+    GenericKubernetesResource object =
+        Serialization.unmarshal(yaml, GenericKubernetesResource.class);
     assertThatThrownBy(() -> client.resource(object).create())
         .hasMessageContaining("spec.podSets")
         .hasMessageContaining("must have at most 18 items");
@@ -207,7 +213,8 @@ class CrdSchemaIT {
                             spec(o).put("queueName", "elsewhere");
                             return o;
                           }))
-          .hasMessageContaining("queueName, priority and podSets are immutable while quota is reserved");
+          .hasMessageContaining(
+              "queueName, priority and podSets are immutable while quota is reserved");
     } finally {
       client.resource(wl).delete();
     }

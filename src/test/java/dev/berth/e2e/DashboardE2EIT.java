@@ -42,22 +42,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 16, deliverables 5 and 6: the web dashboard in a real headless Chromium, driven over the
- * DevTools protocol, against a real API server with the operator running a known scenario, and
- * the Grafana dashboard's queries against what the same operator exports.
+ * DevTools protocol, against a real API server with the operator running a known scenario, and the
+ * Grafana dashboard's queries against what the same operator exports.
  *
  * <p>The scenario, on a cluster of its own: cohort dash-cohort holds dash-a (cpu: nominal 4,
- * borrowing limit 2, preempts lower priority) and dash-b (cpu: nominal 2, unused). In dash-a:
- * low (4 cpu, priority 10) is admitted, then preempted by urgent (4 cpu, priority 1000);
- * borrow (2 cpu, from dash-other) borrows dash-b's quota; big (8 cpu) can never fit; later
- * (1 cpu, dash-other) waits. Topology dash-dc has four 8-GPU nodes, one of them with a foreign
- * pod on 3 GPUs. Screenshots go to target/e2e/dashboard-e2e/ (berth.dashboard.artefacts).
+ * borrowing limit 2, preempts lower priority) and dash-b (cpu: nominal 2, unused). In dash-a: low
+ * (4 cpu, priority 10) is admitted, then preempted by urgent (4 cpu, priority 1000); borrow (2 cpu,
+ * from dash-other) borrows dash-b's quota; big (8 cpu) can never fit; later (1 cpu, dash-other)
+ * waits. Topology dash-dc has four 8-GPU nodes, one of them with a foreign pod on 3 GPUs.
+ * Screenshots go to target/e2e/dashboard-e2e/ (berth.dashboard.artefacts).
  */
 class DashboardE2EIT {
   private static final String TEAM = "dash-team";
   private static final String OTHER = "dash-other";
   private static final String GPU = "nvidia.com/gpu";
-  private static final Path WORK = Path.of(System.getProperty("berth.dashboard.artefacts",
-      "target/dashboard-e2e")).toAbsolutePath();
+  private static final Path WORK =
+      Path.of(System.getProperty("berth.dashboard.artefacts", "target/dashboard-e2e"))
+          .toAbsolutePath();
   private static TestApiServer.Cluster cluster;
   private static KubernetesClient admin;
   private static BerthOperator operator;
@@ -104,47 +105,73 @@ class DashboardE2EIT {
       // Signed in by the link local mode prints: the token in the fragment.
       page.navigate(base + "#token=" + adminToken);
       awaitText(page, "#pending-body", "ExceedsMaxQuota");
-      assertThat(page.evaluate("location.hash").asText()).as("token out of the address bar")
+      assertThat(page.evaluate("location.hash").asText())
+          .as("token out of the address bar")
           .isEmpty();
       assertThat(text(page, "#who")).contains("system:serviceaccount:berth-system:dash-admin");
 
       // Usage against nominal quota and borrowing limit, per flavor and resource.
-      assertThat(rows(page, "#queues-body table:nth-of-type(2)")).contains(
-          List.of("dash-a", "dash-cpu", "cpu", "6", "4", "2", "2", "none", ""),
-          List.of("dash-b", "dash-cpu", "cpu", "0", "2", "0", "none", "none", ""));
-      assertThat(rows(page, "#queues-body table:nth-of-type(1)")).contains(
-          List.of("dash-a", "dash-cohort", "0", "3", "2", "Active"));
+      assertThat(rows(page, "#queues-body table:nth-of-type(2)"))
+          .contains(
+              List.of("dash-a", "dash-cpu", "cpu", "6", "4", "2", "2", "none", ""),
+              List.of("dash-b", "dash-cpu", "cpu", "0", "2", "0", "none", "none", ""));
+      assertThat(rows(page, "#queues-body table:nth-of-type(1)"))
+          .contains(List.of("dash-a", "dash-cohort", "0", "3", "2", "Active"));
       assertThat(rows(page, "#cohorts-body table"))
-          .anySatisfy(r -> assertThat(r.subList(0, 3))
-              .containsExactly("dash-cohort", "—", "dash-a, dash-b"));
+          .anySatisfy(
+              r ->
+                  assertThat(r.subList(0, 3))
+                      .containsExactly("dash-cohort", "—", "dash-a, dash-b"));
 
       // The pending list in admission order, with positions and reasons.
       assertThat(text(page, "#pending-body table caption"))
           .isEqualTo("Pending in ClusterQueue dash-a (3 shown), in admission order");
-      assertThat(pendingRows(page)).containsExactly(
-          List.of("0", "0", "low", TEAM, "lq", "10", "cpu 4", "WaitingForQuota"),
-          List.of("1", "1", "big", TEAM, "lq", "0", "cpu 8", "ExceedsMaxQuota"),
-          List.of("2", "0", "later", OTHER, "lq", "0", "cpu 1", "WaitingForQuota"));
+      assertThat(pendingRows(page))
+          .containsExactly(
+              List.of("0", "0", "low", TEAM, "lq", "10", "cpu 4", "WaitingForQuota"),
+              List.of("1", "1", "big", TEAM, "lq", "0", "cpu 8", "ExceedsMaxQuota"),
+              List.of("2", "0", "later", OTHER, "lq", "0", "cpu 1", "WaitingForQuota"));
 
       // Admissions, the preemption (naming its preemptor) and the borrowing admission.
       List<List<String>> recent = rows(page, "#recent-body table");
-      assertThat(recent).anySatisfy(r -> assertThat(r.subList(1, 5))
-          .containsExactly("Preempted", TEAM + "/" + workloadName(TEAM, "low"), "dash-a",
-              "InClusterQueue"));
-      assertThat(recent.stream().filter(r -> r.get(1).equals("Preempted")).findFirst()
-          .orElseThrow().get(5)).startsWith("for " + TEAM + "/" + workloadName(TEAM, "urgent"));
-      assertThat(recent).anySatisfy(r -> assertThat(r.subList(1, 5)).containsExactly(
-          "Admitted", OTHER + "/" + workloadName(OTHER, "borrow"), "dash-a", "Borrowing"));
+      assertThat(recent)
+          .anySatisfy(
+              r ->
+                  assertThat(r.subList(1, 5))
+                      .containsExactly(
+                          "Preempted",
+                          TEAM + "/" + workloadName(TEAM, "low"),
+                          "dash-a",
+                          "InClusterQueue"));
+      assertThat(
+              recent.stream()
+                  .filter(r -> r.get(1).equals("Preempted"))
+                  .findFirst()
+                  .orElseThrow()
+                  .get(5))
+          .startsWith("for " + TEAM + "/" + workloadName(TEAM, "urgent"));
+      assertThat(recent)
+          .anySatisfy(
+              r ->
+                  assertThat(r.subList(1, 5))
+                      .containsExactly(
+                          "Admitted",
+                          OTHER + "/" + workloadName(OTHER, "borrow"),
+                          "dash-a",
+                          "Borrowing"));
       assertThat(recent.stream().filter(r -> r.get(1).equals("Admitted"))).hasSize(3);
 
       // Fragmentation per block and rack: 8-GPU nodes, 3 GPUs taken on b1-r1-n1.
       assertThat(rows(page, "#topology-body table:nth-of-type(1)"))
           .containsExactly(List.of("b1", "96", "21"), List.of("b2", "32", "8"));
-      assertThat(rows(page, "#topology-body table:nth-of-type(2)")).containsExactly(
-          List.of("b1/b1-r1", "64", "13"), List.of("b1/b1-r2", "32", "8"),
-          List.of("b2/b2-r1", "32", "8"));
+      assertThat(rows(page, "#topology-body table:nth-of-type(2)"))
+          .containsExactly(
+              List.of("b1/b1-r1", "64", "13"),
+              List.of("b1/b1-r2", "32", "8"),
+              List.of("b2/b2-r1", "32", "8"));
       assertThat(text(page, "#topology-body table:nth-of-type(2) caption"))
-          .contains("level topology.berth.dev/rack").contains("nvidia.com/gpu 13");
+          .contains("level topology.berth.dev/rack")
+          .contains("nvidia.com/gpu 13");
       page.screenshot(WORK.resolve("admin.png"));
 
       // Live: a newcomer shows up without a reload.
@@ -167,7 +194,8 @@ class DashboardE2EIT {
       awaitText(page, "#pending-body", "ExceedsMaxQuota");
       assertThat(text(page, "#who")).contains("system:serviceaccount:" + TEAM + ":dash-member");
       // Only her namespace; others' places stay (position 2 is not hers, so it is missing).
-      assertThat(pendingRows(page)).extracting(r -> r.get(0) + " " + r.get(2))
+      assertThat(pendingRows(page))
+          .extracting(r -> r.get(0) + " " + r.get(2))
           .containsExactly("0 low", "1 big");
       assertThat(text(page, "#queues-body")).contains("You may not list ClusterQueues");
       assertThat(text(page, "#topology-body")).contains("You may not list Topologies");
@@ -180,8 +208,9 @@ class DashboardE2EIT {
         page.press("Tab");
         focused = page.evaluate("document.activeElement.textContent.trim()").asText();
       }
-      assertThat(focused).as("Tab reaches the Pending workloads link").isEqualTo(
-          "Pending workloads");
+      assertThat(focused)
+          .as("Tab reaches the Pending workloads link")
+          .isEqualTo("Pending workloads");
       page.press("Enter");
       assertThat(page.evaluate("document.activeElement.id").asText()).isEqualTo("pending-h");
       page.press("Tab");
@@ -190,12 +219,12 @@ class DashboardE2EIT {
       page.press("Enter");
       assertThat(page.evaluate("document.activeElement.getAttribute('aria-expanded')").asText())
           .isEqualTo("true");
-      String controls = page.evaluate("document.activeElement.getAttribute('aria-controls')")
-          .asText();
+      String controls =
+          page.evaluate("document.activeElement.getAttribute('aria-controls')").asText();
       assertThat(page.evaluate("document.getElementById('" + controls + "').hidden").asBoolean())
           .isFalse();
-      assertThat(page.evaluate("document.getElementById('" + controls + "').textContent")
-          .asText()).contains("needs cpu 4");
+      assertThat(page.evaluate("document.getElementById('" + controls + "').textContent").asText())
+          .contains("needs cpu 4");
       // The next poll keeps the focus and the opened row.
       String stamp = text(page, "#updated");
       await().atMost(Duration.ofSeconds(20)).until(() -> !text(page, "#updated").equals(stamp));
@@ -214,45 +243,67 @@ class DashboardE2EIT {
   @Test
   void theStateNeedsAnAuthenticatedTokenAndThePageAllowsNoForeignCode() throws Exception {
     HttpClient http = TestHttps.client();
-    HttpResponse<String> none = http.send(HttpRequest.newBuilder(URI.create(base
-        + "api/v1/state")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> none =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "api/v1/state")).build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(none.statusCode()).isEqualTo(401);
-    HttpResponse<String> bad = http.send(HttpRequest.newBuilder(URI.create(base
-        + "api/v1/state")).header("Authorization", "Bearer forged").build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> bad =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + "api/v1/state"))
+                .header("Authorization", "Bearer forged")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(bad.statusCode()).isEqualTo(401);
-    HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> page =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base)).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
-        .contains("default-src 'none'").contains("script-src 'self'");
-    HttpResponse<String> escape = http.send(HttpRequest.newBuilder(URI.create(base
-        + "..%2F..%2Fdev%2Fberth%2Foperator%2FBerthOperator.class")).build(),
-        HttpResponse.BodyHandlers.ofString());
+        .contains("default-src 'none'")
+        .contains("script-src 'self'");
+    HttpResponse<String> escape =
+        http.send(
+            HttpRequest.newBuilder(
+                    URI.create(base + "..%2F..%2Fdev%2Fberth%2Foperator%2FBerthOperator.class"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(escape.statusCode()).isEqualTo(404);
   }
 
   /**
-   * Deliverable 6: every series the chart's Grafana dashboard queries is one this operator
-   * exports, in a scrape of its metrics port after the scenario (admissions, a preemption,
-   * borrowing, topology).
+   * Deliverable 6: every series the chart's Grafana dashboard queries is one this operator exports,
+   * in a scrape of its metrics port after the scenario (admissions, a preemption, borrowing,
+   * topology).
    */
   @Test
   void everyMetricTheGrafanaDashboardQueriesIsExported() throws Exception {
     Set<String> queried = GrafanaDashboardQueries.metricNames();
-    assertThat(queried).contains("berth_admitted_workloads_total",
-        "berth_preempted_workloads_total", "berth_topology_largest_gang_pods");
+    assertThat(queried)
+        .contains(
+            "berth_admitted_workloads_total",
+            "berth_preempted_workloads_total",
+            "berth_topology_largest_gang_pods");
     Pattern series = Pattern.compile("^(berth_[a-zA-Z0-9_]+)[{ ]", Pattern.MULTILINE);
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      String scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-          "http://127.0.0.1:" + operator.metricsPort() + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
-      Set<String> exported = new TreeSet<>();
-      Matcher m = series.matcher(scrape);
-      while (m.find()) {
-        exported.add(m.group(1));
-      }
-      assertThat(exported).containsAll(queried);
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              String scrape =
+                  HttpClient.newHttpClient()
+                      .send(
+                          HttpRequest.newBuilder(
+                                  URI.create(
+                                      "http://127.0.0.1:" + operator.metricsPort() + "/metrics"))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .body();
+              Set<String> exported = new TreeSet<>();
+              Matcher m = series.matcher(scrape);
+              while (m.find()) {
+                exported.add(m.group(1));
+              }
+              assertThat(exported).containsAll(queried);
+            });
   }
 
   // ---------------------------------------------------------------- the scenario
@@ -265,38 +316,84 @@ class DashboardE2EIT {
     Topology topology = new Topology();
     topology.getMetadata().setName("dash-dc");
     topology.setSpec(new TopologySpec());
-    topology.getSpec().levels = List.of(
-        new TopologySpec.TopologyLevel("topology.berth.dev/block"),
-        new TopologySpec.TopologyLevel("topology.berth.dev/rack"),
-        new TopologySpec.TopologyLevel("kubernetes.io/hostname"));
+    topology.getSpec().levels =
+        List.of(
+            new TopologySpec.TopologyLevel("topology.berth.dev/block"),
+            new TopologySpec.TopologyLevel("topology.berth.dev/rack"),
+            new TopologySpec.TopologyLevel("kubernetes.io/hostname"));
     admin.resource(topology).create();
     var flavor = Objects.flavor("dash-h100", Map.of("gpu", "h100"));
     flavor.getSpec().topologyName = "dash-dc";
     admin.resource(flavor).create();
     // Not Berth's: bound by "the scheduler", 3 of b1-r1-n1's 8 GPUs.
-    admin.resource(new PodBuilder().withNewMetadata().withNamespace(OTHER).withName("foreign")
-        .endMetadata().withNewSpec().withNodeName("b1-r1-n1").addNewContainer().withName("c")
-        .withImage("busybox").withNewResources().addToRequests(GPU, new Quantity("3"))
-        .addToLimits(GPU, new Quantity("3")).endResources().endContainer().endSpec().build())
+    admin
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(OTHER)
+                .withName("foreign")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("b1-r1-n1")
+                .addNewContainer()
+                .withName("c")
+                .withImage("busybox")
+                .withNewResources()
+                .addToRequests(GPU, new Quantity("3"))
+                .addToLimits(GPU, new Quantity("3"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build())
         .create();
   }
 
   private static void node(String block, String rack, String host) {
-    admin.resource(new NodeBuilder().withNewMetadata().withName(host)
-        .addToLabels(Map.of("topology.berth.dev/block", block, "topology.berth.dev/rack", rack,
-            "kubernetes.io/hostname", host, "gpu", "h100"))
-        .endMetadata().withNewSpec().endSpec().build()).create();
-    admin.nodes().withName(host).editStatus(n -> {
-      n.setStatus(new NodeStatusBuilder().addToAllocatable(GPU, new Quantity("8"))
-          .addToAllocatable("cpu", new Quantity("32"))
-          .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
-      return n;
-    });
+    admin
+        .resource(
+            new NodeBuilder()
+                .withNewMetadata()
+                .withName(host)
+                .addToLabels(
+                    Map.of(
+                        "topology.berth.dev/block",
+                        block,
+                        "topology.berth.dev/rack",
+                        rack,
+                        "kubernetes.io/hostname",
+                        host,
+                        "gpu",
+                        "h100"))
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build())
+        .create();
+    admin
+        .nodes()
+        .withName(host)
+        .editStatus(
+            n -> {
+              n.setStatus(
+                  new NodeStatusBuilder()
+                      .addToAllocatable(GPU, new Quantity("8"))
+                      .addToAllocatable("cpu", new Quantity("32"))
+                      .addNewCondition()
+                      .withType("Ready")
+                      .withStatus("True")
+                      .endCondition()
+                      .build());
+              return n;
+            });
     // The API server taints a new node not-ready; no node lifecycle controller runs here.
-    admin.nodes().withName(host).edit(n -> {
-      n.getSpec().setTaints(null);
-      return n;
-    });
+    admin
+        .nodes()
+        .withName(host)
+        .edit(
+            n -> {
+              n.getSpec().setTaints(null);
+              return n;
+            });
   }
 
   private static void queues() {
@@ -348,19 +445,28 @@ class DashboardE2EIT {
   private static void submit(Job job) {
     Job created = admin.resource(job).create();
     String namespace = job.getMetadata().getNamespace();
-    await().atMost(Duration.ofSeconds(20))
+    await()
+        .atMost(Duration.ofSeconds(20))
         .until(() -> workloadName(namespace, job.getMetadata().getName()) != null);
-    var next = java.time.Instant.parse(created.getMetadata().getCreationTimestamp())
-        .plusSeconds(1);
+    var next = java.time.Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(1);
     await().atMost(Duration.ofSeconds(3)).until(() -> java.time.Instant.now().isAfter(next));
   }
 
   private static String workloadName(String namespace, String job) {
-    return admin.resources(dev.berth.api.v1beta1.Workload.class).inNamespace(namespace).list()
-        .getItems().stream()
-        .filter(w -> w.getMetadata().getOwnerReferences() != null && w.getMetadata()
-            .getOwnerReferences().stream().anyMatch(o -> o.getName().equals(job)))
-        .map(w -> w.getMetadata().getName()).findFirst().orElse(null);
+    return admin
+        .resources(dev.berth.api.v1beta1.Workload.class)
+        .inNamespace(namespace)
+        .list()
+        .getItems()
+        .stream()
+        .filter(
+            w ->
+                w.getMetadata().getOwnerReferences() != null
+                    && w.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> o.getName().equals(job)))
+        .map(w -> w.getMetadata().getName())
+        .findFirst()
+        .orElse(null);
   }
 
   private static boolean running(String namespace, String name) {
@@ -374,65 +480,121 @@ class DashboardE2EIT {
 
   private static String clusterAdminToken() {
     serviceAccount("berth-system", "dash-admin");
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName("dash-admin").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "cluster-admin")
-        .addNewSubject().withKind("ServiceAccount").withName("dash-admin")
-        .withNamespace("berth-system").endSubject().build()).create();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("dash-admin")
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "cluster-admin")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("dash-admin")
+                .withNamespace("berth-system")
+                .endSubject()
+                .build())
+        .create();
     return token("berth-system", "dash-admin");
   }
 
   /** Lists Workloads in dash-team only, as the chart's batch-user role lets her. */
   private static String teamMemberToken() {
     serviceAccount(TEAM, "dash-member");
-    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder()
-        .withNewMetadata().withName("dash-workload-reader").endMetadata()
-        .addNewRule().withApiGroups("berth.dev").withResources("workloads", "localqueues")
-        .withVerbs("get", "list", "watch").endRule().build()).create();
-    admin.rbac().roleBindings().inNamespace(TEAM).resource(new RoleBindingBuilder()
-        .withNewMetadata().withName("dash-member-reads").withNamespace(TEAM).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "dash-workload-reader")
-        .addNewSubject().withKind("ServiceAccount").withName("dash-member").withNamespace(TEAM)
-        .endSubject().build()).create();
+    admin
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName("dash-workload-reader")
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("berth.dev")
+                .withResources("workloads", "localqueues")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .build())
+        .create();
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(TEAM)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName("dash-member-reads")
+                .withNamespace(TEAM)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "dash-workload-reader")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("dash-member")
+                .withNamespace(TEAM)
+                .endSubject()
+                .build())
+        .create();
     return token(TEAM, "dash-member");
   }
 
   private static void serviceAccount(String namespace, String name) {
-    admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build())
+    admin
+        .serviceAccounts()
+        .inNamespace(namespace)
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .endMetadata()
+                .build())
         .create();
   }
 
   private static String token(String namespace, String name) {
-    return admin.serviceAccounts().inNamespace(namespace).withName(name)
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
-            .endSpec().build())
-        .getStatus().getToken();
+    return admin
+        .serviceAccounts()
+        .inNamespace(namespace)
+        .withName(name)
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus()
+        .getToken();
   }
 
   // ---------------------------------------------------------------- reading the page
 
   private static String text(DevTools page, String selector) {
-    return page.evaluate("(document.querySelector(" + js(selector) + ") || {}).textContent"
-        + " || ''").asText();
+    return page.evaluate(
+            "(document.querySelector(" + js(selector) + ") || {}).textContent" + " || ''")
+        .asText();
   }
 
   private static void awaitText(DevTools page, String selector, String expected) {
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
         .until(() -> text(page, selector).contains(expected));
   }
 
   private static void awaitVisible(DevTools page, String selector) {
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-        .until(() -> page.evaluate("!document.querySelector(" + js(selector) + ").hidden")
-            .asBoolean());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                page.evaluate("!document.querySelector(" + js(selector) + ").hidden").asBoolean());
   }
 
   /** The body rows of a table, each cell's text. */
   private static List<List<String>> rows(DevTools page, String tableSelector) {
-    JsonNode rows = page.evaluate("Array.from(document.querySelectorAll("
-        + js(tableSelector + " tbody tr") + ")).filter(r => !r.hidden)"
-        + ".map(r => Array.from(r.cells).map(c => c.textContent.trim()))");
+    JsonNode rows =
+        page.evaluate(
+            "Array.from(document.querySelectorAll("
+                + js(tableSelector + " tbody tr")
+                + ")).filter(r => !r.hidden)"
+                + ".map(r => Array.from(r.cells).map(c => c.textContent.trim()))");
     List<List<String>> out = new java.util.ArrayList<>();
     for (JsonNode r : rows) {
       List<String> cells = new java.util.ArrayList<>();

@@ -14,8 +14,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fair sharing on (BERTH_FAIR_SHARING=true): two teams with no quota of their own share a pool;
- * the team that came second takes back its fair half from the one that borrowed it all.
+ * Fair sharing on (BERTH_FAIR_SHARING=true): two teams with no quota of their own share a pool; the
+ * team that came second takes back its fair half from the one that borrowed it all.
  */
 class FairSharingE2EIT {
 
@@ -51,10 +51,12 @@ class FairSharingE2EIT {
         client.resource(Objects.localQueue("team-a", "lq", "fair-a")).create();
         client.resource(Objects.localQueue("team-b", "lq", "fair-b")).create();
 
-        IntStream.range(0, 6).forEach(i -> client.resource(Objects.job("team-a", "a-" + i, "lq", 1, "1")).create());
+        IntStream.range(0, 6)
+            .forEach(i -> client.resource(Objects.job("team-a", "a-" + i, "lq", 1, "1")).create());
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "team-a") == 6);
 
-        IntStream.range(0, 6).forEach(i -> client.resource(Objects.job("team-b", "b-" + i, "lq", 1, "1")).create());
+        IntStream.range(0, 6)
+            .forEach(i -> client.resource(Objects.job("team-b", "b-" + i, "lq", 1, "1")).create());
         await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(
@@ -68,8 +70,19 @@ class FairSharingE2EIT {
                 .findFirst()
                 .orElseThrow();
         var preempted =
-            client.resources(dev.berth.api.v1beta1.Workload.class).inNamespace("team-a").list().getItems().stream()
-                .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals(victim.getMetadata().getName()))
+            client
+                .resources(dev.berth.api.v1beta1.Workload.class)
+                .inNamespace("team-a")
+                .list()
+                .getItems()
+                .stream()
+                .filter(
+                    w ->
+                        w.getMetadata()
+                            .getOwnerReferences()
+                            .get(0)
+                            .getName()
+                            .equals(victim.getMetadata().getName()))
                 .flatMap(w -> w.getStatus().conditions.stream())
                 .filter(c -> c.type.equals("Preempted"))
                 .findFirst()

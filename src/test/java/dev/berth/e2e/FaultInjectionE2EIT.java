@@ -35,16 +35,18 @@ import org.junit.jupiter.api.Test;
  * connections on a seeded schedule (writes lose their replies, watches drop), and the operator is
  * stopped and started again twice. An independent watcher, connected directly, checks at every
  * Workload event that no ClusterQueue exceeds nominal + borrowingLimit, that the cohort stays
- * within its pool, and that no Job has two Workloads holding quota; at the end every Job
- * finished. Bounded: {@code -Dberth.faults.jobs} (default 40), {@code -Dberth.faults.seed} and
- * {@code -Dberth.faults.cutRate} make a longer, another or a rougher run (docs/reliability.md).
+ * within its pool, and that no Job has two Workloads holding quota; at the end every Job finished.
+ * Bounded: {@code -Dberth.faults.jobs} (default 40), {@code -Dberth.faults.seed} and {@code
+ * -Dberth.faults.cutRate} make a longer, another or a rougher run (docs/reliability.md).
  */
 class FaultInjectionE2EIT {
   private static final int JOBS = Integer.getInteger("berth.faults.jobs", 40);
   private static final long SEED = Long.getLong("berth.faults.seed", 13L);
+
   /** Share of connections cut while open; another 5 % are refused at once. */
   private static final double CUT_RATE =
       Double.parseDouble(System.getProperty("berth.faults.cutRate", "0.4"));
+
   private static final String NS = "faults";
   private static final long NOMINAL = 4_000;
   private static final long BORROWING = 4_000;
@@ -65,8 +67,11 @@ class FaultInjectionE2EIT {
       URI api = URI.create(server.group(1));
       InetSocketAddress upstream = new InetSocketAddress(api.getHost(), api.getPort());
       try (FaultProxy proxy = new FaultProxy(upstream, SEED, 0.05, CUT_RATE)) {
-        String viaProxy = cluster.kubeconfig().replace(server.group(1),
-            api.getScheme() + "://" + api.getHost() + ":" + proxy.port());
+        String viaProxy =
+            cluster
+                .kubeconfig()
+                .replace(
+                    server.group(1), api.getScheme() + "://" + api.getHost() + ":" + proxy.port());
         run(admin, proxy, viaProxy);
       }
     }
@@ -108,9 +113,16 @@ class FaultInjectionE2EIT {
         "[berth-test] faults: connections %d, refused %d, cut %d; operator restarts %d "
             + "(failed starts %d); violations %d; lost jobs %d; peak cohort usage %d of %d "
             + "millicpu; %d s%n",
-        proxy.connections.get(), proxy.refused.get(), proxy.cut.get(), restarts, failedStarts,
-        watcher.violations.size(), JOBS - finished(admin), watcher.peak,
-        QUEUES.size() * NOMINAL, Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        proxy.connections.get(),
+        proxy.refused.get(),
+        proxy.cut.get(),
+        restarts,
+        failedStarts,
+        watcher.violations.size(),
+        JOBS - finished(admin),
+        watcher.peak,
+        QUEUES.size() * NOMINAL,
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
     assertThat(proxy.cut.get() + proxy.refused.get()).as("faults injected").isPositive();
     assertThat(watcher.violations).isEmpty();
   }
@@ -172,23 +184,27 @@ class FaultInjectionE2EIT {
     @Override
     public synchronized void eventReceived(Action action, Workload wl) {
       String uid = wl.getMetadata().getUid();
-      boolean reserved = action != Action.DELETED
-          && wl.getStatus() != null
-          && wl.getStatus().admission != null
-          && wl.getStatus().conditions != null
-          && wl.getStatus().conditions.stream()
-              .anyMatch(c -> c.type.equals("QuotaReserved") && c.isTrue())
-          && wl.getStatus().conditions.stream()
-              .noneMatch(c -> c.type.equals("Finished") && c.isTrue());
+      boolean reserved =
+          action != Action.DELETED
+              && wl.getStatus() != null
+              && wl.getStatus().admission != null
+              && wl.getStatus().conditions != null
+              && wl.getStatus().conditions.stream()
+                  .anyMatch(c -> c.type.equals("QuotaReserved") && c.isTrue())
+              && wl.getStatus().conditions.stream()
+                  .noneMatch(c -> c.type.equals("Finished") && c.isTrue());
       if (reserved && !usage.containsKey(uid)) {
         reservations.merge(uid, 1, Integer::sum);
       }
       if (reserved) {
         queueOf.put(uid, wl.getStatus().admission.clusterQueue);
-        usage.put(uid, wl.getStatus().admission.podSetAssignments.stream()
-            .mapToLong(ps -> Quantity.parse("cpu", ps.resourceUsage.get("cpu").toString()))
-            .sum());
-        wl.getMetadata().getOwnerReferences().stream().findFirst()
+        usage.put(
+            uid,
+            wl.getStatus().admission.podSetAssignments.stream()
+                .mapToLong(ps -> Quantity.parse("cpu", ps.resourceUsage.get("cpu").toString()))
+                .sum());
+        wl.getMetadata().getOwnerReferences().stream()
+            .findFirst()
             .ifPresent(o -> jobOf.put(uid, o.getName()));
       } else {
         usage.remove(uid);
@@ -206,19 +222,21 @@ class FaultInjectionE2EIT {
         total += u.getValue();
       }
       peak = Math.max(peak, total);
-      perQueue.forEach((q, used) -> {
-        if (used > NOMINAL + BORROWING) {
-          violations.add(q + " uses " + used + "m after " + after);
-        }
-      });
+      perQueue.forEach(
+          (q, used) -> {
+            if (used > NOMINAL + BORROWING) {
+              violations.add(q + " uses " + used + "m after " + after);
+            }
+          });
       if (total > QUEUES.size() * NOMINAL) {
         violations.add("cohort uses " + total + "m after " + after);
       }
-      perJob.forEach((job, n) -> {
-        if (n > 1) {
-          violations.add(job + " has " + n + " Workloads holding quota after " + after);
-        }
-      });
+      perJob.forEach(
+          (job, n) -> {
+            if (n > 1) {
+              violations.add(job + " has " + n + " Workloads holding quota after " + after);
+            }
+          });
     }
 
     @Override

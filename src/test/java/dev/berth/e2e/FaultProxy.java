@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy on 127.0.0.1 in front of the real API server that injects connection faults on a
  * seeded schedule: a connection is refused at once, or cut at a chosen moment while requests and
  * responses flow (a write that reached the server loses its reply; a watch is dropped). TLS passes
- * through untouched, so the client still verifies the API server's own certificate. It injects
- * no HTTP status codes: those need TLS termination (see docs/reliability.md).
+ * through untouched, so the client still verifies the API server's own certificate. It injects no
+ * HTTP status codes: those need TLS termination (see docs/reliability.md).
  */
 final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -80,13 +80,16 @@ final class FaultProxy implements AutoCloseable {
         pump(client, up);
         pump(up, client);
         if (faults && roll < refuseRate + cutRate) {
-          cutter.schedule(() -> {
-            if (faults && !client.isClosed()) {
-              cut.incrementAndGet();
-              reset(client);
-              reset(up);
-            }
-          }, cutAfter, TimeUnit.MILLISECONDS);
+          cutter.schedule(
+              () -> {
+                if (faults && !client.isClosed()) {
+                  cut.incrementAndGet();
+                  reset(client);
+                  reset(up);
+                }
+              },
+              cutAfter,
+              TimeUnit.MILLISECONDS);
         }
       } catch (IOException e) {
         if (server.isClosed()) {
@@ -97,21 +100,25 @@ final class FaultProxy implements AutoCloseable {
   }
 
   private void pump(Socket from, Socket to) {
-    Thread t = new Thread(() -> {
-      byte[] buffer = new byte[16 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-          out.write(buffer, 0, n);
-          out.flush();
-        }
-      } catch (IOException e) {
-        // Cut, or the other side closed.
-      } finally {
-        reset(from);
-        reset(to);
-      }
-    }, "fault-proxy-pump");
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[16 * 1024];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                  out.write(buffer, 0, n);
+                  out.flush();
+                }
+              } catch (IOException e) {
+                // Cut, or the other side closed.
+              } finally {
+                reset(from);
+                reset(to);
+              }
+            },
+            "fault-proxy-pump");
     t.setDaemon(true);
     t.start();
   }

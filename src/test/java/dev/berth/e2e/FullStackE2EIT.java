@@ -36,10 +36,18 @@ class FullStackE2EIT {
     admin = cluster.client();
     Namespaces.ensure(admin, "berth-system");
     Namespaces.ensure(admin, NS);
-    admin.resource(
-            new ClusterRoleBindingBuilder().withNewMetadata().withName("alice-admin").endMetadata()
+    admin
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("alice-admin")
+                .endMetadata()
                 .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "cluster-admin")
-                .addNewSubject().withKind("User").withName("alice").withApiGroup("rbac.authorization.k8s.io").endSubject()
+                .addNewSubject()
+                .withKind("User")
+                .withName("alice")
+                .withApiGroup("rbac.authorization.k8s.io")
+                .endSubject()
                 .build())
         .create();
     webhooks = ServedWebhooks.start(admin);
@@ -53,12 +61,16 @@ class FullStackE2EIT {
     admin.resource(Objects.clusterQueue("fullstack-cq", "fullstack-flavor", "cpu", "2")).create();
     admin.resource(Objects.localQueue(NS, "default", "fullstack-cq")).create();
     // The webhooks take a moment to be called by the API server after registration.
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-      Job probe = Objects.job(NS, "probe", "default", 1, "1");
-      probe.getSpec().setSuspend(false);
-      Job stored = alice.resource(probe).dryRun().create();
-      return Boolean.TRUE.equals(stored.getSpec().getSuspend());
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              Job probe = Objects.job(NS, "probe", "default", 1, "1");
+              probe.getSpec().setSuspend(false);
+              Job stored = alice.resource(probe).dryRun().create();
+              return Boolean.TRUE.equals(stored.getSpec().getSuspend());
+            });
   }
 
   @AfterAll
@@ -87,16 +99,24 @@ class FullStackE2EIT {
 
     alice.resource(Objects.job(NS, "second", "default", 1, "2")).create();
     // No quota for it: it stays suspended through the cycles its creation triggers.
-    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
         .until(() -> !running("second"));
     // Starting it around the queue is refused.
     assertThatThrownBy(
             () ->
-                alice.batch().v1().jobs().inNamespace(NS).withName("second")
-                    .edit(j -> {
-                      j.getSpec().setSuspend(false);
-                      return j;
-                    }))
+                alice
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(NS)
+                    .withName("second")
+                    .edit(
+                        j -> {
+                          j.getSpec().setSuspend(false);
+                          return j;
+                        }))
         .hasMessageContaining("denied the request");
     assertThat(running("second")).isFalse();
 

@@ -29,11 +29,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Gangs on a whole control plane ({@link ControlPlane}) with Berth's webhooks: where the pods of
- * a topology-placed Job land, a JobSet run by the JobSet controller (the real one where
+ * Gangs on a whole control plane ({@link ControlPlane}) with Berth's webhooks: where the pods of a
+ * topology-placed Job land, a JobSet run by the JobSet controller (the real one where
  * scripts/jobset-binary.sh built it) and its pods stopping before a preemptor's bind, and what
- * happens without waitForPodsReady to a gang whose quota fits but whose nodes do not. Fleet:
- * 4 H100 nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
+ * happens without waitForPodsReady to a gang whose quota fits but whose nodes do not. Fleet: 4 H100
+ * nodes in 2 racks of zone-a (Topology gang-dc), 2 A100 nodes.
  */
 class GangPlacementE2EIT {
   private static final String ZONE = SimNode.ZONE;
@@ -47,13 +47,16 @@ class GangPlacementE2EIT {
 
   @BeforeAll
   static void setUp() throws Exception {
-    plane = ControlPlane.start("gangs", List.of(
-        SimNode.gpu("h100-a0-0", SimNode.H100, "zone-a", "rack-a0"),
-        SimNode.gpu("h100-a0-1", SimNode.H100, "zone-a", "rack-a0"),
-        SimNode.gpu("h100-a1-0", SimNode.H100, "zone-a", "rack-a1"),
-        SimNode.gpu("h100-a1-1", SimNode.H100, "zone-a", "rack-a1"),
-        SimNode.gpu("a100-b-0", SimNode.A100, "zone-b", "rack-b0"),
-        SimNode.gpu("a100-b-1", SimNode.A100, "zone-b", "rack-b1")));
+    plane =
+        ControlPlane.start(
+            "gangs",
+            List.of(
+                SimNode.gpu("h100-a0-0", SimNode.H100, "zone-a", "rack-a0"),
+                SimNode.gpu("h100-a0-1", SimNode.H100, "zone-a", "rack-a0"),
+                SimNode.gpu("h100-a1-0", SimNode.H100, "zone-a", "rack-a1"),
+                SimNode.gpu("h100-a1-1", SimNode.H100, "zone-a", "rack-a1"),
+                SimNode.gpu("a100-b-0", SimNode.A100, "zone-b", "rack-b0"),
+                SimNode.gpu("a100-b-1", SimNode.A100, "zone-b", "rack-b1")));
     on = new OnPlane(plane);
     var admin = plane.client();
     Namespaces.ensure(admin, "berth-system");
@@ -61,8 +64,11 @@ class GangPlacementE2EIT {
     Topology topology = new Topology();
     topology.getMetadata().setName("gang-dc");
     topology.setSpec(new TopologySpec());
-    topology.getSpec().levels = List.of(new TopologySpec.TopologyLevel(ZONE),
-        new TopologySpec.TopologyLevel(RACK), new TopologySpec.TopologyLevel(HOST));
+    topology.getSpec().levels =
+        List.of(
+            new TopologySpec.TopologyLevel(ZONE),
+            new TopologySpec.TopologyLevel(RACK),
+            new TopologySpec.TopologyLevel(HOST));
     admin.resource(topology).create();
     ResourceFlavor h100 = on.flavor("gang-h100", SimNode.H100, "on-demand", List.of());
     h100.getSpec().topologyName = "gang-dc";
@@ -92,7 +98,10 @@ class GangPlacementE2EIT {
     // 3 pods of 8 GPUs prefer one rack of 2 nodes: Berth spreads them over both racks and names
     // each pod's host; without that, kube-scheduler could pick any 3 of the 4 free nodes.
     Job job = OnPlane.gpuJob(s, "spread", 3, ControlPlane.RUN_FOR, "3s");
-    job.getSpec().getTemplate().getMetadata().getAnnotations()
+    job.getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
         .put(Berth.PODSET_PREFERRED_TOPOLOGY, RACK);
     s.submit(job);
 
@@ -100,10 +109,14 @@ class GangPlacementE2EIT {
     PodSetAssignment.TopologyAssignment assigned = assignment(s, "spread").topologyAssignment;
     assertThat(assigned.levels).containsExactly(ZONE, RACK, HOST);
     assertThat(assigned.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(2);
-    Map<String, Long> perHost = assigned.domains.stream().collect(Collectors.groupingBy(
-        d -> d.values.get(2), Collectors.summingLong(d -> d.count)));
-    assertThat(pods.stream().collect(Collectors.groupingBy(p -> p.getSpec().getNodeName(),
-        Collectors.counting())))
+    Map<String, Long> perHost =
+        assigned.domains.stream()
+            .collect(
+                Collectors.groupingBy(d -> d.values.get(2), Collectors.summingLong(d -> d.count)));
+    assertThat(
+            pods.stream()
+                .collect(
+                    Collectors.groupingBy(p -> p.getSpec().getNodeName(), Collectors.counting())))
         .as("pods per node (spec.nodeName) against the Workload's topology assignment")
         .isEqualTo(perHost);
     on.awaitJobCondition(s, "spread", "Complete");
@@ -117,26 +130,40 @@ class GangPlacementE2EIT {
     s.client.resource(jobSet(s, "pretrain", ControlPlane.RUN_FOR, "3s")).create();
 
     // Both pods bound and Running together: the JobSet started only once both had quota.
-    on.awaitOrDescribe(s, "2 pods of JobSet pretrain Running", () -> {
-      List<Pod> now = jobSetPods(s, "pretrain");
-      return now.size() == 2 && now.stream().allMatch(p -> "Running".equals(p.getStatus()
-          .getPhase()));
-    });
+    on.awaitOrDescribe(
+        s,
+        "2 pods of JobSet pretrain Running",
+        () -> {
+          List<Pod> now = jobSetPods(s, "pretrain");
+          return now.size() == 2
+              && now.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase()));
+        });
     List<Pod> pods = jobSetPods(s, "pretrain");
-    assertThat(pods).allSatisfy(p -> assertThat(plane.nodeLabels(p))
-        .containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
-    assertThat(pods).extracting(p -> p.getSpec().getNodeName())
+    assertThat(pods)
+        .allSatisfy(
+            p -> assertThat(plane.nodeLabels(p)).containsEntry(SimNode.GPU_PRODUCT, SimNode.A100));
+    assertThat(pods)
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrder("a100-b-0", "a100-b-1");
     // The JobSet controller's child Jobs, one per replica of each replicatedJob, each Complete.
     on.awaitOrDescribe(s, "JobSet pretrain Completed", () -> completed(s, "pretrain"));
-    List<Job> children = s.client.batch().v1().jobs().inNamespace(s.namespace)
-        .withLabel(JOBSET_NAME, "pretrain").list().getItems();
-    assertThat(children).extracting(j -> j.getMetadata().getName())
+    List<Job> children =
+        s.client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(s.namespace)
+            .withLabel(JOBSET_NAME, "pretrain")
+            .list()
+            .getItems();
+    assertThat(children)
+        .extracting(j -> j.getMetadata().getName())
         .containsExactlyInAnyOrder("pretrain-leader-0", "pretrain-workers-0");
     assertThat(children).allSatisfy(j -> assertThat(j.getStatus().getSucceeded()).isEqualTo(1));
     on.awaitFinished(s, "pretrain");
-    System.out.println("[berth-test] JobSet run by "
-        + (plane.realJobSet() ? "the JobSet controller" : "the suite's JobSetStandIn"));
+    System.out.println(
+        "[berth-test] JobSet run by "
+            + (plane.realJobSet() ? "the JobSet controller" : "the suite's JobSetStandIn"));
   }
 
   @Test
@@ -147,30 +174,48 @@ class GangPlacementE2EIT {
     try {
       // Until deleted: a 2-pod gang of 8 GPUs each, for two A100 nodes of which one is cordoned.
       s.submit(OnPlane.gpuJob(s, "gang", 2, ControlPlane.STOP_AFTER, "0s"));
-      on.awaitOrDescribe(s, "one pod of gang Running, one Unschedulable", () -> {
-        List<Pod> pods = plane.podsOf(s.namespace, "gang");
-        return pods.size() == 2
-            && pods.stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 1
-            && pods.stream().anyMatch(GangPlacementE2EIT::unschedulable);
-      });
+      on.awaitOrDescribe(
+          s,
+          "one pod of gang Running, one Unschedulable",
+          () -> {
+            List<Pod> pods = plane.podsOf(s.namespace, "gang");
+            return pods.size() == 2
+                && pods.stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count()
+                    == 1
+                && pods.stream().anyMatch(GangPlacementE2EIT::unschedulable);
+          });
       // With waitForPodsReady off (the default, as here) quota stays reserved and the Workload
       // Admitted while half the gang waits; PodsReadyE2EIT has it on and evicts after a timeout.
-      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
-          plane.podsOf(s.namespace, "gang").stream().filter(GangPlacementE2EIT::unschedulable)
-              .count() == 1);
-      assertThat(s.condition("gang", "Admitted")).hasValueSatisfying(c ->
-          assertThat(c.status).isEqualTo("True"));
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () ->
+                  plane.podsOf(s.namespace, "gang").stream()
+                          .filter(GangPlacementE2EIT::unschedulable)
+                          .count()
+                      == 1);
+      assertThat(s.condition("gang", "Admitted"))
+          .hasValueSatisfying(c -> assertThat(c.status).isEqualTo("True"));
       assertThat(s.condition("gang", "Finished")).isEmpty();
-      Pod running = plane.podsOf(s.namespace, "gang").stream()
-          .filter(p -> "Running".equals(p.getStatus().getPhase())).findFirst().orElseThrow();
+      Pod running =
+          plane.podsOf(s.namespace, "gang").stream()
+              .filter(p -> "Running".equals(p.getStatus().getPhase()))
+              .findFirst()
+              .orElseThrow();
       assertThat(running.getSpec().getNodeName()).isEqualTo("a100-b-0");
     } finally {
       cordon("a100-b-1", false);
     }
     // Uncordoned, the waiting pod binds to the node it was kept off.
-    on.awaitOrDescribe(s, "both pods of gang Running", () ->
-        plane.podsOf(s.namespace, "gang").stream()
-            .filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 2);
+    on.awaitOrDescribe(
+        s,
+        "both pods of gang Running",
+        () ->
+            plane.podsOf(s.namespace, "gang").stream()
+                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                    .count()
+                == 2);
     s.client.resource(s.job("gang")).delete();
   }
 
@@ -184,14 +229,21 @@ class GangPlacementE2EIT {
     awaitA100NodesFree(s);
     // The victim holds both A100 nodes until stopped, and its pods take 3 s to stop.
     JobSet victim = jobSet(s, "victim", ControlPlane.STOP_AFTER, "3s");
-    victim.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq",
-        "berth.dev/priority-class", "gang-low"));
+    victim
+        .getMetadata()
+        .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
     s.client.resource(victim).create();
-    on.awaitOrDescribe(s, "2 pods of JobSet victim Running", () -> jobSetPods(s, "victim")
-        .stream().filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 2);
+    on.awaitOrDescribe(
+        s,
+        "2 pods of JobSet victim Running",
+        () ->
+            jobSetPods(s, "victim").stream()
+                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                    .count()
+                == 2);
 
-    try (OnPlane.StopThenBind events = new OnPlane.StopThenBind(plane.client(), s.namespace,
-        JOBSET_NAME, "victim", 2, "urgent")) {
+    try (OnPlane.StopThenBind events =
+        new OnPlane.StopThenBind(plane.client(), s.namespace, JOBSET_NAME, "victim", 2, "urgent")) {
       Job urgent = OnPlane.gpuJob(s, "urgent", 1, ControlPlane.RUN_FOR, "1s");
       urgent.getMetadata().getLabels().put("berth.dev/priority-class", "gang-high");
       s.submit(urgent);
@@ -214,9 +266,14 @@ class GangPlacementE2EIT {
   }
 
   private static boolean unschedulable(Pod pod) {
-    return pod.getSpec().getNodeName() == null && pod.getStatus().getConditions() != null
-        && pod.getStatus().getConditions().stream().anyMatch(c -> "PodScheduled".equals(
-            c.getType()) && "False".equals(c.getStatus()) && "Unschedulable".equals(c.getReason()));
+    return pod.getSpec().getNodeName() == null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
+            .anyMatch(
+                c ->
+                    "PodScheduled".equals(c.getType())
+                        && "False".equals(c.getStatus())
+                        && "Unschedulable".equals(c.getReason()));
   }
 
   private static PodSetAssignment assignment(Scenario s, String owner) {
@@ -232,8 +289,8 @@ class GangPlacementE2EIT {
     js.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
     js.setSpec(new JobSet.Spec());
     js.getSpec().suspend = true;
-    js.getSpec().replicatedJobs = List.of(replicated("leader", annotation, after),
-        replicated("workers", annotation, after));
+    js.getSpec().replicatedJobs =
+        List.of(replicated("leader", annotation, after), replicated("workers", annotation, after));
     return js;
   }
 
@@ -241,26 +298,45 @@ class GangPlacementE2EIT {
     JobSet.ReplicatedJob rj = new JobSet.ReplicatedJob();
     rj.name = name;
     rj.replicas = 1;
-    JobTemplateSpec template = new JobTemplateSpecBuilder().withNewSpec()
-        .withParallelism(1).withCompletions(1).withBackoffLimit(0)
-        .withNewTemplate().withNewMetadata().addToAnnotations(annotation, after)
-        .endMetadata().withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("trainer").withImage("trainer:1")
-        .withResources(OnPlane.eightGpus()).endContainer()
-        .endSpec().endTemplate().endSpec().build();
+    JobTemplateSpec template =
+        new JobTemplateSpecBuilder()
+            .withNewSpec()
+            .withParallelism(1)
+            .withCompletions(1)
+            .withBackoffLimit(0)
+            .withNewTemplate()
+            .withNewMetadata()
+            .addToAnnotations(annotation, after)
+            .endMetadata()
+            .withNewSpec()
+            .withRestartPolicy("Never")
+            .addNewContainer()
+            .withName("trainer")
+            .withImage("trainer:1")
+            .withResources(OnPlane.eightGpus())
+            .endContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
+            .build();
     rj.template = template;
     return rj;
   }
 
   private static List<Pod> jobSetPods(Scenario s, String jobSet) {
-    return s.client.pods().inNamespace(s.namespace)
-        .withLabel(JOBSET_NAME, jobSet).list().getItems();
+    return s.client
+        .pods()
+        .inNamespace(s.namespace)
+        .withLabel(JOBSET_NAME, jobSet)
+        .list()
+        .getItems();
   }
 
   private static boolean completed(Scenario s, String name) {
     JobSet js = s.client.resources(JobSet.class).inNamespace(s.namespace).withName(name).get();
-    return js.getStatus() != null && js.getStatus().conditions != null
-        && js.getStatus().conditions.stream().anyMatch(c -> "Completed".equals(c.get("type"))
-            && "True".equals(c.get("status")));
+    return js.getStatus() != null
+        && js.getStatus().conditions != null
+        && js.getStatus().conditions.stream()
+            .anyMatch(c -> "Completed".equals(c.get("type")) && "True".equals(c.get("status")));
   }
 }

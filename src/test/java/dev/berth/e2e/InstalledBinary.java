@@ -31,14 +31,20 @@ public final class InstalledBinary {
       return found;
     }
     Path path = repoRoot(script).resolve(script);
-    Process install = new ProcessBuilder("bash", path.toString()).redirectErrorStream(true)
-        .start();
+    Process install = new ProcessBuilder("bash", path.toString()).redirectErrorStream(true).start();
     String output = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     try {
-      if (!install.waitFor(15, TimeUnit.MINUTES) || install.exitValue() != 0
+      if (!install.waitFor(15, TimeUnit.MINUTES)
+          || install.exitValue() != 0
           || onPath(program) == null) {
-        throw new IllegalStateException(program + " is needed for " + neededFor
-            + " and could not be installed (" + path + "):\n" + output);
+        throw new IllegalStateException(
+            program
+                + " is needed for "
+                + neededFor
+                + " and could not be installed ("
+                + path
+                + "):\n"
+                + output);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

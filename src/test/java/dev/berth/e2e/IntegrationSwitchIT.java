@@ -22,11 +22,22 @@ class IntegrationSwitchIT {
       Namespaces.ensure(server.client(), "berth-system");
       CountDownLatch restartRequested = new CountDownLatch(1);
       try (KubernetesClient client =
-          new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(server.kubeconfig())).build()) {
+          new KubernetesClientBuilder()
+              .withConfig(Config.fromKubeconfig(server.kubeconfig()))
+              .build()) {
         BerthOperator operator =
             BerthOperator.start(
                 client,
-                new OperatorConfig("berth-system", false, "berth-leader", 0, false, 0, "berth-operator", false, false),
+                new OperatorConfig(
+                    "berth-system",
+                    false,
+                    "berth-leader",
+                    0,
+                    false,
+                    0,
+                    "berth-operator",
+                    false,
+                    false),
                 restartRequested::countDown);
         try {
           assertThat(restartRequested.await(2, TimeUnit.SECONDS)).as("no JobSet CRD yet").isFalse();

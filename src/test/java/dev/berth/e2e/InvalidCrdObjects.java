@@ -19,7 +19,11 @@ final class InvalidCrdObjects {
   static List<Case> all() {
     Path dir = Path.of(System.getProperty("berth.repo", "."), "src/test/resources/invalid/crd");
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().map(InvalidCrdObjects::read).toList();
+      return files
+          .filter(f -> f.toString().endsWith(".yaml"))
+          .sorted()
+          .map(InvalidCrdObjects::read)
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

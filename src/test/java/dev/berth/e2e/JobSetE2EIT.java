@@ -68,7 +68,8 @@ class JobSetE2EIT {
   private static Scenario firstRunning(String namespace, String prefix, String pool) {
     Scenario s = new Scenario(namespace);
     s.client.resource(Objects.flavor(prefix + "-flavor", Map.of("pool", pool))).create();
-    s.client.resource(Objects.clusterQueue(prefix + "-cq", prefix + "-flavor", "cpu", "6"))
+    s.client
+        .resource(Objects.clusterQueue(prefix + "-cq", prefix + "-flavor", "cpu", "6"))
         .create();
     s.client.resource(Objects.localQueue(s.namespace, "lq", prefix + "-cq")).create();
     s.client.resource(jobSet(s.namespace, "first")).create();
@@ -78,20 +79,35 @@ class JobSetE2EIT {
 
   /** Plays the JobSet controller: the JobSet completes. */
   private static void complete(Scenario s, String name) {
-    s.client.resources(JobSet.class).inNamespace(s.namespace).withName(name).editStatus(js -> {
-      js.setStatus(new JobSet.Status());
-      js.getStatus().conditions =
-          List.of(Map.of("type", "Completed", "status", "True", "reason", "AllJobsCompleted",
-              "message", "jobset completed successfully",
-              "lastTransitionTime", "2026-01-01T00:00:00Z"));
-      return js;
-    });
+    s.client
+        .resources(JobSet.class)
+        .inNamespace(s.namespace)
+        .withName(name)
+        .editStatus(
+            js -> {
+              js.setStatus(new JobSet.Status());
+              js.getStatus().conditions =
+                  List.of(
+                      Map.of(
+                          "type",
+                          "Completed",
+                          "status",
+                          "True",
+                          "reason",
+                          "AllJobsCompleted",
+                          "message",
+                          "jobset completed successfully",
+                          "lastTransitionTime",
+                          "2026-01-01T00:00:00Z"));
+              return js;
+            });
   }
 
   @Test
   void twoReplicatedJobsAreAdmittedAllOrNothing() {
     Scenario s = firstRunning("jobsets", "jobset", "training");
-    JobSet first = s.client.resources(JobSet.class).inNamespace(s.namespace).withName("first").get();
+    JobSet first =
+        s.client.resources(JobSet.class).inNamespace(s.namespace).withName("first").get();
     for (JobSet.ReplicatedJob rj : first.getSpec().replicatedJobs) {
       assertThat(rj.template.getSpec().getTemplate().getSpec().getNodeSelector())
           .containsEntry("pool", "training");
@@ -116,10 +132,15 @@ class JobSetE2EIT {
   }
 
   private static void resizeWorkers(Scenario s, String name, int replicas) {
-    s.client.resources(JobSet.class).inNamespace(s.namespace).withName(name).edit(js -> {
-      js.getSpec().replicatedJobs.get(1).replicas = replicas;
-      return js;
-    });
+    s.client
+        .resources(JobSet.class)
+        .inNamespace(s.namespace)
+        .withName(name)
+        .edit(
+            js -> {
+              js.getSpec().replicatedJobs.get(1).replicas = replicas;
+              return js;
+            });
   }
 
   private static String podSets(Scenario s, String name) {
@@ -134,9 +155,11 @@ class JobSetE2EIT {
     if (status == null || status.flavorsReservation == null) {
       return -1;
     }
-    return status.flavorsReservation.stream().flatMap(f -> f.resources.stream())
+    return status.flavorsReservation.stream()
+        .flatMap(f -> f.resources.stream())
         .filter(r -> r.name.equals("cpu"))
-        .mapToDouble(r -> r.total.getNumericalAmount().doubleValue()).sum();
+        .mapToDouble(r -> r.total.getNumericalAmount().doubleValue())
+        .sum();
   }
 
   @Test
@@ -145,14 +168,16 @@ class JobSetE2EIT {
 
     // 5 cpu in use; this one asks 5 too and waits, suspended.
     s.client.resource(jobSet(s.namespace, "waiting")).create();
-    await().atMost(Duration.ofSeconds(20))
+    await()
+        .atMost(Duration.ofSeconds(20))
         .until(() -> podSets(s, "waiting").equals("[leader=1, workers=4]"));
 
     // Grown while queued to 1 + 4x2 = 9 cpu, more than the queue has: its Workload is replaced
     // by one of the new size, which can never be admitted. Before, the Workload made for 5 cpu
     // would have been admitted once the first finished, and the JobSet started at 9.
     resizeWorkers(s, "waiting", 4);
-    await().atMost(Duration.ofSeconds(20))
+    await()
+        .atMost(Duration.ofSeconds(20))
         .until(() -> podSets(s, "waiting").equals("[leader=1, workers=8]"));
     complete(s, "first");
     // The queue is empty again (its status is written after the cycle that released the

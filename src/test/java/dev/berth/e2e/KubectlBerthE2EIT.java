@@ -32,13 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 16, deliverables 3 and 4: estimated start times, and {@code kubectl berth} installed by
- * scripts/install-kubectl-berth.sh and run as {@code kubectl berth ...} against the real API
- * server and the running operator, as a team member (a ServiceAccount token in her kubeconfig),
- * once by process and once typed into a tmux pane.
+ * scripts/install-kubectl-berth.sh and run as {@code kubectl berth ...} against the real API server
+ * and the running operator, as a team member (a ServiceAccount token in her kubeconfig), once by
+ * process and once typed into a tmux pane.
  *
  * <p>One cpu in ClusterQueue kb-cq: "running" holds it with a maximum execution time of 600 s;
- * "first" (300 s) and "second" wait, so they are expected to start 600 s and 900 s after
- * "running" was admitted, on the basis "maxExecutionTime".
+ * "first" (300 s) and "second" wait, so they are expected to start 600 s and 900 s after "running"
+ * was admitted, on the basis "maxExecutionTime".
  */
 class KubectlBerthE2EIT {
   private static final String NS = "kb-team";
@@ -58,10 +58,14 @@ class KubectlBerthE2EIT {
     s = new Scenario(NS);
     bin = home.resolve("bin");
     Path repo = Path.of(System.getProperty("berth.repo"));
-    ProcessBuilder install = new ProcessBuilder("bash",
-        repo.resolve("scripts/install-kubectl-berth.sh").toString(), bin.toString());
-    install.environment().put("KUBECTL_BERTH_JAR",
-        repo.resolve("kubectl-plugin/target/kubectl-berth.jar").toString());
+    ProcessBuilder install =
+        new ProcessBuilder(
+            "bash", repo.resolve("scripts/install-kubectl-berth.sh").toString(), bin.toString());
+    install
+        .environment()
+        .put(
+            "KUBECTL_BERTH_JAR",
+            repo.resolve("kubectl-plugin/target/kubectl-berth.jar").toString());
     Run installed = run(install);
     assertThat(installed.code()).as(installed.err()).isZero();
     assertThat(bin.resolve("kubectl-berth")).isExecutable();
@@ -94,13 +98,20 @@ class KubectlBerthE2EIT {
   @Test
   void pendingShowsPositionsReasonsAndEstimatesFromMaximumExecutionTimes() throws Exception {
     // The engine's clock is in milliseconds.
-    Instant admitted = Instant.parse(s.condition("running", "Admitted").orElseThrow()
-        .lastTransitionTime).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    Instant admitted =
+        Instant.parse(s.condition("running", "Admitted").orElseThrow().lastTransitionTime)
+            .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     // The operator replays every 15 s; the first replay after the submissions gives both.
-    JsonNode items = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2))
-        .until(() -> JSON.readTree(berth("pending", "-n", NS, "-o", "json").out()).get("items"),
-            i -> i.size() == 2 && !i.get(1).path("estimatedStart").isNull()
-                && i.get(1).path("estimatedStart").isTextual());
+    JsonNode items =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofSeconds(2))
+            .until(
+                () -> JSON.readTree(berth("pending", "-n", NS, "-o", "json").out()).get("items"),
+                i ->
+                    i.size() == 2
+                        && !i.get(1).path("estimatedStart").isNull()
+                        && i.get(1).path("estimatedStart").isTextual());
     assertThat(items.get(0).get("name").asText()).startsWith("job-first");
     assertThat(items.get(0).get("positionInClusterQueue").asInt()).isZero();
     assertThat(items.get(1).get("positionInLocalQueue").asInt()).isEqualTo(1);
@@ -112,11 +123,19 @@ class KubectlBerthE2EIT {
         .isEqualTo(admitted.plusSeconds(900));
 
     // kubectl describe shows it: the QuotaReserved=False message ends with the estimate.
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-        assertThat(s.condition("first", "QuotaReserved").orElseThrow().message)
-            .endsWith("; estimated start "
-                + admitted.plusSeconds(600).truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
-                    .toString().replace(":00Z", "Z") + " (maxExecutionTime)"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("first", "QuotaReserved").orElseThrow().message)
+                    .endsWith(
+                        "; estimated start "
+                            + admitted
+                                .plusSeconds(600)
+                                .truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
+                                .toString()
+                                .replace(":00Z", "Z")
+                            + " (maxExecutionTime)"));
 
     Run table = berth("pending", "--cq", "kb-cq");
     List<String> lines = table.out().lines().toList();
@@ -131,19 +150,25 @@ class KubectlBerthE2EIT {
 
   @Test
   void queuesShowsUsageAgainstNominalAndCohortsTheTree() throws Exception {
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      String out = berth("queues").out();
-      String header = out.lines().findFirst().orElseThrow();
-      String row = out.lines().filter(l -> l.startsWith("kb-cq ")).findFirst().orElseThrow();
-      assertThat(row.substring(header.indexOf("USAGE/NOMINAL"))).startsWith("1/1 ");
-      assertThat(row.substring(header.indexOf("COHORT"))).startsWith("kb-cohort");
-      assertThat(row.substring(header.indexOf("PENDING")).trim()).startsWith("2");
-      assertThat(out.lines().filter(l -> l.startsWith(NS + " ")).findFirst().orElseThrow())
-          .contains("kb-cq").contains("cpu 1 (kb-flavor)");
-    });
-    JsonNode yaml = new com.fasterxml.jackson.databind.ObjectMapper(
-        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
-        .readTree(berth("queues", "-o", "yaml").out());
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              String out = berth("queues").out();
+              String header = out.lines().findFirst().orElseThrow();
+              String row =
+                  out.lines().filter(l -> l.startsWith("kb-cq ")).findFirst().orElseThrow();
+              assertThat(row.substring(header.indexOf("USAGE/NOMINAL"))).startsWith("1/1 ");
+              assertThat(row.substring(header.indexOf("COHORT"))).startsWith("kb-cohort");
+              assertThat(row.substring(header.indexOf("PENDING")).trim()).startsWith("2");
+              assertThat(out.lines().filter(l -> l.startsWith(NS + " ")).findFirst().orElseThrow())
+                  .contains("kb-cq")
+                  .contains("cpu 1 (kb-flavor)");
+            });
+    JsonNode yaml =
+        new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+            .readTree(berth("queues", "-o", "yaml").out());
     JsonNode spare = null;
     for (JsonNode cq : yaml.get("clusterQueues")) {
       if (cq.get("name").asText().equals("kb-spare")) {
@@ -164,16 +189,20 @@ class KubectlBerthE2EIT {
 
   @Test
   void whyExplainsAJobByItsName() throws Exception {
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      String out = berth("why", "first", "-n", NS).out();
-      // Labels padded to one column: "Estimated start:" is the longest.
-      assertThat(out).contains("Owner:           Job first\n")
-          .contains("State:           Pending\n")
-          .contains("Reason:          WaitingForQuota\n")
-          .contains("Position:        0 in ClusterQueue, 0 in LocalQueue (0 = next)\n")
-          .containsPattern("Estimated start: in \\S+ \\(\\S+\\) \\[maxExecutionTime\\]\n")
-          .contains("Explanation:     WaitingForQuota: needs cpu 1 on flavor kb-flavor");
-    });
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              String out = berth("why", "first", "-n", NS).out();
+              // Labels padded to one column: "Estimated start:" is the longest.
+              assertThat(out)
+                  .contains("Owner:           Job first\n")
+                  .contains("State:           Pending\n")
+                  .contains("Reason:          WaitingForQuota\n")
+                  .contains("Position:        0 in ClusterQueue, 0 in LocalQueue (0 = next)\n")
+                  .containsPattern("Estimated start: in \\S+ \\(\\S+\\) \\[maxExecutionTime\\]\n")
+                  .contains("Explanation:     WaitingForQuota: needs cpu 1 on flavor kb-flavor");
+            });
     Run missing = berth("why", "nosuch", "-n", NS);
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).contains("no Workload and no Job or JobSet's Workload named nosuch");
@@ -190,25 +219,63 @@ class KubectlBerthE2EIT {
       assertThat(berth("help").code()).isZero();
       best = Math.min(best, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
-    System.out.printf("[berth-test] kubectl berth help: best of 3 %d ms (load %s)%n", best,
-        Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    System.out.printf(
+        "[berth-test] kubectl berth help: best of 3 %d ms (load %s)%n",
+        best, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
 
     String session = "kb" + ProcessHandle.current().pid();
     Path rc = home.resolve("shell.rc");
-    Files.writeString(rc, "export PATH=" + bin + ":" + kubectlDir() + ":$PATH\n"
-        + "export KUBECONFIG=" + kubeconfig + "\n"
-        + "export BERTH_VISIBILITY_URL=" + visibilityUrl() + "\n"
-        + "export BERTH_VISIBILITY_CA=" + visibilityCa() + "\nPS1='$ '\n");
-    assertThat(run(new ProcessBuilder("tmux", "-L", session, "new-session", "-d", "-s", session,
-        "-x", "220", "-y", "50", "bash --noprofile --rcfile " + rc + " -i")).code()).isZero();
+    Files.writeString(
+        rc,
+        "export PATH="
+            + bin
+            + ":"
+            + kubectlDir()
+            + ":$PATH\n"
+            + "export KUBECONFIG="
+            + kubeconfig
+            + "\n"
+            + "export BERTH_VISIBILITY_URL="
+            + visibilityUrl()
+            + "\n"
+            + "export BERTH_VISIBILITY_CA="
+            + visibilityCa()
+            + "\nPS1='$ '\n");
+    assertThat(
+            run(new ProcessBuilder(
+                    "tmux",
+                    "-L",
+                    session,
+                    "new-session",
+                    "-d",
+                    "-s",
+                    session,
+                    "-x",
+                    "220",
+                    "-y",
+                    "50",
+                    "bash --noprofile --rcfile " + rc + " -i"))
+                .code())
+        .isZero();
     try {
       // capture-pane drops trailing blanks: the prompt "$ " reads "$".
-      await().atMost(Duration.ofSeconds(20))
+      await()
+          .atMost(Duration.ofSeconds(20))
           .until(() -> pane(session).lines().anyMatch(l -> l.equals("$")));
-      run(new ProcessBuilder("tmux", "-L", session, "send-keys", "-t", session,
-          "kubectl berth pending -n " + NS, "Enter"));
-      String screen = await().atMost(Duration.ofSeconds(60)).until(() -> pane(session),
-          p -> p.contains("job-second") && p.trim().endsWith("$"));
+      run(
+          new ProcessBuilder(
+              "tmux",
+              "-L",
+              session,
+              "send-keys",
+              "-t",
+              session,
+              "kubectl berth pending -n " + NS,
+              "Enter"));
+      String screen =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> pane(session), p -> p.contains("job-second") && p.trim().endsWith("$"));
       System.out.println("[berth-test] tmux pane:\n" + screen.replaceAll("\u001b\\[[0-9;]*m", ""));
       // On a terminal the reason is coloured (yellow: waits for quota), the headers bold.
       assertThat(screen).contains("\u001b[33mWaitingForQuota").contains("\u001b[1mCLUSTERQUEUE");
@@ -218,8 +285,8 @@ class KubectlBerthE2EIT {
   }
 
   private static String pane(String session) throws Exception {
-    return run(new ProcessBuilder("tmux", "-L", session, "capture-pane", "-p", "-e", "-t",
-        session)).out();
+    return run(new ProcessBuilder("tmux", "-L", session, "capture-pane", "-p", "-e", "-t", session))
+        .out();
   }
 
   private static int indexOf(List<String> lines, String prefix) {
@@ -233,8 +300,8 @@ class KubectlBerthE2EIT {
 
   /** {@code kubectl berth ARGS} as the team member, output piped (no terminal). */
   private static Run berth(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(kubectlDir().resolve("kubectl").toString(),
-        "berth"));
+    List<String> cmd =
+        new ArrayList<>(List.of(kubectlDir().resolve("kubectl").toString(), "berth"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("PATH", bin + ":" + kubectlDir() + ":" + System.getenv("PATH"));
@@ -252,7 +319,9 @@ class KubectlBerthE2EIT {
       p.destroyForcibly();
       throw new AssertionError("timed out: " + pb.command());
     }
-    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Run(
+        p.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
@@ -274,32 +343,70 @@ class KubectlBerthE2EIT {
   private static Path kubectlDir() throws IOException {
     Path k8s = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s");
     try (var dirs = Files.list(k8s)) {
-      return dirs.filter(d -> Files.isExecutable(d.resolve("kubectl"))).sorted().findFirst()
+      return dirs.filter(d -> Files.isExecutable(d.resolve("kubectl")))
+          .sorted()
+          .findFirst()
           .orElseThrow(() -> new AssertionError("no kubectl under " + k8s));
     }
   }
 
   /** A ServiceAccount of the team that may read queues, cohorts, Workloads and Events. */
   private static String teamMemberToken() {
-    client.rbac().clusterRoles().resource(new ClusterRoleBuilder()
-        .withNewMetadata().withName("kb-reader").endMetadata()
-        .addNewRule().withApiGroups("berth.dev")
-        .withResources("clusterqueues", "localqueues", "cohorts", "workloads")
-        .withVerbs("get", "list").endRule()
-        .addNewRule().withApiGroups("").withResources("events").withVerbs("list").endRule()
-        .build()).serverSideApply();
-    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName("kb-alice-reads").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "kb-reader")
-        .addNewSubject().withKind("ServiceAccount").withName("alice").withNamespace(NS)
-        .endSubject().build()).serverSideApply();
-    client.serviceAccounts().inNamespace(NS).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName("alice").withNamespace(NS).endMetadata().build())
+    client
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName("kb-reader")
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("berth.dev")
+                .withResources("clusterqueues", "localqueues", "cohorts", "workloads")
+                .withVerbs("get", "list")
+                .endRule()
+                .addNewRule()
+                .withApiGroups("")
+                .withResources("events")
+                .withVerbs("list")
+                .endRule()
+                .build())
         .serverSideApply();
-    return client.serviceAccounts().inNamespace(NS).withName("alice")
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
-            .endSpec().build())
-        .getStatus().getToken();
+    client
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("kb-alice-reads")
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "kb-reader")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("alice")
+                .withNamespace(NS)
+                .endSubject()
+                .build())
+        .serverSideApply();
+    client
+        .serviceAccounts()
+        .inNamespace(NS)
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("alice")
+                .withNamespace(NS)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    return client
+        .serviceAccounts()
+        .inNamespace(NS)
+        .withName("alice")
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus()
+        .getToken();
   }
 
   /** The test server's kubeconfig with its user replaced by a bearer token. */

@@ -8,9 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.util.List;
 
-/**
- * Plays the kubelet and Job controller, which the test cluster lacks, by writing Job status.
- */
+/** Plays the kubelet and Job controller, which the test cluster lacks, by writing Job status. */
 final class Kubelet {
   private Kubelet() {}
 

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two replicas on one cluster: one holds the Lease and admits; the other waits, and takes over
- * when the leader stops. On a server of its own, since the shared operator runs without leader
- * election. Both replicas exit on a lost Lease, as the chart configures them.
+ * Two replicas on one cluster: one holds the Lease and admits; the other waits, and takes over when
+ * the leader stops. On a server of its own, since the shared operator runs without leader election.
+ * Both replicas exit on a lost Lease, as the chart configures them.
  */
 class LeaderElectionIT {
 
@@ -51,7 +51,8 @@ class LeaderElectionIT {
       Namespaces.ensure(client, "berth-system");
       Namespaces.ensure(client, "team");
       BerthOperator first = RunningOperator.startExitingOnLostLease(cluster.kubeconfig());
-      await().atMost(Duration.ofSeconds(30))
+      await()
+          .atMost(Duration.ofSeconds(30))
           .until(() -> holder(client) != null && first.isLeading());
       String firstHolder = holder(client);
       BerthOperator second = RunningOperator.startExitingOnLostLease(cluster.kubeconfig());

@@ -26,10 +26,17 @@ class LifecycleE2EIT {
   }
 
   private static void parallelism(Scenario s, String job, int parallelism) {
-    s.client.batch().v1().jobs().inNamespace(s.namespace).withName(job).edit(j -> {
-      j.getSpec().setParallelism(parallelism);
-      return j;
-    });
+    s.client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(s.namespace)
+        .withName(job)
+        .edit(
+            j -> {
+              j.getSpec().setParallelism(parallelism);
+              return j;
+            });
   }
 
   private static int podCount(Scenario s, String job) {
@@ -49,9 +56,12 @@ class LifecycleE2EIT {
     parallelism(s, "resized", 4);
     await().atMost(Duration.ofSeconds(30)).until(() -> podCount(s, "resized") == 4);
     assertThat(s.running("resized")).isFalse();
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-        assertThat(s.condition("resized", "QuotaReserved"))
-            .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota")));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("resized", "QuotaReserved"))
+                    .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota")));
     assertThat(s.running("resized")).isFalse();
     // Shrunk while suspended (a re-queue): admitted and started at 1.
     parallelism(s, "resized", 1);
@@ -86,9 +96,13 @@ class LifecycleE2EIT {
     queue(s, "refused-wl-cq", "4");
     var job = Objects.job(s.namespace, "two-modes", "lq", 2, "1");
     job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
-        dev.berth.api.v1beta1.Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
-        dev.berth.api.v1beta1.Berth.PODSET_PREFERRED_TOPOLOGY, "topology.berth.dev/block"));
+    job.getSpec()
+        .getTemplate()
+        .getMetadata()
+        .setAnnotations(
+            Map.of(
+                dev.berth.api.v1beta1.Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
+                dev.berth.api.v1beta1.Berth.PODSET_PREFERRED_TOPOLOGY, "topology.berth.dev/block"));
     s.client.resource(job).create();
     await()
         .atMost(Duration.ofSeconds(30))
@@ -99,7 +113,8 @@ class LifecycleE2EIT {
                         e -> {
                           assertThat(e.getReason()).isEqualTo("InvalidWorkload");
                           assertThat(e.getInvolvedObject().getName()).isEqualTo("two-modes");
-                          assertThat(e.getMessage()).contains("only one of required, preferred and unconstrained");
+                          assertThat(e.getMessage())
+                              .contains("only one of required, preferred and unconstrained");
                         }));
     assertThat(s.workload("two-modes")).isEmpty();
   }
@@ -137,7 +152,15 @@ class LifecycleE2EIT {
               Workload stored = s.client.resource(wl).get();
               assertThat(stored.getStatus()).isNotNull();
               assertThat(stored.getStatus().admission).isNotNull();
-              assertThat(stored.getStatus().admission.podSetAssignments.get(0).resourceUsage.get("cpu").toString())
+              assertThat(
+                      stored
+                          .getStatus()
+                          .admission
+                          .podSetAssignments
+                          .get(0)
+                          .resourceUsage
+                          .get("cpu")
+                          .toString())
                   .isEqualTo("3");
             });
   }
@@ -152,10 +175,20 @@ class LifecycleE2EIT {
         .atMost(Duration.ofSeconds(10))
         .until(
             () ->
-                s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()
-                    .getMetadata().getFinalizers().contains(Berth.RESOURCE_IN_USE_FINALIZER)
-                && s.client.resources(ClusterQueue.class).withName("finalizers-cq").get()
-                    .getMetadata().getFinalizers().contains(Berth.RESOURCE_IN_USE_FINALIZER));
+                s.client
+                        .resources(ResourceFlavor.class)
+                        .withName("finalizers-cq-flavor")
+                        .get()
+                        .getMetadata()
+                        .getFinalizers()
+                        .contains(Berth.RESOURCE_IN_USE_FINALIZER)
+                    && s.client
+                        .resources(ClusterQueue.class)
+                        .withName("finalizers-cq")
+                        .get()
+                        .getMetadata()
+                        .getFinalizers()
+                        .contains(Berth.RESOURCE_IN_USE_FINALIZER));
 
     s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").delete();
     s.client.resources(ClusterQueue.class).withName("finalizers-cq").delete();
@@ -166,22 +199,30 @@ class LifecycleE2EIT {
         .until(
             () ->
                 s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() != null
-                    && s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor")
-                        .get() != null);
+                    && s.client
+                            .resources(ResourceFlavor.class)
+                            .withName("finalizers-cq-flavor")
+                            .get()
+                        != null);
 
-    // The Job finishes: the ClusterQueue holds nothing and goes, then the flavor is unused and goes.
+    // The Job finishes: the ClusterQueue holds nothing and goes, then the flavor is unused and
+    // goes.
     Kubelet.complete(s.client, s.job("holder"));
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() == null);
+        .until(
+            () -> s.client.resources(ClusterQueue.class).withName("finalizers-cq").get() == null);
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get() == null);
+        .until(
+            () ->
+                s.client.resources(ResourceFlavor.class).withName("finalizers-cq-flavor").get()
+                    == null);
   }
 
   /**
-   * Issue 13, item 4: the Hold copy the operator fed used to be overwritten by the reply of its
-   * own status write, so a ClusterQueue being deleted admitted again, and said "stopped (Hold)".
+   * Issue 13, item 4: the Hold copy the operator fed used to be overwritten by the reply of its own
+   * status write, so a ClusterQueue being deleted admitted again, and said "stopped (Hold)".
    */
   @Test
   void aClusterQueueBeingDeletedAdmitsNothingNewAndSaysItIsTerminating() {
@@ -194,8 +235,11 @@ class LifecycleE2EIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              var active = s.clusterQueue("cq-terminating").getStatus().conditions.stream()
-                  .filter(c -> c.type.equals("Active")).findFirst().orElseThrow();
+              var active =
+                  s.clusterQueue("cq-terminating").getStatus().conditions.stream()
+                      .filter(c -> c.type.equals("Active"))
+                      .findFirst()
+                      .orElseThrow();
               assertThat(active.status).isEqualTo("False");
               assertThat(active.reason).isEqualTo("Terminating");
               assertThat(active.message)
@@ -209,9 +253,7 @@ class LifecycleE2EIT {
         .atMost(Duration.ofSeconds(6))
         .until(() -> !s.running("late"));
     Kubelet.complete(s.client, s.job("holder"));
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> s.clusterQueue("cq-terminating") == null);
+    await().atMost(Duration.ofSeconds(30)).until(() -> s.clusterQueue("cq-terminating") == null);
     assertThat(s.running("late")).isFalse();
   }
 }

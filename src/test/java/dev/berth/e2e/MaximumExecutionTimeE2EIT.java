@@ -29,24 +29,30 @@ class MaximumExecutionTimeE2EIT {
     s.awaitRunning("bounded");
     Instant started = Instant.now();
 
-    Workload done = await().atMost(Duration.ofSeconds(30)).until(
-        () -> s.workload("bounded").orElseThrow(),
-        wl -> Boolean.FALSE.equals(wl.getSpec().active) && wl.getStatus().admission == null);
+    Workload done =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> s.workload("bounded").orElseThrow(),
+                wl ->
+                    Boolean.FALSE.equals(wl.getSpec().active) && wl.getStatus().admission == null);
     assertThat(Duration.between(started, Instant.now())).isGreaterThan(Duration.ofSeconds(2));
     assertThat(s.running("bounded")).isFalse();
-    assertThat(s.condition("bounded", "QuotaReserved").orElseThrow().message).contains(
-        "maximum execution time of 3 s; the workload is deactivated");
+    assertThat(s.condition("bounded", "QuotaReserved").orElseThrow().message)
+        .contains("maximum execution time of 3 s; the workload is deactivated");
     assertThat(s.condition("bounded", "Requeued")).isEmpty();
     assertThat(done.getStatus().accumulatedPastExecutionTimeSeconds).isGreaterThanOrEqualTo(3);
     assertThat(client.v1().events().inNamespace(ns).list().getItems())
-        .anySatisfy(e -> {
-          assertThat(e.getReason()).isEqualTo("MaximumExecutionTimeExceeded");
-          assertThat(e.getInvolvedObject().getKind()).isEqualTo("Workload");
-        })
-        .anySatisfy(e -> {
-          assertThat(e.getReason()).isEqualTo("Evicted");
-          assertThat(e.getMessage()).contains("maximum execution time");
-        });
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("MaximumExecutionTimeExceeded");
+              assertThat(e.getInvolvedObject().getKind()).isEqualTo("Workload");
+            })
+        .anySatisfy(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("Evicted");
+              assertThat(e.getMessage()).contains("maximum execution time");
+            });
     assertThat(s.staysSuspended("bounded")).isTrue();
   }
 }

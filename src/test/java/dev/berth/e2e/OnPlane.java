@@ -30,9 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * What the end-to-end tests on a {@link ControlPlane} share: flavors and queues of 8-GPU nodes,
- * GPU Jobs whose pods KWOK ends as annotated, and waits that fail with the namespace's Jobs, pods
- * and events (nothing here writes Job or pod status).
+ * What the end-to-end tests on a {@link ControlPlane} share: flavors and queues of 8-GPU nodes, GPU
+ * Jobs whose pods KWOK ends as annotated, and waits that fail with the namespace's Jobs, pods and
+ * events (nothing here writes Job or pod status).
  */
 final class OnPlane {
   static final Duration POD_TIMEOUT = Duration.ofSeconds(60);
@@ -43,10 +43,10 @@ final class OnPlane {
   }
 
   /** A flavor for the nodes of one GPU model and lifecycle (on-demand or spot). */
-  ResourceFlavor flavor(String name, String product, String lifecycle,
-      List<Toleration> tolerations) {
-    ResourceFlavor rf = Objects.flavor(name,
-        Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
+  ResourceFlavor flavor(
+      String name, String product, String lifecycle, List<Toleration> tolerations) {
+    ResourceFlavor rf =
+        Objects.flavor(name, Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
     rf.getSpec().tolerations = tolerations;
     return rf;
   }
@@ -77,7 +77,9 @@ final class OnPlane {
     Job job = Objects.job(s.namespace, name, "lq", pods, "1");
     job.getSpec().getTemplate().getSpec().getContainers().get(0).setResources(eightGpus());
     job.getSpec().getTemplate().setMetadata(new ObjectMeta());
-    job.getSpec().getTemplate().getMetadata()
+    job.getSpec()
+        .getTemplate()
+        .getMetadata()
         .setAnnotations(new HashMap<>(Map.of(annotation, after)));
     job.getSpec().setBackoffLimit(0);
     return job;
@@ -89,48 +91,72 @@ final class OnPlane {
   }
 
   /**
-   * Waits until the Job has {@code count} pods, each bound and Running; returns them. Their
-   * run-for must leave this wait a few seconds on a loaded machine: a pod already Succeeded
-   * fails it.
+   * Waits until the Job has {@code count} pods, each bound and Running; returns them. Their run-for
+   * must leave this wait a few seconds on a loaded machine: a pod already Succeeded fails it.
    */
   List<Pod> runningPods(Scenario s, String job, int count) {
-    awaitOrDescribe(s, job + "'s " + count + " pods bound and Running", () -> {
-      List<Pod> pods = plane.podsOf(s.namespace, job);
-      return pods.size() == count && pods.stream().allMatch(p ->
-          p.getSpec().getNodeName() != null && "Running".equals(p.getStatus().getPhase()));
-    });
+    awaitOrDescribe(
+        s,
+        job + "'s " + count + " pods bound and Running",
+        () -> {
+          List<Pod> pods = plane.podsOf(s.namespace, job);
+          return pods.size() == count
+              && pods.stream()
+                  .allMatch(
+                      p ->
+                          p.getSpec().getNodeName() != null
+                              && "Running".equals(p.getStatus().getPhase()));
+        });
     return plane.podsOf(s.namespace, job);
   }
 
   /** The Job controller's own condition, not one a test wrote. */
   void awaitJobCondition(Scenario s, String job, String type) {
-    awaitOrDescribe(s, "Job " + job + " " + type, () -> s.job(job).getStatus() != null
-        && s.job(job).getStatus().getConditions() != null
-        && s.job(job).getStatus().getConditions().stream()
-            .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus())));
+    awaitOrDescribe(
+        s,
+        "Job " + job + " " + type,
+        () ->
+            s.job(job).getStatus() != null
+                && s.job(job).getStatus().getConditions() != null
+                && s.job(job).getStatus().getConditions().stream()
+                    .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus())));
   }
 
   void awaitFinished(Scenario s, String owner) {
-    awaitOrDescribe(s, "Workload of " + owner + " Finished", () -> s.condition(owner, "Finished")
-        .map(c -> "True".equals(c.status)).orElse(false));
+    awaitOrDescribe(
+        s,
+        "Workload of " + owner + " Finished",
+        () -> s.condition(owner, "Finished").map(c -> "True".equals(c.status)).orElse(false));
   }
 
   /** Cordons a node (spec.unschedulable), or lifts the cordon, as kubectl cordon does. */
   void cordon(String node, boolean unschedulable) {
-    plane.client().nodes().withName(node).edit(n -> {
-      n.getSpec().setUnschedulable(unschedulable);
-      return n;
-    });
+    plane
+        .client()
+        .nodes()
+        .withName(node)
+        .edit(
+            n -> {
+              n.getSpec().setUnschedulable(unschedulable);
+              return n;
+            });
   }
 
   /** Waits until no pod runs on nodes named {@code prefix}... (tests take turns on them). */
   void awaitNodesFree(Scenario s, String prefix) {
-    awaitOrDescribe(s, "no pod left on the " + prefix + "* nodes",
-        () -> plane.client().pods().inAnyNamespace().list().getItems().stream()
-            .filter(p -> p.getSpec().getNodeName() != null
-                && p.getSpec().getNodeName().startsWith(prefix))
-            .allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())
-                || "Failed".equals(p.getStatus().getPhase())));
+    awaitOrDescribe(
+        s,
+        "no pod left on the " + prefix + "* nodes",
+        () ->
+            plane.client().pods().inAnyNamespace().list().getItems().stream()
+                .filter(
+                    p ->
+                        p.getSpec().getNodeName() != null
+                            && p.getSpec().getNodeName().startsWith(prefix))
+                .allMatch(
+                    p ->
+                        "Succeeded".equals(p.getStatus().getPhase())
+                            || "Failed".equals(p.getStatus().getPhase())));
   }
 
   /** Waits; on a timeout fails with the namespace's Jobs, pods and events. */
@@ -138,8 +164,14 @@ final class OnPlane {
     try {
       await().atMost(POD_TIMEOUT).until(condition);
     } catch (ConditionTimeoutException e) {
-      throw new AssertionError("not within " + POD_TIMEOUT.toSeconds() + " s: " + what + "\n"
-          + plane.describe(s.namespace), e);
+      throw new AssertionError(
+          "not within "
+              + POD_TIMEOUT.toSeconds()
+              + " s: "
+              + what
+              + "\n"
+              + plane.describe(s.namespace),
+          e);
     }
   }
 
@@ -153,27 +185,39 @@ final class OnPlane {
     private final Set<String> stopped = ConcurrentHashMap.newKeySet();
     private final Watch watch;
 
-    StopThenBind(KubernetesClient client, String namespace, String victimLabel, String victim,
-        int victimPods, String preemptorJob) {
-      watch = client.pods().inNamespace(namespace).watch(new Watcher<>() {
-        @Override
-        public void eventReceived(Action action, Pod pod) {
-          Map<String, String> labels = pod.getMetadata().getLabels();
-          String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-          if (victim.equals(labels.get(victimLabel))
-              && (action == Action.DELETED || "Failed".equals(phase))
-              && stopped.add(pod.getMetadata().getName()) && stopped.size() == victimPods) {
-            order.add("victim stopped");
-          }
-          if (preemptorJob.equals(labels.get("batch.kubernetes.io/job-name"))
-              && pod.getSpec().getNodeName() != null && !order.contains("preemptor bound")) {
-            order.add("preemptor bound");
-          }
-        }
+    StopThenBind(
+        KubernetesClient client,
+        String namespace,
+        String victimLabel,
+        String victim,
+        int victimPods,
+        String preemptorJob) {
+      watch =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .watch(
+                  new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Pod pod) {
+                      Map<String, String> labels = pod.getMetadata().getLabels();
+                      String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+                      if (victim.equals(labels.get(victimLabel))
+                          && (action == Action.DELETED || "Failed".equals(phase))
+                          && stopped.add(pod.getMetadata().getName())
+                          && stopped.size() == victimPods) {
+                        order.add("victim stopped");
+                      }
+                      if (preemptorJob.equals(labels.get("batch.kubernetes.io/job-name"))
+                          && pod.getSpec().getNodeName() != null
+                          && !order.contains("preemptor bound")) {
+                        order.add("preemptor bound");
+                      }
+                    }
 
-        @Override
-        public void onClose(WatcherException cause) {}
-      });
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  });
     }
 
     @Override

@@ -35,13 +35,16 @@ class PendingReasonsE2EIT {
   }
 
   private static void awaitReason(Scenario s, String job, String reason, String messagePart) {
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      Condition c = quotaReserved(s, job);
-      assertThat(c).as("QuotaReserved of " + job).isNotNull();
-      assertThat(c.status).isEqualTo("False");
-      assertThat(c.reason).as(c.message).isEqualTo(reason);
-      assertThat(c.message).contains(messagePart).hasSizeLessThan(200).doesNotContain("\n");
-    });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              Condition c = quotaReserved(s, job);
+              assertThat(c).as("QuotaReserved of " + job).isNotNull();
+              assertThat(c.status).isEqualTo("False");
+              assertThat(c.reason).as(c.message).isEqualTo(reason);
+              assertThat(c.message).contains(messagePart).hasSizeLessThan(200).doesNotContain("\n");
+            });
   }
 
   @Test
@@ -66,7 +69,10 @@ class PendingReasonsE2EIT {
     awaitReason(s, "no-queue", "Inadmissible", "LocalQueue " + ns + "/missing doesn't exist");
 
     o.submit(Objects.job(outside, "stranger", "lq", 1, "1"));
-    awaitReason(o, "stranger", "Inadmissible",
+    awaitReason(
+        o,
+        "stranger",
+        "Inadmissible",
         "namespace " + outside + " doesn't match the namespaceSelector of ClusterQueue why-cq");
 
     // StrictFIFO: a head that can never fit blocks the queue; the one behind says so.
@@ -77,11 +83,16 @@ class PendingReasonsE2EIT {
 
     // The detail of a reason that changed goes into an Event on the Workload.
     String behind = s.workload("behind").orElseThrow().getMetadata().getName();
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(events(ns, behind))
-        .anySatisfy(e -> {
-          assertThat(e.getReason()).isEqualTo("Pending");
-          assertThat(e.getMessage()).startsWith("WaitingForQuota: waiting behind ");
-        }));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(events(ns, behind))
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e.getReason()).isEqualTo("Pending");
+                          assertThat(e.getMessage()).startsWith("WaitingForQuota: waiting behind ");
+                        }));
 
     // Held: nothing is admitted and everything pending says so.
     ClusterQueue stored = client.resources(ClusterQueue.class).withName("why-cq").get();
@@ -104,11 +115,15 @@ class PendingReasonsE2EIT {
     s.awaitRunning("done");
     Kubelet.complete(client, s.job("done"));
     String name = s.workload("done").orElseThrow().getMetadata().getName();
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      Map<String, Object> row = wideRow(ns, name);
-      assertThat(row).containsEntry("Finished", "True").containsEntry("Reason", "Finished");
-      assertThat((String) row.get("Message")).startsWith("finished (Succeeded), quota released");
-    });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              Map<String, Object> row = wideRow(ns, name);
+              assertThat(row).containsEntry("Finished", "True").containsEntry("Reason", "Finished");
+              assertThat((String) row.get("Message"))
+                  .startsWith("finished (Succeeded), quota released");
+            });
 
     // Deactivated while admitted: evicted (and counted), then not requeued.
     s.submit(Objects.job(ns, "stopped", "lq", 1, "1"));
@@ -117,13 +132,20 @@ class PendingReasonsE2EIT {
     wl.getSpec().active = false;
     client.resource(wl).update();
     String stopped = wl.getMetadata().getName();
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      Map<String, Object> row = wideRow(ns, stopped);
-      assertThat(row.get("Reason")).isIn("Evicted", "Deactivated");
-    });
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-        assertThat(RunningOperator.shared().registry().scrape()).contains(
-            "berth_evicted_workloads_total{cluster_queue=\"why-col-cq\",reason=\"Deactivated\"} 1.0"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              Map<String, Object> row = wideRow(ns, stopped);
+              assertThat(row.get("Reason")).isIn("Evicted", "Deactivated");
+            });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(RunningOperator.shared().registry().scrape())
+                    .contains(
+                        "berth_evicted_workloads_total{cluster_queue=\"why-col-cq\",reason=\"Deactivated\"} 1.0"));
   }
 
   private static List<Event> events(String ns, String workload) {
@@ -135,19 +157,26 @@ class PendingReasonsE2EIT {
   /** The row `kubectl get wl -o wide` prints: the server's Table, with priority-1 columns. */
   static Map<String, Object> wideRow(String ns, String name) throws Exception {
     var http = client.getHttpClient();
-    var request = http.newHttpRequestBuilder()
-        .uri(client.getMasterUrl() + "apis/berth.dev/v1beta1/namespaces/" + ns + "/workloads/"
-            + name + "?includeObject=None")
-        .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
-        .build();
-    String body = http.sendAsync(request, String.class).get(10, java.util.concurrent.TimeUnit.SECONDS)
-        .body();
+    var request =
+        http.newHttpRequestBuilder()
+            .uri(
+                client.getMasterUrl()
+                    + "apis/berth.dev/v1beta1/namespaces/"
+                    + ns
+                    + "/workloads/"
+                    + name
+                    + "?includeObject=None")
+            .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+            .build();
+    String body =
+        http.sendAsync(request, String.class).get(10, java.util.concurrent.TimeUnit.SECONDS).body();
     var table = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
     Map<String, Object> row = new java.util.LinkedHashMap<>();
     var cells = table.get("rows").get(0).get("cells");
     for (int i = 0; i < table.get("columnDefinitions").size(); i++) {
       var cell = cells.get(i);
-      row.put(table.get("columnDefinitions").get(i).get("name").asText(),
+      row.put(
+          table.get("columnDefinitions").get(i).get("name").asText(),
           cell.isNull() ? null : cell.asText());
     }
     return row;

@@ -35,7 +35,8 @@ class PreemptionE2EIT {
     s.client.resource(Objects.flavor("preempt-cq-flavor", Map.of())).create();
     ClusterQueue cq = Objects.clusterQueue("preempt-cq", "preempt-cq-flavor", "cpu", "2");
     cq.getSpec().preemption = new ClusterQueuePreemption();
-    cq.getSpec().preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    cq.getSpec().preemption.withinClusterQueue =
+        ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     s.client.resource(cq).create();
     s.client.resource(Objects.localQueue(s.namespace, "lq", "preempt-cq")).create();
 
@@ -53,7 +54,8 @@ class PreemptionE2EIT {
               assertThat(preempted.reason).isEqualTo("InClusterQueue");
               assertThat(preempted.message).contains("urgent");
               assertThat(s.condition("sweep", "Requeued").orElseThrow().status).isEqualTo("True");
-              assertThat(s.condition("sweep", "QuotaReserved").orElseThrow().status).isEqualTo("False");
+              assertThat(s.condition("sweep", "QuotaReserved").orElseThrow().status)
+                  .isEqualTo("False");
             });
   }
 
@@ -64,7 +66,8 @@ class PreemptionE2EIT {
     ClusterQueue lender = Objects.clusterQueue("reclaim-lender", "reclaim-flavor", "cpu", "2");
     lender.getSpec().cohortName = "reclaim";
     lender.getSpec().preemption = new ClusterQueuePreemption();
-    lender.getSpec().preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
+    lender.getSpec().preemption.reclaimWithinCohort =
+        ClusterQueuePreemption.ReclaimWithinCohort.Any;
     s.client.resource(lender).create();
     ClusterQueue borrower = Objects.clusterQueue("reclaim-borrower", "reclaim-flavor", "cpu", "0");
     borrower.getSpec().cohortName = "reclaim";
@@ -81,7 +84,8 @@ class PreemptionE2EIT {
     await()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
-            () -> assertThat(s.condition("borrowed", "Preempted").orElseThrow().reason)
-                .isEqualTo("InCohortReclamation"));
+            () ->
+                assertThat(s.condition("borrowed", "Preempted").orElseThrow().reason)
+                    .isEqualTo("InCohortReclamation"));
   }
 }

@@ -41,9 +41,9 @@ import org.junit.jupiter.api.Test;
  * The built-in berth.dev/provisioning-request admission check on a whole control plane: a gang
  * assigned spot quota for which no node exists holds its quota while Berth asks the cluster
  * autoscaler for nodes through a ProvisioningRequest; {@link ClusterAutoscalerStandIn} plays the
- * autoscaler (creating KWOK nodes, or failing, or revoking), and the gang's pods really land on
- * the nodes it made. The ProvisioningRequest CRD is the upstream one from
- * ../shared/third-party/crds/ where present ({@link ProvisioningRequestCrd}).
+ * autoscaler (creating KWOK nodes, or failing, or revoking), and the gang's pods really land on the
+ * nodes it made. The ProvisioningRequest CRD is the upstream one from ../shared/third-party/crds/
+ * where present ({@link ProvisioningRequestCrd}).
  */
 class ProvisioningRequestE2EIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -58,8 +58,9 @@ class ProvisioningRequestE2EIT {
   @BeforeAll
   static void setUp() {
     // One on-demand node; the spot flavor has none until the autoscaler makes them.
-    plane = ControlPlane.start("provisioning",
-        List.of(SimNode.gpu("h100-a-0", SimNode.H100, "zone-a", "rack-a0")));
+    plane =
+        ControlPlane.start(
+            "provisioning", List.of(SimNode.gpu("h100-a-0", SimNode.H100, "zone-a", "rack-a0")));
     on = new OnPlane(plane);
     client = plane.client();
     ProvisioningRequestCrd.install(client);
@@ -94,8 +95,10 @@ class ProvisioningRequestE2EIT {
     client.resource(config).create();
     AdmissionCheck ac = new AdmissionCheck();
     ac.getMetadata().setName(name);
-    ac.setSpec(new AdmissionCheckSpec(ProvisioningRequestConfig.CONTROLLER_NAME,
-        new AdmissionCheckSpec.Parameters(Berth.GROUP, ProvisioningRequestConfig.KIND, name)));
+    ac.setSpec(
+        new AdmissionCheckSpec(
+            ProvisioningRequestConfig.CONTROLLER_NAME,
+            new AdmissionCheckSpec.Parameters(Berth.GROUP, ProvisioningRequestConfig.KIND, name)));
     client.resource(ac).create();
     Scenario s = new Scenario(client, name);
     ClusterQueue cq = Objects.clusterQueue(name, SPOT, SimNode.GPU, "32");
@@ -110,12 +113,16 @@ class ProvisioningRequestE2EIT {
   }
 
   private static Workload awaitWorkload(Scenario s, String job, Predicate<Workload> until) {
-    return await().atMost(WAIT).until(() -> s.workload(job).orElse(null),
-        wl -> wl != null && wl.getStatus() != null && until.test(wl));
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> s.workload(job).orElse(null),
+            wl -> wl != null && wl.getStatus() != null && until.test(wl));
   }
 
   private static Optional<Condition> condition(Workload wl, String type) {
-    return wl.getStatus() == null || wl.getStatus().conditions == null ? Optional.empty()
+    return wl.getStatus() == null || wl.getStatus().conditions == null
+        ? Optional.empty()
         : wl.getStatus().conditions.stream().filter(c -> c.type.equals(type)).findFirst();
   }
 
@@ -125,7 +132,8 @@ class ProvisioningRequestE2EIT {
 
   private static AdmissionCheckState check(Workload wl) {
     return wl.getStatus().admissionChecks == null || wl.getStatus().admissionChecks.isEmpty()
-        ? new AdmissionCheckState() : wl.getStatus().admissionChecks.get(0);
+        ? new AdmissionCheckState()
+        : wl.getStatus().admissionChecks.get(0);
   }
 
   private static List<ProvisioningRequest> requests(String ns) {
@@ -133,13 +141,18 @@ class ProvisioningRequestE2EIT {
   }
 
   private static ProvisioningRequest awaitRequest(String ns, String name) {
-    return await().atMost(WAIT).until(() -> client.resources(ProvisioningRequest.class)
-        .inNamespace(ns).withName(name).get(), java.util.Objects::nonNull);
+    return await()
+        .atMost(WAIT)
+        .until(
+            () -> client.resources(ProvisioningRequest.class).inNamespace(ns).withName(name).get(),
+            java.util.Objects::nonNull);
   }
 
   private static List<String> events(String ns, String reason) {
     return client.v1().events().inNamespace(ns).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason())).map(e -> e.getMessage()).toList();
+        .filter(e -> reason.equals(e.getReason()))
+        .map(e -> e.getMessage())
+        .toList();
   }
 
   @Test
@@ -153,37 +166,65 @@ class ProvisioningRequestE2EIT {
     ProvisioningRequest pr = awaitRequest(s.namespace, request);
     assertThat(pr.getSpec().provisioningClassName).isEqualTo(ATOMIC);
     assertThat(pr.getSpec().parameters).containsEntry("ValidUntilSeconds", "600");
-    assertThat(pr.getSpec().podSets).singleElement().satisfies(ps -> assertThat(ps.count)
-        .isEqualTo(4));
-    assertThat(pr.getMetadata().getOwnerReferences()).singleElement().satisfies(o ->
-        assertThat(o.getUid()).isEqualTo(reserved.getMetadata().getUid()));
-    PodTemplate template = client.v1().podTemplates().inNamespace(s.namespace)
-        .withName(pr.getSpec().podSets.get(0).podTemplateRef.name).get();
+    assertThat(pr.getSpec().podSets)
+        .singleElement()
+        .satisfies(ps -> assertThat(ps.count).isEqualTo(4));
+    assertThat(pr.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(reserved.getMetadata().getUid()));
+    PodTemplate template =
+        client
+            .v1()
+            .podTemplates()
+            .inNamespace(s.namespace)
+            .withName(pr.getSpec().podSets.get(0).podTemplateRef.name)
+            .get();
     assertThat(template.getTemplate().getSpec().getNodeSelector())
-        .containsEntry(SimNode.LIFECYCLE, "spot").containsEntry(SimNode.GPU_PRODUCT, SimNode.H100);
-    Workload waiting = awaitWorkload(s, "pretrain", wl -> check(wl).message != null
-        && check(wl).message.contains("waiting for the autoscaler"));
+        .containsEntry(SimNode.LIFECYCLE, "spot")
+        .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100);
+    Workload waiting =
+        awaitWorkload(
+            s,
+            "pretrain",
+            wl ->
+                check(wl).message != null
+                    && check(wl).message.contains("waiting for the autoscaler"));
     assertThat(check(waiting).state).isEqualTo("Pending");
     // The reason the Job waits, where its owner looks.
-    awaitWorkload(s, "pretrain", wl -> condition(wl, "Admitted").map(c -> c.message)
-        .orElse("").contains("prov-gang (Pending: ProvisioningRequest " + request));
-    await().atMost(WAIT).until(() -> {
-      AdmissionCheck ac = client.resources(AdmissionCheck.class).withName("prov-gang").get();
-      return ac.getStatus() != null && ac.getStatus().conditions != null
-          && ac.getStatus().conditions.stream()
-              .anyMatch(c -> c.type.equals("Active") && c.isTrue());
-    });
+    awaitWorkload(
+        s,
+        "pretrain",
+        wl ->
+            condition(wl, "Admitted")
+                .map(c -> c.message)
+                .orElse("")
+                .contains("prov-gang (Pending: ProvisioningRequest " + request));
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              AdmissionCheck ac =
+                  client.resources(AdmissionCheck.class).withName("prov-gang").get();
+              return ac.getStatus() != null
+                  && ac.getStatus().conditions != null
+                  && ac.getStatus().conditions.stream()
+                      .anyMatch(c -> c.type.equals("Active") && c.isTrue());
+            });
     assertThat(s.staysSuspended("pretrain")).isTrue();
     assertThat(plane.podsOf(s.namespace, "pretrain")).isEmpty();
 
     List<String> nodes = autoscaler.provision(s.namespace, request);
     assertThat(nodes).hasSize(4);
     List<Pod> pods = on.runningPods(s, "pretrain", 4);
-    assertThat(pods).extracting(p -> p.getSpec().getNodeName())
+    assertThat(pods)
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrderElementsOf(nodes);
-    assertThat(pods).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
-        .containsEntry(ProvisioningRequest.CONSUME_ANNOTATION, request)
-        .containsEntry(ProvisioningRequest.CLASS_ANNOTATION, ATOMIC));
+    assertThat(pods)
+        .allSatisfy(
+            p ->
+                assertThat(p.getMetadata().getAnnotations())
+                    .containsEntry(ProvisioningRequest.CONSUME_ANNOTATION, request)
+                    .containsEntry(ProvisioningRequest.CLASS_ANNOTATION, ATOMIC));
     Workload admitted = s.workload("pretrain").orElseThrow();
     assertThat(check(admitted).state).isEqualTo("Ready");
     assertThat(check(admitted).message).contains("is provisioned");
@@ -191,11 +232,14 @@ class ProvisioningRequestE2EIT {
 
     // Finished: the request and its PodTemplate are cleaned up.
     on.awaitFinished(s, "pretrain");
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(requests(s.namespace)).isEmpty();
-      assertThat(client.v1().podTemplates().inNamespace(s.namespace).list().getItems())
-          .isEmpty();
-    });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(requests(s.namespace)).isEmpty();
+              assertThat(client.v1().podTemplates().inNamespace(s.namespace).list().getItems())
+                  .isEmpty();
+            });
     autoscaler.removeNodes(request);
   }
 
@@ -209,22 +253,28 @@ class ProvisioningRequestE2EIT {
     // 60 s default), and a second request made for the next reservation.
     Workload first = awaitWorkload(s, "unlucky", wl -> wl.getStatus().requeueState != null);
     String name = first.getMetadata().getName();
-    Instant evictedAt = Instant.parse(condition(first, "Evicted").orElseThrow()
-        .lastTransitionTime);
+    Instant evictedAt = Instant.parse(condition(first, "Evicted").orElseThrow().lastTransitionTime);
     assertThat(condition(first, "Evicted").orElseThrow().reason).isEqualTo("AdmissionCheck");
     assertThat(Instant.parse(first.getStatus().requeueState.requeueAt))
         .isBefore(evictedAt.plusSeconds(3));
     awaitRequest(s.namespace, name + "-prov-fail-2");
-    await().atMost(WAIT).until(() -> requests(s.namespace).stream()
-        .noneMatch(pr -> pr.getMetadata().getName().equals(name + "-prov-fail-1")));
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                requests(s.namespace).stream()
+                    .noneMatch(pr -> pr.getMetadata().getName().equals(name + "-prov-fail-1")));
 
     // Attempt 2 fails too: the one retry is used up, the workload is deactivated.
-    Workload rejected = awaitWorkload(s, "unlucky", wl -> Boolean.FALSE.equals(wl.getSpec().active)
-        && is(wl, "QuotaReserved", "False"));
+    Workload rejected =
+        awaitWorkload(
+            s,
+            "unlucky",
+            wl -> Boolean.FALSE.equals(wl.getSpec().active) && is(wl, "QuotaReserved", "False"));
     assertThat(condition(rejected, "QuotaReserved").orElseThrow().message)
         .contains("AdmissionCheck prov-fail rejected the workload");
-    assertThat(events(s.namespace, "ProvisioningRejected")).anyMatch(m -> m.contains(
-        name + "-prov-fail-2 failed") && m.contains("no retry left"));
+    assertThat(events(s.namespace, "ProvisioningRejected"))
+        .anyMatch(m -> m.contains(name + "-prov-fail-2 failed") && m.contains("no retry left"));
     assertThat(s.running("unlucky")).isFalse();
     assertThat(events(s.namespace, "ProvisioningRetry")).isNotEmpty();
     await().atMost(WAIT).untilAsserted(() -> assertThat(requests(s.namespace)).isEmpty());
@@ -238,31 +288,37 @@ class ProvisioningRequestE2EIT {
     Workload wl = awaitWorkload(s, "spot-train", w -> is(w, "Admitted", "True"));
     String first = wl.getMetadata().getName() + "-prov-revoke-1";
     List<String> firstNodes = autoscaler.nodes(first);
-    assertThat(on.runningPods(s, "spot-train", 2)).extracting(p -> p.getSpec().getNodeName())
+    assertThat(on.runningPods(s, "spot-train", 2))
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrderElementsOf(firstNodes);
 
     autoscaler.revoke(s.namespace, first);
-    Workload evicted = awaitWorkload(s, "spot-train", w -> is(w, "Evicted", "True")
-        || w.getStatus().requeueState != null);
+    Workload evicted =
+        awaitWorkload(
+            s, "spot-train", w -> is(w, "Evicted", "True") || w.getStatus().requeueState != null);
     assertThat(evicted.getStatus().requeueState).isNotNull();
     await().atMost(WAIT).until(() -> !s.running("spot-train"));
-    on.awaitOrDescribe(s, "the revoked gang's pods gone",
-        () -> plane.podsOf(s.namespace, "spot-train").isEmpty());
+    on.awaitOrDescribe(
+        s, "the revoked gang's pods gone", () -> plane.podsOf(s.namespace, "spot-train").isEmpty());
     autoscaler.removeNodes(first);
 
     // Requeued after the config's backoff: a new request, new nodes, the gang runs again there.
     String second = wl.getMetadata().getName() + "-prov-revoke-2";
     awaitRequest(s.namespace, second);
     List<Pod> again = on.runningPods(s, "spot-train", 2);
-    assertThat(again).extracting(p -> p.getSpec().getNodeName())
+    assertThat(again)
+        .extracting(p -> p.getSpec().getNodeName())
         .containsExactlyInAnyOrderElementsOf(autoscaler.nodes(second))
         .doesNotContainAnyElementsOf(firstNodes);
-    assertThat(again).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
-        .containsEntry(ProvisioningRequest.CONSUME_ANNOTATION, second));
+    assertThat(again)
+        .allSatisfy(
+            p ->
+                assertThat(p.getMetadata().getAnnotations())
+                    .containsEntry(ProvisioningRequest.CONSUME_ANNOTATION, second));
     // Stop it for good, and scale its nodes away, so no other gang lands on them.
     client.resource(s.job("spot-train")).delete();
-    on.awaitOrDescribe(s, "the deleted gang's pods gone",
-        () -> plane.podsOf(s.namespace, "spot-train").isEmpty());
+    on.awaitOrDescribe(
+        s, "the deleted gang's pods gone", () -> plane.podsOf(s.namespace, "spot-train").isEmpty());
     autoscaler.removeNodes(second);
   }
 

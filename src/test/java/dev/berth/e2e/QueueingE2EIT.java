@@ -28,7 +28,9 @@ class QueueingE2EIT {
   void aJobCreatedUnsuspendedIsSuspendedUntilAdmitted() {
     Scenario s = new Scenario("unsuspended");
     s.client.resource(Objects.flavor("unsuspended-flavor", Map.of())).create();
-    s.client.resource(Objects.clusterQueue("unsuspended-cq", "unsuspended-flavor", "cpu", "1")).create();
+    s.client
+        .resource(Objects.clusterQueue("unsuspended-cq", "unsuspended-flavor", "cpu", "1"))
+        .create();
     s.client.resource(Objects.localQueue(s.namespace, "lq", "unsuspended-cq")).create();
     Job blocker = Objects.job(s.namespace, "blocker", "lq", 1, "1");
     s.submit(blocker);
@@ -37,7 +39,9 @@ class QueueingE2EIT {
     Job sneaky = Objects.job(s.namespace, "sneaky", "lq", 1, "1");
     sneaky.getSpec().setSuspend(false);
     s.client.resource(sneaky).create();
-    await().atMost(Duration.ofSeconds(20)).until(() -> !s.running("sneaky") && s.workload("sneaky").isPresent());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !s.running("sneaky") && s.workload("sneaky").isPresent());
     assertThat(s.staysSuspended("sneaky")).isTrue();
 
     Kubelet.complete(s.client, s.job("blocker"));
@@ -118,10 +122,14 @@ class QueueingE2EIT {
     queue(s, "drain-cq", "4", QueueingStrategy.BestEffortFIFO);
     s.submit(Objects.job(s.namespace, "victim", "lq", 1, "2"));
     s.awaitRunning("victim");
-    s.client.resources(ClusterQueue.class).withName("drain-cq").edit(cq -> {
-      cq.getSpec().stopPolicy = StopPolicy.HoldAndDrain;
-      return cq;
-    });
+    s.client
+        .resources(ClusterQueue.class)
+        .withName("drain-cq")
+        .edit(
+            cq -> {
+              cq.getSpec().stopPolicy = StopPolicy.HoldAndDrain;
+              return cq;
+            });
     await().atMost(Duration.ofSeconds(30)).until(() -> !s.running("victim"));
     await()
         .atMost(Duration.ofSeconds(30))
@@ -129,14 +137,19 @@ class QueueingE2EIT {
             () -> {
               var reserved = s.condition("victim", "QuotaReserved").orElseThrow();
               assertThat(reserved.status).isEqualTo("False");
-              assertThat(s.condition("victim", "Requeued").orElseThrow().reason).isEqualTo("ClusterQueueStopped");
+              assertThat(s.condition("victim", "Requeued").orElseThrow().reason)
+                  .isEqualTo("ClusterQueueStopped");
             });
     // Held: nothing new is admitted until the queue is resumed.
     assertThat(s.staysSuspended("victim")).isTrue();
-    s.client.resources(ClusterQueue.class).withName("drain-cq").edit(cq -> {
-      cq.getSpec().stopPolicy = StopPolicy.None;
-      return cq;
-    });
+    s.client
+        .resources(ClusterQueue.class)
+        .withName("drain-cq")
+        .edit(
+            cq -> {
+              cq.getSpec().stopPolicy = StopPolicy.None;
+              return cq;
+            });
     s.awaitRunning("victim");
   }
 
@@ -148,10 +161,13 @@ class QueueingE2EIT {
     s.awaitRunning("stopped");
     s.submit(Objects.job(s.namespace, "next", "lq", 1, "2"));
     var wl = s.workload("stopped").orElseThrow();
-    s.client.resource(wl).edit(w -> {
-      w.getSpec().active = false;
-      return w;
-    });
+    s.client
+        .resource(wl)
+        .edit(
+            w -> {
+              w.getSpec().active = false;
+              return w;
+            });
     await().atMost(Duration.ofSeconds(30)).until(() -> !s.running("stopped"));
     s.awaitRunning("next");
     assertThat(s.condition("stopped", "Requeued")).isEmpty();
@@ -171,7 +187,8 @@ class QueueingE2EIT {
                 java.util.List.of(
                     new dev.berth.api.v1beta1.FlavorQuotas(
                         "shared-flavor",
-                        java.util.List.of(new dev.berth.api.v1beta1.ResourceQuota("memory", "1Gi"))))));
+                        java.util.List.of(
+                            new dev.berth.api.v1beta1.ResourceQuota("memory", "1Gi"))))));
     s.client.resource(cq).create();
     await()
         .atMost(Duration.ofSeconds(20))
@@ -196,11 +213,17 @@ class QueueingE2EIT {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
-              LocalQueue lq = s.client.resources(LocalQueue.class).inNamespace(s.namespace).withName("lq").get();
+              LocalQueue lq =
+                  s.client
+                      .resources(LocalQueue.class)
+                      .inNamespace(s.namespace)
+                      .withName("lq")
+                      .get();
               assertThat(lq.getStatus()).isNotNull();
               assertThat(lq.getStatus().admittedWorkloads).isEqualTo(1);
               assertThat(lq.getStatus().pendingWorkloads).isEqualTo(1);
-              assertThat(lq.getStatus().flavorUsage).singleElement()
+              assertThat(lq.getStatus().flavorUsage)
+                  .singleElement()
                   .satisfies(f -> assertThat(f.resources.get(0).total.toString()).isEqualTo("1"));
             });
   }

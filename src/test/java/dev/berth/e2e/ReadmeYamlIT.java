@@ -22,10 +22,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every YAML block of the README works as written: the whole objects are created, in the
- * README's order, on a real API server with the operator running, and the README's Job is
- * admitted where the README says; a block that is a fragment of a Job (it starts indented) is
- * put into that Job and must give the Workload what the README says it asks for.
+ * Every YAML block of the README works as written: the whole objects are created, in the README's
+ * order, on a real API server with the operator running, and the README's Job is admitted where the
+ * README says; a block that is a fragment of a Job (it starts indented) is put into that Job and
+ * must give the Workload what the README says it asks for.
  */
 class ReadmeYamlIT {
   private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
@@ -61,29 +61,49 @@ class ReadmeYamlIT {
           }
         }
         assertThat(job).as("the README shows a Job").isNotNull();
-        assertThat(sampleJobNames(client)).as("the README's Job is not one of the samples'")
+        assertThat(sampleJobNames(client))
+            .as("the README's Job is not one of the samples'")
             .doesNotContain(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
         String namespace = job.getMetadata().getNamespace();
         String name = job.getMetadata().getName();
-        Workload admitted = await().atMost(Duration.ofSeconds(60)).until(
-            () -> workloadOf(client, namespace, name).orElse(null),
-            wl -> wl != null && wl.getStatus() != null && wl.getStatus().admission != null);
+        Workload admitted =
+            await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                    () -> workloadOf(client, namespace, name).orElse(null),
+                    wl -> wl != null && wl.getStatus() != null && wl.getStatus().admission != null);
         assertThat(admitted.getStatus().admission.clusterQueue).isEqualTo("team-llm");
         assertThat(admitted.getStatus().admission.podSetAssignments.get(0).flavors)
             .containsValue("h100");
-        await().atMost(Duration.ofSeconds(30)).until(() -> Boolean.FALSE.equals(
-            client.batch().v1().jobs().inNamespace(namespace).withName(name).get()
-                .getSpec().getSuspend()));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    Boolean.FALSE.equals(
+                        client
+                            .batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(namespace)
+                            .withName(name)
+                            .get()
+                            .getSpec()
+                            .getSuspend()));
 
         for (String fragment : fragments) {
           Job withFragment = withFragment(job, fragment, name + "-" + fragments.indexOf(fragment));
           client.resource(withFragment).create();
           String fragmentJob = withFragment.getMetadata().getName();
-          Workload wl = await().atMost(Duration.ofSeconds(30)).until(
-              () -> workloadOf(client, namespace, fragmentJob).orElse(null), w -> w != null);
+          Workload wl =
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(
+                      () -> workloadOf(client, namespace, fragmentJob).orElse(null),
+                      w -> w != null);
           Map<String, String> annotations =
               withFragment.getSpec().getTemplate().getMetadata().getAnnotations();
-          assertThat(annotations).as("the fragment names Berth's annotation")
+          assertThat(annotations)
+              .as("the fragment names Berth's annotation")
               .containsKey(Berth.PODSET_REQUIRED_TOPOLOGY);
           assertThat(wl.getSpec().podSets.get(0).topologyRequest.required)
               .isEqualTo(annotations.get(Berth.PODSET_REQUIRED_TOPOLOGY));
@@ -108,13 +128,14 @@ class ReadmeYamlIT {
 
   @SuppressWarnings("unchecked")
   private static void merge(Map<String, Object> into, Map<String, Object> from) {
-    from.forEach((key, value) -> {
-      if (value instanceof Map<?, ?> m && into.get(key) instanceof Map<?, ?> existing) {
-        merge((Map<String, Object>) existing, (Map<String, Object>) m);
-      } else {
-        into.put(key, value);
-      }
-    });
+    from.forEach(
+        (key, value) -> {
+          if (value instanceof Map<?, ?> m && into.get(key) instanceof Map<?, ?> existing) {
+            merge((Map<String, Object>) existing, (Map<String, Object>) m);
+          } else {
+            into.put(key, value);
+          }
+        });
   }
 
   private static List<String> sampleJobNames(KubernetesClient client) throws Exception {
@@ -133,8 +154,10 @@ class ReadmeYamlIT {
 
   private static Optional<Workload> workloadOf(KubernetesClient client, String ns, String job) {
     return client.resources(Workload.class).inNamespace(ns).list().getItems().stream()
-        .filter(wl -> wl.getMetadata().getOwnerReferences().stream()
-            .anyMatch(o -> "Job".equals(o.getKind()) && job.equals(o.getName())))
+        .filter(
+            wl ->
+                wl.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(o -> "Job".equals(o.getKind()) && job.equals(o.getName())))
         .findFirst();
   }
 }

@@ -71,7 +71,8 @@ class RestartE2EIT {
   private static void completeRunning(Scenario s) {
     try {
       for (Job job : s.client.batch().v1().jobs().inNamespace(s.namespace).list().getItems()) {
-        if (Boolean.FALSE.equals(job.getSpec().getSuspend()) && job.getStatus().getCompletionTime() == null) {
+        if (Boolean.FALSE.equals(job.getSpec().getSuspend())
+            && job.getStatus().getCompletionTime() == null) {
           Kubelet.complete(s.client, job);
         }
       }
@@ -87,7 +88,8 @@ class RestartE2EIT {
     final Map<String, Boolean> reserved = new ConcurrentHashMap<>();
     final Map<String, Boolean> done = new ConcurrentHashMap<>();
     final List<String> violations = new CopyOnWriteArrayList<>();
-    final java.util.concurrent.atomic.AtomicLong maxInUse = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong maxInUse =
+        new java.util.concurrent.atomic.AtomicLong();
 
     @Override
     public synchronized void eventReceived(Action action, Workload wl) {
@@ -101,7 +103,8 @@ class RestartE2EIT {
       boolean isFinished =
           wl.getStatus() != null
               && wl.getStatus().conditions != null
-              && wl.getStatus().conditions.stream().anyMatch(c -> c.type.equals("Finished") && c.isTrue());
+              && wl.getStatus().conditions.stream()
+                  .anyMatch(c -> c.type.equals("Finished") && c.isTrue());
       if (isFinished) {
         done.put(uid, true);
       }
@@ -121,7 +124,8 @@ class RestartE2EIT {
       long total = inUse.values().stream().mapToLong(Long::longValue).sum();
       maxInUse.accumulateAndGet(total, Math::max);
       if (total > QUOTA_MILLIS) {
-        violations.add("usage " + total + "m after " + action + " of " + wl.getMetadata().getName());
+        violations.add(
+            "usage " + total + "m after " + action + " of " + wl.getMetadata().getName());
       }
     }
 

@@ -54,7 +54,8 @@ public final class RunningOperator {
   }
 
   /** With fair sharing on or off (BERTH_FAIR_SHARING). */
-  public static BerthOperator startNew(String kubeconfig, boolean leaderElection, boolean fairSharing) {
+  public static BerthOperator startNew(
+      String kubeconfig, boolean leaderElection, boolean fairSharing) {
     return start(kubeconfig, leaderElection, fairSharing, false);
   }
 
@@ -68,14 +69,35 @@ public final class RunningOperator {
 
   private static BerthOperator start(
       String kubeconfig, boolean leaderElection, boolean fairSharing, boolean exitOnLostLease) {
-    return start(kubeconfig, new OperatorConfig("berth-system", leaderElection, "berth-leader", 0,
-        false, 0, "berth-operator", exitOnLostLease, fairSharing));
+    return start(
+        kubeconfig,
+        new OperatorConfig(
+            "berth-system",
+            leaderElection,
+            "berth-leader",
+            0,
+            false,
+            0,
+            "berth-operator",
+            exitOnLostLease,
+            fairSharing));
   }
 
   /** Without leader election or webhooks, with these waitForPodsReady and requeuing settings. */
   public static BerthOperator startNew(String kubeconfig, WaitForPodsReady settings) {
-    return start(kubeconfig, new OperatorConfig("berth-system", false, "berth-leader", 0, false,
-        0, "berth-operator", false, false, settings));
+    return start(
+        kubeconfig,
+        new OperatorConfig(
+            "berth-system",
+            false,
+            "berth-leader",
+            0,
+            false,
+            0,
+            "berth-operator",
+            false,
+            false,
+            settings));
   }
 
   private static BerthOperator start(String kubeconfig, OperatorConfig config) {

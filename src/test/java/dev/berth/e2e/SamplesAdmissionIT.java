@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * samples/ applied as an admin would, with the operator running: every sample Job and the JobSet
- * is admitted in the ClusterQueue its LocalQueue names, on the flavors its comments promise.
+ * samples/ applied as an admin would, with the operator running: every sample Job and the JobSet is
+ * admitted in the ClusterQueue its LocalQueue names, on the flavors its comments promise.
  */
 class SamplesAdmissionIT {
 
@@ -59,27 +59,47 @@ class SamplesAdmissionIT {
                   assertThat(workloads).hasSize(clusterQueue.size());
                   for (Workload wl : workloads) {
                     String owner =
-                        wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getOwnerReferences().get(0).getName();
+                        wl.getMetadata().getNamespace()
+                            + "/"
+                            + wl.getMetadata().getOwnerReferences().get(0).getName();
                     assertThat(wl.getStatus()).as(owner).isNotNull();
                     assertThat(wl.getStatus().admission)
-                        .as(owner + " admitted; conditions: " + wl.getStatus().conditions.stream()
-                            .map(c -> c.type + "=" + c.status + " " + c.reason + ": " + c.message).toList())
+                        .as(
+                            owner
+                                + " admitted; conditions: "
+                                + wl.getStatus().conditions.stream()
+                                    .map(
+                                        c ->
+                                            c.type + "=" + c.status + " " + c.reason + ": "
+                                                + c.message)
+                                    .toList())
                         .isNotNull();
-                    assertThat(wl.getStatus().admission.clusterQueue).as(owner).isEqualTo(clusterQueue.get(owner));
+                    assertThat(wl.getStatus().admission.clusterQueue)
+                        .as(owner)
+                        .isEqualTo(clusterQueue.get(owner));
                   }
                 });
         Workload mig =
             client.resources(Workload.class).inNamespace("team-research").list().getItems().stream()
-                .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals("eval-small"))
+                .filter(
+                    w -> w.getMetadata().getOwnerReferences().get(0).getName().equals("eval-small"))
                 .findFirst()
                 .orElseThrow();
         // "can only be admitted on the a100-mig-1g flavor and never uses whole-GPU quota"
-        assertThat(mig.getStatus().admission.podSetAssignments.get(0).flavors.values()).containsOnly("a100-mig-1g");
-        assertThat(mig.getStatus().admission.podSetAssignments.get(0).resourceUsage).doesNotContainKey("nvidia.com/gpu");
+        assertThat(mig.getStatus().admission.podSetAssignments.get(0).flavors.values())
+            .containsOnly("a100-mig-1g");
+        assertThat(mig.getStatus().admission.podSetAssignments.get(0).resourceUsage)
+            .doesNotContainKey("nvidia.com/gpu");
         // "All pods in one domain of this Topology level": both fine-tuning pods in one rack.
         Workload finetune =
             client.resources(Workload.class).inNamespace("team-llm").list().getItems().stream()
-                .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals("llama-finetune"))
+                .filter(
+                    w ->
+                        w.getMetadata()
+                            .getOwnerReferences()
+                            .get(0)
+                            .getName()
+                            .equals("llama-finetune"))
                 .findFirst()
                 .orElseThrow();
         var placed = finetune.getStatus().admission.podSetAssignments.get(0).topologyAssignment;

@@ -14,6 +14,7 @@ import java.util.Optional;
 final class Scenario {
   final KubernetesClient client;
   final String namespace;
+
   /** Creation time of the last submitted Job. */
   private Instant lastCreated;
 
@@ -43,7 +44,9 @@ final class Scenario {
     Job created = client.resource(job).create();
     lastCreated = Instant.parse(created.getMetadata().getCreationTimestamp());
     // Creation order is FIFO order; wait for the Workload so the next one is strictly later.
-    await().atMost(Duration.ofSeconds(20)).until(() -> workload(job.getMetadata().getName()).isPresent());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> workload(job.getMetadata().getName()).isPresent());
     return created;
   }
 
@@ -55,14 +58,18 @@ final class Scenario {
   Optional<Workload> workload(String jobName) {
     return client.resources(Workload.class).inNamespace(namespace).list().getItems().stream()
         .filter(w -> w.getMetadata().getOwnerReferences() != null)
-        .filter(w -> w.getMetadata().getOwnerReferences().stream().anyMatch(o -> o.getName().equals(jobName)))
+        .filter(
+            w ->
+                w.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(o -> o.getName().equals(jobName)))
         .findFirst();
   }
 
   Optional<dev.berth.api.v1beta1.Condition> condition(String jobName, String type) {
     return workload(jobName)
         .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
-        .flatMap(w -> w.getStatus().conditions.stream().filter(c -> c.type.equals(type)).findFirst());
+        .flatMap(
+            w -> w.getStatus().conditions.stream().filter(c -> c.type.equals(type)).findFirst());
   }
 
   ClusterQueue clusterQueue(String name) {
@@ -70,13 +77,17 @@ final class Scenario {
   }
 
   void awaitRunning(String... names) {
-    await().atMost(Duration.ofSeconds(30)).until(() -> java.util.Arrays.stream(names).allMatch(this::running));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> java.util.Arrays.stream(names).allMatch(this::running));
   }
 
   /** The Job stays suspended for 2 s of cycles (false as soon as it runs). */
   boolean staysSuspended(String name) {
     try {
-      await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(3))
           .until(() -> !running(name));
       return true;
     } catch (org.awaitility.core.ConditionTimeoutException e) {

@@ -28,18 +28,32 @@ final class ServedWebhooks {
   }
 
   /**
-   * Waits until the API server calls the pod webhook, which takes a moment after registration:
-   * a pod of a podSet in {@code namespace} is stored behind Berth's topology scheduling gate.
+   * Waits until the API server calls the pod webhook, which takes a moment after registration: a
+   * pod of a podSet in {@code namespace} is stored behind Berth's topology scheduling gate.
    */
   static void awaitPodGating(KubernetesClient admin, String namespace) {
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-      Pod probe = new PodBuilder().withNewMetadata().withNamespace(namespace).withName("probe")
-          .addToLabels(Berth.PODSET_LABEL, "main").endMetadata()
-          .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer()
-          .endSpec().build();
-      Pod stored = admin.resource(probe).dryRun().create();
-      return stored.getSpec().getSchedulingGates().stream()
-          .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              Pod probe =
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withNamespace(namespace)
+                      .withName("probe")
+                      .addToLabels(Berth.PODSET_LABEL, "main")
+                      .endMetadata()
+                      .withNewSpec()
+                      .addNewContainer()
+                      .withName("c")
+                      .withImage("busybox")
+                      .endContainer()
+                      .endSpec()
+                      .build();
+              Pod stored = admin.resource(probe).dryRun().create();
+              return stored.getSpec().getSchedulingGates().stream()
+                  .anyMatch(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+            });
   }
 }

@@ -11,9 +11,9 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The serving certificate of the test operators' HTTPS port (visibility API, dashboard): issued
- * for 127.0.0.1 by a CA made for the test run, with the webhook's own certificate code. In the
- * chart the port has the webhook's certificate; here the operator runs without webhooks.
+ * The serving certificate of the test operators' HTTPS port (visibility API, dashboard): issued for
+ * 127.0.0.1 by a CA made for the test run, with the webhook's own certificate code. In the chart
+ * the port has the webhook's certificate; here the operator runs without webhooks.
  */
 final class TestHttps {
   private static final CertificateAuthority CA =
@@ -34,15 +34,19 @@ final class TestHttps {
 
   /** An HTTP client that trusts the test CA and nothing else. */
   static HttpClient client() {
-    return HttpClient.newBuilder().sslContext(CA.trustingClientContext())
-        .connectTimeout(Duration.ofSeconds(30)).build();
+    return HttpClient.newBuilder()
+        .sslContext(CA.trustingClientContext())
+        .connectTimeout(Duration.ofSeconds(30))
+        .build();
   }
 
   /** base64(SHA-256(SubjectPublicKeyInfo)) of the serving certificate, as Chromium pins it. */
   static String spkiPin() {
     try {
-      return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
-          .digest(SERVING.leaf().getPublicKey().getEncoded()));
+      return Base64.getEncoder()
+          .encodeToString(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(SERVING.leaf().getPublicKey().getEncoded()));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -70,8 +70,11 @@ class TopologyE2EIT {
     Topology topology = new Topology();
     topology.getMetadata().setName("datacenter");
     topology.setSpec(new TopologySpec());
-    topology.getSpec().levels = List.of(
-        new TopologySpec.TopologyLevel(BLOCK), new TopologySpec.TopologyLevel(RACK), new TopologySpec.TopologyLevel(HOST));
+    topology.getSpec().levels =
+        List.of(
+            new TopologySpec.TopologyLevel(BLOCK),
+            new TopologySpec.TopologyLevel(RACK),
+            new TopologySpec.TopologyLevel(HOST));
     admin.resource(topology).create();
     var flavor = Objects.flavor("h100", Map.of("gpu", "h100"));
     flavor.getSpec().topologyName = "datacenter";
@@ -92,21 +95,35 @@ class TopologyE2EIT {
   @Test
   @Order(10)
   void requiredRackPlacesTheGangInOneRackAndItsPodsAreReleasedThere() {
-    Job job = admin.resource(gpuJob("train-a", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    Job job =
+        admin.resource(gpuJob("train-a", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
     PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
     assertThat(placed.levels).containsExactly(BLOCK, RACK, HOST);
     assertThat(placed.domains).hasSize(8).allSatisfy(d -> assertThat(d.count).isEqualTo(1));
     assertThat(placed.domains.stream().map(d -> d.values.get(1)).distinct()).hasSize(1);
 
     String rackOfA = placed.domains.get(0).values.get(1);
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
-        assertThat(admin.v1().events().inNamespace(NS).list().getItems())
-            .anySatisfy(e -> {
-              assertThat(e.getReason()).isEqualTo("TopologyAssigned");
-              assertThat(e.getInvolvedObject().getName()).isEqualTo(workloadOf(job).getMetadata().getName());
-              assertThat(e.getMessage()).isEqualTo(
-                  "podSet main: 8 pods in " + RACK + " " + rackOfA + " over 8 " + HOST + " domain(s)");
-            }));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(admin.v1().events().inNamespace(NS).list().getItems())
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e.getReason()).isEqualTo("TopologyAssigned");
+                          assertThat(e.getInvolvedObject().getName())
+                              .isEqualTo(workloadOf(job).getMetadata().getName());
+                          assertThat(e.getMessage())
+                              .isEqualTo(
+                                  "podSet main: 8 pods in "
+                                      + RACK
+                                      + " "
+                                      + rackOfA
+                                      + " over 8 "
+                                      + HOST
+                                      + " domain(s)");
+                        }));
 
     Job started = awaitStarted(job);
     assertThat(started.getSpec().getTemplate().getMetadata().getLabels())
@@ -114,15 +131,25 @@ class TopologyE2EIT {
         .containsKey(Berth.WORKLOAD_LABEL);
 
     List<Pod> pods = createPods(started, 8);
-    assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates())
-        .extracting(g -> g.getName()).contains(Berth.TOPOLOGY_SCHEDULING_GATE));
+    assertThat(pods)
+        .allSatisfy(
+            p ->
+                assertThat(p.getSpec().getSchedulingGates())
+                    .extracting(g -> g.getName())
+                    .contains(Berth.TOPOLOGY_SCHEDULING_GATE));
     List<Pod> released = awaitReleased(started, 8);
     String rack = placed.domains.get(0).values.get(1);
-    assertThat(released).allSatisfy(p -> assertThat(p.getSpec().getNodeSelector())
-        .containsEntry(RACK, rack)
-        .containsEntry("gpu", "h100")
-        .containsKey(HOST));
-    assertThat(released.stream().map(p -> p.getSpec().getNodeSelector().get(HOST)).collect(Collectors.toSet()))
+    assertThat(released)
+        .allSatisfy(
+            p ->
+                assertThat(p.getSpec().getNodeSelector())
+                    .containsEntry(RACK, rack)
+                    .containsEntry("gpu", "h100")
+                    .containsKey(HOST));
+    assertThat(
+            released.stream()
+                .map(p -> p.getSpec().getNodeSelector().get(HOST))
+                .collect(Collectors.toSet()))
         .as("one pod per 8-GPU host, as assigned")
         .hasSize(8)
         .isEqualTo(placed.domains.stream().map(d -> d.values.get(2)).collect(Collectors.toSet()));
@@ -131,16 +158,26 @@ class TopologyE2EIT {
   @Test
   @Order(20)
   void aGangLargerThanAnyRackWaitsWithTheLargestRackInItsMessage() {
-    Job job = admin.resource(gpuJob("too-big", 9, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
-      Workload wl = workloadOf(job);
-      assertThat(wl.getStatus().conditions).anySatisfy(c -> {
-        assertThat(c.type).isEqualTo("QuotaReserved");
-        assertThat(c.status).isEqualTo("False");
-        assertThat(c.reason).isEqualTo("TopologyPlacementFailed");
-        assertThat(c.message).contains("9 pods").contains("8 pods").contains("rack");
-      });
-    });
+    Job job =
+        admin.resource(gpuJob("too-big", 9, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Workload wl = workloadOf(job);
+              assertThat(wl.getStatus().conditions)
+                  .anySatisfy(
+                      c -> {
+                        assertThat(c.type).isEqualTo("QuotaReserved");
+                        assertThat(c.status).isEqualTo("False");
+                        assertThat(c.reason).isEqualTo("TopologyPlacementFailed");
+                        assertThat(c.message)
+                            .contains("9 pods")
+                            .contains("8 pods")
+                            .contains("rack");
+                      });
+            });
     assertThat(running(job)).isFalse();
     // No garbage collector here: the Workload goes with its Job only if deleted too.
     Workload wl = workloadOf(job);
@@ -157,7 +194,8 @@ class TopologyE2EIT {
       bindForeignPod("daemon-r" + r, "b1-r" + r + "-n1", 1);
     }
     assertThat(placedOf("train-a").domains.get(0).values.get(1)).isEqualTo("b1-r1");
-    Job job = admin.resource(gpuJob("train-b", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    Job job =
+        admin.resource(gpuJob("train-b", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
     PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
     assertThat(placed.domains).allSatisfy(d -> assertThat(d.values.get(0)).isEqualTo("b2"));
     String rackA = placedOf("train-a").domains.get(0).values.get(1);
@@ -167,7 +205,8 @@ class TopologyE2EIT {
   @Test
   @Order(40)
   void preferredRackSpillsIntoTheFewestRacksOfOneBlock() {
-    Job job = admin.resource(gpuJob("train-c", 12, 8, Berth.PODSET_PREFERRED_TOPOLOGY, RACK)).create();
+    Job job =
+        admin.resource(gpuJob("train-c", 12, 8, Berth.PODSET_PREFERRED_TOPOLOGY, RACK)).create();
     PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
     assertThat(placed.domains.stream().mapToInt(d -> d.count).sum()).isEqualTo(12);
     assertThat(placed.domains.stream().map(d -> d.values.get(0)).distinct()).hasSize(1);
@@ -175,10 +214,15 @@ class TopologyE2EIT {
     Job started = awaitStarted(job);
     createPods(started, 12);
     List<Pod> released = awaitReleased(started, 12);
-    Map<String, Long> perRack = released.stream()
-        .collect(Collectors.groupingBy(p -> p.getSpec().getNodeSelector().get(RACK), Collectors.counting()));
-    Map<String, Long> assigned = placed.domains.stream()
-        .collect(Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
+    Map<String, Long> perRack =
+        released.stream()
+            .collect(
+                Collectors.groupingBy(
+                    p -> p.getSpec().getNodeSelector().get(RACK), Collectors.counting()));
+    Map<String, Long> assigned =
+        placed.domains.stream()
+            .collect(
+                Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
     assertThat(perRack).isEqualTo(assigned);
   }
 
@@ -193,27 +237,54 @@ class TopologyE2EIT {
     js.setSpec(new JobSet.Spec());
     js.getSpec().suspend = true;
     Job worker = gpuJob("unused", 4, 8, Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK);
-    worker.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
-        Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK,
-        Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, RACK,
-        Berth.PODSET_SLICE_SIZE, "4"));
+    worker
+        .getSpec()
+        .getTemplate()
+        .getMetadata()
+        .setAnnotations(
+            Map.of(
+                Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK,
+                Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, RACK,
+                Berth.PODSET_SLICE_SIZE, "4"));
     JobSet.ReplicatedJob workers = new JobSet.ReplicatedJob();
     workers.name = "workers";
     workers.replicas = 2;
-    workers.template = new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
-        .withSpec(worker.getSpec()).build();
+    workers.template =
+        new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
+            .withSpec(worker.getSpec())
+            .build();
     workers.template.getSpec().setSuspend(null);
     js.getSpec().replicatedJobs = List.of(workers);
     admin.resource(js).create();
 
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
-        Boolean.FALSE.equals(admin.resources(JobSet.class).inNamespace(NS).withName("pretrain").get().getSpec().suspend));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () ->
+                Boolean.FALSE.equals(
+                    admin
+                        .resources(JobSet.class)
+                        .inNamespace(NS)
+                        .withName("pretrain")
+                        .get()
+                        .getSpec()
+                        .suspend));
     JobSet started = admin.resources(JobSet.class).inNamespace(NS).withName("pretrain").get();
-    Workload wl = admin.resources(Workload.class).inNamespace(NS)
-        .withLabel(Berth.OWNER_UID_LABEL, started.getMetadata().getUid()).list().getItems().get(0);
-    PodSetAssignment.TopologyAssignment placed = wl.getStatus().admission.podSetAssignments.get(0).topologyAssignment;
-    Map<String, Long> assignedPerRack = placed.domains.stream()
-        .collect(Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
+    Workload wl =
+        admin
+            .resources(Workload.class)
+            .inNamespace(NS)
+            .withLabel(Berth.OWNER_UID_LABEL, started.getMetadata().getUid())
+            .list()
+            .getItems()
+            .get(0);
+    PodSetAssignment.TopologyAssignment placed =
+        wl.getStatus().admission.podSetAssignments.get(0).topologyAssignment;
+    Map<String, Long> assignedPerRack =
+        placed.domains.stream()
+            .collect(
+                Collectors.groupingBy(d -> d.values.get(1), Collectors.summingLong(d -> d.count)));
     assertThat(placed.domains.stream().map(d -> d.values.get(0)).distinct()).hasSize(1);
     // Whole slices per rack (two slices may share a rack: the fewest domains win).
     assertThat(assignedPerRack.values()).allSatisfy(pods -> assertThat(pods % 4).isZero());
@@ -223,20 +294,32 @@ class TopologyE2EIT {
     var template = started.getSpec().replicatedJobs.get(0).template.getSpec().getTemplate();
     List<Pod> pods = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      pods.add(admin.resource(new PodBuilder()
-          .withNewMetadata().withNamespace(NS).withName("pretrain-workers-" + (i / 4) + "-" + (i % 4))
-          .withLabels(template.getMetadata().getLabels()).endMetadata()
-          .withSpec(template.getSpec()).build()).create());
+      pods.add(
+          admin
+              .resource(
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withNamespace(NS)
+                      .withName("pretrain-workers-" + (i / 4) + "-" + (i % 4))
+                      .withLabels(template.getMetadata().getLabels())
+                      .endMetadata()
+                      .withSpec(template.getSpec())
+                      .build())
+              .create());
     }
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
-      Map<String, Long> releasedPerRack = new java.util.HashMap<>();
-      for (Pod p : pods) {
-        Pod now = admin.pods().inNamespace(NS).withName(p.getMetadata().getName()).get();
-        assertThat(now.getSpec().getSchedulingGates()).isNullOrEmpty();
-        releasedPerRack.merge(now.getSpec().getNodeSelector().get(RACK), 1L, Long::sum);
-      }
-      assertThat(releasedPerRack).isEqualTo(assignedPerRack);
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Map<String, Long> releasedPerRack = new java.util.HashMap<>();
+              for (Pod p : pods) {
+                Pod now = admin.pods().inNamespace(NS).withName(p.getMetadata().getName()).get();
+                assertThat(now.getSpec().getSchedulingGates()).isNullOrEmpty();
+                releasedPerRack.merge(now.getSpec().getNodeSelector().get(RACK), 1L, Long::sum);
+              }
+              assertThat(releasedPerRack).isEqualTo(assignedPerRack);
+            });
   }
 
   @Test
@@ -246,14 +329,22 @@ class TopologyE2EIT {
     List<Job> fillers = new ArrayList<>();
     int free = freeWholeRacks();
     for (int i = 0; i < free; i++) {
-      Job f = admin.resource(gpuJob("filler-" + i, 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+      Job f =
+          admin
+              .resource(gpuJob("filler-" + i, 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK))
+              .create();
       awaitPlaced(f);
       fillers.add(f);
     }
-    Job waiting = admin.resource(gpuJob("train-d", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
-        assertThat(workloadOf(waiting).getStatus().conditions)
-            .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
+    Job waiting =
+        admin.resource(gpuJob("train-d", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(workloadOf(waiting).getStatus().conditions)
+                    .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
     String rackA = placedOf("train-a").domains.get(0).values.get(1);
 
     Kubelet.complete(admin, admin.batch().v1().jobs().inNamespace(NS).withName("train-a").get());
@@ -265,16 +356,34 @@ class TopologyE2EIT {
   @Test
   @Order(60)
   void fragmentationIsExportedPerFlavorAndLevel() {
-    await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
-      String metrics = http("/metrics");
-      assertThat(metrics)
-          .contains("berth_topology_largest_gang_pods{flavor=\"h100\",level=\"" + RACK + "\",resource=\"" + GPU + "\"}")
-          .contains("berth_topology_domain_free{domain=\"b1/b1-r1\",flavor=\"h100\",level=\"" + RACK
-              + "\",resource=\"" + GPU + "\"}");
-      // b1-r4-n1 carries a foreign 1-GPU pod and no gang: 7 of 8 GPUs free.
-      assertThat(metrics).contains("berth_topology_domain_free{domain=\"b1/b1-r4/b1-r4-n1\",flavor=\"h100\",level=\""
-          + HOST + "\",resource=\"" + GPU + "\"} 7.0");
-    });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              String metrics = http("/metrics");
+              assertThat(metrics)
+                  .contains(
+                      "berth_topology_largest_gang_pods{flavor=\"h100\",level=\""
+                          + RACK
+                          + "\",resource=\""
+                          + GPU
+                          + "\"}")
+                  .contains(
+                      "berth_topology_domain_free{domain=\"b1/b1-r1\",flavor=\"h100\",level=\""
+                          + RACK
+                          + "\",resource=\""
+                          + GPU
+                          + "\"}");
+              // b1-r4-n1 carries a foreign 1-GPU pod and no gang: 7 of 8 GPUs free.
+              assertThat(metrics)
+                  .contains(
+                      "berth_topology_domain_free{domain=\"b1/b1-r4/b1-r4-n1\",flavor=\"h100\",level=\""
+                          + HOST
+                          + "\",resource=\""
+                          + GPU
+                          + "\"} 7.0");
+            });
   }
 
   @Test
@@ -288,12 +397,20 @@ class TopologyE2EIT {
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
 
     // Every rack is taken: had the new operator forgotten a placement, this gang would get it.
-    Job late = admin.resource(gpuJob("train-e", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
-        assertThat(workloadOf(late).getStatus().conditions)
-            .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
-    before.forEach((name, placed) -> assertThat(placedOf(name).domains)
-        .usingRecursiveFieldByFieldElementComparator().isEqualTo(placed.domains));
+    Job late =
+        admin.resource(gpuJob("train-e", 8, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK)).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () ->
+                assertThat(workloadOf(late).getStatus().conditions)
+                    .anySatisfy(c -> assertThat(c.reason).isEqualTo("TopologyPlacementFailed")));
+    before.forEach(
+        (name, placed) ->
+            assertThat(placedOf(name).domains)
+                .usingRecursiveFieldByFieldElementComparator()
+                .isEqualTo(placed.domains));
 
     // train-d's pods come after the restart: still gated, still released into its rack.
     Job trainD = awaitStarted(admin.batch().v1().jobs().inNamespace(NS).withName("train-d").get());
@@ -307,12 +424,23 @@ class TopologyE2EIT {
   @Order(80)
   void aForeignPodThatFinishesGivesItsCapacityBackToTheWaitingGang() {
     // b1-r4 was kept from every gang only by the foreign pod on b1-r4-n1; train-e waits for a rack.
-    assertThat(workloadOf(admin.batch().v1().jobs().inNamespace(NS).withName("train-e").get())
-        .getStatus().admission).isNull();
-    admin.pods().inNamespace(NS).withName("daemon-r4").editStatus(p -> {
-      p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Succeeded").build());
-      return p;
-    });
+    assertThat(
+            workloadOf(admin.batch().v1().jobs().inNamespace(NS).withName("train-e").get())
+                .getStatus()
+                .admission)
+        .isNull();
+    admin
+        .pods()
+        .inNamespace(NS)
+        .withName("daemon-r4")
+        .editStatus(
+            p -> {
+              p.setStatus(
+                  new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+                      .withPhase("Succeeded")
+                      .build());
+              return p;
+            });
     PodSetAssignment.TopologyAssignment placed =
         awaitPlaced(admin.batch().v1().jobs().inNamespace(NS).withName("train-e").get());
     assertThat(placed.domains).allSatisfy(d -> assertThat(d.values.get(1)).isEqualTo("b1-r4"));
@@ -321,25 +449,43 @@ class TopologyE2EIT {
   // ---------------------------------------------------------------- helpers
 
   private static void node(String block, String rack, String host) {
-    Node node = new NodeBuilder().withNewMetadata().withName(host)
-        .addToLabels(Map.of(BLOCK, block, RACK, rack, HOST, host, "gpu", "h100")).endMetadata()
-        .withNewSpec().endSpec().build();
+    Node node =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName(host)
+            .addToLabels(Map.of(BLOCK, block, RACK, rack, HOST, host, "gpu", "h100"))
+            .endMetadata()
+            .withNewSpec()
+            .endSpec()
+            .build();
     admin.resource(node).create();
-    admin.nodes().withName(host).editStatus(n -> {
-      n.setStatus(new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
-          .addToAllocatable(GPU, new Quantity("8"))
-          .addToAllocatable("cpu", new Quantity("96"))
-          .addToAllocatable("memory", new Quantity("1Ti"))
-          .addNewCondition().withType("Ready").withStatus("True").endCondition()
-          .build());
-      return n;
-    });
+    admin
+        .nodes()
+        .withName(host)
+        .editStatus(
+            n -> {
+              n.setStatus(
+                  new io.fabric8.kubernetes.api.model.NodeStatusBuilder()
+                      .addToAllocatable(GPU, new Quantity("8"))
+                      .addToAllocatable("cpu", new Quantity("96"))
+                      .addToAllocatable("memory", new Quantity("1Ti"))
+                      .addNewCondition()
+                      .withType("Ready")
+                      .withStatus("True")
+                      .endCondition()
+                      .build());
+              return n;
+            });
     // The API server taints a new node not-ready; the node lifecycle controller (absent here)
     // lifts the taint once the node reports Ready.
-    admin.nodes().withName(host).edit(n -> {
-      n.getSpec().setTaints(null);
-      return n;
-    });
+    admin
+        .nodes()
+        .withName(host)
+        .edit(
+            n -> {
+              n.getSpec().setTaints(null);
+              return n;
+            });
   }
 
   /** A suspended Job of {@code pods} pods of {@code gpus} GPUs, asking for a topology. */
@@ -357,11 +503,24 @@ class TopologyE2EIT {
 
   /** A pod not managed by Berth, bound to a node by "the scheduler" and running. */
   private static void bindForeignPod(String name, String node, int gpus) {
-    Pod pod = new PodBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
-        .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("busybox")
-        .withNewResources().addToRequests(GPU, new Quantity(String.valueOf(gpus)))
-        .addToLimits(GPU, new Quantity(String.valueOf(gpus))).endResources()
-        .endContainer().endSpec().build();
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace(NS)
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node)
+            .addNewContainer()
+            .withName("c")
+            .withImage("busybox")
+            .withNewResources()
+            .addToRequests(GPU, new Quantity(String.valueOf(gpus)))
+            .addToLimits(GPU, new Quantity(String.valueOf(gpus)))
+            .endResources()
+            .endContainer()
+            .endSpec()
+            .build();
     admin.resource(pod).create();
   }
 
@@ -370,14 +529,22 @@ class TopologyE2EIT {
     List<Pod> pods = new ArrayList<>();
     var template = job.getSpec().getTemplate();
     for (int i = 0; i < count; i++) {
-      Pod pod = new PodBuilder()
-          .withNewMetadata().withNamespace(NS).withName(job.getMetadata().getName() + "-" + i)
-          .withLabels(template.getMetadata().getLabels())
-          .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName(job.getMetadata().getName())
-          .withUid(job.getMetadata().getUid()).withController(true).endOwnerReference()
-          .endMetadata()
-          .withSpec(template.getSpec())
-          .build();
+      Pod pod =
+          new PodBuilder()
+              .withNewMetadata()
+              .withNamespace(NS)
+              .withName(job.getMetadata().getName() + "-" + i)
+              .withLabels(template.getMetadata().getLabels())
+              .addNewOwnerReference()
+              .withApiVersion("batch/v1")
+              .withKind("Job")
+              .withName(job.getMetadata().getName())
+              .withUid(job.getMetadata().getUid())
+              .withController(true)
+              .endOwnerReference()
+              .endMetadata()
+              .withSpec(template.getSpec())
+              .build();
       pods.add(admin.resource(pod).create());
     }
     return pods;
@@ -385,29 +552,42 @@ class TopologyE2EIT {
 
   private static List<Pod> awaitReleased(Job job, int count) {
     List<Pod> released = new ArrayList<>();
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
-      List<Pod> pods = podsOf(job);
-      assertThat(pods).hasSize(count);
-      assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNullOrEmpty());
-      released.clear();
-      released.addAll(pods);
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              List<Pod> pods = podsOf(job);
+              assertThat(pods).hasSize(count);
+              assertThat(pods)
+                  .allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNullOrEmpty());
+              released.clear();
+              released.addAll(pods);
+            });
     return released;
   }
 
   private static List<Pod> podsOf(Job job) {
     return admin.pods().inNamespace(NS).list().getItems().stream()
-        .filter(p -> p.getMetadata().getOwnerReferences().stream()
-            .anyMatch(o -> o.getUid().equals(job.getMetadata().getUid())))
+        .filter(
+            p ->
+                p.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(o -> o.getUid().equals(job.getMetadata().getUid())))
         .toList();
   }
 
   private static PodSetAssignment.TopologyAssignment awaitPlaced(Job job) {
-    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
-      Workload wl = workloadOf(job);
-      assertThat(wl).isNotNull();
-      assertThat(wl.getStatus().admission).as("admission of %s", job.getMetadata().getName()).isNotNull();
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Workload wl = workloadOf(job);
+              assertThat(wl).isNotNull();
+              assertThat(wl.getStatus().admission)
+                  .as("admission of %s", job.getMetadata().getName())
+                  .isNotNull();
+            });
     return placedOf(job.getMetadata().getName());
   }
 
@@ -425,15 +605,31 @@ class TopologyE2EIT {
   }
 
   private static boolean running(Job job) {
-    Job stored = admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
+    Job stored =
+        admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
     return Boolean.FALSE.equals(stored.getSpec().getSuspend());
   }
 
   private static Workload workloadOf(Job job) {
-    String uid = admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get()
-        .getMetadata().getUid();
-    return admin.resources(Workload.class).inNamespace(NS).withLabel(Berth.OWNER_UID_LABEL, uid).list()
-        .getItems().stream().findFirst().orElse(null);
+    String uid =
+        admin
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(NS)
+            .withName(job.getMetadata().getName())
+            .get()
+            .getMetadata()
+            .getUid();
+    return admin
+        .resources(Workload.class)
+        .inNamespace(NS)
+        .withLabel(Berth.OWNER_UID_LABEL, uid)
+        .list()
+        .getItems()
+        .stream()
+        .findFirst()
+        .orElse(null);
   }
 
   /** Racks no admitted gang uses and no foreign pod touches. */
@@ -459,13 +655,17 @@ class TopologyE2EIT {
 
   private static Boolean finished(Workload wl) {
     return wl.getStatus().conditions != null
-        && wl.getStatus().conditions.stream().anyMatch(c -> "Finished".equals(c.type) && "True".equals(c.status));
+        && wl.getStatus().conditions.stream()
+            .anyMatch(c -> "Finished".equals(c.type) && "True".equals(c.status));
   }
 
   private static String http(String path) throws Exception {
-    var request = java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create("http://127.0.0.1:" + operator.metricsPort() + path)).build();
+    var request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + operator.metricsPort() + path))
+            .build();
     return java.net.http.HttpClient.newHttpClient()
-        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 }

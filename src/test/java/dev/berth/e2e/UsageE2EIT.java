@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The usage ledger on a real API server, for a scripted life with a preemption and an operator
- * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs
- * again once urgent finished, the operator restarts halfway through its second run, and it
- * finishes. Every figure in status.usage and in the namespace's monthly UsageReport is checked
- * exactly against the stored condition times; a second restart with a run counted in the report
- * but missing from its Workload (the crash window between the two writes) counts nothing twice;
- * and the report still bills the runs after the Jobs and Workloads are deleted.
+ * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs again
+ * once urgent finished, the operator restarts halfway through its second run, and it finishes.
+ * Every figure in status.usage and in the namespace's monthly UsageReport is checked exactly
+ * against the stored condition times; a second restart with a run counted in the report but missing
+ * from its Workload (the crash window between the two writes) counts nothing twice; and the report
+ * still bills the runs after the Jobs and Workloads are deleted.
  */
 class UsageE2EIT {
   private static final String GPU = "nvidia.com/gpu";
@@ -74,7 +74,7 @@ class UsageE2EIT {
     s.awaitRunning("sweep");
     long start2 = time(s, "sweep", "QuotaReserved", "True");
     runFor(start2);
-    RunningOperator.restartShared(() -> { });
+    RunningOperator.restartShared(() -> {});
     runFor(System.currentTimeMillis());
     Kubelet.complete(s.client, s.job("sweep"));
     WorkloadUsage total = awaitUsage(s, "sweep", 2);
@@ -84,18 +84,32 @@ class UsageE2EIT {
     assertThat(instant(total.lastRunStart)).isEqualTo(start2);
     assertThat(new BigDecimal(total.occupiedSeconds)).isEqualByComparingTo(seconds(occupied));
     assertGpuSeconds(total, 8, occupied);
-    assertThat(total.resources).singleElement().satisfies(e -> {
-      assertThat(e.podSet).isEqualTo("main");
-      assertThat(e.flavor).isEqualTo("usage-gpu");
-      assertThat(e.requested).isEqualTo("8");
-    });
+    assertThat(total.resources)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.podSet).isEqualTo("main");
+              assertThat(e.flavor).isEqualTo("usage-gpu");
+              assertThat(e.requested).isEqualTo("8");
+            });
 
     // The restarted operator's counter holds what it saw of run 2: from its start to the end.
-    FunctionCounter counter = RunningOperator.shared().registry()
-        .find("berth_local_queue_resource_seconds_total")
-        .tags("namespace", s.namespace, "local_queue", "lq", "cost_centre", "cc-ml",
-            "flavor", "usage-gpu", "resource", GPU)
-        .functionCounter();
+    FunctionCounter counter =
+        RunningOperator.shared()
+            .registry()
+            .find("berth_local_queue_resource_seconds_total")
+            .tags(
+                "namespace",
+                s.namespace,
+                "local_queue",
+                "lq",
+                "cost_centre",
+                "cc-ml",
+                "flavor",
+                "usage-gpu",
+                "resource",
+                GPU)
+            .functionCounter();
     assertThat(counter).isNotNull();
     assertThat(counter.count()).isPositive().isLessThanOrEqualTo(8 * (end2 - start2) / 1000.0);
 
@@ -103,43 +117,72 @@ class UsageE2EIT {
     // and the retried writes notwithstanding.
     BigDecimal gpuSeconds =
         seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8));
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      List<UsageReport> reports = reports(s);
-      assertThat(reports).allSatisfy(r -> assertThat(r.getMetadata().getName())
-          .isEqualTo("usage-" + r.getSpec().month));
-      assertThat(reports.stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
-      assertThat(reports.stream().flatMap(r -> r.getStatus().entries.stream())
-          .map(e -> new BigDecimal(e.resourceSeconds)).reduce(BigDecimal.ZERO, BigDecimal::add))
-          .isEqualByComparingTo(gpuSeconds);
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              List<UsageReport> reports = reports(s);
+              assertThat(reports)
+                  .allSatisfy(
+                      r ->
+                          assertThat(r.getMetadata().getName())
+                              .isEqualTo("usage-" + r.getSpec().month));
+              assertThat(reports.stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
+              assertThat(
+                      reports.stream()
+                          .flatMap(r -> r.getStatus().entries.stream())
+                          .map(e -> new BigDecimal(e.resourceSeconds))
+                          .reduce(BigDecimal.ZERO, BigDecimal::add))
+                  .isEqualByComparingTo(gpuSeconds);
+            });
     UsageReportStatus.Entry entry = reports(s).get(0).getStatus().entries.get(0);
-    assertThat(List.of(entry.localQueue, entry.clusterQueue, entry.costCentre, entry.flavor,
-        entry.resource)).containsExactly("lq", "usage-cq", "cc-ml", "usage-gpu", GPU);
+    assertThat(
+            List.of(
+                entry.localQueue,
+                entry.clusterQueue,
+                entry.costCentre,
+                entry.flavor,
+                entry.resource))
+        .containsExactly("lq", "usage-cq", "cc-ml", "usage-gpu", GPU);
     assertThat(entry.measuredResourceSeconds).as("no Prometheus configured").isNull();
     String sweep = s.namespace + "/" + s.workload("sweep").orElseThrow().getMetadata().getName();
-    assertThat(reports(s).stream().flatMap(r -> r.getStatus().counted.stream())
-        .filter(c -> c.workload.equals(sweep)).map(c -> instant(c.runStart)).max(Long::compare))
-        .as("the report knows sweep's last run is counted").contains(start2);
+    assertThat(
+            reports(s).stream()
+                .flatMap(r -> r.getStatus().counted.stream())
+                .filter(c -> c.workload.equals(sweep))
+                .map(c -> instant(c.runStart))
+                .max(Long::compare))
+        .as("the report knows sweep's last run is counted")
+        .contains(start2);
     String csv = "\ncc-ml,usage-gpu,nvidia.com/gpu," + UsageTotals.text(gpuSeconds) + ",";
     assertThat(get("/usage?by=cost-centre&from=2000-01-01T00:00:00Z"))
-        .startsWith("cost-centre,flavor,resource,resource_seconds,resource_hours,"
-            + "measured_resource_seconds,used_resource_seconds,used_resource_hours,utilization,"
-            + "runs\n")
-        .contains(csv).contains(",,,,3\n");
+        .startsWith(
+            "cost-centre,flavor,resource,resource_seconds,resource_hours,"
+                + "measured_resource_seconds,used_resource_seconds,used_resource_hours,utilization,"
+                + "runs\n")
+        .contains(csv)
+        .contains(",,,,3\n");
 
     // A crash after the report counted a run but before its Workload record was written: the
     // restarted operator offers urgent's run again, the report knows it, the record comes back.
     String urgentName = s.workload("urgent").orElseThrow().getMetadata().getName();
-    s.client.resources(Workload.class).inNamespace(s.namespace).withName(urgentName)
-        .editStatus(w -> {
-          w.getStatus().usage = null;
-          return w;
-        });
-    RunningOperator.restartShared(() -> { });
+    s.client
+        .resources(Workload.class)
+        .inNamespace(s.namespace)
+        .withName(urgentName)
+        .editStatus(
+            w -> {
+              w.getStatus().usage = null;
+              return w;
+            });
+    RunningOperator.restartShared(() -> {});
     assertGpuSeconds(awaitUsage(s, "urgent", 1), 8, urgentEnd - urgentStart);
     assertThat(reports(s).stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
-    assertThat(reports(s).stream().flatMap(r -> r.getStatus().entries.stream())
-        .map(e -> new BigDecimal(e.resourceSeconds)).reduce(BigDecimal.ZERO, BigDecimal::add))
+    assertThat(
+            reports(s).stream()
+                .flatMap(r -> r.getStatus().entries.stream())
+                .map(e -> new BigDecimal(e.resourceSeconds))
+                .reduce(BigDecimal.ZERO, BigDecimal::add))
         .isEqualByComparingTo(gpuSeconds);
 
     // Jobs with a TTL go, their Workloads with them: the reports keep the bill.
@@ -147,14 +190,26 @@ class UsageE2EIT {
       String workload = s.workload(job).orElseThrow().getMetadata().getName();
       s.client.resource(s.job(job)).withGracePeriod(0).delete();
       s.client.resources(Workload.class).inNamespace(s.namespace).withName(workload).delete();
-      await().atMost(Duration.ofSeconds(30)).until(() -> s.client.resources(Workload.class)
-          .inNamespace(s.namespace).withName(workload).get() == null);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  s.client
+                          .resources(Workload.class)
+                          .inNamespace(s.namespace)
+                          .withName(workload)
+                          .get()
+                      == null);
     }
-    assertThat(get("/usage?by=localqueue")).contains("\nusage/lq,usage-gpu,nvidia.com/gpu,"
-        + UsageTotals.text(gpuSeconds) + ",");
+    assertThat(get("/usage?by=localqueue"))
+        .contains("\nusage/lq,usage-gpu,nvidia.com/gpu," + UsageTotals.text(gpuSeconds) + ",");
     assertThat(get("/usage?by=namespace&format=json"))
-        .contains("{\"namespace\":\"usage\",\"flavor\":\"usage-gpu\",\"resource\":\""
-            + GPU + "\",\"resourceSeconds\":\"" + UsageTotals.text(gpuSeconds) + "\"");
+        .contains(
+            "{\"namespace\":\"usage\",\"flavor\":\"usage-gpu\",\"resource\":\""
+                + GPU
+                + "\",\"resourceSeconds\":\""
+                + UsageTotals.text(gpuSeconds)
+                + "\"");
     assertThat(get("/usage?from=2999-01")).doesNotContain("usage-gpu");
     assertThat(get("/usage?by=team")).startsWith("by: must be one of namespace");
     assertThat(get("/usage?from=yesterday")).startsWith("from: not a month such as 2026-12");
@@ -166,10 +221,14 @@ class UsageE2EIT {
   }
 
   private static String get(String path) throws Exception {
-    var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-        "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path)).build();
+    var request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(
+                    "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + path))
+            .build();
     return java.net.http.HttpClient.newHttpClient()
-        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   /**
@@ -177,28 +236,38 @@ class UsageE2EIT {
    * runs of known length (the figures themselves are read from the stored times).
    */
   private static void runFor(long sinceMs) {
-    await().atMost(RUN.plusSeconds(30))
+    await()
+        .atMost(RUN.plusSeconds(30))
         .until(() -> System.currentTimeMillis() - sinceMs >= RUN.toMillis());
   }
 
   private static WorkloadUsage awaitUsage(Scenario s, String job, int runs) {
-    return await().atMost(Duration.ofSeconds(30)).until(
-        () -> s.workload(job).map(Workload::getStatus).map(st -> st.usage).orElse(null),
-        u -> u != null && u.runs != null && u.runs == runs);
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> s.workload(job).map(Workload::getStatus).map(st -> st.usage).orElse(null),
+            u -> u != null && u.runs != null && u.runs == runs);
   }
 
   private static void assertGpuSeconds(WorkloadUsage usage, int gpus, long millis) {
-    assertThat(usage.resources).singleElement().satisfies(e -> {
-      assertThat(e.resource).isEqualTo(GPU);
-      assertThat(new BigDecimal(e.resourceSeconds))
-          .isEqualByComparingTo(seconds(millis).multiply(BigDecimal.valueOf(gpus)));
-    });
+    assertThat(usage.resources)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.resource).isEqualTo(GPU);
+              assertThat(new BigDecimal(e.resourceSeconds))
+                  .isEqualByComparingTo(seconds(millis).multiply(BigDecimal.valueOf(gpus)));
+            });
   }
 
   /** The condition's transition time once it has the status, in epoch ms (as the ledger reads). */
   private static long time(Scenario s, String job, String type, String status) {
-    Condition c = await().atMost(Duration.ofSeconds(30)).until(
-        () -> s.condition(job, type).orElse(null), x -> x != null && status.equals(x.status));
+    Condition c =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> s.condition(job, type).orElse(null),
+                x -> x != null && status.equals(x.status));
     return instant(c.lastTransitionTime);
   }
 

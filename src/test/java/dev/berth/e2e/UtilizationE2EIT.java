@@ -33,13 +33,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The DCGM join against a real Prometheus server (Debian's package, started here) scraping a
  * stand-in for dcgm-exporter (no GPU is here) every second. A Job of two pods with 2 GPUs each
- * runs; while the test says so, pod a's GPUs are 80 % and 40 % busy and pod b's 100 % and 0 %
- * (2.2 GPUs busy). Two decoys are exposed next to them, a pod of another Job in the same
- * namespace and a pod of the same name in another namespace, both 100 % busy: the join must
- * count neither. The GPU-seconds used in the namespace's UsageReport, the counters and /usage
- * must be 2.2 × the time the pods were exposed, within two scrape intervals at each edge
- * (the first and last sample fall up to one interval late, and a query_range step holds the
- * last sample): ±2 × 2.2 × 1 s.
+ * runs; while the test says so, pod a's GPUs are 80 % and 40 % busy and pod b's 100 % and 0 % (2.2
+ * GPUs busy). Two decoys are exposed next to them, a pod of another Job in the same namespace and a
+ * pod of the same name in another namespace, both 100 % busy: the join must count neither. The
+ * GPU-seconds used in the namespace's UsageReport, the counters and /usage must be 2.2 × the time
+ * the pods were exposed, within two scrape intervals at each edge (the first and last sample fall
+ * up to one interval late, and a query_range step holds the last sample): ±2 × 2.2 × 1 s.
  */
 class UtilizationE2EIT {
   private static final String GPU = "nvidia.com/gpu";
@@ -53,13 +52,27 @@ class UtilizationE2EIT {
         PrometheusServer prometheus = PrometheusServer.start(dcgm.target())) {
       KubernetesClient admin = cluster.client();
       Namespaces.ensure(admin, "berth-system");
-      KubernetesClient operatorClient = new KubernetesClientBuilder()
-          .withConfig(Config.fromKubeconfig(cluster.kubeconfig())).build();
-      try (BerthOperator operator = BerthOperator.start(operatorClient,
-          new OperatorConfig("berth-system", false, "berth-leader", 0, false, 0,
-              "berth-operator", false, false),
-          UtilizationSettings.of(prometheus.url().toString(), UtilizationSettings.GPU_UTIL,
-              Duration.ofSeconds(3)))) {
+      KubernetesClient operatorClient =
+          new KubernetesClientBuilder()
+              .withConfig(Config.fromKubeconfig(cluster.kubeconfig()))
+              .build();
+      try (BerthOperator operator =
+          BerthOperator.start(
+              operatorClient,
+              new OperatorConfig(
+                  "berth-system",
+                  false,
+                  "berth-leader",
+                  0,
+                  false,
+                  0,
+                  "berth-operator",
+                  false,
+                  false),
+              UtilizationSettings.of(
+                  prometheus.url().toString(),
+                  UtilizationSettings.GPU_UTIL,
+                  Duration.ofSeconds(3)))) {
         Scenario s = new Scenario(admin, NS);
         Namespaces.ensure(admin, NS, Map.of("berth.dev/cost-centre", "cc-vision"));
         admin.resource(Objects.flavor("util-gpu", Map.of())).create();
@@ -83,15 +96,26 @@ class UtilizationE2EIT {
         dcgm.run(NS, "train-other-x9y8z", List.of(new Gpu(4, 100), new Gpu(5, 100)));
         dcgm.run("elsewhere", "train-a1b2c", List.of(new Gpu(6, 100)));
         // The pods run until Prometheus holds ten scrapes of them.
-        await().atMost(Duration.ofSeconds(60)).until(() -> prometheus.query(
-            "count_over_time(DCGM_FI_DEV_GPU_UTIL{namespace=\"util\",pod=\"train-d3e4f\",gpu=\"2\"}"
-                + "[1m]) >= 10").contains("\"result\":[{"));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    prometheus
+                        .query(
+                            "count_over_time(DCGM_FI_DEV_GPU_UTIL{namespace=\"util\",pod=\"train-d3e4f\",gpu=\"2\"}"
+                                + "[1m]) >= 10")
+                        .contains("\"result\":[{"));
         long ended = System.currentTimeMillis();
         dcgm.stop(NS, "train-a1b2c");
         dcgm.stop(NS, "train-d3e4f");
-        await().atMost(Duration.ofSeconds(30)).until(() -> prometheus.query(
-            "DCGM_FI_DEV_GPU_UTIL{namespace=\"util\",pod=~\"train-a1b2c|train-d3e4f\"}")
-            .contains("\"result\":[]"));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    prometheus
+                        .query(
+                            "DCGM_FI_DEV_GPU_UTIL{namespace=\"util\",pod=~\"train-a1b2c|train-d3e4f\"}")
+                        .contains("\"result\":[]"));
         Kubelet.complete(admin, s.job("train"));
 
         long start = time(s, "QuotaReserved");
@@ -100,27 +124,49 @@ class UtilizationE2EIT {
         double expectedUsed = BUSY * (ended - exposed) / 1000.0;
         double tolerance = 2 * BUSY * PrometheusServer.scrapeInterval().toSeconds();
 
-        UsageReportStatus.Entry entry = await().atMost(Duration.ofSeconds(60)).until(
-            () -> entry(admin), e -> e != null && e.usedResourceSeconds != null);
+        UsageReportStatus.Entry entry =
+            await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> entry(admin), e -> e != null && e.usedResourceSeconds != null);
         assertThat(List.of(entry.localQueue, entry.clusterQueue, entry.costCentre, entry.flavor))
             .containsExactly("lq", "util-cq", "cc-vision", "util-gpu");
         assertThat(new BigDecimal(entry.resourceSeconds)).isEqualByComparingTo(requested);
         assertThat(new BigDecimal(entry.measuredResourceSeconds)).isEqualByComparingTo(requested);
         double used = Double.parseDouble(entry.usedResourceSeconds);
-        System.out.printf("[berth-test] DCGM join: %.3f GPU-seconds used, %.3f expected%n",
-            used, expectedUsed);
-        assertThat(used).as("2.2 GPUs busy for %d ms", ended - exposed)
+        System.out.printf(
+            "[berth-test] DCGM join: %.3f GPU-seconds used, %.3f expected%n", used, expectedUsed);
+        assertThat(used)
+            .as("2.2 GPUs busy for %d ms", ended - exposed)
             .isBetween(expectedUsed - tolerance, expectedUsed + tolerance);
 
-        double counted = operator.registry().find("berth_namespace_used_resource_seconds")
-            .tags("namespace", NS, "resource", GPU, "flavor", "util-gpu",
-                "cost_centre", "cc-vision").counter().count();
+        double counted =
+            operator
+                .registry()
+                .find("berth_namespace_used_resource_seconds")
+                .tags(
+                    "namespace",
+                    NS,
+                    "resource",
+                    GPU,
+                    "flavor",
+                    "util-gpu",
+                    "cost_centre",
+                    "cc-vision")
+                .counter()
+                .count();
         assertThat(counted).isCloseTo(used, org.assertj.core.data.Offset.offset(1e-6));
-        assertThat(operator.registry().find("berth_utilization_queries")
-            .tag("outcome", "ok").counter().count()).isEqualTo(1);
+        assertThat(
+                operator
+                    .registry()
+                    .find("berth_utilization_queries")
+                    .tag("outcome", "ok")
+                    .counter()
+                    .count())
+            .isEqualTo(1);
 
         String json = get(operator, "/usage?by=cost-centre&format=json");
-        assertThat(json).contains("\"cost-centre\":\"cc-vision\"")
+        assertThat(json)
+            .contains("\"cost-centre\":\"cc-vision\"")
             .contains("\"usedResourceSeconds\":\"" + entry.usedResourceSeconds + "\"")
             .contains("\"measuredResourceSeconds\":\"" + entry.measuredResourceSeconds + "\"");
         assertThat(operator.registry().scrape())
@@ -128,8 +174,12 @@ class UtilizationE2EIT {
         assertThat(get(operator, "/usage?by=localqueue"))
             .contains("\nutil/lq,util-gpu,nvidia.com/gpu," + entry.resourceSeconds + ",");
         // The Workload's own record follows the report.
-        await().atMost(Duration.ofSeconds(30)).until(() -> s.workload("train")
-            .map(w -> w.getStatus().usage).map(u -> u.runs).orElse(0) == 1);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    s.workload("train").map(w -> w.getStatus().usage).map(u -> u.runs).orElse(0)
+                        == 1);
       } finally {
         operatorClient.close();
       }
@@ -139,30 +189,60 @@ class UtilizationE2EIT {
   private static UsageReportStatus.Entry entry(KubernetesClient admin) {
     List<UsageReport> reports =
         admin.resources(UsageReport.class).inNamespace(NS).list().getItems();
-    return reports.stream().filter(r -> r.getStatus() != null && r.getStatus().entries != null)
-        .flatMap(r -> r.getStatus().entries.stream()).findFirst().orElse(null);
+    return reports.stream()
+        .filter(r -> r.getStatus() != null && r.getStatus().entries != null)
+        .flatMap(r -> r.getStatus().entries.stream())
+        .findFirst()
+        .orElse(null);
   }
 
   private static void pod(KubernetesClient admin, Job job, String name) {
-    admin.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(name)
-        .withNamespace(NS).addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job")
-            .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid())
-            .withController(true).build())
-        .endMetadata().withNewSpec().addNewContainer().withName("trainer").withImage("trainer")
-        .withNewResources().addToRequests(GPU, new Quantity("2")).addToLimits(GPU, new Quantity("2"))
-        .endResources().endContainer().endSpec().build()).create();
+    admin
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
+                .withOwnerReferences(
+                    new OwnerReferenceBuilder()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName(job.getMetadata().getName())
+                        .withUid(job.getMetadata().getUid())
+                        .withController(true)
+                        .build())
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("trainer")
+                .withImage("trainer")
+                .withNewResources()
+                .addToRequests(GPU, new Quantity("2"))
+                .addToLimits(GPU, new Quantity("2"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
   }
 
   private static long time(Scenario s, String type) {
-    Condition c = await().atMost(Duration.ofSeconds(30)).until(
-        () -> s.condition("train", type).orElse(null), x -> x != null && "True".equals(x.status));
+    Condition c =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> s.condition("train", type).orElse(null),
+                x -> x != null && "True".equals(x.status));
     return Instant.parse(c.lastTransitionTime).toEpochMilli();
   }
 
   private static String get(BerthOperator operator, String path) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + operator.metricsPort() + path)).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + operator.metricsPort() + path))
+            .build();
     return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
   }
 }

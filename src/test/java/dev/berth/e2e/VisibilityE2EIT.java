@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 16, deliverable 2: the visibility API on the operator's HTTPS port, called with real
  * ServiceAccount tokens that the API server authenticates (TokenReview) and authorises
- * (SubjectAccessReview). Alice may list Workloads in vis-a only: she sees vis-a's pending
- * workloads with their places in the whole ClusterQueue, and nothing of vis-b.
+ * (SubjectAccessReview). Alice may list Workloads in vis-a only: she sees vis-a's pending workloads
+ * with their places in the whole ClusterQueue, and nothing of vis-b.
  */
 class VisibilityE2EIT {
   private static final String A = "vis-a";
@@ -46,16 +46,40 @@ class VisibilityE2EIT {
     client.resource(Objects.clusterQueue("vis-cq", "vis-flavor", "cpu", "1")).create();
     client.resource(Objects.localQueue(A, "lq", "vis-cq")).create();
     client.resource(Objects.localQueue(B, "lq", "vis-cq")).create();
-    client.rbac().clusterRoles().resource(new ClusterRoleBuilder()
-        .withNewMetadata().withName("vis-workload-reader").endMetadata()
-        .addNewRule().withApiGroups("berth.dev").withResources("workloads")
-        .withVerbs("get", "list").endRule().build()).serverSideApply();
+    client
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName("vis-workload-reader")
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups("berth.dev")
+                .withResources("workloads")
+                .withVerbs("get", "list")
+                .endRule()
+                .build())
+        .serverSideApply();
     String alice = serviceAccountToken(A, "alice");
-    client.rbac().roleBindings().inNamespace(A).resource(new RoleBindingBuilder()
-        .withNewMetadata().withName("alice-reads").withNamespace(A).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "vis-workload-reader")
-        .addNewSubject().withKind("ServiceAccount").withName("alice").withNamespace(A).endSubject()
-        .build()).serverSideApply();
+    client
+        .rbac()
+        .roleBindings()
+        .inNamespace(A)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName("alice-reads")
+                .withNamespace(A)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "vis-workload-reader")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("alice")
+                .withNamespace(A)
+                .endSubject()
+                .build())
+        .serverSideApply();
 
     a.submit(Objects.job(A, "running", "lq", 1, "1"));
     a.awaitRunning("running");
@@ -66,28 +90,39 @@ class VisibilityE2EIT {
     a.submit(Objects.job(A, "second", "lq", 1, "1"));
 
     String cqPath = "/visibility/v1/clusterqueues/vis-cq/pendingworkloads";
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      JsonNode body = JSON.readTree(get(cqPath, alice).body());
-      List<String> rows = new ArrayList<>();
-      for (JsonNode item : body.get("items")) {
-        rows.add(item.get("namespace").asText() + " " + item.get("positionInClusterQueue").asInt()
-            + " " + item.get("positionInLocalQueue").asInt() + " " + item.get("reason").asText()
-            + " " + item.at("/requests/cpu").asText());
-      }
-      // vis-b's workload holds position 1 and is left out of her answer.
-      assertThat(rows).containsExactly(A + " 0 0 WaitingForQuota 1", A + " 2 1 WaitingForQuota 1");
-      assertThat(body.get("items").get(0).get("name").asText()).startsWith("job-first");
-      assertThat(body.get("items").get(0).get("message").asText())
-          .contains("needs cpu 1 on flavor vis-flavor");
-    });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              JsonNode body = JSON.readTree(get(cqPath, alice).body());
+              List<String> rows = new ArrayList<>();
+              for (JsonNode item : body.get("items")) {
+                rows.add(
+                    item.get("namespace").asText()
+                        + " "
+                        + item.get("positionInClusterQueue").asInt()
+                        + " "
+                        + item.get("positionInLocalQueue").asInt()
+                        + " "
+                        + item.get("reason").asText()
+                        + " "
+                        + item.at("/requests/cpu").asText());
+              }
+              // vis-b's workload holds position 1 and is left out of her answer.
+              assertThat(rows)
+                  .containsExactly(A + " 0 0 WaitingForQuota 1", A + " 2 1 WaitingForQuota 1");
+              assertThat(body.get("items").get(0).get("name").asText()).startsWith("job-first");
+              assertThat(body.get("items").get(0).get("message").asText())
+                  .contains("needs cpu 1 on flavor vis-flavor");
+            });
 
-    HttpResponse<String> own = get("/visibility/v1/namespaces/" + A
-        + "/localqueues/lq/pendingworkloads", alice);
+    HttpResponse<String> own =
+        get("/visibility/v1/namespaces/" + A + "/localqueues/lq/pendingworkloads", alice);
     assertThat(own.statusCode()).isEqualTo(200);
     assertThat(JSON.readTree(own.body()).get("items")).hasSize(2);
 
-    HttpResponse<String> theirs = get("/visibility/v1/namespaces/" + B
-        + "/localqueues/lq/pendingworkloads", alice);
+    HttpResponse<String> theirs =
+        get("/visibility/v1/namespaces/" + B + "/localqueues/lq/pendingworkloads", alice);
     assertThat(theirs.statusCode()).isEqualTo(403);
     assertThat(theirs.body()).contains("may not list workloads.berth.dev in namespace " + B);
 
@@ -95,11 +130,15 @@ class VisibilityE2EIT {
     assertThat(get(cqPath, "not-a-token").statusCode()).isEqualTo(401);
     assertThat(get("/visibility/v1/elsewhere", alice).statusCode()).isEqualTo(404);
     // Bearer tokens go over TLS only: the plain-HTTP metrics port does not serve the API.
-    HttpResponse<String> plain = java.net.http.HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-            + RunningOperator.shared().metricsPort() + cqPath))
-            .header("Authorization", "Bearer " + alice).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> plain =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:" + RunningOperator.shared().metricsPort() + cqPath))
+                    .header("Authorization", "Bearer " + alice)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(plain.statusCode()).isEqualTo(404);
   }
 
@@ -110,18 +149,31 @@ class VisibilityE2EIT {
   }
 
   private static String serviceAccountToken(String namespace, String name) {
-    client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build())
+    client
+        .serviceAccounts()
+        .inNamespace(namespace)
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .endMetadata()
+                .build())
         .serverSideApply();
-    return client.serviceAccounts().inNamespace(namespace).withName(name)
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
-            .endSpec().build())
-        .getStatus().getToken();
+    return client
+        .serviceAccounts()
+        .inNamespace(namespace)
+        .withName(name)
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus()
+        .getToken();
   }
 
   static HttpResponse<String> get(String path, String token) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
-        "https://127.0.0.1:" + RunningOperator.shared().httpsPort() + path));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+            URI.create("https://127.0.0.1:" + RunningOperator.shared().httpsPort() + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }

@@ -13,11 +13,15 @@ public final class WebhookMain {
     KubernetesClient client = new KubernetesClientBuilder().build();
     WebhookRuntime runtime = new WebhookRuntime(settings, client);
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      runtime.close();
-      client.close();
-      stopped.countDown();
-    }, "berth-webhook-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  runtime.close();
+                  client.close();
+                  stopped.countDown();
+                },
+                "berth-webhook-shutdown"));
     runtime.start();
     stopped.await();
   }

@@ -13,7 +13,6 @@ import dev.berth.webhook.tls.ServingKeyManager;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.List;
 
 /**
  * The webhook with everything it needs: certificates (self-signed or mounted), rotation, the
@@ -40,9 +39,11 @@ public final class WebhookRuntime implements AutoCloseable {
     rotator = new CertificateRotator(certificates, keys, Clock.systemUTC());
     rotator.start(settings.rotationCheckPeriod());
     localQueues = new InformerLocalQueueLookup(client);
-    server = new WebhookServer(
-        BerthWebhooks.routes(settings.operatorIdentity(), localQueues), keys,
-        settings.threads());
+    server =
+        new WebhookServer(
+            BerthWebhooks.routes(settings.operatorIdentity(), localQueues),
+            keys,
+            settings.threads());
     return server.start(settings.port());
   }
 
@@ -64,8 +65,8 @@ public final class WebhookRuntime implements AutoCloseable {
         settings.ipAddresses(),
         settings.caValidity(),
         settings.servingValidity(),
-        new CaBundlePatcher(client, settings.validatingConfigurations(),
-            settings.mutatingConfigurations()));
+        new CaBundlePatcher(
+            client, settings.validatingConfigurations(), settings.mutatingConfigurations()));
   }
 
   @Override

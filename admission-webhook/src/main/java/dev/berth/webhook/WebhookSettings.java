@@ -36,8 +36,8 @@ public record WebhookSettings(
     return new WebhookSettings(
         Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
         Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_THREADS", "16")),
-        env.getOrDefault("BERTH_OPERATOR_IDENTITY",
-            "system:serviceaccount:" + namespace + ":berth"),
+        env.getOrDefault(
+            "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"),
         namespace,
         env.getOrDefault("BERTH_WEBHOOK_SERVICE", "berth-webhook"),
         env.getOrDefault("BERTH_WEBHOOK_CA_SECRET", "berth-webhook-ca"),
@@ -56,9 +56,19 @@ public record WebhookSettings(
    */
   public WebhookSettings onLoopback(String operatorUser) {
     return new WebhookSettings(
-        port, threads, operatorUser, namespace, serviceName, caSecretName, null,
-        validatingConfigurations, mutatingConfigurations, caValidity, servingValidity,
-        rotationCheckPeriod, List.of("127.0.0.1"));
+        port,
+        threads,
+        operatorUser,
+        namespace,
+        serviceName,
+        caSecretName,
+        null,
+        validatingConfigurations,
+        mutatingConfigurations,
+        caValidity,
+        servingValidity,
+        rotationCheckPeriod,
+        List.of("127.0.0.1"));
   }
 
   /** The names the API server may use for the Service: short, namespaced and fully qualified. */

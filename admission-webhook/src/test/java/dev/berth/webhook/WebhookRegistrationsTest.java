@@ -13,14 +13,16 @@ import org.junit.jupiter.api.Test;
 
 /** The policies docs/webhooks.md promises. */
 class WebhookRegistrationsTest {
-  private final WebhookRegistrations registrations = new WebhookRegistrations(
-      path -> new WebhookClientConfigBuilder().withUrl("https://x" + path).build(),
-      List.of("kube-system", "berth-system"));
+  private final WebhookRegistrations registrations =
+      new WebhookRegistrations(
+          path -> new WebhookClientConfigBuilder().withUrl("https://x" + path).build(),
+          List.of("kube-system", "berth-system"));
 
   @Test
   void berthObjectsFailClosedWithTheFullTimeout() {
-    Map<String, ValidatingWebhook> hooks = registrations.validating().getWebhooks().stream()
-        .collect(Collectors.toMap(ValidatingWebhook::getName, Function.identity()));
+    Map<String, ValidatingWebhook> hooks =
+        registrations.validating().getWebhooks().stream()
+            .collect(Collectors.toMap(ValidatingWebhook::getName, Function.identity()));
     assertThat(hooks).hasSize(13);
     assertThat(hooks.get("vadmissioncheck.berth.dev").getFailurePolicy()).isEqualTo("Fail");
     assertThat(hooks.get("vprovisioningrequestconfig.berth.dev").getFailurePolicy())
@@ -29,10 +31,12 @@ class WebhookRegistrationsTest {
     assertThat(hooks.get("vclusterqueue.berth.dev").getTimeoutSeconds()).isEqualTo(10);
     assertThat(hooks.get("vworkload-status.berth.dev").getRules().get(0).getResources())
         .containsExactly("workloads/status");
-    assertThat(hooks.values()).allSatisfy(h -> {
-      assertThat(h.getSideEffects()).isEqualTo("None");
-      assertThat(h.getAdmissionReviewVersions()).containsExactly("v1");
-    });
+    assertThat(hooks.values())
+        .allSatisfy(
+            h -> {
+              assertThat(h.getSideEffects()).isEqualTo("None");
+              assertThat(h.getAdmissionReviewVersions()).containsExactly("v1");
+            });
   }
 
   @Test
@@ -53,27 +57,37 @@ class WebhookRegistrationsTest {
   void onlyUpdatesOfGatedPodsAreValidatedAndFailClosed() {
     ValidatingWebhook pod = validating("vpod.berth.dev");
     assertThat(pod.getClientConfig().getUrl()).isEqualTo("https://x/validate--v1-pod");
-    assertThat(pod.getRules()).singleElement().satisfies(r -> {
-      assertThat(r.getResources()).containsExactly("pods");
-      assertThat(r.getOperations()).containsExactly("UPDATE");
-    });
+    assertThat(pod.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getResources()).containsExactly("pods");
+              assertThat(r.getOperations()).containsExactly("UPDATE");
+            });
     assertThat(pod.getFailurePolicy()).isEqualTo("Fail");
-    assertThat(pod.getObjectSelector().getMatchExpressions()).singleElement()
+    assertThat(pod.getObjectSelector().getMatchExpressions())
+        .singleElement()
         .satisfies(e -> assertThat(e.getKey()).isEqualTo("berth.dev/podset"));
-    assertThat(pod.getMatchConditions()).singleElement().satisfies(c ->
-        assertThat(c.getExpression()).isEqualTo(WebhookRegistrations.GATED_BY_BERTH));
+    assertThat(pod.getMatchConditions())
+        .singleElement()
+        .satisfies(
+            c -> assertThat(c.getExpression()).isEqualTo(WebhookRegistrations.GATED_BY_BERTH));
   }
 
   private ValidatingWebhook validating(String name) {
     return registrations.validating().getWebhooks().stream()
-        .filter(h -> h.getName().equals(name)).findFirst().orElseThrow();
+        .filter(h -> h.getName().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
   void onlyTheDefaultQueueLookupFailsOpen() {
-    Map<String, String> policies = registrations.mutating().getWebhooks().stream()
-        .collect(Collectors.toMap(MutatingWebhook::getName, MutatingWebhook::getFailurePolicy));
-    assertThat(policies).containsEntry("mjob.berth.dev", "Fail")
+    Map<String, String> policies =
+        registrations.mutating().getWebhooks().stream()
+            .collect(Collectors.toMap(MutatingWebhook::getName, MutatingWebhook::getFailurePolicy));
+    assertThat(policies)
+        .containsEntry("mjob.berth.dev", "Fail")
         .containsEntry("mjobset.berth.dev", "Fail")
         .containsEntry("mjob-default-queue.berth.dev", "Ignore")
         .containsEntry("mjobset-default-queue.berth.dev", "Ignore")
@@ -82,22 +96,31 @@ class WebhookRegistrationsTest {
 
   @Test
   void onlyLabelledPodsAreGatedOnCreateAndFailClosed() {
-    MutatingWebhook pod = registrations.mutating().getWebhooks().stream()
-        .filter(h -> h.getName().equals("mpod.berth.dev")).findFirst().orElseThrow();
+    MutatingWebhook pod =
+        registrations.mutating().getWebhooks().stream()
+            .filter(h -> h.getName().equals("mpod.berth.dev"))
+            .findFirst()
+            .orElseThrow();
     assertThat(pod.getClientConfig().getUrl()).isEqualTo("https://x/mutate--v1-pod");
-    assertThat(pod.getRules()).singleElement().satisfies(r -> {
-      assertThat(r.getApiGroups()).containsExactly("");
-      assertThat(r.getApiVersions()).containsExactly("v1");
-      assertThat(r.getResources()).containsExactly("pods");
-      assertThat(r.getOperations()).containsExactly("CREATE");
-    });
+    assertThat(pod.getRules())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getApiGroups()).containsExactly("");
+              assertThat(r.getApiVersions()).containsExactly("v1");
+              assertThat(r.getResources()).containsExactly("pods");
+              assertThat(r.getOperations()).containsExactly("CREATE");
+            });
     assertThat(pod.getFailurePolicy()).isEqualTo("Fail");
     assertThat(pod.getSideEffects()).isEqualTo("None");
     assertThat(pod.getTimeoutSeconds()).isEqualTo(5);
-    assertThat(pod.getObjectSelector().getMatchExpressions()).singleElement().satisfies(e -> {
-      assertThat(e.getKey()).isEqualTo("berth.dev/podset");
-      assertThat(e.getOperator()).isEqualTo("Exists");
-    });
+    assertThat(pod.getObjectSelector().getMatchExpressions())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getKey()).isEqualTo("berth.dev/podset");
+              assertThat(e.getOperator()).isEqualTo("Exists");
+            });
     assertThat(pod.getNamespaceSelector().getMatchExpressions().get(0).getValues())
         .containsExactly("kube-system", "berth-system");
   }

@@ -13,10 +13,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Scenarios (a) "baseline" (5 cohorts x 6 ClusterQueues x 500 workloads) and (b) "large"
- * (10 x 100 x 50), and "large-late" (the same, with the highest-priority kind arriving after the
- * first cycle): drain every workload on a simulated clock, with preemption "off" or "on". One benchmark operation is a whole
- * drain; the {@code admissions} counter is reported as admissions per second.
+ * Scenarios (a) "baseline" (5 cohorts x 6 ClusterQueues x 500 workloads) and (b) "large" (10 x 100
+ * x 50), and "large-late" (the same, with the highest-priority kind arriving after the first
+ * cycle): drain every workload on a simulated clock, with preemption "off" or "on". One benchmark
+ * operation is a whole drain; the {@code admissions} counter is reported as admissions per second.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -45,8 +45,10 @@ public class AdmissionThroughputBenchmark {
     // not billed to the next drain; the drain's own garbage still is.
     System.gc();
     boolean on = preemption.equals("on");
-    simulation = scenario.equals("baseline") ? new Simulation(5, 6, 500, on)
-        : new Simulation(10, 100, 50, on, scenario.equals("large-late"));
+    simulation =
+        scenario.equals("baseline")
+            ? new Simulation(5, 6, 500, on)
+            : new Simulation(10, 100, 50, on, scenario.equals("large-late"));
   }
 
   @Benchmark

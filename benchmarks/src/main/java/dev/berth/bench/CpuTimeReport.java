@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * The same scenarios as the JMH benchmarks, timed by this thread's CPU time as well as wall time.
  * The benchmark machine is shared, and CPU time is what "one core" means when other processes
- * compete for the cores. Prints the median of the rounds after warm-up.
- * Run: java -cp benchmarks/target/benchmarks.jar dev.berth.bench.CpuTimeReport [rounds]
+ * compete for the cores. Prints the median of the rounds after warm-up. Run: java -cp
+ * benchmarks/target/benchmarks.jar dev.berth.bench.CpuTimeReport [rounds]
  */
 public final class CpuTimeReport {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -34,15 +34,22 @@ public final class CpuTimeReport {
     }
   }
 
-  private static void drains(String name, int cohorts, int queues, int perQueue, boolean preemption, int rounds) {
+  private static void drains(
+      String name, int cohorts, int queues, int perQueue, boolean preemption, int rounds) {
     double[] wall = new double[rounds];
     double[] cpu = new double[rounds];
     int n = 0;
     long evictions = 0;
     long cycles = 0;
     for (int r = -3; r < rounds; r++) {
-      Simulation s = new Simulation(cohorts, queues, perQueue, preemption, name.contains("-late"),
-          name.endsWith("-fair"));
+      Simulation s =
+          new Simulation(
+              cohorts,
+              queues,
+              perQueue,
+              preemption,
+              name.contains("-late"),
+              name.endsWith("-fair"));
       System.gc();
       long c0 = THREADS.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
@@ -56,9 +63,10 @@ public final class CpuTimeReport {
         cpu[r] = n / ((c1 - c0) / 1e9);
       }
     }
-    System.out.printf("%-15s preemption %-3s drain: %d admissions, %d preemptions, %d cycles: median %.0f admissions/s"
-        + " by CPU time (%.0f by wall time)%n", name, preemption ? "on" : "off", n, evictions, cycles, median(cpu),
-        median(wall));
+    System.out.printf(
+        "%-15s preemption %-3s drain: %d admissions, %d preemptions, %d cycles: median %.0f admissions/s"
+            + " by CPU time (%.0f by wall time)%n",
+        name, preemption ? "on" : "off", n, evictions, cycles, median(cpu), median(wall));
   }
 
   private static void cycles(boolean distinct, int rounds) {
@@ -77,7 +85,8 @@ public final class CpuTimeReport {
           NoFitCycleBenchmark.recordRunning(engine, BenchCluster.queueName(0, 0), "run-0-0");
         } else if (event.equals("flavorChange")) {
           engine.upsertResourceFlavor(
-              new ResourceFlavor("default", Map.of("revision", Long.toString(now)), List.of(), List.of()));
+              new ResourceFlavor(
+                  "default", Map.of("revision", Long.toString(now)), List.of(), List.of()));
         }
         long c0 = THREADS.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
@@ -89,7 +98,8 @@ public final class CpuTimeReport {
           wall[i] = (t1 - t0) / 1e3;
         }
       }
-      System.out.printf("no-fit cycle, 50,000 pending, shapes=%s, event=%s: %d evaluations, median %.3f us CPU (%.3f us wall)%n",
+      System.out.printf(
+          "no-fit cycle, 50,000 pending, shapes=%s, event=%s: %d evaluations, median %.3f us CPU (%.3f us wall)%n",
           shapes, event, evaluations, median(cpu), median(wall));
     }
   }

@@ -77,8 +77,15 @@ public class NoFitCycleBenchmark {
           Workload w = BenchCluster.workload("wl-" + c + "-" + q + "-" + i, queue, kind, i);
           if (distinct) {
             long cpu = BenchCluster.KINDS[kind][0] + (n % 997) + 1;
-            w = new Workload(w.uid(), w.namespace(), w.name(), w.queueName(), w.priority(), w.queueTimestamp(),
-                List.of(new PodSet("main", 1, null, Map.of("cpu", cpu), null, null, null)));
+            w =
+                new Workload(
+                    w.uid(),
+                    w.namespace(),
+                    w.name(),
+                    w.queueName(),
+                    w.priority(),
+                    w.queueTimestamp(),
+                    List.of(new PodSet("main", 1, null, Map.of("cpu", cpu), null, null, null)));
           }
           engine.upsertWorkload(w);
           n++;
@@ -99,10 +106,22 @@ public class NoFitCycleBenchmark {
   }
 
   static void recordRunning(AdmissionEngine engine, String queue, String uid) {
-    Workload running = new Workload(uid, BenchCluster.NAMESPACE, uid, queue, 0, 0,
-        List.of(new PodSet("main", 1, null, Map.of("cpu", 20_000L), null, null, null)));
-    engine.recordAdmitted(running, queue,
-        List.of(new PodSetAssignment("main", Map.of("cpu", "default"), Map.of("cpu", 20_000L), 1, Map.of())), 0);
+    Workload running =
+        new Workload(
+            uid,
+            BenchCluster.NAMESPACE,
+            uid,
+            queue,
+            0,
+            0,
+            List.of(new PodSet("main", 1, null, Map.of("cpu", 20_000L), null, null, null)));
+    engine.recordAdmitted(
+        running,
+        queue,
+        List.of(
+            new PodSetAssignment(
+                "main", Map.of("cpu", "default"), Map.of("cpu", 20_000L), 1, Map.of())),
+        0);
   }
 
   /** What happened since the last cycle, applied outside the measured time. */
@@ -114,8 +133,10 @@ public class NoFitCycleBenchmark {
         engine.workloadFinished("run-0-0");
         recordRunning(engine, BenchCluster.queueName(0, 0), "run-0-0");
       }
-      case "flavorChange" -> engine.upsertResourceFlavor(
-          new ResourceFlavor("default", Map.of("revision", Long.toString(now)), List.of(), List.of()));
+      case "flavorChange" ->
+          engine.upsertResourceFlavor(
+              new ResourceFlavor(
+                  "default", Map.of("revision", Long.toString(now)), List.of(), List.of()));
       default -> {
         // none: no event since the last cycle
       }

@@ -12,17 +12,19 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * Drains a queue of workloads on a simulated clock: each cycle admits what fits, the clock jumps
- * to the next finish time, and workloads finish after their runtime. A preempted workload is
- * reported evicted right after the cycle (its pods stop at once) and runs again from the start
- * when readmitted.
+ * Drains a queue of workloads on a simulated clock: each cycle admits what fits, the clock jumps to
+ * the next finish time, and workloads finish after their runtime. A preempted workload is reported
+ * evicted right after the cycle (its pods stop at once) and runs again from the start when
+ * readmitted.
  */
 final class Simulation {
   private final AdmissionEngine engine;
   private final Map<String, Long> runtimes = new HashMap<>();
   private final int total;
+
   /** Admission number of each running workload, so a preempted run's finish is ignored. */
   private final Map<String, Integer> runs = new HashMap<>();
+
   private final List<Workload> late = new ArrayList<>();
   long cycles;
   long evaluations;
@@ -42,11 +44,21 @@ final class Simulation {
    * With {@code lateHighPriority}, the highest-priority kind arrives only after the first cycle,
    * when the cohorts are full of lower-priority borrowers: with preemption on, they preempt.
    */
-  Simulation(int cohorts, int queuesPerCohort, int perQueue, boolean preemption, boolean lateHighPriority) {
+  Simulation(
+      int cohorts,
+      int queuesPerCohort,
+      int perQueue,
+      boolean preemption,
+      boolean lateHighPriority) {
     this(cohorts, queuesPerCohort, perQueue, preemption, lateHighPriority, false);
   }
 
-  Simulation(int cohorts, int queuesPerCohort, int perQueue, boolean preemption, boolean lateHighPriority,
+  Simulation(
+      int cohorts,
+      int queuesPerCohort,
+      int perQueue,
+      boolean preemption,
+      boolean lateHighPriority,
       boolean fairSharing) {
     engine = BenchCluster.engine(cohorts, queuesPerCohort, preemption, fairSharing);
     int n = 0;

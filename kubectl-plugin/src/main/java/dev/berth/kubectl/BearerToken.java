@@ -29,16 +29,21 @@ final class BearerToken {
         return java.nio.file.Files.readString(java.nio.file.Path.of(u.get("tokenFile").asText()))
             .strip();
       } catch (IOException e) {
-        throw new Kubectl.Failure("kubeconfig user " + user.path("name").asText()
-            + ": tokenFile unreadable: " + e.getMessage());
+        throw new Kubectl.Failure(
+            "kubeconfig user "
+                + user.path("name").asText()
+                + ": tokenFile unreadable: "
+                + e.getMessage());
       }
     }
     if (u.has("exec")) {
       return exec(user.path("name").asText(), u.get("exec"));
     }
-    throw new Kubectl.Failure("kubeconfig user " + user.path("name").asText()
-        + " has no bearer token (a client certificate cannot be checked by a TokenReview);"
-        + " pass --token, e.g. --token \"$(kubectl create token NAME -n NS)\"");
+    throw new Kubectl.Failure(
+        "kubeconfig user "
+            + user.path("name").asText()
+            + " has no bearer token (a client certificate cannot be checked by a TokenReview);"
+            + " pass --token, e.g. --token \"$(kubectl create token NAME -n NS)\"");
   }
 
   /** Runs the kubeconfig's exec plugin as kubectl would and reads its ExecCredential. */
@@ -47,27 +52,39 @@ final class BearerToken {
     cmd.add(exec.path("command").asText());
     exec.path("args").forEach(a -> cmd.add(a.asText()));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
-    exec.path("env").forEach(e -> pb.environment().put(e.path("name").asText(),
-        e.path("value").asText()));
-    pb.environment().put("KUBERNETES_EXEC_INFO", "{\"apiVersion\":\""
-        + exec.path("apiVersion").asText("client.authentication.k8s.io/v1")
-        + "\",\"kind\":\"ExecCredential\",\"spec\":{\"interactive\":false}}");
+    exec.path("env")
+        .forEach(e -> pb.environment().put(e.path("name").asText(), e.path("value").asText()));
+    pb.environment()
+        .put(
+            "KUBERNETES_EXEC_INFO",
+            "{\"apiVersion\":\""
+                + exec.path("apiVersion").asText("client.authentication.k8s.io/v1")
+                + "\",\"kind\":\"ExecCredential\",\"spec\":{\"interactive\":false}}");
     try {
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (p.waitFor() != 0) {
-        throw new Kubectl.Failure("kubeconfig user " + userName + ": exec plugin "
-            + cmd.get(0) + " failed");
+        throw new Kubectl.Failure(
+            "kubeconfig user " + userName + ": exec plugin " + cmd.get(0) + " failed");
       }
       JsonNode token = Kubectl.JSON.readTree(out).path("status").path("token");
       if (token.isMissingNode() || token.asText().isEmpty()) {
-        throw new Kubectl.Failure("kubeconfig user " + userName + ": exec plugin "
-            + cmd.get(0) + " gave no token (status.token); pass --token");
+        throw new Kubectl.Failure(
+            "kubeconfig user "
+                + userName
+                + ": exec plugin "
+                + cmd.get(0)
+                + " gave no token (status.token); pass --token");
       }
       return token.asText();
     } catch (IOException e) {
-      throw new Kubectl.Failure("kubeconfig user " + userName + ": cannot run exec plugin "
-          + cmd.get(0) + ": " + e.getMessage());
+      throw new Kubectl.Failure(
+          "kubeconfig user "
+              + userName
+              + ": cannot run exec plugin "
+              + cmd.get(0)
+              + ": "
+              + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Kubectl.Failure("interrupted");

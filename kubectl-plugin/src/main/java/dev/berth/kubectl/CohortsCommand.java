@@ -10,9 +10,9 @@ import java.util.TreeMap;
 
 /**
  * {@code kubectl berth cohorts}: the cohort tree (Cohorts by spec.parentName, ClusterQueues by
- * spec.cohortName; a cohort only named by others appears too) with each node's own nominal
- * quota, its fair-sharing weight and its weighted share (status.fairSharing.weightedShare, in
- * thousandths on the object, shown as a fraction).
+ * spec.cohortName; a cohort only named by others appears too) with each node's own nominal quota,
+ * its fair-sharing weight and its weighted share (status.fairSharing.weightedShare, in thousandths
+ * on the object, shown as a fraction).
  */
 final class CohortsCommand {
   private CohortsCommand() {}
@@ -77,9 +77,13 @@ final class CohortsCommand {
     for (JsonNode g : obj.path("spec").path("resourceGroups")) {
       for (JsonNode f : g.path("flavors")) {
         for (JsonNode r : f.path("resources")) {
-          quota.add(r.path("name").asText() + " "
-              + Quantities.format(Quantities.parse(r.path("nominalQuota").asText("0")))
-              + " (" + f.path("name").asText() + ")");
+          quota.add(
+              r.path("name").asText()
+                  + " "
+                  + Quantities.format(Quantities.parse(r.path("nominalQuota").asText("0")))
+                  + " ("
+                  + f.path("name").asText()
+                  + ")");
         }
       }
     }
@@ -87,8 +91,11 @@ final class CohortsCommand {
     n.put("weight", obj.path("spec").path("fairSharing").path("weight").asText("1"));
     JsonNode share = obj.path("status").path("fairSharing").path("weightedShare");
     if (share.isNumber()) {
-      n.put("weightedShare", share.asLong() == Long.MAX_VALUE ? "inf"
-          : String.format("%.3f", share.asLong() / 1000.0));
+      n.put(
+          "weightedShare",
+          share.asLong() == Long.MAX_VALUE
+              ? "inf"
+              : String.format("%.3f", share.asLong() / 1000.0));
     } else {
       n.put("weightedShare", "0.000");
     }
@@ -111,13 +118,21 @@ final class CohortsCommand {
   }
 
   private static void add(Table t, JsonNode n, String prefix, String childPrefix, boolean root) {
-    t.row(prefix + n.path("name").asText(), n.path("kind").asText(), n.path("quota").asText(),
-        n.path("weight").asText(), n.path("weightedShare").asText());
+    t.row(
+        prefix + n.path("name").asText(),
+        n.path("kind").asText(),
+        n.path("quota").asText(),
+        n.path("weight").asText(),
+        n.path("weightedShare").asText());
     JsonNode children = n.path("children");
     for (int i = 0; i < children.size(); i++) {
       boolean last = i == children.size() - 1;
-      add(t, children.get(i), childPrefix + (last ? "└─ " : "├─ "),
-          childPrefix + (last ? "   " : "│  "), false);
+      add(
+          t,
+          children.get(i),
+          childPrefix + (last ? "└─ " : "├─ "),
+          childPrefix + (last ? "   " : "│  "),
+          false);
     }
   }
 }

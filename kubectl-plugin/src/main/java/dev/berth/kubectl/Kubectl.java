@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The API server, reached through kubectl itself: the user's kubeconfig, context and every way
- * it authenticates (certificates, tokens, exec plugins) work as they do for kubectl.
+ * The API server, reached through kubectl itself: the user's kubeconfig, context and every way it
+ * authenticates (certificates, tokens, exec plugins) work as they do for kubectl.
  */
 final class Kubectl {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -60,26 +60,29 @@ final class Kubectl {
     try {
       p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
     } catch (IOException e) {
-      throw new Failure("cannot run " + binary + ": " + e.getMessage()
-          + " (set KUBECTL to its path)");
+      throw new Failure(
+          "cannot run " + binary + ": " + e.getMessage() + " (set KUBECTL to its path)");
     }
     CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-    return CompletableFuture.supplyAsync(() -> {
-      String out = read(p.getInputStream());
-      try {
-        int code = p.waitFor();
-        if (code != 0) {
-          throw new Failure(String.join(" ", args.subList(0, Math.min(2, args.size())))
-              + ": " + err.join().strip());
-        }
-        return JSON.readTree(out);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new Failure("interrupted");
-      } catch (IOException e) {
-        throw new Failure("kubectl printed no JSON: " + e.getMessage());
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          String out = read(p.getInputStream());
+          try {
+            int code = p.waitFor();
+            if (code != 0) {
+              throw new Failure(
+                  String.join(" ", args.subList(0, Math.min(2, args.size())))
+                      + ": "
+                      + err.join().strip());
+            }
+            return JSON.readTree(out);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failure("interrupted");
+          } catch (IOException e) {
+            throw new Failure("kubectl printed no JSON: " + e.getMessage());
+          }
+        });
   }
 
   private static String read(InputStream in) {

@@ -72,9 +72,8 @@ public final class KubectlBerth {
   }
 
   /**
-   * Runs every renderer on bundled sample data, with no cluster: what the install script runs
-   * once with -XX:ArchiveClassesAtExit, so that the classes a command loads are in the AppCDS
-   * archive.
+   * Runs every renderer on bundled sample data, with no cluster: what the install script runs once
+   * with -XX:ArchiveClassesAtExit, so that the classes a command loads are in the AppCDS archive.
    */
   static void training(PrintStream out) throws java.io.IOException {
     JsonNode sample;
@@ -83,11 +82,13 @@ public final class KubectlBerth {
     }
     Instant at = Instant.parse("2026-01-01T00:00:00Z");
     JsonNode queues = Kubectl.JSON.createObjectNode();
-    out.print(QueuesCommand.table(QueuesCommand.fromLists(sample.get("clusterqueues"),
-        sample.get("localqueues")), true));
+    out.print(
+        QueuesCommand.table(
+            QueuesCommand.fromLists(sample.get("clusterqueues"), sample.get("localqueues")), true));
     out.print(PendingCommand.table(sample.get("pending"), true, at));
-    out.print(CohortsCommand.table(CohortsCommand.fromLists(sample.get("cohorts"),
-        sample.get("clusterqueues")), true));
+    out.print(
+        CohortsCommand.table(
+            CohortsCommand.fromLists(sample.get("cohorts"), sample.get("clusterqueues")), true));
     out.print(Printer.print(sample, "yaml"));
     out.print(Printer.print(queues, "json"));
     try {

@@ -20,7 +20,8 @@ record Options(
     String token,
     boolean colour) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       Usage: kubectl berth COMMAND [flags]
 
       Commands:
@@ -103,10 +104,18 @@ record Options(
     if (output != null && !output.equals("json") && !output.equals("yaml")) {
       throw new UsageError("--output: " + output + " is not json or yaml");
     }
-    return new Options(command == null ? "help" : command, List.copyOf(args), namespace, cq,
-        output, context, kubeconfig,
+    return new Options(
+        command == null ? "help" : command,
+        List.copyOf(args),
+        namespace,
+        cq,
+        output,
+        context,
+        kubeconfig,
         url == null || url.isBlank() ? "https://berth-operator.berth-system:8443" : url,
-        ca == null || ca.isBlank() ? null : ca, token, colour);
+        ca == null || ca.isBlank() ? null : ca,
+        token,
+        colour);
   }
 
   private static String value(List<String> words, int i, String flag) throws UsageError {

@@ -20,14 +20,16 @@ final class PendingCommand {
     if (o.clusterQueue() != null) {
       api.clusterQueue(o.clusterQueue()).path("items").forEach(items::add);
     } else if (o.namespace() != null) {
-      for (JsonNode lq : Kubectl.await(kubectl.get("localqueues.berth.dev", "-n", o.namespace()))
-          .path("items")) {
-        api.localQueue(o.namespace(), lq.path("metadata").path("name").asText()).path("items")
+      for (JsonNode lq :
+          Kubectl.await(kubectl.get("localqueues.berth.dev", "-n", o.namespace())).path("items")) {
+        api.localQueue(o.namespace(), lq.path("metadata").path("name").asText())
+            .path("items")
             .forEach(items::add);
       }
     } else {
       for (JsonNode cq : Kubectl.await(kubectl.get("clusterqueues.berth.dev")).path("items")) {
-        api.clusterQueue(cq.path("metadata").path("name").asText()).path("items")
+        api.clusterQueue(cq.path("metadata").path("name").asText())
+            .path("items")
             .forEach(items::add);
       }
     }
@@ -35,15 +37,32 @@ final class PendingCommand {
   }
 
   static String table(JsonNode data, boolean colour, Instant now) {
-    Table t = new Table("CLUSTERQUEUE", "POS", "NAMESPACE", "WORKLOAD", "LOCALQUEUE", "LQPOS",
-        "PRIORITY", "REASON", "ESTIMATED START", "BASIS", "MESSAGE");
+    Table t =
+        new Table(
+            "CLUSTERQUEUE",
+            "POS",
+            "NAMESPACE",
+            "WORKLOAD",
+            "LOCALQUEUE",
+            "LQPOS",
+            "PRIORITY",
+            "REASON",
+            "ESTIMATED START",
+            "BASIS",
+            "MESSAGE");
     for (JsonNode w : data.path("items")) {
       String reason = w.path("reason").asText();
-      t.row(w.path("clusterQueue").asText(), w.path("positionInClusterQueue").asText(),
-          w.path("namespace").asText(), w.path("name").asText(), w.path("localQueueName").asText(),
-          w.path("positionInLocalQueue").asText(), w.path("priority").asText(),
+      t.row(
+          w.path("clusterQueue").asText(),
+          w.path("positionInClusterQueue").asText(),
+          w.path("namespace").asText(),
+          w.path("name").asText(),
+          w.path("localQueueName").asText(),
+          w.path("positionInLocalQueue").asText(),
+          w.path("priority").asText(),
           Table.coloured(reason, reasonColour(reason)),
-          estimate(w.path("estimatedStart"), now), w.path("estimateBasis").asText(""),
+          estimate(w.path("estimatedStart"), now),
+          w.path("estimateBasis").asText(""),
           w.path("message").asText());
     }
     return t.isEmpty() ? "No pending workloads.\n" : t.render(colour);
@@ -64,8 +83,8 @@ final class PendingCommand {
     }
     Instant when = Instant.parse(at.asText());
     Duration d = Duration.between(now, when);
-    String clock = when.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString()
-        .replace(":00Z", "Z");
+    String clock =
+        when.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).toString().replace(":00Z", "Z");
     return d.getSeconds() < 30 ? "now (" + clock + ")" : "in " + human(d) + " (" + clock + ")";
   }
 

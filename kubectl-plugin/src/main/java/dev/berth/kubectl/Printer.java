@@ -58,7 +58,8 @@ final class Printer {
       out.append('\n');
       yaml(out, v, indent + 2);
     } else {
-      out.append(' ').append(v.isContainerNode() ? (v.isArray() ? "[]" : "{}") : scalar(v))
+      out.append(' ')
+          .append(v.isContainerNode() ? (v.isArray() ? "[]" : "{}") : scalar(v))
           .append('\n');
     }
   }
@@ -74,8 +75,14 @@ final class Printer {
   }
 
   private static String scalar(String s) {
-    boolean reserved = s.equals("true") || s.equals("false") || s.equals("null")
-        || s.equals("yes") || s.equals("no") || s.equals("on") || s.equals("off");
+    boolean reserved =
+        s.equals("true")
+            || s.equals("false")
+            || s.equals("null")
+            || s.equals("yes")
+            || s.equals("no")
+            || s.equals("on")
+            || s.equals("off");
     if (!reserved && PLAIN.matcher(s).matches() && !s.endsWith(" ")) {
       return s;
     }

@@ -10,9 +10,18 @@ final class Quantities {
     if (q == null || q.isBlank()) {
       return BigDecimal.ZERO;
     }
-    String[][] suffixes = {{"Ki", "1024"}, {"Mi", "1048576"}, {"Gi", "1073741824"},
-        {"Ti", "1099511627776"}, {"Pi", "1125899906842624"}, {"m", "0.001"}, {"k", "1000"},
-        {"M", "1000000"}, {"G", "1000000000"}, {"T", "1000000000000"}};
+    String[][] suffixes = {
+      {"Ki", "1024"},
+      {"Mi", "1048576"},
+      {"Gi", "1073741824"},
+      {"Ti", "1099511627776"},
+      {"Pi", "1125899906842624"},
+      {"m", "0.001"},
+      {"k", "1000"},
+      {"M", "1000000"},
+      {"G", "1000000000"},
+      {"T", "1000000000000"}
+    };
     for (String[] s : suffixes) {
       if (q.endsWith(s[0])) {
         return new BigDecimal(q.substring(0, q.length() - s[0].length()))

@@ -30,8 +30,11 @@ final class QueuesCommand {
     Map<String, BigDecimal> borrowedInCohort = new HashMap<>();
     for (JsonNode cq : cqs) {
       String cohort = cq.path("spec").path("cohortName").asText("");
-      forEachUsage(cq, (flavor, resource, total, borrowed) -> borrowedInCohort.merge(
-          cohort + "|" + flavor + "|" + resource, borrowed, BigDecimal::add));
+      forEachUsage(
+          cq,
+          (flavor, resource, total, borrowed) ->
+              borrowedInCohort.merge(
+                  cohort + "|" + flavor + "|" + resource, borrowed, BigDecimal::add));
     }
     ObjectNode out = Kubectl.JSON.createObjectNode();
     ArrayNode cqOut = out.putArray("clusterQueues");
@@ -39,8 +42,9 @@ final class QueuesCommand {
       String name = cq.path("metadata").path("name").asText();
       String cohort = cq.path("spec").path("cohortName").asText("");
       Map<String, BigDecimal[]> usage = new HashMap<>();
-      forEachUsage(cq, (f, r, total, borrowed) -> usage.put(f + "|" + r,
-          new BigDecimal[] {total, borrowed}));
+      forEachUsage(
+          cq,
+          (f, r, total, borrowed) -> usage.put(f + "|" + r, new BigDecimal[] {total, borrowed}));
       ObjectNode row = cqOut.addObject();
       row.put("name", name);
       row.put("cohort", cohort);
@@ -53,14 +57,20 @@ final class QueuesCommand {
             String f = flavor.path("name").asText();
             String r = rq.path("name").asText();
             BigDecimal nominal = Quantities.parse(rq.path("nominalQuota").asText("0"));
-            BigDecimal[] u = usage.getOrDefault(f + "|" + r,
-                new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO});
-            BigDecimal lendable = rq.hasNonNull("lendingLimit")
-                ? nominal.min(Quantities.parse(rq.get("lendingLimit").asText())) : nominal;
+            BigDecimal[] u =
+                usage.getOrDefault(
+                    f + "|" + r, new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO});
+            BigDecimal lendable =
+                rq.hasNonNull("lendingLimit")
+                    ? nominal.min(Quantities.parse(rq.get("lendingLimit").asText()))
+                    : nominal;
             BigDecimal unused = nominal.subtract(u[0]).max(BigDecimal.ZERO).min(lendable);
-            BigDecimal others = cohort.isEmpty() ? BigDecimal.ZERO
-                : borrowedInCohort.getOrDefault(cohort + "|" + f + "|" + r, BigDecimal.ZERO)
-                    .subtract(u[1]);
+            BigDecimal others =
+                cohort.isEmpty()
+                    ? BigDecimal.ZERO
+                    : borrowedInCohort
+                        .getOrDefault(cohort + "|" + f + "|" + r, BigDecimal.ZERO)
+                        .subtract(u[1]);
             ObjectNode res = resources.addObject();
             res.put("flavor", f);
             res.put("resource", r);
@@ -84,9 +94,13 @@ final class QueuesCommand {
       for (JsonNode f : lq.path("status").path("flavorsReservation")) {
         for (JsonNode r : f.path("resources")) {
           if (Quantities.parse(r.path("total").asText("0")).signum() != 0) {
-            use.append(use.isEmpty() ? "" : ", ").append(r.path("name").asText()).append(' ')
+            use.append(use.isEmpty() ? "" : ", ")
+                .append(r.path("name").asText())
+                .append(' ')
                 .append(Quantities.format(Quantities.parse(r.path("total").asText())))
-                .append(" (").append(f.path("name").asText()).append(')');
+                .append(" (")
+                .append(f.path("name").asText())
+                .append(')');
           }
         }
       }
@@ -96,37 +110,66 @@ final class QueuesCommand {
   }
 
   static String table(JsonNode data, boolean colour) {
-    Table cqs = new Table("CLUSTERQUEUE", "COHORT", "FLAVOR", "RESOURCE", "USAGE/NOMINAL",
-        "BORROWED", "LENT", "PENDING", "ADMITTED");
+    Table cqs =
+        new Table(
+            "CLUSTERQUEUE",
+            "COHORT",
+            "FLAVOR",
+            "RESOURCE",
+            "USAGE/NOMINAL",
+            "BORROWED",
+            "LENT",
+            "PENDING",
+            "ADMITTED");
     for (JsonNode cq : data.path("clusterQueues")) {
       boolean first = true;
       for (JsonNode r : cq.path("resources")) {
         BigDecimal use = Quantities.parse(r.path("usage").asText());
         BigDecimal nominal = Quantities.parse(r.path("nominalQuota").asText());
-        Table.Colour c = use.compareTo(nominal) > 0 ? Table.Colour.YELLOW
-            : use.compareTo(nominal) == 0 && nominal.signum() > 0 ? Table.Colour.RED
-            : Table.Colour.GREEN;
-        cqs.row(first ? cq.path("name").asText() : "", first ? cq.path("cohort").asText() : "",
-            r.path("flavor").asText(), r.path("resource").asText(),
+        Table.Colour c =
+            use.compareTo(nominal) > 0
+                ? Table.Colour.YELLOW
+                : use.compareTo(nominal) == 0 && nominal.signum() > 0
+                    ? Table.Colour.RED
+                    : Table.Colour.GREEN;
+        cqs.row(
+            first ? cq.path("name").asText() : "",
+            first ? cq.path("cohort").asText() : "",
+            r.path("flavor").asText(),
+            r.path("resource").asText(),
             Table.coloured(r.path("usage").asText() + "/" + r.path("nominalQuota").asText(), c),
-            r.path("borrowed").asText(), r.path("lent").asText(),
+            r.path("borrowed").asText(),
+            r.path("lent").asText(),
             first ? cq.path("pendingWorkloads").asText() : "",
             first ? cq.path("admittedWorkloads").asText() : "");
         first = false;
       }
       if (first) {
-        cqs.row(cq.path("name").asText(), cq.path("cohort").asText(), "", "", "", "", "",
-            cq.path("pendingWorkloads").asText(), cq.path("admittedWorkloads").asText());
+        cqs.row(
+            cq.path("name").asText(),
+            cq.path("cohort").asText(),
+            "",
+            "",
+            "",
+            "",
+            "",
+            cq.path("pendingWorkloads").asText(),
+            cq.path("admittedWorkloads").asText());
       }
     }
-    Table lqs = new Table("NAMESPACE", "LOCALQUEUE", "CLUSTERQUEUE", "PENDING", "ADMITTED",
-        "USAGE");
+    Table lqs =
+        new Table("NAMESPACE", "LOCALQUEUE", "CLUSTERQUEUE", "PENDING", "ADMITTED", "USAGE");
     for (JsonNode lq : data.path("localQueues")) {
-      lqs.row(lq.path("namespace").asText(), lq.path("name").asText(),
-          lq.path("clusterQueue").asText(), lq.path("pendingWorkloads").asText(),
-          lq.path("admittedWorkloads").asText(), lq.path("usage").asText());
+      lqs.row(
+          lq.path("namespace").asText(),
+          lq.path("name").asText(),
+          lq.path("clusterQueue").asText(),
+          lq.path("pendingWorkloads").asText(),
+          lq.path("admittedWorkloads").asText(),
+          lq.path("usage").asText());
     }
-    return (cqs.isEmpty() ? "No ClusterQueues.\n" : cqs.render(colour)) + "\n"
+    return (cqs.isEmpty() ? "No ClusterQueues.\n" : cqs.render(colour))
+        + "\n"
         + (lqs.isEmpty() ? "No LocalQueues.\n" : lqs.render(colour));
   }
 
@@ -138,7 +181,9 @@ final class QueuesCommand {
   static void forEachUsage(JsonNode cq, UsageVisitor v) {
     for (JsonNode f : cq.path("status").path("flavorsReservation")) {
       for (JsonNode r : f.path("resources")) {
-        v.visit(f.path("name").asText(), r.path("name").asText(),
+        v.visit(
+            f.path("name").asText(),
+            r.path("name").asText(),
             Quantities.parse(r.path("total").asText("0")),
             Quantities.parse(r.path("borrowed").asText("0")));
       }

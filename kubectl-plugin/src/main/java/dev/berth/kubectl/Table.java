@@ -4,13 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * An aligned table as kubectl prints them: upper-case headers, columns padded to the widest
- * cell, three spaces apart. Colour (ANSI) only when asked, i.e. on a terminal: a cell may carry
- * a colour, which does not count towards its width.
+ * An aligned table as kubectl prints them: upper-case headers, columns padded to the widest cell,
+ * three spaces apart. Colour (ANSI) only when asked, i.e. on a terminal: a cell may carry a colour,
+ * which does not count towards its width.
  */
 final class Table {
   enum Colour {
-    NONE(""), RED("\u001b[31m"), YELLOW("\u001b[33m"), GREEN("\u001b[32m"), DIM("\u001b[2m"),
+    NONE(""),
+    RED("\u001b[31m"),
+    YELLOW("\u001b[33m"),
+    GREEN("\u001b[32m"),
+    DIM("\u001b[2m"),
     BOLD("\u001b[1m");
 
     final String code;

@@ -19,8 +19,8 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The operator's visibility API (docs/visibility.md), called with the user's bearer token: the
- * operator checks it with a TokenReview and a SubjectAccessReview, so the user sees what
- * kubectl would let them list.
+ * operator checks it with a TokenReview and a SubjectAccessReview, so the user sees what kubectl
+ * would let them list.
  */
 final class Visibility {
   /** The API answered with an error, or could not be reached; the message says which. */
@@ -35,9 +35,9 @@ final class Visibility {
   private final String token;
 
   /**
-   * @param caFile PEM certificates to trust for the operator's HTTPS port (its serving
-   *     certificate is the webhook's, signed by the chart's or cert-manager's CA), or null for the
-   *     JVM's trust store
+   * @param caFile PEM certificates to trust for the operator's HTTPS port (its serving certificate
+   *     is the webhook's, signed by the chart's or cert-manager's CA), or null for the JVM's trust
+   *     store
    */
   Visibility(String base, String caFile, String token) {
     this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
@@ -50,8 +50,12 @@ final class Visibility {
   }
 
   JsonNode localQueue(String namespace, String name) {
-    return get("/visibility/v1/namespaces/" + enc(namespace) + "/localqueues/" + enc(name)
-        + "/pendingworkloads");
+    return get(
+        "/visibility/v1/namespaces/"
+            + enc(namespace)
+            + "/localqueues/"
+            + enc(name)
+            + "/pendingworkloads");
   }
 
   private JsonNode get(String path) {
@@ -70,14 +74,23 @@ final class Visibility {
       JsonNode json = body == null ? null : Kubectl.JSON.readTree(body);
       if (code != 200) {
         String message = json != null && json.has("message") ? json.get("message").asText() : "";
-        throw new Failure("visibility API " + base + path + " answered " + code
-            + (message.isEmpty() ? "" : ": " + message));
+        throw new Failure(
+            "visibility API "
+                + base
+                + path
+                + " answered "
+                + code
+                + (message.isEmpty() ? "" : ": " + message));
       }
       return json;
     } catch (IOException e) {
-      throw new Failure("cannot reach the visibility API at " + base + " (" + e.getMessage()
-          + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
-          + " kubectl -n berth-system port-forward svc/berth-operator 8443");
+      throw new Failure(
+          "cannot reach the visibility API at "
+              + base
+              + " ("
+              + e.getMessage()
+              + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
+              + " kubectl -n berth-system port-forward svc/berth-operator 8443");
     }
   }
 

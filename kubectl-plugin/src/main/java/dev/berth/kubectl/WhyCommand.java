@@ -14,13 +14,16 @@ final class WhyCommand {
 
   static JsonNode data(Options o, Kubectl kubectl, java.util.function.Supplier<Visibility> api) {
     if (o.args().size() != 1) {
-      throw new Kubectl.Failure("why needs one WORKLOAD or JOB name, e.g. kubectl berth why"
-          + " my-job -n team-a");
+      throw new Kubectl.Failure(
+          "why needs one WORKLOAD or JOB name, e.g. kubectl berth why" + " my-job -n team-a");
     }
     String name = o.args().get(0);
     String ns = o.namespace();
-    JsonNode list = Kubectl.await(ns == null ? kubectl.get("workloads.berth.dev")
-        : kubectl.get("workloads.berth.dev", "-n", ns));
+    JsonNode list =
+        Kubectl.await(
+            ns == null
+                ? kubectl.get("workloads.berth.dev")
+                : kubectl.get("workloads.berth.dev", "-n", ns));
     JsonNode wl = null;
     for (JsonNode w : list.path("items")) {
       if (w.path("metadata").path("name").asText().equals(name)) {
@@ -37,13 +40,21 @@ final class WhyCommand {
       }
     }
     if (wl == null) {
-      throw new Kubectl.Failure("no Workload and no Job or JobSet's Workload named " + name
-          + " in namespace " + (ns == null ? "(kubectl's default)" : ns));
+      throw new Kubectl.Failure(
+          "no Workload and no Job or JobSet's Workload named "
+              + name
+              + " in namespace "
+              + (ns == null ? "(kubectl's default)" : ns));
     }
     String wlNs = wl.path("metadata").path("namespace").asText();
     String wlName = wl.path("metadata").path("name").asText();
-    var events = kubectl.get("events", "-n", wlNs, "--field-selector",
-        "involvedObject.uid=" + wl.path("metadata").path("uid").asText());
+    var events =
+        kubectl.get(
+            "events",
+            "-n",
+            wlNs,
+            "--field-selector",
+            "involvedObject.uid=" + wl.path("metadata").path("uid").asText());
     ObjectNode out = Kubectl.JSON.createObjectNode();
     out.put("workload", wlNs + "/" + wlName);
     for (JsonNode ref : wl.path("metadata").path("ownerReferences")) {
@@ -126,16 +137,30 @@ final class WhyCommand {
     line(out, "State", data.path("state").asText(), colour);
     if (data.has("reason")) {
       String reason = data.path("reason").asText();
-      String shown = colour && data.path("state").asText().equals("Pending")
-          ? PendingCommand.reasonColour(reason).code + reason + "\u001b[0m" : reason;
+      String shown =
+          colour && data.path("state").asText().equals("Pending")
+              ? PendingCommand.reasonColour(reason).code + reason + "\u001b[0m"
+              : reason;
       line(out, "Reason", shown, colour);
       line(out, "Message", data.path("message").asText(), colour);
     }
     if (data.has("positionInClusterQueue")) {
-      line(out, "Position", data.path("positionInClusterQueue").asInt() + " in ClusterQueue, "
-          + data.path("positionInLocalQueue").asInt() + " in LocalQueue (0 = next)", colour);
-      line(out, "Estimated start", PendingCommand.estimate(data.path("estimatedStart"), now)
-          + " [" + data.path("estimateBasis").asText() + "]", colour);
+      line(
+          out,
+          "Position",
+          data.path("positionInClusterQueue").asInt()
+              + " in ClusterQueue, "
+              + data.path("positionInLocalQueue").asInt()
+              + " in LocalQueue (0 = next)",
+          colour);
+      line(
+          out,
+          "Estimated start",
+          PendingCommand.estimate(data.path("estimatedStart"), now)
+              + " ["
+              + data.path("estimateBasis").asText()
+              + "]",
+          colour);
     }
     if (data.has("visibility")) {
       line(out, "Position", "not known: " + data.path("visibility").asText(), colour);

@@ -18,8 +18,8 @@ class KubectlBerthTest {
 
   @Test
   void flagsParseInEitherFormAndBadOnesNameTheFlag() throws Exception {
-    Options o = Options.parse(new String[] {"pending", "-n", "team", "--cq=gpu", "-o", "yaml"},
-        true);
+    Options o =
+        Options.parse(new String[] {"pending", "-n", "team", "--cq=gpu", "-o", "yaml"}, true);
     assertThat(o.command()).isEqualTo("pending");
     assertThat(o.namespace()).isEqualTo("team");
     assertThat(o.clusterQueue()).isEqualTo("gpu");
@@ -38,26 +38,34 @@ class KubectlBerthTest {
 
   @Test
   void tablesAlignColumnsAndColourOnlyWhenAsked() {
-    Table t = new Table("NAME", "REASON", "X")
-        .row("a-long-name", Table.coloured("WaitingForQuota", Table.Colour.YELLOW), "1")
-        .row("b", "Inadmissible", "22");
+    Table t =
+        new Table("NAME", "REASON", "X")
+            .row("a-long-name", Table.coloured("WaitingForQuota", Table.Colour.YELLOW), "1")
+            .row("b", "Inadmissible", "22");
     List<String> plain = t.render(false).lines().toList();
-    assertThat(plain).containsExactly(
-        "NAME          REASON            X",
-        "a-long-name   WaitingForQuota   1",
-        "b             Inadmissible      22");
+    assertThat(plain)
+        .containsExactly(
+            "NAME          REASON            X",
+            "a-long-name   WaitingForQuota   1",
+            "b             Inadmissible      22");
     String coloured = t.render(true);
-    assertThat(coloured).contains("\u001b[33mWaitingForQuota\u001b[0m   1")
+    assertThat(coloured)
+        .contains("\u001b[33mWaitingForQuota\u001b[0m   1")
         .contains("\u001b[1mNAME\u001b[0m");
-    assertThat(coloured.replaceAll("\u001b\\[[0-9;]*m", "").lines().toList())
-        .isEqualTo(plain);
+    assertThat(coloured.replaceAll("\u001b\\[[0-9;]*m", "").lines().toList()).isEqualTo(plain);
   }
 
   @Test
   void yamlQuotesWhatWouldOtherwiseReadAsAnotherType() throws Exception {
-    String yaml = Printer.print(json("{'a':'4','b':'yes','c':1,'d':null,'e':[],"
-        + "'f':[{'g':'x: y','h':true}],'i':{}}"), "yaml");
-    assertThat(yaml).isEqualTo("""
+    String yaml =
+        Printer.print(
+            json(
+                "{'a':'4','b':'yes','c':1,'d':null,'e':[],"
+                    + "'f':[{'g':'x: y','h':true}],'i':{}}"),
+            "yaml");
+    assertThat(yaml)
+        .isEqualTo(
+            """
         a: "4"
         b: "yes"
         c: 1
@@ -83,15 +91,20 @@ class KubectlBerthTest {
 
   @Test
   void lentIsTheUnusedLendableQuotaTheCohortBorrows() throws Exception {
-    String quota = "'spec':{'cohortName':'ai','resourceGroups':[{'flavors':[{'name':'h100',"
-        + "'resources':[{'name':'gpu','nominalQuota':'%s'%s}]}]}]}";
-    JsonNode cqs = json("{'items':["
-        + "{'metadata':{'name':'lender'}," + quota.formatted("8", ",'lendingLimit':'4'")
-        + ",'status':{'flavorsReservation':[{'name':'h100','resources':[{'name':'gpu',"
-        + "'total':'2','borrowed':'0'}]}]}},"
-        + "{'metadata':{'name':'borrower'}," + quota.formatted("2", "")
-        + ",'status':{'pendingWorkloads':3,'flavorsReservation':[{'name':'h100','resources':"
-        + "[{'name':'gpu','total':'7','borrowed':'5'}]}]}}]}");
+    String quota =
+        "'spec':{'cohortName':'ai','resourceGroups':[{'flavors':[{'name':'h100',"
+            + "'resources':[{'name':'gpu','nominalQuota':'%s'%s}]}]}]}";
+    JsonNode cqs =
+        json(
+            "{'items':["
+                + "{'metadata':{'name':'lender'},"
+                + quota.formatted("8", ",'lendingLimit':'4'")
+                + ",'status':{'flavorsReservation':[{'name':'h100','resources':[{'name':'gpu',"
+                + "'total':'2','borrowed':'0'}]}]}},"
+                + "{'metadata':{'name':'borrower'},"
+                + quota.formatted("2", "")
+                + ",'status':{'pendingWorkloads':3,'flavorsReservation':[{'name':'h100','resources':"
+                + "[{'name':'gpu','total':'7','borrowed':'5'}]}]}}]}");
     JsonNode data = QueuesCommand.fromLists(cqs, json("{'items':[]}"));
     // 6 unused, at most 4 lendable, 5 borrowed by the other: 4 lent.
     assertThat(data.at("/clusterQueues/0/resources/0/lent").asText()).isEqualTo("4");
@@ -102,20 +115,25 @@ class KubectlBerthTest {
 
   @Test
   void cohortsFormATreeWithImplicitParents() throws Exception {
-    JsonNode cohorts = json("{'items':[{'metadata':{'name':'child'},'spec':{'parentName':'root'"
-        + ",'fairSharing':{'weight':'2'}},'status':{'fairSharing':{'weightedShare':1500}}}]}");
-    JsonNode cqs = json("{'items':[{'metadata':{'name':'a'},'spec':{'cohortName':'child'}},"
-        + "{'metadata':{'name':'b'},'spec':{'cohortName':'child'}},"
-        + "{'metadata':{'name':'alone'},'spec':{}}]}");
-    List<String> lines = CohortsCommand.table(CohortsCommand.fromLists(cohorts, cqs), false)
-        .lines().toList();
-    assertThat(lines).containsExactly(
-        "NAME       KIND                NOMINAL QUOTA   WEIGHT   WEIGHTED SHARE",
-        "root       Cohort (implicit)                   1        0.000",
-        "└─ child   Cohort                              2        1.500",
-        "   ├─ a    ClusterQueue                        1        0.000",
-        "   └─ b    ClusterQueue                        1        0.000",
-        "alone      ClusterQueue                        1        0.000");
+    JsonNode cohorts =
+        json(
+            "{'items':[{'metadata':{'name':'child'},'spec':{'parentName':'root'"
+                + ",'fairSharing':{'weight':'2'}},'status':{'fairSharing':{'weightedShare':1500}}}]}");
+    JsonNode cqs =
+        json(
+            "{'items':[{'metadata':{'name':'a'},'spec':{'cohortName':'child'}},"
+                + "{'metadata':{'name':'b'},'spec':{'cohortName':'child'}},"
+                + "{'metadata':{'name':'alone'},'spec':{}}]}");
+    List<String> lines =
+        CohortsCommand.table(CohortsCommand.fromLists(cohorts, cqs), false).lines().toList();
+    assertThat(lines)
+        .containsExactly(
+            "NAME       KIND                NOMINAL QUOTA   WEIGHT   WEIGHTED SHARE",
+            "root       Cohort (implicit)                   1        0.000",
+            "└─ child   Cohort                              2        1.500",
+            "   ├─ a    ClusterQueue                        1        0.000",
+            "   └─ b    ClusterQueue                        1        0.000",
+            "alone      ClusterQueue                        1        0.000");
   }
 
   @Test

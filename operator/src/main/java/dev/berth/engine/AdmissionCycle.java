@@ -29,8 +29,8 @@ import java.util.Set;
  *   <li>apply: admit what still fits (re-assigned if quota changed since nomination) once its
  *       topology-aware podSets are placed on their flavors' nodes ({@link TopologyState}), or, in
  *       Preempt mode, ask the {@link PreemptionPlanner} for victims;
- *   <li>requeue: StrictFIFO blocks the queue, BestEffortFIFO parks the head's bucket; both wait
- *       for an event in their cohort tree.
+ *   <li>requeue: StrictFIFO blocks the queue, BestEffortFIFO parks the head's bucket; both wait for
+ *       an event in their cohort tree.
  * </ol>
  */
 final class AdmissionCycle {
@@ -48,7 +48,8 @@ final class AdmissionCycle {
   AdmissionCycle(AdmissionEngine engine, EntryOrdering ordering, PreemptionPlanner planner) {
     this.engine = engine;
     // A preemptor whose victims are all gone goes first: the quota they freed is its own.
-    this.ordering = (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
+    this.ordering =
+        (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
     this.planner = planner;
     this.assigner = new FlavorAssigner(planner instanceof FairSharingPreemption);
   }
@@ -171,8 +172,13 @@ final class AdmissionCycle {
 
   /** Requests the victims' evictions and returns null, or returns why it does not preempt. */
   private Explanation preempt(Entry e) {
-    PreemptionContext ctx = new PreemptionContext(e, engine.queues(), engine.treeQueues(e.queue),
-        engine.flavorResources(), admittedThisCycle);
+    PreemptionContext ctx =
+        new PreemptionContext(
+            e,
+            engine.queues(),
+            engine.treeQueues(e.queue),
+            engine.flavorResources(),
+            admittedThisCycle);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
     if (victims.isEmpty()) {
       if (ctx.leftOutFreshAdmissions()) {
@@ -204,8 +210,13 @@ final class AdmissionCycle {
       return explain(e);
     }
     engine.reserveForPreemptor(e.queue, e.assignment);
-    e.bucket.explain(Explanation.of(PendingReason.WaitingForPreemptedWorkloads,
-        "waiting for " + names.size() + " preempted workload(s) to release quota: " + String.join(", ", names)));
+    e.bucket.explain(
+        Explanation.of(
+            PendingReason.WaitingForPreemptedWorkloads,
+            "waiting for "
+                + names.size()
+                + " preempted workload(s) to release quota: "
+                + String.join(", ", names)));
     touched.add(e.bucket);
     return null;
   }
@@ -213,8 +224,11 @@ final class AdmissionCycle {
   private static Explanation explain(Entry e) {
     Explanation why = e.assignment.explanation();
     if (e.assignment.mode() == FlavorMode.Preempt) {
-      why = Explanation.withSuffix(PendingReason.WaitingForQuota, why,
-          "; preemption could make room but found no victims");
+      why =
+          Explanation.withSuffix(
+              PendingReason.WaitingForQuota,
+              why,
+              "; preemption could make room but found no victims");
     }
     return why;
   }

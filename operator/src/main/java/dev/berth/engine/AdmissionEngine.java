@@ -5,13 +5,9 @@ import dev.berth.engine.flavor.CompiledQueue;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.Cohort;
 import dev.berth.engine.model.Explanation;
-import dev.berth.engine.model.FlavorQuotas;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PendingReason;
-import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.model.ResourceFlavor;
-import dev.berth.engine.model.ResourceGroup;
-import dev.berth.engine.model.ResourceQuota;
 import dev.berth.engine.model.StopPolicy;
 import dev.berth.engine.model.Workload;
 import dev.berth.engine.queue.Bucket;
@@ -38,8 +34,8 @@ import java.util.TreeMap;
 
 /**
  * The admission engine: the operator feeds it watch events and calls {@link #runCycle(long)} to
- * learn what to admit, evict and report. Pure and deterministic: no I/O, no threads, no clock
- * (time is passed in).
+ * learn what to admit, evict and report. Pure and deterministic: no I/O, no threads, no clock (time
+ * is passed in).
  *
  * <p><b>Single-threaded by contract:</b> every method must be called from one thread (the
  * operator's scheduling loop); the engine does no locking.
@@ -58,51 +54,71 @@ public final class AdmissionEngine {
   final Map<String, AdmittedWorkload> admitted = new HashMap<>();
   final FlavorResources frs = new FlavorResources();
   private final TopologyState topology = new TopologyState();
+
   /** ClusterQueues whose head waits for topology capacity: woken when nodes or pods free some. */
   private final Set<ClusterQueueState> topologyWaiters = new LinkedHashSet<>();
+
   private final List<ClusterQueueState> dirty = new ArrayList<>();
+
   /**
    * Evictions asked for and not yet seen done, by workload UID: sent again every cycle until the
    * operator reports the Workload shows Evicted ({@link #evictionObserved}) or its quota is
    * released, as Kueue's preemption expectations do. A lost or refused write is thus retried.
    */
   private final Map<String, Eviction> expectedEvictions = new LinkedHashMap<>();
+
   /** Evictions first asked for since the last cycle result (for counting, not for writing). */
   private final List<Eviction> freshEvictions = new ArrayList<>();
+
   /** The running cycle's journal, or null between cycles. */
   private CycleTransaction journal;
+
   private final EntryOrdering ordering;
   private final PreemptionPlanner planner;
   private final StatusView status = new StatusView(this);
+
   /** waitForPodsReady.blockAdmission: no admission while an admitted workload is not ready. */
   private final PodsReadyGate podsReady = new PodsReadyGate();
+
   private final RuntimeHistory runtimes = new RuntimeHistory();
+
   /** The last start-time replay's estimates by pending UID ({@link #estimateStarts}). */
   private Map<String, StartEstimate> estimates = Map.of();
+
   QuotaTree tree;
+
   /** Per cohort tree: its ClusterQueues (for preemption). */
   private List<List<ClusterQueueState>> treeQueues = new ArrayList<>();
-  /** Per cohort tree: the ClusterQueues with parked buckets or a blocked head, to wake on an event. */
+
+  /**
+   * Per cohort tree: the ClusterQueues with parked buckets or a blocked head, to wake on an event.
+   */
   private List<List<ClusterQueueState>> wakeLists = new ArrayList<>();
+
   /** A ClusterQueue, Cohort or ResourceFlavor changed: rebuild the tree before using it. */
   private boolean treeStale = true;
 
   /** Victim UID to the preemptor waiting for it. */
   private final Map<String, PendingPreemption> preemptionOfVictim = new HashMap<>();
 
-  /** Entries ordered by {@link BorrowingLastOrdering}, victims chosen by {@link ClassicalPreemption}. */
+  /**
+   * Entries ordered by {@link BorrowingLastOrdering}, victims chosen by {@link
+   * ClassicalPreemption}.
+   */
   public AdmissionEngine() {
     this(new BorrowingLastOrdering(), new ClassicalPreemption());
   }
 
   /**
-   * With {@link FairSharingOrdering} and {@link ClassicalPreemption}, victims are chosen by
-   * {@link FairSharingPreemption} instead: fair sharing orders entries and preempts by share.
+   * With {@link FairSharingOrdering} and {@link ClassicalPreemption}, victims are chosen by {@link
+   * FairSharingPreemption} instead: fair sharing orders entries and preempts by share.
    */
   public AdmissionEngine(EntryOrdering ordering, PreemptionPlanner planner) {
     this.ordering = ordering;
-    this.planner = ordering instanceof FairSharingOrdering && planner instanceof ClassicalPreemption
-        ? new FairSharingPreemption() : planner;
+    this.planner =
+        ordering instanceof FairSharingOrdering && planner instanceof ClassicalPreemption
+            ? new FairSharingPreemption()
+            : planner;
     topology.flavorsChanged(flavors);
   }
 
@@ -160,7 +176,8 @@ public final class AdmissionEngine {
    * A bound pod known to sit in one sub-domain (NUMA domain) of its node. With {@code subDomain}
    * null, or not a sub-domain of the node, it fills the node's sub-domains in order.
    */
-  public void upsertBoundPod(String uid, String nodeName, String subDomain, Map<String, Long> requests) {
+  public void upsertBoundPod(
+      String uid, String nodeName, String subDomain, Map<String, Long> requests) {
     if (topology.upsertBoundPod(uid, nodeName, subDomain, requests)) {
       wakeTopologyWaiters();
     }
@@ -181,7 +198,11 @@ public final class AdmissionEngine {
     cq.spec = spec;
     treeStale = true;
     if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
-      drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
+      drain(
+          cq,
+          null,
+          EvictionReason.ClusterQueueStopped,
+          "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
     }
   }
 
@@ -243,7 +264,10 @@ public final class AdmissionEngine {
     }
     refreshHold(lq);
     if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
-      drain(queue(spec.clusterQueue()), lq.key(), EvictionReason.LocalQueueStopped,
+      drain(
+          queue(spec.clusterQueue()),
+          lq.key(),
+          EvictionReason.LocalQueueStopped,
           "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
     }
     wakeTree(queue(spec.clusterQueue()));
@@ -335,14 +359,16 @@ public final class AdmissionEngine {
     }
     release(uid);
     Workload w = a.workload;
-    add(new Workload(w.uid(), w.namespace(), w.name(), w.queueName(), w.priority(), now, w.podSets()));
+    add(
+        new Workload(
+            w.uid(), w.namespace(), w.name(), w.queueName(), w.priority(), now, w.podSets()));
     return true;
   }
 
   /**
    * Records a workload that already holds quota by its stored status, checking that it fits: an
-   * admission the engine did not decide (another leader's write, or one whose outcome was
-   * unknown). See {@link #recordAdmitted(Workload, String, List, long, boolean)}.
+   * admission the engine did not decide (another leader's write, or one whose outcome was unknown).
+   * See {@link #recordAdmitted(Workload, String, List, long, boolean)}.
    */
   public List<Eviction> recordAdmitted(
       Workload w, String clusterQueue, List<PodSetAssignment> podSets, long admittedAt) {
@@ -351,15 +377,19 @@ public final class AdmissionEngine {
 
   /**
    * Records a workload that already holds quota by its stored status: at restart for every admitted
-   * workload before the first {@link #runCycle} (oldest admission first; {@code checkFit} false,
-   * so that a quota lowered below what runs keeps what runs, as at run time), and later for an
+   * workload before the first {@link #runCycle} (oldest admission first; {@code checkFit} false, so
+   * that a quota lowered below what runs keeps what runs, as at run time), and later for an
    * admission the engine did not decide ({@code checkFit} true). The admission is real, so it is
-   * recorded whether it fits or not; when checked and its cohort tree is now over quota, the
-   * newest admissions of the tree (possibly this one) are asked to be evicted
-   * ({@link EvictionReason#OverQuota}) until it is within quota again. Returns those evictions.
+   * recorded whether it fits or not; when checked and its cohort tree is now over quota, the newest
+   * admissions of the tree (possibly this one) are asked to be evicted ({@link
+   * EvictionReason#OverQuota}) until it is within quota again. Returns those evictions.
    */
-  public List<Eviction> recordAdmitted(Workload w, String clusterQueue,
-      List<PodSetAssignment> podSets, long admittedAt, boolean checkFit) {
+  public List<Eviction> recordAdmitted(
+      Workload w,
+      String clusterQueue,
+      List<PodSetAssignment> podSets,
+      long admittedAt,
+      boolean checkFit) {
     removeWorkload(w.uid());
     Map<Integer, Long> byFr = new LinkedHashMap<>();
     for (PodSetAssignment ps : podSets) {
@@ -378,15 +408,27 @@ public final class AdmissionEngine {
     for (int i = 0; i < ids.length; i++) {
       addUsage(cq, ids[i], amounts[i]);
     }
-    Admission admission = new Admission(w.uid(), w.namespace(), w.name(), clusterQueue, w.queueName(), podSets, admittedAt);
+    Admission admission =
+        new Admission(
+            w.uid(), w.namespace(), w.name(), clusterQueue, w.queueName(), podSets, admittedAt);
     topology.record(w.uid(), w.podSets(), podSets);
-    hold(new AdmittedWorkload(w, clusterQueue, localQueue(w.namespace(), w.queueName()), ids, amounts, admission));
+    hold(
+        new AdmittedWorkload(
+            w, clusterQueue, localQueue(w.namespace(), w.queueName()), ids, amounts, admission));
     if (cq.spec != null && cq.spec.stopPolicy() == StopPolicy.HoldAndDrain) {
-      drain(cq, null, EvictionReason.ClusterQueueStopped, "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
+      drain(
+          cq,
+          null,
+          EvictionReason.ClusterQueueStopped,
+          "ClusterQueue " + cq.name + " is stopped (HoldAndDrain)");
     }
     LocalQueueState lq = localQueues.get(w.localQueueKey());
     if (lq != null && lq.spec() != null && lq.spec().stopPolicy() == StopPolicy.HoldAndDrain) {
-      drain(cq, lq.key(), EvictionReason.LocalQueueStopped, "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
+      drain(
+          cq,
+          lq.key(),
+          EvictionReason.LocalQueueStopped,
+          "LocalQueue " + lq.key() + " is stopped (HoldAndDrain)");
     }
     List<Eviction> overQuota = new ArrayList<>();
     if (!checkFit) {
@@ -394,10 +436,18 @@ public final class AdmissionEngine {
     }
     for (AdmittedWorkload victim : OverQuotaCheck.victims(this, admitted.get(w.uid()))) {
       victim.evictionRequested = true;
-      Eviction eviction = new Eviction(victim.workload.uid(), victim.clusterQueue,
-          EvictionReason.OverQuota, "ClusterQueue " + clusterQueue
-              + " was over quota once the admission of " + w.namespace() + "/" + w.name()
-              + " was recorded; the newest admissions are evicted");
+      Eviction eviction =
+          new Eviction(
+              victim.workload.uid(),
+              victim.clusterQueue,
+              EvictionReason.OverQuota,
+              "ClusterQueue "
+                  + clusterQueue
+                  + " was over quota once the admission of "
+                  + w.namespace()
+                  + "/"
+                  + w.name()
+                  + " was recorded; the newest admissions are evicted");
       expect(eviction);
       overQuota.add(eviction);
     }
@@ -436,7 +486,8 @@ public final class AdmissionEngine {
     CycleTransaction tx = new CycleTransaction(this, preemptionOfVictim);
     journal = tx;
     try {
-      return new AdmissionCycle(this, ordering, planner).run(now)
+      return new AdmissionCycle(this, ordering, planner)
+          .run(now)
           .withNewEvictions(takeFreshEvictions());
     } catch (RuntimeException | Error e) {
       tx.abort(preemptionOfVictim, expectedEvictions);
@@ -496,8 +547,8 @@ public final class AdmissionEngine {
    * @param deadlines admitted workloads' ends by maximum execution time, by UID (epoch millis)
    * @param budgets pending workloads' maximum execution time left, by UID (millis)
    */
-  public Map<String, StartEstimate> estimateStarts(long now, Map<String, Long> deadlines,
-      Map<String, Long> budgets) {
+  public Map<String, StartEstimate> estimateStarts(
+      long now, Map<String, Long> deadlines, Map<String, Long> budgets) {
     estimates = Map.copyOf(new StartEstimator(this, runtimes, deadlines, budgets).run(now));
     return estimates;
   }
@@ -508,10 +559,9 @@ public final class AdmissionEngine {
   }
 
   /**
-   * A fresh engine with this one's cluster objects, admitted workloads (oldest admission first)
-   * and pending workloads, for the replay. Pods bound to nodes outside a topology placement stay
-   * bound in the copy; backoff is not copied; workloads parked as inadmissible are evaluated
-   * afresh.
+   * A fresh engine with this one's cluster objects, admitted workloads (oldest admission first) and
+   * pending workloads, for the replay. Pods bound to nodes outside a topology placement stay bound
+   * in the copy; backoff is not copied; workloads parked as inadmissible are evaluated afresh.
    */
   AdmissionEngine simulationCopy() {
     AdmissionEngine copy = new AdmissionEngine(ordering, planner);
@@ -531,11 +581,16 @@ public final class AdmissionEngine {
       }
     }
     List<AdmittedWorkload> held = new ArrayList<>(admitted.values());
-    held.sort(Comparator.comparingLong((AdmittedWorkload a) -> a.admission.admittedAt())
-        .thenComparing(a -> a.workload.uid()));
+    held.sort(
+        Comparator.comparingLong((AdmittedWorkload a) -> a.admission.admittedAt())
+            .thenComparing(a -> a.workload.uid()));
     for (AdmittedWorkload a : held) {
-      copy.recordAdmitted(a.workload, a.clusterQueue, a.admission.podSetAssignments(),
-          a.admission.admittedAt(), false);
+      copy.recordAdmitted(
+          a.workload,
+          a.clusterQueue,
+          a.admission.podSetAssignments(),
+          a.admission.admittedAt(),
+          false);
       if (a.evictionRequested) {
         copy.admitted.get(a.workload.uid()).evictionRequested = true;
       }
@@ -564,7 +619,6 @@ public final class AdmissionEngine {
   public int admittedCount() {
     return admitted.size();
   }
-
 
   /** Status and metrics of queues and pending workloads (read-only, same thread). */
   public StatusView status() {
@@ -600,7 +654,8 @@ public final class AdmissionEngine {
    * On success the placements are held for the workload; {@link #admit} must follow.
    */
   TopologyState.Result placeTopology(Entry e) {
-    TopologyState.Result placed = topology.place(e.workloadUid(), e.bucket.podSets(), podSetAssignments(e.assignment));
+    TopologyState.Result placed =
+        topology.place(e.workloadUid(), e.bucket.podSets(), podSetAssignments(e.assignment));
     if (placed.refused() != null) {
       topologyWaiters.add(e.queue);
     } else if (journal != null) {
@@ -622,7 +677,8 @@ public final class AdmissionEngine {
       }
       uids.add(v.uid());
     }
-    Explanation why = topology.refusalWithout(uids, e.bucket.podSets(), podSetAssignments(e.assignment));
+    Explanation why =
+        topology.refusalWithout(uids, e.bucket.podSets(), podSetAssignments(e.assignment));
     if (why != null) {
       topologyWaiters.add(e.queue);
     }
@@ -647,7 +703,8 @@ public final class AdmissionEngine {
     Workload w = toWorkload(e.workload);
     cq.queue.remove(e.workload);
     pending.remove(w.uid());
-    Admission admission = new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
+    Admission admission =
+        new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
     AdmittedWorkload held =
         new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission);
     hold(held);
@@ -688,7 +745,11 @@ public final class AdmissionEngine {
     if (ps.resources.length == 1) {
       // The common case (one resource): immutable single-entry maps, no hashing.
       String r = ps.resources[0];
-      return new PodSetAssignment(ps.name, Map.of(r, ps.flavors[0]), Map.of(r, ps.usage[0]), ps.count,
+      return new PodSetAssignment(
+          ps.name,
+          Map.of(r, ps.flavors[0]),
+          Map.of(r, ps.usage[0]),
+          ps.count,
           ps.borrowed[0] > 0 ? Map.of(r, ps.borrowed[0]) : Map.of());
     }
     Map<String, String> fl = new HashMap<>();
@@ -705,8 +766,8 @@ public final class AdmissionEngine {
   }
 
   /**
-   * Asks for a victim's eviction on behalf of a preemptor, who from now on keeps its place until the
-   * victim's quota is released. Null when the victim is gone or already being evicted.
+   * Asks for a victim's eviction on behalf of a preemptor, who from now on keeps its place until
+   * the victim's quota is released. Null when the victim is gone or already being evicted.
    */
   Eviction requestPreemption(PreemptionPlanner.Victim victim, Entry preemptor) {
     AdmittedWorkload a = admitted.get(victim.uid());
@@ -724,9 +785,17 @@ public final class AdmissionEngine {
     }
     cq.preemption.outstanding.add(victim.uid());
     preemptionOfVictim.put(victim.uid(), cq.preemption);
-    Eviction eviction = new Eviction(victim.uid(), a.clusterQueue, EvictionReason.Preempted,
-        "preempted to admit " + preemptor.workload.name() + " in ClusterQueue " + preemptor.clusterQueue(),
-        victim.reason(), preemptor.workloadUid());
+    Eviction eviction =
+        new Eviction(
+            victim.uid(),
+            a.clusterQueue,
+            EvictionReason.Preempted,
+            "preempted to admit "
+                + preemptor.workload.name()
+                + " in ClusterQueue "
+                + preemptor.clusterQueue(),
+            victim.reason(),
+            preemptor.workloadUid());
     expect(eviction);
     return eviction;
   }
@@ -824,7 +893,8 @@ public final class AdmissionEngine {
   }
 
   private LocalQueueState localQueue(String namespace, String name) {
-    return localQueues.computeIfAbsent(namespace + "/" + name, k -> new LocalQueueState(namespace, name));
+    return localQueues.computeIfAbsent(
+        namespace + "/" + name, k -> new LocalQueueState(namespace, name));
   }
 
   void markDirty(ClusterQueueState cq) {
@@ -928,11 +998,18 @@ public final class AdmissionEngine {
     ClusterQueueState cq = queue(lq.spec().clusterQueue());
     Explanation why = null;
     if (lq.spec().stopPolicy().stopped()) {
-      why = Explanation.of(PendingReason.Inadmissible,
-          "LocalQueue " + lq.key() + " is stopped (" + lq.spec().stopPolicy() + ")");
+      why =
+          Explanation.of(
+              PendingReason.Inadmissible,
+              "LocalQueue " + lq.key() + " is stopped (" + lq.spec().stopPolicy() + ")");
     } else if (cq.spec != null && !namespaceMatches(cq.spec, lq.namespace())) {
-      why = Explanation.of(PendingReason.Inadmissible,
-          "namespace " + lq.namespace() + " doesn't match the namespaceSelector of ClusterQueue " + cq.name);
+      why =
+          Explanation.of(
+              PendingReason.Inadmissible,
+              "namespace "
+                  + lq.namespace()
+                  + " doesn't match the namespaceSelector of ClusterQueue "
+                  + cq.name);
     }
     PendingQueue.hold(lq, why);
     cq.blocked = false;
@@ -1005,7 +1082,14 @@ public final class AdmissionEngine {
   private Workload toWorkload(PendingWorkload pw) {
     Bucket b = pw.bucket();
     LocalQueueState lq = b.localQueue();
-    return new Workload(pw.uid(), lq.namespace(), pw.name(), lq.name(), b.priority(), pw.queueTimestamp(), b.podSets());
+    return new Workload(
+        pw.uid(),
+        lq.namespace(),
+        pw.name(),
+        lq.name(),
+        b.priority(),
+        pw.queueTimestamp(),
+        b.podSets());
   }
 
   private void hold(AdmittedWorkload a) {
@@ -1071,9 +1155,11 @@ public final class AdmissionEngine {
     }
   }
 
-  private void drain(ClusterQueueState cq, String localQueueKey, EvictionReason reason, String message) {
+  private void drain(
+      ClusterQueueState cq, String localQueueKey, EvictionReason reason, String message) {
     for (AdmittedWorkload a : cq.admitted.values()) {
-      if (!a.evictionRequested && (localQueueKey == null || localQueueKey.equals(a.localQueue.key()))) {
+      if (!a.evictionRequested
+          && (localQueueKey == null || localQueueKey.equals(a.localQueue.key()))) {
         a.evictionRequested = true;
         expect(new Eviction(a.workload.uid(), cq.name, reason, message));
       }

@@ -13,7 +13,13 @@ final class AdmittedWorkload {
   final Admission admission;
   boolean evictionRequested;
 
-  AdmittedWorkload(Workload workload, String clusterQueue, LocalQueueState localQueue, int[] frs, long[] usage, Admission admission) {
+  AdmittedWorkload(
+      Workload workload,
+      String clusterQueue,
+      LocalQueueState localQueue,
+      int[] frs,
+      long[] usage,
+      Admission admission) {
     this.workload = workload;
     this.clusterQueue = clusterQueue;
     this.localQueue = localQueue;

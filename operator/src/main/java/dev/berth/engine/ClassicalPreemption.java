@@ -15,10 +15,10 @@ import java.util.List;
  * The PreemptionPlanner of the ClusterQueue preemption policies (Kueue's "classical" preemption).
  *
  * <p>Candidates: admitted workloads of the preemptor's ClusterQueue allowed by withinClusterQueue,
- * and workloads of other ClusterQueues of the cohort tree allowed by reclaimWithinCohort, taken only
- * while their queue borrows on a flavor-resource the preemptor needs. Order: other ClusterQueues
- * first, lowest priority first, most recently admitted first (then UID). Attempts, first that finds
- * victims wins:
+ * and workloads of other ClusterQueues of the cohort tree allowed by reclaimWithinCohort, taken
+ * only while their queue borrows on a flavor-resource the preemptor needs. Order: other
+ * ClusterQueues first, lowest priority first, most recently admitted first (then UID). Attempts,
+ * first that finds victims wins:
  *
  * <ol>
  *   <li>if the preemptor's queue is under nominal quota on every flavor-resource that needs
@@ -66,12 +66,15 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     if (!any) {
       return List.of();
     }
-    boolean borrowWhilePreempting = policy.borrowWithinCohort() == BorrowWithinCohort.LowerPriority
-        && policy.reclaimWithinCohort() != ReclaimWithinCohort.Never;
+    boolean borrowWhilePreempting =
+        policy.borrowWithinCohort() == BorrowWithinCohort.LowerPriority
+            && policy.reclaimWithinCohort() != ReclaimWithinCohort.Never;
     Integer threshold = policy.borrowMaxPriorityThreshold();
     // Other queues' workloads below this priority may be taken while the preemptor borrows.
-    int borrowBelow = !borrowWhilePreempting ? Integer.MIN_VALUE
-        : threshold == null ? e.priority() : (int) Math.min(e.priority(), threshold + 1L);
+    int borrowBelow =
+        !borrowWhilePreempting
+            ? Integer.MIN_VALUE
+            : threshold == null ? e.priority() : (int) Math.min(e.priority(), threshold + 1L);
     List<AdmittedWorkload> sameQueue = new ArrayList<>();
     List<AdmittedWorkload> cohort = new ArrayList<>();
     for (ClusterQueueState q : ctx.treeQueues()) {
@@ -108,11 +111,21 @@ public final class ClassicalPreemption implements PreemptionPlanner {
         }
       }
       all.sort(order);
-      found = minimal(ctx, all, frs, need, needed, true, PreemptionReason.InCohortReclaimWhileBorrowing);
+      found =
+          minimal(
+              ctx, all, frs, need, needed, true, PreemptionReason.InCohortReclaimWhileBorrowing);
     }
     if (found.isEmpty() && !sameQueue.isEmpty()) {
       sameQueue.sort(order);
-      found = minimal(ctx, sameQueue, frs, need, needed, true, PreemptionReason.InCohortReclaimWhileBorrowing);
+      found =
+          minimal(
+              ctx,
+              sameQueue,
+              frs,
+              need,
+              needed,
+              true,
+              PreemptionReason.InCohortReclaimWhileBorrowing);
     }
     return found;
   }
@@ -121,8 +134,15 @@ public final class ClassicalPreemption implements PreemptionPlanner {
    * Whether no admitted workload of queue q can be a victim, decided from the queue alone (its
    * lowest admitted priority and whether it borrows), so that big trees are not scanned in vain.
    */
-  private static boolean skip(ClusterQueueState q, ClusterQueueState own, PreemptionPolicy policy, int priority,
-      boolean underNominal, int borrowBelow, int[] frs, boolean[] needed) {
+  private static boolean skip(
+      ClusterQueueState q,
+      ClusterQueueState own,
+      PreemptionPolicy policy,
+      int priority,
+      boolean underNominal,
+      int borrowBelow,
+      int[] frs,
+      boolean[] needed) {
     int lowest = q.lowestAdmittedPriority();
     if (q == own) {
       return switch (policy.withinClusterQueue()) {
@@ -134,10 +154,13 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     if (policy.reclaimWithinCohort() == ReclaimWithinCohort.Never) {
       return true;
     }
-    boolean reclaimable = underNominal
-        && (policy.reclaimWithinCohort() == ReclaimWithinCohort.Any || lowest < priority);
+    boolean reclaimable =
+        underNominal
+            && (policy.reclaimWithinCohort() == ReclaimWithinCohort.Any || lowest < priority);
     // Cheap checks first: this runs for every queue of the tree.
-    return (!reclaimable && lowest >= borrowBelow) || q.node == null || !borrowsOnNeeded(q.node, frs, needed);
+    return (!reclaimable && lowest >= borrowBelow)
+        || q.node == null
+        || !borrowsOnNeeded(q.node, frs, needed);
   }
 
   private static boolean borrowsOnNeeded(QuotaNode node, int[] frs, boolean[] needed) {
@@ -149,17 +172,21 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     return false;
   }
 
-  static boolean withinClusterQueue(WithinClusterQueue policy, AdmittedWorkload w, Entry preemptor) {
+  static boolean withinClusterQueue(
+      WithinClusterQueue policy, AdmittedWorkload w, Entry preemptor) {
     int p = w.workload.priority();
     return switch (policy) {
       case Never -> false;
       case LowerPriority -> p < preemptor.priority();
-      case LowerOrNewerEqualPriority -> p < preemptor.priority()
-          || (p == preemptor.priority() && w.workload.queueTimestamp() > preemptor.queueTimestamp());
+      case LowerOrNewerEqualPriority ->
+          p < preemptor.priority()
+              || (p == preemptor.priority()
+                  && w.workload.queueTimestamp() > preemptor.queueTimestamp());
     };
   }
 
-  static boolean reclaimWithinCohort(ReclaimWithinCohort policy, AdmittedWorkload w, Entry preemptor) {
+  static boolean reclaimWithinCohort(
+      ReclaimWithinCohort policy, AdmittedWorkload w, Entry preemptor) {
     return switch (policy) {
       case Never -> false;
       case LowerPriority -> w.workload.priority() < preemptor.priority();
@@ -171,7 +198,8 @@ public final class ClassicalPreemption implements PreemptionPlanner {
   static Comparator<AdmittedWorkload> candidateOrder(String ownQueue) {
     return Comparator.<AdmittedWorkload>comparingInt(w -> w.clusterQueue.equals(ownQueue) ? 1 : 0)
         .thenComparingInt(w -> w.workload.priority())
-        .thenComparing(Comparator.<AdmittedWorkload>comparingLong(w -> w.admission.admittedAt()).reversed())
+        .thenComparing(
+            Comparator.<AdmittedWorkload>comparingLong(w -> w.admission.admittedAt()).reversed())
         .thenComparing(w -> w.workload.uid());
   }
 
@@ -198,8 +226,14 @@ public final class ClassicalPreemption implements PreemptionPlanner {
    * Another queue's workload is taken only while that queue borrows on a needed flavor-resource
    * that this workload uses. The tree is restored before returning.
    */
-  private static List<Victim> minimal(PreemptionContext ctx, List<AdmittedWorkload> candidates, int[] frs,
-      long[] need, boolean[] needed, boolean allowBorrowing, PreemptionReason cohortReason) {
+  private static List<Victim> minimal(
+      PreemptionContext ctx,
+      List<AdmittedWorkload> candidates,
+      int[] frs,
+      long[] need,
+      boolean[] needed,
+      boolean allowBorrowing,
+      PreemptionReason cohortReason) {
     if (candidates.isEmpty()) {
       return List.of();
     }
@@ -207,7 +241,8 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     List<AdmittedWorkload> taken = new ArrayList<>();
     boolean fits = false;
     for (AdmittedWorkload w : candidates) {
-      if (!w.clusterQueue.equals(own.name) && !borrowsOnNeeded(ctx.queue(w.clusterQueue).node, w, frs, needed)) {
+      if (!w.clusterQueue.equals(own.name)
+          && !borrowsOnNeeded(ctx.queue(w.clusterQueue).node, w, frs, needed)) {
         continue;
       }
       SimulatedRemoval.remove(ctx, w);
@@ -219,12 +254,15 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     }
     if (fits) {
       SimulatedRemoval.giveBackUnneeded(
-          ctx, taken, SimulatedRemoval.IndexedCheck.of(() -> fits(own.node, frs, need, allowBorrowing)));
+          ctx,
+          taken,
+          SimulatedRemoval.IndexedCheck.of(() -> fits(own.node, frs, need, allowBorrowing)));
     }
     return SimulatedRemoval.restoreAndName(ctx, taken, own.name, cohortReason, fits);
   }
 
-  private static boolean borrowsOnNeeded(QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
+  private static boolean borrowsOnNeeded(
+      QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
     for (int i = 0; i < frs.length; i++) {
       if (needed[i] && node.usage(frs[i]) > node.nominal(frs[i]) && amountOf(w, frs[i]) > 0) {
         return true;

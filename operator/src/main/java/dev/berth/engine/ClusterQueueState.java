@@ -4,8 +4,8 @@ import dev.berth.engine.flavor.CompiledQueue;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.PendingReason;
-import dev.berth.engine.quota.QuotaNode;
 import dev.berth.engine.queue.PendingQueue;
+import dev.berth.engine.quota.QuotaNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,17 +23,24 @@ final class ClusterQueueState {
   long[] usage = new long[0];
   final PendingQueue queue;
   final Map<String, AdmittedWorkload> admitted = new LinkedHashMap<>();
+
   /** Priorities of the admitted workloads with their counts: lets preemption skip whole queues. */
   private final TreeMap<Integer, Integer> admittedPriorities = new TreeMap<>();
+
   private int lowestAdmitted = Integer.MAX_VALUE;
+
   /** In the engine's list of queues to look at in the next cycle. */
   boolean dirty;
+
   /** StrictFIFO head did not fit, or a preemptor waits for its victims: nothing behind may go. */
   boolean blocked;
+
   /** In its tree's wake list: a release in the tree brings its parked buckets back. */
   boolean waking;
+
   /** Being deleted: admits nothing new; what it holds finishes. */
   boolean terminating;
+
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;
 
@@ -48,19 +55,27 @@ final class ClusterQueueState {
       return Explanation.of(PendingReason.Inadmissible, "ClusterQueue " + name + " doesn't exist");
     }
     if (compiled != null && compiled.missingFlavor() != null) {
-      return Explanation.of(PendingReason.Inadmissible,
-          "ClusterQueue " + name + " is inactive: flavor " + compiled.missingFlavor() + " doesn't exist");
+      return Explanation.of(
+          PendingReason.Inadmissible,
+          "ClusterQueue "
+              + name
+              + " is inactive: flavor "
+              + compiled.missingFlavor()
+              + " doesn't exist");
     }
     if (node == null || !node.active()) {
       String why = node == null ? "not yet built" : node.inactiveMessage();
-      return Explanation.of(PendingReason.Inadmissible, "ClusterQueue " + name + " is inactive: " + why);
+      return Explanation.of(
+          PendingReason.Inadmissible, "ClusterQueue " + name + " is inactive: " + why);
     }
     if (terminating) {
-      return Explanation.of(PendingReason.Inadmissible,
+      return Explanation.of(
+          PendingReason.Inadmissible,
           "ClusterQueue " + name + " is terminating: it admits nothing new");
     }
     if (spec.stopPolicy().stopped()) {
-      return Explanation.of(PendingReason.Inadmissible,
+      return Explanation.of(
+          PendingReason.Inadmissible,
           "ClusterQueue " + name + " is stopped (" + spec.stopPolicy() + ")");
     }
     return null;
@@ -87,7 +102,8 @@ final class ClusterQueueState {
 
   void admittedPriorityRemoved(int priority) {
     admittedPriorities.computeIfPresent(priority, (k, n) -> n == 1 ? null : n - 1);
-    lowestAdmitted = admittedPriorities.isEmpty() ? Integer.MAX_VALUE : admittedPriorities.firstKey();
+    lowestAdmitted =
+        admittedPriorities.isEmpty() ? Integer.MAX_VALUE : admittedPriorities.firstKey();
   }
 
   long usage(int fr) {

@@ -19,8 +19,12 @@ public final class CycleResult {
   private final int evaluations;
   private List<Eviction> newEvictions = List.of();
 
-  CycleResult(List<Admission> admissions, List<Eviction> evictions, List<Bucket> touched,
-      AdmissionEngine engine, int evaluations) {
+  CycleResult(
+      List<Admission> admissions,
+      List<Eviction> evictions,
+      List<Bucket> touched,
+      AdmissionEngine engine,
+      int evaluations) {
     this.admissions = admissions;
     this.evictions = evictions;
     this.touched = touched;

@@ -26,8 +26,13 @@ final class CycleTransaction {
   private final Set<String> newExpectations = new LinkedHashSet<>();
 
   /** A pending preemption's mutable fields as they were when the cycle began. */
-  private record Saved(PendingPreemption p, List<String> outstanding, List<AdmittedWorkload> held,
-      int[] reservedFrs, long[] reserved, boolean ready) {}
+  private record Saved(
+      PendingPreemption p,
+      List<String> outstanding,
+      List<AdmittedWorkload> held,
+      int[] reservedFrs,
+      long[] reserved,
+      boolean ready) {}
 
   CycleTransaction(AdmissionEngine engine, Map<String, PendingPreemption> preemptionOfVictim) {
     this.engine = engine;
@@ -36,8 +41,15 @@ final class CycleTransaction {
       usage.put(cq, cq.usage.clone());
       PendingPreemption p = cq.preemption;
       if (p != null) {
-        preemptions.put(cq, new Saved(p, List.copyOf(p.outstanding), List.copyOf(p.held),
-            p.reservedFrs, p.reserved, p.ready));
+        preemptions.put(
+            cq,
+            new Saved(
+                p,
+                List.copyOf(p.outstanding),
+                List.copyOf(p.held),
+                p.reservedFrs,
+                p.reserved,
+                p.ready));
       }
     }
   }

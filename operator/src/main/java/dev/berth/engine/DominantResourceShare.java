@@ -8,9 +8,9 @@ import java.util.Map;
 /**
  * The weighted dominant-resource share of a ClusterQueue in its cohort, as Kueue's fair sharing
  * defines it: per resource (summed over flavors), what the queue borrows beyond its nominal quota
- * divided by what its cohort can lend, in thousandths; the largest of these, divided by the
- * queue's weight. 0 without a cohort or while not borrowing; weight 0 while borrowing ranks last
- * ({@link Long#MAX_VALUE}).
+ * divided by what its cohort can lend, in thousandths; the largest of these, divided by the queue's
+ * weight. 0 without a cohort or while not borrowing; weight 0 while borrowing ranks last ({@link
+ * Long#MAX_VALUE}).
  */
 final class DominantResourceShare {
   private DominantResourceShare() {}
@@ -53,8 +53,8 @@ final class DominantResourceShare {
 
   /**
    * The share of a cohort in its parent: per resource, what the cohort draws beyond its own pool
-   * ({@code usage - subtreeQuota}, i.e. above the nominal of its subtree that it did not lend)
-   * over the parent's pool; the largest over resources, weight 1. 0 for a root.
+   * ({@code usage - subtreeQuota}, i.e. above the nominal of its subtree that it did not lend) over
+   * the parent's pool; the largest over resources, weight 1. 0 for a root.
    */
   static long ofCohort(QuotaNode cohort, FlavorResources frs) {
     QuotaNode pool = cohort.parent();
@@ -75,7 +75,8 @@ final class DominantResourceShare {
     long share = 0;
     for (long[] t : byResource.values()) {
       if (t[0] != 0) {
-        share = Math.max(share, t[1] == 0 ? Long.MAX_VALUE : Math.multiplyExact(t[0], 1000L) / t[1]);
+        share =
+            Math.max(share, t[1] == 0 ? Long.MAX_VALUE : Math.multiplyExact(t[0], 1000L) / t[1]);
       }
     }
     return share;

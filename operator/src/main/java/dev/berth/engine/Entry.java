@@ -15,14 +15,22 @@ public final class Entry {
   final PendingWorkload workload;
   Assignment assignment;
   long version;
+
   /** A preemptor whose victims are gone: it is applied before every other entry. */
   boolean reserved;
+
   /** Set by the cycle, for fair sharing. */
   FlavorResources frs;
+
   private Assignment shareFor;
   private long share;
 
-  Entry(ClusterQueueState queue, Bucket bucket, PendingWorkload workload, Assignment assignment, long version) {
+  Entry(
+      ClusterQueueState queue,
+      Bucket bucket,
+      PendingWorkload workload,
+      Assignment assignment,
+      long version) {
     this.queue = queue;
     this.bucket = bucket;
     this.workload = workload;
@@ -55,15 +63,17 @@ public final class Entry {
   }
 
   /**
-   * The weighted dominant-resource share its ClusterQueue would have after admitting it (see
-   * {@link FairSharingOrdering}); 0 outside a cohort.
+   * The weighted dominant-resource share its ClusterQueue would have after admitting it (see {@link
+   * FairSharingOrdering}); 0 outside a cohort.
    */
   public long shareAfterAdmission() {
     // Only this entry's own queue's usage moves its share, and that queue admits nothing while the
     // entry waits in line, so the share is computed once per assignment.
     if (shareFor != assignment) {
-      share = frs == null || assignment.frs() == null
-          ? 0 : DominantResourceShare.of(queue, frs, assignment.frs(), assignment.usage());
+      share =
+          frs == null || assignment.frs() == null
+              ? 0
+              : DominantResourceShare.of(queue, frs, assignment.frs(), assignment.usage());
       shareFor = assignment;
     }
     return share;

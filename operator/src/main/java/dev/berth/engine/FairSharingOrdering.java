@@ -2,8 +2,8 @@ package dev.berth.engine;
 
 /**
  * Fair-sharing entry order: the entry whose ClusterQueue would have the lowest weighted
- * dominant-resource share after admitting it goes first; ties fall back to
- * {@link BorrowingLastOrdering}. Opt in with {@code new AdmissionEngine(new FairSharingOrdering(),
+ * dominant-resource share after admitting it goes first; ties fall back to {@link
+ * BorrowingLastOrdering}. Opt in with {@code new AdmissionEngine(new FairSharingOrdering(),
  * planner)}.
  */
 public final class FairSharingOrdering implements EntryOrdering {

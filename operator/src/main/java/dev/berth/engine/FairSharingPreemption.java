@@ -64,7 +64,8 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
     for (ClusterQueueState q : ctx.treeQueues()) {
       boolean isOwn = q == own;
-      if (isOwn ? policy.withinClusterQueue() == WithinClusterQueue.Never
+      if (isOwn
+          ? policy.withinClusterQueue() == WithinClusterQueue.Never
           : policy.reclaimWithinCohort() == ReclaimWithinCohort.Never || q.node == null) {
         continue;
       }
@@ -73,8 +74,10 @@ public final class FairSharingPreemption implements PreemptionPlanner {
         if (!usesNeeded(w, frs, needed)) {
           continue;
         }
-        boolean allowed = isOwn ? ClassicalPreemption.withinClusterQueue(policy.withinClusterQueue(), w, e)
-            : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e);
+        boolean allowed =
+            isOwn
+                ? ClassicalPreemption.withinClusterQueue(policy.withinClusterQueue(), w, e)
+                : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e);
         // choosable last: it notes a fresh admission that would have been a candidate.
         if (allowed && ctx.choosable(w)) {
           list.add(w);
@@ -128,10 +131,15 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     if (fits) {
       // As long as the share rule still holds for the victims kept (giving back an own victim
       // raises the preemptor's share).
-      SimulatedRemoval.giveBackUnneeded(ctx, taken,
-          i -> ClassicalPreemption.fits(own.node, frs, need, true) && shareRuleHolds(ctx, own, a, taken, i));
+      SimulatedRemoval.giveBackUnneeded(
+          ctx,
+          taken,
+          i ->
+              ClassicalPreemption.fits(own.node, frs, need, true)
+                  && shareRuleHolds(ctx, own, a, taken, i));
     }
-    return SimulatedRemoval.restoreAndName(ctx, taken, own.name, PreemptionReason.InCohortFairSharing, fits);
+    return SimulatedRemoval.restoreAndName(
+        ctx, taken, own.name, PreemptionReason.InCohortFairSharing, fits);
   }
 
   /**
@@ -139,14 +147,20 @@ public final class FairSharingPreemption implements PreemptionPlanner {
    * cohort with the preemptor's, the preemptor's own with the preemptor admitted), other queues
    * before the preemptor's own on a tie, then by name.
    */
-  private static ClusterQueueState highestShare(PreemptionContext ctx, Iterable<ClusterQueueState> queues,
-      ClusterQueueState own, Assignment a) {
+  private static ClusterQueueState highestShare(
+      PreemptionContext ctx,
+      Iterable<ClusterQueueState> queues,
+      ClusterQueueState own,
+      Assignment a) {
     ClusterQueueState best = null;
     long bestShare = -1;
     for (ClusterQueueState q : queues) {
-      long s = q == own ? DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage())
-          : share(ctx, belowCommonCohort(q.node, own.node));
-      if (best == null || s > bestShare
+      long s =
+          q == own
+              ? DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage())
+              : share(ctx, belowCommonCohort(q.node, own.node));
+      if (best == null
+          || s > bestShare
           || (s == bestShare && (best == own || (q != own && q.name.compareTo(best.name) < 0)))) {
         best = q;
         bestShare = s;
@@ -155,17 +169,24 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     return best;
   }
 
-  /** After giving back taken[skip]: for every other-queue victim kept, preemptor share ≤ its queue's. */
-  private static boolean shareRuleHolds(PreemptionContext ctx, ClusterQueueState own, Assignment a,
-      List<AdmittedWorkload> taken, int skip) {
+  /**
+   * After giving back taken[skip]: for every other-queue victim kept, preemptor share ≤ its
+   * queue's.
+   */
+  private static boolean shareRuleHolds(
+      PreemptionContext ctx,
+      ClusterQueueState own,
+      Assignment a,
+      List<AdmittedWorkload> taken,
+      int skip) {
     for (int k = 0; k < taken.size(); k++) {
       AdmittedWorkload w = taken.get(k);
       if (k == skip || w.clusterQueue.equals(own.name)) {
         continue;
       }
       QuotaNode target = ctx.queue(w.clusterQueue).node;
-      if (preemptorShare(ctx, own, a, belowCommonCohort(own.node, target)) > share(ctx, belowCommonCohort(target,
-          own.node))) {
+      if (preemptorShare(ctx, own, a, belowCommonCohort(own.node, target))
+          > share(ctx, belowCommonCohort(target, own.node))) {
         return false;
       }
     }
@@ -173,7 +194,8 @@ public final class FairSharingPreemption implements PreemptionPlanner {
   }
 
   /** The share of the preemptor's ancestor {@code level} with the preemptor admitted. */
-  private static long preemptorShare(PreemptionContext ctx, ClusterQueueState own, Assignment a, QuotaNode level) {
+  private static long preemptorShare(
+      PreemptionContext ctx, ClusterQueueState own, Assignment a, QuotaNode level) {
     if (level == own.node) {
       return DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage());
     }
@@ -195,7 +217,9 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     return DominantResourceShare.ofCohort(node, ctx.flavorResources());
   }
 
-  /** The ancestor of {@code node} (or itself) whose parent is the lowest cohort above both nodes. */
+  /**
+   * The ancestor of {@code node} (or itself) whose parent is the lowest cohort above both nodes.
+   */
   static QuotaNode belowCommonCohort(QuotaNode node, QuotaNode other) {
     for (QuotaNode n = node; n.parent() != null; n = n.parent()) {
       for (QuotaNode o = other; o != null; o = o.parent()) {
@@ -216,8 +240,11 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     return false;
   }
 
-  /** Whether the queue borrows on a needed flavor-resource that w uses: never push it below nominal. */
-  private static boolean borrowsOnNeeded(QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
+  /**
+   * Whether the queue borrows on a needed flavor-resource that w uses: never push it below nominal.
+   */
+  private static boolean borrowsOnNeeded(
+      QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
     for (int i = 0; i < frs.length; i++) {
       if (needed[i] && node.usage(frs[i]) > node.nominal(frs[i]) && amountOf(w, frs[i]) > 0) {
         return true;
@@ -234,6 +261,4 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     }
     return 0;
   }
-
-
 }

@@ -33,8 +33,10 @@ final class OverQuotaCheck {
     }
     List<AdmittedWorkload> taken = new ArrayList<>();
     if (!within(cq.node, observed.frs)) {
-      candidates.sort(Comparator.comparingLong((AdmittedWorkload a) -> a.admission.admittedAt())
-          .thenComparing(a -> a.workload.uid()).reversed());
+      candidates.sort(
+          Comparator.comparingLong((AdmittedWorkload a) -> a.admission.admittedAt())
+              .thenComparing(a -> a.workload.uid())
+              .reversed());
       for (AdmittedWorkload a : candidates) {
         if (!sharesAny(a, observed)) {
           continue;

@@ -25,7 +25,11 @@ public record PodSetAssignment(
   }
 
   public PodSetAssignment(
-      String name, Map<String, String> flavors, Map<String, Long> resourceUsage, int count, Map<String, Long> borrowed) {
+      String name,
+      Map<String, String> flavors,
+      Map<String, Long> resourceUsage,
+      int count,
+      Map<String, Long> borrowed) {
     this(name, flavors, resourceUsage, count, borrowed, null);
   }
 

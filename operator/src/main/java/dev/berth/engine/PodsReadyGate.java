@@ -14,6 +14,7 @@ import java.util.TreeSet;
 final class PodsReadyGate {
   private boolean enabled;
   private final Set<String> ready = new HashSet<>();
+
   /** Quota holders not ready, kept up to date so that asking costs nothing per workload. */
   private final TreeSet<String> notReady = new TreeSet<>();
 

@@ -13,7 +13,8 @@ import java.util.Set;
  */
 public final class PreemptionContext {
   /** A read-only view of one admitted workload (a preemption candidate). */
-  public record Candidate(String uid, String clusterQueue, int priority, long admittedAt, Admission admission) {}
+  public record Candidate(
+      String uid, String clusterQueue, int priority, long admittedAt, Admission admission) {}
 
   private final Entry preemptor;
   private final Map<String, ClusterQueueState> queues;
@@ -22,8 +23,12 @@ public final class PreemptionContext {
   private final List<ClusterQueueState> treeQueues;
   private boolean leftOutFresh;
 
-  PreemptionContext(Entry preemptor, Map<String, ClusterQueueState> queues, List<ClusterQueueState> treeQueues,
-      FlavorResources frs, Set<String> admittedThisCycle) {
+  PreemptionContext(
+      Entry preemptor,
+      Map<String, ClusterQueueState> queues,
+      List<ClusterQueueState> treeQueues,
+      FlavorResources frs,
+      Set<String> admittedThisCycle) {
     this.preemptor = preemptor;
     this.treeQueues = treeQueues;
     this.queues = queues;
@@ -47,8 +52,13 @@ public final class PreemptionContext {
   public List<Candidate> candidates() {
     List<Candidate> out = new ArrayList<>();
     for (AdmittedWorkload a : admittedInTree()) {
-      out.add(new Candidate(a.workload.uid(), a.clusterQueue, a.workload.priority(), a.admission.admittedAt(),
-          a.admission));
+      out.add(
+          new Candidate(
+              a.workload.uid(),
+              a.clusterQueue,
+              a.workload.priority(),
+              a.admission.admittedAt(),
+              a.admission));
     }
     return out;
   }
@@ -71,7 +81,9 @@ public final class PreemptionContext {
     return treeQueues;
   }
 
-  /** Whether an admitted workload may still be chosen (not being evicted, not admitted this cycle). */
+  /**
+   * Whether an admitted workload may still be chosen (not being evicted, not admitted this cycle).
+   */
   boolean choosable(AdmittedWorkload a) {
     if (a.evictionRequested) {
       return false;
@@ -101,6 +113,8 @@ public final class PreemptionContext {
     if (own.admitted.containsKey(uid)) {
       return PreemptionReason.InClusterQueue;
     }
-    return preemptor.borrows() ? PreemptionReason.InCohortReclaimWhileBorrowing : PreemptionReason.InCohortReclamation;
+    return preemptor.borrows()
+        ? PreemptionReason.InCohortReclaimWhileBorrowing
+        : PreemptionReason.InCohortReclamation;
   }
 }

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * How long workloads of each ClusterQueue ran, learned from finished ones (the last
- * {@link #KEEP} per ClusterQueue by finish time): what the start-time replay assumes for a
- * workload without a maximum execution time.
+ * How long workloads of each ClusterQueue ran, learned from finished ones (the last {@link #KEEP}
+ * per ClusterQueue by finish time): what the start-time replay assumes for a workload without a
+ * maximum execution time.
  */
 final class RuntimeHistory {
   static final int KEEP = 50;
@@ -35,17 +35,17 @@ final class RuntimeHistory {
   }
 
   /**
-   * The median runtime of the finished workloads of a ClusterQueue that ran longer than
-   * {@code atLeast} (0 for all): a workload already running for a while is expected to run as
-   * long as those that outlasted that age. Null when none did.
+   * The median runtime of the finished workloads of a ClusterQueue that ran longer than {@code
+   * atLeast} (0 for all): a workload already running for a while is expected to run as long as
+   * those that outlasted that age. Null when none did.
    */
   Long median(String clusterQueue, long atLeast) {
     TreeMap<String, Run> runs = byQueue.get(clusterQueue);
     if (runs == null) {
       return null;
     }
-    long[] longer = runs.values().stream().mapToLong(Run::millis).filter(m -> m > atLeast)
-        .toArray();
+    long[] longer =
+        runs.values().stream().mapToLong(Run::millis).filter(m -> m > atLeast).toArray();
     if (longer.length == 0) {
       return null;
     }

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * What both preemption planners do on the quota tree: take a victim's usage away to see whether
- * the preemptor fits, put it back, give back victims that turn out unneeded, and name the rest.
- * The tree is left as it was found.
+ * What both preemption planners do on the quota tree: take a victim's usage away to see whether the
+ * preemptor fits, put it back, give back victims that turn out unneeded, and name the rest. The
+ * tree is left as it was found.
  */
 final class SimulatedRemoval {
   private SimulatedRemoval() {}
@@ -33,7 +33,8 @@ final class SimulatedRemoval {
    * when, with it restored, {@code stillFits} holds. The last one taken is always needed (without
    * it the preemptor did not fit even with all the others removed).
    */
-  static void giveBackUnneeded(PreemptionContext ctx, List<AdmittedWorkload> taken, IndexedCheck stillFits) {
+  static void giveBackUnneeded(
+      PreemptionContext ctx, List<AdmittedWorkload> taken, IndexedCheck stillFits) {
     for (int i = taken.size() - 2; i >= 0; i--) {
       AdmittedWorkload w = taken.get(i);
       restore(ctx, w);
@@ -45,9 +46,16 @@ final class SimulatedRemoval {
     }
   }
 
-  /** Restores every victim and names them: own-queue victims InClusterQueue, others {@code cohortReason}. */
+  /**
+   * Restores every victim and names them: own-queue victims InClusterQueue, others {@code
+   * cohortReason}.
+   */
   static List<PreemptionPlanner.Victim> restoreAndName(
-      PreemptionContext ctx, List<AdmittedWorkload> taken, String ownQueue, PreemptionReason cohortReason, boolean fits) {
+      PreemptionContext ctx,
+      List<AdmittedWorkload> taken,
+      String ownQueue,
+      PreemptionReason cohortReason,
+      boolean fits) {
     for (AdmittedWorkload w : taken) {
       restore(ctx, w);
     }
@@ -56,8 +64,10 @@ final class SimulatedRemoval {
     }
     List<PreemptionPlanner.Victim> out = new ArrayList<>(taken.size());
     for (AdmittedWorkload w : taken) {
-      out.add(new PreemptionPlanner.Victim(
-          w.workload.uid(), w.clusterQueue.equals(ownQueue) ? PreemptionReason.InClusterQueue : cohortReason));
+      out.add(
+          new PreemptionPlanner.Victim(
+              w.workload.uid(),
+              w.clusterQueue.equals(ownQueue) ? PreemptionReason.InClusterQueue : cohortReason));
     }
     return out;
   }

@@ -13,16 +13,15 @@ import java.util.TreeSet;
 
 /**
  * Estimated start times: the engine's own admission cycles replayed on a copy of its state, on a
- * simulated clock that jumps from one expected end of an admitted workload to the next. An
- * admitted workload ends at its maximum execution time where it has one, else after the median
- * runtime of the finished workloads of its ClusterQueue ({@link RuntimeHistory}); with neither it
- * is assumed to hold its quota for good. Workloads that arrive later are not foreseen.
+ * simulated clock that jumps from one expected end of an admitted workload to the next. An admitted
+ * workload ends at its maximum execution time where it has one, else after the median runtime of
+ * the finished workloads of its ClusterQueue ({@link RuntimeHistory}); with neither it is assumed
+ * to hold its quota for good. Workloads that arrive later are not foreseen.
  *
  * <p>Bounded: the replay stops after {@link #MAX_CYCLES} cycles or {@link #MAX_STARTS} starts of
  * pending workloads, whichever comes first; what has not started by then is "unknown: beyond the
  * replay bound". The copy costs one pass over the pending and admitted workloads. Pods bound to
- * nodes outside a topology placement are assumed to stay (the replay does not know when they
- * end).
+ * nodes outside a topology placement are assumed to stay (the replay does not know when they end).
  */
 final class StartEstimator {
   static final int MAX_CYCLES = 1000;
@@ -44,7 +43,10 @@ final class StartEstimator {
    * @param deadlines admitted workloads' ends by their maximum execution time (epoch millis)
    * @param budgets pending workloads' maximum execution time left (millis)
    */
-  StartEstimator(AdmissionEngine source, RuntimeHistory history, Map<String, Long> deadlines,
+  StartEstimator(
+      AdmissionEngine source,
+      RuntimeHistory history,
+      Map<String, Long> deadlines,
       Map<String, Long> budgets) {
     this.source = source;
     this.history = history;
@@ -57,17 +59,18 @@ final class StartEstimator {
       return Map.of();
     }
     AdmissionEngine sim = source.simulationCopy();
-    PriorityQueue<End> ends = new PriorityQueue<>(
-        Comparator.comparingLong(End::at).thenComparing(End::uid));
+    PriorityQueue<End> ends =
+        new PriorityQueue<>(Comparator.comparingLong(End::at).thenComparing(End::uid));
     Map<String, End> endOf = new HashMap<>();
     // Per cohort tree: what a start there rests on, and the workloads nothing says the end of.
     Map<String, Set<String>> assumed = new HashMap<>();
     Map<String, Integer> neverEnding = new HashMap<>();
     for (AdmittedWorkload a : sim.admitted.values()) {
-      End end = a.evictionRequested
-          ? new End(now, a.workload.uid(), BEING_EVICTED, treeOf(sim, a.clusterQueue))
-          : expectedEnd(sim, a.workload.uid(), a.clusterQueue, a.admission.admittedAt(), now,
-              true);
+      End end =
+          a.evictionRequested
+              ? new End(now, a.workload.uid(), BEING_EVICTED, treeOf(sim, a.clusterQueue))
+              : expectedEnd(
+                  sim, a.workload.uid(), a.clusterQueue, a.admission.admittedAt(), now, true);
       if (end == null) {
         neverEnding.merge(treeOf(sim, a.clusterQueue), 1, Integer::sum);
       } else {
@@ -128,13 +131,24 @@ final class StartEstimator {
     for (String uid : rest) {
       PendingWorkload pw = source.pending.get(uid);
       int stuck = neverEnding.getOrDefault(treeOf(sim, pw.bucket().queue().clusterQueue()), 0);
-      out.put(uid, new StartEstimate(null, bounded
-          ? StartEstimate.BEYOND_REPLAY + " (" + MAX_STARTS + " starts, " + MAX_CYCLES + " cycles)"
-          : stuck > 0
-              ? "unknown: waits on " + stuck + " admitted workload(s) with no expected end"
-                  + " (no maximumExecutionTimeSeconds, no finished workloads in their"
-                  + " ClusterQueue)"
-              : "unknown: not admitted in the replay (see its reason)"));
+      out.put(
+          uid,
+          new StartEstimate(
+              null,
+              bounded
+                  ? StartEstimate.BEYOND_REPLAY
+                      + " ("
+                      + MAX_STARTS
+                      + " starts, "
+                      + MAX_CYCLES
+                      + " cycles)"
+                  : stuck > 0
+                      ? "unknown: waits on "
+                          + stuck
+                          + " admitted workload(s) with no expected end"
+                          + " (no maximumExecutionTimeSeconds, no finished workloads in their"
+                          + " ClusterQueue)"
+                      : "unknown: not admitted in the replay (see its reason)"));
     }
     return out;
   }
@@ -151,12 +165,17 @@ final class StartEstimator {
   }
 
   /**
-   * When an admitted workload is expected to end, or null when nothing says. One running past
-   * its expected end is given the median of the runs that outlasted its age so far, or if none
-   * did, one more median from now.
+   * When an admitted workload is expected to end, or null when nothing says. One running past its
+   * expected end is given the median of the runs that outlasted its age so far, or if none did, one
+   * more median from now.
    */
-  private End expectedEnd(AdmissionEngine sim, String uid, String clusterQueue, long admittedAt,
-      long now, boolean running) {
+  private End expectedEnd(
+      AdmissionEngine sim,
+      String uid,
+      String clusterQueue,
+      long admittedAt,
+      long now,
+      boolean running) {
     String tree = treeOf(sim, clusterQueue);
     Long deadline = running ? deadlines.get(uid) : null;
     Long budget = budgets.get(uid);
@@ -180,8 +199,8 @@ final class StartEstimator {
   }
 
   /**
-   * The cohort tree a ClusterQueue draws quota from (its root cohort, or itself outside any):
-   * only ends within it can let its workloads start.
+   * The cohort tree a ClusterQueue draws quota from (its root cohort, or itself outside any): only
+   * ends within it can let its workloads start.
    */
   private static String treeOf(AdmissionEngine sim, String clusterQueue) {
     ClusterQueueState cq = sim.queues.get(clusterQueue);

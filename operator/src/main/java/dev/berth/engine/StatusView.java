@@ -33,9 +33,13 @@ public final class StatusView {
     PendingWorkload pw = engine.pending.get(uid);
     if (pw == null) {
       LocalQueueState lq = engine.unrouted.get(uid);
-      return lq == null ? null
-          : new PendingStatus(uid, null, Explanation.of(PendingReason.Inadmissible,
-              "LocalQueue " + lq.key() + " doesn't exist"));
+      return lq == null
+          ? null
+          : new PendingStatus(
+              uid,
+              null,
+              Explanation.of(
+                  PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist"));
     }
     Bucket b = pw.bucket();
     ClusterQueueState cq = engine.queues.get(b.queue().clusterQueue());
@@ -47,26 +51,42 @@ public final class StatusView {
     if (why == null) {
       Bucket head = cq.queue.headBucket();
       // A waiting preemptor keeps its place even when a newcomer sorts before it.
-      boolean isHead = cq.preemption != null
-          ? cq.preemption.preemptorUid.equals(uid)
-          : head == b && b.front() == pw;
+      boolean isHead =
+          cq.preemption != null
+              ? cq.preemption.preemptorUid.equals(uid)
+              : head == b && b.front() == pw;
       if (cq.blocked && isHead) {
         why = b.explanation();
       } else if (cq.blocked && head != null) {
-        PendingWorkload preemptor = cq.preemption == null ? null : engine.pending.get(cq.preemption.preemptorUid);
+        PendingWorkload preemptor =
+            cq.preemption == null ? null : engine.pending.get(cq.preemption.preemptorUid);
         String headName = preemptor != null ? preemptor.name() : head.front().name();
-        why = cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
-            ? Explanation.of(PendingReason.WaitingForQuota,
-                "waiting behind " + headName + ", the head of StrictFIFO ClusterQueue " + cq.name)
-            : Explanation.of(PendingReason.WaitingForQuota,
-                "waiting behind " + headName + ", which waits for preempted workloads");
+        why =
+            cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
+                ? Explanation.of(
+                    PendingReason.WaitingForQuota,
+                    "waiting behind "
+                        + headName
+                        + ", the head of StrictFIFO ClusterQueue "
+                        + cq.name)
+                : Explanation.of(
+                    PendingReason.WaitingForQuota,
+                    "waiting behind " + headName + ", which waits for preempted workloads");
       }
     }
     if (why == null) {
-      why = engine.admissionBlockedBy().map(blocker -> Explanation.of(
-          PendingReason.WaitingForPodsReady, "waiting for the pods of admitted workload "
-              + engine.admitted.get(blocker).admission.name() + " to be ready (waitForPodsReady"
-              + " blockAdmission)")).orElse(null);
+      why =
+          engine
+              .admissionBlockedBy()
+              .map(
+                  blocker ->
+                      Explanation.of(
+                          PendingReason.WaitingForPodsReady,
+                          "waiting for the pods of admitted workload "
+                              + engine.admitted.get(blocker).admission.name()
+                              + " to be ready (waitForPodsReady"
+                              + " blockAdmission)"))
+              .orElse(null);
     }
     if (why == null) {
       why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
@@ -87,8 +107,8 @@ public final class StatusView {
   }
 
   /**
-   * The pending workloads of a ClusterQueue in admission order, with their positions, requests
-   * and reasons (the visibility API). Empty for an unknown ClusterQueue.
+   * The pending workloads of a ClusterQueue in admission order, with their positions, requests and
+   * reasons (the visibility API). Empty for an unknown ClusterQueue.
    */
   public List<PendingEntry> pendingWorkloads(String clusterQueue) {
     ClusterQueueState cq = engine.queues.get(clusterQueue);
@@ -107,9 +127,21 @@ public final class StatusView {
       }
       PendingStatus why = pendingStatus(w.uid());
       StartEstimate est = engine.startEstimate(w.uid());
-      out.add(new PendingEntry(w.uid(), lq.namespace(), w.name(), lq.name(), cq.name, out.size(),
-          local, b.priority(), requests, why.reason().name(), why.summary(),
-          est == null ? null : est.startAt(), est == null ? null : est.basis()));
+      out.add(
+          new PendingEntry(
+              w.uid(),
+              lq.namespace(),
+              w.name(),
+              lq.name(),
+              cq.name,
+              out.size(),
+              local,
+              b.priority(),
+              requests,
+              why.reason().name(),
+              why.summary(),
+              est == null ? null : est.startAt(),
+              est == null ? null : est.basis()));
     }
     return out;
   }
@@ -185,7 +217,13 @@ public final class StatusView {
         for (ResourceQuota q : f.resources()) {
           int fr = engine.frs.find(f.name(), q.name());
           long total = fr < 0 ? 0 : cq.usage(fr);
-          out.add(new FlavorUsage(f.name(), q.name(), q.nominalQuota(), total, Math.max(0, total - q.nominalQuota())));
+          out.add(
+              new FlavorUsage(
+                  f.name(),
+                  q.name(),
+                  q.nominalQuota(),
+                  total,
+                  Math.max(0, total - q.nominalQuota())));
         }
       }
     }
@@ -259,15 +297,13 @@ public final class StatusView {
   }
 
   /**
-   * The most a ClusterQueue could take of a flavor-resource if nothing else in its cohort tree
-   * were in use: its nominal quota plus all it may borrow under every limit on the way up.
+   * The most a ClusterQueue could take of a flavor-resource if nothing else in its cohort tree were
+   * in use: its nominal quota plus all it may borrow under every limit on the way up.
    */
   public long potentialAvailable(String clusterQueue, String flavor, String resource) {
     engine.ensureTree();
     ClusterQueueState cq = engine.queues.get(clusterQueue);
     int fr = engine.frs.find(flavor, resource);
-    return cq == null || cq.node == null || fr < 0
-        ? 0
-        : QuotaTree.potentialAvailable(cq.node, fr);
+    return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.potentialAvailable(cq.node, fr);
   }
 }

@@ -27,8 +27,8 @@ import java.util.TreeMap;
 /**
  * Node capacity of the topology-aware flavors: one {@link NodeInventory} per flavor whose Topology
  * is known, fed by Nodes, by pods bound to them, and by the placements of admitted topology-aware
- * podSets. A change of a node, Topology or flavor rebuilds the inventories on next use (nodes change
- * rarely; the operator passes only changes that matter, not heartbeats); pods and placements
+ * podSets. A change of a node, Topology or flavor rebuilds the inventories on next use (nodes
+ * change rarely; the operator passes only changes that matter, not heartbeats); pods and placements
  * change them in place.
  *
  * <p>An inventory is kept equal to a fresh build charged with the held placements, then the bound
@@ -45,14 +45,22 @@ final class TopologyState {
   private final TopologyPlacer placer = new TopologyPlacer();
   private final Map<String, Topology> topologies = new TreeMap<>();
   private final Map<String, TopologyNode> nodes = new TreeMap<>();
-  /** In arrival order: a pod without a sub-domain fills its node's sub-domains after those before it. */
+
+  /**
+   * In arrival order: a pod without a sub-domain fills its node's sub-domains after those before
+   * it.
+   */
   private final Map<String, BoundPod> boundPods = new LinkedHashMap<>();
+
   /** Admitted workload UID to the placements it holds. */
   private final Map<String, List<Held>> placements = new HashMap<>();
+
   private Map<String, ResourceFlavor> flavors = Map.of();
   private Map<String, NodeInventory> inventories = new TreeMap<>();
+
   /** Flavors whose nodes cannot form their Topology's tree, and why. */
   private final Map<String, String> broken = new TreeMap<>();
+
   private boolean stale = true;
 
   private record BoundPod(String node, String subDomain, Map<String, Long> requests) {}
@@ -61,14 +69,17 @@ final class TopologyState {
    * A placed podSet. Its flavor is looked up when it is charged, not when it is held: at restart a
    * workload may be recorded before its ResourceFlavor is known.
    */
-  private record Held(Map<String, String> flavors, TopologyAssignment assignment, Map<String, Long> perPod) {}
+  private record Held(
+      Map<String, String> flavors, TopologyAssignment assignment, Map<String, Long> perPod) {}
 
-  /** The outcome of placing a workload: one assignment per podSet (null when quota alone decides). */
+  /**
+   * The outcome of placing a workload: one assignment per podSet (null when quota alone decides).
+   */
   record Result(List<PodSetAssignment> podSets, Explanation refused) {}
 
   /**
-   * Gives another engine's topology state the same topologies, nodes and bound pods (the
-   * start-time replay's copy; placements come with its recorded admissions).
+   * Gives another engine's topology state the same topologies, nodes and bound pods (the start-time
+   * replay's copy; placements come with its recorded admissions).
    */
   void copyTo(TopologyState other) {
     topologies.values().forEach(other::upsertTopology);
@@ -163,17 +174,31 @@ final class TopologyState {
       String flavor = topologyFlavor(psa.flavors());
       if (flavor == null) {
         apply(held, false);
-        return refused("podSet " + psa.name() + " asks for a topology, but its flavors "
-            + new TreeMap<>(psa.flavors()).values() + " have no topologyName");
+        return refused(
+            "podSet "
+                + psa.name()
+                + " asks for a topology, but its flavors "
+                + new TreeMap<>(psa.flavors()).values()
+                + " have no topologyName");
       }
       NodeInventory inv = inventories.get(flavor);
       if (inv == null) {
         apply(held, false);
-        return refused("podSet " + psa.name() + ": Topology " + flavors.get(flavor).topologyName()
-            + " of flavor " + flavor + broken.getOrDefault(flavor, " does not exist"));
+        return refused(
+            "podSet "
+                + psa.name()
+                + ": Topology "
+                + flavors.get(flavor).topologyName()
+                + " of flavor "
+                + flavor
+                + broken.getOrDefault(flavor, " does not exist"));
       }
-      Placement p = placer.place(selectedNodes(flavor, spec, inv, held), psa.count(), spec.requests(),
-          spec.topologyRequest());
+      Placement p =
+          placer.place(
+              selectedNodes(flavor, spec, inv, held),
+              psa.count(),
+              spec.requests(),
+              spec.topologyRequest());
       if (!p.isPlaced()) {
         apply(held, false);
         return refused("podSet " + psa.name() + " in flavor " + flavor + ": " + p.message());
@@ -195,10 +220,11 @@ final class TopologyState {
   }
 
   /**
-   * Why the podSets could not be placed even once the placements of {@code gone} are released,
-   * or null if they could. Changes nothing: the release and the placement are undone.
+   * Why the podSets could not be placed even once the placements of {@code gone} are released, or
+   * null if they could. Changes nothing: the release and the placement are undone.
    */
-  Explanation refusalWithout(Collection<String> gone, List<PodSet> specs, List<PodSetAssignment> podSets) {
+  Explanation refusalWithout(
+      Collection<String> gone, List<PodSet> specs, List<PodSetAssignment> podSets) {
     if (!asksForTopology(specs)) {
       return null;
     }
@@ -213,10 +239,11 @@ final class TopologyState {
     }
     Result probe = place(PROBE, specs, podSets);
     release(PROBE);
-    released.forEach((uid, held) -> {
-      placements.put(uid, held);
-      apply(held, true);
-    });
+    released.forEach(
+        (uid, held) -> {
+          placements.put(uid, held);
+          apply(held, true);
+        });
     return probe.refused();
   }
 
@@ -298,11 +325,13 @@ final class TopologyState {
    * cannot run on would leave them unschedulable. Every leaf of the copy is a leaf of the flavor's
    * inventory, so the placement found is charged there. Costs a build, only for such podSets.
    */
-  private NodeInventory selectedNodes(String flavor, PodSet spec, NodeInventory inv, List<Held> inProgress) {
+  private NodeInventory selectedNodes(
+      String flavor, PodSet spec, NodeInventory inv, List<Held> inProgress) {
     if (spec.nodeSelector().isEmpty() && spec.requiredNodeAffinity().isEmpty()) {
       return inv;
     }
-    List<TopologyNode> allowed = nodes.values().stream().filter(n -> selects(spec, n.labels())).toList();
+    List<TopologyNode> allowed =
+        nodes.values().stream().filter(n -> selects(spec, n.labels())).toList();
     NodeInventory copy = build(flavors.get(flavor), inv.topology(), allowed);
     List<Held> all = new ArrayList<>(inProgress);
     placements.values().forEach(all::addAll);
@@ -325,7 +354,8 @@ final class TopologyState {
       return true;
     }
     for (NodeSelectorTerm term : spec.requiredNodeAffinity()) {
-      if (term.matchExpressions().stream().allMatch((LabelSelectorRequirement r) -> r.matches(labels))) {
+      if (term.matchExpressions().stream()
+          .allMatch((LabelSelectorRequirement r) -> r.matches(labels))) {
         return true;
       }
     }
@@ -351,7 +381,8 @@ final class TopologyState {
 
   private void charge(NodeInventory inv, BoundPod pod, boolean take) {
     TopologyNode node = nodes.get(pod.node);
-    String sub = node == null || inv.topology().subNodeLevel() == null ? null : subDomainOf(node, pod);
+    String sub =
+        node == null || inv.topology().subNodeLevel() == null ? null : subDomainOf(node, pod);
     if (take) {
       inv.addBoundPod(pod.node, sub, pod.requests);
     } else {
@@ -420,7 +451,8 @@ final class TopologyState {
     }
   }
 
-  private static NodeInventory build(ResourceFlavor f, Topology t, Collection<TopologyNode> candidates) {
+  private static NodeInventory build(
+      ResourceFlavor f, Topology t, Collection<TopologyNode> candidates) {
     return NodeInventory.builder(t)
         .nodeLabels(f.nodeLabels())
         .tolerations(tolerations(f))

@@ -14,22 +14,13 @@ import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
+import dev.berth.operator.jobset.JobSetAdapter;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
-import dev.berth.operator.metrics.UsageMetrics;
-import dev.berth.operator.metrics.UtilizationMetrics;
-import dev.berth.operator.usage.UsageEndpoint;
-import dev.berth.operator.usage.ReportWriter;
-import dev.berth.operator.visibility.DashboardEndpoint;
-import dev.berth.operator.visibility.HttpsSettings;
-import dev.berth.operator.visibility.RecentDecisions;
-import dev.berth.operator.visibility.SecureEndpoints;
-import dev.berth.operator.visibility.VisibilityEndpoint;
-import dev.berth.operator.usage.UsagePublisher;
-import dev.berth.operator.usage.UsageRecorder;
-import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
+import dev.berth.operator.metrics.UsageMetrics;
+import dev.berth.operator.metrics.UtilizationMetrics;
 import dev.berth.operator.provisioning.ProvisioningAdmissionCheckReconciler;
 import dev.berth.operator.provisioning.ProvisioningCheck;
 import dev.berth.operator.provisioning.ProvisioningRequest;
@@ -38,7 +29,6 @@ import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
 import dev.berth.operator.reconciler.FlavorCache;
-import dev.berth.operator.jobset.JobSetAdapter;
 import dev.berth.operator.reconciler.JobReconciler;
 import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
@@ -46,14 +36,24 @@ import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.NodeReconciler;
 import dev.berth.operator.reconciler.PodReconciler;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
-import dev.berth.operator.reconciler.TopologyReconciler;
-import dev.berth.operator.topology.TopologyUngater;
 import dev.berth.operator.reconciler.SpecCheck;
+import dev.berth.operator.reconciler.TopologyReconciler;
 import dev.berth.operator.reconciler.WorkloadPriorityClassReconciler;
 import dev.berth.operator.reconciler.WorkloadReconciler;
 import dev.berth.operator.status.PendingConditions;
 import dev.berth.operator.status.StartEstimates;
 import dev.berth.operator.status.StatusPublisher;
+import dev.berth.operator.topology.TopologyUngater;
+import dev.berth.operator.usage.ReportWriter;
+import dev.berth.operator.usage.UsageEndpoint;
+import dev.berth.operator.usage.UsagePublisher;
+import dev.berth.operator.usage.UsageRecorder;
+import dev.berth.operator.usage.UtilizationSettings;
+import dev.berth.operator.visibility.DashboardEndpoint;
+import dev.berth.operator.visibility.HttpsSettings;
+import dev.berth.operator.visibility.RecentDecisions;
+import dev.berth.operator.visibility.SecureEndpoints;
+import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -68,8 +68,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operator process: reconcilers feeding the admission loop, the loop on the leader, metrics
- * and probes. Connects with the usual kubeconfig, or in-cluster configuration.
+ * The operator process: reconcilers feeding the admission loop, the loop on the leader, metrics and
+ * probes. Connects with the usual kubeconfig, or in-cluster configuration.
  */
 public final class BerthOperator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BerthOperator.class);
@@ -87,47 +87,68 @@ public final class BerthOperator implements AutoCloseable {
   private final DashboardEndpoint dashboard;
   private SecureEndpoints https;
   private volatile boolean started;
+
   /** close() has begun: losing the Lease now is part of stopping, not a failure. */
   private volatile boolean stopping;
+
   private final boolean leaderElection;
+
   /** This replica holds the Lease (always false without leader election). */
   private volatile boolean leading;
+
   /** The Lease was held and then lost while not stopping. */
   private volatile boolean leaseLost;
 
-  private BerthOperator(KubernetesClient client, OperatorConfig config,
-      UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
+  private BerthOperator(
+      KubernetesClient client,
+      OperatorConfig config,
+      UtilizationSettings utilization,
+      Runnable onNewIntegration)
+      throws IOException {
     Clock clock = Clock.systemUTC();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ClusterState state =
         new ClusterState(
-            config.fairSharing()
-                ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
-                : new AdmissionEngine())
+                config.fairSharing()
+                    ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
+                    : new AdmissionEngine())
             .waitForPodsReady(config.waitForPodsReady());
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
     CheckBackoffs checkBackoffs = new CheckBackoffs();
     loop =
         new AdmissionLoop(
-            state.engine(), state, new Bootstrap(client, check::accepts),
-            new DecisionWriter(client, events, clock, registry, config.waitForPodsReady(),
-                checkBackoffs));
+            state.engine(),
+            state,
+            new Bootstrap(client, check::accepts),
+            new DecisionWriter(
+                client, events, clock, registry, config.waitForPodsReady(), checkBackoffs));
     loop.onCycle(new StatusPublisher(client, state, clock));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
-    loop.onCycle(new PendingConditions(client, state, events, clock, loop::pokeAfter, registry,
-        estimates));
+    loop.onCycle(
+        new PendingConditions(client, state, events, clock, loop::pokeAfter, registry, estimates));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
-    loop.onCycle(new dev.berth.operator.metrics.AdmissionCheckMetrics(
-        registry, state.checks(), clock));
+    loop.onCycle(
+        new dev.berth.operator.metrics.AdmissionCheckMetrics(registry, state.checks(), clock));
     capacity =
-        new CapacityPublisher(client, state, CapacitySettings.from(System.getenv()),
-            new CapacityMetrics(registry), events, clock, loop::poke);
+        new CapacityPublisher(
+            client,
+            state,
+            CapacitySettings.from(System.getenv()),
+            new CapacityMetrics(registry),
+            events,
+            clock,
+            loop::poke);
     loop.onCycle(capacity);
-    usageRecorder = new UsageRecorder(new ReportWriter(client, clock), utilization,
-        new UtilizationMetrics(registry), clock, loop::poke);
+    usageRecorder =
+        new UsageRecorder(
+            new ReportWriter(client, clock),
+            utilization,
+            new UtilizationMetrics(registry),
+            clock,
+            loop::poke);
     loop.onCycle(
         new UsagePublisher(client, state, new UsageMetrics(registry, clock), usageRecorder));
     RecentDecisions recent = new RecentDecisions(state, clock);
@@ -174,16 +195,31 @@ public final class BerthOperator implements AutoCloseable {
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
     operator.register(
-        new JobReconciler(new WorkloadLifecycle<>(new JobAdapter(), priorities, flavors, events,
-            clock, podsReady)));
+        new JobReconciler(
+            new WorkloadLifecycle<>(
+                new JobAdapter(), priorities, flavors, events, clock, podsReady)));
     // The JobSet integration switches itself on when the JobSet CRD is installed.
-    if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get() != null) {
+    if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
+        != null) {
       operator.register(
           new JobSetReconciler(
-              new WorkloadLifecycle<>(new JobSetAdapter(js -> client.batch().v1().jobs()
-                  .inNamespace(js.getMetadata().getNamespace())
-                  .withLabel(JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
-                  .list().getItems()), priorities, flavors, events, clock, podsReady)));
+              new WorkloadLifecycle<>(
+                  new JobSetAdapter(
+                      js ->
+                          client
+                              .batch()
+                              .v1()
+                              .jobs()
+                              .inNamespace(js.getMetadata().getNamespace())
+                              .withLabel(
+                                  JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
+                              .list()
+                              .getItems()),
+                  priorities,
+                  flavors,
+                  events,
+                  clock,
+                  podsReady)));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {
@@ -191,15 +227,22 @@ public final class BerthOperator implements AutoCloseable {
     }
     // The built-in provisioning check: its AdmissionChecks are marked Active (or say why not)
     // always; ProvisioningRequests are made only where the autoscaler's CRD is installed.
-    boolean requestCrd = client.apiextensions().v1().customResourceDefinitions()
-        .withName(ProvisioningRequest.CRD).get() != null;
+    boolean requestCrd =
+        client
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName(ProvisioningRequest.CRD)
+                .get()
+            != null;
     operator.register(new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock));
     if (requestCrd) {
-      operator.register(new ProvisioningRequestReconciler(
-          new ProvisioningCheck(events, flavors, clock)));
+      operator.register(
+          new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)));
       provisioningWatch = null;
     } else {
-      log.info("{} is not installed: the provisioning admission check makes no requests",
+      log.info(
+          "{} is not installed: the provisioning admission check makes no requests",
           ProvisioningRequest.CRD);
       provisioningWatch = new IntegrationWatch(client, ProvisioningRequest.CRD, onNewIntegration);
     }
@@ -210,8 +253,9 @@ public final class BerthOperator implements AutoCloseable {
             ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
             : null;
     leaderElection = config.leaderElection();
-    metrics = new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
-        .route("/usage", new UsageEndpoint(client));
+    metrics =
+        new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
+            .route("/usage", new UsageEndpoint(client));
   }
 
   /**
@@ -250,7 +294,8 @@ public final class BerthOperator implements AutoCloseable {
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
 
   /** Starts everything; returns once the informers have synced. */
-  public static BerthOperator start(KubernetesClient client, OperatorConfig config) throws IOException {
+  public static BerthOperator start(KubernetesClient client, OperatorConfig config)
+      throws IOException {
     return start(client, config, () -> log.warn("restart Berth to switch the new integration on"));
   }
 
@@ -259,7 +304,8 @@ public final class BerthOperator implements AutoCloseable {
    * JobSet CRD appears after start (the process exits there, so that it restarts with it).
    */
   public static BerthOperator start(
-      KubernetesClient client, OperatorConfig config, Runnable onNewIntegration) throws IOException {
+      KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
+      throws IOException {
     return start(client, config, UtilizationSettings.from(System.getenv()), onNewIntegration);
   }
 
@@ -267,12 +313,19 @@ public final class BerthOperator implements AutoCloseable {
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, UtilizationSettings utilization)
       throws IOException {
-    return start(client, config, utilization,
+    return start(
+        client,
+        config,
+        utilization,
         () -> log.warn("restart Berth to switch the new integration on"));
   }
 
-  private static BerthOperator start(KubernetesClient client, OperatorConfig config,
-      UtilizationSettings utilization, Runnable onNewIntegration) throws IOException {
+  private static BerthOperator start(
+      KubernetesClient client,
+      OperatorConfig config,
+      UtilizationSettings utilization,
+      Runnable onNewIntegration)
+      throws IOException {
     BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
     try {
       berth.metrics.start();
@@ -282,8 +335,9 @@ public final class BerthOperator implements AutoCloseable {
         HttpsSettings https = HttpsSettings.from(System.getenv());
         berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
       } else {
-        log.info("webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
-            + " need a serving certificate; see serveHttps)");
+        log.info(
+            "webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
+                + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
       berth.operator.start();
@@ -307,22 +361,26 @@ public final class BerthOperator implements AutoCloseable {
   }
 
   /**
-   * Serves the visibility API, and the dashboard when asked, over HTTPS on {@code host:port}
-   * (0: a free port) with these serving keys; returns the bound port. The operator does this
-   * itself when it serves the webhooks; local mode and tests call it with their own keys.
+   * Serves the visibility API, and the dashboard when asked, over HTTPS on {@code host:port} (0: a
+   * free port) with these serving keys; returns the bound port. The operator does this itself when
+   * it serves the webhooks; local mode and tests call it with their own keys.
    */
-  public synchronized int serveHttps(String host, int port, javax.net.ssl.X509KeyManager keys,
-      boolean withDashboard) throws IOException {
+  public synchronized int serveHttps(
+      String host, int port, javax.net.ssl.X509KeyManager keys, boolean withDashboard)
+      throws IOException {
     if (https != null) {
       throw new IllegalStateException("the HTTPS port is already served");
     }
-    SecureEndpoints endpoints = new SecureEndpoints(host, port, keys)
-        .route(VisibilityEndpoint.PATH, visibility);
+    SecureEndpoints endpoints =
+        new SecureEndpoints(host, port, keys).route(VisibilityEndpoint.PATH, visibility);
     if (withDashboard) {
       endpoints.route(DashboardEndpoint.PATH, dashboard);
     }
     https = endpoints.start();
-    log.info("visibility API{} on https://{}:{}", withDashboard ? " and dashboard" : "", host,
+    log.info(
+        "visibility API{} on https://{}:{}",
+        withDashboard ? " and dashboard" : "",
+        host,
         https.port());
     return https.port();
   }
@@ -341,8 +399,8 @@ public final class BerthOperator implements AutoCloseable {
   }
 
   /**
-   * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client
-   * and the Lease are still there, so no write meets a closed client and no other replica starts
+   * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client and
+   * the Lease are still there, so no write meets a closed client and no other replica starts
    * admitting while this one still writes; then the reconcilers and the Lease; then the servers.
    */
   @Override

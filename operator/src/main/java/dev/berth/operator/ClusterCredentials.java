@@ -21,10 +21,10 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * it reads for every algorithm, PKCS#8, and the algorithm named.
  *
  * <p>Why: fabric8 7.5 tells EC from RSA by the PEM header only ("EC PRIVATE KEY", "RSA PRIVATE
- * KEY") and parses those forms itself. A PKCS#8 key ("PRIVATE KEY", as envtest writes them) is
- * read as RSA, and an EC one fails with {@code Invalid DER: object is not integer}: the process
- * cannot connect. BouncyCastle reads all three forms; the JDK loads the PKCS#8 it is given, for
- * either algorithm, once fabric8 names it.
+ * KEY") and parses those forms itself. A PKCS#8 key ("PRIVATE KEY", as envtest writes them) is read
+ * as RSA, and an EC one fails with {@code Invalid DER: object is not integer}: the process cannot
+ * connect. BouncyCastle reads all three forms; the JDK loads the PKCS#8 it is given, for either
+ * algorithm, once fabric8 names it.
  */
 public final class ClusterCredentials {
   private ClusterCredentials() {}
@@ -84,7 +84,8 @@ public final class ClusterCredentials {
           where + ": an encrypted private key; the Kubernetes client needs it unencrypted");
     } else {
       throw new IllegalArgumentException(
-          where + ": not a PEM private key"
+          where
+              + ": not a PEM private key"
               + (parsed == null ? "" : " (" + parsed.getClass().getSimpleName() + ")"));
     }
     try {

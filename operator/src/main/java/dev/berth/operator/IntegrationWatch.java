@@ -32,7 +32,8 @@ final class IntegrationWatch implements AutoCloseable {
                   @Override
                   public void eventReceived(Action action, CustomResourceDefinition crd) {
                     if (action != Action.DELETED && fired.compareAndSet(false, true)) {
-                      log.warn("{} was installed; restarting to switch its integration on", crdName);
+                      log.warn(
+                          "{} was installed; restarting to switch its integration on", crdName);
                       onInstalled.run();
                     }
                   }

@@ -19,11 +19,27 @@ public record OperatorConfig(
     WaitForPodsReady waitForPodsReady) {
 
   /** With waitForPodsReady off and Kueue's default requeuing backoff. */
-  public OperatorConfig(String namespace, boolean leaderElection, String leaseName,
-      int metricsPort, boolean webhooksEnabled, int webhookPort, String operatorIdentity,
-      boolean exitOnLostLease, boolean fairSharing) {
-    this(namespace, leaderElection, leaseName, metricsPort, webhooksEnabled, webhookPort,
-        operatorIdentity, exitOnLostLease, fairSharing, WaitForPodsReady.DEFAULT);
+  public OperatorConfig(
+      String namespace,
+      boolean leaderElection,
+      String leaseName,
+      int metricsPort,
+      boolean webhooksEnabled,
+      int webhookPort,
+      String operatorIdentity,
+      boolean exitOnLostLease,
+      boolean fairSharing) {
+    this(
+        namespace,
+        leaderElection,
+        leaseName,
+        metricsPort,
+        webhooksEnabled,
+        webhookPort,
+        operatorIdentity,
+        exitOnLostLease,
+        fairSharing,
+        WaitForPodsReady.DEFAULT);
   }
 
   public OperatorConfig {
@@ -32,8 +48,17 @@ public record OperatorConfig(
 
   /** The same process settings with other waitForPodsReady settings. */
   public OperatorConfig with(WaitForPodsReady settings) {
-    return new OperatorConfig(namespace, leaderElection, leaseName, metricsPort, webhooksEnabled,
-        webhookPort, operatorIdentity, exitOnLostLease, fairSharing, settings);
+    return new OperatorConfig(
+        namespace,
+        leaderElection,
+        leaseName,
+        metricsPort,
+        webhooksEnabled,
+        webhookPort,
+        operatorIdentity,
+        exitOnLostLease,
+        fairSharing,
+        settings);
   }
 
   public static OperatorConfig fromEnvironment() {

@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * waitForPodsReady, as Kueue configures it: whether an admitted workload must have its pods ready
- * within {@code timeout} (else it is evicted with reason PodsReadyTimeout), whether admission
- * waits meanwhile ({@code blockAdmission}), how long a ready workload may lose readiness
- * ({@code recoveryTimeout}, null: forever), and how evicted workloads are requeued. The
- * requeuing backoff also paces workloads sent back by an admission check's Retry.
+ * within {@code timeout} (else it is evicted with reason PodsReadyTimeout), whether admission waits
+ * meanwhile ({@code blockAdmission}), how long a ready workload may lose readiness ({@code
+ * recoveryTimeout}, null: forever), and how evicted workloads are requeued. The requeuing backoff
+ * also paces workloads sent back by an admission check's Retry.
  */
 public record WaitForPodsReady(
     boolean enable,
@@ -25,13 +25,18 @@ public record WaitForPodsReady(
     Creation
   }
 
-  public static final WaitForPodsReady DEFAULT = new WaitForPodsReady(
-      false, Duration.ofMinutes(5), false, null, RequeuingTimestamp.Eviction,
-      RequeueBackoff.DEFAULT);
+  public static final WaitForPodsReady DEFAULT =
+      new WaitForPodsReady(
+          false,
+          Duration.ofMinutes(5),
+          false,
+          null,
+          RequeuingTimestamp.Eviction,
+          RequeueBackoff.DEFAULT);
 
   /**
-   * From BERTH_WAIT_FOR_PODS_READY_* variables (the chart sets them from
-   * {@code waitForPodsReady} values); a malformed value fails the start, naming the variable.
+   * From BERTH_WAIT_FOR_PODS_READY_* variables (the chart sets them from {@code waitForPodsReady}
+   * values); a malformed value fails the start, naming the variable.
    */
   public static WaitForPodsReady from(Map<String, String> env) {
     String p = "BERTH_WAIT_FOR_PODS_READY_";
@@ -41,13 +46,15 @@ public record WaitForPodsReady(
         Duration.ofSeconds(positive(env, p + "TIMEOUT_SECONDS", 300)),
         Boolean.parseBoolean(env.getOrDefault(p + "BLOCK_ADMISSION", "false")),
         env.get(p + "RECOVERY_TIMEOUT_SECONDS") == null
-            || env.get(p + "RECOVERY_TIMEOUT_SECONDS").isBlank()
-            ? null : Duration.ofSeconds(positive(env, p + "RECOVERY_TIMEOUT_SECONDS", 0)),
+                || env.get(p + "RECOVERY_TIMEOUT_SECONDS").isBlank()
+            ? null
+            : Duration.ofSeconds(positive(env, p + "RECOVERY_TIMEOUT_SECONDS", 0)),
         timestamp(env.getOrDefault(p + "REQUEUING_TIMESTAMP", "Eviction")),
         new RequeueBackoff(
             seconds(env, p + "BACKOFF_BASE_SECONDS", 60),
             seconds(env, p + "BACKOFF_MAX_SECONDS", 3600),
-            limit == null || limit.isBlank() ? null
+            limit == null || limit.isBlank()
+                ? null
                 : (int) seconds(env, p + "BACKOFF_LIMIT_COUNT", 0)));
   }
 
@@ -55,8 +62,8 @@ public record WaitForPodsReady(
   private static long positive(Map<String, String> env, String name, long dflt) {
     long n = seconds(env, name, dflt);
     if (n < 1) {
-      throw new IllegalArgumentException(name + ": must be at least 1 (seconds), got \""
-          + env.get(name) + "\"");
+      throw new IllegalArgumentException(
+          name + ": must be at least 1 (seconds), got \"" + env.get(name) + "\"");
     }
     return n;
   }
@@ -81,8 +88,11 @@ public record WaitForPodsReady(
     try {
       return RequeuingTimestamp.valueOf(v.trim());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("BERTH_WAIT_FOR_PODS_READY_REQUEUING_TIMESTAMP: must be"
-          + " Eviction or Creation, got \"" + v + "\"");
+      throw new IllegalArgumentException(
+          "BERTH_WAIT_FOR_PODS_READY_REQUEUING_TIMESTAMP: must be"
+              + " Eviction or Creation, got \""
+              + v
+              + "\"");
     }
   }
 

@@ -20,7 +20,8 @@ class AdmissionCycleTest {
   private static Scenario twoQueues(String name) {
     return Scenario.named(name)
         .flavors(flavor("default"))
-        .queues(clusterQueue("a").cohort("c").flavor("default").res("cpu", "4"),
+        .queues(
+            clusterQueue("a").cohort("c").flavor("default").res("cpu", "4"),
             clusterQueue("b").cohort("c").flavor("default").res("cpu", "4"))
         .localQueues(localQueue("la", "a"), localQueue("lb", "b"));
   }
@@ -39,27 +40,33 @@ class AdmissionCycleTest {
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "50"))
             .pending(deepQueue(80))
-            .check(o -> {
-              assertThat(o.admissions()).hasSize(50);
-              assertThat(o.names().get(0)).isEqualTo("w000");
-              assertThat(o.names().get(49)).isEqualTo("w049");
-              assertThat(o.engine().status().pendingStatus("w050").reason()).isEqualTo(WaitingForQuota);
-            }),
+            .check(
+                o -> {
+                  assertThat(o.admissions()).hasSize(50);
+                  assertThat(o.names().get(0)).isEqualTo("w000");
+                  assertThat(o.names().get(49)).isEqualTo("w049");
+                  assertThat(o.engine().status().pendingStatus("w050").reason())
+                      .isEqualTo(WaitingForQuota);
+                }),
         twoQueues("entries that do not borrow go before those that borrow")
-            .pending(workload("borrower").queue("la").priority(100).podSet("main", 1, "cpu", "6"),
+            .pending(
+                workload("borrower").queue("la").priority(100).podSet("main", 1, "cpu", "6"),
                 workload("local").queue("lb").priority(1).podSet("main", 1, "cpu", "4"))
             .admitsInOrder("local")
             .pendingWith("borrower", WaitingForQuota, "needs cpu 6 on flavor default; 4 available"),
         twoQueues("across queues higher priority goes first")
-            .pending(workload("a1").queue("la").priority(5).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("a1").queue("la").priority(5).podSet("main", 1, "cpu", "1"),
                 workload("b1").queue("lb").priority(10).podSet("main", 1, "cpu", "1"))
             .admitsInOrder("b1", "a1"),
         twoQueues("across queues equal priority goes FIFO")
-            .pending(workload("a1").queue("la").created(7).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("a1").queue("la").created(7).podSet("main", 1, "cpu", "1"),
                 workload("b1").queue("lb").created(3).podSet("main", 1, "cpu", "1"))
             .admitsInOrder("b1", "a1"),
         twoQueues("every queue drains in the same cycle")
-            .pending(workload("a1").queue("la").podSet("main", 1, "cpu", "4"),
+            .pending(
+                workload("a1").queue("la").podSet("main", 1, "cpu", "4"),
                 workload("a2").queue("la").created(1).podSet("main", 1, "cpu", "1"),
                 workload("b1").queue("lb").podSet("main", 1, "cpu", "2"),
                 workload("b2").queue("lb").created(1).podSet("main", 1, "cpu", "1"))
@@ -67,7 +74,8 @@ class AdmissionCycleTest {
             .borrows("a2", "cpu", "1"),
         twoQueues("borrowing entries are ordered by priority among themselves")
             .running(workload("r").queue("lb").podSet("main", 1, "cpu", "1"), "b", "default")
-            .pending(workload("x").queue("la").priority(1).podSet("main", 1, "cpu", "5"),
+            .pending(
+                workload("x").queue("la").priority(1).podSet("main", 1, "cpu", "5"),
                 workload("y").queue("la").priority(9).podSet("main", 1, "cpu", "6"))
             .admitsInOrder("y")
             .pendingWith("x", WaitingForQuota, "needs cpu 5"),
@@ -80,13 +88,17 @@ class AdmissionCycleTest {
         Scenario.named("rollback releases quota and requeues at the same place")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "4"))
-            .pending(workload("a").created(1).podSet("main", 1, "cpu", "4"),
+            .pending(
+                workload("a").created(1).podSet("main", 1, "cpu", "4"),
                 workload("b").created(2).podSet("main", 1, "cpu", "4"))
-            .then(e -> {
-              assertThat(e.rollback(e.admission("a").orElseThrow())).isTrue();
-              assertThat(e.status().queuePositions("cq")).containsEntry("a", 0).containsEntry("b", 1);
-              assertThat(e.status().usage("cq", "default", "cpu")).isZero();
-            })
+            .then(
+                e -> {
+                  assertThat(e.rollback(e.admission("a").orElseThrow())).isTrue();
+                  assertThat(e.status().queuePositions("cq"))
+                      .containsEntry("a", 0)
+                      .containsEntry("b", 1);
+                  assertThat(e.status().usage("cq", "default", "cpu")).isZero();
+                })
             .admitsInOrder("a", "a"),
         Scenario.named("restart: recorded admissions count before anything new is admitted")
             .flavors(flavor("default"))
@@ -94,7 +106,10 @@ class AdmissionCycleTest {
             .running(workload("r").podSet("main", 3, "cpu", "1"), "cq", "default")
             .pending(workload("w").podSet("main", 1, "cpu", "2"))
             .admits()
-            .pendingWith("w", WaitingForQuota, "needs cpu 2 on flavor default; 1 available: nominal 4, in use 3"),
+            .pendingWith(
+                "w",
+                WaitingForQuota,
+                "needs cpu 2 on flavor default; 1 available: nominal 4, in use 3"),
         Scenario.named("an evicted workload is requeued with the eviction time")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "4"))
@@ -113,23 +128,34 @@ class AdmissionCycleTest {
         Scenario.named("queue positions follow priority, then timestamp")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "0"))
-            .pending(workload("a").priority(1).created(1).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("a").priority(1).created(1).podSet("main", 1, "cpu", "1"),
                 workload("b").priority(5).created(9).podSet("main", 1, "cpu", "1"),
                 workload("c").priority(1).created(0).podSet("main", 1, "cpu", "1"))
-            .check(o -> assertThat(o.engine().status().queuePositions("cq").keySet()).containsExactly("b", "c", "a")),
+            .check(
+                o ->
+                    assertThat(o.engine().status().queuePositions("cq").keySet())
+                        .containsExactly("b", "c", "a")),
         twoQueues("counts per ClusterQueue and LocalQueue")
             .running(workload("r").queue("la").podSet("main", 1, "cpu", "1"), "a", "default")
-            .pending(workload("p").queue("la").podSet("main", 1, "cpu", "9"),
+            .pending(
+                workload("p").queue("la").podSet("main", 1, "cpu", "9"),
                 workload("q").queue("la").podSet("main", 1, "cpu", "1"))
-            .check(o -> {
-              assertThat(o.engine().status().clusterQueueCounts("a")).isEqualTo(new QueueCounts(0, 1, 2, 2));
-              assertThat(o.engine().status().localQueueCounts("default", "la")).isEqualTo(new QueueCounts(0, 1, 2, 2));
-              assertThat(o.engine().status().usage("a")).containsExactly(new FlavorUsage("default", "cpu", 4000, 2000, 0));
-            }),
+            .check(
+                o -> {
+                  assertThat(o.engine().status().clusterQueueCounts("a"))
+                      .isEqualTo(new QueueCounts(0, 1, 2, 2));
+                  assertThat(o.engine().status().localQueueCounts("default", "la"))
+                      .isEqualTo(new QueueCounts(0, 1, 2, 2));
+                  assertThat(o.engine().status().usage("a"))
+                      .containsExactly(new FlavorUsage("default", "cpu", 4000, 2000, 0));
+                }),
         twoQueues("usage reports what a queue borrows")
             .pending(workload("w").queue("la").podSet("main", 1, "cpu", "6"))
-            .check(o -> assertThat(o.engine().status().usage("a"))
-                .containsExactly(new FlavorUsage("default", "cpu", 4000, 6000, 2000))));
+            .check(
+                o ->
+                    assertThat(o.engine().status().usage("a"))
+                        .containsExactly(new FlavorUsage("default", "cpu", 4000, 6000, 2000))));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -148,16 +174,21 @@ class AdmissionCycleTest {
     e.upsertLocalQueue(localQueue("la", "a"));
     e.upsertLocalQueue(localQueue("lb", "b"));
     for (int i = 0; i < 100; i++) {
-      e.upsertWorkload(workload("big" + i).queue("la").created(i).podSet("main", 1, "cpu", "2").build());
+      e.upsertWorkload(
+          workload("big" + i).queue("la").created(i).podSet("main", 1, "cpu", "2").build());
     }
     e.upsertWorkload(workload("other").queue("lb").podSet("main", 1, "cpu", "1").build());
     CycleResult first = e.runCycle(1);
     assertThat(first.admissions()).extracting(Admission::name).containsExactly("other");
-    assertThat(first.evaluations()).as("one evaluation decides the whole bucket").isLessThanOrEqualTo(3);
+    assertThat(first.evaluations())
+        .as("one evaluation decides the whole bucket")
+        .isLessThanOrEqualTo(3);
     assertThat(first.pendingReasons()).hasSize(100);
     assertThat(e.runCycle(2).evaluations()).isZero();
     e.workloadFinished("other");
-    assertThat(e.runCycle(3).evaluations()).as("an event in another cohort wakes nothing here").isZero();
+    assertThat(e.runCycle(3).evaluations())
+        .as("an event in another cohort wakes nothing here")
+        .isZero();
     e.upsertClusterQueue(clusterQueue("a").cohort("x").flavor("default").res("cpu", "2").build());
     assertThat(e.runCycle(4).admissions()).extracting(Admission::name).containsExactly("big0");
   }
@@ -174,8 +205,12 @@ class AdmissionCycleTest {
       e.upsertLocalQueue(localQueue("la", "a"));
       e.upsertLocalQueue(localQueue("lb", "b"));
       for (int i = 0; i < 20; i++) {
-        e.upsertWorkload(workload("w" + i).queue(i % 2 == 0 ? "la" : "lb").priority(i % 3)
-            .podSet("main", 1, "cpu", Integer.toString(1 + i % 2)).build());
+        e.upsertWorkload(
+            workload("w" + i)
+                .queue(i % 2 == 0 ? "la" : "lb")
+                .priority(i % 3)
+                .podSet("main", 1, "cpu", Integer.toString(1 + i % 2))
+                .build());
       }
       runs.add(e.runCycle(0).admissions().stream().map(Admission::name).toList());
     }

@@ -39,8 +39,14 @@ class AdmissionInvariantsProperties {
   private static final String[] FLAVORS = {"f1", "f2"};
 
   /** One ClusterQueue: cohort 0 = none; nominal2 < 0 = no second flavor; limits in cpu. */
-  record QueueConfig(int cohort, boolean strict, int nominal1, int nominal2, Integer borrowingLimit,
-      Integer lendingLimit, boolean tryNextFlavor) {}
+  record QueueConfig(
+      int cohort,
+      boolean strict,
+      int nominal1,
+      int nominal2,
+      Integer borrowingLimit,
+      Integer lendingLimit,
+      boolean tryNextFlavor) {}
 
   /** One step: 0-3 add, 4 finish, 5-6 cycle, 7 rollback, 8 evict, 9 delete pending. */
   record Op(int kind, int a, int b, int c) {}
@@ -101,8 +107,14 @@ class AdmissionInvariantsProperties {
       if (nested) {
         engine.upsertCohort(new Cohort("c1", "root", List.of()));
         engine.upsertCohort(new Cohort("c2", "root", List.of()));
-        engine.upsertCohort(new Cohort("root", null, List.of(new ResourceGroup(List.of("cpu"),
-            List.of(new FlavorQuotas("f1", List.of(ResourceQuota.of("cpu", 2000))))))));
+        engine.upsertCohort(
+            new Cohort(
+                "root",
+                null,
+                List.of(
+                    new ResourceGroup(
+                        List.of("cpu"),
+                        List.of(new FlavorQuotas("f1", List.of(ResourceQuota.of("cpu", 2000))))))));
       }
       engine.upsertNamespace("ns", Map.of());
       for (int i = 0; i < configs.size(); i++) {
@@ -121,18 +133,25 @@ class AdmissionInvariantsProperties {
       if (c.nominal2() >= 0) {
         fl.add(new FlavorQuotas("f2", List.of(quota(c.nominal2(), cohort, c))));
       }
-      FlavorFungibility fungibility = c.tryNextFlavor()
-          ? new FlavorFungibility(FlavorFungibility.WhenCanBorrow.TryNextFlavor, null, null)
-          : FlavorFungibility.DEFAULT;
-      return new ClusterQueue("cq" + i, cohort ? "c" + c.cohort() : null,
+      FlavorFungibility fungibility =
+          c.tryNextFlavor()
+              ? new FlavorFungibility(FlavorFungibility.WhenCanBorrow.TryNextFlavor, null, null)
+              : FlavorFungibility.DEFAULT;
+      return new ClusterQueue(
+          "cq" + i,
+          cohort ? "c" + c.cohort() : null,
           List.of(new ResourceGroup(List.of("cpu"), fl)),
           c.strict() ? QueueingStrategy.StrictFIFO : QueueingStrategy.BestEffortFIFO,
-          LabelSelector.ALL, fungibility, null, StopPolicy.None);
+          LabelSelector.ALL,
+          fungibility,
+          null,
+          StopPolicy.None);
     }
 
     private static ResourceQuota quota(int nominal, boolean cohort, QueueConfig c) {
       Long bl = cohort && c.borrowingLimit() != null ? c.borrowingLimit() * 1000L : null;
-      Long ll = cohort && c.lendingLimit() != null ? Math.min(c.lendingLimit(), nominal) * 1000L : null;
+      Long ll =
+          cohort && c.lendingLimit() != null ? Math.min(c.lendingLimit(), nominal) * 1000L : null;
       return new ResourceQuota("cpu", nominal * 1000L, bl, ll);
     }
 
@@ -150,12 +169,15 @@ class AdmissionInvariantsProperties {
     private void step(Op op) {
       switch (op.kind()) {
         case 0, 1, 2, 3 -> add(op);
-        case 4 -> pick(admitted, op.a()).ifPresent(uid -> {
-          engine.workloadFinished(uid);
-          admitted.remove(uid);
-          admittedSpecs.remove(uid);
-          log.add("finish " + uid);
-        });
+        case 4 ->
+            pick(admitted, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.workloadFinished(uid);
+                      admitted.remove(uid);
+                      admittedSpecs.remove(uid);
+                      log.add("finish " + uid);
+                    });
         case 7 -> {
           if (lastAdmission != null && admitted.containsKey(lastAdmission.workloadUid())) {
             String uid = lastAdmission.workloadUid();
@@ -165,18 +187,33 @@ class AdmissionInvariantsProperties {
             log.add("rollback " + uid);
           }
         }
-        case 8 -> pick(admitted, op.a()).ifPresent(uid -> {
-          engine.workloadEvicted(uid, now);
-          admitted.remove(uid);
-          Workload w = admittedSpecs.remove(uid);
-          pending.put(uid, new Workload(w.uid(), w.namespace(), w.name(), w.queueName(), w.priority(), now, w.podSets()));
-          log.add("evict " + uid);
-        });
-        case 9 -> pick(pending, op.a()).ifPresent(uid -> {
-          engine.removeWorkload(uid);
-          pending.remove(uid);
-          log.add("delete " + uid);
-        });
+        case 8 ->
+            pick(admitted, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.workloadEvicted(uid, now);
+                      admitted.remove(uid);
+                      Workload w = admittedSpecs.remove(uid);
+                      pending.put(
+                          uid,
+                          new Workload(
+                              w.uid(),
+                              w.namespace(),
+                              w.name(),
+                              w.queueName(),
+                              w.priority(),
+                              now,
+                              w.podSets()));
+                      log.add("evict " + uid);
+                    });
+        case 9 ->
+            pick(pending, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.removeWorkload(uid);
+                      pending.remove(uid);
+                      log.add("delete " + uid);
+                    });
         default -> cycle();
       }
     }
@@ -199,7 +236,8 @@ class AdmissionInvariantsProperties {
         podSets.add(new PodSet("ps" + s, count, min, Map.of("cpu", cpu), null, null, null));
       }
       String uid = String.format("w%04d", next++);
-      Workload w = new Workload(uid, "ns", uid, "lq" + q, op.b() % 4, now - (op.c() % 3) * 5, podSets);
+      Workload w =
+          new Workload(uid, "ns", uid, "lq" + q, op.b() % 4, now - (op.c() % 3) * 5, podSets);
       engine.upsertWorkload(w);
       pending.put(uid, w);
     }
@@ -230,7 +268,8 @@ class AdmissionInvariantsProperties {
         assertThat(pa.name()).isEqualTo(ps.name());
         int min = ps.minCount() == null ? ps.count() : ps.minCount();
         assertThat(pa.count()).isBetween(min, ps.count());
-        assertThat(pa.resourceUsage()).isEqualTo(Map.of("cpu", ps.requests().get("cpu") * pa.count()));
+        assertThat(pa.resourceUsage())
+            .isEqualTo(Map.of("cpu", ps.requests().get("cpu") * pa.count()));
         assertThat(pa.flavors()).containsOnlyKeys("cpu");
       }
     }
@@ -245,7 +284,9 @@ class AdmissionInvariantsProperties {
         for (Workload p : pending.values()) {
           if (before.containsKey(p.uid()) && queueOf(p).equals(a.clusterQueue())) {
             assertThat(sortsBefore(p, admittedW))
-                .as("StrictFIFO %s admitted %s past pending %s", a.clusterQueue(), admittedW.uid(), p.uid())
+                .as(
+                    "StrictFIFO %s admitted %s past pending %s",
+                    a.clusterQueue(), admittedW.uid(), p.uid())
                 .isFalse();
           }
         }
@@ -253,7 +294,8 @@ class AdmissionInvariantsProperties {
     }
 
     private boolean strict(String cq) {
-      return specs.get(Integer.parseInt(cq.substring(2))).queueingStrategy() == QueueingStrategy.StrictFIFO;
+      return specs.get(Integer.parseInt(cq.substring(2))).queueingStrategy()
+          == QueueingStrategy.StrictFIFO;
     }
 
     private static String queueOf(Workload w) {
@@ -274,7 +316,10 @@ class AdmissionInvariantsProperties {
       Map<String, Long> ledger = new HashMap<>();
       for (Admission a : admitted.values()) {
         for (PodSetAssignment pa : a.podSetAssignments()) {
-          ledger.merge(a.clusterQueue() + "/" + pa.flavors().get("cpu"), pa.resourceUsage().get("cpu"), Long::sum);
+          ledger.merge(
+              a.clusterQueue() + "/" + pa.flavors().get("cpu"),
+              pa.resourceUsage().get("cpu"),
+              Long::sum);
         }
       }
       Map<String, long[]> byTree = new HashMap<>();
@@ -286,16 +331,24 @@ class AdmissionInvariantsProperties {
             pendingHere++;
           }
         }
-        assertThat(engine.status().clusterQueueCounts(spec.name()).pending()).as("pending count of %s", spec.name())
+        assertThat(engine.status().clusterQueueCounts(spec.name()).pending())
+            .as("pending count of %s", spec.name())
             .isEqualTo(pendingHere);
         for (FlavorQuotas fq : spec.resourceGroups().get(0).flavors()) {
           ResourceQuota q = fq.resources().get(0);
           long usage = ledger.getOrDefault(spec.name() + "/" + fq.name(), 0L);
-          assertThat(engine.status().usage(spec.name(), fq.name(), "cpu")).as("engine usage of %s/%s", spec.name(), fq.name())
+          assertThat(engine.status().usage(spec.name(), fq.name(), "cpu"))
+              .as("engine usage of %s/%s", spec.name(), fq.name())
               .isEqualTo(usage);
-          long max = spec.cohort() == null ? q.nominalQuota()
-              : q.borrowingLimit() == null ? Long.MAX_VALUE : q.nominalQuota() + q.borrowingLimit();
-          assertThat(usage).as("%s/%s usage <= nominal + borrowingLimit", spec.name(), fq.name()).isLessThanOrEqualTo(max);
+          long max =
+              spec.cohort() == null
+                  ? q.nominalQuota()
+                  : q.borrowingLimit() == null
+                      ? Long.MAX_VALUE
+                      : q.nominalQuota() + q.borrowingLimit();
+          assertThat(usage)
+              .as("%s/%s usage <= nominal + borrowingLimit", spec.name(), fq.name())
+              .isLessThanOrEqualTo(max);
           if (spec.cohort() == null) {
             continue;
           }
@@ -311,8 +364,11 @@ class AdmissionInvariantsProperties {
       if (nested && byTree.containsKey("root/f1")) {
         byTree.get("root/f1")[1] += 2000;
       }
-      byTree.forEach((tree, t) ->
-          assertThat(t[0]).as("usage in pool of %s within what was lent", tree).isLessThanOrEqualTo(t[1]));
+      byTree.forEach(
+          (tree, t) ->
+              assertThat(t[0])
+                  .as("usage in pool of %s within what was lent", tree)
+                  .isLessThanOrEqualTo(t[1]));
       assertThat(Objects.requireNonNull(engine).admittedCount()).isEqualTo(admitted.size());
       assertThat(engine.pendingCount()).isEqualTo(pending.size());
     }

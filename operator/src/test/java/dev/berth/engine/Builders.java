@@ -46,7 +46,8 @@ final class Builders {
     return new LocalQueue("default", name, clusterQueue, StopPolicy.None);
   }
 
-  static LocalQueue localQueue(String namespace, String name, String clusterQueue, StopPolicy stop) {
+  static LocalQueue localQueue(
+      String namespace, String name, String clusterQueue, StopPolicy stop) {
     return new LocalQueue(namespace, name, clusterQueue, stop);
   }
 
@@ -88,7 +89,9 @@ final class Builders {
     }
   }
 
-  /** Collects resource groups: flavor(...) opens a flavor in the current group, res(...) adds quota. */
+  /**
+   * Collects resource groups: flavor(...) opens a flavor in the current group, res(...) adds quota.
+   */
   abstract static class QuotaBuilder<T extends QuotaBuilder<T>> {
     final List<List<FlavorQuotas>> groups = new ArrayList<>(List.of(new ArrayList<>()));
     private String currentFlavor;
@@ -115,9 +118,12 @@ final class Builders {
 
     @SuppressWarnings("unchecked")
     T res(String resource, String nominal, String borrowingLimit, String lendingLimit) {
-      current.add(new ResourceQuota(resource, q(resource, nominal),
-          borrowingLimit == null ? null : q(resource, borrowingLimit),
-          lendingLimit == null ? null : q(resource, lendingLimit)));
+      current.add(
+          new ResourceQuota(
+              resource,
+              q(resource, nominal),
+              borrowingLimit == null ? null : q(resource, borrowingLimit),
+              lendingLimit == null ? null : q(resource, lendingLimit)));
       return (T) this;
     }
 
@@ -171,7 +177,9 @@ final class Builders {
       return this;
     }
 
-    QueueBuilder fungibility(FlavorFungibility.WhenCanBorrow b, FlavorFungibility.WhenCanPreempt p,
+    QueueBuilder fungibility(
+        FlavorFungibility.WhenCanBorrow b,
+        FlavorFungibility.WhenCanPreempt p,
         FlavorFungibility.Preference pref) {
       fungibility = new FlavorFungibility(b, p, pref);
       return this;
@@ -194,7 +202,16 @@ final class Builders {
     }
 
     ClusterQueue build() {
-      return new ClusterQueue(name, cohort, resourceGroups(), strategy, selector, fungibility, preemption, stop, weight);
+      return new ClusterQueue(
+          name,
+          cohort,
+          resourceGroups(),
+          strategy,
+          selector,
+          fungibility,
+          preemption,
+          stop,
+          weight);
     }
   }
 
@@ -299,8 +316,13 @@ final class Builders {
       return this;
     }
 
-    WorkloadBuilder requiredAffinity(String key, LabelSelectorRequirement.Operator op, String... values) {
-      last().affinity.add(new NodeSelectorTerm(List.of(new LabelSelectorRequirement(key, op, List.of(values)))));
+    WorkloadBuilder requiredAffinity(
+        String key, LabelSelectorRequirement.Operator op, String... values) {
+      last()
+          .affinity
+          .add(
+              new NodeSelectorTerm(
+                  List.of(new LabelSelectorRequirement(key, op, List.of(values)))));
       return this;
     }
 
@@ -320,8 +342,16 @@ final class Builders {
     Workload build() {
       List<PodSet> ps = new ArrayList<>();
       for (PodSetSpec s : podSets) {
-        ps.add(new PodSet(s.name, s.count, s.minCount, s.requests, s.nodeSelector, s.affinity, s.tolerations,
-            s.topologyRequest));
+        ps.add(
+            new PodSet(
+                s.name,
+                s.count,
+                s.minCount,
+                s.requests,
+                s.nodeSelector,
+                s.affinity,
+                s.tolerations,
+                s.topologyRequest));
       }
       return new Workload(uid, namespace, name, queue, priority, created, ps);
     }

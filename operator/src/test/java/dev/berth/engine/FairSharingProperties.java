@@ -2,20 +2,20 @@ package dev.berth.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.engine.PreemptionProperties.Cluster;
+import dev.berth.engine.PreemptionProperties.Job;
+import dev.berth.engine.PreemptionProperties.QueueConfig;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.FlavorQuotas;
 import dev.berth.engine.model.LabelSelector;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PodSet;
+import dev.berth.engine.model.PreemptionPolicy;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.ResourceGroup;
 import dev.berth.engine.model.ResourceQuota;
 import dev.berth.engine.model.StopPolicy;
 import dev.berth.engine.model.Workload;
-import dev.berth.engine.PreemptionProperties.Cluster;
-import dev.berth.engine.PreemptionProperties.Job;
-import dev.berth.engine.PreemptionProperties.QueueConfig;
-import dev.berth.engine.model.PreemptionPolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -44,7 +44,8 @@ class FairSharingProperties {
   void backloggedQueuesConvergeToTheWeightedIdeal(
       @ForAll @Size(min = 2, max = 5) List<@IntRange(min = 1, max = 4) Integer> weights,
       @ForAll @IntRange(min = 1, max = 40) int pool) {
-    AdmissionEngine engine = new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption());
+    AdmissionEngine engine =
+        new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption());
     engine.upsertResourceFlavor(ResourceFlavor.named("f"));
     engine.upsertNamespace("ns", Map.of());
     engine.upsertClusterQueue(queue("lender", pool, 1));
@@ -52,8 +53,15 @@ class FairSharingProperties {
       engine.upsertClusterQueue(queue("cq" + i, 0, weights.get(i)));
       engine.upsertLocalQueue(new LocalQueue("ns", "lq" + i, "cq" + i, StopPolicy.None));
       for (int k = 0; k <= pool; k++) {
-        engine.upsertWorkload(new Workload("w" + i + "-" + k, "ns", null, "lq" + i, 0, k,
-            List.of(new PodSet("main", 1, null, Map.of("cpu", 1000L), null, null, null))));
+        engine.upsertWorkload(
+            new Workload(
+                "w" + i + "-" + k,
+                "ns",
+                null,
+                "lq" + i,
+                0,
+                k,
+                List.of(new PodSet("main", 1, null, Map.of("cpu", 1000L), null, null, null))));
       }
     }
     CycleResult r = engine.runCycle(1);
@@ -65,7 +73,9 @@ class FairSharingProperties {
     for (int i = 0; i < used.length; i++) {
       for (int j = 0; j < used.length; j++) {
         // (used_i - 1) / w_i <= (used_j + 1) / w_j, in integers.
-        assertThat((used[i] - 1) * weights.get(j)).as("queue %s (weight %s, %s) vs %s (weight %s, %s)",
+        assertThat((used[i] - 1) * weights.get(j))
+            .as(
+                "queue %s (weight %s, %s) vs %s (weight %s, %s)",
                 i, weights.get(i), used[i], j, weights.get(j), used[j])
             .isLessThanOrEqualTo((used[j] + 1) * weights.get(i));
       }
@@ -73,10 +83,10 @@ class FairSharingProperties {
   }
 
   /**
-   * Queues with no quota of their own (reclaimWithinCohort Any, so fair-sharing preemption may
-   * act) and a deep backlog of equal 1-cpu workloads; rounds of: cycle, the operator completes
-   * the requested evictions, random admitted workloads finish. Once a cycle changes nothing, the
-   * pool is full and every queue is within one workload of the weighted ideal.
+   * Queues with no quota of their own (reclaimWithinCohort Any, so fair-sharing preemption may act)
+   * and a deep backlog of equal 1-cpu workloads; rounds of: cycle, the operator completes the
+   * requested evictions, random admitted workloads finish. Once a cycle changes nothing, the pool
+   * is full and every queue is within one workload of the weighted ideal.
    */
   @Property(tries = 150)
   void backloggedQueuesStayNearTheWeightedIdealWhileWorkloadsFinish(
@@ -85,7 +95,8 @@ class FairSharingProperties {
       @ForAll @IntRange(min = 1, max = 8) int rounds,
       @ForAll long seed) {
     Random random = new Random(seed);
-    AdmissionEngine engine = new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption());
+    AdmissionEngine engine =
+        new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption());
     engine.upsertResourceFlavor(ResourceFlavor.named("f"));
     engine.upsertNamespace("ns", Map.of());
     engine.upsertClusterQueue(queue("lender", pool, 1, PreemptionPolicy.NEVER));
@@ -94,8 +105,15 @@ class FairSharingProperties {
       engine.upsertClusterQueue(queue("cq" + i, 0, weights.get(i), RECLAIM_ANY));
       engine.upsertLocalQueue(new LocalQueue("ns", "lq" + i, "cq" + i, StopPolicy.None));
       for (int k = 0; k < backlog; k++) {
-        engine.upsertWorkload(new Workload("w" + i + "-" + k, "ns", null, "lq" + i, 0, k,
-            List.of(new PodSet("main", 1, null, Map.of("cpu", 1000L), null, null, null))));
+        engine.upsertWorkload(
+            new Workload(
+                "w" + i + "-" + k,
+                "ns",
+                null,
+                "lq" + i,
+                0,
+                k,
+                List.of(new PodSet("main", 1, null, Map.of("cpu", 1000L), null, null, null))));
       }
     }
     List<String> admitted = new ArrayList<>();
@@ -116,14 +134,18 @@ class FairSharingProperties {
     }
     for (int i = 0; i < used.length; i++) {
       for (int j = 0; j < used.length; j++) {
-        assertThat((used[i] - 1) * weights.get(j)).as("queue %s (weight %s, %s) vs %s (weight %s, %s)",
+        assertThat((used[i] - 1) * weights.get(j))
+            .as(
+                "queue %s (weight %s, %s) vs %s (weight %s, %s)",
                 i, weights.get(i), used[i], j, weights.get(j), used[j])
             .isLessThanOrEqualTo((used[j] + 1) * weights.get(i));
       }
     }
   }
 
-  /** Cycles until one admits and evicts nothing; evictions are completed by the operator at once. */
+  /**
+   * Cycles until one admits and evicts nothing; evictions are completed by the operator at once.
+   */
   private static long settle(AdmissionEngine engine, List<String> admitted, long now) {
     for (int i = 0; i < 200; i++) {
       CycleResult r = engine.runCycle(now++);
@@ -140,8 +162,8 @@ class FairSharingProperties {
   }
 
   /**
-   * Random cohorts, policies, weights, running and arriving workloads with fair sharing on: replayed
-   * until nothing changes, no workload preempts one that preempted it, and it settles.
+   * Random cohorts, policies, weights, running and arriving workloads with fair sharing on:
+   * replayed until nothing changes, no workload preempts one that preempted it, and it settles.
    */
   @Property(tries = 300)
   void fairSharingPreemptionNeverGoesInACircle(
@@ -150,8 +172,12 @@ class FairSharingProperties {
       @ForAll @Size(min = 3, max = 12) List<@From("job") Job> running,
       @ForAll @Size(min = 1, max = 6) List<@From("preemptor") Job> arriving) {
     List<Long> w = weights.stream().map(x -> x * 1000L).toList();
-    Cluster c = new Cluster(queues, running,
-        new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption()), w);
+    Cluster c =
+        new Cluster(
+            queues,
+            running,
+            new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption()),
+            w);
     arriving.forEach(c::submit);
     Set<String> pairs = new HashSet<>();
     int quietCycles = 0;
@@ -164,7 +190,8 @@ class FairSharingProperties {
       }
       quietCycles = 0;
       for (Eviction e : r.evictions()) {
-        assertThat(pairs).as("%s evicts %s after being evicted by it", e.preemptorUid(), e.workloadUid())
+        assertThat(pairs)
+            .as("%s evicts %s after being evicted by it", e.preemptorUid(), e.workloadUid())
             .doesNotContain(e.workloadUid() + ">" + e.preemptorUid());
         pairs.add(e.preemptorUid() + ">" + e.workloadUid());
       }
@@ -191,17 +218,30 @@ class FairSharingProperties {
     return new PreemptionProperties().preemptor();
   }
 
-  private static final PreemptionPolicy RECLAIM_ANY = new PreemptionPolicy(PreemptionPolicy.WithinClusterQueue.Never,
-      PreemptionPolicy.ReclaimWithinCohort.Any, PreemptionPolicy.BorrowWithinCohort.Never, null);
+  private static final PreemptionPolicy RECLAIM_ANY =
+      new PreemptionPolicy(
+          PreemptionPolicy.WithinClusterQueue.Never,
+          PreemptionPolicy.ReclaimWithinCohort.Any,
+          PreemptionPolicy.BorrowWithinCohort.Never,
+          null);
 
   private static ClusterQueue queue(String name, int cpu, int weight) {
     return queue(name, cpu, weight, null);
   }
 
   private static ClusterQueue queue(String name, int cpu, int weight, PreemptionPolicy preemption) {
-    return new ClusterQueue(name, "c",
-        List.of(new ResourceGroup(List.of("cpu"),
-            List.of(new FlavorQuotas("f", List.of(ResourceQuota.of("cpu", cpu * 1000L)))))),
-        null, LabelSelector.ALL, null, preemption, StopPolicy.None, weight * 1000L);
+    return new ClusterQueue(
+        name,
+        "c",
+        List.of(
+            new ResourceGroup(
+                List.of("cpu"),
+                List.of(new FlavorQuotas("f", List.of(ResourceQuota.of("cpu", cpu * 1000L)))))),
+        null,
+        LabelSelector.ALL,
+        null,
+        preemption,
+        StopPolicy.None,
+        weight * 1000L);
   }
 }

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Flavor matching, fungibility, several podSets and partial admission. */
 class FlavorAssignmentTest {
-  private static final PreemptionPolicy LOWER_PRIORITY = new PreemptionPolicy(
-      PreemptionPolicy.WithinClusterQueue.LowerPriority, null, null, null);
+  private static final PreemptionPolicy LOWER_PRIORITY =
+      new PreemptionPolicy(PreemptionPolicy.WithinClusterQueue.LowerPriority, null, null, null);
 
   private static Builders.FlavorBuilder spot() {
     return flavor("spot").label("tier", "spot");
@@ -47,7 +47,8 @@ class FlavorAssignmentTest {
   private static Scenario borrowable(String name, Builders.QueueBuilder a) {
     return Scenario.named(name)
         .flavors(flavor("f1"), flavor("f2"))
-        .queues(a.cohort("c").flavor("f1").res("cpu", "2").flavor("f2").res("cpu", "10"),
+        .queues(
+            a.cohort("c").flavor("f1").res("cpu", "2").flavor("f2").res("cpu", "10"),
             clusterQueue("b").cohort("c").flavor("f1").res("cpu", "10"));
   }
 
@@ -55,7 +56,13 @@ class FlavorAssignmentTest {
   private static Scenario preemptOrBorrow(String name, Builders.QueueBuilder a) {
     return Scenario.named(name)
         .flavors(flavor("f1"), flavor("f2"))
-        .queues(a.cohort("c").preemption(LOWER_PRIORITY).flavor("f1").res("cpu", "4").flavor("f2").res("cpu", "0"),
+        .queues(
+            a.cohort("c")
+                .preemption(LOWER_PRIORITY)
+                .flavor("f1")
+                .res("cpu", "4")
+                .flavor("f2")
+                .res("cpu", "0"),
             clusterQueue("b").cohort("c").flavor("f2").res("cpu", "10"))
         .localQueues(localQueue("lq", "a"))
         .running(workload("low").podSet("main", 1, "cpu", "4"), "a", "f1");
@@ -86,30 +93,42 @@ class FlavorAssignmentTest {
         Scenario.named("required node affinity In selects the matching flavor")
             .flavors(spot(), onDemand())
             .queues(spotThenOnDemand())
-            .pending(workload("w").podSet("main", 1, "cpu", "1").requiredAffinity("tier", Operator.In, "on-demand"))
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "1")
+                    .requiredAffinity("tier", Operator.In, "on-demand"))
             .assigns("w", "main", "cpu", "on-demand"),
         Scenario.named("required node affinity NotIn skips the flavor")
             .flavors(spot(), onDemand())
             .queues(spotThenOnDemand())
-            .pending(workload("w").podSet("main", 1, "cpu", "1").requiredAffinity("tier", Operator.NotIn, "spot"))
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "1")
+                    .requiredAffinity("tier", Operator.NotIn, "spot"))
             .assigns("w", "main", "cpu", "on-demand"),
         Scenario.named("no flavor matches the labels")
             .flavors(spot(), onDemand())
             .queues(spotThenOnDemand())
             .pending(workload("w").podSet("main", 1, "cpu", "1").nodeSelector("tier", "reserved"))
             .admits()
-            .pendingWith("w", NoMatchingFlavor, "flavor spot has node label tier=spot, nodeSelector wants reserved"),
+            .pendingWith(
+                "w",
+                NoMatchingFlavor,
+                "flavor spot has node label tier=spot, nodeSelector wants reserved"),
         Scenario.named("untolerated NoSchedule taint skips the flavor")
             .flavors(gpu())
             .queues(clusterQueue("cq").flavor("gpu").res("cpu", "10"))
             .pending(workload("w").podSet("main", 1, "cpu", "1"))
             .admits()
-            .pendingWith("w", NoMatchingFlavor, "untolerated taint nvidia.com/gpu=present:NoSchedule"),
+            .pendingWith(
+                "w", NoMatchingFlavor, "untolerated taint nvidia.com/gpu=present:NoSchedule"),
         Scenario.named("pod toleration lets the workload use a tainted flavor")
             .flavors(gpu())
             .queues(clusterQueue("cq").flavor("gpu").res("cpu", "10"))
-            .pending(workload("w").podSet("main", 1, "cpu", "1")
-                .toleration(Toleration.exists("nvidia.com/gpu", TaintEffect.NoSchedule)))
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "1")
+                    .toleration(Toleration.exists("nvidia.com/gpu", TaintEffect.NoSchedule)))
             .admits("w"),
         Scenario.named("the flavor's own toleration counts")
             .flavors(gpu().toleration(Toleration.equal("nvidia.com/gpu", "present", null)))
@@ -124,47 +143,64 @@ class FlavorAssignmentTest {
         Scenario.named("toleration with the wrong value does not tolerate")
             .flavors(flavor("t").taint("dedicated", "ml", TaintEffect.NoExecute))
             .queues(clusterQueue("cq").flavor("t").res("cpu", "10"))
-            .pending(workload("w").podSet("main", 1, "cpu", "1")
-                .toleration(Toleration.equal("dedicated", "web", TaintEffect.NoExecute)))
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "1")
+                    .toleration(Toleration.equal("dedicated", "web", TaintEffect.NoExecute)))
             .pendingWith("w", NoMatchingFlavor, "untolerated taint dedicated=ml:NoExecute"),
-        borrowable("whenCanBorrow MayStopSearch borrows on the first flavor",
+        borrowable(
+                "whenCanBorrow MayStopSearch borrows on the first flavor",
                 clusterQueue("a").fungibility(MayStopSearch, null, null))
             .pending(workload("w").podSet("main", 1, "cpu", "4"))
             .assigns("w", "main", "cpu", "f1")
             .borrows("w", "cpu", "2"),
-        borrowable("whenCanBorrow TryNextFlavor prefers a later flavor without borrowing",
+        borrowable(
+                "whenCanBorrow TryNextFlavor prefers a later flavor without borrowing",
                 clusterQueue("a").fungibility(TryNextFlavor, null, null))
             .pending(workload("w").podSet("main", 1, "cpu", "4"))
             .assigns("w", "main", "cpu", "f2")
             .borrows("w", "cpu", "0"),
-        borrowable("whenCanBorrow TryNextFlavor falls back to borrowing when nothing else fits",
+        borrowable(
+                "whenCanBorrow TryNextFlavor falls back to borrowing when nothing else fits",
                 clusterQueue("a").fungibility(TryNextFlavor, null, null))
             .pending(workload("w").podSet("main", 1, "cpu", "11"))
             .assigns("w", "main", "cpu", "f1")
             .borrows("w", "cpu", "9"),
-        preemptOrBorrow("whenCanPreempt TryNextFlavor moves past a flavor that needs preemption",
-                clusterQueue("a").fungibility(null, WhenCanPreempt.TryNextFlavor, BorrowingOverPreemption))
+        preemptOrBorrow(
+                "whenCanPreempt TryNextFlavor moves past a flavor that needs preemption",
+                clusterQueue("a")
+                    .fungibility(null, WhenCanPreempt.TryNextFlavor, BorrowingOverPreemption))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
             .assigns("w", "main", "cpu", "f2"),
-        preemptOrBorrow("whenCanPreempt MayStopSearch stops at Preempt and waits when no victims",
+        preemptOrBorrow(
+                "whenCanPreempt MayStopSearch stops at Preempt and waits when no victims",
                 clusterQueue("a").fungibility(null, WhenCanPreempt.MayStopSearch, null))
             .pending(workload("w").priority(-1).podSet("main", 1, "cpu", "2"))
             .admits()
             .pendingWith("w", WaitingForQuota, "preemption could make room but found no victims"),
-        preemptOrBorrow("preference PreemptionOverBorrowing picks the Preempt flavor",
-                clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
+        preemptOrBorrow(
+                "preference PreemptionOverBorrowing picks the Preempt flavor",
+                clusterQueue("a")
+                    .fungibility(
+                        TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
             .admits()
             .evicts("low", EvictionReason.Preempted)
             .pendingWith("w", PendingReason.WaitingForPreemptedWorkloads, "low"),
-        preemptOrBorrow("preference PreemptionOverBorrowing admits on the Preempt flavor once the victim is gone",
-                clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
+        preemptOrBorrow(
+                "preference PreemptionOverBorrowing admits on the Preempt flavor once the victim is gone",
+                clusterQueue("a")
+                    .fungibility(
+                        TryNextFlavor, WhenCanPreempt.TryNextFlavor, PreemptionOverBorrowing))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
             .then(e -> e.workloadEvicted("low", 2))
             .assigns("w", "main", "cpu", "f1")
             .borrows("w", "cpu", "0"),
-        preemptOrBorrow("preference BorrowingOverPreemption picks the borrowing flavor",
-                clusterQueue("a").fungibility(TryNextFlavor, WhenCanPreempt.TryNextFlavor, BorrowingOverPreemption))
+        preemptOrBorrow(
+                "preference BorrowingOverPreemption picks the borrowing flavor",
+                clusterQueue("a")
+                    .fungibility(
+                        TryNextFlavor, WhenCanPreempt.TryNextFlavor, BorrowingOverPreemption))
             .pending(workload("w").priority(10).podSet("main", 1, "cpu", "2"))
             .assigns("w", "main", "cpu", "f2")
             .borrows("w", "cpu", "2"),
@@ -173,7 +209,8 @@ class FlavorAssignmentTest {
             .queues(clusterQueue("cq").flavor("f1").res("cpu", "4"))
             .running(workload("low").podSet("main", 1, "cpu", "4"), "cq", "f1")
             .pending(workload("w").podSet("main", 1, "cpu", "2"))
-            .pendingWith("w", WaitingForQuota, "needs cpu 2 on flavor f1; 0 available: nominal 4, in use 4"),
+            .pendingWith(
+                "w", WaitingForQuota, "needs cpu 2 on flavor f1; 0 available: nominal 4, in use 4"),
         Scenario.named("several podSets are admitted together")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10"))
@@ -187,13 +224,18 @@ class FlavorAssignmentTest {
             .pending(workload("w").podSet("driver", 1, "cpu", "1").podSet("workers", 4, "cpu", "2"))
             .admits()
             .usage("cq", "default", "cpu", "0")
-            .pendingWith("w", ExceedsMaxQuota,
+            .pendingWith(
+                "w",
+                ExceedsMaxQuota,
                 "podSet workers: needs cpu 8 on flavor default (9 with the podSets before it)"),
         Scenario.named("podSets may land on different flavors")
             .flavors(spot(), onDemand())
             .queues(spotThenOnDemand())
-            .pending(workload("w").podSet("driver", 1, "cpu", "1").nodeSelector("tier", "on-demand")
-                .podSet("workers", 2, "cpu", "2"))
+            .pending(
+                workload("w")
+                    .podSet("driver", 1, "cpu", "1")
+                    .nodeSelector("tier", "on-demand")
+                    .podSet("workers", 2, "cpu", "2"))
             .assigns("w", "driver", "cpu", "on-demand")
             .assigns("w", "workers", "cpu", "spot"),
         Scenario.named("partial admission takes the largest count that fits")
@@ -212,7 +254,11 @@ class FlavorAssignmentTest {
         Scenario.named("partial admission with another podSet counted in full")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10"))
-            .pending(workload("w").podSet("driver", 1, "cpu", "3").podSet("workers", 10, "cpu", "1").minCount(2))
+            .pending(
+                workload("w")
+                    .podSet("driver", 1, "cpu", "3")
+                    .podSet("workers", 10, "cpu", "1")
+                    .minCount(2))
             .count("w", "workers", 7)
             .count("w", "driver", 1),
         Scenario.named("the pods resource counts one per pod")
@@ -225,12 +271,23 @@ class FlavorAssignmentTest {
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10"))
             .pending(workload("w").podSet("main", 1, "cpu", "1", "nvidia.com/gpu", "1"))
-            .pendingWith("w", NoMatchingFlavor, "resource nvidia.com/gpu is not covered by ClusterQueue cq"),
+            .pendingWith(
+                "w", NoMatchingFlavor, "resource nvidia.com/gpu is not covered by ClusterQueue cq"),
         Scenario.named("resource groups are assigned independently")
             .flavors(flavor("default"), flavor("a100"), flavor("h100"))
-            .queues(clusterQueue("cq").flavor("default").res("cpu", "64").res("memory", "256Gi")
-                .newGroup().flavor("a100").res("nvidia.com/gpu", "2").flavor("h100").res("nvidia.com/gpu", "8"))
-            .pending(workload("w").podSet("main", 1, "cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "4"))
+            .queues(
+                clusterQueue("cq")
+                    .flavor("default")
+                    .res("cpu", "64")
+                    .res("memory", "256Gi")
+                    .newGroup()
+                    .flavor("a100")
+                    .res("nvidia.com/gpu", "2")
+                    .flavor("h100")
+                    .res("nvidia.com/gpu", "8"))
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "4"))
             .assigns("w", "main", "cpu", "default")
             .assigns("w", "main", "memory", "default")
             .assigns("w", "main", "nvidia.com/gpu", "h100"),
@@ -239,7 +296,10 @@ class FlavorAssignmentTest {
             .queues(clusterQueue("cq").flavor("ghost").res("cpu", "10"))
             .pending(workload("w").podSet("main", 1, "cpu", "1"))
             .admits()
-            .pendingWith("w", dev.berth.engine.model.PendingReason.Inadmissible, "flavor ghost doesn't exist"));
+            .pendingWith(
+                "w",
+                dev.berth.engine.model.PendingReason.Inadmissible,
+                "flavor ghost doesn't exist"));
   }
 
   @ParameterizedTest(name = "{0}")

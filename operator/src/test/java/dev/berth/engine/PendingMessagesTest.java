@@ -23,10 +23,15 @@ class PendingMessagesTest {
         Scenario.named("a JobSet's podSet shows its own need, then the whole")
             .flavors(flavor("h100"))
             .queues(clusterQueue("cq").flavor("h100").res("nvidia.com/gpu", "5"))
-            .pending(workload("js").podSet("a", 1, "nvidia.com/gpu", "2")
-                .podSet("b", 1, "nvidia.com/gpu", "2").podSet("c", 1, "nvidia.com/gpu", "2"))
+            .pending(
+                workload("js")
+                    .podSet("a", 1, "nvidia.com/gpu", "2")
+                    .podSet("b", 1, "nvidia.com/gpu", "2")
+                    .podSet("c", 1, "nvidia.com/gpu", "2"))
             .admits()
-            .pendingWith("js", ExceedsMaxQuota,
+            .pendingWith(
+                "js",
+                ExceedsMaxQuota,
                 "podSet c: needs nvidia.com/gpu 2 on flavor h100 (6 with the podSets before it);"
                     + " at most 5 could ever be available"),
         Scenario.named("unused nominal quota lent to the cohort is named")
@@ -38,7 +43,9 @@ class PendingMessagesTest {
             .running(workload("theirs").podSet("main", 1, "nvidia.com/gpu", "1"), "b", "h100")
             .pending(workload("w").queue("lq").podSet("main", 1, "nvidia.com/gpu", "1"))
             .admits()
-            .pendingWith("w", WaitingForQuota,
+            .pendingWith(
+                "w",
+                WaitingForQuota,
                 "needs nvidia.com/gpu 1 on flavor h100; 0 available: nominal 2, in use 1,"
                     + " 1 lent to cohort ai, may borrow 0 from cohort ai"),
         Scenario.named("quota in use beyond nominal is named as borrowed")
@@ -49,7 +56,9 @@ class PendingMessagesTest {
             .running(workload("big").podSet("main", 1, "cpu", "12"), "a", "default")
             .pending(workload("w").podSet("main", 1, "cpu", "3"))
             .admits()
-            .pendingWith("w", WaitingForQuota,
+            .pendingWith(
+                "w",
+                WaitingForQuota,
                 "2 available: nominal 10, in use 12 (2 borrowed), may borrow 2 from cohort c"),
         Scenario.named("a workload joining a held LocalQueue says why, without a rebuild")
             .flavors(flavor("default"))
@@ -57,31 +66,57 @@ class PendingMessagesTest {
             .pending(workload("first").podSet("main", 1, "cpu", "1"))
             .then(e -> e.upsertWorkload(workload("later").podSet("main", 1, "cpu", "2").build()))
             .admits()
-            .pendingWith("later", PendingReason.Inadmissible,
+            .pendingWith(
+                "later",
+                PendingReason.Inadmissible,
                 "namespace default doesn't match the namespaceSelector of ClusterQueue cq"),
         Scenario.named("the summary is one line under 200 characters, the scarcest first")
             .flavors(flavor("f1"), flavor("f2"), flavor("f3"))
-            .queues(clusterQueue("cq")
-                .flavor("f1").res("cpu", "100").res("memory", "100Gi").res("nvidia.com/gpu", "8")
-                .flavor("f2").res("cpu", "100").res("memory", "100Gi").res("nvidia.com/gpu", "8")
-                .flavor("f3").res("cpu", "100").res("memory", "100Gi").res("nvidia.com/gpu", "8"))
-            .running(workload("r1").podSet("main", 1, "cpu", "90", "memory", "90Gi",
-                "nvidia.com/gpu", "8"), "cq", "f1")
-            .running(workload("r2").podSet("main", 1, "cpu", "90", "memory", "90Gi",
-                "nvidia.com/gpu", "8"), "cq", "f2")
-            .running(workload("r3").podSet("main", 1, "cpu", "90", "memory", "90Gi",
-                "nvidia.com/gpu", "8"), "cq", "f3")
-            .pending(workload("w").podSet("main", 1, "cpu", "20", "memory", "20Gi",
-                "nvidia.com/gpu", "8"))
+            .queues(
+                clusterQueue("cq")
+                    .flavor("f1")
+                    .res("cpu", "100")
+                    .res("memory", "100Gi")
+                    .res("nvidia.com/gpu", "8")
+                    .flavor("f2")
+                    .res("cpu", "100")
+                    .res("memory", "100Gi")
+                    .res("nvidia.com/gpu", "8")
+                    .flavor("f3")
+                    .res("cpu", "100")
+                    .res("memory", "100Gi")
+                    .res("nvidia.com/gpu", "8"))
+            .running(
+                workload("r1")
+                    .podSet("main", 1, "cpu", "90", "memory", "90Gi", "nvidia.com/gpu", "8"),
+                "cq",
+                "f1")
+            .running(
+                workload("r2")
+                    .podSet("main", 1, "cpu", "90", "memory", "90Gi", "nvidia.com/gpu", "8"),
+                "cq",
+                "f2")
+            .running(
+                workload("r3")
+                    .podSet("main", 1, "cpu", "90", "memory", "90Gi", "nvidia.com/gpu", "8"),
+                "cq",
+                "f3")
+            .pending(
+                workload("w")
+                    .podSet("main", 1, "cpu", "20", "memory", "20Gi", "nvidia.com/gpu", "8"))
             .admits()
-            .check(o -> {
-              PendingStatus s = o.engine().status().pendingStatus("w");
-              assertThat(s.summary()).hasSizeLessThan(200).doesNotContain("\n")
-                  .startsWith("needs nvidia.com/gpu 8 on flavor f1; 0 available")
-                  .endsWith("and 8 more (see Events)");
-              assertThat(s.message()).contains("needs memory 20Gi on flavor f3")
-                  .hasSizeGreaterThan(500);
-            }));
+            .check(
+                o -> {
+                  PendingStatus s = o.engine().status().pendingStatus("w");
+                  assertThat(s.summary())
+                      .hasSizeLessThan(200)
+                      .doesNotContain("\n")
+                      .startsWith("needs nvidia.com/gpu 8 on flavor f1; 0 available")
+                      .endsWith("and 8 more (see Events)");
+                  assertThat(s.message())
+                      .contains("needs memory 20Gi on flavor f3")
+                      .hasSizeGreaterThan(500);
+                }));
   }
 
   @ParameterizedTest(name = "{0}")

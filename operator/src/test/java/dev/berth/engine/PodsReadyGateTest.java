@@ -17,7 +17,8 @@ class PodsReadyGateTest {
   private static Scenario twoQueues(String name) {
     return Scenario.named(name)
         .flavors(flavor("default"))
-        .queues(clusterQueue("a").flavor("default").res("cpu", "8"),
+        .queues(
+            clusterQueue("a").flavor("default").res("cpu", "8"),
             clusterQueue("b").flavor("default").res("cpu", "8"))
         .localQueues(localQueue("la", "a"), localQueue("lb", "b"));
   }
@@ -25,28 +26,38 @@ class PodsReadyGateTest {
   static Stream<Scenario> cases() {
     return Stream.of(
         twoQueues("off: everything that fits is admitted in one cycle")
-            .pending(workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
                 workload("y").queue("la").created(2).podSet("main", 1, "cpu", "1"),
                 workload("z").queue("lb").created(3).podSet("main", 1, "cpu", "1"))
             .admits("x", "y", "z"),
         twoQueues("on: one admission a cycle, across ClusterQueues, the rest says why")
             .blockAdmission()
-            .pending(workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
                 workload("y").queue("la").created(2).podSet("main", 1, "cpu", "1"),
                 workload("z").queue("lb").created(3).podSet("main", 1, "cpu", "1"))
             .admits("x")
             .pendingWith("z", WaitingForPodsReady, "pods of admitted workload x to be ready"),
         twoQueues("on: nothing more while the admitted one is not ready, whatever happens")
             .blockAdmission()
-            .pending(workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
                 workload("y").queue("lb").created(2).podSet("main", 1, "cpu", "1"))
-            .then(e -> e.upsertWorkload(
-                workload("late").queue("lb").created(3).podSet("main", 1, "cpu", "1").build()))
+            .then(
+                e ->
+                    e.upsertWorkload(
+                        workload("late")
+                            .queue("lb")
+                            .created(3)
+                            .podSet("main", 1, "cpu", "1")
+                            .build()))
             .then(e -> e.podsReady("y", true))
             .admits("x"),
         twoQueues("on: the next goes once the admitted one's pods are ready, and so on")
             .blockAdmission()
-            .pending(workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
+            .pending(
+                workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"),
                 workload("y").queue("lb").created(2).podSet("main", 1, "cpu", "1"),
                 workload("z").queue("la").created(3).podSet("main", 1, "cpu", "1"))
             .then(e -> e.podsReady("x", true))
@@ -56,26 +67,29 @@ class PodsReadyGateTest {
             .blockAdmission()
             .running(workload("r").queue("la").podSet("main", 1, "cpu", "1"), "a", "default")
             .pending(workload("x").queue("lb").podSet("main", 1, "cpu", "1"))
-            .then(e -> { })
+            .then(e -> {})
             .then(e -> e.workloadFinished("r"))
             .admits("x"),
         twoQueues("on: readiness ends with the quota: evicted and admitted again, it blocks again")
             .blockAdmission()
             .pending(workload("x").queue("la").created(1).podSet("main", 1, "cpu", "1"))
             .then(e -> e.podsReady("x", true))
-            .then(e -> {
-              e.workloadEvicted("x", 10);
-              e.upsertWorkload(
-                  workload("y").queue("lb").created(2).podSet("main", 1, "cpu", "1").build());
-            })
+            .then(
+                e -> {
+                  e.workloadEvicted("x", 10);
+                  e.upsertWorkload(
+                      workload("y").queue("lb").created(2).podSet("main", 1, "cpu", "1").build());
+                })
             .admitsInOrder("x", "y")
             .check(o -> assertThat(o.engine().admissionBlockedBy()).contains("y")),
         twoQueues("on: ready workloads do not block")
             .blockAdmission()
             .running(workload("r").queue("la").podSet("main", 1, "cpu", "1"), "a", "default")
             .then(e -> e.podsReady("r", true))
-            .then(e -> e.upsertWorkload(
-                workload("x").queue("lb").podSet("main", 1, "cpu", "1").build()))
+            .then(
+                e ->
+                    e.upsertWorkload(
+                        workload("x").queue("lb").podSet("main", 1, "cpu", "1").build()))
             .admits("x"));
   }
 

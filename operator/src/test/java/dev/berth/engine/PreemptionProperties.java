@@ -48,8 +48,13 @@ import net.jqwik.api.statistics.Statistics;
 class PreemptionProperties {
 
   /** One ClusterQueue: nominal and optional borrowingLimit in cpu, and its preemption policy. */
-  record QueueConfig(int nominal, Integer borrowingLimit, WithinClusterQueue within, ReclaimWithinCohort reclaim,
-      BorrowWithinCohort borrow, Integer threshold) {}
+  record QueueConfig(
+      int nominal,
+      Integer borrowingLimit,
+      WithinClusterQueue within,
+      ReclaimWithinCohort reclaim,
+      BorrowWithinCohort borrow,
+      Integer threshold) {}
 
   /** A workload: its queue (index modulo the queue count), priority, pods of 1 cpu. */
   record Job(int queue, int priority, int pods) {}
@@ -59,9 +64,13 @@ class PreemptionProperties {
     return Combinators.combine(
             Arbitraries.integers().between(2, 6),
             Arbitraries.integers().between(0, 4).injectNull(0.5),
-            Arbitraries.frequency(Tuple.of(1, WithinClusterQueue.Never), Tuple.of(2, WithinClusterQueue.LowerPriority),
+            Arbitraries.frequency(
+                Tuple.of(1, WithinClusterQueue.Never),
+                Tuple.of(2, WithinClusterQueue.LowerPriority),
                 Tuple.of(2, WithinClusterQueue.LowerOrNewerEqualPriority)),
-            Arbitraries.frequency(Tuple.of(1, ReclaimWithinCohort.Never), Tuple.of(2, ReclaimWithinCohort.LowerPriority),
+            Arbitraries.frequency(
+                Tuple.of(1, ReclaimWithinCohort.Never),
+                Tuple.of(2, ReclaimWithinCohort.LowerPriority),
                 Tuple.of(2, ReclaimWithinCohort.Any)),
             Arbitraries.of(BorrowWithinCohort.class),
             Arbitraries.integers().between(0, 3).injectNull(0.5))
@@ -95,8 +104,11 @@ class PreemptionProperties {
     Cluster c = new Cluster(queues, running);
     Workload p = c.submit(preemptor);
     CycleResult r = c.engine.runCycle(c.now += 10);
-    Statistics.label("outcome").collect(r.evictions().isEmpty() ? "no preemption" : r.evictions().size() + " victim(s)");
-    Statistics.label("outcome").coverage(k -> k.checkQuery(l -> !l.get(0).equals("no preemption")).percentage(pc -> pc >= 10));
+    Statistics.label("outcome")
+        .collect(r.evictions().isEmpty() ? "no preemption" : r.evictions().size() + " victim(s)");
+    Statistics.label("outcome")
+        .coverage(
+            k -> k.checkQuery(l -> !l.get(0).equals("no preemption")).percentage(pc -> pc >= 10));
     if (r.evictions().isEmpty()) {
       return;
     }
@@ -116,8 +128,11 @@ class PreemptionProperties {
           if (policy.withinClusterQueue() == WithinClusterQueue.LowerPriority) {
             assertThat(vp).as("InClusterQueue victim priority").isLessThan(p.priority());
           } else {
-            assertThat(vp < p.priority() || (vp == p.priority() && v.workload.queueTimestamp() > p.queueTimestamp()))
-                .as("LowerOrNewerEqualPriority victim").isTrue();
+            assertThat(
+                    vp < p.priority()
+                        || (vp == p.priority() && v.workload.queueTimestamp() > p.queueTimestamp()))
+                .as("LowerOrNewerEqualPriority victim")
+                .isTrue();
           }
         }
         case InCohortReclamation -> {
@@ -150,11 +165,16 @@ class PreemptionProperties {
     assertThat(a.mode()).isEqualTo(FlavorMode.Preempt);
     victims.forEach(c::remove);
     boolean withoutBorrowing = ClassicalPreemption.fits(cq.node, a.frs(), a.usage(), false);
-    assertThat(ClassicalPreemption.fits(cq.node, a.frs(), a.usage(), true)).as("fits without all victims").isTrue();
+    assertThat(ClassicalPreemption.fits(cq.node, a.frs(), a.usage(), true))
+        .as("fits without all victims")
+        .isTrue();
     for (AdmittedWorkload v : victims) {
       c.restore(v);
       assertThat(ClassicalPreemption.fits(cq.node, a.frs(), a.usage(), !withoutBorrowing))
-          .as("giving back %s still lets %s fit: the victim was needless", v.workload.uid(), p.uid()).isFalse();
+          .as(
+              "giving back %s still lets %s fit: the victim was needless",
+              v.workload.uid(), p.uid())
+          .isFalse();
       c.remove(v);
     }
     victims.forEach(c::restore);
@@ -178,7 +198,8 @@ class PreemptionProperties {
       }
       quietCycles = 0;
       for (Eviction e : r.evictions()) {
-        assertThat(pairs).as("%s evicts %s after being evicted by it", e.preemptorUid(), e.workloadUid())
+        assertThat(pairs)
+            .as("%s evicts %s after being evicted by it", e.preemptorUid(), e.workloadUid())
             .doesNotContain(e.workloadUid() + ">" + e.preemptorUid());
         pairs.add(e.preemptorUid() + ">" + e.workloadUid());
       }
@@ -189,7 +210,8 @@ class PreemptionProperties {
       }
     }
     assertThat(quietCycles).as("preemption settles on a stable input").isEqualTo(3);
-    Statistics.label("preemptions").collect(pairs.isEmpty() ? "none" : pairs.size() < 3 ? "1-2" : "3+");
+    Statistics.label("preemptions")
+        .collect(pairs.isEmpty() ? "none" : pairs.size() < 3 ? "1-2" : "3+");
   }
 
   /** One step of a random stream: 0-2 submit, 3-4 cycle, 5 finish, 6 delete pending, 7 rollback. */
@@ -197,7 +219,10 @@ class PreemptionProperties {
 
   @Provide
   Arbitrary<Op> op() {
-    return Combinators.combine(Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 1000), preemptor())
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 7),
+            Arbitraries.integers().between(0, 1000),
+            preemptor())
         .as(Op::new);
   }
 
@@ -220,11 +245,14 @@ class PreemptionProperties {
     for (Op op : ops) {
       switch (op.kind()) {
         case 0, 1, 2 -> c.submit(op.job());
-        case 5 -> pick(admitted, op.a()).ifPresent(uid -> {
-          c.engine.workloadFinished(uid);
-          admitted.remove(uid);
-          evicting.remove(uid);
-        });
+        case 5 ->
+            pick(admitted, op.a())
+                .ifPresent(
+                    uid -> {
+                      c.engine.workloadFinished(uid);
+                      admitted.remove(uid);
+                      evicting.remove(uid);
+                    });
         case 6 -> {
           List<String> pending = new ArrayList<>(c.engine.pending.keySet());
           java.util.Collections.sort(pending);
@@ -233,7 +261,9 @@ class PreemptionProperties {
           }
         }
         case 7 -> {
-          if (last != null && admitted.contains(last.workloadUid()) && !evicting.contains(last.workloadUid())) {
+          if (last != null
+              && admitted.contains(last.workloadUid())
+              && !evicting.contains(last.workloadUid())) {
             c.engine.rollback(last);
             admitted.remove(last.workloadUid());
           }
@@ -248,8 +278,12 @@ class PreemptionProperties {
           evicting.clear();
           CycleResult r = c.engine.runCycle(c.now += 10);
           for (Eviction e : r.evictions()) {
-            assertThat(admitted).as("evicted %s holds quota", e.workloadUid()).contains(e.workloadUid());
-            assertThat(evicting).as("eviction of %s asked for once", e.workloadUid()).doesNotContain(e.workloadUid());
+            assertThat(admitted)
+                .as("evicted %s holds quota", e.workloadUid())
+                .contains(e.workloadUid());
+            assertThat(evicting)
+                .as("eviction of %s asked for once", e.workloadUid())
+                .doesNotContain(e.workloadUid());
             evicting.add(e.workloadUid());
             // The operator wrote Evicted: the engine stops asking.
             c.engine.evictionObserved(e.workloadUid());
@@ -257,22 +291,31 @@ class PreemptionProperties {
             victimOf.put(e.workloadUid(), e.preemptorUid());
           }
           for (Admission a : r.admissions()) {
-            assertThat(admitted.add(a.workloadUid())).as("%s admitted twice", a.workloadUid()).isTrue();
+            assertThat(admitted.add(a.workloadUid()))
+                .as("%s admitted twice", a.workloadUid())
+                .isTrue();
             for (Map.Entry<String, String> v : victimOf.entrySet()) {
               if (v.getValue().equals(a.workloadUid())) {
-                assertThat(admitted).as("%s admitted while its victim %s holds quota", a.workloadUid(), v.getKey())
+                assertThat(admitted)
+                    .as("%s admitted while its victim %s holds quota", a.workloadUid(), v.getKey())
                     .doesNotContain(v.getKey());
               }
             }
             last = a;
           }
-          victimOf.values().removeIf(p -> r.admissions().stream().anyMatch(a -> a.workloadUid().equals(p)));
+          victimOf
+              .values()
+              .removeIf(p -> r.admissions().stream().anyMatch(a -> a.workloadUid().equals(p)));
         }
       }
       c.checkQuota();
       assertThat(c.engine.admittedCount()).isEqualTo(admitted.size());
     }
-    Statistics.label("stream").collect(evictions[0] == 0 ? "no preemption" : evictions[0] < 3 ? "1-2 evictions" : "3+ evictions");
+    Statistics.label("stream")
+        .collect(
+            evictions[0] == 0
+                ? "no preemption"
+                : evictions[0] < 3 ? "1-2 evictions" : "3+ evictions");
   }
 
   private static java.util.Optional<String> pick(Set<String> s, int index) {
@@ -296,19 +339,32 @@ class PreemptionProperties {
     }
 
     /** With the given engine and, when not null, fair-sharing weights (thousandths) per queue. */
-    Cluster(List<QueueConfig> queues, List<Job> running, AdmissionEngine engine, List<Long> weights) {
+    Cluster(
+        List<QueueConfig> queues, List<Job> running, AdmissionEngine engine, List<Long> weights) {
       this.engine = engine;
       engine.upsertResourceFlavor(ResourceFlavor.named("f"));
       engine.upsertNamespace("ns", Map.of());
       for (int i = 0; i < queues.size(); i++) {
         QueueConfig q = queues.get(i);
         Long bl = q.borrowingLimit() == null ? null : q.borrowingLimit() * 1000L;
-        specs.add(new ClusterQueue("cq" + i, "c",
-            List.of(new ResourceGroup(List.of("cpu"),
-                List.of(new FlavorQuotas("f", List.of(new ResourceQuota("cpu", q.nominal() * 1000L, bl, null)))))),
-            QueueingStrategy.BestEffortFIFO, LabelSelector.ALL, FlavorFungibility.DEFAULT,
-            new PreemptionPolicy(q.within(), q.reclaim(), q.borrow(), q.threshold()), StopPolicy.None,
-            weights == null ? 1000L : weights.get(i % weights.size())));
+        specs.add(
+            new ClusterQueue(
+                "cq" + i,
+                "c",
+                List.of(
+                    new ResourceGroup(
+                        List.of("cpu"),
+                        List.of(
+                            new FlavorQuotas(
+                                "f",
+                                List.of(
+                                    new ResourceQuota("cpu", q.nominal() * 1000L, bl, null)))))),
+                QueueingStrategy.BestEffortFIFO,
+                LabelSelector.ALL,
+                FlavorFungibility.DEFAULT,
+                new PreemptionPolicy(q.within(), q.reclaim(), q.borrow(), q.threshold()),
+                StopPolicy.None,
+                weights == null ? 1000L : weights.get(i % weights.size())));
         engine.upsertClusterQueue(withoutPreemption(specs.get(i)));
         engine.upsertLocalQueue(new LocalQueue("ns", "lq" + i, "cq" + i, StopPolicy.None));
       }
@@ -323,11 +379,21 @@ class PreemptionProperties {
     }
 
     private static ClusterQueue withoutPreemption(ClusterQueue s) {
-      return new ClusterQueue(s.name(), s.cohort(), s.resourceGroups(), s.queueingStrategy(), s.namespaceSelector(),
-          s.flavorFungibility(), PreemptionPolicy.NEVER, s.stopPolicy());
+      return new ClusterQueue(
+          s.name(),
+          s.cohort(),
+          s.resourceGroups(),
+          s.queueingStrategy(),
+          s.namespaceSelector(),
+          s.flavorFungibility(),
+          PreemptionPolicy.NEVER,
+          s.stopPolicy());
     }
 
-    /** Reserved and held quota included, no queue exceeds its limits and the cohort is not overdrawn. */
+    /**
+     * Reserved and held quota included, no queue exceeds its limits and the cohort is not
+     * overdrawn.
+     */
     void checkQuota() {
       long used = 0;
       long pool = 0;
@@ -335,7 +401,8 @@ class PreemptionProperties {
         ResourceQuota q = spec.resourceGroups().get(0).flavors().get(0).resources().get(0);
         long u = engine.status().usage(spec.name(), "f", "cpu");
         if (q.borrowingLimit() != null) {
-          assertThat(u).as("usage of %s within nominal + borrowingLimit", spec.name())
+          assertThat(u)
+              .as("usage of %s within nominal + borrowingLimit", spec.name())
               .isLessThanOrEqualTo(q.nominalQuota() + q.borrowingLimit());
         }
         used += u;
@@ -350,8 +417,15 @@ class PreemptionProperties {
 
     Workload submit(Job j) {
       String uid = String.format("w%03d", next++);
-      Workload w = new Workload(uid, "ns", uid, "lq" + (j.queue() % specs.size()), j.priority(), now,
-          List.of(new PodSet("main", j.pods(), null, Map.of("cpu", 1000L), null, null, null)));
+      Workload w =
+          new Workload(
+              uid,
+              "ns",
+              uid,
+              "lq" + (j.queue() % specs.size()),
+              j.priority(),
+              now,
+              List.of(new PodSet("main", j.pods(), null, Map.of("cpu", 1000L), null, null, null)));
       engine.upsertWorkload(w);
       return w;
     }

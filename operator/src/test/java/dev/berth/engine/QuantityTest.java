@@ -67,6 +67,7 @@ class QuantityTest {
   @ParameterizedTest(name = "rejects {0}")
   @MethodSource
   void rejects(String name, String text) {
-    assertThatThrownBy(() -> Quantity.parse("memory", text)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Quantity.parse("memory", text))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -30,7 +30,10 @@ class QuotaArithmeticTest {
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10"))
             .pending(workload("a").podSet("main", 3, "cpu", "4"))
             .admits()
-            .pendingWith("a", ExceedsMaxQuota, "needs cpu 12 on flavor default; at most 10 could ever be available"),
+            .pendingWith(
+                "a",
+                ExceedsMaxQuota,
+                "needs cpu 12 on flavor default; at most 10 could ever be available"),
         Scenario.named("borrows unused quota of the cohort")
             .flavors(flavor("default"))
             .queues(
@@ -46,7 +49,10 @@ class QuotaArithmeticTest {
                 clusterQueue("b").cohort("c").flavor("default").res("cpu", "10"))
             .pending(workload("w").podSet("main", 1, "cpu", "15"))
             .admits()
-            .pendingWith("w", ExceedsMaxQuota, "at most 12 could ever be available: nominal 10, borrowing limit 2"),
+            .pendingWith(
+                "w",
+                ExceedsMaxQuota,
+                "at most 12 could ever be available: nominal 10, borrowing limit 2"),
         Scenario.named("borrowingLimit counts what is already borrowed")
             .flavors(flavor("default"))
             .queues(
@@ -55,7 +61,10 @@ class QuotaArithmeticTest {
             .running(workload("r").podSet("main", 1, "cpu", "12"), "a", "default")
             .pending(workload("w").podSet("main", 1, "cpu", "3"))
             .admits()
-            .pendingWith("w", WaitingForQuota, "needs cpu 3 on flavor default; 2 available: nominal 10, in use 12"),
+            .pendingWith(
+                "w",
+                WaitingForQuota,
+                "needs cpu 3 on flavor default; 2 available: nominal 10, in use 12"),
         Scenario.named("lendingLimit keeps the rest for the lender")
             .flavors(flavor("default"))
             .queues(
@@ -102,7 +111,8 @@ class QuotaArithmeticTest {
             .borrows("w", "cpu", "10"),
         Scenario.named("a cohort's borrowingLimit towards its parent bounds its queues")
             .flavors(flavor("default"))
-            .cohorts(cohort("team-a").parent("org").flavor("default").res("cpu", "0", "5", null),
+            .cohorts(
+                cohort("team-a").parent("org").flavor("default").res("cpu", "0", "5", null),
                 cohort("team-b").parent("org"))
             .queues(
                 clusterQueue("a").cohort("team-a").flavor("default").res("cpu", "10"),
@@ -112,7 +122,8 @@ class QuotaArithmeticTest {
             .pendingWith("w", ExceedsMaxQuota, "at most 15 could ever be available"),
         Scenario.named("a cohort's lendingLimit keeps quota inside its subtree")
             .flavors(flavor("default"))
-            .cohorts(cohort("team-a").parent("org").flavor("default").res("cpu", "0", null, "3"),
+            .cohorts(
+                cohort("team-a").parent("org").flavor("default").res("cpu", "0", null, "3"),
                 cohort("team-b").parent("org"))
             .queues(
                 clusterQueue("a").cohort("team-a").flavor("default").res("cpu", "10"),
@@ -128,7 +139,10 @@ class QuotaArithmeticTest {
             .pending(workload("w").podSet("main", 1, "cpu", "1"))
             .admits()
             .pendingWith("w", Inadmissible, "cohort cycle: x -> y -> x")
-            .check(o -> assertThat(o.engine().status().cohortInactiveMessage("y")).contains("cohort cycle")),
+            .check(
+                o ->
+                    assertThat(o.engine().status().cohortInactiveMessage("y"))
+                        .contains("cohort cycle")),
         Scenario.named("queues outside the cycle keep admitting")
             .flavors(flavor("default"))
             .cohorts(cohort("x").parent("y"), cohort("y").parent("x"))
@@ -142,7 +156,10 @@ class QuotaArithmeticTest {
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10").res("memory", "4Gi"))
             .pending(workload("w").podSet("main", 2, "cpu", "1", "memory", "3Gi"))
             .admits()
-            .pendingWith("w", ExceedsMaxQuota, "needs memory 6Gi on flavor default; at most 4Gi could ever be available"),
+            .pendingWith(
+                "w",
+                ExceedsMaxQuota,
+                "needs memory 6Gi on flavor default; at most 4Gi could ever be available"),
         Scenario.named("message with numbers for a GPU that does not fit yet")
             .flavors(flavor("h100"))
             .queues(
@@ -151,7 +168,9 @@ class QuotaArithmeticTest {
             .running(workload("r").podSet("main", 10, "nvidia.com/gpu", "1"), "train", "h100")
             .pending(workload("w").podSet("main", 1, "nvidia.com/gpu", "8"))
             .admits()
-            .pendingWith("w", WaitingForQuota,
+            .pendingWith(
+                "w",
+                WaitingForQuota,
                 "needs nvidia.com/gpu 8 on flavor h100; 6 available: nominal 16, in use 10, may borrow 0 from cohort ai"));
   }
 

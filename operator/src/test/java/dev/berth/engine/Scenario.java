@@ -24,7 +24,8 @@ final class Scenario {
   private final List<Builders.QueueBuilder> queues = new ArrayList<>();
   private final List<Builders.CohortBuilder> cohorts = new ArrayList<>();
   private final List<LocalQueue> localQueues = new ArrayList<>();
-  private final Map<String, Map<String, String>> namespaces = new LinkedHashMap<>(Map.of("default", Map.of()));
+  private final Map<String, Map<String, String>> namespaces =
+      new LinkedHashMap<>(Map.of("default", Map.of()));
   private final List<Object[]> running = new ArrayList<>();
   private final List<Builders.WorkloadBuilder> pending = new ArrayList<>();
   private final List<Consumer<AdmissionEngine>> steps = new ArrayList<>();
@@ -35,7 +36,9 @@ final class Scenario {
   /** What happened: every admission and eviction over all cycles, and the engine after them. */
   record Outcome(AdmissionEngine engine, List<Admission> admissions, List<Eviction> evictions) {
     Admission admission(String name) {
-      return admissions.stream().filter(a -> a.name().equals(name)).findFirst()
+      return admissions.stream()
+          .filter(a -> a.name().equals(name))
+          .findFirst()
           .orElseThrow(() -> new AssertionError(name + " was not admitted; admitted: " + names()));
     }
 
@@ -125,59 +128,86 @@ final class Scenario {
   }
 
   Scenario assigns(String workload, String podSet, String resource, String flavor) {
-    expectations.add(o -> assertThat(podSet(o, workload, podSet).flavors().get(resource))
-        .as("flavor of %s %s %s", workload, podSet, resource).isEqualTo(flavor));
+    expectations.add(
+        o ->
+            assertThat(podSet(o, workload, podSet).flavors().get(resource))
+                .as("flavor of %s %s %s", workload, podSet, resource)
+                .isEqualTo(flavor));
     return this;
   }
 
   Scenario count(String workload, String podSet, int count) {
-    expectations.add(o -> assertThat(podSet(o, workload, podSet).count()).as("count").isEqualTo(count));
+    expectations.add(
+        o -> assertThat(podSet(o, workload, podSet).count()).as("count").isEqualTo(count));
     return this;
   }
 
   Scenario borrows(String workload, String resource, String quantity) {
-    expectations.add(o -> {
-      long total = o.admission(workload).podSetAssignments().stream()
-          .mapToLong(p -> p.borrowed().getOrDefault(resource, 0L)).sum();
-      assertThat(total).as("borrowed %s by %s", resource, workload).isEqualTo(Builders.q(resource, quantity));
-    });
+    expectations.add(
+        o -> {
+          long total =
+              o.admission(workload).podSetAssignments().stream()
+                  .mapToLong(p -> p.borrowed().getOrDefault(resource, 0L))
+                  .sum();
+          assertThat(total)
+              .as("borrowed %s by %s", resource, workload)
+              .isEqualTo(Builders.q(resource, quantity));
+        });
     return this;
   }
 
   Scenario pendingWith(String workload, PendingReason reason, String messagePart) {
-    expectations.add(o -> {
-      PendingStatus s = o.engine().status().pendingStatus(workload);
-      assertThat(s).as("pending status of " + workload).isNotNull();
-      assertThat(s.reason()).as("reason of %s (%s)", workload, s.message()).isEqualTo(reason);
-      assertThat(s.message()).as("message of " + workload).contains(messagePart);
-    });
+    expectations.add(
+        o -> {
+          PendingStatus s = o.engine().status().pendingStatus(workload);
+          assertThat(s).as("pending status of " + workload).isNotNull();
+          assertThat(s.reason()).as("reason of %s (%s)", workload, s.message()).isEqualTo(reason);
+          assertThat(s.message()).as("message of " + workload).contains(messagePart);
+        });
     return this;
   }
 
   Scenario evicts(String uid, EvictionReason reason) {
-    expectations.add(o -> assertThat(o.evictions())
-        .as("evictions").anyMatch(e -> e.workloadUid().equals(uid) && e.reason() == reason));
+    expectations.add(
+        o ->
+            assertThat(o.evictions())
+                .as("evictions")
+                .anyMatch(e -> e.workloadUid().equals(uid) && e.reason() == reason));
     return this;
   }
 
   /** uid was preempted, for that reason, to admit preemptor. */
   Scenario preempts(String uid, PreemptionReason reason, String preemptor) {
-    expectations.add(o -> assertThat(o.evictions()).as("evictions").anyMatch(e -> e.workloadUid().equals(uid)
-        && e.reason() == EvictionReason.Preempted && e.preemptionReason() == reason
-        && preemptor.equals(e.preemptorUid())));
+    expectations.add(
+        o ->
+            assertThat(o.evictions())
+                .as("evictions")
+                .anyMatch(
+                    e ->
+                        e.workloadUid().equals(uid)
+                            && e.reason() == EvictionReason.Preempted
+                            && e.preemptionReason() == reason
+                            && preemptor.equals(e.preemptorUid())));
     return this;
   }
 
   /** Exactly these workloads were evicted, over all cycles (each once). */
   Scenario evictsExactly(String... uids) {
-    expectations.add(o -> assertThat(o.evictions()).extracting(Eviction::workloadUid).as("evicted")
-        .containsExactlyInAnyOrder(uids));
+    expectations.add(
+        o ->
+            assertThat(o.evictions())
+                .extracting(Eviction::workloadUid)
+                .as("evicted")
+                .containsExactlyInAnyOrder(uids));
     return this;
   }
 
   Scenario usage(String cq, String flavor, String resource, String quantity) {
-    expectations.add(o -> assertThat(o.engine().status().usage(cq, flavor, resource))
-        .as("usage of %s %s/%s", cq, flavor, resource).isEqualTo(Builders.q(resource, quantity)));
+    expectations.add(
+        o ->
+            assertThat(o.engine().status().usage(cq, flavor, resource))
+                .as("usage of %s %s/%s", cq, flavor, resource)
+                .isEqualTo(Builders.q(resource, quantity)));
     return this;
   }
 
@@ -188,7 +218,9 @@ final class Scenario {
 
   private static PodSetAssignment podSet(Outcome o, String workload, String podSet) {
     return o.admission(workload).podSetAssignments().stream()
-        .filter(p -> p.name().equals(podSet)).findFirst().orElseThrow();
+        .filter(p -> p.name().equals(podSet))
+        .findFirst()
+        .orElseThrow();
   }
 
   Outcome run() {
@@ -208,10 +240,12 @@ final class Scenario {
       for (PodSet p : w.podSets()) {
         Map<String, String> fl = new HashMap<>();
         Map<String, Long> use = new HashMap<>();
-        p.requests().forEach((res, v) -> {
-          fl.put(res, (String) r[2]);
-          use.put(res, v * p.count());
-        });
+        p.requests()
+            .forEach(
+                (res, v) -> {
+                  fl.put(res, (String) r[2]);
+                  use.put(res, v * p.count());
+                });
         ps.add(new PodSetAssignment(p.name(), fl, use, p.count(), Map.of()));
       }
       engine.recordAdmitted(w, (String) r[1], ps, (Long) r[3]);

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Start-time estimates checked against a deterministic trace: workloads arrive and run on a
  * simulated clock through the engine, every arrival asks the replay for estimates, and each
- * workload's estimate made when it arrived is compared with when it actually started. Prints
- * the mean absolute error (MAE).
+ * workload's estimate made when it arrived is compared with when it actually started. Prints the
+ * mean absolute error (MAE).
  */
 class StartEstimateTraceTest {
 
@@ -42,16 +42,16 @@ class StartEstimateTraceTest {
   }
 
   /**
-   * Runs the trace through an engine with one ClusterQueue of 8 cpus. With {@code withLimits}
-   * each workload declares its true runtime as its maximum execution time; otherwise the replay
-   * must learn runtimes from those that finished.
+   * Runs the trace through an engine with one ClusterQueue of 8 cpus. With {@code withLimits} each
+   * workload declares its true runtime as its maximum execution time; otherwise the replay must
+   * learn runtimes from those that finished.
    */
   static Outcome run(List<Job> jobs, boolean strictFifo, boolean withLimits) {
     AdmissionEngine engine = new AdmissionEngine();
     engine.upsertResourceFlavor(flavor("default").build());
     var cq = clusterQueue("cq");
-    engine.upsertClusterQueue((strictFifo ? cq.strictFifo() : cq)
-        .flavor("default").res("cpu", "8").build());
+    engine.upsertClusterQueue(
+        (strictFifo ? cq.strictFifo() : cq).flavor("default").res("cpu", "8").build());
     engine.upsertLocalQueue(localQueue("lq", "cq"));
     Map<String, Job> byName = new HashMap<>();
     jobs.forEach(j -> byName.put(j.name(), j));
@@ -60,13 +60,17 @@ class StartEstimateTraceTest {
     Map<String, Long> started = new HashMap<>();
     Map<String, StartEstimate> estimatedOnArrival = new HashMap<>();
     record Finish(long at, String uid) {}
-    PriorityQueue<Finish> running = new PriorityQueue<>(
-        java.util.Comparator.comparingLong(Finish::at).thenComparing(Finish::uid));
+    PriorityQueue<Finish> running =
+        new PriorityQueue<>(
+            java.util.Comparator.comparingLong(Finish::at).thenComparing(Finish::uid));
     int next = 0;
     while (next < jobs.size() || !running.isEmpty()) {
-      long t = running.isEmpty() ? jobs.get(next).arrival()
-          : next >= jobs.size() ? running.peek().at()
-          : Math.min(jobs.get(next).arrival(), running.peek().at());
+      long t =
+          running.isEmpty()
+              ? jobs.get(next).arrival()
+              : next >= jobs.size()
+                  ? running.peek().at()
+                  : Math.min(jobs.get(next).arrival(), running.peek().at());
       while (!running.isEmpty() && running.peek().at() == t) {
         Finish f = running.poll();
         engine.workloadFinished(f.uid());
@@ -76,8 +80,11 @@ class StartEstimateTraceTest {
       List<String> arrived = new ArrayList<>();
       while (next < jobs.size() && jobs.get(next).arrival() == t) {
         Job j = jobs.get(next++);
-        engine.upsertWorkload(workload(j.name()).created(t)
-            .podSet("main", 1, "cpu", String.valueOf(j.cpus())).build());
+        engine.upsertWorkload(
+            workload(j.name())
+                .created(t)
+                .podSet("main", 1, "cpu", String.valueOf(j.cpus()))
+                .build());
         if (withLimits) {
           budgets.put(j.name(), j.runtime());
         }
@@ -96,7 +103,8 @@ class StartEstimateTraceTest {
       }
       if (arrived.stream().anyMatch(engine::isPending)) {
         Map<String, StartEstimate> est = engine.estimateStarts(t, deadlines, budgets);
-        arrived.stream().filter(engine::isPending)
+        arrived.stream()
+            .filter(engine::isPending)
             .forEach(uid -> estimatedOnArrival.put(uid, est.get(uid)));
       }
     }
@@ -118,9 +126,10 @@ class StartEstimateTraceTest {
   }
 
   private static void print(String what, Outcome o) {
-    System.out.printf("start-time estimates, %s: %d workloads waited (%d unknown), mean wait"
-        + " %.0f s, MAE %.1f s%n", what, o.waited(), o.unknown(), o.meanWaitSeconds(),
-        o.maeSeconds());
+    System.out.printf(
+        "start-time estimates, %s: %d workloads waited (%d unknown), mean wait"
+            + " %.0f s, MAE %.1f s%n",
+        what, o.waited(), o.unknown(), o.meanWaitSeconds(), o.maeSeconds());
   }
 
   @Test

@@ -22,7 +22,8 @@ class StartEstimatorTest {
 
   private void admitAt(long t, String name, String cpus) {
     engine.upsertWorkload(workload(name).created(t).podSet("main", 1, "cpu", cpus).build());
-    assertThat(engine.runCycle(t).admissions()).extracting(Admission::workloadUid)
+    assertThat(engine.runCycle(t).admissions())
+        .extracting(Admission::workloadUid)
         .containsExactly(name);
   }
 
@@ -39,7 +40,8 @@ class StartEstimatorTest {
     assertThat(est.get("p")).isEqualTo(new StartEstimate(100_000L, "maxExecutionTime"));
     // q waits for p, which declares 30 s.
     assertThat(est.get("q")).isEqualTo(new StartEstimate(130_000L, "maxExecutionTime"));
-    assertThat(engine.status().pendingWorkloads("cq")).extracting(PendingEntry::estimatedStart)
+    assertThat(engine.status().pendingWorkloads("cq"))
+        .extracting(PendingEntry::estimatedStart)
         .containsExactly(100_000L, 130_000L);
   }
 
@@ -87,13 +89,14 @@ class StartEstimatorTest {
     engine.upsertLocalQueue(localQueue("lq2", "other"));
     engine.recordRuntime("other", "x", 1, 10_000);
     admitAt(0, "r", "4");
-    engine.upsertWorkload(workload("o1").queue("lq2").created(0).podSet("main", 1, "cpu", "4")
-        .build());
-    assertThat(engine.runCycle(0).admissions()).extracting(Admission::workloadUid)
+    engine.upsertWorkload(
+        workload("o1").queue("lq2").created(0).podSet("main", 1, "cpu", "4").build());
+    assertThat(engine.runCycle(0).admissions())
+        .extracting(Admission::workloadUid)
         .containsExactly("o1");
     queue(1_000, "p", "4");
-    engine.upsertWorkload(workload("o2").queue("lq2").created(1_000)
-        .podSet("main", 1, "cpu", "4").build());
+    engine.upsertWorkload(
+        workload("o2").queue("lq2").created(1_000).podSet("main", 1, "cpu", "4").build());
     var est = engine.estimateStarts(1_000, Map.of("r", 100_000L), Map.of());
     assertThat(est.get("o2"))
         .isEqualTo(new StartEstimate(10_000L, "median of 1 finished in other"));
@@ -111,7 +114,8 @@ class StartEstimatorTest {
     assertThat(engine.status().usage("cq", "default", "cpu")).isEqualTo(4_000);
     assertThat(engine.runCycle(6_000).admissions()).isEmpty();
     engine.workloadFinished("r");
-    assertThat(engine.runCycle(7_000).admissions()).extracting(Admission::workloadUid)
+    assertThat(engine.runCycle(7_000).admissions())
+        .extracting(Admission::workloadUid)
         .containsExactly("p");
   }
 

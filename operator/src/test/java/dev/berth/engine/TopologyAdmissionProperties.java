@@ -37,7 +37,9 @@ class TopologyAdmissionProperties {
   private static final String GPU = TopologyAdmissionTest.GPU;
   private static final Topology TOPOLOGY = TopologyAdmissionTest.DEFAULT;
 
-  /** 0-3 add, 4-5 cycle, 6 finish, 7 evict, 8 rollback, 9 bind a pod, 10 a pod leaves, 11 cordon. */
+  /**
+   * 0-3 add, 4-5 cycle, 6 finish, 7 evict, 8 rollback, 9 bind a pod, 10 a pod leaves, 11 cordon.
+   */
   record Op(int kind, int a, int b, int c) {}
 
   @Provide
@@ -67,8 +69,10 @@ class TopologyAdmissionProperties {
   private static final class Run {
     private final AdmissionEngine engine = new AdmissionEngine();
     private final Map<String, TopologyNode> nodes = new LinkedHashMap<>();
+
     /** Bound pod UID to node and GPUs. */
     private final Map<String, Map.Entry<String, Long>> bound = new LinkedHashMap<>();
+
     private final Map<String, Workload> specs = new LinkedHashMap<>();
     private final Map<String, Admission> admitted = new LinkedHashMap<>();
     private final List<String> log = new ArrayList<>();
@@ -77,14 +81,20 @@ class TopologyAdmissionProperties {
     private long now;
 
     Run(int blocks, int racks, int nodesPerRack, List<Integer> gpus, boolean strictFifo) {
-      engine.upsertResourceFlavor(new ResourceFlavor("h100", Map.of(), List.of(), List.of(), TOPOLOGY.name()));
+      engine.upsertResourceFlavor(
+          new ResourceFlavor("h100", Map.of(), List.of(), List.of(), TOPOLOGY.name()));
       engine.upsertTopology(TOPOLOGY);
       int i = 0;
       for (int b = 1; b <= blocks; b++) {
         for (int r = 1; r <= racks; r++) {
           for (int n = 1; n <= nodesPerRack; n++) {
-            TopologyNode node = TopologyAdmissionTest.gpuNode(
-                "b" + b + "-r" + r + "-n" + n, "b" + b, "r" + r, gpus.get(i++ % gpus.size())).build();
+            TopologyNode node =
+                TopologyAdmissionTest.gpuNode(
+                        "b" + b + "-r" + r + "-n" + n,
+                        "b" + b,
+                        "r" + r,
+                        gpus.get(i++ % gpus.size()))
+                    .build();
             nodes.put(node.name(), node);
             engine.upsertNode(node);
           }
@@ -110,16 +120,22 @@ class TopologyAdmissionProperties {
     private void step(Op op) {
       switch (op.kind()) {
         case 0, 1, 2, 3 -> add(op);
-        case 6 -> pick(admitted, op.a()).ifPresent(uid -> {
-          engine.workloadFinished(uid);
-          admitted.remove(uid);
-          log.add("finish " + uid);
-        });
-        case 7 -> pick(admitted, op.a()).ifPresent(uid -> {
-          engine.workloadEvicted(uid, now);
-          admitted.remove(uid);
-          log.add("evict " + uid);
-        });
+        case 6 ->
+            pick(admitted, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.workloadFinished(uid);
+                      admitted.remove(uid);
+                      log.add("finish " + uid);
+                    });
+        case 7 ->
+            pick(admitted, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.workloadEvicted(uid, now);
+                      admitted.remove(uid);
+                      log.add("evict " + uid);
+                    });
         case 8 -> {
           if (lastAdmission != null && admitted.containsKey(lastAdmission.workloadUid())) {
             assertThat(engine.rollback(lastAdmission)).isTrue();
@@ -128,19 +144,32 @@ class TopologyAdmissionProperties {
           }
         }
         case 9 -> bind(op);
-        case 10 -> pick(bound, op.a()).ifPresent(uid -> {
-          engine.deleteBoundPod(uid);
-          bound.remove(uid);
-          log.add("pod gone " + uid);
-        });
-        case 11 -> pick(nodes, op.a()).ifPresent(name -> {
-          TopologyNode n = nodes.get(name);
-          TopologyNode flipped = new TopologyNode(n.name(), n.labels(), n.allocatable(), n.ready(),
-              !n.unschedulable(), n.taints(), n.subDomains());
-          nodes.put(name, flipped);
-          engine.upsertNode(flipped);
-          log.add("cordon " + name + " " + flipped.unschedulable());
-        });
+        case 10 ->
+            pick(bound, op.a())
+                .ifPresent(
+                    uid -> {
+                      engine.deleteBoundPod(uid);
+                      bound.remove(uid);
+                      log.add("pod gone " + uid);
+                    });
+        case 11 ->
+            pick(nodes, op.a())
+                .ifPresent(
+                    name -> {
+                      TopologyNode n = nodes.get(name);
+                      TopologyNode flipped =
+                          new TopologyNode(
+                              n.name(),
+                              n.labels(),
+                              n.allocatable(),
+                              n.ready(),
+                              !n.unschedulable(),
+                              n.taints(),
+                              n.subDomains());
+                      nodes.put(name, flipped);
+                      engine.upsertNode(flipped);
+                      log.add("cordon " + name + " " + flipped.unschedulable());
+                    });
         default -> cycle();
       }
     }
@@ -152,12 +181,14 @@ class TopologyAdmissionProperties {
       for (int s = 0; s < sets; s++) {
         int count = 1 + (op.a() + s) % 4;
         long perPod = 1 + (op.b() + 3L * s) % 8;
-        TopologyRequest request = switch ((op.c() + s) % 6) {
-          case 4 -> TopologyRequest.preferred(TopologyAdmissionTest.RACK);
-          case 5 -> TopologyRequest.unconstrained();
-          default -> TopologyRequest.required(TopologyAdmissionTest.RACK);
-        };
-        podSets.add(new PodSet("ps" + s, count, null, Map.of(GPU, perPod), null, null, null, request));
+        TopologyRequest request =
+            switch ((op.c() + s) % 6) {
+              case 4 -> TopologyRequest.preferred(TopologyAdmissionTest.RACK);
+              case 5 -> TopologyRequest.unconstrained();
+              default -> TopologyRequest.required(TopologyAdmissionTest.RACK);
+            };
+        podSets.add(
+            new PodSet("ps" + s, count, null, Map.of(GPU, perPod), null, null, null, request));
       }
       Workload w = new Workload(uid, "default", uid, "lq", op.c() % 3, now, podSets);
       specs.put(uid, w);
@@ -167,16 +198,18 @@ class TopologyAdmissionProperties {
 
     /** A pod binds only where the node really has room: the kubelet would reject it otherwise. */
     private void bind(Op op) {
-      pick(nodes, op.a()).ifPresent(name -> {
-        long free = nodes.get(name).allocatable().get(GPU) - boundOn(name) - placedOn(name);
-        if (free > 0) {
-          String uid = "p" + next++;
-          long gpus = 1 + op.b() % free;
-          bound.put(uid, Map.entry(name, gpus));
-          engine.upsertBoundPod(uid, name, Map.of(GPU, gpus));
-          log.add("bind " + uid + " " + name + " " + gpus);
-        }
-      });
+      pick(nodes, op.a())
+          .ifPresent(
+              name -> {
+                long free = nodes.get(name).allocatable().get(GPU) - boundOn(name) - placedOn(name);
+                if (free > 0) {
+                  String uid = "p" + next++;
+                  long gpus = 1 + op.b() % free;
+                  bound.put(uid, Map.entry(name, gpus));
+                  engine.upsertBoundPod(uid, name, Map.of(GPU, gpus));
+                  log.add("bind " + uid + " " + name + " " + gpus);
+                }
+              });
     }
 
     private void cycle() {
@@ -186,15 +219,21 @@ class TopologyAdmissionProperties {
         lastAdmission = a;
         StringBuilder sb = new StringBuilder("admit " + a.workloadUid());
         for (PodSetAssignment ps : a.podSetAssignments()) {
-          sb.append(' ').append(ps.name()).append(ps.topologyAssignment() == null ? "" : ps.topologyAssignment().domains());
+          sb.append(' ')
+              .append(ps.name())
+              .append(ps.topologyAssignment() == null ? "" : ps.topologyAssignment().domains());
         }
         log.add(sb.toString());
       }
-      r.pendingReasons().forEach((uid, s) -> log.add("pending " + uid + " " + s.reason() + " " + s.message()));
+      r.pendingReasons()
+          .forEach((uid, s) -> log.add("pending " + uid + " " + s.reason() + " " + s.message()));
     }
 
     private long boundOn(String node) {
-      return bound.values().stream().filter(e -> e.getKey().equals(node)).mapToLong(Map.Entry::getValue).sum();
+      return bound.values().stream()
+          .filter(e -> e.getKey().equals(node))
+          .mapToLong(Map.Entry::getValue)
+          .sum();
     }
 
     private long placedOn(String node) {
@@ -202,8 +241,13 @@ class TopologyAdmissionProperties {
       for (Admission a : admitted.values()) {
         Workload w = specs.get(a.workloadUid());
         for (PodSetAssignment ps : a.podSetAssignments()) {
-          long perPod = w.podSets().stream().filter(p -> p.name().equals(ps.name())).findFirst().orElseThrow()
-              .requests().get(GPU);
+          long perPod =
+              w.podSets().stream()
+                  .filter(p -> p.name().equals(ps.name()))
+                  .findFirst()
+                  .orElseThrow()
+                  .requests()
+                  .get(GPU);
           for (TopologyAssignment.Domain d : ps.topologyAssignment().domains()) {
             if (d.values().get(2).equals(node)) {
               sum += perPod * d.count();
@@ -219,23 +263,33 @@ class TopologyAdmissionProperties {
       for (TopologyNode n : nodes.values()) {
         long alloc = n.allocatable().get(GPU);
         long placed = placedOn(n.name());
-        assertThat(placed).as("GPUs placed on %s (allocatable %d, bound %d)", n.name(), alloc, boundOn(n.name()))
+        assertThat(placed)
+            .as("GPUs placed on %s (allocatable %d, bound %d)", n.name(), alloc, boundOn(n.name()))
             .isLessThanOrEqualTo(alloc - boundOn(n.name()));
         long[] rack = racks.computeIfAbsent(rackOf(n), k -> new long[2]);
         rack[0] += alloc - boundOn(n.name());
         rack[1] += placed;
       }
-      racks.forEach((rack, v) -> assertThat(v[1]).as("GPUs placed in rack %s", rack).isLessThanOrEqualTo(v[0]));
+      racks.forEach(
+          (rack, v) ->
+              assertThat(v[1]).as("GPUs placed in rack %s", rack).isLessThanOrEqualTo(v[0]));
       for (Admission a : admitted.values()) {
         Workload w = specs.get(a.workloadUid());
         for (PodSetAssignment ps : a.podSetAssignments()) {
           TopologyAssignment t = ps.topologyAssignment();
           assertThat(t).as("topologyAssignment of %s/%s", a.workloadUid(), ps.name()).isNotNull();
-          assertThat(t.podCount()).as("pods placed of %s/%s", a.workloadUid(), ps.name()).isEqualTo(ps.count());
-          PodSet spec = w.podSets().stream().filter(p -> p.name().equals(ps.name())).findFirst().orElseThrow();
+          assertThat(t.podCount())
+              .as("pods placed of %s/%s", a.workloadUid(), ps.name())
+              .isEqualTo(ps.count());
+          PodSet spec =
+              w.podSets().stream()
+                  .filter(p -> p.name().equals(ps.name()))
+                  .findFirst()
+                  .orElseThrow();
           if (spec.topologyRequest().mode() == TopologyRequest.Mode.REQUIRED) {
             assertThat(t.domains().stream().map(d -> d.values().subList(0, 2)).distinct())
-                .as("racks of required-rack %s/%s", a.workloadUid(), ps.name()).hasSize(1);
+                .as("racks of required-rack %s/%s", a.workloadUid(), ps.name())
+                .hasSize(1);
           }
         }
       }
@@ -247,15 +301,24 @@ class TopologyAdmissionProperties {
         }
         long free = n.allocatable().get(GPU) - boundOn(n.name()) - placedOn(n.name());
         total += free;
-        assertThat(inv.freeOf(List.of(n.labels().get(TopologyAdmissionTest.BLOCK),
-                n.labels().get(TopologyAdmissionTest.RACK), n.name())))
-            .as("engine's free GPUs on %s", n.name()).containsEntry(GPU, free);
+        assertThat(
+                inv.freeOf(
+                    List.of(
+                        n.labels().get(TopologyAdmissionTest.BLOCK),
+                        n.labels().get(TopologyAdmissionTest.RACK),
+                        n.name())))
+            .as("engine's free GPUs on %s", n.name())
+            .containsEntry(GPU, free);
       }
-      assertThat(inv.freeOf(List.of()).getOrDefault(GPU, 0L)).as("engine's free GPUs").isEqualTo(total);
+      assertThat(inv.freeOf(List.of()).getOrDefault(GPU, 0L))
+          .as("engine's free GPUs")
+          .isEqualTo(total);
     }
 
     private static String rackOf(TopologyNode n) {
-      return n.labels().get(TopologyAdmissionTest.BLOCK) + "/" + n.labels().get(TopologyAdmissionTest.RACK);
+      return n.labels().get(TopologyAdmissionTest.BLOCK)
+          + "/"
+          + n.labels().get(TopologyAdmissionTest.RACK);
     }
 
     private static Optional<String> pick(Map<String, ?> m, int index) {

@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Topology-aware admission driven through the {@link AdmissionEngine}: a ResourceFlavor with a
  * topologyName, nodes and bound pods, workloads asking for required, preferred or unconstrained
- * placement (optionally in slices), then cycles; each case states the admissions, the exact
- * domains of each topologyAssignment, or the pending reason and its numbers.
+ * placement (optionally in slices), then cycles; each case states the admissions, the exact domains
+ * of each topologyAssignment, or the pending reason and its numbers.
  */
 class TopologyAdmissionTest {
   static final String GPU = "nvidia.com/gpu";
@@ -66,19 +66,33 @@ class TopologyAdmissionTest {
         Case.named("required rack: quota fits but no rack has 9 nodes: pending with the numbers")
             .pending(wl("w").podSet("main", 9, 8).request(required(RACK)))
             .admits()
-            .pendingWith("w", TopologyPlacementFailed, "podSet main in flavor h100: needs 9 pods of nvidia.com/gpu 8"
-                + " in one topology.berth.dev/rack; the largest rack fits 8 pods (rack r1 in block b1)")
-            .check(o -> assertThat(o.engine().status().usage("cq", "h100", GPU)).as("no quota held").isZero()),
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet main in flavor h100: needs 9 pods of nvidia.com/gpu 8"
+                    + " in one topology.berth.dev/rack; the largest rack fits 8 pods (rack r1 in block b1)")
+            .check(
+                o ->
+                    assertThat(o.engine().status().usage("cq", "h100", GPU))
+                        .as("no quota held")
+                        .isZero()),
         Case.named("required rack: best fit is the rack that bound pods left just big enough")
-            .bound("b1-r1-n1", 8).bound("b1-r1-n2", 8).bound("b1-r1-n3", 8)
-            .bound("b1-r1-n4", 8).bound("b1-r1-n5", 8).bound("b1-r1-n6", 8)
+            .bound("b1-r1-n1", 8)
+            .bound("b1-r1-n2", 8)
+            .bound("b1-r1-n3", 8)
+            .bound("b1-r1-n4", 8)
+            .bound("b1-r1-n5", 8)
+            .bound("b1-r1-n6", 8)
             .pending(wl("w").podSet("main", 2, 8).request(required(RACK)))
             .placed("w", "main", each("b1/r1", 7, 8, 1)),
         Case.named("required rack: bound pods in every rack, the message names the largest")
             .nodes(grid(1, 2, 4, 8))
-            .bound("b1-r1-n1", 8).bound("b1-r2-n1", 8).bound("b1-r2-n2", 8)
+            .bound("b1-r1-n1", 8)
+            .bound("b1-r2-n1", 8)
+            .bound("b1-r2-n2", 8)
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .pendingWith("w", TopologyPlacementFailed, "the largest rack fits 3 pods (rack r1 in block b1)"),
+            .pendingWith(
+                "w", TopologyPlacementFailed, "the largest rack fits 3 pods (rack r1 in block b1)"),
         Case.named("required block: 16 pods fill two racks of one block")
             .pending(wl("w").podSet("main", 16, 8).request(required(BLOCK)))
             .placed("w", "main", each("b1/r1", 1, 8, 1) + " " + each("b1/r2", 1, 8, 1)),
@@ -91,20 +105,27 @@ class TopologyAdmissionTest {
             .podsIn("w", "main", "b1", 32)
             .podsIn("w", "main", "b2/r1", 8),
         Case.named("preferred rack: one rack when one has room, the best-fitting one")
-            .bound("b1-r1-n1", 8).bound("b1-r1-n2", 8).bound("b1-r1-n3", 8).bound("b1-r1-n4", 8)
+            .bound("b1-r1-n1", 8)
+            .bound("b1-r1-n2", 8)
+            .bound("b1-r1-n3", 8)
+            .bound("b1-r1-n4", 8)
             .pending(wl("w").podSet("main", 4, 8).request(preferred(RACK)))
             .placed("w", "main", each("b1/r1", 5, 8, 1)),
         Case.named("preferred rack: more than the whole topology is refused with the total")
             .quota("1024")
             .pending(wl("w").podSet("main", 65, 8).request(preferred(RACK)))
-            .pendingWith("w", TopologyPlacementFailed, "needs 65 pods of nvidia.com/gpu 8 (preferred in one"
-                + " topology.berth.dev/rack); the whole topology fits 64 pods"),
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "needs 65 pods of nvidia.com/gpu 8 (preferred in one"
+                    + " topology.berth.dev/rack); the whole topology fits 64 pods"),
         // ------------------------------------------------------------ unconstrained
         Case.named("unconstrained: the fewest nodes, four 2-GPU pods on one node")
             .pending(wl("w").podSet("main", 4, 2).request(unconstrained()))
             .placed("w", "main", "b1/r1/b1-r1-n1=4"),
         Case.named("unconstrained: the node with just enough room, not an empty one")
-            .bound("b1-r1-n1", 6).bound("b1-r1-n2", 2)
+            .bound("b1-r1-n1", 6)
+            .bound("b1-r1-n2", 2)
             .pending(wl("w").podSet("main", 3, 2).request(unconstrained()))
             .placed("w", "main", "b1/r1/b1-r1-n2=3"),
         // ------------------------------------------------------------ slices
@@ -121,38 +142,65 @@ class TopologyAdmissionTest {
             .placed("w", "main", each("b1/r2", 1, 8, 1) + " " + each("b1/r3", 1, 8, 1)),
         Case.named("slices: a count the slice size does not divide is refused")
             .pending(wl("w").podSet("main", 6, 8).request(required(RACK).inSlices(4, HOST)))
-            .pendingWith("w", TopologyPlacementFailed, "podSet main in flavor h100: 6 pods cannot be cut into slices of 4"),
-        // ------------------------------------------------------------ several podSets, several workloads
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet main in flavor h100: 6 pods cannot be cut into slices of 4"),
+        // ------------------------------------------------------------ several podSets, several
+        // workloads
         Case.named("two podSets: the second sees the nodes the first took")
-            .pending(wl("w").podSet("a", 2, 8).request(required(RACK)).podSet("b", 2, 8).request(required(RACK)))
+            .pending(
+                wl("w")
+                    .podSet("a", 2, 8)
+                    .request(required(RACK))
+                    .podSet("b", 2, 8)
+                    .request(required(RACK)))
             .placed("w", "a", each("b1/r1", 1, 2, 1))
             .placed("w", "b", each("b1/r1", 3, 4, 1)),
         Case.named("two podSets: the second goes to another rack when the first left too little")
-            .pending(wl("w").podSet("a", 6, 8).request(required(RACK)).podSet("b", 4, 8).request(required(RACK)))
+            .pending(
+                wl("w")
+                    .podSet("a", 6, 8)
+                    .request(required(RACK))
+                    .podSet("b", 4, 8)
+                    .request(required(RACK)))
             .placed("w", "a", each("b1/r1", 1, 6, 1))
             .placed("w", "b", each("b1/r2", 1, 4, 1)),
         Case.named("two podSets: when the second cannot be placed the first's nodes are given back")
             .nodes(grid(1, 1, 8, 8))
-            .pending(wl("w").priority(10).podSet("a", 4, 8).request(required(RACK))
-                    .podSet("b", 5, 8).request(required(RACK)),
+            .pending(
+                wl("w")
+                    .priority(10)
+                    .podSet("a", 4, 8)
+                    .request(required(RACK))
+                    .podSet("b", 5, 8)
+                    .request(required(RACK)),
                 wl("v").podSet("main", 8, 8).request(required(RACK)))
             .admits("v")
-            .pendingWith("w", TopologyPlacementFailed, "podSet b in flavor h100: needs 5 pods of nvidia.com/gpu 8"
-                + " in one topology.berth.dev/rack; the largest rack fits 4 pods (rack r1 in block b1)")
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet b in flavor h100: needs 5 pods of nvidia.com/gpu 8"
+                    + " in one topology.berth.dev/rack; the largest rack fits 4 pods (rack r1 in block b1)")
             .placed("v", "main", each("b1/r1", 1, 8, 1)),
         Case.named("two workloads in one cycle compete for a rack: the second takes the other rack")
             .nodes(grid(1, 2, 4, 8))
-            .pending(wl("w1").created(1).podSet("main", 4, 8).request(required(RACK)),
+            .pending(
+                wl("w1").created(1).podSet("main", 4, 8).request(required(RACK)),
                 wl("w2").created(2).podSet("main", 4, 8).request(required(RACK)))
             .admitsInOrder("w1", "w2")
             .placed("w1", "main", each("b1/r1", 1, 4, 1))
             .placed("w2", "main", each("b1/r2", 1, 4, 1)),
         Case.named("two workloads in one cycle compete for the only rack: the second waits")
             .nodes(grid(1, 1, 4, 8))
-            .pending(wl("w1").created(1).podSet("main", 4, 8).request(required(RACK)),
+            .pending(
+                wl("w1").created(1).podSet("main", 4, 8).request(required(RACK)),
                 wl("w2").created(2).podSet("main", 2, 8).request(required(RACK)))
             .admits("w1")
-            .pendingWith("w2", TopologyPlacementFailed, "the largest rack fits 0 pods (rack r1 in block b1)"),
+            .pendingWith(
+                "w2",
+                TopologyPlacementFailed,
+                "the largest rack fits 0 pods (rack r1 in block b1)"),
         // ------------------------------------------------------------ bound pods and waking
         Case.named("deleting a bound pod wakes a parked workload (BestEffortFIFO)")
             .nodes(grid(1, 1, 4, 8))
@@ -165,12 +213,17 @@ class TopologyAdmissionTest {
         Case.named("deleting a bound pod wakes a blocked StrictFIFO head, then the one behind it")
             .nodes(grid(1, 2, 4, 8))
             .strictFifo()
-            .bound("p1", "b1-r1-n1", 8).bound("p2", "b1-r2-n1", 8)
-            .pending(wl("head").priority(10).podSet("main", 4, 8).request(required(RACK)),
+            .bound("p1", "b1-r1-n1", 8)
+            .bound("p2", "b1-r2-n1", 8)
+            .pending(
+                wl("head").priority(10).podSet("main", 4, 8).request(required(RACK)),
                 wl("next").podSet("main", 1, 8).request(required(RACK)))
             .admits()
             .pendingWith("head", TopologyPlacementFailed, "the largest rack fits 3 pods")
-            .pendingWith("next", WaitingForQuota, "waiting behind head, the head of StrictFIFO ClusterQueue cq")
+            .pendingWith(
+                "next",
+                WaitingForQuota,
+                "waiting behind head, the head of StrictFIFO ClusterQueue cq")
             .then(e -> e.deleteBoundPod("p1"))
             .admitsInOrder("head", "next")
             .placed("head", "main", each("b1/r1", 1, 4, 1))
@@ -185,25 +238,29 @@ class TopologyAdmissionTest {
             .nodes(grid(1, 1, 3, 8))
             .bound("p1", "b1-r1-n1", 4)
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .then(e -> {
-              e.upsertNode(gpuNode("b1-r1-n1", "b1", "r1", 8).build());
-              e.upsertBoundPod("p1", "b1-r1-n1", Map.of(GPU, 4L));
-            })
+            .then(
+                e -> {
+                  e.upsertNode(gpuNode("b1-r1-n1", "b1", "r1", 8).build());
+                  e.upsertBoundPod("p1", "b1-r1-n1", Map.of(GPU, 4L));
+                })
             .evaluationsInLastCycle(0)
             .admits()
             .pendingWith("w", TopologyPlacementFailed, "the largest rack fits 2 pods"),
         Case.named("a finished topology workload frees its rack: the waiter is admitted next cycle")
             .nodes(grid(1, 1, 8, 8))
-            .pending(wl("w1").created(1).podSet("main", 8, 8).request(required(RACK)),
+            .pending(
+                wl("w1").created(1).podSet("main", 8, 8).request(required(RACK)),
                 wl("w2").created(2).podSet("main", 8, 8).request(required(RACK)))
             .admits("w1")
             .pendingWith("w2", TopologyPlacementFailed, "the largest rack fits 0 pods")
             .then(e -> e.workloadFinished("w1"))
             .admitsInOrder("w1", "w2")
             .placed("w2", "main", each("b1/r1", 1, 8, 1)),
-        Case.named("an evicted topology workload frees its rack and waits behind the one it blocked")
+        Case.named(
+                "an evicted topology workload frees its rack and waits behind the one it blocked")
             .nodes(grid(1, 1, 8, 8))
-            .pending(wl("w1").created(1).podSet("main", 8, 8).request(required(RACK)),
+            .pending(
+                wl("w1").created(1).podSet("main", 8, 8).request(required(RACK)),
                 wl("w2").created(2).podSet("main", 8, 8).request(required(RACK)))
             .then(e -> e.workloadEvicted("w1", 5000))
             .admitsInOrder("w1", "w2")
@@ -227,11 +284,15 @@ class TopologyAdmissionTest {
             .node("b1-r1-n2", n -> n.unschedulable(true))
             .pending(wl("w").podSet("main", 3, 8).request(required(RACK)))
             .placed("w", "main", "b1/r1/b1-r1-n1=1 b1/r1/b1-r1-n3=1 b1/r1/b1-r1-n4=1"),
-        Case.named("a NoSchedule taint the flavor does not tolerate keeps a node out; PreferNoSchedule does not")
+        Case.named(
+                "a NoSchedule taint the flavor does not tolerate keeps a node out; PreferNoSchedule does not")
             .nodes(grid(1, 1, 4, 8))
-            .node("b1-r1-n1", n -> n.taint(new Taint("maintenance", "true", TaintEffect.NoSchedule)))
-            .node("b1-r1-n2", n -> n.taint(new Taint("noisy", "true", TaintEffect.PreferNoSchedule)))
-            .pending(wl("w").priority(10).podSet("main", 4, 8).request(required(RACK)),
+            .node(
+                "b1-r1-n1", n -> n.taint(new Taint("maintenance", "true", TaintEffect.NoSchedule)))
+            .node(
+                "b1-r1-n2", n -> n.taint(new Taint("noisy", "true", TaintEffect.PreferNoSchedule)))
+            .pending(
+                wl("w").priority(10).podSet("main", 4, 8).request(required(RACK)),
                 wl("v").podSet("main", 3, 8).request(required(RACK)))
             .admits("v")
             .placed("v", "main", each("b1/r1", 2, 4, 1))
@@ -241,7 +302,8 @@ class TopologyAdmissionTest {
             .node(name -> name.startsWith("b1"), n -> n.label(MODEL, "a100"))
             .node(name -> name.startsWith("b2"), n -> n.label(MODEL, "h100"))
             .flavors(topologyFlavor("h100", "default", Map.of(MODEL, "h100")))
-            .pending(wl("big").priority(10).podSet("main", 9, 8).request(preferred(RACK)),
+            .pending(
+                wl("big").priority(10).podSet("main", 9, 8).request(preferred(RACK)),
                 wl("w").podSet("main", 4, 8).request(required(RACK)))
             .pendingWith("big", TopologyPlacementFailed, "the whole topology fits 8 pods")
             .placed("w", "main", each("b2/r1", 1, 4, 1)),
@@ -249,28 +311,36 @@ class TopologyAdmissionTest {
             .nodes(grid(1, 1, 4, 8))
             .allNodes(n -> n.taint(DEDICATED))
             .flavors(new ResourceFlavor("h100", Map.of(), List.of(DEDICATED), List.of(), "default"))
-            .pending(wl("w").podSet("main", 4, 8).request(required(RACK))
-                .toleration(Toleration.equal("dedicated", "gpu", TaintEffect.NoSchedule)))
+            .pending(
+                wl("w")
+                    .podSet("main", 4, 8)
+                    .request(required(RACK))
+                    .toleration(Toleration.equal("dedicated", "gpu", TaintEffect.NoSchedule)))
             .placed("w", "main", each("b1/r1", 1, 4, 1)),
         Case.named("podSet nodeSelector narrows the nodes it is placed on")
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)).nodeSelector(BLOCK, "b2"))
             .placed("w", "main", each("b2/r1", 1, 4, 1)),
         Case.named("podSet required node affinity narrows the nodes it is placed on")
-            .pending(wl("w").podSet("main", 2, 8).request(required(RACK))
-                .affinity(RACK, LabelSelectorRequirement.Operator.NotIn, "r1"))
+            .pending(
+                wl("w")
+                    .podSet("main", 2, 8)
+                    .request(required(RACK))
+                    .affinity(RACK, LabelSelectorRequirement.Operator.NotIn, "r1"))
             .placed("w", "main", each("b1/r2", 1, 2, 1)),
-        Case.named("a node deleted and back, or its Topology recreated, still counts the pods placed on it")
+        Case.named(
+                "a node deleted and back, or its Topology recreated, still counts the pods placed on it")
             .nodes(grid(1, 1, 4, 8))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
             .admits("w")
             .then(e -> e.deleteNode("b1-r1-n1"))
             .free("h100", "b1/r1", 0)
-            .then(e -> {
-              e.upsertNode(gpuNode("b1-r1-n1", "b1", "r1", 8).build());
-              e.deleteTopology("default");
-              e.upsertTopology(DEFAULT);
-              e.upsertWorkload(wl("v").podSet("main", 1, 8).request(required(RACK)).build());
-            })
+            .then(
+                e -> {
+                  e.upsertNode(gpuNode("b1-r1-n1", "b1", "r1", 8).build());
+                  e.deleteTopology("default");
+                  e.upsertTopology(DEFAULT);
+                  e.upsertWorkload(wl("v").podSet("main", 1, 8).request(required(RACK)).build());
+                })
             .admits("w")
             .free("h100", "b1/r1", 0)
             .pendingWith("v", TopologyPlacementFailed, "the largest rack fits 0 pods"),
@@ -279,42 +349,65 @@ class TopologyAdmissionTest {
             .allNodes(n -> n.allocatable("cpu", "64"))
             // Every flavor of a topology-aware podSet must name a Topology (as in Kueue).
             .flavors(H100, new ResourceFlavor("default", Map.of(), List.of(), List.of(), "default"))
-            .queue(Builders.clusterQueue("cq").flavor("default").res("cpu", "256").newGroup()
-                .flavor("h100").res(GPU, "512"))
+            .queue(
+                Builders.clusterQueue("cq")
+                    .flavor("default")
+                    .res("cpu", "256")
+                    .newGroup()
+                    .flavor("h100")
+                    .res(GPU, "512"))
             .pending(wl("w").podSet("main", 4, 1).cpu("40").request(unconstrained()))
             .placed("w", "main", each("b1/r1", 1, 4, 1))
             .flavorOf("w", "main", "h100"),
-        Case.named("duplicate hostnames: refused with a clear message; deleting the duplicate wakes the waiter")
+        Case.named(
+                "duplicate hostnames: refused with a clear message; deleting the duplicate wakes the waiter")
             .nodes(grid(1, 1, 4, 8))
             .node(gpuNode("imposter", "b1", "r1", 8).label(HOST, "b1-r1-n1"))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .pendingWith("w", TopologyPlacementFailed, "podSet main: Topology default of flavor h100 is unusable:"
-                + " nodes share the lowest level value b1/r1/b1-r1-n1")
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet main: Topology default of flavor h100 is unusable:"
+                    + " nodes share the lowest level value b1/r1/b1-r1-n1")
             .then(e -> e.deleteNode("imposter"))
             .placed("w", "main", each("b1/r1", 1, 4, 1)),
         // ------------------------------------------------------------ flavors and Topology objects
-        Case.named("a flavor whose Topology does not exist: refused saying so; creating it wakes the waiter")
+        Case.named(
+                "a flavor whose Topology does not exist: refused saying so; creating it wakes the waiter")
             .topologies()
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .pendingWith("w", TopologyPlacementFailed, "podSet main: Topology default of flavor h100 does not exist")
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet main: Topology default of flavor h100 does not exist")
             .then(e -> e.upsertTopology(DEFAULT))
             .placed("w", "main", each("b1/r1", 1, 4, 1)),
         Case.named("a topologyRequest matches no flavor without topologyName")
             .flavors(ResourceFlavor.named("plain"))
             .queue(Builders.clusterQueue("cq").flavor("plain").res(GPU, "512"))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .pendingWith("w", PendingReason.NoMatchingFlavor,
+            .pendingWith(
+                "w",
+                PendingReason.NoMatchingFlavor,
                 "flavor plain has no topologyName, podSet main asks for a topology"),
-        Case.named("a topologyRequest skips a flavor without topologyName for the next one that has one")
+        Case.named(
+                "a topologyRequest skips a flavor without topologyName for the next one that has one")
             .nodes(grid(1, 1, 4, 8))
             .flavors(ResourceFlavor.named("plain"), H100)
-            .queue(Builders.clusterQueue("cq").flavor("plain").res(GPU, "512").flavor("h100").res(GPU, "512"))
+            .queue(
+                Builders.clusterQueue("cq")
+                    .flavor("plain")
+                    .res(GPU, "512")
+                    .flavor("h100")
+                    .res(GPU, "512"))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
             .placed("w", "main", each("b1/r1", 1, 4, 1))
             .flavorOf("w", "main", "h100"),
-        Case.named("no topologyRequest on a topology flavor: admitted by quota alone, no node capacity taken")
+        Case.named(
+                "no topologyRequest on a topology flavor: admitted by quota alone, no node capacity taken")
             .nodes(grid(1, 1, 4, 8))
-            .pending(wl("quota-only").created(1).podSet("main", 8, 8),
+            .pending(
+                wl("quota-only").created(1).podSet("main", 8, 8),
                 wl("w").created(2).podSet("main", 4, 8).request(required(RACK)))
             .admitsInOrder("quota-only", "w")
             .noPlacement("quota-only", "main")
@@ -324,9 +417,15 @@ class TopologyAdmissionTest {
             .nodes(grid(2, 1, 4, 8))
             .node(name -> name.startsWith("b1"), n -> n.label("pool", "a"))
             .node(name -> name.startsWith("b2"), n -> n.label("pool", "b"))
-            .flavors(topologyFlavor("h100-a", "default", Map.of("pool", "a")),
+            .flavors(
+                topologyFlavor("h100-a", "default", Map.of("pool", "a")),
                 topologyFlavor("h100-b", "default", Map.of("pool", "b")))
-            .queue(Builders.clusterQueue("cq").flavor("h100-a").res(GPU, "8").flavor("h100-b").res(GPU, "64"))
+            .queue(
+                Builders.clusterQueue("cq")
+                    .flavor("h100-a")
+                    .res(GPU, "8")
+                    .flavor("h100-b")
+                    .res(GPU, "64"))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
             .flavorOf("w", "main", "h100-b")
             .placed("w", "main", each("b2/r1", 1, 4, 1)),
@@ -334,44 +433,75 @@ class TopologyAdmissionTest {
             .nodes(grid(2, 1, 4, 8))
             .node(name -> name.startsWith("b1"), n -> n.label("pool", "a"))
             .node(name -> name.startsWith("b2"), n -> n.label("pool", "b"))
-            .flavors(topologyFlavor("h100-a", "default", Map.of("pool", "a")),
+            .flavors(
+                topologyFlavor("h100-a", "default", Map.of("pool", "a")),
                 topologyFlavor("h100-b", "default", Map.of("pool", "b")))
-            .queue(Builders.clusterQueue("cq").flavor("h100-a").res(GPU, "64").flavor("h100-b").res(GPU, "64"))
+            .queue(
+                Builders.clusterQueue("cq")
+                    .flavor("h100-a")
+                    .res(GPU, "64")
+                    .flavor("h100-b")
+                    .res(GPU, "64"))
             .pending(wl("w").podSet("main", 5, 8).request(required(RACK)))
-            .pendingWith("w", TopologyPlacementFailed, "podSet main in flavor h100-a: needs 5 pods"),
+            .pendingWith(
+                "w", TopologyPlacementFailed, "podSet main in flavor h100-a: needs 5 pods"),
         Case.named("quota NoFit reports the quota reason; topology is not consulted")
             .quota("40")
             .topologies()
-            .pending(wl("first").priority(10).podSet("main", 2, 8),
+            .pending(
+                wl("first").priority(10).podSet("main", 2, 8),
                 wl("w").podSet("main", 4, 8).request(required(RACK)))
             .admits("first")
-            .pendingWith("w", WaitingForQuota, "needs nvidia.com/gpu 32 on flavor h100; 24 available"),
+            .pendingWith(
+                "w", WaitingForQuota, "needs nvidia.com/gpu 32 on flavor h100; 24 available"),
         Case.named("partial admission: the count quota allows is placed")
             .quota("48")
             .pending(wl("w").podSet("main", 8, 8).minCount(4).request(required(RACK)))
             .count("w", "main", 6)
             .placed("w", "main", each("b1/r1", 1, 6, 1)),
         // ------------------------------------------------------------ preemption
-        Case.named("preemption: the victim's eviction frees its nodes and the preemptor is placed there")
+        Case.named(
+                "preemption: the victim's eviction frees its nodes and the preemptor is placed there")
             .nodes(grid(1, 1, 4, 8))
-            .queue(Builders.clusterQueue("cq").flavor("h100").res(GPU, "32").preemption(WITHIN_LOWER))
+            .queue(
+                Builders.clusterQueue("cq").flavor("h100").res(GPU, "32").preemption(WITHIN_LOWER))
             .pending(wl("low").podSet("main", 4, 8).request(required(RACK)))
             .admits("low")
-            .then(e -> e.upsertWorkload(wl("high").priority(10).podSet("main", 4, 8).request(required(RACK)).build()))
+            .then(
+                e ->
+                    e.upsertWorkload(
+                        wl("high")
+                            .priority(10)
+                            .podSet("main", 4, 8)
+                            .request(required(RACK))
+                            .build()))
             .evicts("low")
             .pendingWith("high", PendingReason.WaitingForPreemptedWorkloads, "low")
             .then(e -> e.workloadEvicted("low", 5000))
             .admitsInOrder("low", "high")
             .placed("high", "main", each("b1/r1", 1, 4, 1)),
-        Case.named("preemption: no victim is evicted when their nodes would still not hold the preemptor")
+        Case.named(
+                "preemption: no victim is evicted when their nodes would still not hold the preemptor")
             .nodes(grid(1, 2, 2, 8))
-            .bound("b1-r1-n2", 8).bound("b1-r2-n2", 8)
-            .queue(Builders.clusterQueue("cq").flavor("h100").res(GPU, "24").preemption(WITHIN_LOWER))
+            .bound("b1-r1-n2", 8)
+            .bound("b1-r2-n2", 8)
+            .queue(
+                Builders.clusterQueue("cq").flavor("h100").res(GPU, "24").preemption(WITHIN_LOWER))
             .pending(wl("low").podSet("main", 2, 8).request(unconstrained()))
             .placed("low", "main", "b1/r1/b1-r1-n1=1 b1/r2/b1-r2-n1=1")
-            .then(e -> e.upsertWorkload(wl("high").priority(10).podSet("main", 2, 8).request(required(RACK)).build()))
-            .pendingWith("high", TopologyPlacementFailed, "podSet main in flavor h100: needs 2 pods of nvidia.com/gpu 8"
-                + " in one topology.berth.dev/rack; the largest rack fits 1 pod (rack r1 in block b1)")
+            .then(
+                e ->
+                    e.upsertWorkload(
+                        wl("high")
+                            .priority(10)
+                            .podSet("main", 2, 8)
+                            .request(required(RACK))
+                            .build()))
+            .pendingWith(
+                "high",
+                TopologyPlacementFailed,
+                "podSet main in flavor h100: needs 2 pods of nvidia.com/gpu 8"
+                    + " in one topology.berth.dev/rack; the largest rack fits 1 pod (rack r1 in block b1)")
             .noEvictions()
             // A wake (a node elsewhere) must not start evicting either.
             .then(e -> e.upsertNode(gpuNode("b2-r1-n1", "b2", "r1", 0).build()))
@@ -380,31 +510,40 @@ class TopologyAdmissionTest {
             .evicts("low")
             .then(e -> e.workloadEvicted("low", 5000))
             .placed("high", "main", each("b1/r1", 1, 2, 1)),
-        Case.named("preemption: victims admitted by quota alone are evicted (their pods are only bound pods)")
+        Case.named(
+                "preemption: victims admitted by quota alone are evicted (their pods are only bound pods)")
             .nodes(grid(1, 1, 4, 8))
-            .queue(Builders.clusterQueue("cq").flavor("h100").res(GPU, "32").preemption(WITHIN_LOWER))
+            .queue(
+                Builders.clusterQueue("cq").flavor("h100").res(GPU, "32").preemption(WITHIN_LOWER))
             .pending(wl("low").podSet("main", 4, 8))
             .admits("low")
-            .then(e -> {
-              IntStream.rangeClosed(1, 4).forEach(i -> e.upsertBoundPod("low-" + i, "b1-r1-n" + i, Map.of(GPU, 8L)));
-              e.upsertWorkload(wl("high").priority(10).podSet("main", 4, 8).request(required(RACK)).build());
-            })
+            .then(
+                e -> {
+                  IntStream.rangeClosed(1, 4)
+                      .forEach(i -> e.upsertBoundPod("low-" + i, "b1-r1-n" + i, Map.of(GPU, 8L)));
+                  e.upsertWorkload(
+                      wl("high").priority(10).podSet("main", 4, 8).request(required(RACK)).build());
+                })
             .evicts("low")
-            .then(e -> {
-              e.workloadEvicted("low", 5000);
-              IntStream.rangeClosed(1, 4).forEach(i -> e.deleteBoundPod("low-" + i));
-            })
+            .then(
+                e -> {
+                  e.workloadEvicted("low", 5000);
+                  IntStream.rangeClosed(1, 4).forEach(i -> e.deleteBoundPod("low-" + i));
+                })
             .admitsInOrder("low", "high")
             .placed("high", "main", each("b1/r1", 1, 4, 1)),
         // ------------------------------------------------------------ restart and rollback
-        Case.named("restart: a recorded topologyAssignment takes its nodes again, no double booking")
+        Case.named(
+                "restart: a recorded topologyAssignment takes its nodes again, no double booking")
             .nodes(grid(1, 1, 8, 8))
             .running(wl("r").podSet("main", 4, 8).request(required(RACK)), each("b1/r1", 1, 4, 1))
-            .pending(wl("big").priority(10).podSet("main", 5, 8).request(required(RACK)),
+            .pending(
+                wl("big").priority(10).podSet("main", 5, 8).request(required(RACK)),
                 wl("w").podSet("main", 4, 8).request(required(RACK)))
             .pendingWith("big", TopologyPlacementFailed, "the largest rack fits 4 pods")
             .placed("w", "main", each("b1/r1", 5, 8, 1)),
-        Case.named("restart: recorded before its ResourceFlavor is known, the placement still counts")
+        Case.named(
+                "restart: recorded before its ResourceFlavor is known, the placement still counts")
             .nodes(grid(1, 1, 8, 8))
             .recordFirst()
             .running(wl("r").podSet("main", 8, 8).request(required(RACK)), each("b1/r1", 1, 8, 1))
@@ -414,15 +553,19 @@ class TopologyAdmissionTest {
         Case.named("rollback frees the placement; the workload is placed again next cycle")
             .nodes(grid(1, 1, 4, 8))
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
-            .then(e -> {
-              assertThat(e.rollback(e.admission("w").orElseThrow())).isTrue();
-              assertThat(e.topologyInventories().get("h100").freeOf(List.of("b1", "r1"))).containsEntry(GPU, 32L);
-            })
+            .then(
+                e -> {
+                  assertThat(e.rollback(e.admission("w").orElseThrow())).isTrue();
+                  assertThat(e.topologyInventories().get("h100").freeOf(List.of("b1", "r1")))
+                      .containsEntry(GPU, 32L);
+                })
             .admitsInOrder("w", "w")
             .free("h100", "b1/r1", 0),
         Case.named("restart then rollback of the recorded workload frees its nodes")
             .nodes(grid(1, 1, 4, 8))
-            .running(wl("r").created(5).podSet("main", 4, 8).request(required(RACK)), each("b1/r1", 1, 4, 1))
+            .running(
+                wl("r").created(5).podSet("main", 4, 8).request(required(RACK)),
+                each("b1/r1", 1, 4, 1))
             .pending(wl("w").created(1).podSet("main", 4, 8).request(required(RACK)))
             .admits()
             .then(e -> e.rollback(e.admission("r").orElseThrow()))
@@ -436,23 +579,30 @@ class TopologyAdmissionTest {
             .bound("p0", "b1-r1-n1", "numa0", Map.of(GPU, 2L))
             .bound("p1", "b1-r1-n1", "numa1", Map.of(GPU, 2L))
             .pending(wl("w").podSet("main", 1, 4).request(required(HOST)))
-            .pendingWith("w", TopologyPlacementFailed, "needs 1 pod of nvidia.com/gpu 4 in one kubernetes.io/hostname;"
-                + " the largest hostname fits 0 pods")
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "needs 1 pod of nvidia.com/gpu 4 in one kubernetes.io/hostname;"
+                    + " the largest hostname fits 0 pods")
             .free("h100", "b1/r1/b1-r1-n1", 4)
             .then(e -> e.deleteBoundPod("p1"))
             .placed("w", "main", "b1/r1/b1-r1-n1/numa1=1"),
-        Case.named("NUMA: bound pods without a domain fill the node's domains in order; 4 free in one fits")
+        Case.named(
+                "NUMA: bound pods without a domain fill the node's domains in order; 4 free in one fits")
             .topologies(WITH_NUMA)
             .flavors(topologyFlavor("h100", "numa", Map.of()))
             .nodes(List.of(numaNode("b1-r1-n1")))
-            .bound("p0", "b1-r1-n1", 2).bound("p1", "b1-r1-n1", 2)
+            .bound("p0", "b1-r1-n1", 2)
+            .bound("p1", "b1-r1-n1", 2)
             .pending(wl("w").podSet("main", 1, 4).request(required(HOST)))
             .placed("w", "main", "b1/r1/b1-r1-n1/numa1=1"),
-        Case.named("NUMA: a pod leaving is charged as if it never came, not to the first domain with room")
+        Case.named(
+                "NUMA: a pod leaving is charged as if it never came, not to the first domain with room")
             .topologies(WITH_NUMA)
             .flavors(topologyFlavor("h100", "numa", Map.of()))
             .nodes(List.of(numaNode("b1-r1-n1")))
-            .bound("a", "b1-r1-n1", 6).bound("b", "b1-r1-n1", 2)
+            .bound("a", "b1-r1-n1", 6)
+            .bound("b", "b1-r1-n1", 2)
             .pending(wl("w").podSet("main", 1, 2).request(required(HOST)))
             .pendingWith("w", TopologyPlacementFailed, "the largest hostname fits 0 pods")
             // a: numa0 4 + numa1 2; without b, numa1 has 2 free and numa0 none.
@@ -468,7 +618,8 @@ class TopologyAdmissionTest {
 
   // ---------------------------------------------------------------- cluster builders
 
-  static ResourceFlavor topologyFlavor(String name, String topology, Map<String, String> nodeLabels) {
+  static ResourceFlavor topologyFlavor(
+      String name, String topology, Map<String, String> nodeLabels) {
     return new ResourceFlavor(name, nodeLabels, List.of(), List.of(), topology);
   }
 
@@ -498,7 +649,10 @@ class TopologyAdmissionTest {
         .subDomain("numa1", Map.of(GPU, 4L));
   }
 
-  /** Nodes {@code from..to} of a rack ("b1/r1"), {@code count} pods each, as {@link #render} writes them. */
+  /**
+   * Nodes {@code from..to} of a rack ("b1/r1"), {@code count} pods each, as {@link #render} writes
+   * them.
+   */
   static String each(String rack, int from, int to, int count) {
     String prefix = rack.replace('/', '-') + "-n";
     return IntStream.rangeClosed(from, to)
@@ -518,7 +672,8 @@ class TopologyAdmissionTest {
     List<TopologyAssignment.Domain> domains = new ArrayList<>();
     for (String d : rendered.split(" ")) {
       String[] kv = d.split("=");
-      domains.add(new TopologyAssignment.Domain(List.of(kv[0].split("/")), Integer.parseInt(kv[1])));
+      domains.add(
+          new TopologyAssignment.Domain(List.of(kv[0].split("/")), Integer.parseInt(kv[1])));
     }
     return new TopologyAssignment(topology.levels(), domains);
   }
@@ -598,7 +753,10 @@ class TopologyAdmissionTest {
       for (int i = admissions.size() - 1; i >= 0; i--) {
         Admission a = admissions.get(i);
         if (a.name().equals(workload)) {
-          return a.podSetAssignments().stream().filter(p -> p.name().equals(podSet)).findFirst().orElseThrow();
+          return a.podSetAssignments().stream()
+              .filter(p -> p.name().equals(podSet))
+              .findFirst()
+              .orElseThrow();
         }
       }
       throw new AssertionError(workload + " was not admitted; admitted: " + names());
@@ -617,7 +775,8 @@ class TopologyAdmissionTest {
     private final List<Topology> topologies = new ArrayList<>(List.of(DEFAULT, WITH_NUMA));
     private final Map<String, TopologyNode.Builder> nodes = new LinkedHashMap<>();
     private final List<Bound> bound = new ArrayList<>();
-    private Builders.QueueBuilder queue = Builders.clusterQueue("cq").flavor("h100").res(GPU, "512");
+    private Builders.QueueBuilder queue =
+        Builders.clusterQueue("cq").flavor("h100").res(GPU, "512");
     private boolean strict;
     private boolean recordFirst;
     private final List<Object[]> running = new ArrayList<>();
@@ -652,11 +811,12 @@ class TopologyAdmissionTest {
     }
 
     Case node(Predicate<String> which, UnaryOperator<TopologyNode.Builder> change) {
-      nodes.forEach((n, b) -> {
-        if (which.test(n)) {
-          change.apply(b);
-        }
-      });
+      nodes.forEach(
+          (n, b) -> {
+            if (which.test(n)) {
+              change.apply(b);
+            }
+          });
       return this;
     }
 
@@ -690,7 +850,10 @@ class TopologyAdmissionTest {
       return this;
     }
 
-    /** A pod already bound to the node, holding {@code gpus} GPUs; its UID is "node/podN", N counting pods. */
+    /**
+     * A pod already bound to the node, holding {@code gpus} GPUs; its UID is "node/podN", N
+     * counting pods.
+     */
     Case bound(String node, long gpus) {
       return bound(node + "/pod" + bound.size(), node, gpus);
     }
@@ -747,75 +910,100 @@ class TopologyAdmissionTest {
     }
 
     Case placed(String workload, String podSet, String expected) {
-      return expect(o -> {
-        TopologyAssignment a = o.podSet(workload, podSet).topologyAssignment();
-        assertThat(a).as("topologyAssignment of %s/%s", workload, podSet).isNotNull();
-        assertThat(render(a)).as("topologyAssignment of %s/%s", workload, podSet).isEqualTo(expected);
-      });
+      return expect(
+          o -> {
+            TopologyAssignment a = o.podSet(workload, podSet).topologyAssignment();
+            assertThat(a).as("topologyAssignment of %s/%s", workload, podSet).isNotNull();
+            assertThat(render(a))
+                .as("topologyAssignment of %s/%s", workload, podSet)
+                .isEqualTo(expected);
+          });
     }
 
     /** The podSet's pods under a domain ("b1", "b1/r2"). */
     Case podsIn(String workload, String podSet, String domain, int pods) {
-      return expect(o -> {
-        int n = o.podSet(workload, podSet).topologyAssignment().domains().stream()
-            .filter(d -> (String.join("/", d.values()) + "/").startsWith(domain + "/"))
-            .mapToInt(TopologyAssignment.Domain::count)
-            .sum();
-        assertThat(n).as("pods of %s/%s in %s", workload, podSet, domain).isEqualTo(pods);
-      });
+      return expect(
+          o -> {
+            int n =
+                o.podSet(workload, podSet).topologyAssignment().domains().stream()
+                    .filter(d -> (String.join("/", d.values()) + "/").startsWith(domain + "/"))
+                    .mapToInt(TopologyAssignment.Domain::count)
+                    .sum();
+            assertThat(n).as("pods of %s/%s in %s", workload, podSet, domain).isEqualTo(pods);
+          });
     }
 
     Case noPlacement(String workload, String podSet) {
-      return expect(o -> assertThat(o.podSet(workload, podSet).topologyAssignment())
-          .as("topologyAssignment of %s/%s", workload, podSet).isNull());
+      return expect(
+          o ->
+              assertThat(o.podSet(workload, podSet).topologyAssignment())
+                  .as("topologyAssignment of %s/%s", workload, podSet)
+                  .isNull());
     }
 
     Case count(String workload, String podSet, int count) {
-      return expect(o -> assertThat(o.podSet(workload, podSet).count()).as("count").isEqualTo(count));
+      return expect(
+          o -> assertThat(o.podSet(workload, podSet).count()).as("count").isEqualTo(count));
     }
 
     Case flavorOf(String workload, String podSet, String flavor) {
-      return expect(o -> assertThat(o.podSet(workload, podSet).flavors()).containsEntry(GPU, flavor));
+      return expect(
+          o -> assertThat(o.podSet(workload, podSet).flavors()).containsEntry(GPU, flavor));
     }
 
     Case pendingWith(String workload, PendingReason reason, String messagePart) {
-      return expect(o -> {
-        PendingStatus s = o.engine().status().pendingStatus(workload);
-        assertThat(s).as("pending status of %s (admitted: %s)", workload, o.names()).isNotNull();
-        assertThat(s.reason()).as("reason of %s (%s)", workload, s.message()).isEqualTo(reason);
-        assertThat(s.message()).as("message of " + workload).contains(messagePart);
-        CycleResult last = o.cycles().get(o.cycles().size() - 1);
-        if (last.pendingReasons().containsKey(workload)) {
-          assertThat(last.pendingReasons().get(workload)).as("cycle's reason of " + workload).isEqualTo(s);
-        }
-      });
+      return expect(
+          o -> {
+            PendingStatus s = o.engine().status().pendingStatus(workload);
+            assertThat(s)
+                .as("pending status of %s (admitted: %s)", workload, o.names())
+                .isNotNull();
+            assertThat(s.reason()).as("reason of %s (%s)", workload, s.message()).isEqualTo(reason);
+            assertThat(s.message()).as("message of " + workload).contains(messagePart);
+            CycleResult last = o.cycles().get(o.cycles().size() - 1);
+            if (last.pendingReasons().containsKey(workload)) {
+              assertThat(last.pendingReasons().get(workload))
+                  .as("cycle's reason of " + workload)
+                  .isEqualTo(s);
+            }
+          });
     }
 
     /** Free GPUs of a domain ("" = the whole topology) in the flavor's inventory. */
     Case free(String flavor, String domain, long gpus) {
-      return expect(o -> {
-        List<String> values = domain.isEmpty() ? List.of() : List.of(domain.split("/"));
-        assertThat(o.engine().topologyInventories().get(flavor).freeOf(values))
-            .as("free in %s %s", flavor, domain).containsEntry(GPU, gpus);
-      });
+      return expect(
+          o -> {
+            List<String> values = domain.isEmpty() ? List.of() : List.of(domain.split("/"));
+            assertThat(o.engine().topologyInventories().get(flavor).freeOf(values))
+                .as("free in %s %s", flavor, domain)
+                .containsEntry(GPU, gpus);
+          });
     }
 
     /** The workload's eviction was requested in some cycle so far. */
     Case evicts(String workload) {
-      return expect(o -> assertThat(o.cycles().stream().flatMap(c -> c.evictions().stream()))
-          .as("evictions").anyMatch(ev -> ev.workloadUid().equals(workload)));
+      return expect(
+          o ->
+              assertThat(o.cycles().stream().flatMap(c -> c.evictions().stream()))
+                  .as("evictions")
+                  .anyMatch(ev -> ev.workloadUid().equals(workload)));
     }
 
     Case noEvictions() {
-      return expect(o -> assertThat(o.cycles().stream().flatMap(c -> c.evictions().stream())).as("evictions").isEmpty());
+      return expect(
+          o ->
+              assertThat(o.cycles().stream().flatMap(c -> c.evictions().stream()))
+                  .as("evictions")
+                  .isEmpty());
     }
 
     Case evaluationsInLastCycle(int n) {
-      return expect(o -> {
-        CycleResult last = o.cycles().get(o.cycles().size() - 1);
-        assertThat(last.evaluations()).as("evaluations").isEqualTo(n);
-        assertThat(last.admissions()).as("admissions of the last cycle").isEmpty();
-      });
+      return expect(
+          o -> {
+            CycleResult last = o.cycles().get(o.cycles().size() - 1);
+            assertThat(last.evaluations()).as("evaluations").isEqualTo(n);
+            assertThat(last.admissions()).as("admissions of the last cycle").isEmpty();
+          });
     }
 
     @SuppressWarnings("unchecked")
@@ -862,8 +1050,14 @@ class TopologyAdmissionTest {
         PodSet ps = w.podSets().get(0);
         long gpus = ps.requests().get(GPU);
         TopologyAssignment a = parse(DEFAULT, (String) r[1]);
-        PodSetAssignment psa = new PodSetAssignment(ps.name(), Map.of(GPU, "h100"), Map.of(GPU, gpus * a.podCount()),
-            a.podCount(), Map.of(), a);
+        PodSetAssignment psa =
+            new PodSetAssignment(
+                ps.name(),
+                Map.of(GPU, "h100"),
+                Map.of(GPU, gpus * a.podCount()),
+                a.podCount(),
+                Map.of(),
+                a);
         engine.recordAdmitted(w, "cq", List.of(psa), 0);
       }
     }

@@ -8,11 +8,11 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
 import java.security.KeyFactory;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.security.PrivateKey;
 import java.util.Base64;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PKCS8Generator;
@@ -52,7 +52,8 @@ class ClusterCredentialsTest {
         - name: x
           context: {cluster: c, user: u}
         current-context: x
-        """.formatted(
+        """
+        .formatted(
             Base64.getEncoder().encodeToString("unused".getBytes(StandardCharsets.US_ASCII)),
             keyField);
   }
@@ -132,13 +133,19 @@ class ClusterCredentialsTest {
 
   @Test
   void anEncryptedKeyIsRefusedClearly(@TempDir Path dir) throws Exception {
-    var encryptor = new JceOpenSSLPKCS8EncryptorBuilder(PKCS8Generator.AES_256_CBC)
-        .setProvider(new BouncyCastleProvider()).setPassword("secret".toCharArray()).build();
+    var encryptor =
+        new JceOpenSSLPKCS8EncryptorBuilder(PKCS8Generator.AES_256_CBC)
+            .setProvider(new BouncyCastleProvider())
+            .setPassword("secret".toCharArray())
+            .build();
     Path file = dir.resolve("encrypted.key");
     Files.writeString(file, pem(new JcaPKCS8Generator(key("EC"), encryptor).generate()));
     assertThatThrownBy(() -> ClusterCredentials.fromKubeconfig(kubeconfig("client-key: " + file)))
-        .hasMessage("client-key " + file + ": an encrypted private key; the Kubernetes client"
-            + " needs it unencrypted");
+        .hasMessage(
+            "client-key "
+                + file
+                + ": an encrypted private key; the Kubernetes client"
+                + " needs it unencrypted");
   }
 
   @Test
@@ -151,7 +158,9 @@ class ClusterCredentialsTest {
 
   @Test
   void aTokenNeedsNoKeyAlgorithm() {
-    Config config = ClusterCredentials.fromKubeconfig("""
+    Config config =
+        ClusterCredentials.fromKubeconfig(
+            """
         apiVersion: v1
         kind: Config
         clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]

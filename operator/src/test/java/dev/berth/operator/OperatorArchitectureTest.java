@@ -16,35 +16,50 @@ import dev.berth.operator.job.WorkloadLifecycle;
  * The operator's layers, as docs/architecture.md draws them: one writer of admission, reconcilers
  * that observe and never decide, and production code that does not reach local mode.
  */
-@AnalyzeClasses(packages = "dev.berth.operator", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.berth.operator",
+    importOptions = ImportOption.DoNotIncludeTests.class)
 class OperatorArchitectureTest {
 
   /** A write of Workload.status.admission. */
   private static final DescribedPredicate<JavaFieldAccess> WRITES_ADMISSION =
-      DescribedPredicate.describe("write WorkloadStatus.admission", access ->
-          access.getAccessType() == JavaFieldAccess.AccessType.SET
-              && access.getTarget().getOwner().isEquivalentTo(WorkloadStatus.class)
-              && access.getTarget().getName().equals("admission"));
+      DescribedPredicate.describe(
+          "write WorkloadStatus.admission",
+          access ->
+              access.getAccessType() == JavaFieldAccess.AccessType.SET
+                  && access.getTarget().getOwner().isEquivalentTo(WorkloadStatus.class)
+                  && access.getTarget().getName().equals("admission"));
 
   @ArchTest
   static final ArchRule admissionIsGrantedByDecisionWriterAndReleasedByWorkloadLifecycle =
       noClasses()
-          .that().doNotBelongToAnyOf(DecisionWriter.class, WorkloadLifecycle.class)
-          .should().accessFieldWhere(WRITES_ADMISSION)
-          .because("DecisionWriter writes the engine's admissions (with their resourceVersions);"
-              + " WorkloadLifecycle only releases one once an evicted workload's pods stopped");
+          .that()
+          .doNotBelongToAnyOf(DecisionWriter.class, WorkloadLifecycle.class)
+          .should()
+          .accessFieldWhere(WRITES_ADMISSION)
+          .because(
+              "DecisionWriter writes the engine's admissions (with their resourceVersions);"
+                  + " WorkloadLifecycle only releases one once an evicted workload's pods stopped");
 
   @ArchTest
-  static final ArchRule reconcilersDoNotDecideAdmission = noClasses()
-      .that().resideInAPackage("dev.berth.operator.reconciler..")
-      .should().dependOnClassesThat().belongToAnyOf(
-          dev.berth.engine.AdmissionEngine.class, DecisionWriter.class)
-      .because("reconcilers hand observations to the admission loop; only its cycle decides");
+  static final ArchRule reconcilersDoNotDecideAdmission =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.berth.operator.reconciler..")
+          .should()
+          .dependOnClassesThat()
+          .belongToAnyOf(dev.berth.engine.AdmissionEngine.class, DecisionWriter.class)
+          .because("reconcilers hand observations to the admission loop; only its cycle decides");
 
   @ArchTest
-  static final ArchRule productionCodeDoesNotReachLocalMode = noClasses()
-      .that().resideOutsideOfPackages("dev.berth.operator.local..", "dev.berth.operator.launch..")
-      .should().dependOnClassesThat().resideInAPackage("dev.berth.operator.local..")
-      .because("local mode is a way to run the operator, not a part of it (and the operator"
-          + " depending on it would make a package cycle: local mode starts the operator)");
+  static final ArchRule productionCodeDoesNotReachLocalMode =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.berth.operator.local..", "dev.berth.operator.launch..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.berth.operator.local..")
+          .because(
+              "local mode is a way to run the operator, not a part of it (and the operator"
+                  + " depending on it would make a package cycle: local mode starts the operator)");
 }

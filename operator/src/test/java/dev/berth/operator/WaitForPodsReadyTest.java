@@ -22,11 +22,25 @@ class WaitForPodsReadyTest {
 
   @Test
   void everySettingIsRead() {
-    WaitForPodsReady w = WaitForPodsReady.from(Map.of(P + "ENABLE", "true",
-        P + "TIMEOUT_SECONDS", "120", P + "BLOCK_ADMISSION", "true",
-        P + "RECOVERY_TIMEOUT_SECONDS", "30", P + "REQUEUING_TIMESTAMP", "Creation",
-        P + "BACKOFF_BASE_SECONDS", "10", P + "BACKOFF_MAX_SECONDS", "600",
-        P + "BACKOFF_LIMIT_COUNT", "5"));
+    WaitForPodsReady w =
+        WaitForPodsReady.from(
+            Map.of(
+                P + "ENABLE",
+                "true",
+                P + "TIMEOUT_SECONDS",
+                "120",
+                P + "BLOCK_ADMISSION",
+                "true",
+                P + "RECOVERY_TIMEOUT_SECONDS",
+                "30",
+                P + "REQUEUING_TIMESTAMP",
+                "Creation",
+                P + "BACKOFF_BASE_SECONDS",
+                "10",
+                P + "BACKOFF_MAX_SECONDS",
+                "600",
+                P + "BACKOFF_LIMIT_COUNT",
+                "5"));
     assertThat(w.enable()).isTrue();
     assertThat(w.timeout()).isEqualTo(Duration.ofSeconds(120));
     assertThat(w.blockAdmission()).isTrue();

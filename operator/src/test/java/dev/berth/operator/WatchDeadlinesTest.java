@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.StandardHttpRequest;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
@@ -22,11 +22,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An informer whose watch is lost hears events again. The API server here is a stand-in
- * ({@link LosingApiServer}): no real kube-apiserver can be told to leave one watch unanswered,
- * which is what the fault suite saw after a kube-apiserver restart (the leader's informers went
- * silent for good, and admission with them). Without {@link WatchDeadlines} the informer waits on
- * the first watch for ever.
+ * An informer whose watch is lost hears events again. The API server here is a stand-in ({@link
+ * LosingApiServer}): no real kube-apiserver can be told to leave one watch unanswered, which is
+ * what the fault suite saw after a kube-apiserver restart (the leader's informers went silent for
+ * good, and admission with them). Without {@link WatchDeadlines} the informer waits on the first
+ * watch for ever.
  */
 class WatchDeadlinesTest {
   private static final Duration HANDSHAKE = Duration.ofSeconds(1);
@@ -48,8 +48,7 @@ class WatchDeadlinesTest {
   void onlyWatchesGetTheDeadlines() {
     assertThat(WatchDeadlines.isWatch(request("/api/v1/pods?watch=true&resourceVersion=1")))
         .isTrue();
-    assertThat(WatchDeadlines.isWatch(request("/api/v1/pods?resourceVersion=1&watch=1")))
-        .isTrue();
+    assertThat(WatchDeadlines.isWatch(request("/api/v1/pods?resourceVersion=1&watch=1"))).isTrue();
     assertThat(WatchDeadlines.isWatch(request("/api/v1/pods?limit=500"))).isFalse();
     assertThat(WatchDeadlines.isWatch(request("/api/v1/namespaces/watch=true"))).isFalse();
   }
@@ -60,26 +59,28 @@ class WatchDeadlinesTest {
 
   /** The name of the first ConfigMap an informer on the stand-in hears of. */
   private String informerSees(LosingApiServer api) throws Exception {
-    Config config = new ConfigBuilder(Config.empty())
-        .withMasterUrl("http://127.0.0.1:" + api.port())
-        .withWatchReconnectInterval(100)
-        .build();
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl("http://127.0.0.1:" + api.port())
+            .withWatchReconnectInterval(100)
+            .build();
     CompletableFuture<String> added = new CompletableFuture<>();
     try (KubernetesClient client = Clients.builder(HANDSHAKE).withConfig(config).build()) {
       SharedIndexInformer<ConfigMap> informer =
           client.configMaps().inNamespace("team").runnableInformer(0);
-      informer.addEventHandler(new ResourceEventHandler<>() {
-        @Override
-        public void onAdd(ConfigMap configMap) {
-          added.complete(configMap.getMetadata().getName());
-        }
+      informer.addEventHandler(
+          new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(ConfigMap configMap) {
+              added.complete(configMap.getMetadata().getName());
+            }
 
-        @Override
-        public void onUpdate(ConfigMap before, ConfigMap after) {}
+            @Override
+            public void onUpdate(ConfigMap before, ConfigMap after) {}
 
-        @Override
-        public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {}
-      });
+            @Override
+            public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {}
+          });
       informer.start();
       try {
         return added.get(30, TimeUnit.SECONDS);
@@ -99,7 +100,10 @@ class WatchDeadlinesTest {
 
     LosingApiServer() throws Exception {
       this.server = vertx.createHttpServer().requestHandler(this::handle);
-      server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture()
+      server
+          .listen(0, "127.0.0.1")
+          .toCompletionStage()
+          .toCompletableFuture()
           .get(10, TimeUnit.SECONDS);
     }
 
@@ -110,13 +114,18 @@ class WatchDeadlinesTest {
     private void handle(HttpServerRequest request) {
       boolean upgrade = "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
       if (!"true".equals(request.getParam("watch"))) {
-        request.response().putHeader("Content-Type", "application/json").end("""
+        request
+            .response()
+            .putHeader("Content-Type", "application/json")
+            .end(
+                """
             {"apiVersion":"v1","kind":"ConfigMapList","metadata":{"resourceVersion":"1"},\
             "items":[]}""");
         return;
       }
       boolean lost = watches.incrementAndGet() == 1;
-      String event = """
+      String event =
+          """
           {"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":\
           {"name":"seen","namespace":"team","resourceVersion":"2"}}}""";
       if (lost) {
@@ -126,7 +135,10 @@ class WatchDeadlinesTest {
       if (upgrade) {
         request.toWebSocket().onSuccess(ws -> ws.writeTextMessage(event));
       } else { // after a failed upgrade fabric8 may fall back to an HTTP watch
-        request.response().setChunked(true).putHeader("Content-Type", "application/json")
+        request
+            .response()
+            .setChunked(true)
+            .putHeader("Content-Type", "application/json")
             .write(event + "\n");
       }
     }

@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small client of Chromium's DevTools protocol over the JDK's WebSocket: commands by id,
- * answers matched back, and the page's uncaught exceptions and console errors collected so a
- * test can require that there were none.
+ * A small client of Chromium's DevTools protocol over the JDK's WebSocket: commands by id, answers
+ * matched back, and the page's uncaught exceptions and console errors collected so a test can
+ * require that there were none.
  */
 public final class DevTools implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,10 +48,15 @@ public final class DevTools implements AutoCloseable {
   static DevTools newPage(int port) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
     // Chromium opens a tab on PUT /json/new (GET is refused since version 111).
-    JsonNode target = JSON.readTree(http.send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + port + "/json/new?about:blank"))
-        .PUT(HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofString()).body());
+    JsonNode target =
+        JSON.readTree(
+            http.send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + port + "/json/new?about:blank"))
+                        .PUT(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body());
     String url = target.path("webSocketDebuggerUrl").asText();
     if (url.isEmpty()) {
       throw new IllegalStateException("Chromium opened no tab: " + target);
@@ -97,30 +102,55 @@ public final class DevTools implements AutoCloseable {
 
   /** Evaluates a JavaScript expression in the page; its value as JSON (promises awaited). */
   public JsonNode evaluate(String expression) {
-    JsonNode result = call("Runtime.evaluate", Map.of("expression", expression,
-        "returnByValue", true, "awaitPromise", true));
+    JsonNode result =
+        call(
+            "Runtime.evaluate",
+            Map.of("expression", expression, "returnByValue", true, "awaitPromise", true));
     if (result.has("exceptionDetails")) {
-      throw new IllegalStateException("page threw on " + expression + ": "
-          + result.get("exceptionDetails"));
+      throw new IllegalStateException(
+          "page threw on " + expression + ": " + result.get("exceptionDetails"));
     }
     return result.path("result").path("value");
   }
 
   /** Presses a key as a keyboard would (keyDown, then keyUp): "Tab" or "Enter". */
   public void press(String key) {
-    int code = switch (key) {
-      case "Tab" -> 9;
-      case "Enter" -> 13;
-      default -> throw new IllegalArgumentException("no key code for " + key);
-    };
-    Map<String, Object> down = new java.util.HashMap<>(Map.of("type", "keyDown", "key", key,
-        "code", key, "windowsVirtualKeyCode", code, "nativeVirtualKeyCode", code));
+    int code =
+        switch (key) {
+          case "Tab" -> 9;
+          case "Enter" -> 13;
+          default -> throw new IllegalArgumentException("no key code for " + key);
+        };
+    Map<String, Object> down =
+        new java.util.HashMap<>(
+            Map.of(
+                "type",
+                "keyDown",
+                "key",
+                key,
+                "code",
+                key,
+                "windowsVirtualKeyCode",
+                code,
+                "nativeVirtualKeyCode",
+                code));
     if (key.equals("Enter")) {
       down.put("text", "\r");
     }
     call("Input.dispatchKeyEvent", down);
-    call("Input.dispatchKeyEvent", Map.of("type", "keyUp", "key", key, "code", key,
-        "windowsVirtualKeyCode", code, "nativeVirtualKeyCode", code));
+    call(
+        "Input.dispatchKeyEvent",
+        Map.of(
+            "type",
+            "keyUp",
+            "key",
+            key,
+            "code",
+            key,
+            "windowsVirtualKeyCode",
+            code,
+            "nativeVirtualKeyCode",
+            code));
   }
 
   /** Types text into the focused element. */
@@ -130,8 +160,8 @@ public final class DevTools implements AutoCloseable {
 
   /** A PNG of the whole page, written to {@code file}. */
   public Path screenshot(Path file) throws IOException {
-    JsonNode shot = call("Page.captureScreenshot", Map.of("format", "png",
-        "captureBeyondViewport", true));
+    JsonNode shot =
+        call("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true));
     Files.createDirectories(file.getParent());
     Files.write(file, Base64.getDecoder().decode(shot.path("data").asText()));
     return file;
@@ -164,9 +194,12 @@ public final class DevTools implements AutoCloseable {
   public void close() {
     socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
     try {
-      HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-          "http://127.0.0.1:" + port + "/json/close/" + targetId)).build(),
-          HttpResponse.BodyHandlers.discarding());
+      HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + port + "/json/close/" + targetId))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } catch (InterruptedException e) {

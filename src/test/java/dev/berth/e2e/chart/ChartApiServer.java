@@ -2,9 +2,7 @@ package dev.berth.e2e.chart;
 
 import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,15 +19,14 @@ import java.util.stream.Stream;
  * A kube-apiserver and etcd of their own for the chart and samples tests, started the same way as
  * {@code dev.berth.e2e.TestApiServer} but not shared with the other suites.
  *
- * <p>Why not the shared server: the chart's webhook configurations point at a Service with no
- * pods, and several fail closed. Cluster-scoped kinds (ClusterQueue, ResourceFlavor, ...) ignore
- * a webhook's namespaceSelector, so once they are stored every later ClusterQueue write on that
- * server fails; neutering them (a selector that matches nothing) would test a different object
- * from the one users install. Here they are applied exactly as rendered, their failure policies
- * are exercised, and they are deleted again. The same isolation keeps the samples' cluster-scoped
- * names (h100, team-llm, ...), the chart's ClusterRoles and the stand-in CRDs for JobSet,
- * ServiceMonitor and cert-manager (which would tell the operator JobSet is installed) away from
- * the other suites.
+ * <p>Why not the shared server: the chart's webhook configurations point at a Service with no pods,
+ * and several fail closed. Cluster-scoped kinds (ClusterQueue, ResourceFlavor, ...) ignore a
+ * webhook's namespaceSelector, so once they are stored every later ClusterQueue write on that
+ * server fails; neutering them (a selector that matches nothing) would test a different object from
+ * the one users install. Here they are applied exactly as rendered, their failure policies are
+ * exercised, and they are deleted again. The same isolation keeps the samples' cluster-scoped names
+ * (h100, team-llm, ...), the chart's ClusterRoles and the stand-in CRDs for JobSet, ServiceMonitor
+ * and cert-manager (which would tell the operator JobSet is installed) away from the other suites.
  *
  * <p>The Berth CRDs are installed from the chart's crds/ folder, the files users install.
  */
@@ -105,5 +102,4 @@ final class ChartApiServer {
   static void installCrds(List<CustomResourceDefinition> crds) {
     server.install(crds);
   }
-
 }

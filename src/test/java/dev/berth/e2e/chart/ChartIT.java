@@ -87,8 +87,7 @@ class ChartIT {
 
   @Test
   void lintIsClean() {
-    for (String[] values :
-        variations().map(a -> (String[]) a.get()[1]).toList()) {
+    for (String[] values : variations().map(a -> (String[]) a.get()[1]).toList()) {
       List<String> args = new ArrayList<>(List.of("lint", "--strict", HelmCli.CHART.toString()));
       args.addAll(List.of(values));
       HelmCli.Result lint = HelmCli.run(args.toArray(String[]::new));
@@ -115,35 +114,55 @@ class ChartIT {
         .satisfies(r -> assertThat(r.exitCode()).isNotZero());
     assertThat(
             HelmCli.run(
-                "template", "x", HelmCli.CHART.toString(), "--set", "replicaCount=2",
-                "--set", "leaderElection.enabled=false"))
+                "template",
+                "x",
+                HelmCli.CHART.toString(),
+                "--set",
+                "replicaCount=2",
+                "--set",
+                "leaderElection.enabled=false"))
         .satisfies(r -> assertThat(r.output()).contains("leaderElection.enabled must be true"));
   }
 
   @Test
   void waitForPodsReadyValuesAreTheSettingsTheOperatorReads() {
-    JsonNode container = Manifests.json(Manifests.one(render(
-        "--set", "waitForPodsReady.enable=true",
-        "--set", "waitForPodsReady.timeoutSeconds=600",
-        "--set", "waitForPodsReady.blockAdmission=true",
-        "--set", "waitForPodsReady.recoveryTimeoutSeconds=120",
-        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Creation",
-        "--set", "waitForPodsReady.requeuingStrategy.backoffBaseSeconds=30",
-        "--set", "waitForPodsReady.requeuingStrategy.backoffMaxSeconds=900",
-        "--set", "waitForPodsReady.requeuingStrategy.backoffLimitCount=5"), "Deployment"))
-        .at("/spec/template/spec/containers/0");
-    assertThat(dev.berth.operator.WaitForPodsReady.from(env(container))).isEqualTo(
-        new dev.berth.operator.WaitForPodsReady(true, java.time.Duration.ofSeconds(600), true,
-            java.time.Duration.ofSeconds(120),
-            dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation,
-            new dev.berth.engine.checks.RequeueBackoff(30, 900, 5)));
+    JsonNode container =
+        Manifests.json(
+                Manifests.one(
+                    render(
+                        "--set", "waitForPodsReady.enable=true",
+                        "--set", "waitForPodsReady.timeoutSeconds=600",
+                        "--set", "waitForPodsReady.blockAdmission=true",
+                        "--set", "waitForPodsReady.recoveryTimeoutSeconds=120",
+                        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Creation",
+                        "--set", "waitForPodsReady.requeuingStrategy.backoffBaseSeconds=30",
+                        "--set", "waitForPodsReady.requeuingStrategy.backoffMaxSeconds=900",
+                        "--set", "waitForPodsReady.requeuingStrategy.backoffLimitCount=5"),
+                    "Deployment"))
+            .at("/spec/template/spec/containers/0");
+    assertThat(dev.berth.operator.WaitForPodsReady.from(env(container)))
+        .isEqualTo(
+            new dev.berth.operator.WaitForPodsReady(
+                true,
+                java.time.Duration.ofSeconds(600),
+                true,
+                java.time.Duration.ofSeconds(120),
+                dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation,
+                new dev.berth.engine.checks.RequeueBackoff(30, 900, 5)));
     // The defaults are the operator's own defaults: off, no recovery timeout, no limit.
-    JsonNode defaults = Manifests.json(Manifests.one(render(), "Deployment"))
-        .at("/spec/template/spec/containers/0");
+    JsonNode defaults =
+        Manifests.json(Manifests.one(render(), "Deployment"))
+            .at("/spec/template/spec/containers/0");
     assertThat(dev.berth.operator.WaitForPodsReady.from(env(defaults)))
         .isEqualTo(dev.berth.operator.WaitForPodsReady.DEFAULT);
-    assertThat(HelmCli.run("template", "x", HelmCli.CHART.toString(),
-        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Now").output())
+    assertThat(
+            HelmCli.run(
+                    "template",
+                    "x",
+                    HelmCli.CHART.toString(),
+                    "--set",
+                    "waitForPodsReady.requeuingStrategy.timestamp=Now")
+                .output())
         .contains("waitForPodsReady/requeuingStrategy/timestamp");
   }
 
@@ -163,8 +182,8 @@ class ChartIT {
     }
   }
 
-  @ParameterizedTest(name = "{0}: only the operator's and check controllers' roles write"
-      + " workloads/status")
+  @ParameterizedTest(
+      name = "{0}: only the operator's and check controllers' roles write" + " workloads/status")
   @MethodSource("variations")
   void onlyTheOperatorWritesWorkloadStatus(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
@@ -180,15 +199,20 @@ class ChartIT {
     }
     // Check controllers' role writes check states only (the workloads/status webhook keeps it
     // from admission); it is aggregated into a role the chart binds to nobody.
-    assertThat(writers).containsExactlyInAnyOrder(
-        "ClusterRole berth-operator", "ClusterRole berth-admission-check-writer");
-    assertThat(Manifests.json(Manifests.named(objects, "ClusterRole",
-            "berth-admission-check-writer").orElseThrow())
-        .at("/metadata/labels/rbac.berth.dev~1aggregate-to-admission-check-controller").asText())
+    assertThat(writers)
+        .containsExactlyInAnyOrder(
+            "ClusterRole berth-operator", "ClusterRole berth-admission-check-writer");
+    assertThat(
+            Manifests.json(
+                    Manifests.named(objects, "ClusterRole", "berth-admission-check-writer")
+                        .orElseThrow())
+                .at("/metadata/labels/rbac.berth.dev~1aggregate-to-admission-check-controller")
+                .asText())
         .isEqualTo("true");
     for (GenericKubernetesResource binding : objects) {
       if (binding.getKind().endsWith("RoleBinding")) {
-        assertThat(Manifests.json(binding).at("/roleRef/name").asText()).as(Manifests.id(binding))
+        assertThat(Manifests.json(binding).at("/roleRef/name").asText())
+            .as(Manifests.id(binding))
             .doesNotStartWith("berth-admission-check");
       }
     }
@@ -207,14 +231,14 @@ class ChartIT {
   @MethodSource("variations")
   void operatorReadsNodesAndReleasesPodGates(String name, String[] values) {
     Map<String, Set<String>> verbs = new HashMap<>();
-    JsonNode role = Manifests.json(
-        Manifests.named(render(values), "ClusterRole", "berth-operator").orElseThrow());
+    JsonNode role =
+        Manifests.json(
+            Manifests.named(render(values), "ClusterRole", "berth-operator").orElseThrow());
     for (JsonNode rule : role.path("rules")) {
       if (texts(rule.path("apiGroups")).contains("")) {
         assertThat(rule.has("resourceNames")).as("core rules are cluster-wide").isFalse();
         for (String resource : texts(rule.path("resources"))) {
-          verbs.computeIfAbsent(resource, r -> new TreeSet<>())
-              .addAll(texts(rule.path("verbs")));
+          verbs.computeIfAbsent(resource, r -> new TreeSet<>()).addAll(texts(rule.path("verbs")));
         }
       }
     }
@@ -261,11 +285,14 @@ class ChartIT {
     // Replicas spread over nodes; a one-node cluster still runs them (preferred, not required).
     assertThat(pod.at("/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution"))
         .isNotEmpty();
-    assertThat(pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")
-        .isMissingNode()).isTrue();
+    assertThat(
+            pod.at("/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")
+                .isMissingNode())
+        .isTrue();
     // A read-only root needs writable mounts for the JVM's /tmp and the certificates.
     Map<String, String> mounts = new HashMap<>();
-    container.path("volumeMounts")
+    container
+        .path("volumeMounts")
         .forEach(m -> mounts.put(m.path("mountPath").asText(), m.path("name").asText()));
     Map<String, String> env = env(container);
     assertThat(mounts).containsKeys("/tmp", env.get("BERTH_CERT_DIR"));
@@ -296,7 +323,8 @@ class ChartIT {
         .fields()
         .forEachRemaining(f -> assertThat(labels.path(f.getKey())).isEqualTo(f.getValue()));
     JsonNode service = Manifests.json(Manifests.one(objects, "Service"));
-    service.at("/spec/selector")
+    service
+        .at("/spec/selector")
         .fields()
         .forEachRemaining(f -> assertThat(labels.path(f.getKey())).isEqualTo(f.getValue()));
   }
@@ -318,8 +346,7 @@ class ChartIT {
         .isTrue();
 
     Map<String, JsonNode> hooks = new HashMap<>();
-    for (String kind :
-        List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
       for (JsonNode hook : Manifests.json(Manifests.one(objects, kind)).path("webhooks")) {
         assertThat(hooks.put(hook.path("name").asText(), hook)).isNull();
       }
@@ -364,10 +391,16 @@ class ChartIT {
     Map<String, String> paths = new HashMap<>();
     hooks.forEach((n, h) -> paths.put(n, h.at("/clientConfig/service/path").asText()));
     for (String kind :
-        List.of("clusterqueue", "cohort", "resourceflavor", "localqueue", "workload",
-            "workloadpriorityclass", "topology")) {
-      assertThat(paths).containsEntry("v" + kind + ".berth.dev",
-          "/validate-berth-dev-v1beta1-" + kind);
+        List.of(
+            "clusterqueue",
+            "cohort",
+            "resourceflavor",
+            "localqueue",
+            "workload",
+            "workloadpriorityclass",
+            "topology")) {
+      assertThat(paths)
+          .containsEntry("v" + kind + ".berth.dev", "/validate-berth-dev-v1beta1-" + kind);
     }
     assertThat(paths)
         .containsEntry("vjob.berth.dev", "/validate-batch-v1-job")
@@ -476,9 +509,11 @@ class ChartIT {
       }
       assertThat(names)
           .containsOnly(
-              Map.entry("validatingwebhookconfigurations",
+              Map.entry(
+                  "validatingwebhookconfigurations",
                   List.of(env(container).get("BERTH_VALIDATING_WEBHOOK"))),
-              Map.entry("mutatingwebhookconfigurations",
+              Map.entry(
+                  "mutatingwebhookconfigurations",
                   List.of(env(container).get("BERTH_MUTATING_WEBHOOK"))));
     }
     boolean serviceMonitor = List.of(values).contains("metrics.serviceMonitor.enabled=true");
@@ -505,8 +540,10 @@ class ChartIT {
 
     List<CustomResourceDefinition> crds =
         Manifests.ofKind(objects, "CustomResourceDefinition").stream()
-            .map(o -> Serialization.unmarshal(
-                Serialization.asYaml(o), CustomResourceDefinition.class))
+            .map(
+                o ->
+                    Serialization.unmarshal(
+                        Serialization.asYaml(o), CustomResourceDefinition.class))
             .toList();
     assertThat(crds).hasSize(dev.berth.api.v1beta1.BerthKinds.ALL.size());
     ChartApiServer.installCrds(crds);
@@ -531,8 +568,8 @@ class ChartIT {
         assertStored(client, webhook);
       }
       assertRbacOnTheServer(client, release, namespace);
-      assertWebhooksFailAsDesigned(client, namespace,
-          !List.of(values).contains("webhooks.podTopologyGates.enabled=false"));
+      assertWebhooksFailAsDesigned(
+          client, namespace, !List.of(values).contains("webhooks.podTopologyGates.enabled=false"));
     } finally {
       // Left in place, the fail-closed webhooks would refuse every later ClusterQueue write on
       // this server (the samples test shares it).
@@ -568,99 +605,180 @@ class ChartIT {
   /**
    * Authorization as the API server decides it (SubjectAccessReview): the operator can admit, a
    * batch admin can manage quota but not admit, a batch user can only read its namespace. The
-   * aggregated roles are played by binding the roles they select, as the controller manager
-   * (absent here) would aggregate them.
+   * aggregated roles are played by binding the roles they select, as the controller manager (absent
+   * here) would aggregate them.
    */
   private static void assertRbacOnTheServer(
       KubernetesClient client, String release, String namespace) {
     String operator = "system:serviceaccount:" + namespace + ":" + release;
     List<String> operatorGroups =
-        List.of("system:serviceaccounts", "system:serviceaccounts:" + namespace,
+        List.of(
+            "system:serviceaccounts",
+            "system:serviceaccounts:" + namespace,
             "system:authenticated");
-    assertThat(allowed(client, operator, operatorGroups, "patch", "berth.dev", "workloads",
-        "status", "team-a", null)).isTrue();
-    assertThat(allowed(client, operator, operatorGroups, "create", "berth.dev", "workloads",
-        "", "team-a", null)).isTrue();
-    assertThat(allowed(client, operator, operatorGroups, "patch", "batch", "jobs", "", "team-a",
-        null)).isTrue();
-    assertThat(allowed(client, operator, operatorGroups, "delete", "batch", "jobs", "", "team-a",
-        null)).as("the operator suspends Jobs, never deletes them").isFalse();
-    assertThat(allowed(client, operator, operatorGroups, "get", "", "secrets", "", namespace,
-        null)).isFalse();
-    assertThat(allowed(client, operator, operatorGroups, "patch", "", "pods", "", "team-a",
-        null)).as("the operator releases the topology gate of any namespace's pods").isTrue();
-    assertThat(allowed(client, operator, operatorGroups, "list", "", "nodes", "", null,
-        null)).isTrue();
+    assertThat(
+            allowed(
+                client,
+                operator,
+                operatorGroups,
+                "patch",
+                "berth.dev",
+                "workloads",
+                "status",
+                "team-a",
+                null))
+        .isTrue();
+    assertThat(
+            allowed(
+                client,
+                operator,
+                operatorGroups,
+                "create",
+                "berth.dev",
+                "workloads",
+                "",
+                "team-a",
+                null))
+        .isTrue();
+    assertThat(
+            allowed(client, operator, operatorGroups, "patch", "batch", "jobs", "", "team-a", null))
+        .isTrue();
+    assertThat(
+            allowed(
+                client, operator, operatorGroups, "delete", "batch", "jobs", "", "team-a", null))
+        .as("the operator suspends Jobs, never deletes them")
+        .isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "get", "", "secrets", "", namespace, null))
+        .isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "patch", "", "pods", "", "team-a", null))
+        .as("the operator releases the topology gate of any namespace's pods")
+        .isTrue();
+    assertThat(allowed(client, operator, operatorGroups, "list", "", "nodes", "", null, null))
+        .isTrue();
     for (String verb : List.of("create", "delete")) {
-      assertThat(allowed(client, operator, operatorGroups, verb, "", "pods", "", "team-a",
-          null)).as("the operator %s pods", verb).isFalse();
+      assertThat(allowed(client, operator, operatorGroups, verb, "", "pods", "", "team-a", null))
+          .as("the operator %s pods", verb)
+          .isFalse();
     }
-    assertThat(allowed(client, operator, operatorGroups, "patch", "", "nodes", "", null,
-        null)).isFalse();
-    assertThat(allowed(client, operator, operatorGroups, "update", "coordination.k8s.io",
-        "leases", "", namespace, "berth-leader")).isTrue();
-    assertThat(allowed(client, operator, operatorGroups, "update", "coordination.k8s.io",
-        "leases", "", "kube-system", "berth-leader")).isFalse();
+    assertThat(allowed(client, operator, operatorGroups, "patch", "", "nodes", "", null, null))
+        .isFalse();
+    assertThat(
+            allowed(
+                client,
+                operator,
+                operatorGroups,
+                "update",
+                "coordination.k8s.io",
+                "leases",
+                "",
+                namespace,
+                "berth-leader"))
+        .isTrue();
+    assertThat(
+            allowed(
+                client,
+                operator,
+                operatorGroups,
+                "update",
+                "coordination.k8s.io",
+                "leases",
+                "",
+                "kube-system",
+                "berth-leader"))
+        .isFalse();
 
     String admin = "alice-" + release;
     String user = "bob-" + release;
     for (GenericKubernetesResource role : aggregatedBy(client, release, "batch-admin")) {
-      client.rbac().clusterRoleBindings()
-          .resource(new ClusterRoleBindingBuilder()
-              .withNewMetadata().withName(admin + "-" + role.getMetadata().getName()).endMetadata()
-              .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole",
-                  role.getMetadata().getName())
-              .addNewSubject().withKind("User").withName(admin).endSubject()
-              .build())
+      client
+          .rbac()
+          .clusterRoleBindings()
+          .resource(
+              new ClusterRoleBindingBuilder()
+                  .withNewMetadata()
+                  .withName(admin + "-" + role.getMetadata().getName())
+                  .endMetadata()
+                  .withNewRoleRef(
+                      "rbac.authorization.k8s.io", "ClusterRole", role.getMetadata().getName())
+                  .addNewSubject()
+                  .withKind("User")
+                  .withName(admin)
+                  .endSubject()
+                  .build())
           .serverSideApply();
     }
     for (GenericKubernetesResource role : aggregatedBy(client, release, "batch-user")) {
-      client.rbac().roleBindings().inNamespace("team-a")
-          .resource(new RoleBindingBuilder()
-              .withNewMetadata().withName(user + "-" + role.getMetadata().getName())
-              .withNamespace("team-a").endMetadata()
-              .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole",
-                  role.getMetadata().getName())
-              .addNewSubject().withKind("User").withName(user).endSubject()
-              .build())
+      client
+          .rbac()
+          .roleBindings()
+          .inNamespace("team-a")
+          .resource(
+              new RoleBindingBuilder()
+                  .withNewMetadata()
+                  .withName(user + "-" + role.getMetadata().getName())
+                  .withNamespace("team-a")
+                  .endMetadata()
+                  .withNewRoleRef(
+                      "rbac.authorization.k8s.io", "ClusterRole", role.getMetadata().getName())
+                  .addNewSubject()
+                  .withKind("User")
+                  .withName(user)
+                  .endSubject()
+                  .build())
           .serverSideApply();
     }
     List<String> people = List.of("system:authenticated");
-    assertThat(allowed(client, admin, people, "create", "berth.dev", "clusterqueues", "", null,
-        null)).isTrue();
-    assertThat(allowed(client, admin, people, "delete", "berth.dev", "resourceflavors", "", null,
-        null)).isTrue();
-    assertThat(allowed(client, admin, people, "patch", "berth.dev", "workloads", "", "team-a",
-        null)).as("an admin may deactivate a Workload").isTrue();
+    assertThat(
+            allowed(client, admin, people, "create", "berth.dev", "clusterqueues", "", null, null))
+        .isTrue();
+    assertThat(
+            allowed(
+                client, admin, people, "delete", "berth.dev", "resourceflavors", "", null, null))
+        .isTrue();
+    assertThat(
+            allowed(client, admin, people, "patch", "berth.dev", "workloads", "", "team-a", null))
+        .as("an admin may deactivate a Workload")
+        .isTrue();
     for (String verb : List.of("create", "update", "patch")) {
-      assertThat(allowed(client, admin, people, verb, "berth.dev", "workloads", "status",
-          "team-a", null)).as("batch admin %s workloads/status", verb).isFalse();
-      assertThat(allowed(client, user, people, verb, "berth.dev", "workloads", "status",
-          "team-a", null)).as("batch user %s workloads/status", verb).isFalse();
-      assertThat(allowed(client, user, people, verb, "berth.dev", "workloads", "", "team-a",
-          null)).as("batch user %s workloads", verb).isFalse();
+      assertThat(
+              allowed(
+                  client, admin, people, verb, "berth.dev", "workloads", "status", "team-a", null))
+          .as("batch admin %s workloads/status", verb)
+          .isFalse();
+      assertThat(
+              allowed(
+                  client, user, people, verb, "berth.dev", "workloads", "status", "team-a", null))
+          .as("batch user %s workloads/status", verb)
+          .isFalse();
+      assertThat(allowed(client, user, people, verb, "berth.dev", "workloads", "", "team-a", null))
+          .as("batch user %s workloads", verb)
+          .isFalse();
     }
-    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-a",
-        null)).isTrue();
-    assertThat(allowed(client, user, people, "get", "berth.dev", "localqueues", "", "team-a",
-        null)).isTrue();
-    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-b",
-        null)).as("only in the namespace it is bound in").isFalse();
+    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-a", null))
+        .isTrue();
+    assertThat(allowed(client, user, people, "get", "berth.dev", "localqueues", "", "team-a", null))
+        .isTrue();
+    assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-b", null))
+        .as("only in the namespace it is bound in")
+        .isFalse();
   }
 
   /** The ClusterRoles an aggregated role of this release selects by label. */
   private static List<GenericKubernetesResource> aggregatedBy(
       KubernetesClient client, String release, String role) {
     GenericKubernetesResource aggregated =
-        client.genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
-            .withName(release + "-" + role).get();
+        client
+            .genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
+            .withName(release + "-" + role)
+            .get();
     assertThat(aggregated).as(release + "-" + role).isNotNull();
     JsonNode selector =
         Manifests.json(aggregated).at("/aggregationRule/clusterRoleSelectors/0/matchLabels");
     Map<String, String> labels = new HashMap<>();
     selector.fields().forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
     List<GenericKubernetesResource> selected =
-        client.genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
+        client
+            .genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
             .withLabels(labels)
             .withLabel("app.kubernetes.io/instance", release)
             .list()
@@ -669,8 +787,15 @@ class ChartIT {
     return selected;
   }
 
-  private static boolean allowed(KubernetesClient client, String user, List<String> groups,
-      String verb, String group, String resource, String subresource, String namespace,
+  private static boolean allowed(
+      KubernetesClient client,
+      String user,
+      List<String> groups,
+      String verb,
+      String group,
+      String resource,
+      String subresource,
+      String namespace,
       String name) {
     SubjectAccessReview review =
         new SubjectAccessReviewBuilder()
@@ -688,7 +813,12 @@ class ChartIT {
                     .build())
             .endSpec()
             .build();
-    return client.authorization().v1().subjectAccessReview().create(review).getStatus()
+    return client
+        .authorization()
+        .v1()
+        .subjectAccessReview()
+        .create(review)
+        .getStatus()
         .getAllowed();
   }
 
@@ -714,20 +844,40 @@ class ChartIT {
   private static void probeWebhooks(KubernetesClient client, String berthNs) {
     String team = "team-a";
     // A managed Job: fail closed, or it could start without quota.
-    assertThatThrownBy(() -> client.batch().v1().jobs().inNamespace(team)
-            .resource(job("managed", Map.of("berth.dev/queue-name", "training"))).create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(team)
+                    .resource(job("managed", Map.of("berth.dev/queue-name", "training")))
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("mjob.berth.dev");
     // An unlabelled Job: the default-queue webhook fails open, but the validating webhook sees
     // every Job (its namespace may be one Berth manages) and fails closed.
-    assertThatThrownBy(() -> client.batch().v1().jobs().inNamespace(team)
-            .resource(job("unmanaged", Map.of())).create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(team)
+                    .resource(job("unmanaged", Map.of()))
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("vjob.berth.dev");
     // Berth's own namespace and kube-system are never intercepted.
     for (String ns : List.of(berthNs, "kube-system")) {
-      Job excluded = client.batch().v1().jobs().inNamespace(ns)
-          .resource(job("excluded", Map.of("berth.dev/queue-name", "training"))).create();
+      Job excluded =
+          client
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(ns)
+              .resource(job("excluded", Map.of("berth.dev/queue-name", "training")))
+              .create();
       client.resource(excluded).delete();
     }
     // Berth's cluster-scoped kinds: fail closed (namespaceSelector does not apply to them).
@@ -748,26 +898,41 @@ class ChartIT {
   private static void probePodWebhook(KubernetesClient client, String berthNs) {
     String team = "team-a";
     // A pod of a topology-aware podSet: fail closed, or it could be scheduled outside its domain.
-    assertThatThrownBy(() -> client.pods().inNamespace(team)
-            .resource(pod("gated", Map.of("berth.dev/podset", "main"))).create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .pods()
+                    .inNamespace(team)
+                    .resource(pod("gated", Map.of("berth.dev/podset", "main")))
+                    .create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("mpod.berth.dev");
     // Every other pod never reaches Berth, and neither do pods in the excluded namespaces.
     Pod plain = client.pods().inNamespace(team).resource(pod("plain", Map.of())).create();
     client.resource(plain).delete();
     for (String ns : List.of(berthNs, "kube-system")) {
-      Pod excluded = client.pods().inNamespace(ns)
-          .resource(pod("excluded", Map.of("berth.dev/podset", "main"))).create();
+      Pod excluded =
+          client
+              .pods()
+              .inNamespace(ns)
+              .resource(pod("excluded", Map.of("berth.dev/podset", "main")))
+              .create();
       client.resource(excluded).delete();
     }
   }
 
   private static Pod pod(String name, Map<String, String> labels) {
     return new PodBuilder()
-        .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .withNewMetadata()
+        .withName(name)
+        .withLabels(labels)
+        .endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("busybox:1.36").endContainer()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox:1.36")
+        .endContainer()
         .endSpec()
         .build();
   }
@@ -781,13 +946,19 @@ class ChartIT {
 
   private static Job job(String name, Map<String, String> labels) {
     return new JobBuilder()
-        .withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        .withNewMetadata()
+        .withName(name)
+        .withLabels(labels)
+        .endMetadata()
         .withNewSpec()
         .withSuspend(true)
         .withNewTemplate()
         .withNewSpec()
         .withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("busybox:1.36").endContainer()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox:1.36")
+        .endContainer()
         .endSpec()
         .endTemplate()
         .endSpec()
@@ -803,11 +974,14 @@ class ChartIT {
 
   private static Map<String, String> env(JsonNode container) {
     Map<String, String> env = new HashMap<>();
-    container.path("env").forEach(e -> {
-      if (e.has("value")) {
-        env.put(e.path("name").asText(), e.path("value").asText());
-      }
-    });
+    container
+        .path("env")
+        .forEach(
+            e -> {
+              if (e.has("value")) {
+                env.put(e.path("name").asText(), e.path("value").asText());
+              }
+            });
     return env;
   }
 

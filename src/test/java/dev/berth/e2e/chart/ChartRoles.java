@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 
 /**
- * The chart's ClusterRoles, rendered by the real helm binary: suites outside this package bind
- * test users to exactly what a cluster would get from {@code helm install}, never to roles
- * written by hand.
+ * The chart's ClusterRoles, rendered by the real helm binary: suites outside this package bind test
+ * users to exactly what a cluster would get from {@code helm install}, never to roles written by
+ * hand.
  */
 public final class ChartRoles {
   private ChartRoles() {}

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * image/Dockerfile and scripts/image-build.sh build the same image: the script takes the image
  * configuration from the Dockerfile's final stage, and both make the root filesystem with
- * image/rootfs.sh from image/packages and image/jdk-modules. This keeps the Dockerfile from
- * growing its own copy of any of that, and both in step with the chart.
+ * image/rootfs.sh from image/packages and image/jdk-modules. This keeps the Dockerfile from growing
+ * its own copy of any of that, and both in step with the chart.
  */
 class DockerfileInStepTest {
   /** The instructions of the final stage that scripts/image-build.sh turns into config. */

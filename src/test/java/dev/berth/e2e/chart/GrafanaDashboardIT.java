@@ -16,16 +16,22 @@ import org.junit.jupiter.api.Test;
 class GrafanaDashboardIT {
   @Test
   void offByDefault() {
-    assertThat(Manifests.named(Manifests.parse(HelmCli.template("berth", "berth-system")),
-        "ConfigMap", "berth-grafana-dashboard")).isEmpty();
+    assertThat(
+            Manifests.named(
+                Manifests.parse(HelmCli.template("berth", "berth-system")),
+                "ConfigMap",
+                "berth-grafana-dashboard"))
+        .isEmpty();
   }
 
   @Test
   void aConfigMapForTheSidecarWithAValidDashboard() {
-    GenericKubernetesResource cm = GrafanaDashboardQueries.configMap(
-        "--set", "metrics.grafanaDashboard.namespace=monitoring",
-        "--set", "metrics.grafanaDashboard.labels.team=platform");
-    assertThat(cm.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1")
+    GenericKubernetesResource cm =
+        GrafanaDashboardQueries.configMap(
+            "--set", "metrics.grafanaDashboard.namespace=monitoring",
+            "--set", "metrics.grafanaDashboard.labels.team=platform");
+    assertThat(cm.getMetadata().getLabels())
+        .containsEntry("grafana_dashboard", "1")
         .containsEntry("team", "platform");
     assertThat(cm.getMetadata().getNamespace()).isEqualTo("monitoring");
     JsonNode dashboard = GrafanaDashboardQueries.dashboard(cm);
@@ -43,9 +49,12 @@ class GrafanaDashboardIT {
       }
     }
     assertThat(ids).doesNotHaveDuplicates();
-    assertThat(String.join("\n", titles)).contains("Wait time to admission")
-        .contains("Usage / nominal quota").contains("Admissions per second")
-        .contains("Evictions per second").contains("Preemptions per second")
+    assertThat(String.join("\n", titles))
+        .contains("Wait time to admission")
+        .contains("Usage / nominal quota")
+        .contains("Admissions per second")
+        .contains("Evictions per second")
+        .contains("Preemptions per second")
         .contains("Largest one-unit gang");
     // Every query is a PromQL expression over berth_ series, not an empty target.
     assertThat(GrafanaDashboardQueries.queries(dashboard))

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The Grafana dashboard as the chart ships it (helm template with
- * metrics.grafanaDashboard.enabled), and the berth_ series its queries name: every panel
- * target's {@code expr} and every templating variable's query.
+ * metrics.grafanaDashboard.enabled), and the berth_ series its queries name: every panel target's
+ * {@code expr} and every templating variable's query.
  */
 public final class GrafanaDashboardQueries {
   private static final Pattern SERIES = Pattern.compile("\\bberth_[a-zA-Z0-9_]+");
@@ -27,16 +27,18 @@ public final class GrafanaDashboardQueries {
   static GenericKubernetesResource configMap(String... extraArgs) {
     List<String> args = new ArrayList<>(List.of("--set", "metrics.grafanaDashboard.enabled=true"));
     args.addAll(List.of(extraArgs));
-    return Manifests.named(Manifests.parse(HelmCli.template("berth", "berth-system",
-        args.toArray(String[]::new))), "ConfigMap", "berth-grafana-dashboard")
+    return Manifests.named(
+            Manifests.parse(HelmCli.template("berth", "berth-system", args.toArray(String[]::new))),
+            "ConfigMap",
+            "berth-grafana-dashboard")
         .orElseThrow(() -> new AssertionError("no ConfigMap berth-grafana-dashboard rendered"));
   }
 
   /** The dashboard JSON in the ConfigMap, parsed (a parse error fails the caller). */
   static JsonNode dashboard(GenericKubernetesResource configMap) {
     @SuppressWarnings("unchecked")
-    Map<String, String> data = (Map<String, String>) configMap.getAdditionalProperties()
-        .get("data");
+    Map<String, String> data =
+        (Map<String, String>) configMap.getAdditionalProperties().get("data");
     try {
       return new ObjectMapper().readTree(data.get("berth.json"));
     } catch (IOException e) {

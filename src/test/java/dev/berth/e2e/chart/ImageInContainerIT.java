@@ -42,19 +42,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The image scripts/image-build.sh made (target/image/oci), run under runc the way the kubelet
- * runs the chart's Deployment: the chart's env, user, read-only root, dropped capabilities,
- * memory and CPU limits and volumes; the ServiceAccount token, CA and namespace mounted at
+ * The image scripts/image-build.sh made (target/image/oci), run under runc the way the kubelet runs
+ * the chart's Deployment: the chart's env, user, read-only root, dropped capabilities, memory and
+ * CPU limits and volumes; the ServiceAccount token, CA and namespace mounted at
  * /var/run/secrets/kubernetes.io/serviceaccount; KUBERNETES_SERVICE_HOST/PORT pointing at a real
  * kube-apiserver. It must become ready, serve the webhooks, admit a Job, and stop within the
  * chart's grace period on SIGTERM; and it is pushed to a registry as the README says.
  *
- * <p>Stand-ins, because there is no node here: {@link RuncPod} for the kubelet, and this class
- * for cert-manager (the chart in certManager mode: the serving certificate is written into the
- * mounted directory and the caBundle into the webhook configurations, as cert-manager and its CA
- * injector would). The Pod uses the host network, so the webhook configurations name
- * https://127.0.0.1:PORT instead of the Service (a ClusterIP has no route on this machine), and
- * the metrics and webhook ports are free ones instead of 8080 and 9443.
+ * <p>Stand-ins, because there is no node here: {@link RuncPod} for the kubelet, and this class for
+ * cert-manager (the chart in certManager mode: the serving certificate is written into the mounted
+ * directory and the caBundle into the webhook configurations, as cert-manager and its CA injector
+ * would). The Pod uses the host network, so the webhook configurations name https://127.0.0.1:PORT
+ * instead of the Service (a ClusterIP has no route on this machine), and the metrics and webhook
+ * ports are free ones instead of 8080 and 9443.
  *
  * <p>Runs only with {@code -Pimage} (it needs root, runc and umoci, and the image): .ci/run does.
  */
@@ -79,15 +79,21 @@ class ImageInContainerIT {
     assertThat(layout.resolve("index.json"))
         .as("the image: scripts/image-build.sh (the image profile runs it)")
         .exists();
-    tag = Files.readString(Repo.root().resolve("helm/berth/Chart.yaml"))
-        .lines().filter(l -> l.startsWith("appVersion:")).findFirst().orElseThrow()
-        .replaceAll("appVersion:\\s*\"?([^\"]*)\"?\\s*", "$1");
+    tag =
+        Files.readString(Repo.root().resolve("helm/berth/Chart.yaml"))
+            .lines()
+            .filter(l -> l.startsWith("appVersion:"))
+            .findFirst()
+            .orElseThrow()
+            .replaceAll("appVersion:\\s*\"?([^\"]*)\"?\\s*", "$1");
 
     cluster = TestApiServer.dedicated();
     admin = cluster.client();
     chart = Manifests.parse(HelmCli.template("berth", NS, "--set", "certManager.enabled=true"));
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-        .endMetadata().build()).create();
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
     for (GenericKubernetesResource o : chart) {
       if (List.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")
           .contains(o.getKind())) {
@@ -112,9 +118,19 @@ class ImageInContainerIT {
     env.put("KUBERNETES_SERVICE_HOST", "127.0.0.1");
     env.put("KUBERNETES_SERVICE_PORT", String.valueOf(api.getPort()));
     env.put("HOSTNAME", "berth-0");
-    pod = RuncPod.start(layout, tag, podSpec("berth-0", env, container, List.of(
-        new RuncPod.Volume("/var/run/secrets/kubernetes.io/serviceaccount", serviceAccount, true),
-        new RuncPod.Volume(env.get("BERTH_CERT_DIR"), secrets.resolve("certs"), true))));
+    pod =
+        RuncPod.start(
+            layout,
+            tag,
+            podSpec(
+                "berth-0",
+                env,
+                container,
+                List.of(
+                    new RuncPod.Volume(
+                        "/var/run/secrets/kubernetes.io/serviceaccount", serviceAccount, true),
+                    new RuncPod.Volume(
+                        env.get("BERTH_CERT_DIR"), secrets.resolve("certs"), true))));
   }
 
   @AfterAll
@@ -150,9 +166,11 @@ class ImageInContainerIT {
         .matches("Uid:\\s+" + UID + "\\s+" + UID + "\\s+" + UID + "\\s+" + UID);
     assertThat(status.lines().filter(l -> l.startsWith("CapEff:")).findFirst().orElseThrow())
         .isEqualTo("CapEff:\t0000000000000000");
-    String rootMount = Files.readAllLines(Path.of("/proc/" + pid + "/mountinfo")).stream()
-        .filter(l -> l.split(" ")[4].equals("/"))
-        .findFirst().orElseThrow();
+    String rootMount =
+        Files.readAllLines(Path.of("/proc/" + pid + "/mountinfo")).stream()
+            .filter(l -> l.split(" ")[4].equals("/"))
+            .findFirst()
+            .orElseThrow();
     assertThat(rootMount.split(" ")[5].split(",")).contains("ro");
   }
 
@@ -160,7 +178,8 @@ class ImageInContainerIT {
   @Order(3)
   void servesTheWebhooks() {
     // Only Berth's validating webhook knows this rule; the schema lets the object through.
-    String invalid = """
+    String invalid =
+        """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: gpu-in-two-groups}
@@ -180,14 +199,21 @@ class ImageInContainerIT {
   @Test
   @Order(4)
   void admitsAJob() {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(TEAM)
-        .endMetadata().build()).create();
-    admin.resource("""
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(TEAM).endMetadata().build())
+        .create();
+    admin
+        .resource(
+            """
         apiVersion: berth.dev/v1beta1
         kind: ResourceFlavor
         metadata: {name: image-default}
-        """).create();
-    admin.resource("""
+        """)
+        .create();
+    admin
+        .resource(
+            """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: image-cq}
@@ -198,14 +224,21 @@ class ImageInContainerIT {
             flavors:
             - name: image-default
               resources: [{name: cpu, nominalQuota: "4"}, {name: memory, nominalQuota: 8Gi}]
-        """).create();
-    admin.resource("""
+        """)
+        .create();
+    admin
+        .resource(
+            """
         apiVersion: berth.dev/v1beta1
         kind: LocalQueue
         metadata: {name: main, namespace: %s}
         spec: {clusterQueue: image-cq}
-        """.formatted(TEAM)).create();
-    admin.resource("""
+        """
+                .formatted(TEAM))
+        .create();
+    admin
+        .resource(
+            """
         apiVersion: batch/v1
         kind: Job
         metadata:
@@ -221,17 +254,23 @@ class ImageInContainerIT {
               - name: main
                 image: busybox
                 resources: {requests: {cpu: "1", memory: 1Gi}}
-        """.formatted(TEAM)).create();
+        """
+                .formatted(TEAM))
+        .create();
     await("the Job started by the operator in its container")
         .atMost(Duration.ofSeconds(60))
         .failFast("the container exited:\n" + pod.log(), () -> !pod.isRunning())
-        .until(() -> {
-          Job job = admin.batch().v1().jobs().inNamespace(TEAM).withName("sample").get();
-          return Boolean.FALSE.equals(job.getSpec().getSuspend());
-        });
+        .until(
+            () -> {
+              Job job = admin.batch().v1().jobs().inNamespace(TEAM).withName("sample").get();
+              return Boolean.FALSE.equals(job.getSpec().getSuspend());
+            });
     List<GenericKubernetesResource> workloads =
-        admin.genericKubernetesResources("berth.dev/v1beta1", "Workload").inNamespace(TEAM)
-            .list().getItems();
+        admin
+            .genericKubernetesResources("berth.dev/v1beta1", "Workload")
+            .inNamespace(TEAM)
+            .list()
+            .getItems();
     assertThat(workloads).hasSize(1);
     JsonNode status = Serialization.jsonMapper().valueToTree(workloads.get(0)).path("status");
     assertThat(status.at("/admission/clusterQueue").asText()).isEqualTo("image-cq");
@@ -260,7 +299,8 @@ class ImageInContainerIT {
     // its interruption; that is the only stack trace a stop may print.)
     String stopLog = pod.log().substring(logBefore);
     assertThat(stopLog).as(stopLog).doesNotContain("already closed");
-    assertThat(stopLog.split("\n(?=\\d)")).as(stopLog)
+    assertThat(stopLog.split("\n(?=\\d)"))
+        .as(stopLog)
         .filteredOn(entry -> entry.contains("\n\tat "))
         .allMatch(entry -> entry.contains("LeaderElector") && entry.contains("Interrupted"));
     System.out.printf("[berth-test] operator container stopped %d ms after SIGTERM%n", tookMs);
@@ -270,12 +310,23 @@ class ImageInContainerIT {
   @Order(6)
   void sizesItsHeapFromTheContainerMemoryLimit() {
     // The image's own java with the flags it ships, in a container with the chart's limit.
-    JsonNode container = Manifests.json(Manifests.one(chart, "Deployment"))
-        .at("/spec/template/spec/containers/0");
+    JsonNode container =
+        Manifests.json(Manifests.one(chart, "Deployment")).at("/spec/template/spec/containers/0");
     long limit = bytes(container.at("/resources/limits/memory").asText());
-    try (RuncPod java = RuncPod.start(layout, tag, new RuncPod.Spec(
-        "berth-java", Map.of(), UID, UID, limit, 1000, List.of(), Map.of("/tmp", 64),
-        List.of("/opt/java/bin/java", "-XX:+PrintFlagsFinal", "-version")))) {
+    try (RuncPod java =
+        RuncPod.start(
+            layout,
+            tag,
+            new RuncPod.Spec(
+                "berth-java",
+                Map.of(),
+                UID,
+                UID,
+                limit,
+                1000,
+                List.of(),
+                Map.of("/tmp", 64),
+                List.of("/opt/java/bin/java", "-XX:+PrintFlagsFinal", "-version")))) {
       OptionalInt exit = java.awaitExit(Duration.ofSeconds(60));
       assertThat(exit).isPresent();
       String flags = java.log();
@@ -293,21 +344,29 @@ class ImageInContainerIT {
     Path dir = Files.createTempDirectory(secrets, "registry-");
     int port = freePort();
     Path config = dir.resolve("config.yml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         version: 0.1
         storage: {filesystem: {rootdirectory: %s}}
         http: {addr: "127.0.0.1:%d"}
-        """.formatted(dir.resolve("data"), port));
-    Process registry = new ProcessBuilder("docker-registry", "serve", config.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("log").toFile()).start();
+        """
+            .formatted(dir.resolve("data"), port));
+    Process registry =
+        new ProcessBuilder("docker-registry", "serve", config.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("log").toFile())
+            .start();
     try {
       String ref = "docker://127.0.0.1:" + port + "/platform/berth:" + tag;
-      await("the registry on :" + port).atMost(Duration.ofSeconds(30))
+      await("the registry on :" + port)
+          .atMost(Duration.ofSeconds(30))
           .until(() -> httpStatus(port, "/v2/") == 200);
-      RuncPod.run(List.of("skopeo", "copy", "--dest-tls-verify=false",
-          "oci:" + layout + ":" + tag, ref));
-      JsonNode pushed = Serialization.jsonMapper().readTree(
-          RuncPod.run(List.of("skopeo", "inspect", "--tls-verify=false", ref)));
+      RuncPod.run(
+          List.of("skopeo", "copy", "--dest-tls-verify=false", "oci:" + layout + ":" + tag, ref));
+      JsonNode pushed =
+          Serialization.jsonMapper()
+              .readTree(RuncPod.run(List.of("skopeo", "inspect", "--tls-verify=false", ref)));
       assertThat(pushed.get("Digest").asText())
           .isEqualTo(Files.readString(Repo.root().resolve("target/image/digest")).trim());
     } finally {
@@ -317,7 +376,8 @@ class ImageInContainerIT {
   }
 
   private static String flag(String printFlagsFinal, String name) {
-    return printFlagsFinal.lines()
+    return printFlagsFinal
+        .lines()
         .map(String::trim)
         .map(l -> l.split("\\s+"))
         .filter(f -> f.length >= 4 && f[1].equals(name))
@@ -332,16 +392,26 @@ class ImageInContainerIT {
     assertThat(security.path("readOnlyRootFilesystem").asBoolean()).isTrue();
     assertThat(security.path("allowPrivilegeEscalation").asBoolean(true)).isFalse();
     assertThat(security.at("/capabilities/drop/0").asText()).isEqualTo("ALL");
-    JsonNode podSecurity = Manifests.json(Manifests.one(chart, "Deployment"))
-        .at("/spec/template/spec/securityContext");
+    JsonNode podSecurity =
+        Manifests.json(Manifests.one(chart, "Deployment"))
+            .at("/spec/template/spec/securityContext");
     assertThat(podSecurity.path("runAsUser").asInt()).isEqualTo(UID);
     long memory = bytes(container.at("/resources/limits/memory").asText());
     long cpuMillis =
-        new Quantity(container.at("/resources/limits/cpu").asText()).getNumericalAmount()
-            .multiply(java.math.BigDecimal.valueOf(1000)).longValue();
+        new Quantity(container.at("/resources/limits/cpu").asText())
+            .getNumericalAmount()
+            .multiply(java.math.BigDecimal.valueOf(1000))
+            .longValue();
     // The chart's emptyDir for /tmp (sizeLimit 64Mi); the certificate directory is the Secret.
-    return new RuncPod.Spec(name, env, podSecurity.path("runAsUser").asInt(),
-        podSecurity.path("runAsGroup").asInt(), memory, cpuMillis, volumes, Map.of("/tmp", 64),
+    return new RuncPod.Spec(
+        name,
+        env,
+        podSecurity.path("runAsUser").asInt(),
+        podSecurity.path("runAsGroup").asInt(),
+        memory,
+        cpuMillis,
+        volumes,
+        Map.of("/tmp", 64),
         List.of());
   }
 
@@ -394,22 +464,33 @@ class ImageInContainerIT {
         client.put("caBundle", caBundle);
       }
       ((ObjectNode) json.get("metadata")).remove("annotations"); // cert-manager's inject-ca-from
-      Manifests.apply(admin, Serialization.jsonMapper().convertValue(json,
-          GenericKubernetesResource.class));
+      Manifests.apply(
+          admin, Serialization.jsonMapper().convertValue(json, GenericKubernetesResource.class));
     }
   }
 
   /** The kubelet's projected volume: a bound token of the chart's ServiceAccount, CA, namespace. */
   private static Path writeServiceAccountVolume(Path dir) throws IOException {
     GenericKubernetesResource sa = Manifests.one(chart, "ServiceAccount");
-    String token = admin.serviceAccounts().inNamespace(NS).withName(sa.getMetadata().getName())
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
-            .endSpec().build())
-        .getStatus().getToken();
+    String token =
+        admin
+            .serviceAccounts()
+            .inNamespace(NS)
+            .withName(sa.getMetadata().getName())
+            .tokenRequest(
+                new TokenRequestBuilder()
+                    .withNewSpec()
+                    .withExpirationSeconds(3600L)
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getToken();
     Config kubeconfig = Config.fromKubeconfig(cluster.kubeconfig());
-    String ca = kubeconfig.getCaCertData() != null
-        ? new String(Base64.getDecoder().decode(kubeconfig.getCaCertData()), StandardCharsets.UTF_8)
-        : Files.readString(Path.of(kubeconfig.getCaCertFile()));
+    String ca =
+        kubeconfig.getCaCertData() != null
+            ? new String(
+                Base64.getDecoder().decode(kubeconfig.getCaCertData()), StandardCharsets.UTF_8)
+            : Files.readString(Path.of(kubeconfig.getCaCertFile()));
     Files.createDirectories(dir);
     secretFile(dir.resolve("token"), token);
     secretFile(dir.resolve("ca.crt"), ca);
@@ -431,10 +512,13 @@ class ImageInContainerIT {
 
   private static int httpStatus(int port, String path) {
     try {
-      HttpResponse<Void> response = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-              .timeout(Duration.ofSeconds(3)).build(),
-          HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                      .timeout(Duration.ofSeconds(3))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding());
       return response.statusCode();
     } catch (IOException e) {
       return -1;

@@ -67,18 +67,24 @@ final class Manifests {
   }
 
   /**
-   * What was sent and not found in what was stored, as JSON pointers; empty when the stored
-   * object holds every field sent with the same value (it may add defaults and status).
+   * What was sent and not found in what was stored, as JSON pointers; empty when the stored object
+   * holds every field sent with the same value (it may add defaults and status).
    */
   static List<String> missingFrom(
       GenericKubernetesResource sent, GenericKubernetesResource stored) {
     List<String> missing = new ArrayList<>();
     JsonNode s = json(sent);
     JsonNode t = json(stored);
-    compare(s.path("metadata").path("labels"), t.path("metadata").path("labels"),
-        "/metadata/labels", missing);
-    compare(s.path("metadata").path("annotations"), t.path("metadata").path("annotations"),
-        "/metadata/annotations", missing);
+    compare(
+        s.path("metadata").path("labels"),
+        t.path("metadata").path("labels"),
+        "/metadata/labels",
+        missing);
+    compare(
+        s.path("metadata").path("annotations"),
+        t.path("metadata").path("annotations"),
+        "/metadata/annotations",
+        missing);
     for (Iterator<Map.Entry<String, JsonNode>> it = s.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> field = it.next();
       if (!field.getKey().equals("metadata")) {
@@ -103,8 +109,7 @@ final class Manifests {
       sent.fields()
           .forEachRemaining(
               f ->
-                  compare(
-                      f.getValue(), stored.path(f.getKey()), path + "/" + f.getKey(), missing));
+                  compare(f.getValue(), stored.path(f.getKey()), path + "/" + f.getKey(), missing));
     } else if (sent.isArray()) {
       if (!stored.isArray() || stored.size() != sent.size()) {
         missing.add(path);

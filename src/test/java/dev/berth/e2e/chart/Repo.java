@@ -35,7 +35,8 @@ final class Repo {
     }
     if (!Files.isExecutable(helm)) {
       throw new IllegalStateException(
-          helm + " is missing. Run scripts/helm-binary.sh (needs Go 1.26+); the build runs it in"
+          helm
+              + " is missing. Run scripts/helm-binary.sh (needs Go 1.26+); the build runs it in"
               + " the validate phase of the root pom.");
     }
     return helm;

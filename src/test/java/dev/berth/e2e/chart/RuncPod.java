@@ -24,9 +24,9 @@ import java.util.stream.Stream;
  * kubelet, which cannot run here: it turns the parts of a Pod spec that matter to the operator
  * (env, runAsUser/runAsGroup, readOnlyRootFilesystem, dropped capabilities, no privilege
  * escalation, memory and CPU limits, volumes, /etc/hosts) into the runtime configuration the
- * kubelet's CRI runtime would write, on top of the one umoci derives from the image's config.
- * The Pod uses the host's network (hostNetwork: true), so that the test API server on 127.0.0.1
- * and the webhook port are reachable without a network of its own.
+ * kubelet's CRI runtime would write, on top of the one umoci derives from the image's config. The
+ * Pod uses the host's network (hostNetwork: true), so that the test API server on 127.0.0.1 and the
+ * webhook port are reachable without a network of its own.
  */
 final class RuncPod implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -132,7 +132,10 @@ final class RuncPod implements AutoCloseable {
               ObjectNode m = mounts.addObject();
               m.put("destination", dest).put("type", "tmpfs").put("source", "tmpfs");
               m.putArray("options")
-                  .add("nosuid").add("nodev").add("mode=1777").add("size=" + mib + "m");
+                  .add("nosuid")
+                  .add("nodev")
+                  .add("mode=1777")
+                  .add("size=" + mib + "m");
             });
     // The kubelet writes the Pod's /etc/hosts; the image has none.
     Path hosts = work.resolve("etc-hosts");

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * samples/ applied in file order, as `kubectl apply -f samples/` does, to a real API server; each
- * object is stored and read back, and what the comments claim is checked where the API server
- * alone can tell (quotas add up, references resolve, selectors select). How the operator admits
- * the sample Jobs is the operator end-to-end suite's business.
+ * object is stored and read back, and what the comments claim is checked where the API server alone
+ * can tell (quotas add up, references resolve, selectors select). How the operator admits the
+ * sample Jobs is the operator end-to-end suite's business.
  */
 class SamplesIT {
   private static final Path SAMPLES = Repo.root().resolve("samples");
@@ -95,8 +95,16 @@ class SamplesIT {
   @Test
   void everyKindAPlatformTeamNeedsIsThere() {
     assertThat(all().stream().map(GenericKubernetesResource::getKind).distinct())
-        .contains("Namespace", "Topology", "ResourceFlavor", "Cohort", "ClusterQueue",
-            "WorkloadPriorityClass", "LocalQueue", "Job", "JobSet");
+        .contains(
+            "Namespace",
+            "Topology",
+            "ResourceFlavor",
+            "Cohort",
+            "ClusterQueue",
+            "WorkloadPriorityClass",
+            "LocalQueue",
+            "Job",
+            "JobSet");
   }
 
   /** The cluster the comments in 02 and 03 describe, and what the quotas must add up to. */
@@ -104,9 +112,13 @@ class SamplesIT {
   void nominalQuotasAddUpToTheDescribedCluster() {
     Map<String, BigDecimal> total = new HashMap<>();
     for (GenericKubernetesResource quotaHolder : berth("ClusterQueue", "Cohort")) {
-      forEachQuota(quotaHolder, (flavor, resource, quota) -> total.merge(
-          flavor + " " + resource.path("name").asText(),
-          amount(resource.path("nominalQuota")), BigDecimal::add));
+      forEachQuota(
+          quotaHolder,
+          (flavor, resource, quota) ->
+              total.merge(
+                  flavor + " " + resource.path("name").asText(),
+                  amount(resource.path("nominalQuota")),
+                  BigDecimal::add));
     }
     assertThat(total)
         .containsEntry("h100 nvidia.com/gpu", new BigDecimal(32))
@@ -120,26 +132,30 @@ class SamplesIT {
   void limitsAreConsistent() {
     for (GenericKubernetesResource cq : berth("ClusterQueue")) {
       boolean inCohort = spec(cq).has("cohortName");
-      forEachQuota(cq, (flavor, resource, quota) -> {
-        String where = cq.getMetadata().getName() + " " + flavor + " " + resource.path("name");
-        if (resource.has("lendingLimit")) {
-          assertThat(amount(resource.path("lendingLimit")))
-              .as(where + " lendingLimit <= nominalQuota")
-              .isLessThanOrEqualTo(amount(resource.path("nominalQuota")));
-        }
-        if (!inCohort) {
-          assertThat(resource.has("borrowingLimit") || resource.has("lendingLimit")).isFalse();
-        }
-      });
+      forEachQuota(
+          cq,
+          (flavor, resource, quota) -> {
+            String where = cq.getMetadata().getName() + " " + flavor + " " + resource.path("name");
+            if (resource.has("lendingLimit")) {
+              assertThat(amount(resource.path("lendingLimit")))
+                  .as(where + " lendingLimit <= nominalQuota")
+                  .isLessThanOrEqualTo(amount(resource.path("nominalQuota")));
+            }
+            if (!inCohort) {
+              assertThat(resource.has("borrowingLimit") || resource.has("lendingLimit")).isFalse();
+            }
+          });
     }
     // The spot pool is the cohort's: teams own none of it and can only borrow it.
     for (GenericKubernetesResource cq : berth("ClusterQueue")) {
-      forEachQuota(cq, (flavor, resource, quota) -> {
-        if (flavor.equals("spot-a100")) {
-          assertThat(amount(resource.path("nominalQuota"))).isZero();
-          assertThat(resource.has("borrowingLimit")).isTrue();
-        }
-      });
+      forEachQuota(
+          cq,
+          (flavor, resource, quota) -> {
+            if (flavor.equals("spot-a100")) {
+              assertThat(amount(resource.path("nominalQuota"))).isZero();
+              assertThat(resource.has("borrowingLimit")).isTrue();
+            }
+          });
     }
   }
 
@@ -149,8 +165,10 @@ class SamplesIT {
     Set<String> topologies = names("Topology");
     Set<String> clusterQueues = names("ClusterQueue");
     for (GenericKubernetesResource holder : berth("ClusterQueue", "Cohort")) {
-      forEachQuota(holder, (flavor, resource, quota) ->
-          assertThat(flavors).as(Manifests.id(holder)).contains(flavor));
+      forEachQuota(
+          holder,
+          (flavor, resource, quota) ->
+              assertThat(flavors).as(Manifests.id(holder)).contains(flavor));
       if (spec(holder).has("cohortName")) {
         assertThat(names("Cohort")).contains(spec(holder).path("cohortName").asText());
       }
@@ -166,11 +184,16 @@ class SamplesIT {
       // The ClusterQueue's namespaceSelector, evaluated by the API server, selects the namespace.
       LabelSelector selector =
           Serialization.jsonMapper()
-              .convertValue(spec(stored("ClusterQueue", cqName)).path("namespaceSelector"),
+              .convertValue(
+                  spec(stored("ClusterQueue", cqName)).path("namespaceSelector"),
                   LabelSelector.class);
-      List<String> selected = client.namespaces().withLabelSelector(selector).list().getItems()
-          .stream().map(Namespace::getMetadata).map(m -> m.getName()).toList();
-      assertThat(selected).as(Manifests.id(lq) + " selected by " + cqName)
+      List<String> selected =
+          client.namespaces().withLabelSelector(selector).list().getItems().stream()
+              .map(Namespace::getMetadata)
+              .map(m -> m.getName())
+              .toList();
+      assertThat(selected)
+          .as(Manifests.id(lq) + " selected by " + cqName)
           .contains(lq.getMetadata().getNamespace());
     }
   }
@@ -178,8 +201,10 @@ class SamplesIT {
   @Test
   void jobsAreSubmittedSuspendedToExistingQueuesAndClasses() {
     Map<String, Integer> priorities = new HashMap<>();
-    berth("WorkloadPriorityClass").forEach(
-        c -> priorities.put(c.getMetadata().getName(), Manifests.json(c).path("value").asInt()));
+    berth("WorkloadPriorityClass")
+        .forEach(
+            c ->
+                priorities.put(c.getMetadata().getName(), Manifests.json(c).path("value").asInt()));
     List<GenericKubernetesResource> jobs = new ArrayList<>(ofKind("Job"));
     jobs.addAll(ofKind("JobSet"));
     assertThat(jobs).hasSizeGreaterThanOrEqualTo(4);
@@ -189,34 +214,48 @@ class SamplesIT {
       String id = Manifests.id(job);
       assertThat(json.at("/spec/suspend").asBoolean()).as(id + " suspend").isTrue();
       String queue = stored.getMetadata().getLabels().get("berth.dev/queue-name");
-      GenericKubernetesResource lq = client.genericKubernetesResources(API, "LocalQueue")
-          .inNamespace(stored.getMetadata().getNamespace()).withName(queue).get();
+      GenericKubernetesResource lq =
+          client
+              .genericKubernetesResources(API, "LocalQueue")
+              .inNamespace(stored.getMetadata().getNamespace())
+              .withName(queue)
+              .get();
       assertThat(lq).as(id + " LocalQueue " + queue).isNotNull();
       assertThat(priorities)
           .containsKey(stored.getMetadata().getLabels().get("berth.dev/priority-class"));
       // What it asks for is covered by the ClusterQueue behind its LocalQueue.
       GenericKubernetesResource cq = stored("ClusterQueue", spec(lq).path("clusterQueue").asText());
       List<String> covered = new ArrayList<>();
-      spec(cq).path("resourceGroups")
+      spec(cq)
+          .path("resourceGroups")
           .forEach(g -> g.path("coveredResources").forEach(r -> covered.add(r.asText())));
       List<String> topologyLevels = topologyLevelsOf(cq);
       for (JsonNode pod : podTemplates(json)) {
         for (JsonNode c : pod.at("/spec/containers")) {
-          c.at("/resources/requests").fieldNames().forEachRemaining(
-              r -> assertThat(covered).as(id + " requests " + r).contains(r));
-          c.at("/resources/limits").fieldNames().forEachRemaining(
-              r -> assertThat(covered).as(id + " limits " + r).contains(r));
+          c.at("/resources/requests")
+              .fieldNames()
+              .forEachRemaining(r -> assertThat(covered).as(id + " requests " + r).contains(r));
+          c.at("/resources/limits")
+              .fieldNames()
+              .forEachRemaining(r -> assertThat(covered).as(id + " limits " + r).contains(r));
         }
-        pod.at("/metadata/annotations").fields().forEachRemaining(a -> {
-          if (a.getKey().startsWith("berth.dev/podset-")) {
-            assertThat(topologyLevels).as(id + " " + a.getKey()).contains(a.getValue().asText());
-          }
-        });
+        pod.at("/metadata/annotations")
+            .fields()
+            .forEachRemaining(
+                a -> {
+                  if (a.getKey().startsWith("berth.dev/podset-")) {
+                    assertThat(topologyLevels)
+                        .as(id + " " + a.getKey())
+                        .contains(a.getValue().asText());
+                  }
+                });
       }
     }
     // team-llm may preempt borrowers up to this priority: development yes, production never.
-    int threshold = spec(stored("ClusterQueue", "team-llm"))
-        .at("/preemption/borrowWithinCohort/maxPriorityThreshold").asInt();
+    int threshold =
+        spec(stored("ClusterQueue", "team-llm"))
+            .at("/preemption/borrowWithinCohort/maxPriorityThreshold")
+            .asInt();
     assertThat(priorities.get("development")).isLessThanOrEqualTo(threshold);
     assertThat(priorities.get("production")).isGreaterThan(threshold);
   }
@@ -249,8 +288,9 @@ class SamplesIT {
           fenced |= !tolerates(spec(exclusive).path("tolerations"), taint);
         }
         assertThat(fenced)
-            .as("%s nodes fenced off from %s", sharedFlavor.getMetadata().getName(),
-                exclusive.getMetadata().getName())
+            .as(
+                "%s nodes fenced off from %s",
+                sharedFlavor.getMetadata().getName(), exclusive.getMetadata().getName())
             .isTrue();
       }
     }
@@ -258,7 +298,8 @@ class SamplesIT {
     for (GenericKubernetesResource flavor : berth("ResourceFlavor")) {
       for (JsonNode taint : spec(flavor).path("nodeTaints")) {
         assertThat(tolerates(spec(flavor).path("tolerations"), taint))
-            .as(flavor.getMetadata().getName() + " tolerates " + taint).isTrue();
+            .as(flavor.getMetadata().getName() + " tolerates " + taint)
+            .isTrue();
       }
     }
   }
@@ -266,10 +307,11 @@ class SamplesIT {
   private static boolean tolerates(JsonNode tolerations, JsonNode taint) {
     for (JsonNode t : tolerations) {
       boolean keyMatches = t.path("key").asText().equals(taint.path("key").asText());
-      boolean valueMatches = t.path("operator").asText("Equal").equals("Exists")
-          || t.path("value").asText().equals(taint.path("value").asText());
-      boolean effectMatches = !t.has("effect")
-          || t.path("effect").asText().equals(taint.path("effect").asText());
+      boolean valueMatches =
+          t.path("operator").asText("Equal").equals("Exists")
+              || t.path("value").asText().equals(taint.path("value").asText());
+      boolean effectMatches =
+          !t.has("effect") || t.path("effect").asText().equals(taint.path("effect").asText());
       if (keyMatches && valueMatches && effectMatches) {
         return true;
       }
@@ -279,13 +321,16 @@ class SamplesIT {
 
   private static List<String> topologyLevelsOf(GenericKubernetesResource cq) {
     List<String> levels = new ArrayList<>();
-    forEachQuota(cq, (flavor, resource, quota) -> {
-      JsonNode topology = spec(stored("ResourceFlavor", flavor)).path("topologyName");
-      if (!topology.isMissingNode()) {
-        spec(stored("Topology", topology.asText())).path("levels")
-            .forEach(l -> levels.add(l.path("nodeLabel").asText()));
-      }
-    });
+    forEachQuota(
+        cq,
+        (flavor, resource, quota) -> {
+          JsonNode topology = spec(stored("ResourceFlavor", flavor)).path("topologyName");
+          if (!topology.isMissingNode()) {
+            spec(stored("Topology", topology.asText()))
+                .path("levels")
+                .forEach(l -> levels.add(l.path("nodeLabel").asText()));
+          }
+        });
     return levels;
   }
 
@@ -294,7 +339,8 @@ class SamplesIT {
     if (jobOrJobSet.path("kind").asText().equals("Job")) {
       templates.add(jobOrJobSet.at("/spec/template"));
     } else {
-      jobOrJobSet.at("/spec/replicatedJobs")
+      jobOrJobSet
+          .at("/spec/replicatedJobs")
           .forEach(r -> templates.add(r.at("/template/spec/template")));
     }
     return templates;

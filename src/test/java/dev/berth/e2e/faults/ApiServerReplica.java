@@ -43,13 +43,19 @@ final class ApiServerReplica implements AutoCloseable {
   /** Starts a replica of the kube-apiserver that serves {@code kubeconfig}, a child of this JVM. */
   static ApiServerReplica of(String kubeconfig, Path logDir) throws IOException {
     int first = port(kubeconfig);
-    ProcessHandle original = ProcessHandle.current().descendants()
-        .filter(p -> p.info().command().orElse("").endsWith("/kube-apiserver"))
-        .filter(p -> arguments(p).contains(Integer.toString(first))
-            || arguments(p).contains("--secure-port=" + first))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException(
-            "no kube-apiserver child process serving port " + first));
+    ProcessHandle original =
+        ProcessHandle.current()
+            .descendants()
+            .filter(p -> p.info().command().orElse("").endsWith("/kube-apiserver"))
+            .filter(
+                p ->
+                    arguments(p).contains(Integer.toString(first))
+                        || arguments(p).contains("--secure-port=" + first))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "no kube-apiserver child process serving port " + first));
     int port;
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
@@ -69,9 +75,12 @@ final class ApiServerReplica implements AutoCloseable {
         command.add(arg);
       }
     }
-    ApiServerReplica replica = new ApiServerReplica(
-        List.copyOf(command), port, logDir.resolve("kube-apiserver-replica.log"),
-        kubeconfig.replace("127.0.0.1:" + first, "127.0.0.1:" + port));
+    ApiServerReplica replica =
+        new ApiServerReplica(
+            List.copyOf(command),
+            port,
+            logDir.resolve("kube-apiserver-replica.log"),
+            kubeconfig.replace("127.0.0.1:" + first, "127.0.0.1:" + port));
     replica.launch();
     return replica;
   }
@@ -110,27 +119,33 @@ final class ApiServerReplica implements AutoCloseable {
 
   private void launch() throws IOException {
     process = spawn();
-    try (KubernetesClient client = new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(kubeconfig)).build()) {
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build()) {
       // The port may still be held by the killed process's sockets for a moment; a new process
       // that cannot bind exits, and is started again.
-      await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
-        if (!process.isAlive()) {
-          process = spawn();
-          return false;
-        }
-        try {
-          return "ok".equals(client.raw("/readyz"));
-        } catch (RuntimeException notYet) {
-          return false;
-        }
-      });
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(500))
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  process = spawn();
+                  return false;
+                }
+                try {
+                  return "ok".equals(client.raw("/readyz"));
+                } catch (RuntimeException notYet) {
+                  return false;
+                }
+              });
     }
   }
 
   private Process spawn() throws IOException {
-    return new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .start();
   }
 
   @Override

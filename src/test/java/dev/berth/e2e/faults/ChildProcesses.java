@@ -31,8 +31,10 @@ final class ChildProcesses {
   /** The last {@code count} lines of a log, stack frames left out. */
   static String tail(Path log, int count) {
     try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
-          .filter(l -> !l.startsWith("\tat ") && !l.startsWith("\t... ")).toList();
+      List<String> lines =
+          Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+              .filter(l -> !l.startsWith("\tat ") && !l.startsWith("\t... "))
+              .toList();
       return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
     } catch (IOException e) {
       return "(no log " + log + ": " + e.getMessage() + ")";

@@ -28,10 +28,12 @@ final class FaultSchedule {
       // informers meet drops in every run.
       return roll < Math.min(1, rate * 8) ? Optional.of(Fault.WATCH_DROP) : Optional.empty();
     }
-    Fault[] kinds = write
-        ? new Fault[] {Fault.CONFLICT, Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR,
-            Fault.TIMEOUT_AFTER_APPLY}
-        : new Fault[] {Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR};
+    Fault[] kinds =
+        write
+            ? new Fault[] {
+              Fault.CONFLICT, Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR, Fault.TIMEOUT_AFTER_APPLY
+            }
+            : new Fault[] {Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR};
     int index = (int) (roll / rate);
     return index < kinds.length ? Optional.of(kinds[index]) : Optional.empty();
   }

@@ -37,8 +37,9 @@ class FaultScheduleTest {
       schedule.next(false, false).ifPresent(f -> reads.merge(f, 1, Integer::sum));
       schedule.next(false, true).ifPresent(f -> watches.merge(f, 1, Integer::sum));
     }
-    assertThat(writes).containsOnlyKeys(Fault.CONFLICT, Fault.TOO_MANY_REQUESTS,
-        Fault.SERVER_ERROR, Fault.TIMEOUT_AFTER_APPLY);
+    assertThat(writes)
+        .containsOnlyKeys(
+            Fault.CONFLICT, Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR, Fault.TIMEOUT_AFTER_APPLY);
     // 5 % of 20,000 for each kind, give or take.
     assertThat(writes.values()).allSatisfy(n -> assertThat(n).isBetween(800, 1_200));
     assertThat(reads).containsOnlyKeys(Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR);
@@ -47,7 +48,6 @@ class FaultScheduleTest {
 
   @Test
   void aRateOutOfRangeIsRefusedNamingTheProperty() {
-    assertThatThrownBy(() -> new FaultSchedule(1, 0.5))
-        .hasMessageContaining("berth.faults.rate");
+    assertThatThrownBy(() -> new FaultSchedule(1, 0.5)).hasMessageContaining("berth.faults.rate");
   }
 }

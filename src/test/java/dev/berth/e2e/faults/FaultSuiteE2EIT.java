@@ -47,31 +47,33 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * The fault-injection suite: Jobs stream through three ClusterQueues of a cohort (borrowing, and
  * preemption within a ClusterQueue and by reclaim in the cohort, with two priorities) on a whole
  * control plane ({@link ControlPlane}: the Job controller makes the pods, kube-scheduler binds
- * them, KWOK runs them for their run-for time), while two operator replicas, each a JVM of its
- * own ({@link OperatorProcess}) with leader election, reach the cluster only through a
- * {@link FaultyApiProxy} injecting 409s, 429s, 500s, writes that lose their reply and dropped
- * watches on a seeded {@link FaultSchedule}. Every {@link #CHAOS_SECONDS} one of: the leader is
- * killed with SIGKILL (the time until the other replica decides is the failover time), a random
- * replica is killed and started again, or the kube-apiserver behind the proxy is killed and
- * started again ({@link ApiServerReplica}). An {@link InvariantWatcher} on a direct connection
- * checks quota and admission at every Workload and Job event; at the end every Job has completed
- * exactly once. One summary line goes to the log and to
- * target/e2e/control-plane/faults-summary.log.
+ * them, KWOK runs them for their run-for time), while two operator replicas, each a JVM of its own
+ * ({@link OperatorProcess}) with leader election, reach the cluster only through a {@link
+ * FaultyApiProxy} injecting 409s, 429s, 500s, writes that lose their reply and dropped watches on a
+ * seeded {@link FaultSchedule}. Every {@link #CHAOS_SECONDS} one of: the leader is killed with
+ * SIGKILL (the time until the other replica decides is the failover time), a random replica is
+ * killed and started again, or the kube-apiserver behind the proxy is killed and started again
+ * ({@link ApiServerReplica}). An {@link InvariantWatcher} on a direct connection checks quota and
+ * admission at every Workload and Job event; at the end every Job has completed exactly once. One
+ * summary line goes to the log and to target/e2e/control-plane/faults-summary.log.
  *
- * <p>Opt-in again ({@code -Dberth.faults=true}; 200 Jobs, about 4 to 7 minutes on two cores):
- * a run of the final build found a third stall (seed 30134220855606: 6 Jobs left suspended, no
- * invariant broken), not yet diagnosed. docs/reliability.md has the properties for the 1,000-Job run and a longer soak:
- * berth.faults.jobs, berth.faults.minutes, berth.faults.seed, berth.faults.rate,
+ * <p>Opt-in again ({@code -Dberth.faults=true}; 200 Jobs, about 4 to 7 minutes on two cores): a run
+ * of the final build found a third stall (seed 30134220855606: 6 Jobs left suspended, no invariant
+ * broken), not yet diagnosed. docs/reliability.md has the properties for the 1,000-Job run and a
+ * longer soak: berth.faults.jobs, berth.faults.minutes, berth.faults.seed, berth.faults.rate,
  * berth.faults.jobsPerSecond, berth.faults.chaosSeconds.
  */
 @EnabledIfSystemProperty(named = "berth.faults", matches = "true")
 class FaultSuiteE2EIT {
   private static final double JOBS_PER_SECOND =
       Double.parseDouble(System.getProperty("berth.faults.jobsPerSecond", "2"));
-  private static final int JOBS = System.getProperty("berth.faults.minutes") != null
-      ? (int) (Double.parseDouble(System.getProperty("berth.faults.minutes")) * 60
-          * JOBS_PER_SECOND)
-      : Integer.getInteger("berth.faults.jobs", 200);
+  private static final int JOBS =
+      System.getProperty("berth.faults.minutes") != null
+          ? (int)
+              (Double.parseDouble(System.getProperty("berth.faults.minutes"))
+                  * 60
+                  * JOBS_PER_SECOND)
+          : Integer.getInteger("berth.faults.jobs", 200);
   private static final long SEED = Long.getLong("berth.faults.seed", System.nanoTime());
   private static final double RATE =
       Double.parseDouble(System.getProperty("berth.faults.rate", "0.02"));
@@ -79,47 +81,62 @@ class FaultSuiteE2EIT {
   private static final String NS = "faults";
   private static final String FLAVOR = "faults-cpu";
   private static final List<String> QUEUES = List.of("faults-a", "faults-b", "faults-c");
+
   /** Per ClusterQueue, in cpu; the four nodes have 384 cpu, so quota is what limits. */
   private static final int NOMINAL = 10;
+
   private static final int BORROWING = 10;
+
   /** Generous: on a machine this busy, a JVM of the operator takes a minute to start. */
   private static final Duration FAILOVER_LIMIT = Duration.ofSeconds(180);
+
   private static final Duration STALL = Duration.ofSeconds(180);
 
-  private enum Chaos { KILL_LEADER, KILL_ANY_REPLICA, RESTART_API_SERVER }
+  private enum Chaos {
+    KILL_LEADER,
+    KILL_ANY_REPLICA,
+    RESTART_API_SERVER
+  }
 
   private final List<Duration> failovers = new ArrayList<>();
   private final AtomicInteger kills = new AtomicInteger();
 
   @Test
   void everyJobFinishesOnceWithinQuotaThroughFaultsKillsAndRestarts() throws Exception {
-    System.out.printf("[berth-faults] seed %d (-Dberth.faults.seed=%d to replay the schedule),"
-        + " %d Jobs at %.1f/s, fault rate %.3f, chaos every %d s%n",
+    System.out.printf(
+        "[berth-faults] seed %d (-Dberth.faults.seed=%d to replay the schedule),"
+            + " %d Jobs at %.1f/s, fault rate %.3f, chaos every %d s%n",
         SEED, SEED, JOBS, JOBS_PER_SECOND, RATE, CHAOS_SECONDS);
     long started = System.nanoTime();
-    List<SimNode> nodes = List.of(
-        SimNode.gpu("faults-0", SimNode.H100, "zone-a", "rack-0"),
-        SimNode.gpu("faults-1", SimNode.H100, "zone-a", "rack-1"),
-        SimNode.gpu("faults-2", SimNode.A100, "zone-b", "rack-2"),
-        SimNode.gpu("faults-3", SimNode.A100, "zone-b", "rack-3"));
+    List<SimNode> nodes =
+        List.of(
+            SimNode.gpu("faults-0", SimNode.H100, "zone-a", "rack-0"),
+            SimNode.gpu("faults-1", SimNode.H100, "zone-a", "rack-1"),
+            SimNode.gpu("faults-2", SimNode.A100, "zone-b", "rack-2"),
+            SimNode.gpu("faults-3", SimNode.A100, "zone-b", "rack-3"));
     try (ControlPlane plane = ControlPlane.start("faults", nodes)) {
       KubernetesClient admin = plane.client();
       queues(admin);
       Path dir = plane.logDir();
-      Map<String, Long> limits = QUEUES.stream().collect(Collectors.toMap(q -> q,
-          q -> (NOMINAL + BORROWING) * 1000L));
+      Map<String, Long> limits =
+          QUEUES.stream().collect(Collectors.toMap(q -> q, q -> (NOMINAL + BORROWING) * 1000L));
       try (ApiServerReplica api = ApiServerReplica.of(plane.kubeconfig(), dir);
-          FaultyApiProxy proxy = new FaultyApiProxy(api.kubeconfig(),
-              new FaultSchedule(SEED, RATE));
-          InvariantWatcher watcher = new InvariantWatcher(admin, NS, limits,
-              QUEUES.size() * NOMINAL * 1000L,
-              QUEUES.stream().collect(Collectors.toMap(q -> q, q -> q)))) {
+          FaultyApiProxy proxy =
+              new FaultyApiProxy(api.kubeconfig(), new FaultSchedule(SEED, RATE));
+          InvariantWatcher watcher =
+              new InvariantWatcher(
+                  admin,
+                  NS,
+                  limits,
+                  QUEUES.size() * NOMINAL * 1000L,
+                  QUEUES.stream().collect(Collectors.toMap(q -> q, q -> q)))) {
         Path kubeconfig = dir.resolve("operator-via-proxy.kubeconfig");
         Files.writeString(kubeconfig, proxy.kubeconfig(), StandardCharsets.UTF_8);
         watcher.start();
-        List<OperatorProcess> replicas = List.of(
-            new OperatorProcess("berth-a", kubeconfig, dir),
-            new OperatorProcess("berth-b", kubeconfig, dir));
+        List<OperatorProcess> replicas =
+            List.of(
+                new OperatorProcess("berth-a", kubeconfig, dir),
+                new OperatorProcess("berth-b", kubeconfig, dir));
         try {
           for (OperatorProcess replica : replicas) {
             replica.start();
@@ -132,69 +149,101 @@ class FaultSuiteE2EIT {
           String summary = summary(plane, api, proxy, watcher, replicas, started);
           System.out.println(summary);
           Files.writeString(dir.resolve("faults-summary.log"), summary + "\n");
-          Files.writeString(dir.getParent().resolve("faults-summary.log"), summary + "\n",
-              StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+          Files.writeString(
+              dir.getParent().resolve("faults-summary.log"),
+              summary + "\n",
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND);
         }
         assertThat(proxy.injected().values().stream().mapToInt(Integer::intValue).sum())
-            .as("faults injected").isPositive();
+            .as("faults injected")
+            .isPositive();
         assertThat(watcher.violations()).as("invariant violations (seed %d)", SEED).isEmpty();
-        assertThat(unfinished(admin)).as("Jobs not completed exactly once (seed %d)", SEED)
+        assertThat(unfinished(admin))
+            .as("Jobs not completed exactly once (seed %d)", SEED)
             .isEmpty();
-        assertThat(watcher.runningJobsChecked()).as("Jobs checked while running")
-            .isEqualTo(JOBS);
+        assertThat(watcher.runningJobsChecked()).as("Jobs checked while running").isEqualTo(JOBS);
       }
     }
   }
 
-  private void run(ControlPlane plane, ApiServerReplica api, FaultyApiProxy proxy,
-      InvariantWatcher watcher, List<OperatorProcess> replicas) throws Exception {
+  private void run(
+      ControlPlane plane,
+      ApiServerReplica api,
+      FaultyApiProxy proxy,
+      InvariantWatcher watcher,
+      List<OperatorProcess> replicas)
+      throws Exception {
     KubernetesClient admin = plane.client();
     Random jobs = new Random(SEED + 1);
     Random chaos = new Random(SEED + 2);
     AtomicInteger submitted = new AtomicInteger();
     ScheduledExecutorService timers = Executors.newScheduledThreadPool(3);
     try {
-      timers.scheduleAtFixedRate(() -> {
-        int i = submitted.get();
-        if (i < JOBS) {
-          admin.resource(job(i, jobs)).create();
-          submitted.incrementAndGet();
-        }
-      }, 0, (long) (1000 / JOBS_PER_SECOND), TimeUnit.MILLISECONDS);
+      timers.scheduleAtFixedRate(
+          () -> {
+            int i = submitted.get();
+            if (i < JOBS) {
+              admin.resource(job(i, jobs)).create();
+              submitted.incrementAndGet();
+            }
+          },
+          0,
+          (long) (1000 / JOBS_PER_SECOND),
+          TimeUnit.MILLISECONDS);
       // The kubelet's part for the operator Pods: one that exited by itself starts again.
-      timers.scheduleWithFixedDelay(() -> replicas.forEach(r -> {
-        try {
-          r.restartIfExited();
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }), 1, 1, TimeUnit.SECONDS);
-      List<Chaos> cycle = List.of(Chaos.KILL_LEADER, Chaos.KILL_ANY_REPLICA,
-          Chaos.RESTART_API_SERVER, Chaos.KILL_ANY_REPLICA);
+      timers.scheduleWithFixedDelay(
+          () ->
+              replicas.forEach(
+                  r -> {
+                    try {
+                      r.restartIfExited();
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  }),
+          1,
+          1,
+          TimeUnit.SECONDS);
+      List<Chaos> cycle =
+          List.of(
+              Chaos.KILL_LEADER,
+              Chaos.KILL_ANY_REPLICA,
+              Chaos.RESTART_API_SERVER,
+              Chaos.KILL_ANY_REPLICA);
       AtomicInteger round = new AtomicInteger();
       // A round acts only on a working cluster: a leader that decides, and Jobs that run; so
       // every fault meets admission under way. The rounds go on until all Jobs are submitted and
       // each kind of chaos has happened at least once.
-      var chaosRuns = timers.scheduleWithFixedDelay(() -> {
-        if (submitted.get() >= JOBS && round.get() >= cycle.size()) {
-          return;
-        }
-        OperatorProcess leader = leader(admin, replicas);
-        if (leader == null || leader.admissionCycles() == 0 || watcher.runningJobsSeen() == 0
-            || !replicas.stream().allMatch(OperatorProcess::ready)) {
-          return;
-        }
-        Chaos next = cycle.get(round.getAndIncrement() % cycle.size());
-        try {
-          chaos(next, admin, api, replicas, chaos);
-        } catch (Exception e) {
-          throw new IllegalStateException(next + " failed", e);
-        }
-      }, CHAOS_SECONDS, CHAOS_SECONDS, TimeUnit.SECONDS);
+      var chaosRuns =
+          timers.scheduleWithFixedDelay(
+              () -> {
+                if (submitted.get() >= JOBS && round.get() >= cycle.size()) {
+                  return;
+                }
+                OperatorProcess leader = leader(admin, replicas);
+                if (leader == null
+                    || leader.admissionCycles() == 0
+                    || watcher.runningJobsSeen() == 0
+                    || !replicas.stream().allMatch(OperatorProcess::ready)) {
+                  return;
+                }
+                Chaos next = cycle.get(round.getAndIncrement() % cycle.size());
+                try {
+                  chaos(next, admin, api, replicas, chaos);
+                } catch (Exception e) {
+                  throw new IllegalStateException(next + " failed", e);
+                }
+              },
+              CHAOS_SECONDS,
+              CHAOS_SECONDS,
+              TimeUnit.SECONDS);
       Duration submitting = Duration.ofSeconds((long) (JOBS / JOBS_PER_SECOND) + 60);
-      await().atMost(submitting.plusMinutes(5)).pollInterval(Duration.ofSeconds(1))
-          .until(() -> submitted.get() >= JOBS && round.get() >= cycle.size()
-              || chaosRuns.isDone());
+      await()
+          .atMost(submitting.plusMinutes(5))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(
+              () -> submitted.get() >= JOBS && round.get() >= cycle.size() || chaosRuns.isDone());
       // Let a chaos action under way finish; a failed one fails the test with its cause.
       chaosRuns.cancel(false);
       if (chaosRuns.isDone() && !chaosRuns.isCancelled()) {
@@ -212,33 +261,52 @@ class FaultSuiteE2EIT {
    * Until every Job has completed; fails when none completes for {@link #STALL}, or all are not
    * done within an overall bound: admission stuck, or Jobs lost.
    */
-  private static void awaitAllComplete(KubernetesClient admin, InvariantWatcher watcher,
-      List<OperatorProcess> replicas) {
+  private static void awaitAllComplete(
+      KubernetesClient admin, InvariantWatcher watcher, List<OperatorProcess> replicas) {
     AtomicInteger left = new AtomicInteger(Integer.MAX_VALUE);
     AtomicLong progressed = new AtomicLong(System.nanoTime());
     Duration bound = Duration.ofMinutes(10).plusSeconds(JOBS);
     try {
-      await().atMost(bound).pollInterval(Duration.ofSeconds(2)).until(() -> {
-        int now = unfinished(admin).size();
-        if (now < left.getAndSet(now)) {
-          progressed.set(System.nanoTime());
-        }
-        if (System.nanoTime() - progressed.get() > STALL.toNanos()) {
-          throw new IllegalStateException("no Job completed for " + STALL.toSeconds() + " s");
-        }
-        return now == 0;
-      });
+      await()
+          .atMost(bound)
+          .pollInterval(Duration.ofSeconds(2))
+          .until(
+              () -> {
+                int now = unfinished(admin).size();
+                if (now < left.getAndSet(now)) {
+                  progressed.set(System.nanoTime());
+                }
+                if (System.nanoTime() - progressed.get() > STALL.toNanos()) {
+                  throw new IllegalStateException(
+                      "no Job completed for " + STALL.toSeconds() + " s");
+                }
+                return now == 0;
+              });
     } catch (ConditionTimeoutException | IllegalStateException e) {
       List<String> unfinished = unfinished(admin);
-      throw new AssertionError(unfinished.size() + " Jobs not complete (seed " + SEED + "): "
-          + unfinished.subList(0, Math.min(10, unfinished.size())) + "\nviolations: "
-          + watcher.violations() + "\nreplica logs:\n" + replicas.stream()
-              .map(OperatorProcess::tail).collect(Collectors.joining("\n----\n")), e);
+      throw new AssertionError(
+          unfinished.size()
+              + " Jobs not complete (seed "
+              + SEED
+              + "): "
+              + unfinished.subList(0, Math.min(10, unfinished.size()))
+              + "\nviolations: "
+              + watcher.violations()
+              + "\nreplica logs:\n"
+              + replicas.stream()
+                  .map(OperatorProcess::tail)
+                  .collect(Collectors.joining("\n----\n")),
+          e);
     }
   }
 
-  private void chaos(Chaos action, KubernetesClient admin, ApiServerReplica api,
-      List<OperatorProcess> replicas, Random random) throws Exception {
+  private void chaos(
+      Chaos action,
+      KubernetesClient admin,
+      ApiServerReplica api,
+      List<OperatorProcess> replicas,
+      Random random)
+      throws Exception {
     switch (action) {
       case KILL_LEADER -> {
         OperatorProcess leader = leader(admin, replicas);
@@ -261,34 +329,47 @@ class FaultSuiteE2EIT {
    * admission cycles. {@code restartAtOnce}: started again at once, as a crashed container is;
    * otherwise only once the other replica took over.
    */
-  private void kill(OperatorProcess victim, KubernetesClient admin,
-      List<OperatorProcess> replicas, boolean restartAtOnce) throws Exception {
+  private void kill(
+      OperatorProcess victim,
+      KubernetesClient admin,
+      List<OperatorProcess> replicas,
+      boolean restartAtOnce)
+      throws Exception {
     boolean wasLeader = victim == leader(admin, replicas);
     String identity = victim.identity();
     long killed = System.nanoTime();
     victim.kill();
     kills.incrementAndGet();
-    System.out.printf("[berth-faults] SIGKILL of %s (%s)%n", identity,
-        wasLeader ? "the leader" : "a standby");
+    System.out.printf(
+        "[berth-faults] SIGKILL of %s (%s)%n", identity, wasLeader ? "the leader" : "a standby");
     if (restartAtOnce) {
       victim.start();
     }
     if (wasLeader) {
       try {
-        await().atMost(FAILOVER_LIMIT).pollInterval(Duration.ofMillis(200))
-            .until(() -> {
-              OperatorProcess next = leader(admin, replicas);
-              return next != null && next.admissionCycles() > 0;
-            });
+        await()
+            .atMost(FAILOVER_LIMIT)
+            .pollInterval(Duration.ofMillis(200))
+            .until(
+                () -> {
+                  OperatorProcess next = leader(admin, replicas);
+                  return next != null && next.admissionCycles() > 0;
+                });
       } catch (ConditionTimeoutException e) {
-        throw new AssertionError("no replica took over within " + FAILOVER_LIMIT.toSeconds()
-            + " s of the leader's SIGKILL (seed " + SEED + ")", e);
+        throw new AssertionError(
+            "no replica took over within "
+                + FAILOVER_LIMIT.toSeconds()
+                + " s of the leader's SIGKILL (seed "
+                + SEED
+                + ")",
+            e);
       }
       Duration failover = Duration.ofNanos(System.nanoTime() - killed);
       synchronized (failovers) {
         failovers.add(failover);
       }
-      System.out.printf("[berth-faults] failover after SIGKILL of %s: %d ms, now %s%n",
+      System.out.printf(
+          "[berth-faults] failover after SIGKILL of %s: %d ms, now %s%n",
           identity, failover.toMillis(), holder(admin));
     }
     if (!restartAtOnce) {
@@ -299,7 +380,9 @@ class FaultSuiteE2EIT {
   /** The live replica the Lease names, if any. */
   private static OperatorProcess leader(KubernetesClient admin, List<OperatorProcess> replicas) {
     String holder = holder(admin);
-    return replicas.stream().filter(r -> r.alive() && r.identity().equals(holder)).findFirst()
+    return replicas.stream()
+        .filter(r -> r.alive() && r.identity().equals(holder))
+        .findFirst()
         .orElse(null);
   }
 
@@ -311,41 +394,77 @@ class FaultSuiteE2EIT {
   /** Jobs not Complete with exactly one succeeded pod. */
   private static List<String> unfinished(KubernetesClient admin) {
     return admin.batch().v1().jobs().inNamespace(NS).list().getItems().stream()
-        .filter(j -> j.getStatus() == null || j.getStatus().getConditions() == null
-            || j.getStatus().getConditions().stream().noneMatch(c ->
-                "Complete".equals(c.getType()) && "True".equals(c.getStatus()))
-            || !Integer.valueOf(1).equals(j.getStatus().getSucceeded()))
-        .map(j -> j.getMetadata().getName() + " suspend=" + j.getSpec().getSuspend()
-            + " succeeded=" + (j.getStatus() == null ? null : j.getStatus().getSucceeded()))
+        .filter(
+            j ->
+                j.getStatus() == null
+                    || j.getStatus().getConditions() == null
+                    || j.getStatus().getConditions().stream()
+                        .noneMatch(
+                            c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()))
+                    || !Integer.valueOf(1).equals(j.getStatus().getSucceeded()))
+        .map(
+            j ->
+                j.getMetadata().getName()
+                    + " suspend="
+                    + j.getSpec().getSuspend()
+                    + " succeeded="
+                    + (j.getStatus() == null ? null : j.getStatus().getSucceeded()))
         .toList();
   }
 
-  private String summary(ControlPlane plane, ApiServerReplica api, FaultyApiProxy proxy,
-      InvariantWatcher watcher, List<OperatorProcess> replicas, long started) {
+  private String summary(
+      ControlPlane plane,
+      ApiServerReplica api,
+      FaultyApiProxy proxy,
+      InvariantWatcher watcher,
+      List<OperatorProcess> replicas,
+      long started) {
     long worst;
     int measured;
     synchronized (failovers) {
       worst = failovers.stream().mapToLong(Duration::toMillis).max().orElse(0);
       measured = failovers.size();
     }
-    int lost = JOBS - (int) plane.client().batch().v1().jobs().inNamespace(NS).list().getItems()
-        .stream().filter(j -> j.getStatus() != null
-            && Integer.valueOf(1).equals(j.getStatus().getSucceeded())).count();
-    return String.format("[berth-faults] seed=%d jobs=%d faults=%s (of %d requests; %d found the"
+    int lost =
+        JOBS
+            - (int)
+                plane.client().batch().v1().jobs().inNamespace(NS).list().getItems().stream()
+                    .filter(
+                        j ->
+                            j.getStatus() != null
+                                && Integer.valueOf(1).equals(j.getStatus().getSucceeded()))
+                    .count();
+    return String.format(
+        "[berth-faults] seed=%d jobs=%d faults=%s (of %d requests; %d found the"
             + " API server down) kills=%d selfExits=%d apiServerRestarts=%d failovers=%d"
             + " worstFailoverMs=%d violations=%d lostJobs=%d admissions=%d evictions=%d"
             + " peakCohortMillicpu=%d/%d workloadEvents=%d seconds=%d",
-        SEED, JOBS, proxy.injected(), proxy.requests(), proxy.upstreamDown(), kills.get(),
-        replicas.stream().mapToInt(OperatorProcess::exitsOnItsOwn).sum(), api.restarts(),
-        measured, worst, watcher.violations().size(), lost, watcher.admissions(),
-        watcher.evictions(), watcher.peakCohortUsage(), QUEUES.size() * NOMINAL * 1000,
-        watcher.events(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        SEED,
+        JOBS,
+        proxy.injected(),
+        proxy.requests(),
+        proxy.upstreamDown(),
+        kills.get(),
+        replicas.stream().mapToInt(OperatorProcess::exitsOnItsOwn).sum(),
+        api.restarts(),
+        measured,
+        worst,
+        watcher.violations().size(),
+        lost,
+        watcher.admissions(),
+        watcher.evictions(),
+        watcher.peakCohortUsage(),
+        QUEUES.size() * NOMINAL * 1000,
+        watcher.events(),
+        Duration.ofNanos(System.nanoTime() - started).toSeconds());
   }
 
   private static void queues(KubernetesClient admin) {
     for (String ns : List.of("berth-system", NS)) {
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-          .endMetadata().build()).serverSideApply();
+      admin
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+          .serverSideApply();
     }
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
@@ -361,8 +480,9 @@ class FaultSuiteE2EIT {
       spec.cohortName = "faults";
       ResourceQuota cpu = new ResourceQuota("cpu", Integer.toString(NOMINAL));
       cpu.borrowingLimit = new Quantity(Integer.toString(BORROWING));
-      spec.resourceGroups = List.of(new ResourceGroup(List.of("cpu"),
-          List.of(new FlavorQuotas(FLAVOR, List.of(cpu)))));
+      spec.resourceGroups =
+          List.of(
+              new ResourceGroup(List.of("cpu"), List.of(new FlavorQuotas(FLAVOR, List.of(cpu)))));
       spec.preemption = new ClusterQueuePreemption();
       spec.preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
       spec.preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
@@ -390,18 +510,33 @@ class FaultSuiteE2EIT {
     String cpu = Integer.toString(1 + random.nextInt(3));
     String runFor = (1 + random.nextInt(4)) + "s";
     return new JobBuilder()
-        .withNewMetadata().withNamespace(NS).withName(String.format("job-%04d", i))
+        .withNewMetadata()
+        .withNamespace(NS)
+        .withName(String.format("job-%04d", i))
         .addToLabels(Berth.QUEUE_NAME_LABEL, queue)
         .addToLabels("berth.dev/priority-class", priority)
         .endMetadata()
-        .withNewSpec().withSuspend(true).withParallelism(1).withCompletions(1)
+        .withNewSpec()
+        .withSuspend(true)
+        .withParallelism(1)
+        .withCompletions(1)
         .withBackoffLimit(6)
         .withNewTemplate()
-        .withNewMetadata().addToAnnotations(ControlPlane.RUN_FOR, runFor).endMetadata()
-        .withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("busybox")
-        .withNewResources().addToRequests("cpu", new Quantity(cpu)).endResources()
-        .endContainer().endSpec().endTemplate().endSpec()
+        .withNewMetadata()
+        .addToAnnotations(ControlPlane.RUN_FOR, runFor)
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .withNewResources()
+        .addToRequests("cpu", new Quantity(cpu))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
         .build();
   }
 }

@@ -36,22 +36,36 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TLS-terminating HTTP proxy between the operator processes and kube-apiserver that injects
- * API faults on a {@link FaultSchedule}: 409, 429 (Retry-After: 1) and 500 answered in the API
- * server's own Status form without forwarding; writes forwarded, applied and then left without a
- * reply (the connection dropped: the client cannot tell whether it happened); and watches, over
- * HTTP streaming or WebSocket as the client chooses, piped and then cut. It serves its own
- * certificate (a CA of its own that the operators' kubeconfig trusts) and authenticates to the
- * API server with the test's client certificate, so only the operators' traffic meets faults.
+ * A TLS-terminating HTTP proxy between the operator processes and kube-apiserver that injects API
+ * faults on a {@link FaultSchedule}: 409, 429 (Retry-After: 1) and 500 answered in the API server's
+ * own Status form without forwarding; writes forwarded, applied and then left without a reply (the
+ * connection dropped: the client cannot tell whether it happened); and watches, over HTTP streaming
+ * or WebSocket as the client chooses, piped and then cut. It serves its own certificate (a CA of
+ * its own that the operators' kubeconfig trusts) and authenticates to the API server with the
+ * test's client certificate, so only the operators' traffic meets faults.
  */
 final class FaultyApiProxy implements AutoCloseable {
   private static final Set<HttpMethod> WRITES =
       Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE);
+
   /** Not forwarded: per connection, or the proxy's own business (credentials, the handshake). */
-  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive",
-      "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", "host",
-      "authorization", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
-      "sec-websocket-accept", "sec-websocket-protocol");
+  private static final Set<String> HOP_BY_HOP =
+      Set.of(
+          "connection",
+          "keep-alive",
+          "proxy-connection",
+          "transfer-encoding",
+          "upgrade",
+          "te",
+          "trailer",
+          "host",
+          "authorization",
+          "sec-websocket-key",
+          "sec-websocket-version",
+          "sec-websocket-extensions",
+          "sec-websocket-accept",
+          "sec-websocket-protocol");
+
   private static final int MESSAGE_LIMIT = 64 * 1024 * 1024;
 
   private final Vertx vertx = Vertx.vertx();
@@ -73,28 +87,35 @@ final class FaultyApiProxy implements AutoCloseable {
     }
     Config admin = Config.fromKubeconfig(adminKubeconfig);
     this.upstreamPort = ApiServerReplica.port(adminKubeconfig);
-    this.upstream = vertx.createHttpClient(new HttpClientOptions()
-        .setSsl(true)
-        .setDefaultHost("127.0.0.1")
-        .setDefaultPort(upstreamPort)
-        .setTrustOptions(new PemTrustOptions().addCertPath(admin.getCaCertFile()))
-        .setKeyCertOptions(new PemKeyCertOptions()
-            .setCertPath(admin.getClientCertFile()).setKeyPath(admin.getClientKeyFile()))
-        .setMaxPoolSize(1_000)
-        .setMaxWebSockets(1_000)
-        .setMaxWebSocketFrameSize(MESSAGE_LIMIT)
-        .setMaxWebSocketMessageSize(MESSAGE_LIMIT));
+    this.upstream =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setSsl(true)
+                .setDefaultHost("127.0.0.1")
+                .setDefaultPort(upstreamPort)
+                .setTrustOptions(new PemTrustOptions().addCertPath(admin.getCaCertFile()))
+                .setKeyCertOptions(
+                    new PemKeyCertOptions()
+                        .setCertPath(admin.getClientCertFile())
+                        .setKeyPath(admin.getClientKeyFile()))
+                .setMaxPoolSize(1_000)
+                .setMaxWebSockets(1_000)
+                .setMaxWebSocketFrameSize(MESSAGE_LIMIT)
+                .setMaxWebSocketMessageSize(MESSAGE_LIMIT));
     this.ca = CertificateAuthority.generate("berth-fault-proxy", Duration.ofDays(1));
     KeyMaterial serving = ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1));
-    this.server = vertx.createHttpServer(new HttpServerOptions()
-        .setHost("127.0.0.1")
-        .setPort(0)
-        .setSsl(true)
-        .setKeyCertOptions(new PemKeyCertOptions()
-            .setKeyValue(Buffer.buffer(Pem.encodeKey(serving.key())))
-            .setCertValue(Buffer.buffer(Pem.encode(serving.leaf()))))
-        .setMaxWebSocketFrameSize(MESSAGE_LIMIT)
-        .setMaxWebSocketMessageSize(MESSAGE_LIMIT));
+    this.server =
+        vertx.createHttpServer(
+            new HttpServerOptions()
+                .setHost("127.0.0.1")
+                .setPort(0)
+                .setSsl(true)
+                .setKeyCertOptions(
+                    new PemKeyCertOptions()
+                        .setKeyValue(Buffer.buffer(Pem.encodeKey(serving.key())))
+                        .setCertValue(Buffer.buffer(Pem.encode(serving.leaf()))))
+                .setMaxWebSocketFrameSize(MESSAGE_LIMIT)
+                .setMaxWebSocketMessageSize(MESSAGE_LIMIT));
     server.requestHandler(this::handle);
     server.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
@@ -124,7 +145,8 @@ final class FaultyApiProxy implements AutoCloseable {
             user: operator
             namespace: berth-system
         current-context: faulty
-        """.formatted(server.actualPort(), caData);
+        """
+        .formatted(server.actualPort(), caData);
   }
 
   /** From now on, everything passes untouched (the end of a run: let it settle). */
@@ -152,68 +174,86 @@ final class FaultyApiProxy implements AutoCloseable {
     requests.incrementAndGet();
     HttpConnection downstream = in.connection();
     boolean watch = isWatch(in);
-    Optional<Fault> fault = faulting
-        ? schedule.next(WRITES.contains(in.method()), watch) : Optional.empty();
+    Optional<Fault> fault =
+        faulting ? schedule.next(WRITES.contains(in.method()), watch) : Optional.empty();
     if ("websocket".equalsIgnoreCase(in.getHeader("Upgrade"))) {
       webSocket(in, downstream, fault.isPresent());
       return;
     }
-    if (fault.isPresent() && fault.get() != Fault.TIMEOUT_AFTER_APPLY
+    if (fault.isPresent()
+        && fault.get() != Fault.TIMEOUT_AFTER_APPLY
         && fault.get() != Fault.WATCH_DROP) {
       refuse(in, fault.get());
       return;
     }
-    upstream.request(new RequestOptions().setMethod(in.method()).setURI(in.uri()))
+    upstream
+        .request(new RequestOptions().setMethod(in.method()).setURI(in.uri()))
         .onFailure(e -> down(downstream))
-        .onSuccess(out -> {
-          copy(in.headers(), out.headers());
-          if (!in.headers().contains("Content-Length") && WRITES.contains(in.method())) {
-            out.setChunked(true);
-          }
-          out.response()
-              .onFailure(e -> downstream.close())
-              .onSuccess(reply -> answer(in, downstream, out, reply, fault));
-          // The client went away (a closed watch): so does the request upstream.
-          in.response().closeHandler(v -> {
-            if (!in.response().ended()) {
-              out.reset();
-            }
-          });
-          in.pipeTo(out);
-        });
+        .onSuccess(
+            out -> {
+              copy(in.headers(), out.headers());
+              if (!in.headers().contains("Content-Length") && WRITES.contains(in.method())) {
+                out.setChunked(true);
+              }
+              out.response()
+                  .onFailure(e -> downstream.close())
+                  .onSuccess(reply -> answer(in, downstream, out, reply, fault));
+              // The client went away (a closed watch): so does the request upstream.
+              in.response()
+                  .closeHandler(
+                      v -> {
+                        if (!in.response().ended()) {
+                          out.reset();
+                        }
+                      });
+              in.pipeTo(out);
+            });
   }
 
-  private void answer(HttpServerRequest in, HttpConnection downstream, HttpClientRequest out,
-      HttpClientResponse reply, Optional<Fault> fault) {
+  private void answer(
+      HttpServerRequest in,
+      HttpConnection downstream,
+      HttpClientRequest out,
+      HttpClientResponse reply,
+      Optional<Fault> fault) {
     if (fault.equals(Optional.of(Fault.TIMEOUT_AFTER_APPLY))) {
       // The API server has applied the write; its reply never reaches the client.
-      reply.body().onComplete(done -> {
-        injected.get(Fault.TIMEOUT_AFTER_APPLY).incrementAndGet();
-        downstream.close();
-      });
+      reply
+          .body()
+          .onComplete(
+              done -> {
+                injected.get(Fault.TIMEOUT_AFTER_APPLY).incrementAndGet();
+                downstream.close();
+              });
       return;
     }
-    HttpServerResponse response = in.response()
-        .setStatusCode(reply.statusCode()).setStatusMessage(reply.statusMessage());
+    HttpServerResponse response =
+        in.response().setStatusCode(reply.statusCode()).setStatusMessage(reply.statusMessage());
     copy(reply.headers(), response.headers());
     if (!reply.headers().contains("Content-Length")) {
       response.setChunked(true);
     }
     if (fault.equals(Optional.of(Fault.WATCH_DROP))) {
-      vertx.setTimer(schedule.dropAfterMillis(), t -> {
-        if (!response.ended() && !response.closed()) {
-          injected.get(Fault.WATCH_DROP).incrementAndGet();
-          downstream.close(); // and the close handler resets the request upstream
-        }
-      });
+      vertx.setTimer(
+          schedule.dropAfterMillis(),
+          t -> {
+            if (!response.ended() && !response.closed()) {
+              injected.get(Fault.WATCH_DROP).incrementAndGet();
+              downstream.close(); // and the close handler resets the request upstream
+            }
+          });
     }
     // Streamed as it comes (a watch never ends); a broken upstream breaks the connection too.
     reply.pipe().endOnFailure(false).to(response).onFailure(e -> downstream.close());
   }
 
   private void webSocket(HttpServerRequest in, HttpConnection downstream, boolean drop) {
-    WebSocketConnectOptions options = new WebSocketConnectOptions()
-        .setHost("127.0.0.1").setPort(upstreamPort).setSsl(true).setURI(in.uri());
+    WebSocketConnectOptions options =
+        new WebSocketConnectOptions()
+            .setHost("127.0.0.1")
+            .setPort(upstreamPort)
+            .setSsl(true)
+            .setURI(in.uri());
     MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     copy(in.headers(), headers);
     headers.forEach(h -> options.addHeader(h.getKey(), h.getValue()));
@@ -221,26 +261,31 @@ final class FaultyApiProxy implements AutoCloseable {
     if (protocols != null) {
       options.setSubProtocols(List.of(protocols.split("\\s*,\\s*")));
     }
-    upstream.webSocket(options).onComplete(connected -> {
-      if (connected.failed()) {
-        if (connected.cause() instanceof UpgradeRejectedException rejected) {
-          HttpServerResponse response = in.response().setStatusCode(rejected.getStatus());
-          copy(rejected.getHeaders(), response.headers());
-          response.end(rejected.getBody() == null ? Buffer.buffer() : rejected.getBody());
-        } else {
-          down(downstream);
-        }
-        return;
-      }
-      WebSocket up = connected.result();
-      in.toWebSocket().onComplete(accepted -> {
-        if (accepted.failed()) {
-          up.close();
-          return;
-        }
-        pipe(accepted.result(), up, downstream, drop);
-      });
-    });
+    upstream
+        .webSocket(options)
+        .onComplete(
+            connected -> {
+              if (connected.failed()) {
+                if (connected.cause() instanceof UpgradeRejectedException rejected) {
+                  HttpServerResponse response = in.response().setStatusCode(rejected.getStatus());
+                  copy(rejected.getHeaders(), response.headers());
+                  response.end(rejected.getBody() == null ? Buffer.buffer() : rejected.getBody());
+                } else {
+                  down(downstream);
+                }
+                return;
+              }
+              WebSocket up = connected.result();
+              in.toWebSocket()
+                  .onComplete(
+                      accepted -> {
+                        if (accepted.failed()) {
+                          up.close();
+                          return;
+                        }
+                        pipe(accepted.result(), up, downstream, drop);
+                      });
+            });
   }
 
   private void pipe(ServerWebSocket down, WebSocket up, HttpConnection downstream, boolean drop) {
@@ -252,42 +297,50 @@ final class FaultyApiProxy implements AutoCloseable {
     up.exceptionHandler(e -> downstream.close());
     down.closeHandler(v -> up.close());
     if (drop) {
-      vertx.setTimer(schedule.dropAfterMillis(), t -> {
-        if (!down.isClosed()) {
-          injected.get(Fault.WATCH_DROP).incrementAndGet();
-          downstream.close();
-          up.close();
-        }
-      });
+      vertx.setTimer(
+          schedule.dropAfterMillis(),
+          t -> {
+            if (!down.isClosed()) {
+              injected.get(Fault.WATCH_DROP).incrementAndGet();
+              downstream.close();
+              up.close();
+            }
+          });
     }
   }
 
   /** A refusal as kube-apiserver words it: a Status object, the request never forwarded. */
   private void refuse(HttpServerRequest in, Fault fault) {
     injected.get(fault).incrementAndGet();
-    int code = switch (fault) {
-      case CONFLICT -> 409;
-      case TOO_MANY_REQUESTS -> 429;
-      default -> 500;
-    };
-    String reason = switch (fault) {
-      case CONFLICT -> "Conflict";
-      case TOO_MANY_REQUESTS -> "TooManyRequests";
-      default -> "InternalError";
-    };
-    String body = """
+    int code =
+        switch (fault) {
+          case CONFLICT -> 409;
+          case TOO_MANY_REQUESTS -> 429;
+          default -> 500;
+        };
+    String reason =
+        switch (fault) {
+          case CONFLICT -> "Conflict";
+          case TOO_MANY_REQUESTS -> "TooManyRequests";
+          default -> "InternalError";
+        };
+    String body =
+        """
         {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
         "message":"injected by the fault proxy: %s","reason":"%s",\
-        "details":{"retryAfterSeconds":1},"code":%d}""".formatted(fault, reason, code);
+        "details":{"retryAfterSeconds":1},"code":%d}"""
+            .formatted(fault, reason, code);
     in.resume();
-    in.end().onComplete(read -> {
-      HttpServerResponse response = in.response().setStatusCode(code)
-          .putHeader("Content-Type", "application/json");
-      if (fault == Fault.TOO_MANY_REQUESTS) {
-        response.putHeader("Retry-After", "1");
-      }
-      response.end(body);
-    });
+    in.end()
+        .onComplete(
+            read -> {
+              HttpServerResponse response =
+                  in.response().setStatusCode(code).putHeader("Content-Type", "application/json");
+              if (fault == Fault.TOO_MANY_REQUESTS) {
+                response.putHeader("Retry-After", "1");
+              }
+              response.end(body);
+            });
   }
 
   /** The API server is not there (restarting): the client sees its connection go. */

@@ -66,8 +66,12 @@ final class InvariantWatcher implements AutoCloseable {
    * @param limit per ClusterQueue, nominal + borrowingLimit in millis of the one resource
    * @param cohortLimit the sum of the cohort's nominal quotas
    */
-  InvariantWatcher(KubernetesClient client, String namespace, Map<String, Long> limit,
-      long cohortLimit, Map<String, String> clusterQueueOfLocalQueue) {
+  InvariantWatcher(
+      KubernetesClient client,
+      String namespace,
+      Map<String, Long> limit,
+      long cohortLimit,
+      Map<String, String> clusterQueueOfLocalQueue) {
     this.client = client;
     this.namespace = namespace;
     this.limit = Map.copyOf(limit);
@@ -91,19 +95,22 @@ final class InvariantWatcher implements AutoCloseable {
     for (T item : list.getItems()) {
       handler.accept(Watcher.Action.MODIFIED, item);
     }
-    Watch watch = resources.inNamespace(namespace)
-        .withResourceVersion(list.getMetadata().getResourceVersion())
-        .watch(new Watcher<T>() {
-          @Override
-          public void eventReceived(Action action, T resource) {
-            handler.accept(action, resource);
-          }
+    Watch watch =
+        resources
+            .inNamespace(namespace)
+            .withResourceVersion(list.getMetadata().getResourceVersion())
+            .watch(
+                new Watcher<T>() {
+                  @Override
+                  public void eventReceived(Action action, T resource) {
+                    handler.accept(action, resource);
+                  }
 
-          @Override
-          public void onClose(WatcherException cause) {
-            follow(resources, handler);
-          }
-        });
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    follow(resources, handler);
+                  }
+                });
     watches.add(watch);
   }
 
@@ -111,9 +118,14 @@ final class InvariantWatcher implements AutoCloseable {
     events++;
     String uid = wl.getMetadata().getUid();
     long rv = Long.parseLong(wl.getMetadata().getResourceVersion());
-    String job = wl.getMetadata().getOwnerReferences() == null ? null
-        : wl.getMetadata().getOwnerReferences().stream().filter(o -> "Job".equals(o.getKind()))
-            .map(OwnerReference::getUid).findFirst().orElse(null);
+    String job =
+        wl.getMetadata().getOwnerReferences() == null
+            ? null
+            : wl.getMetadata().getOwnerReferences().stream()
+                .filter(o -> "Job".equals(o.getKind()))
+                .map(OwnerReference::getUid)
+                .findFirst()
+                .orElse(null);
     if (job != null) {
       workloadsOfJob.computeIfAbsent(job, j -> new HashSet<>()).add(uid);
     }
@@ -126,13 +138,27 @@ final class InvariantWatcher implements AutoCloseable {
       if (before == null) {
         admissions++;
       } else if (!before.admission().equals(now.admission())) {
-        violations.add(wl.getMetadata().getName() + " admitted again without a release: "
-            + before.admission() + " then " + now.admission() + " (" + what + ")");
+        violations.add(
+            wl.getMetadata().getName()
+                + " admitted again without a release: "
+                + before.admission()
+                + " then "
+                + now.admission()
+                + " ("
+                + what
+                + ")");
       }
       String expected = clusterQueueOfLocalQueue.get(wl.getSpec().queueName);
       if (!now.clusterQueue().equals(expected)) {
-        violations.add(wl.getMetadata().getName() + " of LocalQueue " + wl.getSpec().queueName
-            + " admitted to " + now.clusterQueue() + " (" + what + ")");
+        violations.add(
+            wl.getMetadata().getName()
+                + " of LocalQueue "
+                + wl.getSpec().queueName
+                + " admitted to "
+                + now.clusterQueue()
+                + " ("
+                + what
+                + ")");
       }
       held.put(uid, now);
     } else if (before != null) {
@@ -146,8 +172,10 @@ final class InvariantWatcher implements AutoCloseable {
   }
 
   private static boolean holdsQuota(Workload wl) {
-    return wl.getStatus() != null && wl.getStatus().admission != null
-        && condition(wl, "QuotaReserved") && !condition(wl, "Finished");
+    return wl.getStatus() != null
+        && wl.getStatus().admission != null
+        && condition(wl, "QuotaReserved")
+        && !condition(wl, "Finished");
   }
 
   private static boolean condition(Workload wl, String type) {
@@ -165,8 +193,11 @@ final class InvariantWatcher implements AutoCloseable {
         usage += Quantity.parse(used.getKey(), used.getValue().toString());
       }
     }
-    return new Held(job == null ? wl.getMetadata().getUid() : job,
-        wl.getStatus().admission.clusterQueue, usage, admission.toString());
+    return new Held(
+        job == null ? wl.getMetadata().getUid() : job,
+        wl.getStatus().admission.clusterQueue,
+        usage,
+        admission.toString());
   }
 
   private void checkQuota(String after) {
@@ -179,32 +210,53 @@ final class InvariantWatcher implements AutoCloseable {
       cohort += h.usage();
     }
     peakCohortUsage = Math.max(peakCohortUsage, cohort);
-    perQueue.forEach((queue, used) -> {
-      if (used > limit.getOrDefault(queue, 0L)) {
-        violations.add("ClusterQueue " + queue + " holds " + used + "m, over nominal +"
-            + " borrowingLimit " + limit.get(queue) + "m, after " + after);
-      }
-    });
+    perQueue.forEach(
+        (queue, used) -> {
+          if (used > limit.getOrDefault(queue, 0L)) {
+            violations.add(
+                "ClusterQueue "
+                    + queue
+                    + " holds "
+                    + used
+                    + "m, over nominal +"
+                    + " borrowingLimit "
+                    + limit.get(queue)
+                    + "m, after "
+                    + after);
+          }
+        });
     if (cohort > cohortLimit) {
-      violations.add("the cohort holds " + cohort + "m, over its " + cohortLimit + "m, after "
-          + after);
+      violations.add(
+          "the cohort holds " + cohort + "m, over its " + cohortLimit + "m, after " + after);
     }
-    perJob.forEach((job, n) -> {
-      if (n > 1) {
-        violations.add("Job " + job + " has " + n + " Workloads holding quota after " + after);
-      }
-    });
+    perJob.forEach(
+        (job, n) -> {
+          if (n > 1) {
+            violations.add("Job " + job + " has " + n + " Workloads holding quota after " + after);
+          }
+        });
   }
 
   synchronized void onJob(Watcher.Action action, Job job) {
-    boolean finished = job.getStatus() != null && job.getStatus().getConditions() != null
-        && job.getStatus().getConditions().stream().anyMatch(c -> "True".equals(c.getStatus())
-            && ("Complete".equals(c.getType()) || "Failed".equals(c.getType())
-                || "SuccessCriteriaMet".equals(c.getType())));
-    if (action != Watcher.Action.DELETED && Boolean.FALSE.equals(job.getSpec().getSuspend())
+    boolean finished =
+        job.getStatus() != null
+            && job.getStatus().getConditions() != null
+            && job.getStatus().getConditions().stream()
+                .anyMatch(
+                    c ->
+                        "True".equals(c.getStatus())
+                            && ("Complete".equals(c.getType())
+                                || "Failed".equals(c.getType())
+                                || "SuccessCriteriaMet".equals(c.getType())));
+    if (action != Watcher.Action.DELETED
+        && Boolean.FALSE.equals(job.getSpec().getSuspend())
         && !finished) {
-      unchecked.add(new RunningJob(job.getMetadata().getName(), job.getMetadata().getUid(),
-          Long.parseLong(job.getMetadata().getResourceVersion()), System.nanoTime()));
+      unchecked.add(
+          new RunningJob(
+              job.getMetadata().getName(),
+              job.getMetadata().getUid(),
+              Long.parseLong(job.getMetadata().getResourceVersion()),
+              System.nanoTime()));
     }
     checkRunningJobs(System.nanoTime() - SETTLE_NANOS);
   }
@@ -218,13 +270,18 @@ final class InvariantWatcher implements AutoCloseable {
       }
       it.remove();
       runningChecked.add(running.uid());
-      boolean admitted = workloadsOfJob.getOrDefault(running.uid(), Set.of()).stream()
-          .map(history::get)
-          .map(h -> h.floorEntry(running.resourceVersion()))
-          .anyMatch(e -> e != null && e.getValue());
+      boolean admitted =
+          workloadsOfJob.getOrDefault(running.uid(), Set.of()).stream()
+              .map(history::get)
+              .map(h -> h.floorEntry(running.resourceVersion()))
+              .anyMatch(e -> e != null && e.getValue());
       if (!admitted) {
-        violations.add("Job " + running.name() + " unsuspended at resourceVersion "
-            + running.resourceVersion() + " without a Workload holding quota");
+        violations.add(
+            "Job "
+                + running.name()
+                + " unsuspended at resourceVersion "
+                + running.resourceVersion()
+                + " without a Workload holding quota");
       }
     }
   }

@@ -21,18 +21,21 @@ import org.junit.jupiter.api.Test;
 /** The suite's watcher flags what it is there to catch, and nothing in a run within the rules. */
 class InvariantWatcherTest {
   /** Two ClusterQueues a and b, 4 cpu each with nominal + borrowing, 6 cpu in the cohort. */
-  private final InvariantWatcher watcher = new InvariantWatcher(null, "ns",
-      Map.of("a", 4_000L, "b", 4_000L), 6_000L, Map.of("a", "a", "b", "b"));
+  private final InvariantWatcher watcher =
+      new InvariantWatcher(
+          null, "ns", Map.of("a", 4_000L, "b", 4_000L), 6_000L, Map.of("a", "a", "b", "b"));
+
   private long resourceVersion = 100;
 
-  private Workload workload(String name, String job, String queue, String admittedTo,
-      String cpu, boolean finished) {
+  private Workload workload(
+      String name, String job, String queue, String admittedTo, String cpu, boolean finished) {
     Workload wl = new Workload();
     wl.getMetadata().setName(name);
     wl.getMetadata().setUid("uid-" + name);
     wl.getMetadata().setResourceVersion(Long.toString(++resourceVersion));
-    wl.getMetadata().setOwnerReferences(List.of(new OwnerReference(
-        "batch/v1", true, true, "Job", job, "uid-" + job)));
+    wl.getMetadata()
+        .setOwnerReferences(
+            List.of(new OwnerReference("batch/v1", true, true, "Job", job, "uid-" + job)));
     wl.setSpec(new WorkloadSpec());
     wl.getSpec().queueName = queue;
     wl.setStatus(new WorkloadStatus());
@@ -54,9 +57,16 @@ class InvariantWatcherTest {
   }
 
   private Job running(String name) {
-    return new JobBuilder().withNewMetadata().withName(name).withUid("uid-" + name)
-        .withResourceVersion(Long.toString(++resourceVersion)).endMetadata()
-        .withNewSpec().withSuspend(false).endSpec().build();
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withUid("uid-" + name)
+        .withResourceVersion(Long.toString(++resourceVersion))
+        .endMetadata()
+        .withNewSpec()
+        .withSuspend(false)
+        .endSpec()
+        .build();
   }
 
   @Test
@@ -78,7 +88,9 @@ class InvariantWatcherTest {
     watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", "a", "3", false));
     watcher.onWorkload(Action.ADDED, workload("w2", "j2", "a", "a", "2", false));
 
-    assertThat(watcher.violations()).singleElement().asString()
+    assertThat(watcher.violations())
+        .singleElement()
+        .asString()
         .contains("ClusterQueue a holds 5000m");
   }
 
@@ -87,8 +99,7 @@ class InvariantWatcherTest {
     watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", "a", "4", false));
     watcher.onWorkload(Action.ADDED, workload("w2", "j2", "b", "b", "3", false));
 
-    assertThat(watcher.violations()).singleElement().asString()
-        .contains("the cohort holds 7000m");
+    assertThat(watcher.violations()).singleElement().asString().contains("the cohort holds 7000m");
   }
 
   @Test
@@ -96,7 +107,9 @@ class InvariantWatcherTest {
     watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", "a", "1", false));
     watcher.onWorkload(Action.ADDED, workload("w2", "j1", "b", "b", "1", false));
 
-    assertThat(watcher.violations()).singleElement().asString()
+    assertThat(watcher.violations())
+        .singleElement()
+        .asString()
         .contains("Job uid-j1 has 2 Workloads holding quota");
   }
 
@@ -105,10 +118,10 @@ class InvariantWatcherTest {
     watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", "a", "1", false));
     watcher.onWorkload(Action.MODIFIED, workload("w1", "j1", "a", "b", "1", false));
 
-    assertThat(watcher.violations()).anySatisfy(v -> assertThat(v)
-        .contains("w1 admitted again without a release"));
-    assertThat(watcher.violations()).anySatisfy(v -> assertThat(v)
-        .contains("w1 of LocalQueue a admitted to b"));
+    assertThat(watcher.violations())
+        .anySatisfy(v -> assertThat(v).contains("w1 admitted again without a release"));
+    assertThat(watcher.violations())
+        .anySatisfy(v -> assertThat(v).contains("w1 of LocalQueue a admitted to b"));
   }
 
   @Test
@@ -120,7 +133,8 @@ class InvariantWatcherTest {
     watcher.onJob(Action.MODIFIED, running("j2"));
     watcher.finish();
 
-    assertThat(watcher.violations()).hasSize(2).allSatisfy(v -> assertThat(v)
-        .contains("without a Workload holding quota"));
+    assertThat(watcher.violations())
+        .hasSize(2)
+        .allSatisfy(v -> assertThat(v).contains("without a Workload holding quota"));
   }
 }

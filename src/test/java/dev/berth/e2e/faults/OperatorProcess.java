@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * One operator replica in a JVM of its own: {@code java -jar operator/target/berth-operator.jar}
  * (the shaded jar the build makes, the one the image runs) with the chart's environment: leader
  * election on, exit on a lost Lease, webhooks off (no webhook configuration points at it). Each
- * start is a new Pod: a new identity (HOSTNAME, which names the Lease holder) and a new log. It
- * can be killed with SIGKILL; one that exits by itself is started again, as the kubelet would.
+ * start is a new Pod: a new identity (HOSTNAME, which names the Lease holder) and a new log. It can
+ * be killed with SIGKILL; one that exits by itself is started again, as the kubelet would.
  */
 final class OperatorProcess implements AutoCloseable {
   private static final Pattern METRICS = Pattern.compile("metrics on :(\\d+)");
@@ -36,6 +36,7 @@ final class OperatorProcess implements AutoCloseable {
   private Path log;
   private int generation;
   private int exitsOnItsOwn;
+
   /** Killed on purpose and not started again yet: not to be restarted behind the test's back. */
   private boolean killed;
 
@@ -54,8 +55,10 @@ final class OperatorProcess implements AutoCloseable {
     }
     Path jar = Path.of(repo, "operator", "target", "berth-operator.jar");
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(jar + " is missing: build with -am so that the operator"
-          + " module's package phase makes its shaded jar");
+      throw new IllegalStateException(
+          jar
+              + " is missing: build with -am so that the operator"
+              + " module's package phase makes its shaded jar");
     }
     return jar;
   }
@@ -65,12 +68,19 @@ final class OperatorProcess implements AutoCloseable {
     generation++;
     log = logDir.resolve(identity() + ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx512m", "-XX:+UseSerialGC",
-        // C1 only: a JVM that starts in seconds on a busy machine matters more than peak speed.
-        "-XX:TieredStopAtLevel=1",
-        "-jar", jar().toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-Xmx512m",
+                    "-XX:+UseSerialGC",
+                    // C1 only: a JVM that starts in seconds on a busy machine matters more than
+                    // peak speed.
+                    "-XX:TieredStopAtLevel=1",
+                    "-jar",
+                    jar().toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
     env.remove("KUBERNETES_SERVICE_HOST");
     env.put("KUBECONFIG", kubeconfig.toString());
@@ -107,7 +117,8 @@ final class OperatorProcess implements AutoCloseable {
       return false;
     }
     exitsOnItsOwn++;
-    System.out.printf("[berth-faults] %s exited with %d by itself; restarting. Log %s%n",
+    System.out.printf(
+        "[berth-faults] %s exited with %d by itself; restarting. Log %s%n",
         identity(), process.exitValue(), tail());
     start();
     return true;
@@ -132,14 +143,19 @@ final class OperatorProcess implements AutoCloseable {
   }
 
   /**
-   * How many admission cycles its loop has run (berth_admission_cycle_duration_seconds_count):
-   * none on a standby, which never decides.
+   * How many admission cycles its loop has run (berth_admission_cycle_duration_seconds_count): none
+   * on a standby, which never decides.
    */
   long admissionCycles() {
-    return get("/metrics").filter(r -> r.statusCode() == 200).map(r -> r.body().lines()
-            .filter(l -> l.startsWith("berth_admission_cycle_duration_seconds_count"))
-            .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-            .sum())
+    return get("/metrics")
+        .filter(r -> r.statusCode() == 200)
+        .map(
+            r ->
+                r.body()
+                    .lines()
+                    .filter(l -> l.startsWith("berth_admission_cycle_duration_seconds_count"))
+                    .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum())
         .orElse(0L);
   }
 
@@ -155,9 +171,12 @@ final class OperatorProcess implements AutoCloseable {
       return Optional.empty();
     }
     try {
-      return Optional.of(HTTP.send(HttpRequest.newBuilder(
-                  URI.create("http://127.0.0.1:" + port.getAsInt() + path))
-              .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString()));
+      return Optional.of(
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port.getAsInt() + path))
+                  .timeout(Duration.ofSeconds(3))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString()));
     } catch (IOException e) {
       return Optional.empty();
     } catch (InterruptedException e) {

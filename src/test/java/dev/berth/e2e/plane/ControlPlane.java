@@ -19,29 +19,33 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A whole control plane on this machine, for tests about what happens after admission: etcd and
- * kube-apiserver (with Berth's CRDs), and beside it the harness local mode runs on
- * ({@link LocalControlPlane}): kube-controller-manager with the Job controller, the garbage
- * collector and the other controllers of {@link #CONTROLLERS}, kube-scheduler, KWOK playing the
- * kubelet of simulated GPU {@link SimNode}s, and the real JobSet controller where
- * scripts/jobset-binary.sh could build it, else the suite's {@link JobSetStandIn}. Pods run
- * through the stages in local/kwok-stages.yaml: Running once bound, then Succeeded after their
- * {@link #RUN_FOR} annotation's duration, or Failed after {@link #FAIL_AFTER}'s, or running until
- * deleted (and {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under
- * target/, kept after the run for failed tests) and is stopped by {@link #close()} or, if a test
- * JVM dies first, by a shutdown hook.
+ * kube-apiserver (with Berth's CRDs), and beside it the harness local mode runs on ({@link
+ * LocalControlPlane}): kube-controller-manager with the Job controller, the garbage collector and
+ * the other controllers of {@link #CONTROLLERS}, kube-scheduler, KWOK playing the kubelet of
+ * simulated GPU {@link SimNode}s, and the real JobSet controller where scripts/jobset-binary.sh
+ * could build it, else the suite's {@link JobSetStandIn}. Pods run through the stages in
+ * local/kwok-stages.yaml: Running once bound, then Succeeded after their {@link #RUN_FOR}
+ * annotation's duration, or Failed after {@link #FAIL_AFTER}'s, or running until deleted (and
+ * {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under target/, kept after
+ * the run for failed tests) and is stopped by {@link #close()} or, if a test JVM dies first, by a
+ * shutdown hook.
  */
 public final class ControlPlane implements AutoCloseable {
   /** Pod annotation: a duration such as "3s" after which KWOK marks the running pod Succeeded. */
   public static final String RUN_FOR = Kwok.RUN_FOR;
+
   /** Pod annotation: a duration after which KWOK marks the running pod Failed (exit code 1). */
   public static final String FAIL_AFTER = Kwok.FAIL_AFTER;
+
   /** Pod annotation: how long a deleted pod keeps running before it stops (a grace period). */
   public static final String STOP_AFTER = Kwok.STOP_AFTER;
+
   /**
    * System property: true runs JobSets with {@link JobSetStandIn} even where the real JobSet
    * controller is built (to test the stand-in, as a machine without ../shared would).
    */
   public static final String JOBSET_STAND_IN = "berth.plane.jobset-stand-in";
+
   /** The controllers kube-controller-manager runs. */
   public static final List<String> CONTROLLERS = LocalControlPlane.CONTROLLERS;
 
@@ -75,8 +79,13 @@ public final class ControlPlane implements AutoCloseable {
   /** Starts everything, creates the nodes and waits until KWOK reports each of them Ready. */
   public static ControlPlane start(String name, List<SimNode> nodes) {
     long started = System.nanoTime();
-    Path logDir = logRoot().resolve(name + "-"
-        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+    Path logDir =
+        logRoot()
+            .resolve(
+                name
+                    + "-"
+                    + LocalDateTime.now()
+                        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
     ControlPlane plane = new ControlPlane(TestApiServer.dedicated(), logDir);
     Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
     try {
@@ -85,19 +94,29 @@ public final class ControlPlane implements AutoCloseable {
       plane.close();
       throw new IllegalStateException("control plane did not start; logs in " + logDir, e);
     }
-    System.out.printf("[berth-test] control plane %s with %d KWOK nodes ready in %d ms; logs in %s%n",
+    System.out.printf(
+        "[berth-test] control plane %s with %d KWOK nodes ready in %d ms; logs in %s%n",
         name, nodes.size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), logDir);
     return plane;
   }
 
   private void startProcesses(List<SimNode> nodes) throws IOException {
     boolean standIn = Boolean.getBoolean(JOBSET_STAND_IN);
-    plane = LocalControlPlane.start(client(), cluster.kubeconfig(), logDir,
-        nodes.stream().map(SimNode::toNode).toList(), Optional.empty(), !standIn);
+    plane =
+        LocalControlPlane.start(
+            client(),
+            cluster.kubeconfig(),
+            logDir,
+            nodes.stream().map(SimNode::toNode).toList(),
+            Optional.empty(),
+            !standIn);
     if (!plane.realJobSet()) {
-      System.out.println("[berth-test] " + (standIn ? "-D" + JOBSET_STAND_IN + "=true"
-          : "no JobSet controller built (scripts/jobset-binary.sh needs ../shared/third-party)")
-          + ": JobSets run by the suite's stand-in, JobSetStandIn");
+      System.out.println(
+          "[berth-test] "
+              + (standIn
+                  ? "-D" + JOBSET_STAND_IN + "=true"
+                  : "no JobSet controller built (scripts/jobset-binary.sh needs ../shared/third-party)")
+              + ": JobSets run by the suite's stand-in, JobSetStandIn");
       jobSetStandIn = JobSetStandIn.start(client());
     }
   }
@@ -126,8 +145,12 @@ public final class ControlPlane implements AutoCloseable {
 
   /** The pods the Job controller made for a Job (its job-name label), bound or not. */
   public List<Pod> podsOf(String namespace, String job) {
-    return client().pods().inNamespace(namespace)
-        .withLabel("batch.kubernetes.io/job-name", job).list().getItems();
+    return client()
+        .pods()
+        .inNamespace(namespace)
+        .withLabel("batch.kubernetes.io/job-name", job)
+        .list()
+        .getItems();
   }
 
   /** The labels of the Node a pod is bound to; empty while it is unbound. */
@@ -147,19 +170,35 @@ public final class ControlPlane implements AutoCloseable {
     StringBuilder out = new StringBuilder("namespace " + namespace + " (logs in " + logDir + "):");
     for (Job job : client().batch().v1().jobs().inNamespace(namespace).list().getItems()) {
       JobStatus st = job.getStatus() == null ? new JobStatus() : job.getStatus();
-      out.append("\n  job ").append(job.getMetadata().getName())
-          .append(" suspend=").append(job.getSpec().getSuspend())
-          .append(" active=").append(st.getActive()).append(" terminating=")
-          .append(st.getTerminating()).append(" succeeded=").append(st.getSucceeded())
-          .append(" failed=").append(st.getFailed()).append(" conditions=")
-          .append(st.getConditions() == null ? List.of() : st.getConditions().stream()
-              .map(c -> c.getType() + "=" + c.getStatus()).toList());
+      out.append("\n  job ")
+          .append(job.getMetadata().getName())
+          .append(" suspend=")
+          .append(job.getSpec().getSuspend())
+          .append(" active=")
+          .append(st.getActive())
+          .append(" terminating=")
+          .append(st.getTerminating())
+          .append(" succeeded=")
+          .append(st.getSucceeded())
+          .append(" failed=")
+          .append(st.getFailed())
+          .append(" conditions=")
+          .append(
+              st.getConditions() == null
+                  ? List.of()
+                  : st.getConditions().stream()
+                      .map(c -> c.getType() + "=" + c.getStatus())
+                      .toList());
     }
     for (Pod pod : client().pods().inNamespace(namespace).list().getItems()) {
-      out.append("\n  pod ").append(pod.getMetadata().getName())
-          .append(" phase=").append(pod.getStatus().getPhase())
-          .append(" node=").append(pod.getSpec().getNodeName())
-          .append(" deleting=").append(pod.getMetadata().getDeletionTimestamp() != null);
+      out.append("\n  pod ")
+          .append(pod.getMetadata().getName())
+          .append(" phase=")
+          .append(pod.getStatus().getPhase())
+          .append(" node=")
+          .append(pod.getSpec().getNodeName())
+          .append(" deleting=")
+          .append(pod.getMetadata().getDeletionTimestamp() != null);
       if (pod.getStatus().getConditions() != null) {
         pod.getStatus().getConditions().stream()
             .filter(c -> "PodScheduled".equals(c.getType()) && c.getMessage() != null)
@@ -167,9 +206,14 @@ public final class ControlPlane implements AutoCloseable {
       }
     }
     for (Event event : client().v1().events().inNamespace(namespace).list().getItems()) {
-      out.append("\n  event ").append(event.getInvolvedObject().getKind()).append('/')
-          .append(event.getInvolvedObject().getName()).append(' ').append(event.getReason())
-          .append(": ").append(event.getMessage());
+      out.append("\n  event ")
+          .append(event.getInvolvedObject().getKind())
+          .append('/')
+          .append(event.getInvolvedObject().getName())
+          .append(' ')
+          .append(event.getReason())
+          .append(": ")
+          .append(event.getMessage());
     }
     return out.toString();
   }

@@ -28,29 +28,46 @@ import java.util.function.Consumer;
  * the real one (no ../shared/third-party): it creates each replicatedJob's child Jobs while the
  * JobSet runs, suspends them when it is suspended and makes them again from the JobSet's template
  * when it resumes (the real controller updates them in place), counts them into
- * replicatedJobsStatus and marks the JobSet Completed once every child Job is
- * Complete, or Failed once one fails. No failure policy, success policy or startup order.
+ * replicatedJobsStatus and marks the JobSet Completed once every child Job is Complete, or Failed
+ * once one fails. No failure policy, success policy or startup order.
  */
 final class JobSetStandIn implements AutoCloseable {
   static final String JOBSET_NAME = "jobset.sigs.k8s.io/jobset-name";
   static final String REPLICATED_JOB = "jobset.sigs.k8s.io/replicatedjob-name";
 
   private final KubernetesClient client;
-  private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "jobset-stand-in");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "jobset-stand-in");
+            t.setDaemon(true);
+            return t;
+          });
   private final SharedIndexInformer<JobSet> jobSets;
   private final SharedIndexInformer<Job> jobs;
 
   private JobSetStandIn(KubernetesClient client) {
     this.client = client;
-    this.jobSets = client.resources(JobSet.class).inAnyNamespace()
-        .inform(handler(js -> enqueue(js.getMetadata().getNamespace(), js.getMetadata().getName())));
-    this.jobs = client.batch().v1().jobs().inAnyNamespace().withLabel(JOBSET_NAME)
-        .inform(handler(job -> enqueue(job.getMetadata().getNamespace(),
-            job.getMetadata().getLabels().get(JOBSET_NAME))));
+    this.jobSets =
+        client
+            .resources(JobSet.class)
+            .inAnyNamespace()
+            .inform(
+                handler(
+                    js -> enqueue(js.getMetadata().getNamespace(), js.getMetadata().getName())));
+    this.jobs =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inAnyNamespace()
+            .withLabel(JOBSET_NAME)
+            .inform(
+                handler(
+                    job ->
+                        enqueue(
+                            job.getMetadata().getNamespace(),
+                            job.getMetadata().getLabels().get(JOBSET_NAME))));
   }
 
   static JobSetStandIn start(KubernetesClient client) {
@@ -77,13 +94,14 @@ final class JobSetStandIn implements AutoCloseable {
   }
 
   private void enqueue(String namespace, String name) {
-    worker.submit(() -> {
-      try {
-        reconcile(namespace, name);
-      } catch (KubernetesClientException conflictOrGone) {
-        // The next event about the JobSet or one of its Jobs brings it back.
-      }
-    });
+    worker.submit(
+        () -> {
+          try {
+            reconcile(namespace, name);
+          } catch (KubernetesClientException conflictOrGone) {
+            // The next event about the JobSet or one of its Jobs brings it back.
+          }
+        });
   }
 
   private void reconcile(String namespace, String name) {
@@ -93,8 +111,15 @@ final class JobSetStandIn implements AutoCloseable {
     }
     boolean suspended = Boolean.TRUE.equals(js.getSpec().suspend);
     Map<String, Job> children = new HashMap<>();
-    client.batch().v1().jobs().inNamespace(namespace).withLabel(JOBSET_NAME, name).list()
-        .getItems().forEach(j -> children.put(j.getMetadata().getName(), j));
+    client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(namespace)
+        .withLabel(JOBSET_NAME, name)
+        .list()
+        .getItems()
+        .forEach(j -> children.put(j.getMetadata().getName(), j));
     List<Map<String, Object>> statuses = new ArrayList<>();
     int total = 0;
     int complete = 0;
@@ -111,11 +136,17 @@ final class JobSetStandIn implements AutoCloseable {
         if (suspended && child != null && !childSuspended) {
           // As the real controller does: suspended, so the Job controller stops its pods and
           // counts them terminating until they have stopped.
-          client.batch().v1().jobs().inNamespace(namespace).withName(jobName)
-              .edit(j -> {
-                j.getSpec().setSuspend(true);
-                return j;
-              });
+          client
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(namespace)
+              .withName(jobName)
+              .edit(
+                  j -> {
+                    j.getSpec().setSuspend(true);
+                    return j;
+                  });
         } else if (!suspended && child == null) {
           client.resource(childJob(js, rj, jobName)).create();
         } else if (!suspended && childSuspended) {
@@ -141,33 +172,50 @@ final class JobSetStandIn implements AutoCloseable {
     }
     boolean done = !suspended && complete == total;
     boolean anyFailed = failed;
-    client.resources(JobSet.class).inNamespace(namespace).withName(name).editStatus(current -> {
-      JobSet.Status status = current.getStatus() == null ? new JobSet.Status() : current.getStatus();
-      status.replicatedJobsStatus = statuses;
-      if (done || anyFailed) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("type", done ? "Completed" : "Failed");
-        c.put("status", "True");
-        c.put("reason", done ? "AllJobsCompleted" : "FailedJobs");
-        c.put("message", done ? "jobset completed successfully" : "a child Job failed");
-        c.put("lastTransitionTime", Instant.now().toString());
-        status.conditions = List.of(c);
-      }
-      current.setStatus(status);
-      return current;
-    });
+    client
+        .resources(JobSet.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .editStatus(
+            current -> {
+              JobSet.Status status =
+                  current.getStatus() == null ? new JobSet.Status() : current.getStatus();
+              status.replicatedJobsStatus = statuses;
+              if (done || anyFailed) {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("type", done ? "Completed" : "Failed");
+                c.put("status", "True");
+                c.put("reason", done ? "AllJobsCompleted" : "FailedJobs");
+                c.put("message", done ? "jobset completed successfully" : "a child Job failed");
+                c.put("lastTransitionTime", Instant.now().toString());
+                status.conditions = List.of(c);
+              }
+              current.setStatus(status);
+              return current;
+            });
   }
 
   private static Job childJob(JobSet js, JobSet.ReplicatedJob rj, String jobName) {
-    Map<String, String> labels = Map.of(JOBSET_NAME, js.getMetadata().getName(),
-        REPLICATED_JOB, rj.name);
-    Job job = new JobBuilder().withNewMetadata().withName(jobName)
-        .withNamespace(js.getMetadata().getNamespace()).withLabels(labels)
-        .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("jobset.x-k8s.io/v1alpha2")
-            .withKind("JobSet").withName(js.getMetadata().getName())
-            .withUid(js.getMetadata().getUid()).withController(true)
-            .withBlockOwnerDeletion(true).build())
-        .endMetadata().withSpec(Serialization.clone(rj.template.getSpec())).build();
+    Map<String, String> labels =
+        Map.of(JOBSET_NAME, js.getMetadata().getName(), REPLICATED_JOB, rj.name);
+    Job job =
+        new JobBuilder()
+            .withNewMetadata()
+            .withName(jobName)
+            .withNamespace(js.getMetadata().getNamespace())
+            .withLabels(labels)
+            .withOwnerReferences(
+                new OwnerReferenceBuilder()
+                    .withApiVersion("jobset.x-k8s.io/v1alpha2")
+                    .withKind("JobSet")
+                    .withName(js.getMetadata().getName())
+                    .withUid(js.getMetadata().getUid())
+                    .withController(true)
+                    .withBlockOwnerDeletion(true)
+                    .build())
+            .endMetadata()
+            .withSpec(Serialization.clone(rj.template.getSpec()))
+            .build();
     job.getSpec().setSuspend(false);
     var template = job.getSpec().getTemplate();
     if (template.getMetadata() == null) {
@@ -182,14 +230,19 @@ final class JobSetStandIn implements AutoCloseable {
   }
 
   private static boolean finished(JobSet js) {
-    return js.getStatus() != null && js.getStatus().conditions != null
-        && js.getStatus().conditions.stream().anyMatch(c -> "True".equals(c.get("status"))
-            && ("Completed".equals(c.get("type")) || "Failed".equals(c.get("type"))));
+    return js.getStatus() != null
+        && js.getStatus().conditions != null
+        && js.getStatus().conditions.stream()
+            .anyMatch(
+                c ->
+                    "True".equals(c.get("status"))
+                        && ("Completed".equals(c.get("type")) || "Failed".equals(c.get("type"))));
   }
 
   private static boolean condition(JobStatus status, String type) {
-    return status.getConditions() != null && status.getConditions().stream()
-        .anyMatch((JobCondition c) -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+    return status.getConditions() != null
+        && status.getConditions().stream()
+            .anyMatch((JobCondition c) -> type.equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   @Override

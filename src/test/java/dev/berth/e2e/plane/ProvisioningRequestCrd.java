@@ -18,10 +18,10 @@ import java.util.Map;
 /**
  * The cluster autoscaler's ProvisioningRequest CRD for the tests: the upstream file from
  * ../shared/third-party/crds/ (or $BERTH_THIRD_PARTY/crds/), as a user's cluster gets it from
- * cluster-autoscaler. Where that is absent, a <b>stand-in</b> CRD built here from the fields
- * Berth writes and reads (spec.provisioningClassName, parameters, podSets[count,
- * podTemplateRef.name], status.conditions), and the run says so: the upstream schema's own
- * rules (immutability, bounds) are then not tested.
+ * cluster-autoscaler. Where that is absent, a <b>stand-in</b> CRD built here from the fields Berth
+ * writes and reads (spec.provisioningClassName, parameters, podSets[count, podTemplateRef.name],
+ * status.conditions), and the run says so: the upstream schema's own rules (immutability, bounds)
+ * are then not tested.
  */
 public final class ProvisioningRequestCrd {
   static final String FILE = "crds/autoscaling.x-k8s.io_provisioningrequests.yaml";
@@ -31,8 +31,10 @@ public final class ProvisioningRequestCrd {
   /** Where the upstream CRD is looked for. */
   public static Path upstream() {
     String dir = System.getenv("BERTH_THIRD_PARTY");
-    Path thirdParty = dir != null && !dir.isBlank() ? Path.of(dir)
-        : Path.of(System.getProperty("berth.repo", "."), "..", "shared", "third-party");
+    Path thirdParty =
+        dir != null && !dir.isBlank()
+            ? Path.of(dir)
+            : Path.of(System.getProperty("berth.repo", "."), "..", "shared", "third-party");
     return thirdParty.resolve(FILE).toAbsolutePath().normalize();
   }
 
@@ -48,8 +50,10 @@ public final class ProvisioningRequestCrd {
         throw new UncheckedIOException(e);
       }
     } else {
-      System.out.println("[berth-test] no upstream ProvisioningRequest CRD at " + file
-          + " (set BERTH_THIRD_PARTY): using the suite's stand-in CRD, ProvisioningRequestCrd");
+      System.out.println(
+          "[berth-test] no upstream ProvisioningRequest CRD at "
+              + file
+              + " (set BERTH_THIRD_PARTY): using the suite's stand-in CRD, ProvisioningRequestCrd");
       crd = standIn();
     }
     EmbeddedApiServer.install(client, List.of(crd));
@@ -59,33 +63,79 @@ public final class ProvisioningRequestCrd {
   /** The stand-in: the same group, version, kind and scope, with a status subresource. */
   static CustomResourceDefinition standIn() {
     JSONSchemaProps string = new JSONSchemaPropsBuilder().withType("string").build();
-    JSONSchemaProps podSet = new JSONSchemaPropsBuilder().withType("object")
-        .withRequired("count", "podTemplateRef")
-        .addToProperties("count", new JSONSchemaPropsBuilder().withType("integer")
-            .withMinimum(1.0).build())
-        .addToProperties("podTemplateRef", new JSONSchemaPropsBuilder().withType("object")
-            .withRequired("name").addToProperties("name", string).build())
-        .build();
-    JSONSchemaProps spec = new JSONSchemaPropsBuilder().withType("object")
-        .withRequired("podSets", "provisioningClassName")
-        .addToProperties("provisioningClassName", string)
-        .addToProperties("parameters", new JSONSchemaPropsBuilder().withType("object")
-            .withNewAdditionalProperties().withSchema(string).endAdditionalProperties().build())
-        .addToProperties("podSets", new JSONSchemaPropsBuilder().withType("array")
-            .withMinItems(1L).withMaxItems(32L).withNewItems().withSchema(podSet).endItems()
-            .build())
-        .build();
-    JSONSchemaProps status = new JSONSchemaPropsBuilder().withType("object")
-        .withXKubernetesPreserveUnknownFields(true).build();
+    JSONSchemaProps podSet =
+        new JSONSchemaPropsBuilder()
+            .withType("object")
+            .withRequired("count", "podTemplateRef")
+            .addToProperties(
+                "count", new JSONSchemaPropsBuilder().withType("integer").withMinimum(1.0).build())
+            .addToProperties(
+                "podTemplateRef",
+                new JSONSchemaPropsBuilder()
+                    .withType("object")
+                    .withRequired("name")
+                    .addToProperties("name", string)
+                    .build())
+            .build();
+    JSONSchemaProps spec =
+        new JSONSchemaPropsBuilder()
+            .withType("object")
+            .withRequired("podSets", "provisioningClassName")
+            .addToProperties("provisioningClassName", string)
+            .addToProperties(
+                "parameters",
+                new JSONSchemaPropsBuilder()
+                    .withType("object")
+                    .withNewAdditionalProperties()
+                    .withSchema(string)
+                    .endAdditionalProperties()
+                    .build())
+            .addToProperties(
+                "podSets",
+                new JSONSchemaPropsBuilder()
+                    .withType("array")
+                    .withMinItems(1L)
+                    .withMaxItems(32L)
+                    .withNewItems()
+                    .withSchema(podSet)
+                    .endItems()
+                    .build())
+            .build();
+    JSONSchemaProps status =
+        new JSONSchemaPropsBuilder()
+            .withType("object")
+            .withXKubernetesPreserveUnknownFields(true)
+            .build();
     return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(ProvisioningRequest.CRD).endMetadata()
-        .withNewSpec().withGroup(ProvisioningRequest.GROUP).withScope("Namespaced")
-        .withNewNames().withKind("ProvisioningRequest").withPlural("provisioningrequests")
-        .withSingular("provisioningrequest").withListKind("ProvisioningRequestList").endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true)
-        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-        .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder().withType("object")
-            .withProperties(Map.of("spec", spec, "status", status)).build()).endSchema()
-        .endVersion().endSpec().build();
+        .withNewMetadata()
+        .withName(ProvisioningRequest.CRD)
+        .endMetadata()
+        .withNewSpec()
+        .withGroup(ProvisioningRequest.GROUP)
+        .withScope("Namespaced")
+        .withNewNames()
+        .withKind("ProvisioningRequest")
+        .withPlural("provisioningrequests")
+        .withSingular("provisioningrequest")
+        .withListKind("ProvisioningRequestList")
+        .endNames()
+        .addNewVersion()
+        .withName("v1")
+        .withServed(true)
+        .withStorage(true)
+        .withNewSubresources()
+        .withNewStatus()
+        .endStatus()
+        .endSubresources()
+        .withNewSchema()
+        .withOpenAPIV3Schema(
+            new JSONSchemaPropsBuilder()
+                .withType("object")
+                .withProperties(Map.of("spec", spec, "status", status))
+                .build())
+        .endSchema()
+        .endVersion()
+        .endSpec()
+        .build();
   }
 }

@@ -18,6 +18,7 @@ public record SimNode(String name, Map<String, String> labels, List<Taint> taint
   public static final String ZONE = "topology.kubernetes.io/zone";
   public static final String RACK = "topology.berth.dev/rack";
   public static final String HOSTNAME = "kubernetes.io/hostname";
+
   /** On-demand or spot, as cloud node pools label it. */
   public static final String LIFECYCLE = "node.berth.dev/lifecycle";
 
@@ -28,14 +29,20 @@ public record SimNode(String name, Map<String, String> labels, List<Taint> taint
 
   /** An 8-GPU node of the given model in the given zone and rack, on demand, untainted. */
   public static SimNode gpu(String name, String product, String zone, String rack) {
-    return new SimNode(name, Map.of(GPU_PRODUCT, product, ZONE, zone, RACK, rack,
-        LIFECYCLE, "on-demand"), List.of(), 8);
+    return new SimNode(
+        name,
+        Map.of(GPU_PRODUCT, product, ZONE, zone, RACK, rack, LIFECYCLE, "on-demand"),
+        List.of(),
+        8);
   }
 
   /** A spot node: labelled spot and tainted so only pods that tolerate spot land on it. */
   public static SimNode spot(String name, String product, String zone, String rack) {
-    return new SimNode(name, Map.of(GPU_PRODUCT, product, ZONE, zone, RACK, rack,
-        LIFECYCLE, "spot"), List.of(spotTaint()), 8);
+    return new SimNode(
+        name,
+        Map.of(GPU_PRODUCT, product, ZONE, zone, RACK, rack, LIFECYCLE, "spot"),
+        List.of(spotTaint()),
+        8);
   }
 
   public static Taint spotTaint() {

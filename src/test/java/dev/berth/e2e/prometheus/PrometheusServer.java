@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * A real Prometheus server (Debian's `prometheus` package, installed by
- * scripts/prometheus-binary.sh) on a free port, scraping one target every second into a
- * throw-away TSDB. Fails loudly when Prometheus is not installed and cannot be.
+ * scripts/prometheus-binary.sh) on a free port, scraping one target every second into a throw-away
+ * TSDB. Fails loudly when Prometheus is not installed and cannot be.
  */
 public final class PrometheusServer implements AutoCloseable {
   private static final Duration SCRAPE = Duration.ofSeconds(1);
@@ -49,7 +49,9 @@ public final class PrometheusServer implements AutoCloseable {
       port = socket.getLocalPort();
     }
     // honor_labels: dcgm-exporter's own pod and namespace labels must win over the target's.
-    Files.writeString(dir.resolve("prometheus.yml"), """
+    Files.writeString(
+        dir.resolve("prometheus.yml"),
+        """
         global:
           scrape_interval: %1$ds
           evaluation_interval: %1$ds
@@ -58,24 +60,30 @@ public final class PrometheusServer implements AutoCloseable {
             honor_labels: true
             static_configs:
               - targets: ["%2$s"]
-        """.formatted(SCRAPE.toSeconds(), target));
-    Process process = new ProcessBuilder(binary,
-        "--config.file=" + dir.resolve("prometheus.yml"),
-        "--storage.tsdb.path=" + dir.resolve("data"),
-        "--storage.tsdb.retention.time=1h",
-        "--web.listen-address=127.0.0.1:" + port)
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("prometheus.log").toFile())
-        .start();
+        """
+            .formatted(SCRAPE.toSeconds(), target));
+    Process process =
+        new ProcessBuilder(
+                binary,
+                "--config.file=" + dir.resolve("prometheus.yml"),
+                "--storage.tsdb.path=" + dir.resolve("data"),
+                "--storage.tsdb.retention.time=1h",
+                "--web.listen-address=127.0.0.1:" + port)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("prometheus.log").toFile())
+            .start();
     PrometheusServer server = new PrometheusServer(process, dir, port);
     try {
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-          .until(() -> {
-            if (!process.isAlive()) {
-              throw new IllegalStateException("prometheus exited: " + server.log());
-            }
-            return server.ready() && server.query("up{job=\"dcgm\"} == 1").contains("\"1\"]");
-          });
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  throw new IllegalStateException("prometheus exited: " + server.log());
+                }
+                return server.ready() && server.query("up{job=\"dcgm\"} == 1").contains("\"1\"]");
+              });
     } catch (RuntimeException e) {
       server.close();
       throw e;
@@ -89,8 +97,13 @@ public final class PrometheusServer implements AutoCloseable {
 
   /** The raw JSON answer of an instant query. */
   public String query(String promql) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url() + "/api/v1/query?query="
-        + URLEncoder.encode(promql, StandardCharsets.UTF_8))).build();
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    url()
+                        + "/api/v1/query?query="
+                        + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
+            .build();
     return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
   }
 
@@ -119,8 +132,8 @@ public final class PrometheusServer implements AutoCloseable {
    * package (idempotent). No Prometheus is a failure, never a skip.
    */
   static String binary() throws IOException {
-    return dev.berth.e2e.InstalledBinary.find("prometheus", "BERTH_PROMETHEUS",
-        "scripts/prometheus-binary.sh", "the DCGM join test");
+    return dev.berth.e2e.InstalledBinary.find(
+        "prometheus", "BERTH_PROMETHEUS", "scripts/prometheus-binary.sh", "the DCGM join test");
   }
 
   @Override

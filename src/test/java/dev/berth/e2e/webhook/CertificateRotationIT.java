@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /** Certificates against the real API server: shared CA for replicas, rotation without a gap. */
 class CertificateRotationIT {
   private static final String CANARY = "rotation-canary.berth.dev";
-  private static final String PROBE = """
+  private static final String PROBE =
+      """
       apiVersion: berth.dev/v1beta1
       kind: ClusterQueue
       metadata: {name: rotation-probe}
@@ -34,46 +35,78 @@ class CertificateRotationIT {
       """;
 
   private static void assertWebhookAnswers(KubernetesClient client) {
-    assertThatThrownBy(() -> client.resource(
-        Serialization.unmarshal(PROBE, GenericKubernetesResource.class)).dryRun().create())
+    assertThatThrownBy(
+            () ->
+                client
+                    .resource(Serialization.unmarshal(PROBE, GenericKubernetesResource.class))
+                    .dryRun()
+                    .create())
         .hasMessageContaining("denied the request");
   }
 
   /**
-   * Waits until the API server uses the configuration revision that carries the new bundle. The
-   * API server loads each webhook configuration object whole, so a canary webhook written into
-   * the same object after the bundle becomes effective no earlier than the bundle does: once a
-   * ConfigMap with the canary label is refused by the canary, the bundle is in use.
+   * Waits until the API server uses the configuration revision that carries the new bundle. The API
+   * server loads each webhook configuration object whole, so a canary webhook written into the same
+   * object after the bundle becomes effective no earlier than the bundle does: once a ConfigMap
+   * with the canary label is refused by the canary, the bundle is in use.
    */
   private static void awaitBundleLoaded(KubernetesClient client) {
-    var configs = client.admissionRegistration().v1().validatingWebhookConfigurations()
-        .withName(WebhookRegistrations.VALIDATING_NAME);
-    configs.edit(c -> {
-      var first = c.getWebhooks().get(0);
-      String url = first.getClientConfig().getUrl();
-      c.getWebhooks().add(new ValidatingWebhookBuilder()
-          .withName(CANARY).withAdmissionReviewVersions("v1").withSideEffects("None")
-          .withFailurePolicy("Fail").withTimeoutSeconds(5)
-          .withNewClientConfig()
-          .withUrl(url.substring(0, url.indexOf('/', "https://".length())) + "/not-served")
-          .withCaBundle(first.getClientConfig().getCaBundle()).endClientConfig()
-          .withNewObjectSelector().addToMatchLabels(CANARY, "true").endObjectSelector()
-          .addNewRule().withApiGroups("").withApiVersions("v1").withResources("configmaps")
-          .withOperations("CREATE").endRule()
-          .build());
-      return c;
-    });
+    var configs =
+        client
+            .admissionRegistration()
+            .v1()
+            .validatingWebhookConfigurations()
+            .withName(WebhookRegistrations.VALIDATING_NAME);
+    configs.edit(
+        c -> {
+          var first = c.getWebhooks().get(0);
+          String url = first.getClientConfig().getUrl();
+          c.getWebhooks()
+              .add(
+                  new ValidatingWebhookBuilder()
+                      .withName(CANARY)
+                      .withAdmissionReviewVersions("v1")
+                      .withSideEffects("None")
+                      .withFailurePolicy("Fail")
+                      .withTimeoutSeconds(5)
+                      .withNewClientConfig()
+                      .withUrl(
+                          url.substring(0, url.indexOf('/', "https://".length())) + "/not-served")
+                      .withCaBundle(first.getClientConfig().getCaBundle())
+                      .endClientConfig()
+                      .withNewObjectSelector()
+                      .addToMatchLabels(CANARY, "true")
+                      .endObjectSelector()
+                      .addNewRule()
+                      .withApiGroups("")
+                      .withApiVersions("v1")
+                      .withResources("configmaps")
+                      .withOperations("CREATE")
+                      .endRule()
+                      .build());
+          return c;
+        });
     try {
-      ConfigMap probe = new ConfigMapBuilder().withNewMetadata().withName("rotation-canary")
-          .withNamespace("default").addToLabels(CANARY, "true").endMetadata().build();
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-          assertThatThrownBy(() -> client.resource(probe).dryRun().create())
-              .hasMessageContaining(CANARY));
+      ConfigMap probe =
+          new ConfigMapBuilder()
+              .withNewMetadata()
+              .withName("rotation-canary")
+              .withNamespace("default")
+              .addToLabels(CANARY, "true")
+              .endMetadata()
+              .build();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThatThrownBy(() -> client.resource(probe).dryRun().create())
+                      .hasMessageContaining(CANARY));
     } finally {
-      configs.edit(c -> {
-        c.getWebhooks().removeIf(w -> CANARY.equals(w.getName()));
-        return c;
-      });
+      configs.edit(
+          c -> {
+            c.getWebhooks().removeIf(w -> CANARY.equals(w.getName()));
+            return c;
+          });
     }
   }
 
@@ -83,12 +116,22 @@ class CertificateRotationIT {
     cluster.ensureNamespace("berth-system");
     KubernetesClient client = cluster.admin();
     List<String> bundles = new ArrayList<>();
-    SelfSignedCertificates first = new SelfSignedCertificates(
-        new SecretCaStore(client, "berth-system", "berth-webhook-ca"), List.of("svc"), List.of(),
-        Duration.ofDays(30), Duration.ofDays(3), bundles::add);
-    SelfSignedCertificates second = new SelfSignedCertificates(
-        new SecretCaStore(client, "berth-system", "berth-webhook-ca"), List.of("svc"), List.of(),
-        Duration.ofDays(30), Duration.ofDays(3), bundles::add);
+    SelfSignedCertificates first =
+        new SelfSignedCertificates(
+            new SecretCaStore(client, "berth-system", "berth-webhook-ca"),
+            List.of("svc"),
+            List.of(),
+            Duration.ofDays(30),
+            Duration.ofDays(3),
+            bundles::add);
+    SelfSignedCertificates second =
+        new SelfSignedCertificates(
+            new SecretCaStore(client, "berth-system", "berth-webhook-ca"),
+            List.of("svc"),
+            List.of(),
+            Duration.ofDays(30),
+            Duration.ofDays(3),
+            bundles::add);
     assertThat(second.ca().certificate()).isEqualTo(first.ca().certificate());
     assertThat(bundles).hasSize(2).containsOnly(first.ca().certificatePem());
     assertThat(first.current().leaf()).isNotEqualTo(second.current().leaf());
@@ -98,8 +141,11 @@ class CertificateRotationIT {
   void caRotatesUnderTheApiServerWithoutRefusals() throws Exception {
     WebhookTestCluster cluster = WebhookTestCluster.get();
     KubernetesClient client = cluster.admin();
-    CaBundlePatcher patcher = new CaBundlePatcher(client,
-        List.of(WebhookRegistrations.VALIDATING_NAME), List.of(WebhookRegistrations.MUTATING_NAME));
+    CaBundlePatcher patcher =
+        new CaBundlePatcher(
+            client,
+            List.of(WebhookRegistrations.VALIDATING_NAME),
+            List.of(WebhookRegistrations.MUTATING_NAME));
     CertificateAuthority old = cluster.ca();
     CertificateAuthority next = CertificateAuthority.generate("rotated-ca", Duration.ofDays(1));
     KeyMaterial original = cluster.keys().current();
@@ -112,11 +158,20 @@ class CertificateRotationIT {
       awaitBundleLoaded(client);
       cluster.keys().update(next.issue(List.of(), List.of("127.0.0.1"), Duration.ofDays(1)));
       assertWebhookAnswers(client);
-      String stored = client.admissionRegistration().v1().validatingWebhookConfigurations()
-          .withName(WebhookRegistrations.VALIDATING_NAME).get().getWebhooks().get(0)
-          .getClientConfig().getCaBundle();
+      String stored =
+          client
+              .admissionRegistration()
+              .v1()
+              .validatingWebhookConfigurations()
+              .withName(WebhookRegistrations.VALIDATING_NAME)
+              .get()
+              .getWebhooks()
+              .get(0)
+              .getClientConfig()
+              .getCaBundle();
       assertThat(new String(Base64.getDecoder().decode(stored), StandardCharsets.UTF_8))
-          .contains(next.certificatePem().trim()).contains(old.certificatePem().trim());
+          .contains(next.certificatePem().trim())
+          .contains(old.certificatePem().trim());
     } finally {
       cluster.keys().update(original);
       patcher.accept(old.certificatePem());

@@ -16,14 +16,18 @@ final class HandlerTimes {
 
   Map<String, AdmissionHandler> wrap(Map<String, AdmissionHandler> routes) {
     Map<String, AdmissionHandler> timed = new LinkedHashMap<>();
-    routes.forEach((path, handler) -> timed.put(path, call -> {
-      long start = System.nanoTime();
-      try {
-        return handler.handle(call);
-      } finally {
-        micros.add((System.nanoTime() - start) / 1_000);
-      }
-    }));
+    routes.forEach(
+        (path, handler) ->
+            timed.put(
+                path,
+                call -> {
+                  long start = System.nanoTime();
+                  try {
+                    return handler.handle(call);
+                  } finally {
+                    micros.add((System.nanoTime() - start) / 1_000);
+                  }
+                }));
     return timed;
   }
 
@@ -42,7 +46,9 @@ final class HandlerTimes {
     if (sorted.isEmpty()) {
       return "no calls";
     }
-    return String.format("handler calls=%d p50=%.2f ms p99=%.2f ms max=%.2f ms", sorted.size(),
+    return String.format(
+        "handler calls=%d p50=%.2f ms p99=%.2f ms max=%.2f ms",
+        sorted.size(),
         sorted.get(sorted.size() / 2) / 1000.0,
         sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * 0.99))) / 1000.0,
         sorted.get(sorted.size() - 1) / 1000.0);

@@ -33,8 +33,14 @@ class InvalidObjectsIT {
   @Test
   void corpusHasAtLeast120Rules() {
     assertThat(corpus()).hasSizeGreaterThanOrEqualTo(120);
-    assertThat(corpus().stream().filter(c -> c.name().contains("-w") || c.name().startsWith("job")
-        || c.name().startsWith("js"))).hasSizeGreaterThanOrEqualTo(100);
+    assertThat(
+            corpus().stream()
+                .filter(
+                    c ->
+                        c.name().contains("-w")
+                            || c.name().startsWith("job")
+                            || c.name().startsWith("js")))
+        .hasSizeGreaterThanOrEqualTo(100);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -56,7 +62,8 @@ class InvalidObjectsIT {
     AdmissionAnswer answer = InProcessAdmission.create(c.yaml(), WebhookTestCluster.USER);
     assertThat(answer).isInstanceOf(AdmissionAnswer.Invalid.class);
     List<FieldError> errors = ((AdmissionAnswer.Invalid) answer).errors();
-    assertThat(errors).extracting(FieldError::path)
+    assertThat(errors)
+        .extracting(FieldError::path)
         .anySatisfy(p -> assertThat(p).startsWith(c.path()));
   }
 }

@@ -26,13 +26,16 @@ class MutationIT {
     cluster.ensureNamespace(NS);
     cluster.ensureNamespace(NS_WITH_DEFAULT);
     client = cluster.user();
-    create("""
+    create(
+        """
         apiVersion: berth.dev/v1beta1
         kind: LocalQueue
         metadata: {name: default, namespace: %s}
         spec: {clusterQueue: team-a}
-        """.formatted(NS_WITH_DEFAULT));
-    await().atMost(Duration.ofSeconds(10))
+        """
+            .formatted(NS_WITH_DEFAULT));
+    await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> cluster.localQueues().exists(NS_WITH_DEFAULT, "default"));
   }
 
@@ -51,7 +54,8 @@ class MutationIT {
             spec:
               restartPolicy: Never
               containers: [{name: main, image: busybox}]
-        """.formatted(name, ns, labels, suspend);
+        """
+        .formatted(name, ns, labels, suspend);
   }
 
   private static Job storedJob(String ns, String name) {
@@ -69,7 +73,8 @@ class MutationIT {
     create(job("defaulted", NS_WITH_DEFAULT, "app: x", false));
     Job stored = storedJob(NS_WITH_DEFAULT, "defaulted");
     assertThat(stored.getMetadata().getLabels())
-        .containsEntry(Berth.QUEUE_NAME_LABEL, "default").containsEntry("app", "x");
+        .containsEntry(Berth.QUEUE_NAME_LABEL, "default")
+        .containsEntry("app", "x");
     assertThat(stored.getSpec().getSuspend()).isTrue();
   }
 
@@ -83,10 +88,13 @@ class MutationIT {
 
   @Test
   void jobSetChildIsNotSuspendedByBerth() {
-    String child = job("jobset-child", NS, "berth.dev/queue-name: team-a", false).replace(
-        "metadata: {name: jobset-child,", "metadata: {ownerReferences: [{apiVersion:"
-            + " jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: 0d2c3a4e-1111-2222-3333-"
-            + "444455556666, controller: true}], name: jobset-child,");
+    String child =
+        job("jobset-child", NS, "berth.dev/queue-name: team-a", false)
+            .replace(
+                "metadata: {name: jobset-child,",
+                "metadata: {ownerReferences: [{apiVersion:"
+                    + " jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: 0d2c3a4e-1111-2222-3333-"
+                    + "444455556666, controller: true}], name: jobset-child,");
     // Created by the JobSet controller in a real cluster; that is not the operator identity.
     client.resource(Serialization.unmarshal(child, GenericKubernetesResource.class)).create();
     assertThat(storedJob(NS, "jobset-child").getSpec().getSuspend()).isFalse();
@@ -94,7 +102,9 @@ class MutationIT {
 
   @Test
   void managedJobSetIsStoredSuspended() {
-    GenericKubernetesResource stored = create("""
+    GenericKubernetesResource stored =
+        create(
+            """
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
         metadata: {name: js-managed, namespace: %s, labels: {berth.dev/queue-name: team-a}}
@@ -102,21 +112,25 @@ class MutationIT {
           suspend: false
           replicatedJobs:
           - {name: w, replicas: 1, template: {spec: {template: {spec: {containers: [{name: c, image: c}]}}}}}
-        """.formatted(NS));
+        """
+                .formatted(NS));
     assertThat(((Map<?, ?>) stored.getAdditionalProperties().get("spec")).get("suspend"))
         .isEqualTo(true);
   }
 
   @Test
   void jobSetWithoutQueueGetsTheDefaultQueue() {
-    GenericKubernetesResource stored = create("""
+    GenericKubernetesResource stored =
+        create(
+            """
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
         metadata: {name: js-defaulted, namespace: %s}
         spec:
           replicatedJobs:
           - {name: w, replicas: 1, template: {spec: {template: {spec: {containers: [{name: c, image: c}]}}}}}
-        """.formatted(NS_WITH_DEFAULT));
+        """
+                .formatted(NS_WITH_DEFAULT));
     assertThat(stored.getMetadata().getLabels()).containsEntry(Berth.QUEUE_NAME_LABEL, "default");
     assertThat(((Map<?, ?>) stored.getAdditionalProperties().get("spec")).get("suspend"))
         .isEqualTo(true);
@@ -126,7 +140,9 @@ class MutationIT {
   void clusterQueueDefaultsAreStored() {
     // A selector no namespace has: {} would make every namespace of this shared API server one
     // Berth manages, and the other suites' unlabelled Jobs would be refused.
-    GenericKubernetesResource stored = create("""
+    GenericKubernetesResource stored =
+        create(
+            """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: defaults}
@@ -135,22 +151,25 @@ class MutationIT {
     Map<?, ?> spec = (Map<?, ?>) stored.getAdditionalProperties().get("spec");
     assertThat(spec.get("queueingStrategy")).isEqualTo("BestEffortFIFO");
     assertThat(spec.get("stopPolicy")).isEqualTo("None");
-    assertThat(spec.get("flavorFungibility")).isEqualTo(
-        Map.of("whenCanBorrow", "MayStopSearch", "whenCanPreempt", "TryNextFlavor"));
-    assertThat(spec.get("preemption")).isEqualTo(
-        Map.of("withinClusterQueue", "Never", "reclaimWithinCohort", "Never"));
+    assertThat(spec.get("flavorFungibility"))
+        .isEqualTo(Map.of("whenCanBorrow", "MayStopSearch", "whenCanPreempt", "TryNextFlavor"));
+    assertThat(spec.get("preemption"))
+        .isEqualTo(Map.of("withinClusterQueue", "Never", "reclaimWithinCohort", "Never"));
   }
 
   @Test
   void workloadDefaultsAreStored() {
-    GenericKubernetesResource stored = create("""
+    GenericKubernetesResource stored =
+        create(
+            """
         apiVersion: berth.dev/v1beta1
         kind: Workload
         metadata: {name: defaults, namespace: %s}
         spec:
           podSets:
           - template: {spec: {containers: [{name: c, image: c}]}}
-        """.formatted(NS));
+        """
+                .formatted(NS));
     Map<?, ?> spec = (Map<?, ?>) stored.getAdditionalProperties().get("spec");
     Map<?, ?> podSet = (Map<?, ?>) ((java.util.List<?>) spec.get("podSets")).get(0);
     assertThat(podSet.get("count")).isEqualTo(1);
@@ -160,12 +179,15 @@ class MutationIT {
 
   @Test
   void localQueueDefaultsAreStored() {
-    GenericKubernetesResource stored = create("""
+    GenericKubernetesResource stored =
+        create(
+            """
         apiVersion: berth.dev/v1beta1
         kind: LocalQueue
         metadata: {name: defaults, namespace: %s}
         spec: {clusterQueue: team-a}
-        """.formatted(NS));
+        """
+                .formatted(NS));
     assertThat(((Map<?, ?>) stored.getAdditionalProperties().get("spec")).get("stopPolicy"))
         .isEqualTo("None");
   }

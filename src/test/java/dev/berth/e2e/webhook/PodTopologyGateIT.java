@@ -40,7 +40,10 @@ class PodTopologyGateIT {
 
   /** A pod as the Job controller creates it from a template the operator labelled and placed. */
   private static Pod createPod(String ns, String name, String labels, String extraSpec) {
-    return jobController.resource(Serialization.unmarshal("""
+    return jobController
+        .resource(
+            Serialization.unmarshal(
+                """
         apiVersion: v1
         kind: Pod
         metadata: {name: %s, namespace: %s, labels: {%s}}
@@ -48,7 +51,10 @@ class PodTopologyGateIT {
           restartPolicy: Never
           nodeSelector: {%s: h100}
           containers: [{name: main, image: busybox}]
-        %s""".formatted(name, ns, labels, FLAVOR_LABEL, extraSpec), Pod.class)).create();
+        %s"""
+                    .formatted(name, ns, labels, FLAVOR_LABEL, extraSpec),
+                Pod.class))
+        .create();
   }
 
   private static String podSetLabels(String workload) {
@@ -72,7 +78,10 @@ class PodTopologyGateIT {
 
   @Test
   void anotherControllersGateIsKeptAndBerthsAppended() {
-    createPod(NS, "two-gates", podSetLabels("job-train-2"),
+    createPod(
+        NS,
+        "two-gates",
+        podSetLabels("job-train-2"),
         "  schedulingGates: [{name: " + OTHER_GATE + "}]\n");
     assertThat(gates(stored(NS, "two-gates")))
         .containsExactly(OTHER_GATE, Berth.TOPOLOGY_SCHEDULING_GATE);
@@ -96,19 +105,27 @@ class PodTopologyGateIT {
 
   @Test
   void operatorReleasesTheGateWithTheDomainsNodeLabelsInOnePatch() {
-    createPod(NS, "release", podSetLabels("job-train-5"),
+    createPod(
+        NS,
+        "release",
+        podSetLabels("job-train-5"),
         "  schedulingGates: [{name: " + OTHER_GATE + "}]\n");
     // The gate's index is checked in the same patch: if another controller removed its gate in
     // between, the test op fails instead of the remove taking the wrong gate.
-    String release = """
+    String release =
+        """
         [
           {"op": "test", "path": "/spec/schedulingGates/1/name", "value": "%s"},
           {"op": "remove", "path": "/spec/schedulingGates/1"},
           {"op": "add", "path": "/spec/nodeSelector/%s", "value": "b1"},
           {"op": "add", "path": "/spec/nodeSelector/%s", "value": "r3"}
-        ]""".formatted(Berth.TOPOLOGY_SCHEDULING_GATE, pointer(BLOCK), pointer(RACK));
+        ]"""
+            .formatted(Berth.TOPOLOGY_SCHEDULING_GATE, pointer(BLOCK), pointer(RACK));
 
-    operator.pods().inNamespace(NS).withName("release")
+    operator
+        .pods()
+        .inNamespace(NS)
+        .withName("release")
         .patch(PatchContext.of(PatchType.JSON), release);
 
     Pod pod = stored(NS, "release");
@@ -124,13 +141,20 @@ class PodTopologyGateIT {
   void aGatedPodsNodeSelectorCanOnlyGrow() {
     createPod(NS, "narrow-only", podSetLabels("job-train-6"), "");
     // The flavor's node labels were put there at admission; the domain may only add to them.
-    String overwrite = """
+    String overwrite =
+        """
         [
           {"op": "replace", "path": "/spec/nodeSelector/%s", "value": "a100"},
           {"op": "remove", "path": "/spec/schedulingGates/0"}
-        ]""".formatted(pointer(FLAVOR_LABEL));
-    assertThatThrownBy(() -> operator.pods().inNamespace(NS).withName("narrow-only")
-            .patch(PatchContext.of(PatchType.JSON), overwrite))
+        ]"""
+            .formatted(pointer(FLAVOR_LABEL));
+    assertThatThrownBy(
+            () ->
+                operator
+                    .pods()
+                    .inNamespace(NS)
+                    .withName("narrow-only")
+                    .patch(PatchContext.of(PatchType.JSON), overwrite))
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("only additions to spec.nodeSelector are allowed");
     Pod pod = stored(NS, "narrow-only");
@@ -142,8 +166,8 @@ class PodTopologyGateIT {
   void labelledPodBoundByNodeNameIsRefused() {
     // A pod that names its node skips the scheduler, and with it its topology domain. The API
     // server refuses a gated pod with a nodeName, so such a pod never runs outside its domain.
-    assertThatThrownBy(() -> createPod(NS, "bound", podSetLabels("job-train-7"),
-            "  nodeName: node-1\n"))
+    assertThatThrownBy(
+            () -> createPod(NS, "bound", podSetLabels("job-train-7"), "  nodeName: node-1\n"))
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.nodeName")
         .hasMessageContaining("cannot be set until all schedulingGates have been cleared");

@@ -9,7 +9,9 @@ final class ValidSamples {
 
   static Map<String, String> all(String ns) {
     Map<String, String> samples = new LinkedHashMap<>();
-    samples.put("resource flavor with taints, tolerations and topology", """
+    samples.put(
+        "resource flavor with taints, tolerations and topology",
+        """
         apiVersion: berth.dev/v1beta1
         kind: ResourceFlavor
         metadata: {name: valid-h100}
@@ -24,12 +26,16 @@ final class ValidSamples {
           - {operator: Exists}
           topologyName: valid-dc1
         """);
-    samples.put("plain resource flavor", """
+    samples.put(
+        "plain resource flavor",
+        """
         apiVersion: berth.dev/v1beta1
         kind: ResourceFlavor
         metadata: {name: valid-default}
         """);
-    samples.put("topology", """
+    samples.put(
+        "topology",
+        """
         apiVersion: berth.dev/v1beta1
         kind: Topology
         metadata: {name: valid-dc1}
@@ -39,7 +45,9 @@ final class ValidSamples {
           - nodeLabel: topology.berth.dev/rack
           - nodeLabel: kubernetes.io/hostname
         """);
-    samples.put("cohort with quota and a parent", """
+    samples.put(
+        "cohort with quota and a parent",
+        """
         apiVersion: berth.dev/v1beta1
         kind: Cohort
         metadata: {name: valid-ai}
@@ -53,7 +61,9 @@ final class ValidSamples {
               - {name: nvidia.com/gpu, nominalQuota: 8, lendingLimit: 4}
           fairSharing: {weight: "2"}
         """);
-    samples.put("cluster queue using every field", """
+    samples.put(
+        "cluster queue using every field",
+        """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: valid-team-a}
@@ -98,26 +108,35 @@ final class ValidSamples {
             - {name: provisioning, onFlavors: [valid-h100]}
             - {name: budget}
         """);
-    samples.put("minimal cluster queue", """
+    samples.put(
+        "minimal cluster queue",
+        """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: valid-minimal}
         spec: {}
         """);
-    samples.put("local queue for a cluster queue not created yet", """
+    samples.put(
+        "local queue for a cluster queue not created yet",
+        """
         apiVersion: berth.dev/v1beta1
         kind: LocalQueue
         metadata: {name: valid-lq, namespace: %s}
         spec: {clusterQueue: valid-not-yet-created, fairSharing: {weight: "1"}}
-        """.formatted(ns));
-    samples.put("priority class", """
+        """
+            .formatted(ns));
+    samples.put(
+        "priority class",
+        """
         apiVersion: berth.dev/v1beta1
         kind: WorkloadPriorityClass
         metadata: {name: valid-production}
         value: 1000
         description: Production training runs
         """);
-    samples.put("workload with two podSets and partial admission", """
+    samples.put(
+        "workload with two podSets and partial admission",
+        """
         apiVersion: berth.dev/v1beta1
         kind: Workload
         metadata: {name: valid-train, namespace: %s}
@@ -149,8 +168,11 @@ final class ValidSamples {
               required: topology.berth.dev/rack
               podSetSliceRequiredTopology: kubernetes.io/hostname
               podSetSliceSize: 2
-        """.formatted(ns));
-    samples.put("workload with a PriorityClass", """
+        """
+            .formatted(ns));
+    samples.put(
+        "workload with a PriorityClass",
+        """
         apiVersion: berth.dev/v1beta1
         kind: Workload
         metadata: {name: valid-pc, namespace: %s}
@@ -158,8 +180,11 @@ final class ValidSamples {
           priorityClassRef: {group: scheduling.k8s.io, kind: PriorityClass, name: high}
           podSets:
           - {name: main, count: 0, template: {spec: {containers: [{name: c, image: c:1}]}}}
-        """.formatted(ns));
-    samples.put("managed job with min parallelism", """
+        """
+            .formatted(ns));
+    samples.put(
+        "managed job with min parallelism",
+        """
         apiVersion: batch/v1
         kind: Job
         metadata:
@@ -175,8 +200,11 @@ final class ValidSamples {
               restartPolicy: Never
               containers:
               - {name: main, image: busybox, resources: {requests: {cpu: "1", nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}}
-        """.formatted(ns));
-    samples.put("unmanaged job", """
+        """
+            .formatted(ns));
+    samples.put(
+        "unmanaged job",
+        """
         apiVersion: batch/v1
         kind: Job
         metadata: {name: valid-unmanaged, namespace: %s}
@@ -185,8 +213,11 @@ final class ValidSamples {
             spec:
               restartPolicy: Never
               containers: [{name: main, image: busybox}]
-        """.formatted(ns));
-    samples.put("managed jobset", """
+        """
+            .formatted(ns));
+    samples.put(
+        "managed jobset",
+        """
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
         metadata:
@@ -205,7 +236,8 @@ final class ValidSamples {
                 parallelism: 2
                 completions: 2
                 template: {spec: {containers: [{name: w, image: w:1, resources: {requests: {cpu: "4"}}}]}}
-        """.formatted(ns));
+        """
+            .formatted(ns));
     return samples;
   }
 }

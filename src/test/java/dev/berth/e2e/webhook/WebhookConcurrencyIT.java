@@ -53,12 +53,14 @@ class WebhookConcurrencyIT {
     CountDownLatch gate = new CountDownLatch(1);
     List<Future<Long>> futures = new ArrayList<>();
     for (Callable<Void> task : tasks) {
-      futures.add(pool.submit(() -> {
-        gate.await();
-        long start = System.nanoTime();
-        task.call();
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                gate.await();
+                long start = System.nanoTime();
+                task.call();
+                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+              }));
     }
     cluster.handlerTimes().reset();
     gate.countDown();
@@ -84,9 +86,9 @@ class WebhookConcurrencyIT {
   }
 
   /**
-   * Every request was answered by the webhook itself (a mutation or a denial, never "failed
-   * calling webhook"), so it answered within the API server's timeout; its own time per call is
-   * far below that. End to end, nothing hangs.
+   * Every request was answered by the webhook itself (a mutation or a denial, never "failed calling
+   * webhook"), so it answered within the API server's timeout; its own time per call is far below
+   * that. End to end, nothing hangs.
    */
   private static void assertAnsweredInTime(List<Long> latencies) {
     assertThat(cluster.handlerTimes().maxMillis()).isLessThan(10_000);
@@ -95,17 +97,28 @@ class WebhookConcurrencyIT {
 
   private static String summary(String what, List<Long> latencies) {
     List<Long> sorted = latencies.stream().sorted().toList();
-    return String.format("[berth-webhook-latency] %s: n=%d p50=%d ms p95=%d ms max=%d ms; %s",
-        what, sorted.size(), sorted.get(sorted.size() / 2),
-        sorted.get((int) (sorted.size() * 0.95)), sorted.get(sorted.size() - 1),
+    return String.format(
+        "[berth-webhook-latency] %s: n=%d p50=%d ms p95=%d ms max=%d ms; %s",
+        what,
+        sorted.size(),
+        sorted.get(sorted.size() / 2),
+        sorted.get((int) (sorted.size() * 0.95)),
+        sorted.get(sorted.size() - 1),
         cluster.handlerTimes().summary());
   }
 
   @Test
   void fiftyJobCreationsThroughTheApiServer() throws Exception {
     KubernetesClient user = burstClient();
-    List<Callable<Void>> tasks = IntStream.range(0, CONCURRENT).mapToObj(i -> (Callable<Void>) () -> {
-      user.resource(Serialization.unmarshal("""
+    List<Callable<Void>> tasks =
+        IntStream.range(0, CONCURRENT)
+            .mapToObj(
+                i ->
+                    (Callable<Void>)
+                        () -> {
+                          user.resource(
+                                  Serialization.unmarshal(
+                                      """
           apiVersion: batch/v1
           kind: Job
           metadata: {name: burst-%d, namespace: %s, labels: {berth.dev/queue-name: team-a}}
@@ -114,11 +127,17 @@ class WebhookConcurrencyIT {
               spec:
                 restartPolicy: Never
                 containers: [{name: main, image: busybox}]
-          """.formatted(i, NS), GenericKubernetesResource.class)).create();
-      return null;
-    }).collect(Collectors.toList());
+          """
+                                          .formatted(i, NS),
+                                      GenericKubernetesResource.class))
+                              .create();
+                          return null;
+                        })
+            .collect(Collectors.toList());
     List<Long> latencies = runTogether(tasks);
-    System.out.println(summary("50 concurrent managed Job creates via kube-apiserver (mutate+validate)", latencies));
+    System.out.println(
+        summary(
+            "50 concurrent managed Job creates via kube-apiserver (mutate+validate)", latencies));
     assertAnsweredInTime(latencies);
     assertThat(user.batch().v1().jobs().inNamespace(NS).list().getItems())
         .hasSize(CONCURRENT)
@@ -128,52 +147,85 @@ class WebhookConcurrencyIT {
   @Test
   void fiftyRejectionsThroughTheApiServer() throws Exception {
     KubernetesClient user = burstClient();
-    List<Callable<Void>> tasks = IntStream.range(0, CONCURRENT).mapToObj(i -> (Callable<Void>) () -> {
-      try {
-        user.resource(Serialization.unmarshal("""
+    List<Callable<Void>> tasks =
+        IntStream.range(0, CONCURRENT)
+            .mapToObj(
+                i ->
+                    (Callable<Void>)
+                        () -> {
+                          try {
+                            user.resource(
+                                    Serialization.unmarshal(
+                                        """
             apiVersion: berth.dev/v1beta1
             kind: ClusterQueue
             metadata: {name: burst-%d}
             spec: {namespaceSelector: {matchExpressions: [{key: a, operator: Is}]}}
-            """.formatted(i), GenericKubernetesResource.class)).create();
-        throw new AssertionError("burst-" + i + " was accepted");
-      } catch (KubernetesClientException e) {
-        assertThat(e.getMessage()).contains("denied the request");
-      }
-      return null;
-    }).collect(Collectors.toList());
+            """
+                                            .formatted(i),
+                                        GenericKubernetesResource.class))
+                                .create();
+                            throw new AssertionError("burst-" + i + " was accepted");
+                          } catch (KubernetesClientException e) {
+                            assertThat(e.getMessage()).contains("denied the request");
+                          }
+                          return null;
+                        })
+            .collect(Collectors.toList());
     List<Long> latencies = runTogether(tasks);
-    System.out.println(summary("50 concurrent invalid ClusterQueue creates via kube-apiserver", latencies));
+    System.out.println(
+        summary("50 concurrent invalid ClusterQueue creates via kube-apiserver", latencies));
     assertAnsweredInTime(latencies);
   }
 
   @Test
   void fiftyLargeReviewsStraightAtTheWebhook() throws Exception {
     HttpClient http = WebhookFuzzIT.client(cluster);
-    String podSets = IntStream.range(0, 18).mapToObj(i -> """
+    String podSets =
+        IntStream.range(0, 18)
+            .mapToObj(
+                i ->
+                    """
         {"name":"ps%d","count":4,"minCount":%s,"template":{"spec":{"containers":[
         {"name":"c","image":"i","resources":{"requests":{"cpu":"1","memory":"1Gi"}}}]}}}"""
-        .formatted(i, i == 0 ? "1" : "null")).collect(Collectors.joining(","));
-    String workload = "{\"apiVersion\":\"berth.dev/v1beta1\",\"kind\":\"Workload\","
-        + "\"metadata\":{\"name\":\"w\",\"namespace\":\"n\"},\"spec\":{\"podSets\":[" + podSets
-        + "]}}";
-    String review = """
+                        .formatted(i, i == 0 ? "1" : "null"))
+            .collect(Collectors.joining(","));
+    String workload =
+        "{\"apiVersion\":\"berth.dev/v1beta1\",\"kind\":\"Workload\","
+            + "\"metadata\":{\"name\":\"w\",\"namespace\":\"n\"},\"spec\":{\"podSets\":["
+            + podSets
+            + "]}}";
+    String review =
+        """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",
         "kind":{"group":"berth.dev","version":"v1beta1","kind":"Workload"},"operation":"UPDATE",
-        "userInfo":{"username":"alice"},"object":%s,"oldObject":%s}}""".formatted(workload, workload);
-    URI uri = URI.create("https://127.0.0.1:" + cluster.webhookPort()
-        + WebhookPaths.VALIDATE_WORKLOAD);
-    List<Callable<Void>> tasks = IntStream.range(0, CONCURRENT).mapToObj(i -> (Callable<Void>) () -> {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri)
-          .timeout(Duration.ofSeconds(10))
-          .POST(HttpRequest.BodyPublishers.ofString(review)).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.body()).contains("\"allowed\":true");
-      return null;
-    }).collect(Collectors.toList());
+        "userInfo":{"username":"alice"},"object":%s,"oldObject":%s}}"""
+            .formatted(workload, workload);
+    URI uri =
+        URI.create("https://127.0.0.1:" + cluster.webhookPort() + WebhookPaths.VALIDATE_WORKLOAD);
+    List<Callable<Void>> tasks =
+        IntStream.range(0, CONCURRENT)
+            .mapToObj(
+                i ->
+                    (Callable<Void>)
+                        () -> {
+                          HttpResponse<String> response =
+                              http.send(
+                                  HttpRequest.newBuilder(uri)
+                                      .timeout(Duration.ofSeconds(10))
+                                      .POST(HttpRequest.BodyPublishers.ofString(review))
+                                      .build(),
+                                  HttpResponse.BodyHandlers.ofString());
+                          assertThat(response.statusCode()).isEqualTo(200);
+                          assertThat(response.body()).contains("\"allowed\":true");
+                          return null;
+                        })
+            .collect(Collectors.toList());
     List<Long> latencies = runTogether(tasks);
-    System.out.println(summary("50 concurrent 18-podSet Workload UPDATE reviews, direct HTTPS (new TLS connections)", latencies));
+    System.out.println(
+        summary(
+            "50 concurrent 18-podSet Workload UPDATE reviews, direct HTTPS (new TLS connections)",
+            latencies));
     assertThat(latencies).allSatisfy(ms -> assertThat(ms).isLessThan(10_000));
   }
 }

@@ -37,17 +37,25 @@ class WebhookFuzzIT {
   static final int BODIES = 10_000;
   static final int IN_FLIGHT = 16;
   static final long SEED = 20261129L;
+
   /** Writes nesting deeper than the server's parser accepts, to prove it refuses it cleanly. */
-  private static final ObjectMapper MAPPER = new ObjectMapper(
-      com.fasterxml.jackson.core.JsonFactory.builder()
-          .streamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder()
-              .maxNestingDepth(100_000).build())
-          .build());
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper(
+          com.fasterxml.jackson.core.JsonFactory.builder()
+              .streamWriteConstraints(
+                  com.fasterxml.jackson.core.StreamWriteConstraints.builder()
+                      .maxNestingDepth(100_000)
+                      .build())
+              .build());
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   static HttpClient client(WebhookTestCluster cluster) {
-    return HttpClient.newBuilder().sslContext(cluster.ca().trustingClientContext())
-        .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    return HttpClient.newBuilder()
+        .sslContext(cluster.ca().trustingClientContext())
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
   }
 
   static List<String> paths() throws IllegalAccessException {
@@ -78,42 +86,50 @@ class WebhookFuzzIT {
     for (int i = 0; i < BODIES; i++) {
       byte[] body = body(random, seeds);
       String path = paths.get(random.nextInt(paths.size()));
-      HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
-          .timeout(Duration.ofSeconds(10))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(base + path))
+              .timeout(Duration.ofSeconds(10))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
       slots.acquire();
       int n = i;
-      inFlight.add(http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-          .handle((response, error) -> {
-            slots.release();
-            if (error != null) {
-              failures.add("#" + n + " " + path + ": " + error + " after body " + preview(body));
-              return null;
-            }
-            statuses.computeIfAbsent(response.statusCode(), k -> new AtomicInteger())
-                .incrementAndGet();
-            if (response.statusCode() >= 500) {
-              failures.add("#" + n + " " + path + ": HTTP " + response.statusCode());
-            } else if (response.statusCode() == 200 && !answersReview(response.body())) {
-              failures.add("#" + n + " " + path + ": 200 without an AdmissionReview response");
-            }
-            return null;
-          }));
+      inFlight.add(
+          http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+              .handle(
+                  (response, error) -> {
+                    slots.release();
+                    if (error != null) {
+                      failures.add(
+                          "#" + n + " " + path + ": " + error + " after body " + preview(body));
+                      return null;
+                    }
+                    statuses
+                        .computeIfAbsent(response.statusCode(), k -> new AtomicInteger())
+                        .incrementAndGet();
+                    if (response.statusCode() >= 500) {
+                      failures.add("#" + n + " " + path + ": HTTP " + response.statusCode());
+                    } else if (response.statusCode() == 200 && !answersReview(response.body())) {
+                      failures.add(
+                          "#" + n + " " + path + ": 200 without an AdmissionReview response");
+                    }
+                    return null;
+                  }));
     }
     CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-    System.out.printf("[berth-webhook-fuzz] %d bodies in %d ms, status counts %s%n", BODIES,
-        elapsedMs, statuses);
+    System.out.printf(
+        "[berth-webhook-fuzz] %d bodies in %d ms, status counts %s%n", BODIES, elapsedMs, statuses);
 
     failures.forEach(f -> System.out.println("[berth-webhook-fuzz] failure " + f));
     assertThat(failures).isEmpty();
     assertThat(statuses.values().stream().mapToInt(AtomicInteger::get).sum()).isEqualTo(BODIES);
     assertThat(elapsedMs).isLessThan(60_000);
     // Still alive and still right.
-    HttpResponse<String> health = http.send(
-        HttpRequest.newBuilder(URI.create(base + WebhookPaths.HEALTH)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> health =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + WebhookPaths.HEALTH)).build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(health.statusCode()).isEqualTo(200);
   }
 
@@ -134,15 +150,16 @@ class WebhookFuzzIT {
     yamls.addAll(ValidSamples.all("fuzz").values());
     List<ObjectNode> reviews = new ArrayList<>();
     for (String yaml : yamls) {
-      JsonNode object = Serialization.jsonMapper().valueToTree(
-          Serialization.unmarshal(yaml, Map.class));
+      JsonNode object =
+          Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, Map.class));
       ObjectNode review = NODES.objectNode();
       review.put("apiVersion", "admission.k8s.io/v1");
       review.put("kind", "AdmissionReview");
       ObjectNode request = review.putObject("request");
       request.put("uid", "seed");
       String apiVersion = object.path("apiVersion").asText();
-      request.putObject("kind")
+      request
+          .putObject("kind")
           .put("group", apiVersion.contains("/") ? apiVersion.split("/")[0] : "")
           .put("version", apiVersion.contains("/") ? apiVersion.split("/")[1] : apiVersion)
           .put("kind", object.path("kind").asText());
@@ -166,8 +183,10 @@ class WebhookFuzzIT {
     }
     ObjectNode review = seeds.get(random.nextInt(seeds.size())).deepCopy();
     ((ObjectNode) review.get("request")).put("uid", "fuzz-" + random.nextLong());
-    ((ObjectNode) review.get("request")).put("operation",
-        List.of("CREATE", "UPDATE", "DELETE", "CONNECT", "", "create").get(random.nextInt(6)));
+    ((ObjectNode) review.get("request"))
+        .put(
+            "operation",
+            List.of("CREATE", "UPDATE", "DELETE", "CONNECT", "", "create").get(random.nextInt(6)));
     int mutations = 1 + random.nextInt(6);
     for (int m = 0; m < mutations; m++) {
       mutate(review, random);
@@ -234,9 +253,21 @@ class WebhookFuzzIT {
       case 4 -> NODES.numberNode(random.nextDouble() * 1e300);
       case 5 -> NODES.textNode("");
       case 6 -> NODES.textNode("x".repeat(random.nextInt(5000)));
-      case 7 -> NODES.textNode(List.of("-1", "1e999", "NaN", "Team_A", "a..b", "\u0000\uFFFF",
-          "pods", "kubernetes.io/hostname", "TryNextFlavor", "Never", "9223372036854775808")
-          .get(random.nextInt(11)));
+      case 7 ->
+          NODES.textNode(
+              List.of(
+                      "-1",
+                      "1e999",
+                      "NaN",
+                      "Team_A",
+                      "a..b",
+                      "\u0000\uFFFF",
+                      "pods",
+                      "kubernetes.io/hostname",
+                      "TryNextFlavor",
+                      "Never",
+                      "9223372036854775808")
+                  .get(random.nextInt(11)));
       case 8 -> NODES.numberNode(new java.math.BigInteger("9".repeat(1 + random.nextInt(60))));
       case 9 -> deeplyNested(random.nextInt(3000));
       case 10 -> {

@@ -1,5 +1,6 @@
 package dev.berth.e2e.webhook;
 
+import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.webhook.WebhookRegistrations;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
@@ -7,7 +8,6 @@ import dev.berth.webhook.server.WebhookServer;
 import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
-import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 public final class WebhookTestCluster {
   /** CN of kube-api-test's admin client certificate; the webhook treats it as the operator. */
   public static final String OPERATOR = "kubeapitest";
+
   public static final String USER = "alice";
   public static final String NAMESPACE = "webhook-e2e";
 
@@ -56,8 +57,7 @@ public final class WebhookTestCluster {
   public static synchronized WebhookTestCluster get() {
     if (instance == null) {
       instance = new WebhookTestCluster();
-      Runtime.getRuntime().addShutdownHook(
-          new Thread(instance::stop, "webhook-test-cluster-stop"));
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "webhook-test-cluster-stop"));
     }
     return instance;
   }
@@ -73,15 +73,19 @@ public final class WebhookTestCluster {
     impersonating.setImpersonateUsername(USER);
     impersonating.setImpersonateGroups("system:authenticated");
     user = new KubernetesClientBuilder().withConfig(impersonating).build();
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-        .endMetadata().build()).serverSideApply();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .serverSideApply();
 
     ca = CertificateAuthority.generate("berth-e2e-webhook-ca", Duration.ofDays(1));
-    keys = new ServingKeyManager(
-        ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
+    keys =
+        new ServingKeyManager(
+            ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
     localQueues = new InformerLocalQueueLookup(admin);
-    webhook = new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)),
-        keys, 16);
+    webhook =
+        new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)), keys, 16);
     try {
       port = webhook.start("127.0.0.1", 0);
     } catch (IOException e) {
@@ -89,7 +93,8 @@ public final class WebhookTestCluster {
     }
     register();
     awaitWebhooksActive();
-    System.out.printf("[berth-webhook-test] kube-apiserver + webhooks on 127.0.0.1:%d ready in %d ms%n",
+    System.out.printf(
+        "[berth-webhook-test] kube-apiserver + webhooks on 127.0.0.1:%d ready in %d ms%n",
         port, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
   }
 
@@ -108,8 +113,8 @@ public final class WebhookTestCluster {
   }
 
   /**
-   * A client acting as {@code username} (group system:authenticated) with no RBAC of its own:
-   * the test binds it to the roles it is meant to have. Closed with the cluster.
+   * A client acting as {@code username} (group system:authenticated) with no RBAC of its own: the
+   * test binds it to the roles it is meant to have. Closed with the cluster.
    */
   public synchronized KubernetesClient impersonating(String username) {
     Config config = Config.fromKubeconfig(kubeconfig);
@@ -144,8 +149,10 @@ public final class WebhookTestCluster {
   }
 
   public void ensureNamespace(String name) {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-        .endMetadata().build()).serverSideApply();
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .serverSideApply();
   }
 
   private void installCrds() {
@@ -157,48 +164,87 @@ public final class WebhookTestCluster {
   /** JobSet's API without its controller: enough for the webhook to see JobSets being written. */
   private static CustomResourceDefinition jobSetCrd() {
     return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName("jobsets.jobset.x-k8s.io").endMetadata()
+        .withNewMetadata()
+        .withName("jobsets.jobset.x-k8s.io")
+        .endMetadata()
         .withNewSpec()
         .withGroup("jobset.x-k8s.io")
         .withScope("Namespaced")
-        .withNewNames().withKind("JobSet").withPlural("jobsets").withSingular("jobset")
+        .withNewNames()
+        .withKind("JobSet")
+        .withPlural("jobsets")
+        .withSingular("jobset")
         .endNames()
         .addNewVersion()
-        .withName("v1alpha2").withServed(true).withStorage(true)
-        .withNewSchema().withNewOpenAPIV3Schema().withType("object")
-        .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
+        .withName("v1alpha2")
+        .withServed(true)
+        .withStorage(true)
+        .withNewSchema()
+        .withNewOpenAPIV3Schema()
+        .withType("object")
+        .withXKubernetesPreserveUnknownFields(true)
+        .endOpenAPIV3Schema()
+        .endSchema()
         .endVersion()
         .endSpec()
         .build();
   }
 
   private void bindUserAsClusterAdmin() {
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
-        .withNewMetadata().withName("webhook-e2e-" + USER).endMetadata()
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-        .withName("cluster-admin").endRoleRef()
-        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User")
-        .withName(USER).endSubject()
-        .build()).serverSideApply();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("webhook-e2e-" + USER)
+                .endMetadata()
+                .withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("ClusterRole")
+                .withName("cluster-admin")
+                .endRoleRef()
+                .addNewSubject()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("User")
+                .withName(USER)
+                .endSubject()
+                .build())
+        .serverSideApply();
   }
 
   /** Registers the production configurations, pointed at our URL, then patches the caBundle. */
   private void register() {
-    WebhookRegistrations registrations = new WebhookRegistrations(
-        path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path)
-            .build(),
-        List.of("kube-system", "berth-system"));
-    admin.admissionRegistration().v1().validatingWebhookConfigurations()
-        .resource(registrations.validating()).create();
-    admin.admissionRegistration().v1().mutatingWebhookConfigurations()
-        .resource(registrations.mutating()).create();
-    new CaBundlePatcher(admin, List.of(WebhookRegistrations.VALIDATING_NAME),
-        List.of(WebhookRegistrations.MUTATING_NAME)).accept(ca.certificatePem());
+    WebhookRegistrations registrations =
+        new WebhookRegistrations(
+            path ->
+                new WebhookClientConfigBuilder()
+                    .withUrl("https://127.0.0.1:" + port + path)
+                    .build(),
+            List.of("kube-system", "berth-system"));
+    admin
+        .admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .resource(registrations.validating())
+        .create();
+    admin
+        .admissionRegistration()
+        .v1()
+        .mutatingWebhookConfigurations()
+        .resource(registrations.mutating())
+        .create();
+    new CaBundlePatcher(
+            admin,
+            List.of(WebhookRegistrations.VALIDATING_NAME),
+            List.of(WebhookRegistrations.MUTATING_NAME))
+        .accept(ca.certificatePem());
   }
 
   /** The API server picks up webhook configurations asynchronously; wait until both bite. */
   private void awaitWebhooksActive() {
-    String probe = """
+    String probe =
+        """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: webhook-probe}
@@ -208,15 +254,18 @@ public final class WebhookTestCluster {
     org.awaitility.Awaitility.await("webhooks active")
         .atMost(java.time.Duration.ofSeconds(60))
         .pollInterval(java.time.Duration.ofMillis(200))
-        .until(() -> {
-          try {
-            admin.resource(Serialization.unmarshal(probe, GenericKubernetesResource.class))
-                .dryRun().create();
-            return false;
-          } catch (KubernetesClientException e) {
-            return e.getMessage().contains("denied the request");
-          }
-        });
+        .until(
+            () -> {
+              try {
+                admin
+                    .resource(Serialization.unmarshal(probe, GenericKubernetesResource.class))
+                    .dryRun()
+                    .create();
+                return false;
+              } catch (KubernetesClientException e) {
+                return e.getMessage().contains("denied the request");
+              }
+            });
   }
 
   private synchronized void stop() {

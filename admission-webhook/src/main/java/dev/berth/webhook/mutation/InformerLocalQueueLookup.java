@@ -1,9 +1,9 @@
 package dev.berth.webhook.mutation;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.webhook.validation.QueueScope;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,10 +18,9 @@ import java.util.Optional;
  * which namespaces Berth manages (a ClusterQueue's namespaceSelector selects it, or it has a
  * LocalQueue named {@code default}).
  *
- * <p>{@code inform()} returns once the first list is in, so the caches start complete. A
- * namespace the cache has not seen yet (created a moment ago) is read from the API server
- * instead of being taken as unmanaged: a Job created right after its namespace must not slip
- * past the queue.
+ * <p>{@code inform()} returns once the first list is in, so the caches start complete. A namespace
+ * the cache has not seen yet (created a moment ago) is read from the API server instead of being
+ * taken as unmanaged: a Job created right after its namespace must not slip past the queue.
  */
 public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable {
   private final KubernetesClient client;
@@ -51,7 +50,8 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     }
     Map<String, String> labels = labels(namespace);
     for (ClusterQueue cq : clusterQueues.getStore().list()) {
-      if (cq.getSpec() != null && NamespaceSelectors.selects(cq.getSpec().namespaceSelector, labels)) {
+      if (cq.getSpec() != null
+          && NamespaceSelectors.selects(cq.getSpec().namespaceSelector, labels)) {
         return Optional.of("ClusterQueue " + cq.getMetadata().getName() + " selects it");
       }
     }
@@ -79,9 +79,12 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
   @Override
   public Optional<JsonNode> jobSet(String namespace, String name) {
     try {
-      GenericKubernetesResource found = client
-          .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
-          .inNamespace(namespace).withName(name).get();
+      GenericKubernetesResource found =
+          client
+              .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+              .inNamespace(namespace)
+              .withName(name)
+              .get();
       return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {

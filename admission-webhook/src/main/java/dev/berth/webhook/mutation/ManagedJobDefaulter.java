@@ -6,9 +6,9 @@ import dev.berth.webhook.validation.JobView;
 import dev.berth.webhook.validation.QueueScope;
 
 /**
- * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named
- * {@code default} when the queue-name label is missing, suspend every managed one so that
- * nothing runs before Berth admits its Workload, and stamp when it was submitted.
+ * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named {@code
+ * default} when the queue-name label is missing, suspend every managed one so that nothing runs
+ * before Berth admits its Workload, and stamp when it was submitted.
  */
 public final class ManagedJobDefaulter implements Defaulter {
   public static final String DEFAULT_QUEUE = QueueScope.DEFAULT_QUEUE;

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * A ClusterQueue's namespaceSelector applied to a namespace's labels, as Kueue reads it: absent
- * selects no namespace, {@code {}} selects all. A selector with an unknown operator selects
- * nothing (the webhook refuses such a ClusterQueue, and the operator marks it inactive).
+ * selects no namespace, {@code {}} selects all. A selector with an unknown operator selects nothing
+ * (the webhook refuses such a ClusterQueue, and the operator marks it inactive).
  */
 final class NamespaceSelectors {
   private NamespaceSelectors() {}
@@ -36,7 +36,8 @@ final class NamespaceSelectors {
     return true;
   }
 
-  private static boolean satisfies(LabelSelectorRequirement requirement, Map<String, String> labels) {
+  private static boolean satisfies(
+      LabelSelectorRequirement requirement, Map<String, String> labels) {
     String value = labels.get(requirement.getKey());
     List<String> values = requirement.getValues() == null ? List.of() : requirement.getValues();
     return switch (String.valueOf(requirement.getOperator())) {

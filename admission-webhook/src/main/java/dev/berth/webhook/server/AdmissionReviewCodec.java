@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Reads AdmissionReview v1 requests and writes responses, on plain JSON trees: a body of any
- * shape is either understood or refused with a reason, never an exception that escapes.
+ * Reads AdmissionReview v1 requests and writes responses, on plain JSON trees: a body of any shape
+ * is either understood or refused with a reason, never an exception that escapes.
  */
 public final class AdmissionReviewCodec {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -66,8 +66,9 @@ public final class AdmissionReviewCodec {
       response.put("allowed", true);
       if (allow.jsonPatch() != null) {
         response.put("patchType", "JSONPatch");
-        response.put("patch", Base64.getEncoder()
-            .encodeToString(allow.jsonPatch().getBytes(StandardCharsets.UTF_8)));
+        response.put(
+            "patch",
+            Base64.getEncoder().encodeToString(allow.jsonPatch().getBytes(StandardCharsets.UTF_8)));
       }
     } else if (answer instanceof AdmissionAnswer.Invalid invalid) {
       response.put("allowed", false);
@@ -91,9 +92,10 @@ public final class AdmissionReviewCodec {
         (call.kind() == null ? "object" : call.kind())
             + (call.group() == null || call.group().isEmpty() ? "" : "." + call.group());
     String name = call.name() != null ? call.name() : nameOf(call.object());
-    String list = errors.size() == 1
-        ? errors.get(0).toString()
-        : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
+    String list =
+        errors.size() == 1
+            ? errors.get(0).toString()
+            : errors.stream().map(FieldError::toString).collect(Collectors.joining(", ", "[", "]"));
     status.put("message", qualifiedKind + " \"" + name + "\" is invalid: " + list);
     ObjectNode details = status.putObject("details");
     details.put("name", name);

@@ -3,10 +3,10 @@ package dev.berth.webhook.server;
 import static dev.berth.webhook.server.WebhookPaths.*;
 
 import dev.berth.api.v1beta1.AdmissionCheck;
-import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.Workload;
@@ -34,45 +34,76 @@ public final class BerthWebhooks {
   private BerthWebhooks() {}
 
   /**
-   * @param operatorIdentity the username the operator writes as; only it may start managed Jobs
-   *     and write Workload admissions
+   * @param operatorIdentity the username the operator writes as; only it may start managed Jobs and
+   *     write Workload admissions
    * @param cluster which LocalQueues exist and which namespaces Berth manages
    */
-  public static Map<String, AdmissionHandler> routes(
-      String operatorIdentity, QueueScope cluster) {
+  public static Map<String, AdmissionHandler> routes(String operatorIdentity, QueueScope cluster) {
     RequestGuard guard = new RequestGuard(operatorIdentity);
     ManagedJobPolicy jobPolicy = new ManagedJobPolicy(guard, cluster);
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
-    routes.put(VALIDATE_CLUSTER_QUEUE, new ValidatingHandler<>(ClusterQueue.class,
-        BerthValidators::clusterQueue, BerthValidators::clusterQueueUpdate));
-    routes.put(VALIDATE_COHORT, new ValidatingHandler<>(Cohort.class,
-        BerthValidators::cohort, BerthValidators::cohortUpdate));
-    routes.put(VALIDATE_RESOURCE_FLAVOR, new ValidatingHandler<>(ResourceFlavor.class,
-        BerthValidators::resourceFlavor, BerthValidators::resourceFlavorUpdate));
-    routes.put(VALIDATE_LOCAL_QUEUE, new ValidatingHandler<>(LocalQueue.class,
-        BerthValidators::localQueue, BerthValidators::localQueueUpdate));
-    routes.put(VALIDATE_WORKLOAD, new ValidatingHandler<>(Workload.class,
-        BerthValidators::workload, BerthValidators::workloadUpdate));
+    routes.put(
+        VALIDATE_CLUSTER_QUEUE,
+        new ValidatingHandler<>(
+            ClusterQueue.class,
+            BerthValidators::clusterQueue,
+            BerthValidators::clusterQueueUpdate));
+    routes.put(
+        VALIDATE_COHORT,
+        new ValidatingHandler<>(
+            Cohort.class, BerthValidators::cohort, BerthValidators::cohortUpdate));
+    routes.put(
+        VALIDATE_RESOURCE_FLAVOR,
+        new ValidatingHandler<>(
+            ResourceFlavor.class,
+            BerthValidators::resourceFlavor,
+            BerthValidators::resourceFlavorUpdate));
+    routes.put(
+        VALIDATE_LOCAL_QUEUE,
+        new ValidatingHandler<>(
+            LocalQueue.class, BerthValidators::localQueue, BerthValidators::localQueueUpdate));
+    routes.put(
+        VALIDATE_WORKLOAD,
+        new ValidatingHandler<>(
+            Workload.class, BerthValidators::workload, BerthValidators::workloadUpdate));
     routes.put(VALIDATE_WORKLOAD_STATUS, new WorkloadStatusHandler(guard));
-    routes.put(VALIDATE_PRIORITY_CLASS, new ValidatingHandler<>(WorkloadPriorityClass.class,
-        BerthValidators::workloadPriorityClass, (old, wpc) ->
-            BerthValidators.workloadPriorityClass(wpc)));
-    routes.put(VALIDATE_TOPOLOGY, new ValidatingHandler<>(Topology.class,
-        BerthValidators::topology, BerthValidators::topologyUpdate));
-    routes.put(VALIDATE_ADMISSION_CHECK, new ValidatingHandler<>(AdmissionCheck.class,
-        BerthValidators::admissionCheck, BerthValidators::admissionCheckUpdate));
-    routes.put(VALIDATE_PROVISIONING_REQUEST_CONFIG, new ValidatingHandler<>(
-        ProvisioningRequestConfig.class, BerthValidators::provisioningRequestConfig,
-        (old, config) -> BerthValidators.provisioningRequestConfig(config)));
-    routes.put(VALIDATE_JOB, new ManagedJobHandler("Job",
-        json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
-        (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
-        jobPolicy));
-    routes.put(VALIDATE_JOBSET, new ManagedJobHandler("JobSet",
-        BerthValidators::jobSet, BerthValidators::jobSetUpdate, jobPolicy));
+    routes.put(
+        VALIDATE_PRIORITY_CLASS,
+        new ValidatingHandler<>(
+            WorkloadPriorityClass.class,
+            BerthValidators::workloadPriorityClass,
+            (old, wpc) -> BerthValidators.workloadPriorityClass(wpc)));
+    routes.put(
+        VALIDATE_TOPOLOGY,
+        new ValidatingHandler<>(
+            Topology.class, BerthValidators::topology, BerthValidators::topologyUpdate));
+    routes.put(
+        VALIDATE_ADMISSION_CHECK,
+        new ValidatingHandler<>(
+            AdmissionCheck.class,
+            BerthValidators::admissionCheck,
+            BerthValidators::admissionCheckUpdate));
+    routes.put(
+        VALIDATE_PROVISIONING_REQUEST_CONFIG,
+        new ValidatingHandler<>(
+            ProvisioningRequestConfig.class,
+            BerthValidators::provisioningRequestConfig,
+            (old, config) -> BerthValidators.provisioningRequestConfig(config)));
+    routes.put(
+        VALIDATE_JOB,
+        new ManagedJobHandler(
+            "Job",
+            json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
+            (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
+            jobPolicy));
+    routes.put(
+        VALIDATE_JOBSET,
+        new ManagedJobHandler(
+            "JobSet", BerthValidators::jobSet, BerthValidators::jobSetUpdate, jobPolicy));
     routes.put(VALIDATE_POD, new PodGateHandler(new PodGateGuard(guard)));
 
-    routes.put(MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
+    routes.put(
+        MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_LOCAL_QUEUE, new MutatingHandler(new LocalQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_WORKLOAD, new MutatingHandler(new WorkloadDefaulter(), CREATE_UPDATE));
     ManagedJobDefaulter jobs = new ManagedJobDefaulter(cluster);

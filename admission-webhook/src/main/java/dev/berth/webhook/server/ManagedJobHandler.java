@@ -10,8 +10,8 @@ import java.util.function.Function;
 
 /**
  * Validates a Job or JobSet: the object rules (ratcheted on update), plus the request rules of
- * {@link ManagedJobPolicy} (never ratcheted).
- * {@code onCreate}/{@code onUpdate} take the JSON so Jobs and JobSets share this handler.
+ * {@link ManagedJobPolicy} (never ratcheted). {@code onCreate}/{@code onUpdate} take the JSON so
+ * Jobs and JobSets share this handler.
  */
 public final class ManagedJobHandler implements AdmissionHandler {
   private final String kind;
@@ -40,10 +40,12 @@ public final class ManagedJobHandler implements AdmissionHandler {
       errors.addAll(onCreate.apply(call.object()));
       errors.addAll(policy.onCreate(kind, call.namespace(), call.object(), call.username()));
     } else if (call.isUpdate() && call.oldObject() != null) {
-      errors.addAll(Ratchet.newErrors(onUpdate.apply(call.oldObject(), call.object()),
-          onCreate.apply(call.oldObject())));
-      errors.addAll(policy.onUpdate(kind, call.namespace(), call.oldObject(), call.object(),
-          call.username()));
+      errors.addAll(
+          Ratchet.newErrors(
+              onUpdate.apply(call.oldObject(), call.object()), onCreate.apply(call.oldObject())));
+      errors.addAll(
+          policy.onUpdate(
+              kind, call.namespace(), call.oldObject(), call.object(), call.username()));
     }
     return AdmissionAnswer.of(errors);
   }

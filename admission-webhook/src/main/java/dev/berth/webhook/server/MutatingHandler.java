@@ -7,8 +7,8 @@ import io.fabric8.zjsonpatch.JsonDiff;
 import java.util.Set;
 
 /**
- * Applies a defaulter to a copy of the object and answers with the JSON Patch between the two:
- * the patch holds exactly the defaults, nothing the user wrote is rewritten.
+ * Applies a defaulter to a copy of the object and answers with the JSON Patch between the two: the
+ * patch holds exactly the defaults, nothing the user wrote is rewritten.
  */
 public final class MutatingHandler implements AdmissionHandler {
   private final Defaulter defaulter;

@@ -12,8 +12,10 @@ public final class PodGateHandler implements AdmissionHandler {
 
   @Override
   public AdmissionAnswer handle(AdmissionCall call) {
-    if (call.subResource() != null || !call.isUpdate()
-        || call.object() == null || call.oldObject() == null) {
+    if (call.subResource() != null
+        || !call.isUpdate()
+        || call.object() == null
+        || call.oldObject() == null) {
       return AdmissionAnswer.ALLOW;
     }
     return AdmissionAnswer.of(guard.checkUpdate(call.oldObject(), call.object(), call.username()));

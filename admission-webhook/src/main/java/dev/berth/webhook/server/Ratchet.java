@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * On update, an error the old object already had is not held against the request. An object
- * stored before a rule existed (or while the webhook was down) must still accept the writes that
- * keep it alive: finalizer removal, the Job controller's bookkeeping, a fix of another field.
- * Errors that only updates produce (immutability, starting a Job) are never present on the old
- * object, so they always stand.
+ * On update, an error the old object already had is not held against the request. An object stored
+ * before a rule existed (or while the webhook was down) must still accept the writes that keep it
+ * alive: finalizer removal, the Job controller's bookkeeping, a fix of another field. Errors that
+ * only updates produce (immutability, starting a Job) are never present on the old object, so they
+ * always stand.
  */
 final class Ratchet {
   private Ratchet() {}

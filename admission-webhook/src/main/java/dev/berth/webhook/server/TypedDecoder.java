@@ -14,7 +14,8 @@ import java.util.List;
  */
 final class TypedDecoder {
   private static final ObjectMapper MAPPER =
-      Serialization.jsonMapper().copy()
+      Serialization.jsonMapper()
+          .copy()
           .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   /** Thrown when the object cannot be read; carries the field error to report. */
@@ -33,11 +34,16 @@ final class TypedDecoder {
     try {
       return MAPPER.treeToValue(json, type);
     } catch (JsonMappingException e) {
-      throw new DecodeFailure(new FieldError(FieldError.Type.INVALID, path(e.getPath()), null,
-          "cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage()));
+      throw new DecodeFailure(
+          new FieldError(
+              FieldError.Type.INVALID,
+              path(e.getPath()),
+              null,
+              "cannot be read as " + type.getSimpleName() + ": " + e.getOriginalMessage()));
     } catch (Exception e) {
-      throw new DecodeFailure(new FieldError(FieldError.Type.INVALID, "", null,
-          "cannot be read as " + type.getSimpleName()));
+      throw new DecodeFailure(
+          new FieldError(
+              FieldError.Type.INVALID, "", null, "cannot be read as " + type.getSimpleName()));
     }
   }
 
@@ -52,7 +58,9 @@ final class TypedDecoder {
   }
 
   static <T> List<FieldError> validate(
-      JsonNode old, JsonNode json, Class<T> type,
+      JsonNode old,
+      JsonNode json,
+      Class<T> type,
       java.util.function.BiFunction<T, T, List<FieldError>> rules) {
     try {
       return rules.apply(decode(old, type), decode(json, type));

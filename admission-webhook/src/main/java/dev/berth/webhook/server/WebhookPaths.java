@@ -18,6 +18,7 @@ public final class WebhookPaths {
       "/validate-" + BERTH + "provisioningrequestconfig";
   public static final String VALIDATE_JOB = "/validate-batch-v1-job";
   public static final String VALIDATE_JOBSET = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
+
   /** The core group is the empty string, hence the double dash. */
   public static final String VALIDATE_POD = "/validate--v1-pod";
 
@@ -26,6 +27,7 @@ public final class WebhookPaths {
   public static final String MUTATE_WORKLOAD = "/mutate-" + BERTH + "workload";
   public static final String MUTATE_JOB = "/mutate-batch-v1-job";
   public static final String MUTATE_JOBSET = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
+
   /** The core group is the empty string, hence the double dash. */
   public static final String MUTATE_POD = "/mutate--v1-pod";
 

@@ -32,20 +32,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTPS endpoint the API server calls: AdmissionReview v1 in, AdmissionReview v1 out, served
- * by Vert.x. Every replica serves it (it holds no leader-only state).
+ * The HTTPS endpoint the API server calls: AdmissionReview v1 in, AdmissionReview v1 out, served by
+ * Vert.x. Every replica serves it (it holds no leader-only state).
  *
  * <p>Why this shape: Netty's acceptor only accepts; TLS handshakes and HTTP parsing run on a few
  * event loops, so a burst of new connections never queues behind one thread. Handlers run on a
- * fixed pool with a bounded queue; when that queue is full the caller gets an immediate 503
- * instead of a hang that would run into the API server's timeout. Garbage gets a 4xx, a handler
- * failure a refusal with a message. {@link #stop()} drains: new requests get 503, requests in
- * flight are answered, then the port closes.
+ * fixed pool with a bounded queue; when that queue is full the caller gets an immediate 503 instead
+ * of a hang that would run into the API server's timeout. Garbage gets a 4xx, a handler failure a
+ * refusal with a message. {@link #stop()} drains: new requests get 503, requests in flight are
+ * answered, then the port closes.
  */
 public final class WebhookServer {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
   /** An object and its old version are each at most ~1.5 MiB in etcd; allow both plus framing. */
   static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
+
   /** Streams one HTTP/2 connection may have open; past that the client opens another. */
   static final long MAX_STREAMS = 1000;
 
@@ -59,15 +61,19 @@ public final class WebhookServer {
   private ThreadPoolExecutor handlers;
 
   /**
-   * How much the server takes on. {@code handlerThreads} evaluate AdmissionReviews; at most
-   * {@code queuedRequests} more wait for one, beyond that a request is refused with 503. A
-   * request not fully received within {@code requestTimeout} closes its connection (a client
-   * that dribbles bytes cannot hold a connection forever); {@code drainTimeout} bounds how long
-   * {@link #stop()} waits for requests in flight. {@code http2} offers HTTP/2 by ALPN (on in
-   * production; off only to measure what it buys).
+   * How much the server takes on. {@code handlerThreads} evaluate AdmissionReviews; at most {@code
+   * queuedRequests} more wait for one, beyond that a request is refused with 503. A request not
+   * fully received within {@code requestTimeout} closes its connection (a client that dribbles
+   * bytes cannot hold a connection forever); {@code drainTimeout} bounds how long {@link #stop()}
+   * waits for requests in flight. {@code http2} offers HTTP/2 by ALPN (on in production; off only
+   * to measure what it buys).
    */
-  public record Limits(int handlerThreads, int queuedRequests, Duration requestTimeout,
-      Duration drainTimeout, boolean http2) {
+  public record Limits(
+      int handlerThreads,
+      int queuedRequests,
+      Duration requestTimeout,
+      Duration drainTimeout,
+      boolean http2) {
     public Limits {
       if (handlerThreads < 1 || queuedRequests < 1) {
         throw new IllegalArgumentException("handlerThreads and queuedRequests must be positive");
@@ -75,8 +81,7 @@ public final class WebhookServer {
     }
 
     public static Limits withThreads(int handlerThreads) {
-      return new Limits(handlerThreads, 1024, Duration.ofSeconds(30), Duration.ofSeconds(10),
-          true);
+      return new Limits(handlerThreads, 1024, Duration.ofSeconds(30), Duration.ofSeconds(10), true);
     }
 
     public Limits withHttp2(boolean enabled) {
@@ -108,43 +113,63 @@ public final class WebhookServer {
       throw new IllegalStateException("already started");
     }
     AtomicInteger n = new AtomicInteger();
-    handlers = new ThreadPoolExecutor(limits.handlerThreads(), limits.handlerThreads(), 60,
-        TimeUnit.SECONDS, new ArrayBlockingQueue<>(limits.queuedRequests()), r -> {
-          Thread t = new Thread(r, "berth-webhook-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+    handlers =
+        new ThreadPoolExecutor(
+            limits.handlerThreads(),
+            limits.handlerThreads(),
+            60,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(limits.queuedRequests()),
+            r -> {
+              Thread t = new Thread(r, "berth-webhook-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            },
+            new ThreadPoolExecutor.AbortPolicy());
     // No file cache and no classpath resolving: the process may run on a read-only root
     // filesystem, and Vert.x would otherwise create .vertx/ in the working directory.
-    vertx = Vertx.vertx(new VertxOptions()
-        .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors()))
-        .setWorkerPoolSize(1)
-        .setFileSystemOptions(new FileSystemOptions()
-            .setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
-    HttpServerOptions options = new HttpServerOptions()
-        .setHost(host)
-        .setPort(port)
-        .setSsl(true)
-        .setKeyCertOptions(KeyCertOptions.wrap(keys))
-        .setSslHandshakeTimeout(10)
-        .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS)
-        .setIdleTimeout(90)
-        .setIdleTimeoutUnit(TimeUnit.SECONDS)
-        .setTcpNoDelay(true)
-        .setAcceptBacklog(1024)
-        .setCompressionSupported(false)
-        // HTTP/2 when the caller offers it (kube-apiserver's webhook client does): many reviews
-        // share one connection, so a burst costs streams, not TLS handshakes.
-        .setUseAlpn(limits.http2())
-        .setAlpnVersions(limits.http2() ? List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)
-            : List.of(HttpVersion.HTTP_1_1))
-        .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(MAX_STREAMS));
+    vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                .setWorkerPoolSize(1)
+                .setFileSystemOptions(
+                    new FileSystemOptions()
+                        .setFileCachingEnabled(false)
+                        .setClassPathResolvingEnabled(false)));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(host)
+            .setPort(port)
+            .setSsl(true)
+            .setKeyCertOptions(KeyCertOptions.wrap(keys))
+            .setSslHandshakeTimeout(10)
+            .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS)
+            .setIdleTimeout(90)
+            .setIdleTimeoutUnit(TimeUnit.SECONDS)
+            .setTcpNoDelay(true)
+            .setAcceptBacklog(1024)
+            .setCompressionSupported(false)
+            // HTTP/2 when the caller offers it (kube-apiserver's webhook client does): many reviews
+            // share one connection, so a burst costs streams, not TLS handshakes.
+            .setUseAlpn(limits.http2())
+            .setAlpnVersions(
+                limits.http2()
+                    ? List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)
+                    : List.of(HttpVersion.HTTP_1_1))
+            .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(MAX_STREAMS));
     draining = false;
     try {
       Vertx vx = vertx;
       ThreadPoolExecutor pool = handlers;
-      server = vertx.createHttpServer(options).requestHandler(r -> accept(r, vx, pool))
-          .listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      server =
+          vertx
+              .createHttpServer(options)
+              .requestHandler(r -> accept(r, vx, pool))
+              .listen()
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
       closeQuietly();
       throw new IOException("cannot listen on " + host + ":" + port, e.getCause());
@@ -214,20 +239,24 @@ public final class WebhookServer {
   /** On an event loop: collect the body (bounded), then answer. */
   private void accept(HttpServerRequest request, Vertx vx, ThreadPoolExecutor pool) {
     RequestBody body = new RequestBody();
-    long timer = vx.setTimer(limits.requestTimeout().toMillis(), id -> {
-      LOG.debug("webhook request not received within {}; closing", limits.requestTimeout());
-      if (request.version() == HttpVersion.HTTP_2) {
-        request.response().reset(); // this stream only: others share the connection
-      } else {
-        request.connection().close();
-      }
-    });
+    long timer =
+        vx.setTimer(
+            limits.requestTimeout().toMillis(),
+            id -> {
+              LOG.debug("webhook request not received within {}; closing", limits.requestTimeout());
+              if (request.version() == HttpVersion.HTTP_2) {
+                request.response().reset(); // this stream only: others share the connection
+              } else {
+                request.connection().close();
+              }
+            });
     request.handler(body::append);
     request.exceptionHandler(e -> LOG.debug("webhook request failed: {}", e.toString()));
-    request.endHandler(v -> {
-      vx.cancelTimer(timer);
-      route(request, body, pool);
-    });
+    request.endHandler(
+        v -> {
+          vx.cancelTimer(timer);
+          route(request, body, pool);
+        });
   }
 
   /**
@@ -269,15 +298,16 @@ public final class WebhookServer {
     Context context = Vertx.currentContext();
     inFlight.incrementAndGet();
     try {
-      pool.execute(() -> {
-        try {
-          Answer answer = evaluate(handler, path, bytes);
-          context.runOnContext(v -> send(response, answer.code(), answer.body(),
-              "application/json"));
-        } finally {
-          finished();
-        }
-      });
+      pool.execute(
+          () -> {
+            try {
+              Answer answer = evaluate(handler, path, bytes);
+              context.runOnContext(
+                  v -> send(response, answer.code(), answer.body(), "application/json"));
+            } finally {
+              finished();
+            }
+          });
     } catch (RejectedExecutionException e) {
       finished();
       LOG.warn("webhook saturated ({} requests waiting); answering 503", limits.queuedRequests());
@@ -315,11 +345,20 @@ public final class WebhookServer {
       return handler.handle(call);
     } catch (RuntimeException | StackOverflowError e) {
       // Refuse rather than allow: for a managed Job, "allowed" could mean running unsuspended.
-      LOG.warn("webhook {} failed on {} {}/{}", path, call.operation(), call.namespace(),
-          call.name(), e);
-      return new AdmissionAnswer.Refuse(400, "BadRequest",
-          "the Berth webhook could not evaluate this " + (call.kind() == null ? "object"
-              : call.kind()) + ": " + e.getClass().getSimpleName());
+      LOG.warn(
+          "webhook {} failed on {} {}/{}",
+          path,
+          call.operation(),
+          call.namespace(),
+          call.name(),
+          e);
+      return new AdmissionAnswer.Refuse(
+          400,
+          "BadRequest",
+          "the Berth webhook could not evaluate this "
+              + (call.kind() == null ? "object" : call.kind())
+              + ": "
+              + e.getClass().getSimpleName());
     }
   }
 

@@ -14,8 +14,10 @@ public final class WorkloadStatusHandler implements AdmissionHandler {
 
   @Override
   public AdmissionAnswer handle(AdmissionCall call) {
-    if (!"status".equals(call.subResource()) || !call.isUpdate()
-        || call.object() == null || call.oldObject() == null) {
+    if (!"status".equals(call.subResource())
+        || !call.isUpdate()
+        || call.object() == null
+        || call.oldObject() == null) {
       return AdmissionAnswer.ALLOW;
     }
     try {

@@ -28,7 +28,8 @@ public final class CaBundlePatcher implements Consumer<String> {
   private final List<String> mutatingConfigurations;
 
   public CaBundlePatcher(
-      KubernetesClient client, List<String> validatingConfigurations,
+      KubernetesClient client,
+      List<String> validatingConfigurations,
       List<String> mutatingConfigurations) {
     this.client = client;
     this.validatingConfigurations = List.copyOf(validatingConfigurations);

@@ -3,8 +3,8 @@ package dev.berth.webhook.tls;
 import java.util.function.Supplier;
 
 /**
- * Where the self-signed CA lives. Replicas must share one CA, or each would patch its own into
- * the caBundle and the API server would trust only the last one.
+ * Where the self-signed CA lives. Replicas must share one CA, or each would patch its own into the
+ * caBundle and the API server would trust only the last one.
  */
 public interface CaStore {
   /** The stored CA, or the generated one stored first (whoever stores first wins). */

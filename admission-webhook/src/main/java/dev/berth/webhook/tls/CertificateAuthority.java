@@ -7,8 +7,8 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.KeyStore;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
@@ -20,6 +20,7 @@ import java.util.Date;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -36,18 +37,18 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A small CA for the webhook's serving certificates: the API server trusts it through the
- * caBundle of the webhook configurations. ECDSA P-256 keys: small, fast, accepted by Go's TLS.
+ * A small CA for the webhook's serving certificates: the API server trusts it through the caBundle
+ * of the webhook configurations. ECDSA P-256 keys: small, fast, accepted by Go's TLS.
  */
 public final class CertificateAuthority {
   /** Certificates start a little in the past, so a skewed API-server clock still accepts them. */
   private static final Duration BACKDATE = Duration.ofMinutes(5);
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final PrivateKey key;
@@ -64,13 +65,21 @@ public final class CertificateAuthority {
       X500Name subject = new X500Name("CN=" + commonName);
       Instant now = Instant.now();
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-      JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, serial(),
-          Date.from(now.minus(BACKDATE)), Date.from(now.plus(validity)), subject, pair.getPublic());
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              subject,
+              serial(),
+              Date.from(now.minus(BACKDATE)),
+              Date.from(now.plus(validity)),
+              subject,
+              pair.getPublic());
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-      builder.addExtension(Extension.keyUsage, true,
+      builder.addExtension(
+          Extension.keyUsage,
+          true,
           new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature));
-      builder.addExtension(Extension.subjectKeyIdentifier, false,
-          ext.createSubjectKeyIdentifier(pair.getPublic()));
+      builder.addExtension(
+          Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
       return new CertificateAuthority(pair.getPrivate(), sign(builder, pair.getPrivate()));
     } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
       throw new IllegalStateException("cannot generate the webhook CA", e);
@@ -94,19 +103,26 @@ public final class CertificateAuthority {
       }
       String cn = dnsNames.isEmpty() ? ipAddresses.get(0) : dnsNames.get(0);
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-      JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(certificate, serial(),
-          Date.from(now.minus(BACKDATE)), Date.from(notAfter), new X500Name("CN=" + cn),
-          pair.getPublic());
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              certificate,
+              serial(),
+              Date.from(now.minus(BACKDATE)),
+              Date.from(notAfter),
+              new X500Name("CN=" + cn),
+              pair.getPublic());
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-      builder.addExtension(Extension.keyUsage, true,
+      builder.addExtension(
+          Extension.keyUsage,
+          true,
           new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-      builder.addExtension(Extension.extendedKeyUsage, false,
-          new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+      builder.addExtension(
+          Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
       builder.addExtension(Extension.subjectAlternativeName, false, sans(dnsNames, ipAddresses));
-      builder.addExtension(Extension.authorityKeyIdentifier, false,
-          ext.createAuthorityKeyIdentifier(certificate));
-      builder.addExtension(Extension.subjectKeyIdentifier, false,
-          ext.createSubjectKeyIdentifier(pair.getPublic()));
+      builder.addExtension(
+          Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
+      builder.addExtension(
+          Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
       X509Certificate leaf = sign(builder, key);
       return new KeyMaterial(pair.getPrivate(), new X509Certificate[] {leaf, certificate});
     } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
@@ -122,8 +138,10 @@ public final class CertificateAuthority {
     return Pem.encode(certificate);
   }
 
-  /** A TLS client context that trusts this CA and nothing else, as a caBundle makes the API
-   * server do; for clients that call the webhook directly (tests, the load benchmark). */
+  /**
+   * A TLS client context that trusts this CA and nothing else, as a caBundle makes the API server
+   * do; for clients that call the webhook directly (tests, the load benchmark).
+   */
   public SSLContext trustingClientContext() {
     try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
@@ -149,8 +167,10 @@ public final class CertificateAuthority {
     dnsNames.forEach(d -> names.add(new GeneralName(GeneralName.dNSName, d)));
     for (String ip : ips) {
       // Literal addresses only: getByName on a literal does no lookup.
-      names.add(new GeneralName(GeneralName.iPAddress,
-          new org.bouncycastle.asn1.DEROctetString(InetAddress.getByName(ip).getAddress())));
+      names.add(
+          new GeneralName(
+              GeneralName.iPAddress,
+              new org.bouncycastle.asn1.DEROctetString(InetAddress.getByName(ip).getAddress())));
     }
     return new GeneralNames(names.toArray(GeneralName[]::new));
   }

@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks the certificate source on a schedule and hot-swaps renewed key material into the
- * server's key manager. A failed check is logged and tried again next period: the certificate in
- * use stays valid for a third of its lifetime after renewal becomes due.
+ * Checks the certificate source on a schedule and hot-swaps renewed key material into the server's
+ * key manager. A failed check is logged and tried again next period: the certificate in use stays
+ * valid for a third of its lifetime after renewal becomes due.
  */
 public final class CertificateRotator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CertificateRotator.class);
@@ -25,16 +25,18 @@ public final class CertificateRotator implements AutoCloseable {
     this.source = source;
     this.keyManager = keyManager;
     this.clock = clock;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "berth-webhook-cert-rotation");
-      t.setDaemon(true);
-      return t;
-    });
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "berth-webhook-cert-rotation");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   public void start(Duration period) {
-    scheduler.scheduleWithFixedDelay(this::checkNow, period.toMillis(), period.toMillis(),
-        TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::checkNow, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** One check: renew or reload if due, then swap. Returns whether the certificate changed. */
@@ -42,7 +44,8 @@ public final class CertificateRotator implements AutoCloseable {
     try {
       if (source.refresh(clock.instant())) {
         keyManager.update(source.current());
-        LOG.info("webhook serving certificate renewed; valid until {}",
+        LOG.info(
+            "webhook serving certificate renewed; valid until {}",
             source.current().leaf().getNotAfter().toInstant());
         return true;
       }

@@ -13,8 +13,8 @@ public record KeyMaterial(PrivateKey key, X509Certificate[] chain) {
   }
 
   /**
-   * Whether less than {@code fraction} of the leaf's validity remains at {@code now}: rotating at
-   * a third left gives several check intervals to succeed before anything expires.
+   * Whether less than {@code fraction} of the leaf's validity remains at {@code now}: rotating at a
+   * third left gives several check intervals to succeed before anything expires.
    */
   public boolean dueForRenewal(Instant now, double fraction) {
     Instant notBefore = leaf().getNotBefore().toInstant();

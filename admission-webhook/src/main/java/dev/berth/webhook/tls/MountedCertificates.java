@@ -49,9 +49,10 @@ public final class MountedCertificates implements CertificateSource {
       if (Arrays.equals(cert, loadedCert) && Arrays.equals(key, loadedKey)) {
         return false;
       }
-      KeyMaterial next = new KeyMaterial(
-          CertificateAuthority.Pem.privateKey(new String(key)),
-          CertificateAuthority.Pem.certificates(new String(cert)));
+      KeyMaterial next =
+          new KeyMaterial(
+              CertificateAuthority.Pem.privateKey(new String(key)),
+              CertificateAuthority.Pem.certificates(new String(cert)));
       current = next;
       loadedCert = cert;
       loadedKey = key;

@@ -57,8 +57,11 @@ public final class SecretCaStore implements CaStore {
       return stored; // another replica rotated first
     }
     try {
-      client.secrets().inNamespace(namespace)
-          .resource(encode(next, existing.getMetadata().getResourceVersion())).update();
+      client
+          .secrets()
+          .inNamespace(namespace)
+          .resource(encode(next, existing.getMetadata().getResourceVersion()))
+          .update();
       return next;
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {

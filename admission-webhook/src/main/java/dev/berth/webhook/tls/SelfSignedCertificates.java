@@ -21,8 +21,10 @@ public final class SelfSignedCertificates implements CertificateSource {
   private final Duration servingValidity;
   private final Consumer<String> onCaBundle;
   private CertificateAuthority ca;
+
   /** A CA already in the bundle but not yet signing our serving certificate. */
   private CertificateAuthority pending;
+
   private volatile KeyMaterial serving;
 
   public SelfSignedCertificates(

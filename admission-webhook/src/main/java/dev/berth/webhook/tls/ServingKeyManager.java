@@ -9,10 +9,10 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
- * A key manager whose certificate can be replaced while the server runs: new handshakes get the
- * new certificate, connections already open keep theirs. Each generation has its own alias and
- * the previous one stays resolvable, so a handshake that chose an alias just before a swap still
- * finds a matching key and chain.
+ * A key manager whose certificate can be replaced while the server runs: new handshakes get the new
+ * certificate, connections already open keep theirs. Each generation has its own alias and the
+ * previous one stays resolvable, so a handshake that chose an alias just before a swap still finds
+ * a matching key and chain.
  */
 public final class ServingKeyManager extends X509ExtendedKeyManager {
   private record Generation(String alias, KeyMaterial material) {}
@@ -46,9 +46,11 @@ public final class ServingKeyManager extends X509ExtendedKeyManager {
   private String aliasFor(String keyType) {
     Generation c = current;
     String algorithm = c.material().key().getAlgorithm();
-    boolean matches = keyType == null || keyType.equals(algorithm)
-        || (algorithm.equals("EC") && keyType.startsWith("EC"))
-        || (algorithm.equals("RSA") && keyType.startsWith("RSA"));
+    boolean matches =
+        keyType == null
+            || keyType.equals(algorithm)
+            || (algorithm.equals("EC") && keyType.startsWith("EC"))
+            || (algorithm.equals("RSA") && keyType.startsWith("RSA"));
     return matches ? c.alias() : null;
   }
 

@@ -7,9 +7,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * An AdmissionCheck: a controller name shaped like example.com/name, optional parameters naming
- * the check's configuration object in full; the controller cannot change once created (its
- * workloads' states were written by it).
+ * An AdmissionCheck: a controller name shaped like example.com/name, optional parameters naming the
+ * check's configuration object in full; the controller cannot change once created (its workloads'
+ * states were written by it).
  */
 public final class AdmissionCheckValidator {
   private static final Pattern CONTROLLER = Pattern.compile(AdmissionCheckSpec.CONTROLLER_NAME);
@@ -27,9 +27,12 @@ public final class AdmissionCheckValidator {
       return errors.toList();
     }
     if (s.controllerName.length() > 253 || !CONTROLLER.matcher(s.controllerName).matches()) {
-      errors.add(FieldError.invalid(cp, s.controllerName,
-          "must be a domain-prefixed path of at most 253 characters, e.g."
-              + " berth.dev/provisioning-request"));
+      errors.add(
+          FieldError.invalid(
+              cp,
+              s.controllerName,
+              "must be a domain-prefixed path of at most 253 characters, e.g."
+                  + " berth.dev/provisioning-request"));
     }
     if (s.parameters != null) {
       FieldPath pp = spec.child("parameters");
@@ -42,8 +45,11 @@ public final class AdmissionCheckValidator {
       if (p.kind == null || p.kind.isEmpty()) {
         errors.add(FieldError.required(pp.child("kind"), "the kind of the parameters"));
       } else if (p.kind.length() > 63 || !KIND.matcher(p.kind).matches()) {
-        errors.add(FieldError.invalid(pp.child("kind"), p.kind,
-            "must be a kind name: an upper-case letter, then letters, digits or '-'"));
+        errors.add(
+            FieldError.invalid(
+                pp.child("kind"),
+                p.kind,
+                "must be a kind name: an upper-case letter, then letters, digits or '-'"));
       }
       if (p.name == null || p.name.isEmpty()) {
         errors.add(FieldError.required(pp.child("name"), "the name of the parameters object"));
@@ -60,8 +66,9 @@ public final class AdmissionCheckValidator {
     String before = old.getSpec() == null ? null : old.getSpec().controllerName;
     String after = check.getSpec() == null ? null : check.getSpec().controllerName;
     if (before != null && after != null && !Objects.equals(before, after)) {
-      errors.add(FieldError.invalid(FieldPath.root("spec").child("controllerName"), after,
-          "field is immutable"));
+      errors.add(
+          FieldError.invalid(
+              FieldPath.root("spec").child("controllerName"), after, "field is immutable"));
     }
     return errors.toList();
   }

@@ -2,10 +2,10 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.AdmissionCheck;
-import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.Workload;
@@ -15,9 +15,8 @@ import java.util.List;
 
 /**
  * The one entry point to Berth's object rules, for the webhook and for the operator (which
- * re-checks what it reads, so a resource is checked even where the webhook is off). Pure: no
- * API calls; an empty list means valid. Rules that depend on the requester are in
- * {@link RequestGuard}.
+ * re-checks what it reads, so a resource is checked even where the webhook is off). Pure: no API
+ * calls; an empty list means valid. Rules that depend on the requester are in {@link RequestGuard}.
  */
 public final class BerthValidators {
   private BerthValidators() {}

@@ -22,7 +22,10 @@ public final class ClusterQueueValidator {
     FieldPath sp = FieldPath.root("spec");
     errors.dnsSubdomain(sp.child("cohortName"), spec.cohortName);
     ResourceGroupsValidator.validate(
-        spec.resourceGroups, sp.child("resourceGroups"), spec.cohortName != null, "cohortName",
+        spec.resourceGroups,
+        sp.child("resourceGroups"),
+        spec.cohortName != null,
+        "cohortName",
         errors);
     LabelSelectorValidator.validate(spec.namespaceSelector, sp.child("namespaceSelector"), errors);
     checkFungibility(spec.flavorFungibility, sp.child("flavorFungibility"), errors);
@@ -40,8 +43,10 @@ public final class ClusterQueueValidator {
     boolean borrowTries = f.whenCanBorrow == FlavorFungibility.Policy.TryNextFlavor;
     boolean preemptTries = f.whenCanPreempt != FlavorFungibility.Policy.MayStopSearch;
     if (!borrowTries || !preemptTries) {
-      errors.add(FieldError.forbidden(path.child("preference"),
-          "preference requires whenCanBorrow and whenCanPreempt to be TryNextFlavor"));
+      errors.add(
+          FieldError.forbidden(
+              path.child("preference"),
+              "preference requires whenCanBorrow and whenCanPreempt to be TryNextFlavor"));
     }
   }
 
@@ -57,12 +62,17 @@ public final class ClusterQueueValidator {
         p.reclaimWithinCohort == null
             || p.reclaimWithinCohort == ClusterQueuePreemption.ReclaimWithinCohort.Never;
     if (borrowPreempts && reclaimNever) {
-      errors.add(FieldError.invalid(path.child("borrowWithinCohort").child("policy"), policy.name(),
-          "reclaimWithinCohort=Never and borrowWithinCohort.policy!=Never cannot be combined"));
+      errors.add(
+          FieldError.invalid(
+              path.child("borrowWithinCohort").child("policy"),
+              policy.name(),
+              "reclaimWithinCohort=Never and borrowWithinCohort.policy!=Never cannot be combined"));
     }
     if (!borrowPreempts && p.borrowWithinCohort.maxPriorityThreshold != null) {
-      errors.add(FieldError.forbidden(path.child("borrowWithinCohort").child("maxPriorityThreshold"),
-          "maxPriorityThreshold is only allowed with policy LowerPriority"));
+      errors.add(
+          FieldError.forbidden(
+              path.child("borrowWithinCohort").child("maxPriorityThreshold"),
+              "maxPriorityThreshold is only allowed with policy LowerPriority"));
     }
   }
 
@@ -94,8 +104,9 @@ public final class ClusterQueueValidator {
         if (flavor != null && !seen.add(flavor)) {
           errors.add(FieldError.duplicate(fp, flavor));
         } else if (!flavors.contains(flavor)) {
-          errors.add(FieldError.invalid(fp, flavor,
-              "must be a flavor of this ClusterQueue's resourceGroups"));
+          errors.add(
+              FieldError.invalid(
+                  fp, flavor, "must be a flavor of this ClusterQueue's resourceGroups"));
         }
       }
     }

@@ -21,11 +21,15 @@ public final class CohortValidator {
     errors.dnsSubdomain(sp.child("parentName"), spec.parentName);
     String name = cohort.getMetadata() == null ? null : cohort.getMetadata().getName();
     if (spec.parentName != null && spec.parentName.equals(name)) {
-      errors.add(FieldError.invalid(sp.child("parentName"), spec.parentName,
-          "a cohort cannot be its own parent"));
+      errors.add(
+          FieldError.invalid(
+              sp.child("parentName"), spec.parentName, "a cohort cannot be its own parent"));
     }
     ResourceGroupsValidator.validate(
-        spec.resourceGroups, sp.child("resourceGroups"), spec.parentName != null, "parentName",
+        spec.resourceGroups,
+        sp.child("resourceGroups"),
+        spec.parentName != null,
+        "parentName",
         errors);
     FairSharingValidator.validate(spec.fairSharing, sp.child("fairSharing"), errors);
     return errors.toList();

@@ -1,8 +1,8 @@
 package dev.berth.webhook.validation;
 
 /**
- * A field path in Kubernetes' notation ({@code spec.resourceGroups[0].flavors[1].name},
- * {@code metadata.labels[berth.dev/queue-name]}), so messages match what kubectl users know.
+ * A field path in Kubernetes' notation ({@code spec.resourceGroups[0].flavors[1].name}, {@code
+ * metadata.labels[berth.dev/queue-name]}), so messages match what kubectl users know.
  */
 public final class FieldPath {
   private final String path;

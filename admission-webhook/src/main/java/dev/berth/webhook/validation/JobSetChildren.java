@@ -5,10 +5,10 @@ import java.util.Objects;
 
 /**
  * A Job that names a JobSet as its controller is left to that JobSet, which is what Berth queues
- * and admits. Anyone may write such an owner reference, so before such a Job starts it must be
- * one the JobSet itself would run: the JobSet exists (same UID) and runs, and the Job is one of
- * its replicatedJobs' ({@code <jobset>-<replicatedJob>-<index>}, index below replicas, a name
- * unique in the namespace) with no more pods and the same requests as that replicatedJob's.
+ * and admits. Anyone may write such an owner reference, so before such a Job starts it must be one
+ * the JobSet itself would run: the JobSet exists (same UID) and runs, and the Job is one of its
+ * replicatedJobs' ({@code <jobset>-<replicatedJob>-<index>}, index below replicas, a name unique in
+ * the namespace) with no more pods and the same requests as that replicatedJob's.
  */
 final class JobSetChildren {
   private static final FieldPath OWNERS = FieldPath.root("metadata").child("ownerReferences");
@@ -31,27 +31,42 @@ final class JobSetChildren {
   static void checkStart(JsonNode job, JsonNode owner, JsonNode jobSet, Errors errors) {
     String jobSetName = owner.path("name").asText();
     if (jobSet == null) {
-      errors.add(FieldError.forbidden(OWNERS, "JobSet " + jobSetName + " (uid "
-          + owner.path("uid").asText() + ") does not exist; a Job of a JobSet starts only"
-          + " when its JobSet does"));
+      errors.add(
+          FieldError.forbidden(
+              OWNERS,
+              "JobSet "
+                  + jobSetName
+                  + " (uid "
+                  + owner.path("uid").asText()
+                  + ") does not exist; a Job of a JobSet starts only"
+                  + " when its JobSet does"));
       return;
     }
     if (jobSet.path("spec").path("suspend").asBoolean(false)) {
-      errors.add(FieldError.forbidden(OWNERS, "JobSet " + jobSetName + " is suspended (not"
-          + " admitted); its Jobs start only when the Berth operator starts it"));
+      errors.add(
+          FieldError.forbidden(
+              OWNERS,
+              "JobSet "
+                  + jobSetName
+                  + " is suspended (not"
+                  + " admitted); its Jobs start only when the Berth operator starts it"));
       return;
     }
     String name = job.path("metadata").path("name").asText();
     for (JsonNode rj : jobSet.path("spec").path("replicatedJobs")) {
       String prefix = jobSetName + "-" + rj.path("name").asText() + "-";
-      if (name.startsWith(prefix) && isIndex(name.substring(prefix.length()),
-          rj.path("replicas").asInt(1))) {
+      if (name.startsWith(prefix)
+          && isIndex(name.substring(prefix.length()), rj.path("replicas").asInt(1))) {
         checkSize(job.path("spec"), rj.path("template").path("spec"), errors);
         return;
       }
     }
-    errors.add(FieldError.forbidden(FieldPath.root("metadata").child("name"), "JobSet "
-        + jobSetName + " runs no Job of this name (<jobset>-<replicatedJob>-<index>)"));
+    errors.add(
+        FieldError.forbidden(
+            FieldPath.root("metadata").child("name"),
+            "JobSet "
+                + jobSetName
+                + " runs no Job of this name (<jobset>-<replicatedJob>-<index>)"));
   }
 
   private static boolean isIndex(String text, int replicas) {
@@ -67,8 +82,10 @@ final class JobSetChildren {
       int mine = job.path(count).asInt(1);
       int allowed = replicated.path(count).asInt(1);
       if (mine > allowed) {
-        errors.add(FieldError.forbidden(spec.child(count), "is " + mine + ", more than the "
-            + allowed + " of its JobSet's replicatedJob"));
+        errors.add(
+            FieldError.forbidden(
+                spec.child(count),
+                "is " + mine + ", more than the " + allowed + " of its JobSet's replicatedJob"));
       }
     }
     for (String list : java.util.List.of("containers", "initContainers")) {
@@ -83,8 +100,10 @@ final class JobSetChildren {
           }
         }
         if (same == null || !same.path("resources").equals(container.path("resources"))) {
-          errors.add(FieldError.forbidden(spec.child("template").child("spec").child(list)
-              .index(i).child("resources"), "must be what its JobSet's replicatedJob asks for"));
+          errors.add(
+              FieldError.forbidden(
+                  spec.child("template").child("spec").child(list).index(i).child("resources"),
+                  "must be what its JobSet's replicatedJob asks for"));
         }
       }
     }

@@ -9,8 +9,8 @@ import java.util.Set;
 
 /**
  * A jobset.x-k8s.io/v1alpha2 JobSet, read as JSON (fabric8 has no JobSet model). Berth turns each
- * replicatedJob into one podSet, so a managed JobSet must fit a Workload: at most 18 of them,
- * with distinct names and countable pod templates.
+ * replicatedJob into one podSet, so a managed JobSet must fit a Workload: at most 18 of them, with
+ * distinct names and countable pod templates.
  */
 public final class JobSetValidator {
   private static final String KIND = "JobSet";
@@ -24,16 +24,18 @@ public final class JobSetValidator {
       return errors.toList();
     }
     ManagedJobRules.validateLabels(view, errors);
-    checkReplicatedJobs(jobSet.path("spec").path("replicatedJobs"),
-        FieldPath.root("spec").child("replicatedJobs"), errors);
+    checkReplicatedJobs(
+        jobSet.path("spec").path("replicatedJobs"),
+        FieldPath.root("spec").child("replicatedJobs"),
+        errors);
     return errors.toList();
   }
 
   public static List<FieldError> validateUpdate(JsonNode old, JsonNode jobSet) {
     Errors errors = new Errors();
     errors.addAll(validate(jobSet));
-    ManagedJobRules.validateQueueUnchangedWhileRunning(JobView.of(old), JobView.of(jobSet), KIND,
-        errors);
+    ManagedJobRules.validateQueueUnchangedWhileRunning(
+        JobView.of(old), JobView.of(jobSet), KIND, errors);
     return errors.toList();
   }
 
@@ -59,8 +61,11 @@ public final class JobSetValidator {
         }
       }
       if (job.path("replicas").isNumber() && job.path("replicas").asInt() < 0) {
-        errors.add(FieldError.invalid(jp.child("replicas"), job.path("replicas").asInt(),
-            "must be greater than or equal to 0"));
+        errors.add(
+            FieldError.invalid(
+                jp.child("replicas"),
+                job.path("replicas").asInt(),
+                "must be greater than or equal to 0"));
       }
       JsonNode template = job.path("template").path("spec").path("template");
       FieldPath tp = jp.child("template").child("spec").child("template");
@@ -83,9 +88,11 @@ public final class JobSetValidator {
   private static int podCount(JsonNode replicatedJob) {
     JsonNode spec = replicatedJob.path("template").path("spec");
     int parallelism = spec.path("parallelism").isNumber() ? spec.path("parallelism").asInt() : 1;
-    int perJob = spec.path("completions").isNumber()
-        ? Math.min(parallelism, spec.path("completions").asInt())
-        : parallelism;
-    return (replicatedJob.path("replicas").isNumber() ? replicatedJob.path("replicas").asInt() : 1) * perJob;
+    int perJob =
+        spec.path("completions").isNumber()
+            ? Math.min(parallelism, spec.path("completions").asInt())
+            : parallelism;
+    return (replicatedJob.path("replicas").isNumber() ? replicatedJob.path("replicas").asInt() : 1)
+        * perJob;
   }
 }

@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.List;
 
 /**
- * A batch/v1 Job as Berth sees it. Unmanaged Jobs pass untouched; the Job API validates the rest
- * of a Job before this runs.
+ * A batch/v1 Job as Berth sees it. Unmanaged Jobs pass untouched; the Job API validates the rest of
+ * a Job before this runs.
  */
 public final class JobValidator {
   private static final String KIND = "Job";
@@ -24,7 +24,10 @@ public final class JobValidator {
     checkMaxExecTime(job.getMetadata().getLabels(), errors);
     if (job.getSpec() != null && job.getSpec().getTemplate() != null) {
       PodTemplateRules.validate(
-          job.getSpec().getTemplate(), FieldPath.root("spec").child("template"), errors, podCount(job));
+          job.getSpec().getTemplate(),
+          FieldPath.root("spec").child("template"),
+          errors,
+          podCount(job));
     }
     return errors.toList();
   }
@@ -32,8 +35,8 @@ public final class JobValidator {
   public static List<FieldError> validateUpdate(Job old, Job job) {
     Errors errors = new Errors();
     errors.addAll(validate(job));
-    ManagedJobRules.validateQueueUnchangedWhileRunning(JobView.of(old), JobView.of(job), KIND,
-        errors);
+    ManagedJobRules.validateQueueUnchangedWhileRunning(
+        JobView.of(old), JobView.of(job), KIND, errors);
     return errors.toList();
   }
 
@@ -71,12 +74,16 @@ public final class JobValidator {
       return;
     }
     if (min < 1 || min > max) {
-      errors.add(FieldError.invalid(path, value,
-          "must be between 1 and the Job's parallelism (" + max + ")"));
+      errors.add(
+          FieldError.invalid(
+              path, value, "must be between 1 and the Job's parallelism (" + max + ")"));
     }
   }
 
-  /** The pods the Job runs at once, as the operator counts its podSet: min(parallelism, completions). */
+  /**
+   * The pods the Job runs at once, as the operator counts its podSet: min(parallelism,
+   * completions).
+   */
   private static int podCount(Job job) {
     Integer parallelism = job.getSpec().getParallelism();
     Integer completions = job.getSpec().getCompletions();

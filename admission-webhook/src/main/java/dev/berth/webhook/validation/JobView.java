@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the queue rules need from a batch/v1 Job or a JobSet: its labels and annotations, whether
- * it is suspended, and whether a JobSet owns it (then the JobSet, not the Job, is managed).
+ * What the queue rules need from a batch/v1 Job or a JobSet: its labels and annotations, whether it
+ * is suspended, and whether a JobSet owns it (then the JobSet, not the Job, is managed).
  */
 public record JobView(
     Map<String, String> labels,

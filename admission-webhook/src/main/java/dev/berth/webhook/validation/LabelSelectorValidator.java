@@ -45,11 +45,14 @@ final class LabelSelectorValidator {
       } else if (!OPERATORS.contains(op)) {
         errors.add(FieldError.notSupported(ep.child("operator"), op, OPERATORS));
       } else if ((op.equals("In") || op.equals("NotIn")) && values.isEmpty()) {
-        errors.add(FieldError.required(ep.child("values"),
-            "must be specified when `operator` is 'In' or 'NotIn'"));
+        errors.add(
+            FieldError.required(
+                ep.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
       } else if ((op.equals("Exists") || op.equals("DoesNotExist")) && !values.isEmpty()) {
-        errors.add(FieldError.forbidden(ep.child("values"),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        errors.add(
+            FieldError.forbidden(
+                ep.child("values"),
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
       }
       for (int v = 0; v < values.size(); v++) {
         errors.labelValue(ep.child("values").index(v), values.get(v));

@@ -31,8 +31,11 @@ public final class LocalQueueValidator {
     String before = old.getSpec() == null ? null : old.getSpec().clusterQueue;
     String after = lq.getSpec() == null ? null : lq.getSpec().clusterQueue;
     if (!Objects.equals(before, after)) {
-      errors.add(FieldError.invalid(FieldPath.root("spec").child("clusterQueue"), after,
-          "field is immutable: clusterQueue cannot change; create a new LocalQueue instead"));
+      errors.add(
+          FieldError.invalid(
+              FieldPath.root("spec").child("clusterQueue"),
+              after,
+              "field is immutable: clusterQueue cannot change; create a new LocalQueue instead"));
     }
     return errors.toList();
   }

@@ -12,16 +12,16 @@ import java.util.Optional;
  * or it has a LocalQueue named {@code default}; see {@link QueueScope}). Then:
  *
  * <ul>
- *   <li>in a managed namespace a new Job names a LocalQueue (the default-queue webhook fills it
- *       in when there is one);
+ *   <li>in a managed namespace a new Job names a LocalQueue (the default-queue webhook fills it in
+ *       when there is one);
  *   <li>while suspended, its queue label may move to another existing LocalQueue, never go away;
  *   <li>only the operator unsuspends it, whatever the labels before and after;
  *   <li>while it runs, its pod sets stay those its Workload was admitted with (only the operator,
  *       which lowers parallelism for partial admission, may change them).
  * </ul>
  *
- * <p>These are decisions about a request, never ratcheted away: an old object cannot already
- * have them.
+ * <p>These are decisions about a request, never ratcheted away: an old object cannot already have
+ * them.
  */
 public final class ManagedJobPolicy {
   private static final FieldPath QUEUE_LABEL =
@@ -45,16 +45,25 @@ public final class ManagedJobPolicy {
     }
     Errors errors = new Errors();
     if (!view.managed() && managedNamespace.isPresent()) {
-      errors.add(FieldError.required(QUEUE_LABEL, "namespace " + namespace + " is managed by"
-          + " Berth (" + managedNamespace.get() + "): a " + kind + " there must name one of its"
-          + " LocalQueues"));
+      errors.add(
+          FieldError.required(
+              QUEUE_LABEL,
+              "namespace "
+                  + namespace
+                  + " is managed by"
+                  + " Berth ("
+                  + managedNamespace.get()
+                  + "): a "
+                  + kind
+                  + " there must name one of its"
+                  + " LocalQueues"));
     }
     errors.addAll(guard.checkStart(null, view, kind, username, managedNamespace));
     return errors.toList();
   }
 
-  public List<FieldError> onUpdate(String kind, String namespace, JsonNode old, JsonNode job,
-      String username) {
+  public List<FieldError> onUpdate(
+      String kind, String namespace, JsonNode old, JsonNode job, String username) {
     JobView before = JobView.of(old);
     JobView after = JobView.of(job);
     Optional<String> managedNamespace = scope.managedBecause(namespace);
@@ -70,30 +79,40 @@ public final class ManagedJobPolicy {
     }
     errors.addAll(guard.checkStart(before, after, kind, username, managedNamespace));
     if (before.managed() && !before.suspended() && !guard.isOperator(username)) {
-      String why = "the " + kind + " runs under the Workload admitted for its old size; delete it"
-          + " and create it again to change its pods";
-      errors.addAll("JobSet".equals(kind)
-          ? PodSetChanges.ofJobSet(old, job, why)
-          : PodSetChanges.ofJob(old, job, why));
+      String why =
+          "the "
+              + kind
+              + " runs under the Workload admitted for its old size; delete it"
+              + " and create it again to change its pods";
+      errors.addAll(
+          "JobSet".equals(kind)
+              ? PodSetChanges.ofJobSet(old, job, why)
+              : PodSetChanges.ofJob(old, job, why));
     }
     return errors.toList();
   }
 
   /**
-   * A Job claiming a JobSet as its controller, when it starts (created running or unsuspended)
-   * in a request not the operator's: the JobSet must run it ({@link JobSetChildren}). Where
-   * Berth manages neither the namespace nor that JobSet, it is none of Berth's business.
+   * A Job claiming a JobSet as its controller, when it starts (created running or unsuspended) in a
+   * request not the operator's: the JobSet must run it ({@link JobSetChildren}). Where Berth
+   * manages neither the namespace nor that JobSet, it is none of Berth's business.
    */
-  private List<FieldError> checkJobSetChild(String namespace, JobView before, JsonNode job,
-      String username, Optional<String> managedNamespace) {
+  private List<FieldError> checkJobSetChild(
+      String namespace,
+      JobView before,
+      JsonNode job,
+      String username,
+      Optional<String> managedNamespace) {
     boolean starting = !JobView.of(job).suspended() && (before == null || before.suspended());
     if (!starting || guard.isOperator(username)) {
       return List.of();
     }
     JsonNode owner = JobSetChildren.owner(job);
-    JsonNode jobSet = scope.jobSet(namespace, owner.path("name").asText())
-        .filter(js -> js.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
-        .orElse(null);
+    JsonNode jobSet =
+        scope
+            .jobSet(namespace, owner.path("name").asText())
+            .filter(js -> js.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
     if (managedNamespace.isEmpty() && (jobSet == null || !JobView.of(jobSet).managed())) {
       return List.of();
     }
@@ -103,23 +122,38 @@ public final class ManagedJobPolicy {
   }
 
   /**
-   * A suspended managed Job may change queues (that is how it is requeued elsewhere), but only to
-   * a LocalQueue that exists: without the label nothing would stop it being started later.
+   * A suspended managed Job may change queues (that is how it is requeued elsewhere), but only to a
+   * LocalQueue that exists: without the label nothing would stop it being started later.
    */
-  private void checkQueueMove(String kind, String namespace, JobView before, JobView after,
-      Errors errors) {
+  private void checkQueueMove(
+      String kind, String namespace, JobView before, JobView after, Errors errors) {
     String to = after.queueName();
     if (Objects.equals(before.queueName(), to)) {
       return;
     }
     if (to == null) {
-      errors.add(FieldError.forbidden(QUEUE_LABEL, "cannot be removed from a " + kind
-          + " managed by Berth; move it to another LocalQueue of namespace " + namespace
-          + ", or delete the " + kind));
+      errors.add(
+          FieldError.forbidden(
+              QUEUE_LABEL,
+              "cannot be removed from a "
+                  + kind
+                  + " managed by Berth; move it to another LocalQueue of namespace "
+                  + namespace
+                  + ", or delete the "
+                  + kind));
     } else if (!scope.exists(namespace, to)) {
-      errors.add(FieldError.invalid(QUEUE_LABEL, to, "a suspended " + kind + " may move only to"
-          + " an existing LocalQueue; namespace " + namespace + " has no LocalQueue \"" + to
-          + "\""));
+      errors.add(
+          FieldError.invalid(
+              QUEUE_LABEL,
+              to,
+              "a suspended "
+                  + kind
+                  + " may move only to"
+                  + " an existing LocalQueue; namespace "
+                  + namespace
+                  + " has no LocalQueue \""
+                  + to
+                  + "\""));
     }
   }
 }

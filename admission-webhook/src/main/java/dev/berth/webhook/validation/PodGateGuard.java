@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * While a pod waits behind Berth's topology gate, where it may run is the operator's to decide:
- * it releases the pod with one write that adds its domain's node labels to the nodeSelector and
+ * While a pod waits behind Berth's topology gate, where it may run is the operator's to decide: it
+ * releases the pod with one write that adds its domain's node labels to the nodeSelector and
  * removes the gate. Anyone else removing the gate would let kube-scheduler place the pod outside
  * its domain; anyone else adding to the nodeSelector (the API server allows additions on a gated
  * pod) would steer it or make the operator's release fail; taking Berth's pod labels away would
@@ -28,25 +28,41 @@ public final class PodGateGuard {
     if (!gated(old) || guard.isOperator(username)) {
       return List.of();
     }
-    String who = "; only the Berth operator may, when it releases the pod into its topology"
-        + " domain (user \"" + username + "\" may not)";
+    String who =
+        "; only the Berth operator may, when it releases the pod into its topology"
+            + " domain (user \""
+            + username
+            + "\" may not)";
     Errors errors = new Errors();
     if (!gated(pod)) {
-      errors.add(FieldError.forbidden(GATES,
-          "the " + Berth.TOPOLOGY_SCHEDULING_GATE + " scheduling gate cannot be removed" + who));
+      errors.add(
+          FieldError.forbidden(
+              GATES,
+              "the "
+                  + Berth.TOPOLOGY_SCHEDULING_GATE
+                  + " scheduling gate cannot be removed"
+                  + who));
     }
     if (!old.at("/spec/nodeSelector").equals(pod.at("/spec/nodeSelector"))) {
-      errors.add(FieldError.forbidden(NODE_SELECTOR,
-          "cannot change while the pod waits behind the " + Berth.TOPOLOGY_SCHEDULING_GATE
-              + " gate" + who));
+      errors.add(
+          FieldError.forbidden(
+              NODE_SELECTOR,
+              "cannot change while the pod waits behind the "
+                  + Berth.TOPOLOGY_SCHEDULING_GATE
+                  + " gate"
+                  + who));
     }
     for (String label : List.of(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL)) {
       String before = old.path("metadata").path("labels").path(label).asText(null);
       String after = pod.path("metadata").path("labels").path(label).asText(null);
       if (!Objects.equals(before, after)) {
-        errors.add(FieldError.forbidden(LABELS.key(label),
-            "cannot change while the pod waits behind the " + Berth.TOPOLOGY_SCHEDULING_GATE
-                + " gate" + who));
+        errors.add(
+            FieldError.forbidden(
+                LABELS.key(label),
+                "cannot change while the pod waits behind the "
+                    + Berth.TOPOLOGY_SCHEDULING_GATE
+                    + " gate"
+                    + who));
       }
     }
     return errors.toList();

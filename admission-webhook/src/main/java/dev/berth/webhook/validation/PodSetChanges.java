@@ -9,14 +9,19 @@ import java.util.Set;
 /**
  * The pod sets of a running Job or JobSet are what its Workload was admitted with: how many pods
  * (parallelism, completions, replicas, and for a Job the min-parallelism and original-parallelism
- * annotations) and what each asks for (the pod template, requests included). A change while it runs would use quota the Workload does not hold (growing) or keep
- * quota nobody uses (shrinking), so both are refused; Kueue stops such a Job instead.
+ * annotations) and what each asks for (the pod template, requests included). A change while it runs
+ * would use quota the Workload does not hold (growing) or keep quota nobody uses (shrinking), so
+ * both are refused; Kueue stops such a Job instead.
  */
 final class PodSetChanges {
   private static final FieldPath SPEC = FieldPath.root("spec");
-  /** Fields whose children are map keys, written {@code requests[nvidia.com/gpu]} as kubectl does. */
-  private static final Set<String> MAPS = Set.of(
-      "labels", "annotations", "nodeSelector", "requests", "limits", "overhead");
+
+  /**
+   * Fields whose children are map keys, written {@code requests[nvidia.com/gpu]} as kubectl does.
+   */
+  private static final Set<String> MAPS =
+      Set.of("labels", "annotations", "nodeSelector", "requests", "limits", "overhead");
+
   /** Enough paths to say what changed without drowning the message. */
   private static final int MAX_REPORTED = 4;
 
@@ -32,13 +37,22 @@ final class PodSetChanges {
     }
     // The Workload's minCount and its pod count under partial admission come from these.
     FieldPath annotations = FieldPath.root("metadata").child("annotations");
-    for (String key : List.of(Berth.JOB_MIN_PARALLELISM_ANNOTATION,
-        Berth.ORIGINAL_PARALLELISM_ANNOTATION)) {
-      compareValue(old.path("metadata").path("annotations").path(key),
-          job.path("metadata").path("annotations").path(key), annotations.key(key), why, errors);
+    for (String key :
+        List.of(Berth.JOB_MIN_PARALLELISM_ANNOTATION, Berth.ORIGINAL_PARALLELISM_ANNOTATION)) {
+      compareValue(
+          old.path("metadata").path("annotations").path(key),
+          job.path("metadata").path("annotations").path(key),
+          annotations.key(key),
+          why,
+          errors);
     }
-    compareTree(before.path("template"), after.path("template"), SPEC.child("template"), why,
-        errors, new int[] {0});
+    compareTree(
+        before.path("template"),
+        after.path("template"),
+        SPEC.child("template"),
+        why,
+        errors,
+        new int[] {0});
     return errors.toList();
   }
 
@@ -61,26 +75,36 @@ final class PodSetChanges {
       compareValue(b.path("replicas"), a.path("replicas"), rj.child("replicas"), why, errors);
       FieldPath jobSpec = rj.child("template").child("spec");
       for (String count : List.of("parallelism", "completions")) {
-        compareValue(b.at("/template/spec/" + count), a.at("/template/spec/" + count),
-            jobSpec.child(count), why, errors);
+        compareValue(
+            b.at("/template/spec/" + count),
+            a.at("/template/spec/" + count),
+            jobSpec.child(count),
+            why,
+            errors);
       }
-      compareTree(b.at("/template/spec/template"), a.at("/template/spec/template"),
-          jobSpec.child("template"), why, errors, reported);
+      compareTree(
+          b.at("/template/spec/template"),
+          a.at("/template/spec/template"),
+          jobSpec.child("template"),
+          why,
+          errors,
+          reported);
     }
     return errors.toList();
   }
 
-  private static void compareValue(JsonNode before, JsonNode after, FieldPath path, String why,
-      Errors errors) {
+  private static void compareValue(
+      JsonNode before, JsonNode after, FieldPath path, String why, Errors errors) {
     if (!same(before, after)) {
-      errors.add(FieldError.forbidden(path,
-          "cannot change from " + render(before) + " to " + render(after) + ": " + why));
+      errors.add(
+          FieldError.forbidden(
+              path, "cannot change from " + render(before) + " to " + render(after) + ": " + why));
     }
   }
 
   /** Reports the deepest fields that differ, e.g. spec.template.spec.containers[0].image. */
-  private static void compareTree(JsonNode before, JsonNode after, FieldPath path, String why,
-      Errors errors, int[] reported) {
+  private static void compareTree(
+      JsonNode before, JsonNode after, FieldPath path, String why, Errors errors, int[] reported) {
     if (same(before, after) || reported[0] >= MAX_REPORTED) {
       return;
     }
@@ -88,8 +112,13 @@ final class PodSetChanges {
       boolean keys = MAPS.contains(lastSegment(path));
       for (Iterator<String> it = union(before, after); it.hasNext(); ) {
         String name = it.next();
-        compareTree(before.path(name), after.path(name),
-            keys ? path.key(name) : path.child(name), why, errors, reported);
+        compareTree(
+            before.path(name),
+            after.path(name),
+            keys ? path.key(name) : path.child(name),
+            why,
+            errors,
+            reported);
       }
       return;
     }

@@ -13,9 +13,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What Berth needs from a pod template to count its quota and place its pods: containers with
- * names and sane requests, and well-formed topology annotations. {@code pods} is counted by Berth
- * itself and may not be requested directly.
+ * What Berth needs from a pod template to count its quota and place its pods: containers with names
+ * and sane requests, and well-formed topology annotations. {@code pods} is counted by Berth itself
+ * and may not be requested directly.
  */
 final class PodTemplateRules {
   static final String PODS = "pods";
@@ -80,9 +80,14 @@ final class PodTemplateRules {
       Optional<BigDecimal> request = Quantities.value(e.getValue());
       Optional<BigDecimal> limit = Quantities.value(limits.get(e.getKey()));
       if (request.isPresent() && limit.isPresent() && request.get().compareTo(limit.get()) > 0) {
-        errors.add(FieldError.invalid(path.child("requests").key(e.getKey()),
-            e.getValue().toString(), "must be less than or equal to " + e.getKey() + " limit of "
-                + limits.get(e.getKey())));
+        errors.add(
+            FieldError.invalid(
+                path.child("requests").key(e.getKey()),
+                e.getValue().toString(),
+                "must be less than or equal to "
+                    + e.getKey()
+                    + " limit of "
+                    + limits.get(e.getKey())));
       }
     }
   }
@@ -95,8 +100,9 @@ final class PodTemplateRules {
         errors.add(FieldError.invalid(rp, e.getKey(), "must be a resource name: " + problem));
       }
       if (PODS.equals(e.getKey())) {
-        errors.add(FieldError.forbidden(rp,
-            "pods may not be requested directly; Berth counts one per pod"));
+        errors.add(
+            FieldError.forbidden(
+                rp, "pods may not be requested directly; Berth counts one per pod"));
       }
       Quantities.checkNonNegative(e.getValue(), rp, errors);
     }

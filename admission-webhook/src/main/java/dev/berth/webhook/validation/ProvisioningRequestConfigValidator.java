@@ -12,14 +12,15 @@ import java.util.regex.Pattern;
 
 /**
  * A ProvisioningRequestConfig: a provisioning class the autoscaler's ProvisioningRequest accepts,
- * parameters within the ProvisioningRequest's own bounds (100, values of 255 characters),
- * resource names for managedResources, and a retry strategy whose base does not exceed its max.
+ * parameters within the ProvisioningRequest's own bounds (100, values of 255 characters), resource
+ * names for managedResources, and a retry strategy whose base does not exceed its max.
  */
 public final class ProvisioningRequestConfigValidator {
   static final int MAX_PARAMETERS = 100;
   static final int MAX_PARAMETER_VALUE = 255;
   static final int MAX_MANAGED_RESOURCES = 100;
   private static final Pattern RESOURCE = Pattern.compile(Berth.RESOURCE_NAME);
+
   /** The ProvisioningRequest's parameter keys are names ("ValidUntilSeconds"). */
   private static final Pattern PARAMETER_KEY = Pattern.compile("^[A-Za-z]([A-Za-z0-9._-]*)$");
 
@@ -35,8 +36,11 @@ public final class ProvisioningRequestConfigValidator {
     }
     FieldPath cp = sp.child("provisioningClassName");
     if (spec.provisioningClassName == null || spec.provisioningClassName.isEmpty()) {
-      errors.add(FieldError.required(cp, "the autoscaler's provisioning class, e.g."
-          + " check-capacity.autoscaling.x-k8s.io"));
+      errors.add(
+          FieldError.required(
+              cp,
+              "the autoscaler's provisioning class, e.g."
+                  + " check-capacity.autoscaling.x-k8s.io"));
     } else {
       errors.dnsSubdomain(cp, spec.provisioningClassName);
     }
@@ -56,14 +60,21 @@ public final class ProvisioningRequestConfigValidator {
     for (Map.Entry<String, String> e : parameters.entrySet()) {
       FieldPath kp = path.key(e.getKey());
       if (!PARAMETER_KEY.matcher(e.getKey()).matches() || e.getKey().length() > 253) {
-        errors.add(FieldError.invalid(kp, e.getKey(), "a parameter's name starts with a letter"
-            + " and has letters, digits, '.', '_' or '-' (at most 253 characters)"));
+        errors.add(
+            FieldError.invalid(
+                kp,
+                e.getKey(),
+                "a parameter's name starts with a letter"
+                    + " and has letters, digits, '.', '_' or '-' (at most 253 characters)"));
       }
       if (e.getValue() == null) {
         errors.add(FieldError.required(kp, "a parameter needs a value"));
       } else if (e.getValue().length() > MAX_PARAMETER_VALUE) {
-        errors.add(FieldError.invalid(kp, e.getValue().length() + " characters",
-            "a parameter's value is at most " + MAX_PARAMETER_VALUE + " characters"));
+        errors.add(
+            FieldError.invalid(
+                kp,
+                e.getValue().length() + " characters",
+                "a parameter's value is at most " + MAX_PARAMETER_VALUE + " characters"));
       }
     }
   }
@@ -92,18 +103,28 @@ public final class ProvisioningRequestConfigValidator {
       return;
     }
     if (retry.backoffLimitCount != null && retry.backoffLimitCount < 0) {
-      errors.add(FieldError.invalid(path.child("backoffLimitCount"), retry.backoffLimitCount,
-          "must be 0 (no retry) or more"));
+      errors.add(
+          FieldError.invalid(
+              path.child("backoffLimitCount"),
+              retry.backoffLimitCount,
+              "must be 0 (no retry) or more"));
     }
     atLeastOne(retry.backoffBaseSeconds, path.child("backoffBaseSeconds"), errors);
     atLeastOne(retry.backoffMaxSeconds, path.child("backoffMaxSeconds"), errors);
-    int base = retry.backoffBaseSeconds == null
-        ? RetryStrategy.DEFAULT_BASE_SECONDS : retry.backoffBaseSeconds;
-    int max = retry.backoffMaxSeconds == null
-        ? RetryStrategy.DEFAULT_MAX_SECONDS : retry.backoffMaxSeconds;
+    int base =
+        retry.backoffBaseSeconds == null
+            ? RetryStrategy.DEFAULT_BASE_SECONDS
+            : retry.backoffBaseSeconds;
+    int max =
+        retry.backoffMaxSeconds == null
+            ? RetryStrategy.DEFAULT_MAX_SECONDS
+            : retry.backoffMaxSeconds;
     if (base > max) {
-      errors.add(FieldError.invalid(path.child("backoffMaxSeconds"), max,
-          "must be at least backoffBaseSeconds (" + base + ")"));
+      errors.add(
+          FieldError.invalid(
+              path.child("backoffMaxSeconds"),
+              max,
+              "must be at least backoffBaseSeconds (" + base + ")"));
     }
   }
 

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Optional;
 
-/** Reads Kubernetes quantities without throwing: a quantity that does not parse is a field error. */
+/**
+ * Reads Kubernetes quantities without throwing: a quantity that does not parse is a field error.
+ */
 final class Quantities {
   private Quantities() {}
 
@@ -27,7 +29,8 @@ final class Quantities {
     }
     Optional<BigDecimal> v = value(q);
     if (v.isEmpty()) {
-      errors.add(FieldError.invalid(path, q.toString(), "must be a quantity such as 8, 500m or 16Gi"));
+      errors.add(
+          FieldError.invalid(path, q.toString(), "must be a quantity such as 8, 500m or 16Gi"));
     } else if (v.get().signum() < 0) {
       errors.add(FieldError.invalid(path, q.toString(), "must be greater than or equal to 0"));
     }

@@ -14,8 +14,8 @@ public interface QueueScope extends LocalQueueLookup {
   String DEFAULT_QUEUE = "default";
 
   /**
-   * Why Berth manages every Job and JobSet in the namespace ("ClusterQueue team-a selects it",
-   * "it has a LocalQueue named default"), or empty when only labelled ones are Berth's.
+   * Why Berth manages every Job and JobSet in the namespace ("ClusterQueue team-a selects it", "it
+   * has a LocalQueue named default"), or empty when only labelled ones are Berth's.
    */
   Optional<String> managedBecause(String namespace);
 
@@ -23,20 +23,21 @@ public interface QueueScope extends LocalQueueLookup {
   Optional<JsonNode> jobSet(String namespace, String name);
 
   /** No ClusterQueue, no LocalQueue: only labelled Jobs are managed. */
-  QueueScope NONE = new QueueScope() {
-    @Override
-    public boolean exists(String namespace, String name) {
-      return false;
-    }
+  QueueScope NONE =
+      new QueueScope() {
+        @Override
+        public boolean exists(String namespace, String name) {
+          return false;
+        }
 
-    @Override
-    public Optional<String> managedBecause(String namespace) {
-      return Optional.empty();
-    }
+        @Override
+        public Optional<String> managedBecause(String namespace) {
+          return Optional.empty();
+        }
 
-    @Override
-    public Optional<JsonNode> jobSet(String namespace, String name) {
-      return Optional.empty();
-    }
-  };
+        @Override
+        public Optional<JsonNode> jobSet(String namespace, String name) {
+          return Optional.empty();
+        }
+      };
 }

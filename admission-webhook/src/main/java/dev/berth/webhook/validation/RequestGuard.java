@@ -5,14 +5,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Rules that depend on who is asking. Only the operator identity may start a managed Job or
- * JobSet (it does so once the Workload is admitted; nobody else can know that it is) and only it
- * may write a Workload's admission.
+ * Rules that depend on who is asking. Only the operator identity may start a managed Job or JobSet
+ * (it does so once the Workload is admitted; nobody else can know that it is) and only it may write
+ * a Workload's admission.
  */
 public final class RequestGuard {
   private final String operatorIdentity;
 
-  /** @param operatorIdentity the operator's username, e.g. system:serviceaccount:berth-system:berth */
+  /**
+   * @param operatorIdentity the operator's username, e.g. system:serviceaccount:berth-system:berth
+   */
   public RequestGuard(String operatorIdentity) {
     this.operatorIdentity = operatorIdentity;
   }
@@ -22,25 +24,36 @@ public final class RequestGuard {
   }
 
   /**
-   * A managed Job or JobSet that is not suspended after this request, when it was suspended (or
-   * did not exist) before, is being started. {@code old} is null on create. In a namespace Berth
+   * A managed Job or JobSet that is not suspended after this request, when it was suspended (or did
+   * not exist) before, is being started. {@code old} is null on create. In a namespace Berth
    * manages ({@code managedNamespace} says why) every Job is managed, labelled or not, so taking
    * the label away changes nothing.
    */
-  public List<FieldError> checkStart(JobView old, JobView job, String kind, String username,
-      Optional<String> managedNamespace) {
-    boolean managed = job.managed() || (old != null && old.managed())
-        || (managedNamespace.isPresent() && !job.childOfJobSet());
+  public List<FieldError> checkStart(
+      JobView old, JobView job, String kind, String username, Optional<String> managedNamespace) {
+    boolean managed =
+        job.managed()
+            || (old != null && old.managed())
+            || (managedNamespace.isPresent() && !job.childOfJobSet());
     boolean starting = !job.suspended() && (old == null || old.suspended());
     if (!managed || !starting || isOperator(username)) {
       return List.of();
     }
-    String scope = job.managed() || (old != null && old.managed()) || managedNamespace.isEmpty()
-        ? ""
-        : " (its namespace is managed: " + managedNamespace.get() + ")";
-    return List.of(FieldError.forbidden(FieldPath.root("spec").child("suspend"),
-        "a " + kind + " managed by Berth" + scope + " can only be unsuspended by the Berth"
-            + " operator, once its Workload is admitted; user \"" + username + "\" may not"));
+    String scope =
+        job.managed() || (old != null && old.managed()) || managedNamespace.isEmpty()
+            ? ""
+            : " (its namespace is managed: " + managedNamespace.get() + ")";
+    return List.of(
+        FieldError.forbidden(
+            FieldPath.root("spec").child("suspend"),
+            "a "
+                + kind
+                + " managed by Berth"
+                + scope
+                + " can only be unsuspended by the Berth"
+                + " operator, once its Workload is admitted; user \""
+                + username
+                + "\" may not"));
   }
 
   /** Writes to status.admission and the admission conditions belong to the operator. */
@@ -52,19 +65,29 @@ public final class RequestGuard {
     Object before = old.getStatus() == null ? null : old.getStatus().admission;
     Object after = wl.getStatus() == null ? null : wl.getStatus().admission;
     if (!WorkloadValidator.sameJson(before, after)) {
-      errors.add(FieldError.forbidden(FieldPath.root("status").child("admission"),
-          "only the Berth operator may write a Workload's admission; user \"" + username
-              + "\" may not"));
+      errors.add(
+          FieldError.forbidden(
+              FieldPath.root("status").child("admission"),
+              "only the Berth operator may write a Workload's admission; user \""
+                  + username
+                  + "\" may not"));
     }
     for (String type : List.of("QuotaReserved", "Admitted")) {
-      boolean was = old.getStatus() != null
-          && WorkloadValidator.conditionTrue(old.getStatus().conditions, type);
-      boolean is = wl.getStatus() != null
-          && WorkloadValidator.conditionTrue(wl.getStatus().conditions, type);
+      boolean was =
+          old.getStatus() != null
+              && WorkloadValidator.conditionTrue(old.getStatus().conditions, type);
+      boolean is =
+          wl.getStatus() != null
+              && WorkloadValidator.conditionTrue(wl.getStatus().conditions, type);
       if (was != is) {
-        errors.add(FieldError.forbidden(FieldPath.root("status").child("conditions"),
-            "only the Berth operator may set or clear the " + type + " condition; user \""
-                + username + "\" may not"));
+        errors.add(
+            FieldError.forbidden(
+                FieldPath.root("status").child("conditions"),
+                "only the Berth operator may set or clear the "
+                    + type
+                    + " condition; user \""
+                    + username
+                    + "\" may not"));
       }
     }
     errors.addAll(checkNames(old, wl, username));
@@ -72,8 +95,8 @@ public final class RequestGuard {
   }
 
   /**
-   * A check's controller writes the state of entries the operator listed; which checks apply is
-   * the operator's decision (from the ClusterQueue and the assigned flavors).
+   * A check's controller writes the state of entries the operator listed; which checks apply is the
+   * operator's decision (from the ClusterQueue and the assigned flavors).
    */
   private static List<FieldError> checkNames(Workload old, Workload wl, String username) {
     List<String> before = checkNames(old);
@@ -81,9 +104,16 @@ public final class RequestGuard {
     if (new java.util.HashSet<>(before).equals(new java.util.HashSet<>(after))) {
       return List.of();
     }
-    return List.of(FieldError.forbidden(FieldPath.root("status").child("admissionChecks"),
-        "a check's controller may change the state of the listed checks " + before
-            + ", not add or remove checks (" + after + "); user \"" + username + "\" may not"));
+    return List.of(
+        FieldError.forbidden(
+            FieldPath.root("status").child("admissionChecks"),
+            "a check's controller may change the state of the listed checks "
+                + before
+                + ", not add or remove checks ("
+                + after
+                + "); user \""
+                + username
+                + "\" may not"));
   }
 
   private static List<String> checkNames(Workload wl) {
@@ -91,7 +121,8 @@ public final class RequestGuard {
       return List.of();
     }
     return wl.getStatus().admissionChecks.stream()
-        .map(c -> c == null ? null : c.name).sorted(java.util.Comparator.nullsFirst(
-            java.util.Comparator.naturalOrder())).toList();
+        .map(c -> c == null ? null : c.name)
+        .sorted(java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+        .toList();
   }
 }

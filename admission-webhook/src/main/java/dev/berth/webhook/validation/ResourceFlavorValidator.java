@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-/** A ResourceFlavor: node labels, taints and tolerations as Kubernetes checks them on nodes/pods. */
+/**
+ * A ResourceFlavor: node labels, taints and tolerations as Kubernetes checks them on nodes/pods.
+ */
 public final class ResourceFlavorValidator {
   static final int MAX_ITEMS = 8;
   static final List<String> EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
@@ -30,8 +32,10 @@ public final class ResourceFlavorValidator {
     checkTolerations(spec.tolerations, sp.child("tolerations"), errors);
     errors.dnsSubdomain(sp.child("topologyName"), spec.topologyName);
     if (spec.topologyName != null && (spec.nodeLabels == null || spec.nodeLabels.isEmpty())) {
-      errors.add(FieldError.required(sp.child("nodeLabels"),
-          "topologyName requires nodeLabels to tell the flavor's nodes apart"));
+      errors.add(
+          FieldError.required(
+              sp.child("nodeLabels"),
+              "topologyName requires nodeLabels to tell the flavor's nodes apart"));
     }
     return errors.toList();
   }
@@ -42,8 +46,11 @@ public final class ResourceFlavorValidator {
     String before = old.getSpec() == null ? null : old.getSpec().topologyName;
     String after = rf.getSpec() == null ? null : rf.getSpec().topologyName;
     if (!Objects.equals(before, after)) {
-      errors.add(FieldError.invalid(FieldPath.root("spec").child("topologyName"), after,
-          "field is immutable: topologyName cannot change once the flavor is created"));
+      errors.add(
+          FieldError.invalid(
+              FieldPath.root("spec").child("topologyName"),
+              after,
+              "field is immutable: topologyName cannot change once the flavor is created"));
     }
     return errors.toList();
   }
@@ -92,8 +99,8 @@ public final class ResourceFlavorValidator {
     }
   }
 
-  private static void checkTolerations(List<Toleration> tolerations, FieldPath path,
-      Errors errors) {
+  private static void checkTolerations(
+      List<Toleration> tolerations, FieldPath path, Errors errors) {
     if (tolerations == null) {
       return;
     }
@@ -115,13 +122,19 @@ public final class ResourceFlavorValidator {
       if (!OPERATORS.contains(op)) {
         errors.add(FieldError.notSupported(tp.child("operator"), op, OPERATORS));
       } else if (op.equals("Exists") && t.getValue() != null && !t.getValue().isEmpty()) {
-        errors.add(FieldError.invalid(tp.child("value"), t.getValue(),
-            "value must be empty when `operator` is 'Exists'"));
+        errors.add(
+            FieldError.invalid(
+                tp.child("value"),
+                t.getValue(),
+                "value must be empty when `operator` is 'Exists'"));
       } else if (op.equals("Equal")) {
         if (!hasKey) {
-          errors.add(FieldError.invalid(tp.child("operator"), op,
-              "operator must be Exists when `key` is empty, which means \"match all values and"
-                  + " all keys\""));
+          errors.add(
+              FieldError.invalid(
+                  tp.child("operator"),
+                  op,
+                  "operator must be Exists when `key` is empty, which means \"match all values and"
+                      + " all keys\""));
         }
         errors.labelValue(tp.child("value"), t.getValue());
       }
@@ -130,8 +143,11 @@ public final class ResourceFlavorValidator {
         errors.add(FieldError.notSupported(tp.child("effect"), effect, EFFECTS));
       }
       if (t.getTolerationSeconds() != null && !"NoExecute".equals(effect)) {
-        errors.add(FieldError.invalid(tp.child("effect"), effect,
-            "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+        errors.add(
+            FieldError.invalid(
+                tp.child("effect"),
+                effect,
+                "effect must be 'NoExecute' when `tolerationSeconds` is set"));
       }
     }
   }

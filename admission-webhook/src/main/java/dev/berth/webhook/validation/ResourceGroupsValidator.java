@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * The quota rules a ClusterQueue and a Cohort share: every flavor lists the covered resources in
- * order, a resource and a flavor belong to one group only, quantities are non-negative, limits
- * need somewhere to borrow from, and a queue cannot lend more than it has.
+ * order, a resource and a flavor belong to one group only, quantities are non-negative, limits need
+ * somewhere to borrow from, and a queue cannot lend more than it has.
  */
 final class ResourceGroupsValidator {
   static final int MAX_GROUPS = 16;
@@ -27,7 +27,10 @@ final class ResourceGroupsValidator {
    * @param limitsNeed the field that must be set for limits, named in the message
    */
   static void validate(
-      List<ResourceGroup> groups, FieldPath path, boolean limitsAllowed, String limitsNeed,
+      List<ResourceGroup> groups,
+      FieldPath path,
+      boolean limitsAllowed,
+      String limitsNeed,
       Errors errors) {
     if (groups == null) {
       return;
@@ -46,13 +49,23 @@ final class ResourceGroupsValidator {
       }
       List<String> covered = group.coveredResources == null ? List.of() : group.coveredResources;
       checkCoveredResources(covered, gp.child("coveredResources"), g, groupOfResource, errors);
-      checkFlavors(group.flavors, covered, gp.child("flavors"), g, groupOfFlavor, limitsAllowed,
-          limitsNeed, errors);
+      checkFlavors(
+          group.flavors,
+          covered,
+          gp.child("flavors"),
+          g,
+          groupOfFlavor,
+          limitsAllowed,
+          limitsNeed,
+          errors);
     }
   }
 
   private static void checkCoveredResources(
-      List<String> covered, FieldPath path, int group, Map<String, Integer> groupOfResource,
+      List<String> covered,
+      FieldPath path,
+      int group,
+      Map<String, Integer> groupOfResource,
       Errors errors) {
     if (covered.isEmpty()) {
       errors.add(FieldError.required(path, "a resource group covers at least one resource"));
@@ -69,15 +82,24 @@ final class ResourceGroupsValidator {
       }
       String problem = Names.qualifiedNameProblem(resource);
       if (problem != null) {
-        errors.add(FieldError.invalid(rp, resource, "must be a resource name such as cpu or"
-            + " nvidia.com/gpu: " + problem));
+        errors.add(
+            FieldError.invalid(
+                rp,
+                resource,
+                "must be a resource name such as cpu or" + " nvidia.com/gpu: " + problem));
       }
       if (!seen.add(resource)) {
         errors.add(FieldError.duplicate(rp, resource));
       } else if (groupOfResource.containsKey(resource)) {
-        errors.add(FieldError.invalid(rp, resource, "resource is already covered by"
-            + " resourceGroups[" + groupOfResource.get(resource) + "]; a resource belongs to one"
-            + " resource group only"));
+        errors.add(
+            FieldError.invalid(
+                rp,
+                resource,
+                "resource is already covered by"
+                    + " resourceGroups["
+                    + groupOfResource.get(resource)
+                    + "]; a resource belongs to one"
+                    + " resource group only"));
       } else {
         groupOfResource.put(resource, group);
       }
@@ -85,8 +107,13 @@ final class ResourceGroupsValidator {
   }
 
   private static void checkFlavors(
-      List<FlavorQuotas> flavors, List<String> covered, FieldPath path, int group,
-      Map<String, Integer> groupOfFlavor, boolean limitsAllowed, String limitsNeed,
+      List<FlavorQuotas> flavors,
+      List<String> covered,
+      FieldPath path,
+      int group,
+      Map<String, Integer> groupOfFlavor,
+      boolean limitsAllowed,
+      String limitsNeed,
       Errors errors) {
     if (flavors == null || flavors.isEmpty()) {
       errors.add(FieldError.required(path, "a resource group has at least one flavor"));
@@ -110,25 +137,40 @@ final class ResourceGroupsValidator {
         if (!seen.add(flavor.name)) {
           errors.add(FieldError.duplicate(fp.child("name"), flavor.name));
         } else if (groupOfFlavor.containsKey(flavor.name)) {
-          errors.add(FieldError.invalid(fp.child("name"), flavor.name, "flavor is already used"
-              + " by resourceGroups[" + groupOfFlavor.get(flavor.name) + "]; a flavor belongs to"
-              + " one resource group only"));
+          errors.add(
+              FieldError.invalid(
+                  fp.child("name"),
+                  flavor.name,
+                  "flavor is already used"
+                      + " by resourceGroups["
+                      + groupOfFlavor.get(flavor.name)
+                      + "]; a flavor belongs to"
+                      + " one resource group only"));
         } else {
           groupOfFlavor.put(flavor.name, group);
         }
       }
-      checkQuotas(flavor.resources, covered, fp.child("resources"), limitsAllowed, limitsNeed,
-          errors);
+      checkQuotas(
+          flavor.resources, covered, fp.child("resources"), limitsAllowed, limitsNeed, errors);
     }
   }
 
   private static void checkQuotas(
-      List<ResourceQuota> quotas, List<String> covered, FieldPath path, boolean limitsAllowed,
-      String limitsNeed, Errors errors) {
+      List<ResourceQuota> quotas,
+      List<String> covered,
+      FieldPath path,
+      boolean limitsAllowed,
+      String limitsNeed,
+      Errors errors) {
     List<ResourceQuota> list = quotas == null ? List.of() : quotas;
     if (list.size() != covered.size()) {
-      errors.add(FieldError.invalid(path, list.size(), "must list every covered resource ("
-          + covered.size() + "), in the order of coveredResources"));
+      errors.add(
+          FieldError.invalid(
+              path,
+              list.size(),
+              "must list every covered resource ("
+                  + covered.size()
+                  + "), in the order of coveredResources"));
     }
     for (int r = 0; r < list.size(); r++) {
       ResourceQuota quota = list.get(r);
@@ -138,8 +180,13 @@ final class ResourceGroupsValidator {
         continue;
       }
       if (r < covered.size() && !covered.get(r).equals(quota.name)) {
-        errors.add(FieldError.invalid(rp.child("name"), quota.name, "must be \"" + covered.get(r)
-            + "\": flavors list the covered resources in the order of coveredResources"));
+        errors.add(
+            FieldError.invalid(
+                rp.child("name"),
+                quota.name,
+                "must be \""
+                    + covered.get(r)
+                    + "\": flavors list the covered resources in the order of coveredResources"));
       }
       if (quota.nominalQuota == null) {
         errors.add(FieldError.required(rp.child("nominalQuota"), "nominalQuota is required"));
@@ -148,18 +195,25 @@ final class ResourceGroupsValidator {
       Quantities.checkNonNegative(quota.borrowingLimit, rp.child("borrowingLimit"), errors);
       Quantities.checkNonNegative(quota.lendingLimit, rp.child("lendingLimit"), errors);
       if (!limitsAllowed && quota.borrowingLimit != null) {
-        errors.add(FieldError.forbidden(rp.child("borrowingLimit"),
-            "borrowingLimit is only allowed with a " + limitsNeed));
+        errors.add(
+            FieldError.forbidden(
+                rp.child("borrowingLimit"), "borrowingLimit is only allowed with a " + limitsNeed));
       }
       if (!limitsAllowed && quota.lendingLimit != null) {
-        errors.add(FieldError.forbidden(rp.child("lendingLimit"),
-            "lendingLimit is only allowed with a " + limitsNeed));
+        errors.add(
+            FieldError.forbidden(
+                rp.child("lendingLimit"), "lendingLimit is only allowed with a " + limitsNeed));
       }
       Optional<BigDecimal> nominal = Quantities.value(quota.nominalQuota);
       Optional<BigDecimal> lending = Quantities.value(quota.lendingLimit);
-      if (nominal.isPresent() && lending.isPresent() && lending.get().compareTo(nominal.get()) > 0) {
-        errors.add(FieldError.invalid(rp.child("lendingLimit"), quota.lendingLimit.toString(),
-            "must be less than or equal to nominalQuota (" + quota.nominalQuota + ")"));
+      if (nominal.isPresent()
+          && lending.isPresent()
+          && lending.get().compareTo(nominal.get()) > 0) {
+        errors.add(
+            FieldError.invalid(
+                rp.child("lendingLimit"),
+                quota.lendingLimit.toString(),
+                "must be less than or equal to nominalQuota (" + quota.nominalQuota + ")"));
       }
     }
   }
@@ -170,7 +224,9 @@ final class ResourceGroupsValidator {
     if (groups != null) {
       for (ResourceGroup g : groups) {
         if (g != null && g.flavors != null) {
-          g.flavors.stream().filter(f -> f != null && f.name != null).forEach(f -> names.add(f.name));
+          g.flavors.stream()
+              .filter(f -> f != null && f.name != null)
+              .forEach(f -> names.add(f.name));
         }
       }
     }

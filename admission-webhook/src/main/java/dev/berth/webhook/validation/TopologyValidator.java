@@ -38,8 +38,9 @@ public final class TopologyValidator {
         errors.add(FieldError.duplicate(np, level.nodeLabel));
       }
       if (level.nodeLabel.equals(HOSTNAME) && i != spec.levels.size() - 1) {
-        errors.add(FieldError.invalid(np, level.nodeLabel,
-            "kubernetes.io/hostname may only be the last level"));
+        errors.add(
+            FieldError.invalid(
+                np, level.nodeLabel, "kubernetes.io/hostname may only be the last level"));
       }
     }
     return errors.toList();
@@ -50,8 +51,11 @@ public final class TopologyValidator {
     Errors errors = new Errors();
     errors.addAll(validate(topology));
     if (!Objects.equals(levels(old), levels(topology))) {
-      errors.add(FieldError.invalid(FieldPath.root("spec").child("levels"), levels(topology),
-          "field is immutable: levels cannot change once the topology is created"));
+      errors.add(
+          FieldError.invalid(
+              FieldPath.root("spec").child("levels"),
+              levels(topology),
+              "field is immutable: levels cannot change once the topology is created"));
     }
     return errors.toList();
   }

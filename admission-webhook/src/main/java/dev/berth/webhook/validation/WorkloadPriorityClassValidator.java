@@ -19,8 +19,11 @@ public final class WorkloadPriorityClassValidator {
     }
     String description = wpc.getDescription();
     if (description != null && description.length() > MAX_DESCRIPTION) {
-      errors.add(FieldError.invalid(FieldPath.root("description"), description.length() + " characters",
-          "must be no more than " + MAX_DESCRIPTION + " characters"));
+      errors.add(
+          FieldError.invalid(
+              FieldPath.root("description"),
+              description.length() + " characters",
+              "must be no more than " + MAX_DESCRIPTION + " characters"));
     }
     return errors.toList();
   }

@@ -67,8 +67,8 @@ public final class WorkloadValidator {
   }
 
   /**
-   * Rules for a write to the status subresource: an admission must fit the podSets, and once set
-   * it only goes away whole (eviction), it is never edited in place.
+   * Rules for a write to the status subresource: an admission must fit the podSets, and once set it
+   * only goes away whole (eviction), it is never edited in place.
    */
   public static List<FieldError> validateStatusUpdate(Workload old, Workload wl) {
     Errors errors = new Errors();
@@ -79,8 +79,11 @@ public final class WorkloadValidator {
       checkAdmission(admission, wl.getSpec(), ap, errors);
     }
     if (admission != null && before != null && !sameJson(admission, before)) {
-      errors.add(FieldError.invalid(ap, "changed admission",
-          "field is immutable: an admission is cleared (evicted) before a new one is set"));
+      errors.add(
+          FieldError.invalid(
+              ap,
+              "changed admission",
+              "field is immutable: an admission is cleared (evicted) before a new one is set"));
     }
     return errors.toList();
   }
@@ -121,21 +124,25 @@ public final class WorkloadValidator {
       if (ps.count == null) {
         errors.add(FieldError.required(pp.child("count"), "a podSet count is required"));
       } else if (ps.count < 0) {
-        errors.add(FieldError.invalid(pp.child("count"), ps.count,
-            "must be greater than or equal to 0"));
+        errors.add(
+            FieldError.invalid(pp.child("count"), ps.count, "must be greater than or equal to 0"));
       }
       if (ps.minCount != null) {
         withMinCount++;
         if (withMinCount > 1) {
-          errors.add(FieldError.forbidden(pp.child("minCount"),
-              "at most one podSet may use minCount"));
+          errors.add(
+              FieldError.forbidden(pp.child("minCount"), "at most one podSet may use minCount"));
         }
         if (ps.minCount < 1) {
-          errors.add(FieldError.invalid(pp.child("minCount"), ps.minCount,
-              "must be greater than or equal to 1"));
+          errors.add(
+              FieldError.invalid(
+                  pp.child("minCount"), ps.minCount, "must be greater than or equal to 1"));
         } else if (ps.count != null && ps.minCount > ps.count) {
-          errors.add(FieldError.invalid(pp.child("minCount"), ps.minCount,
-              "must be less than or equal to count (" + ps.count + ")"));
+          errors.add(
+              FieldError.invalid(
+                  pp.child("minCount"),
+                  ps.minCount,
+                  "must be less than or equal to count (" + ps.count + ")"));
         }
       }
       if (ps.template == null) {
@@ -155,24 +162,37 @@ public final class WorkloadValidator {
     errors.labelKey(path.child("required"), tr.required);
     errors.labelKey(path.child("preferred"), tr.preferred);
     errors.labelKey(path.child("podSetSliceRequiredTopology"), tr.podSetSliceRequiredTopology);
-    int modes = (tr.required != null ? 1 : 0) + (tr.preferred != null ? 1 : 0)
-        + (Boolean.TRUE.equals(tr.unconstrained) ? 1 : 0);
+    int modes =
+        (tr.required != null ? 1 : 0)
+            + (tr.preferred != null ? 1 : 0)
+            + (Boolean.TRUE.equals(tr.unconstrained) ? 1 : 0);
     if (modes > 1) {
-      errors.add(FieldError.invalid(path, "required/preferred/unconstrained",
-          "only one of required, preferred and unconstrained may be set"));
+      errors.add(
+          FieldError.invalid(
+              path,
+              "required/preferred/unconstrained",
+              "only one of required, preferred and unconstrained may be set"));
     }
     if ((tr.podSetSliceRequiredTopology == null) != (tr.podSetSliceSize == null)) {
-      errors.add(FieldError.required(path.child(tr.podSetSliceSize == null
-              ? "podSetSliceSize" : "podSetSliceRequiredTopology"),
-          "podSetSliceRequiredTopology and podSetSliceSize go together"));
+      errors.add(
+          FieldError.required(
+              path.child(
+                  tr.podSetSliceSize == null ? "podSetSliceSize" : "podSetSliceRequiredTopology"),
+              "podSetSliceRequiredTopology and podSetSliceSize go together"));
     }
     if (tr.podSetSliceSize != null) {
       if (tr.podSetSliceSize < 1) {
-        errors.add(FieldError.invalid(path.child("podSetSliceSize"), tr.podSetSliceSize,
-            "must be greater than or equal to 1"));
+        errors.add(
+            FieldError.invalid(
+                path.child("podSetSliceSize"),
+                tr.podSetSliceSize,
+                "must be greater than or equal to 1"));
       } else if (count != null && tr.podSetSliceSize > count) {
-        errors.add(FieldError.invalid(path.child("podSetSliceSize"), tr.podSetSliceSize,
-            "must be less than or equal to the podSet count (" + count + ")"));
+        errors.add(
+            FieldError.invalid(
+                path.child("podSetSliceSize"),
+                tr.podSetSliceSize,
+                "must be less than or equal to the podSet count (" + count + ")"));
       }
     }
   }
@@ -189,11 +209,17 @@ public final class WorkloadValidator {
     }
     String group = ref.group == null ? "berth.dev" : ref.group;
     if (!PRIORITY_CLASS_KINDS.containsKey(group)) {
-      errors.add(FieldError.notSupported(path.child("group"), ref.group,
-          List.copyOf(PRIORITY_CLASS_KINDS.keySet().stream().sorted().toList())));
+      errors.add(
+          FieldError.notSupported(
+              path.child("group"),
+              ref.group,
+              List.copyOf(PRIORITY_CLASS_KINDS.keySet().stream().sorted().toList())));
     } else if (ref.kind != null && !ref.kind.equals(PRIORITY_CLASS_KINDS.get(group))) {
-      errors.add(FieldError.invalid(path.child("kind"), ref.kind,
-          "must be " + PRIORITY_CLASS_KINDS.get(group) + " for group " + group));
+      errors.add(
+          FieldError.invalid(
+              path.child("kind"),
+              ref.kind,
+              "must be " + PRIORITY_CLASS_KINDS.get(group) + " for group " + group));
     }
   }
 
@@ -236,20 +262,26 @@ public final class WorkloadValidator {
     List<PodSetAssignment> assignments =
         admission.podSetAssignments == null ? List.of() : admission.podSetAssignments;
     if (assignments.size() != podSets.size()) {
-      errors.add(FieldError.invalid(path.child("podSetAssignments"), assignments.size(),
-          "must assign every podSet (" + podSets.size() + "): admission is all or nothing"));
+      errors.add(
+          FieldError.invalid(
+              path.child("podSetAssignments"),
+              assignments.size(),
+              "must assign every podSet (" + podSets.size() + "): admission is all or nothing"));
     }
     for (int i = 0; i < assignments.size(); i++) {
       PodSetAssignment a = assignments.get(i);
       FieldPath ap = path.child("podSetAssignments").index(i);
       PodSet ps = a == null ? null : podSets.get(a.name);
       if (ps == null) {
-        errors.add(FieldError.invalid(ap.child("name"), a == null ? null : a.name,
-            "must name a podSet of the workload"));
-      } else if (a.count != null && ps.count != null
+        errors.add(
+            FieldError.invalid(
+                ap.child("name"), a == null ? null : a.name, "must name a podSet of the workload"));
+      } else if (a.count != null
+          && ps.count != null
           && (a.count > ps.count || a.count < (ps.minCount == null ? ps.count : ps.minCount))) {
-        errors.add(FieldError.invalid(ap.child("count"), a.count,
-            "must be between the podSet's minCount and count"));
+        errors.add(
+            FieldError.invalid(
+                ap.child("count"), a.count, "must be between the podSet's minCount and count"));
       }
     }
   }

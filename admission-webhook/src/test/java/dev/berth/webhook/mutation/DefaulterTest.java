@@ -13,7 +13,8 @@ class DefaulterTest {
     return Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, Map.class));
   }
 
-  private static final String JOB = """
+  private static final String JOB =
+      """
       apiVersion: batch/v1
       kind: Job
       metadata: {name: j, namespace: team, labels: {berth.dev/queue-name: q}}
@@ -29,10 +30,14 @@ class DefaulterTest {
 
   @Test
   void theSubmissionTimeIsStampedOverAnyHandSetValue() {
-    java.time.Clock clock = java.time.Clock.fixed(
-        java.time.Instant.parse("2026-12-01T12:00:00.123456Z"), java.time.ZoneOffset.UTC);
-    ObjectNode job = json(JOB.replace("labels:",
-        "annotations: {berth.dev/submitted-at: '2000-01-01T00:00:00Z'}, labels:"));
+    java.time.Clock clock =
+        java.time.Clock.fixed(
+            java.time.Instant.parse("2026-12-01T12:00:00.123456Z"), java.time.ZoneOffset.UTC);
+    ObjectNode job =
+        json(
+            JOB.replace(
+                "labels:",
+                "annotations: {berth.dev/submitted-at: '2000-01-01T00:00:00Z'}, labels:"));
     new ManagedJobDefaulter(LocalQueueLookup.NONE, clock).apply(job, "team");
     assertThat(job.at("/metadata/annotations/berth.dev~1submitted-at").asText())
         .isEqualTo("2026-12-01T12:00:00.123456Z");
@@ -55,8 +60,11 @@ class DefaulterTest {
 
   @Test
   void jobSetChildrenAreLeftToTheirJobSet() {
-    String child = JOB.replace("labels:", "ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2,"
-        + " kind: JobSet, name: js, uid: u, controller: true}], labels:");
+    String child =
+        JOB.replace(
+            "labels:",
+            "ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2,"
+                + " kind: JobSet, name: js, uid: u, controller: true}], labels:");
     ObjectNode job = json(child);
     new ManagedJobDefaulter((ns, name) -> true).apply(job, "team");
     assertThat(job).isEqualTo(json(child));
@@ -64,7 +72,9 @@ class DefaulterTest {
 
   @Test
   void clusterQueueDefaultsFillOnlyWhatIsMissing() {
-    ObjectNode cq = json("""
+    ObjectNode cq =
+        json(
+            """
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: cq}
@@ -85,7 +95,9 @@ class DefaulterTest {
 
   @Test
   void workloadDefaults() {
-    ObjectNode wl = json("""
+    ObjectNode wl =
+        json(
+            """
         apiVersion: berth.dev/v1beta1
         kind: Workload
         metadata: {name: w, namespace: n}
@@ -101,7 +113,9 @@ class DefaulterTest {
 
   @Test
   void localQueueDefaults() {
-    ObjectNode lq = json("""
+    ObjectNode lq =
+        json(
+            """
         apiVersion: berth.dev/v1beta1
         kind: LocalQueue
         metadata: {name: q, namespace: n}

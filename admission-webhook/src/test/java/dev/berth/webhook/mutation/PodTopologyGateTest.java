@@ -31,14 +31,25 @@ class PodTopologyGateTest {
   static List<Case> cases() {
     String podSet = "{berth.dev/podset: main, berth.dev/workload: job-train-1a2b3}";
     return List.of(
-        new Case("labelled pod gets the gate", podSet, null, "CREATE",
+        new Case(
+            "labelled pod gets the gate", podSet, null, "CREATE", List.of("berth.dev/topology")),
+        new Case(
+            "labelled pod with an empty gate list gets the gate",
+            podSet,
+            "[]",
+            "CREATE",
             List.of("berth.dev/topology")),
-        new Case("labelled pod with an empty gate list gets the gate", podSet, "[]", "CREATE",
-            List.of("berth.dev/topology")),
-        new Case("another gate is kept, Berth's appended", podSet, "[{name: example.com/quota}]",
-            "CREATE", List.of("example.com/quota", "berth.dev/topology")),
-        new Case("already gated pod is not gated twice", podSet,
-            "[{name: berth.dev/topology}, {name: example.com/quota}]", "CREATE",
+        new Case(
+            "another gate is kept, Berth's appended",
+            podSet,
+            "[{name: example.com/quota}]",
+            "CREATE",
+            List.of("example.com/quota", "berth.dev/topology")),
+        new Case(
+            "already gated pod is not gated twice",
+            podSet,
+            "[{name: berth.dev/topology}, {name: example.com/quota}]",
+            "CREATE",
             List.of("berth.dev/topology", "example.com/quota")),
         new Case("unlabelled pod is untouched", "{app: web}", null, "CREATE", List.of()),
         new Case("pod without labels is untouched", null, null, "CREATE", List.of()),
@@ -49,9 +60,19 @@ class PodTopologyGateTest {
   @MethodSource("cases")
   void gates(Case c) throws Exception {
     JsonNode pod = pod(c.labels(), c.gates());
-    AdmissionAnswer answer = HANDLER.handle(new AdmissionCall("uid", "", "Pod", null,
-        c.operation(), "team", "p", "system:serviceaccount:kube-system:job-controller", pod,
-        c.operation().equals("UPDATE") ? pod : null));
+    AdmissionAnswer answer =
+        HANDLER.handle(
+            new AdmissionCall(
+                "uid",
+                "",
+                "Pod",
+                null,
+                c.operation(),
+                "team",
+                "p",
+                "system:serviceaccount:kube-system:job-controller",
+                pod,
+                c.operation().equals("UPDATE") ? pod : null));
 
     assertThat(answer).isInstanceOf(AdmissionAnswer.Allow.class);
     String patch = ((AdmissionAnswer.Allow) answer).jsonPatch();
@@ -66,14 +87,16 @@ class PodTopologyGateTest {
   }
 
   private static JsonNode pod(String labels, String gates) {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: v1
         kind: Pod
         metadata: {name: p, namespace: team%s}
         spec:
           containers: [{name: c, image: b}]
-        """.formatted(labels == null ? "" : ", labels: " + labels)
-        + (gates == null ? "" : "  schedulingGates: " + gates + "\n");
+        """
+                .formatted(labels == null ? "" : ", labels: " + labels)
+            + (gates == null ? "" : "  schedulingGates: " + gates + "\n");
     return Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, Map.class));
   }
 

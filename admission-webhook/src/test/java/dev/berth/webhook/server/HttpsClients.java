@@ -2,7 +2,6 @@ package dev.berth.webhook.server;
 
 import dev.berth.webhook.tls.CertificateAuthority;
 import java.net.http.HttpClient;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 
 /** An HTTPS client that trusts exactly one CA, as the API server does with a caBundle. */
@@ -14,7 +13,9 @@ public final class HttpsClients {
    * answers, not how fast, and on a machine at load average 20-40 a handshake took over 5 s.
    */
   public static HttpClient trusting(CertificateAuthority ca) {
-    return HttpClient.newBuilder().sslContext(ca.trustingClientContext())
-        .connectTimeout(Duration.ofSeconds(30)).build();
+    return HttpClient.newBuilder()
+        .sslContext(ca.trustingClientContext())
+        .connectTimeout(Duration.ofSeconds(30))
+        .build();
   }
 }

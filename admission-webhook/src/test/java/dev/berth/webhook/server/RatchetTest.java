@@ -18,11 +18,12 @@ class RatchetTest {
   }
 
   private static AdmissionCall update(JsonNode old, JsonNode object) {
-    return new AdmissionCall("u", "berth.dev", "ClusterQueue", null, "UPDATE", null, "cq",
-        "alice", object, old);
+    return new AdmissionCall(
+        "u", "berth.dev", "ClusterQueue", null, "UPDATE", null, "cq", "alice", object, old);
   }
 
-  private static final String STORED_BEFORE_THE_RULE = """
+  private static final String STORED_BEFORE_THE_RULE =
+      """
       apiVersion: berth.dev/v1beta1
       kind: ClusterQueue
       metadata: {name: cq}
@@ -32,8 +33,10 @@ class RatchetTest {
 
   @Test
   void finalizerRemovalOnAnAlreadyInvalidObjectIsAllowed() {
-    JsonNode old = json(STORED_BEFORE_THE_RULE.replace("{name: cq}",
-        "{name: cq, finalizers: [berth.dev/resource-in-use]}"));
+    JsonNode old =
+        json(
+            STORED_BEFORE_THE_RULE.replace(
+                "{name: cq}", "{name: cq, finalizers: [berth.dev/resource-in-use]}"));
     JsonNode updated = json(STORED_BEFORE_THE_RULE);
     assertThat(routes.get(WebhookPaths.VALIDATE_CLUSTER_QUEUE).handle(update(old, updated)))
         .isEqualTo(AdmissionAnswer.ALLOW);
@@ -42,11 +45,16 @@ class RatchetTest {
   @Test
   void aNewProblemIsStillRefused() {
     JsonNode old = json(STORED_BEFORE_THE_RULE);
-    JsonNode updated = json(STORED_BEFORE_THE_RULE.replace("  namespaceSelector",
-        "  cohortName: Bad_Name\n  namespaceSelector"));
+    JsonNode updated =
+        json(
+            STORED_BEFORE_THE_RULE.replace(
+                "  namespaceSelector", "  cohortName: Bad_Name\n  namespaceSelector"));
     assertThat(routes.get(WebhookPaths.VALIDATE_CLUSTER_QUEUE).handle(update(old, updated)))
-        .isInstanceOfSatisfying(AdmissionAnswer.Invalid.class, invalid ->
-            assertThat(invalid.errors()).extracting(e -> e.path())
-                .containsExactly("spec.cohortName"));
+        .isInstanceOfSatisfying(
+            AdmissionAnswer.Invalid.class,
+            invalid ->
+                assertThat(invalid.errors())
+                    .extracting(e -> e.path())
+                    .containsExactly("spec.cohortName"));
   }
 }

@@ -51,15 +51,18 @@ class WebhookServerLimitsTest {
 
   /** A route whose handler holds its thread until the test releases it. */
   private int start(WebhookServer.Limits limits) throws Exception {
-    Map<String, AdmissionHandler> routes = Map.of("/block", call -> {
-      entered.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return AdmissionAnswer.ALLOW;
-    });
+    Map<String, AdmissionHandler> routes =
+        Map.of(
+            "/block",
+            call -> {
+              entered.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return AdmissionAnswer.ALLOW;
+            });
     server = new WebhookServer(routes, keys, limits);
     return server.start("127.0.0.1", 0);
   }
@@ -74,27 +77,32 @@ class WebhookServerLimitsTest {
   }
 
   private static CompletableFuture<HttpResponse<String>> post(int port, String path) {
-    return client.sendAsync(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
-        .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
+    return client.sendAsync(
+        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+            .POST(HttpRequest.BodyPublishers.ofString(review()))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> health(int port) throws Exception {
     // A fresh client: a connection of its own, as a kubelet's probe has.
-    return HttpsClients.trusting(ca).send(
-        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + WebhookPaths.HEALTH))
-            .build(), HttpResponse.BodyHandlers.ofString());
+    return HttpsClients.trusting(ca)
+        .send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + WebhookPaths.HEALTH))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void aFullQueueIsRefusedWith503AtOnce() throws Exception {
-    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5),
-        true));
+    int port =
+        start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5), true));
     CompletableFuture<HttpResponse<String>> running = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<HttpResponse<String>> queued = post(port, "/block");
     // The queue holds one: with the handler busy and one waiting, the next is refused.
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> server.inFlight() == 2);
     HttpResponse<String> refused = post(port, "/block").get(10, TimeUnit.SECONDS);
     assertThat(refused.statusCode()).isEqualTo(503);
@@ -108,13 +116,14 @@ class WebhookServerLimitsTest {
 
   @Test
   void stopAnswersRequestsInFlightThenCloses() throws Exception {
-    int port = start(new WebhookServer.Limits(2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20),
-        true));
+    int port =
+        start(new WebhookServer.Limits(2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20), true));
     CompletableFuture<HttpResponse<String>> inFlight = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
     // While draining, the server still listens but says it is going away.
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> health(port).statusCode() == 503);
     assertThat(post(port, "/block").get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
     assertThat(stopping).isNotDone();
@@ -127,14 +136,15 @@ class WebhookServerLimitsTest {
 
   @Test
   void aClientThatDribblesItsBodyIsCutOff() throws Exception {
-    int port = start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5),
-        true));
-    try (SSLSocket socket = (SSLSocket) ca.trustingClientContext().getSocketFactory()
-        .createSocket("127.0.0.1", port)) {
+    int port =
+        start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5), true));
+    try (SSLSocket socket =
+        (SSLSocket) ca.trustingClientContext().getSocketFactory().createSocket("127.0.0.1", port)) {
       socket.setSoTimeout(15_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /block HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"a\"")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /block HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"a\"")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       // Closed by the server after its 1 s request timeout, long before our 15 s read timeout.
@@ -148,20 +158,30 @@ class WebhookServerLimitsTest {
   void http2IsOfferedAndHttp11StillServed() throws Exception {
     int port = start(WebhookServer.Limits.withThreads(2));
     release.countDown();
-    HttpClient h2 = HttpClient.newBuilder().sslContext(ca.trustingClientContext())
-        .version(HttpClient.Version.HTTP_2).build();
-    HttpResponse<String> viaH2 = h2.send(HttpRequest.newBuilder(
-        URI.create("https://127.0.0.1:" + port + "/block"))
-        .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpClient h2 =
+        HttpClient.newBuilder()
+            .sslContext(ca.trustingClientContext())
+            .version(HttpClient.Version.HTTP_2)
+            .build();
+    HttpResponse<String> viaH2 =
+        h2.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/block"))
+                .POST(HttpRequest.BodyPublishers.ofString(review()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(viaH2.version()).isEqualTo(HttpClient.Version.HTTP_2);
     assertThat(viaH2.body()).contains("\"allowed\":true");
-    HttpClient h1 = HttpClient.newBuilder().sslContext(ca.trustingClientContext())
-        .version(HttpClient.Version.HTTP_1_1).build();
-    HttpResponse<String> viaH1 = h1.send(HttpRequest.newBuilder(
-        URI.create("https://127.0.0.1:" + port + "/block"))
-        .POST(HttpRequest.BodyPublishers.ofString(review())).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpClient h1 =
+        HttpClient.newBuilder()
+            .sslContext(ca.trustingClientContext())
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+    HttpResponse<String> viaH1 =
+        h1.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/block"))
+                .POST(HttpRequest.BodyPublishers.ofString(review()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(viaH1.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
     assertThat(viaH1.statusCode()).isEqualTo(200);
   }
@@ -170,10 +190,12 @@ class WebhookServerLimitsTest {
   void anOversizedBodyIsRefusedAfterItIsRead() throws Exception {
     int port = start(WebhookServer.Limits.withThreads(2));
     String huge = "x".repeat(WebhookServer.MAX_BODY_BYTES + 10);
-    HttpResponse<String> response = client.send(
-        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/block"))
-            .POST(HttpRequest.BodyPublishers.ofString(huge)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/block"))
+                .POST(HttpRequest.BodyPublishers.ofString(huge))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(413);
   }
 }

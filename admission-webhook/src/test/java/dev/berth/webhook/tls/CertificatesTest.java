@@ -19,11 +19,12 @@ class CertificatesTest {
   @Test
   void servingCertificateIsSignedByTheCaAndNamesTheService() throws Exception {
     CertificateAuthority ca = CertificateAuthority.generate("ca", DAY);
-    KeyMaterial serving = ca.issue(List.of("berth-webhook.berth-system.svc"), List.of("127.0.0.1"),
-        DAY);
+    KeyMaterial serving =
+        ca.issue(List.of("berth-webhook.berth-system.svc"), List.of("127.0.0.1"), DAY);
     X509Certificate leaf = serving.leaf();
     leaf.verify(ca.certificate().getPublicKey());
-    List<Object> sans = leaf.getSubjectAlternativeNames().stream().map(l -> (Object) l.get(1)).toList();
+    List<Object> sans =
+        leaf.getSubjectAlternativeNames().stream().map(l -> (Object) l.get(1)).toList();
     assertThat(sans).containsExactly("berth-webhook.berth-system.svc", "127.0.0.1");
     assertThat(leaf.getExtendedKeyUsage()).contains("1.3.6.1.5.5.7.3.1");
     assertThat(ca.certificate().getBasicConstraints()).isGreaterThanOrEqualTo(0);
@@ -32,14 +33,16 @@ class CertificatesTest {
   @Test
   void caSurvivesAPemRoundTrip() throws Exception {
     CertificateAuthority ca = CertificateAuthority.generate("ca", DAY);
-    CertificateAuthority copy = CertificateAuthority.fromPem(ca.certificatePem(), ca.privateKeyPem());
+    CertificateAuthority copy =
+        CertificateAuthority.fromPem(ca.certificatePem(), ca.privateKeyPem());
     copy.issue(List.of("x"), List.of(), DAY).leaf().verify(ca.certificate().getPublicKey());
   }
 
   @Test
   void renewalIsDueWithAThirdOfTheValidityLeft() {
-    KeyMaterial serving = CertificateAuthority.generate("ca", Duration.ofDays(30))
-        .issue(List.of("x"), List.of(), Duration.ofDays(30));
+    KeyMaterial serving =
+        CertificateAuthority.generate("ca", Duration.ofDays(30))
+            .issue(List.of("x"), List.of(), Duration.ofDays(30));
     Instant notAfter = serving.leaf().getNotAfter().toInstant();
     assertThat(serving.dueForRenewal(Instant.now(), 1.0 / 3)).isFalse();
     assertThat(serving.dueForRenewal(notAfter.minus(Duration.ofDays(9)), 1.0 / 3)).isTrue();
@@ -48,8 +51,14 @@ class CertificatesTest {
   @Test
   void selfSignedRotationRenewsTheLeafAndThenTheCaWithABundleOfBoth() {
     List<String> bundles = new ArrayList<>();
-    SelfSignedCertificates certs = new SelfSignedCertificates(CaStore.inMemory(), List.of("svc"),
-        List.of("127.0.0.1"), Duration.ofDays(90), Duration.ofDays(9), bundles::add);
+    SelfSignedCertificates certs =
+        new SelfSignedCertificates(
+            CaStore.inMemory(),
+            List.of("svc"),
+            List.of("127.0.0.1"),
+            Duration.ofDays(90),
+            Duration.ofDays(9),
+            bundles::add);
     assertThat(bundles).hasSize(1);
     KeyMaterial first = certs.current();
     assertThat(certs.refresh(Instant.now())).isFalse();
@@ -71,8 +80,14 @@ class CertificatesTest {
 
   @Test
   void rotatorSwapsIntoTheKeyManager() {
-    SelfSignedCertificates certs = new SelfSignedCertificates(CaStore.inMemory(), List.of("svc"),
-        List.of(), Duration.ofDays(90), Duration.ofDays(9), b -> {});
+    SelfSignedCertificates certs =
+        new SelfSignedCertificates(
+            CaStore.inMemory(),
+            List.of("svc"),
+            List.of(),
+            Duration.ofDays(90),
+            Duration.ofDays(9),
+            b -> {});
     ServingKeyManager keys = new ServingKeyManager(certs.current());
     Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(7));
     try (CertificateRotator rotator = new CertificateRotator(certs, keys, later)) {

@@ -22,29 +22,42 @@ class AdmissionCheckRulesTest {
 
   @Test
   void aValidCheckPasses() {
-    assertThat(BerthValidators.admissionCheck(check("berth.dev/provisioning-request",
-        new AdmissionCheckSpec.Parameters("berth.dev", "ProvisioningRequestConfig", "spot"))))
+    assertThat(
+            BerthValidators.admissionCheck(
+                check(
+                    "berth.dev/provisioning-request",
+                    new AdmissionCheckSpec.Parameters(
+                        "berth.dev", "ProvisioningRequestConfig", "spot"))))
         .isEmpty();
   }
 
   @Test
   void everyBadFieldIsNamedByItsPath() {
     assertThat(BerthValidators.admissionCheck(check(null, null)))
-        .extracting(FieldError::path).containsExactly("spec.controllerName");
-    assertThat(BerthValidators.admissionCheck(check("no-slash",
-        new AdmissionCheckSpec.Parameters("Bad_Group", "lower", null))))
-        .extracting(FieldError::path).containsExactly("spec.controllerName",
-            "spec.parameters.apiGroup", "spec.parameters.kind", "spec.parameters.name");
+        .extracting(FieldError::path)
+        .containsExactly("spec.controllerName");
+    assertThat(
+            BerthValidators.admissionCheck(
+                check("no-slash", new AdmissionCheckSpec.Parameters("Bad_Group", "lower", null))))
+        .extracting(FieldError::path)
+        .containsExactly(
+            "spec.controllerName",
+            "spec.parameters.apiGroup",
+            "spec.parameters.kind",
+            "spec.parameters.name");
   }
 
   @Test
   void theControllerCannotChange() {
-    assertThat(BerthValidators.admissionCheckUpdate(check("example.com/a", null),
-        check("example.com/b", null)))
-        .singleElement().satisfies(e -> {
-          assertThat(e.path()).isEqualTo("spec.controllerName");
-          assertThat(e.message()).contains("immutable");
-        });
+    assertThat(
+            BerthValidators.admissionCheckUpdate(
+                check("example.com/a", null), check("example.com/b", null)))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("spec.controllerName");
+              assertThat(e.message()).contains("immutable");
+            });
   }
 
   private static Workload withChecks(String... states) {
@@ -53,8 +66,9 @@ class AdmissionCheckRulesTest {
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().admissionChecks = new ArrayList<>();
     for (int i = 0; i < states.length; i++) {
-      wl.getStatus().admissionChecks.add(
-          new AdmissionCheckState("check-" + i, states[i], "", null));
+      wl.getStatus()
+          .admissionChecks
+          .add(new AdmissionCheckState("check-" + i, states[i], "", null));
     }
     return wl;
   }
@@ -62,29 +76,45 @@ class AdmissionCheckRulesTest {
   @Test
   void aControllerWritesStatesButNotWhichChecksApply() {
     RequestGuard guard = new RequestGuard("berth");
-    assertThat(guard.checkWorkloadStatus(withChecks("Pending", "Pending"),
-        withChecks("Ready", "Pending"), "capacity-controller")).isEmpty();
-    List<FieldError> added = guard.checkWorkloadStatus(withChecks("Pending"),
-        withChecks("Ready", "Ready"), "capacity-controller");
-    assertThat(added).singleElement().satisfies(e -> {
-      assertThat(e.path()).isEqualTo("status.admissionChecks");
-      assertThat(e.message()).contains("not add or remove checks");
-    });
+    assertThat(
+            guard.checkWorkloadStatus(
+                withChecks("Pending", "Pending"),
+                withChecks("Ready", "Pending"),
+                "capacity-controller"))
+        .isEmpty();
+    List<FieldError> added =
+        guard.checkWorkloadStatus(
+            withChecks("Pending"), withChecks("Ready", "Ready"), "capacity-controller");
+    assertThat(added)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("status.admissionChecks");
+              assertThat(e.message()).contains("not add or remove checks");
+            });
     assertThat(guard.checkWorkloadStatus(withChecks(), withChecks("Pending"), "berth"))
-        .as("the operator lists the checks").isEmpty();
+        .as("the operator lists the checks")
+        .isEmpty();
   }
 
   @Test
   void theMaximumExecutionTimeLabelIsAWholeNumberOfSeconds() {
     for (String bad : List.of("0", "-5", "ten", "1.5")) {
-      String yaml = ObjectRulesTest.JOB.replace("labels: {berth.dev/queue-name: team-a}",
-          "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '" + bad
-              + "'}");
-      assertThat(TestObjects.validate(yaml)).as(bad).extracting(FieldError::path)
+      String yaml =
+          ObjectRulesTest.JOB.replace(
+              "labels: {berth.dev/queue-name: team-a}",
+              "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '"
+                  + bad
+                  + "'}");
+      assertThat(TestObjects.validate(yaml))
+          .as(bad)
+          .extracting(FieldError::path)
           .containsExactly("metadata.labels[berth.dev/max-exec-time-seconds]");
     }
-    String ok = ObjectRulesTest.JOB.replace("labels: {berth.dev/queue-name: team-a}",
-        "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '600'}");
+    String ok =
+        ObjectRulesTest.JOB.replace(
+            "labels: {berth.dev/queue-name: team-a}",
+            "labels: {berth.dev/queue-name: team-a, berth.dev/max-exec-time-seconds: '600'}");
     assertThat(TestObjects.validate(ok)).isEmpty();
   }
 }

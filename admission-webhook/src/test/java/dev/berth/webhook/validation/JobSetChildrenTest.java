@@ -17,7 +17,8 @@ class JobSetChildrenTest {
   private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
   private static final String CONTROLLER = "system:serviceaccount:jobset-system:jobset";
 
-  private static final String JOBSET = """
+  private static final String JOBSET =
+      """
       apiVersion: jobset.x-k8s.io/v1alpha2
       kind: JobSet
       metadata: {name: js, namespace: NS, uid: u1, labels: {berth.dev/queue-name: a}}
@@ -34,7 +35,8 @@ class JobSetChildrenTest {
                   containers:
                   - {name: c, image: t, resources: {requests: {nvidia.com/gpu: "1"}}}
       """;
-  private static final String CHILD = """
+  private static final String CHILD =
+      """
       apiVersion: batch/v1
       kind: Job
       metadata:
@@ -52,14 +54,25 @@ class JobSetChildrenTest {
       """;
 
   private static ManagedJobPolicy policy(String jobSet) {
-    Map<String, JsonNode> jobSets = jobSet == null ? Map.of()
-        : Map.of("ns/js", TestObjects.json(jobSet.replace("NS", "ns")),
-            "free/js", TestObjects.json(jobSet.replace("NS", "free")));
-    return new ManagedJobPolicy(new RequestGuard(OPERATOR), new QueueScopeStandIn(Set.of(),
-        Map.of("ns", "ClusterQueue a selects it"), jobSets));
+    Map<String, JsonNode> jobSets =
+        jobSet == null
+            ? Map.of()
+            : Map.of(
+                "ns/js",
+                TestObjects.json(jobSet.replace("NS", "ns")),
+                "free/js",
+                TestObjects.json(jobSet.replace("NS", "free")));
+    return new ManagedJobPolicy(
+        new RequestGuard(OPERATOR),
+        new QueueScopeStandIn(Set.of(), Map.of("ns", "ClusterQueue a selects it"), jobSets));
   }
 
-  record Case(String name, String namespace, String jobSet, String child, String user,
+  record Case(
+      String name,
+      String namespace,
+      String jobSet,
+      String child,
+      String user,
       List<String> refused) {
     @Override
     public String toString() {
@@ -70,30 +83,83 @@ class JobSetChildrenTest {
   static List<Case> cases() {
     String suspendedJobSet = JOBSET.replace("suspend: false", "suspend: true");
     return List.of(
-        new Case("the JobSet controller creates a running JobSet's Job", "ns", JOBSET, CHILD,
-            CONTROLLER, List.of()),
-        new Case("no Job beyond the replicas", "ns", JOBSET,
-            CHILD.replace("js-workers-0", "js-workers-2"), CONTROLLER, List.of("metadata.name")),
-        new Case("no Job of another replicatedJob", "ns", JOBSET,
-            CHILD.replace("js-workers-0", "js-extra-0"), CONTROLLER, List.of("metadata.name")),
-        new Case("no more pods than the replicatedJob", "ns", JOBSET,
-            CHILD.replace("parallelism: 2", "parallelism: 8"), CONTROLLER,
+        new Case(
+            "the JobSet controller creates a running JobSet's Job",
+            "ns",
+            JOBSET,
+            CHILD,
+            CONTROLLER,
+            List.of()),
+        new Case(
+            "no Job beyond the replicas",
+            "ns",
+            JOBSET,
+            CHILD.replace("js-workers-0", "js-workers-2"),
+            CONTROLLER,
+            List.of("metadata.name")),
+        new Case(
+            "no Job of another replicatedJob",
+            "ns",
+            JOBSET,
+            CHILD.replace("js-workers-0", "js-extra-0"),
+            CONTROLLER,
+            List.of("metadata.name")),
+        new Case(
+            "no more pods than the replicatedJob",
+            "ns",
+            JOBSET,
+            CHILD.replace("parallelism: 2", "parallelism: 8"),
+            CONTROLLER,
             List.of("spec.parallelism")),
-        new Case("no other requests", "ns", JOBSET, CHILD.replace("\"1\"", "\"8\""), CONTROLLER,
+        new Case(
+            "no other requests",
+            "ns",
+            JOBSET,
+            CHILD.replace("\"1\"", "\"8\""),
+            CONTROLLER,
             List.of("spec.template.spec.containers[0].resources")),
-        new Case("not while the JobSet is suspended", "ns", suspendedJobSet, CHILD, "alice",
+        new Case(
+            "not while the JobSet is suspended",
+            "ns",
+            suspendedJobSet,
+            CHILD,
+            "alice",
             List.of("metadata.ownerReferences")),
-        new Case("not for a JobSet that does not exist", "ns", null, CHILD, "alice",
+        new Case(
+            "not for a JobSet that does not exist",
+            "ns",
+            null,
+            CHILD,
+            "alice",
             List.of("metadata.ownerReferences")),
-        new Case("not for another JobSet of that name", "ns", JOBSET.replace("u1", "u2"), CHILD,
-            "alice", List.of("metadata.ownerReferences")),
-        new Case("a managed JobSet's Job in a namespace Berth does not manage", "free",
-            suspendedJobSet, CHILD, "alice", List.of("metadata.ownerReferences")),
-        new Case("an unmanaged JobSet's Job elsewhere is not Berth's", "free",
-            suspendedJobSet.replace("labels: {berth.dev/queue-name: a}", "labels: {}"), CHILD,
-            "alice", List.of()),
-        new Case("created suspended, it waits for its JobSet", "ns", suspendedJobSet,
-            CHILD.replace("suspend: false", "suspend: true"), "alice", List.of()),
+        new Case(
+            "not for another JobSet of that name",
+            "ns",
+            JOBSET.replace("u1", "u2"),
+            CHILD,
+            "alice",
+            List.of("metadata.ownerReferences")),
+        new Case(
+            "a managed JobSet's Job in a namespace Berth does not manage",
+            "free",
+            suspendedJobSet,
+            CHILD,
+            "alice",
+            List.of("metadata.ownerReferences")),
+        new Case(
+            "an unmanaged JobSet's Job elsewhere is not Berth's",
+            "free",
+            suspendedJobSet.replace("labels: {berth.dev/queue-name: a}", "labels: {}"),
+            CHILD,
+            "alice",
+            List.of()),
+        new Case(
+            "created suspended, it waits for its JobSet",
+            "ns",
+            suspendedJobSet,
+            CHILD.replace("suspend: false", "suspend: true"),
+            "alice",
+            List.of()),
         new Case("the operator is not held", "ns", null, CHILD, OPERATOR, List.of()));
   }
 
@@ -112,8 +178,9 @@ class JobSetChildrenTest {
     String child = c.child().replace("NS", c.namespace());
     JsonNode before = TestObjects.json(child.replace("suspend: false", "suspend: true"));
     List<String> refused = child.contains("suspend: true") ? List.of() : c.refused();
-    assertThat(policy(c.jobSet()).onUpdate("Job", c.namespace(), before,
-        TestObjects.json(child), c.user()))
+    assertThat(
+            policy(c.jobSet())
+                .onUpdate("Job", c.namespace(), before, TestObjects.json(child), c.user()))
         .extracting(FieldError::path)
         .containsExactlyInAnyOrderElementsOf(refused);
   }

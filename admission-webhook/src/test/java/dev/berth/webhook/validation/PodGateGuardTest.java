@@ -11,7 +11,8 @@ class PodGateGuardTest {
   private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
   private static final PodGateGuard GUARD = new PodGateGuard(new RequestGuard(OPERATOR));
 
-  private static final String GATED = """
+  private static final String GATED =
+      """
       apiVersion: v1
       kind: Pod
       metadata:
@@ -23,10 +24,12 @@ class PodGateGuardTest {
         nodeSelector: {nvidia.com/gpu.product: H100}
         containers: [{name: c, image: busybox}]
       """;
-  private static final String RELEASED = GATED
-      .replace("[{name: example.com/quota}, {name: berth.dev/topology}]", "[]")
-      .replace("{nvidia.com/gpu.product: H100}",
-          "{nvidia.com/gpu.product: H100, topology.berth.dev/rack: r1}");
+  private static final String RELEASED =
+      GATED
+          .replace("[{name: example.com/quota}, {name: berth.dev/topology}]", "[]")
+          .replace(
+              "{nvidia.com/gpu.product: H100}",
+              "{nvidia.com/gpu.product: H100, topology.berth.dev/rack: r1}");
 
   record Case(String name, String user, String old, String now, List<String> refused) {
     @Override
@@ -37,24 +40,50 @@ class PodGateGuardTest {
 
   static List<Case> cases() {
     return List.of(
-        new Case("a user may not remove Berth's gate", "alice", GATED,
-            GATED.replace(", {name: berth.dev/topology}", ""), List.of("spec.schedulingGates")),
-        new Case("nor release the pod somewhere else", "alice", GATED,
-            RELEASED.replace("r1", "r9"), List.of("spec.schedulingGates", "spec.nodeSelector")),
-        new Case("nor add to its nodeSelector while it waits", "alice", GATED,
+        new Case(
+            "a user may not remove Berth's gate",
+            "alice",
+            GATED,
+            GATED.replace(", {name: berth.dev/topology}", ""),
+            List.of("spec.schedulingGates")),
+        new Case(
+            "nor release the pod somewhere else",
+            "alice",
+            GATED,
+            RELEASED.replace("r1", "r9"),
+            List.of("spec.schedulingGates", "spec.nodeSelector")),
+        new Case(
+            "nor add to its nodeSelector while it waits",
+            "alice",
+            GATED,
             GATED.replace("H100}", "H100, topology.berth.dev/rack: r9}"),
             List.of("spec.nodeSelector")),
-        new Case("nor take Berth's labels away", "alice", GATED,
+        new Case(
+            "nor take Berth's labels away",
+            "alice",
+            GATED,
             GATED.replace("berth.dev/podset: main, berth.dev/workload: uid-1, ", ""),
             List.of("metadata.labels[berth.dev/podset]", "metadata.labels[berth.dev/workload]")),
-        new Case("another controller removes its own gate", "quota-controller", GATED,
-            GATED.replace("{name: example.com/quota}, ", ""), List.of()),
-        new Case("other labels may change", "alice", GATED, GATED.replace("app: train", "app: x"),
+        new Case(
+            "another controller removes its own gate",
+            "quota-controller",
+            GATED,
+            GATED.replace("{name: example.com/quota}, ", ""),
             List.of()),
-        new Case("the operator releases the pod into its domain", OPERATOR, GATED, RELEASED,
+        new Case(
+            "other labels may change",
+            "alice",
+            GATED,
+            GATED.replace("app: train", "app: x"),
             List.of()),
-        new Case("a released pod is no longer Berth's to guard", "alice", RELEASED,
-            RELEASED.replace("berth.dev/podset: main, ", ""), List.of()));
+        new Case(
+            "the operator releases the pod into its domain", OPERATOR, GATED, RELEASED, List.of()),
+        new Case(
+            "a released pod is no longer Berth's to guard",
+            "alice",
+            RELEASED,
+            RELEASED.replace("berth.dev/podset: main, ", ""),
+            List.of()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -69,8 +98,9 @@ class PodGateGuardTest {
   void theMessageNamesTheGateAndTheUser() {
     assertThat(GUARD.checkUpdate(TestObjects.json(GATED), TestObjects.json(RELEASED), "alice"))
         .map(FieldError::toString)
-        .contains("spec.schedulingGates: Forbidden: the berth.dev/topology scheduling gate cannot"
-            + " be removed; only the Berth operator may, when it releases the pod into its"
-            + " topology domain (user \"alice\" may not)");
+        .contains(
+            "spec.schedulingGates: Forbidden: the berth.dev/topology scheduling gate cannot"
+                + " be removed; only the Berth operator may, when it releases the pod into its"
+                + " topology domain (user \"alice\" may not)");
   }
 }

@@ -30,8 +30,10 @@ class ProvisioningRequestConfigRulesTest {
     c.getSpec().parameters = Map.of("ValidUntilSeconds", "600");
     c.getSpec().retryStrategy = new RetryStrategy(3, 60, 1800);
     assertThat(BerthValidators.provisioningRequestConfig(c)).isEmpty();
-    assertThat(BerthValidators.provisioningRequestConfig(
-        config("check-capacity.autoscaling.x-k8s.io"))).isEmpty();
+    assertThat(
+            BerthValidators.provisioningRequestConfig(
+                config("check-capacity.autoscaling.x-k8s.io")))
+        .isEmpty();
   }
 
   @Test
@@ -46,8 +48,7 @@ class ProvisioningRequestConfigRulesTest {
   void managedResourcesAreResourceNamesListedOnce() {
     ProvisioningRequestConfig c = config("check-capacity.autoscaling.x-k8s.io");
     c.getSpec().managedResources = List.of("nvidia.com/gpu", "bad name", "nvidia.com/gpu");
-    assertThat(paths(c)).containsExactly("spec.managedResources[1]",
-        "spec.managedResources[2]");
+    assertThat(paths(c)).containsExactly("spec.managedResources[1]", "spec.managedResources[2]");
   }
 
   @Test
@@ -57,8 +58,8 @@ class ProvisioningRequestConfigRulesTest {
     parameters.put("ValidUntilSeconds", "x".repeat(256));
     parameters.put("9lives", "1");
     c.getSpec().parameters = parameters;
-    assertThat(paths(c)).containsExactlyInAnyOrder("spec.parameters[ValidUntilSeconds]",
-        "spec.parameters[9lives]");
+    assertThat(paths(c))
+        .containsExactlyInAnyOrder("spec.parameters[ValidUntilSeconds]", "spec.parameters[9lives]");
     Map<String, String> many = new HashMap<>();
     for (int i = 0; i < 101; i++) {
       many.put("P" + i, "v");
@@ -71,12 +72,14 @@ class ProvisioningRequestConfigRulesTest {
   void theRetryStrategyNamesItsField() {
     ProvisioningRequestConfig c = config("check-capacity.autoscaling.x-k8s.io");
     c.getSpec().retryStrategy = new RetryStrategy(-1, 0, null);
-    assertThat(paths(c)).containsExactly("spec.retryStrategy.backoffLimitCount",
-        "spec.retryStrategy.backoffBaseSeconds");
+    assertThat(paths(c))
+        .containsExactly(
+            "spec.retryStrategy.backoffLimitCount", "spec.retryStrategy.backoffBaseSeconds");
     c.getSpec().retryStrategy = new RetryStrategy(1, 120, 60);
     assertThat(paths(c)).containsExactly("spec.retryStrategy.backoffMaxSeconds");
     c.getSpec().retryStrategy = new RetryStrategy(null, 3600, null);
-    assertThat(BerthValidators.provisioningRequestConfig(c)).singleElement()
+    assertThat(BerthValidators.provisioningRequestConfig(c))
+        .singleElement()
         .satisfies(e -> assertThat(e.message()).contains("at least backoffBaseSeconds (3600)"));
   }
 }

@@ -8,11 +8,12 @@ import java.util.Set;
 /**
  * Stand-in for the informer-backed {@link QueueScope}: fixed LocalQueues ("namespace/name"),
  * managed namespaces with their reasons and stored JobSets ("namespace/name"), so the rules are
- * tested without a cluster. The informer itself runs against a real API server in the
- * end-to-end suite.
+ * tested without a cluster. The informer itself runs against a real API server in the end-to-end
+ * suite.
  */
-record QueueScopeStandIn(Set<String> localQueues, Map<String, String> managedNamespaces,
-    Map<String, JsonNode> jobSets) implements QueueScope {
+record QueueScopeStandIn(
+    Set<String> localQueues, Map<String, String> managedNamespaces, Map<String, JsonNode> jobSets)
+    implements QueueScope {
 
   QueueScopeStandIn(Set<String> localQueues, Map<String, String> managedNamespaces) {
     this(localQueues, managedNamespaces, Map.of());

@@ -13,15 +13,18 @@ class RequestGuardTest {
   private final RequestGuard guard = new RequestGuard(OPERATOR);
 
   private static JobView job(boolean managed, boolean suspended, boolean childOfJobSet) {
-    String yaml = ObjectRulesTest.JOB
-        .replace("parallelism: 4", "parallelism: 4\n  suspend: " + suspended);
+    String yaml =
+        ObjectRulesTest.JOB.replace("parallelism: 4", "parallelism: 4\n  suspend: " + suspended);
     if (!managed) {
       yaml = yaml.replace("labels: {berth.dev/queue-name: team-a}", "labels: {}");
     }
     if (childOfJobSet) {
-      yaml = yaml.replace("  namespace: ns\n", "  namespace: ns\n  ownerReferences:\n"
-          + "  - {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u,"
-          + " controller: true}\n");
+      yaml =
+          yaml.replace(
+              "  namespace: ns\n",
+              "  namespace: ns\n  ownerReferences:\n"
+                  + "  - {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, uid: u,"
+                  + " controller: true}\n");
     }
     return JobView.of(TestObjects.json(yaml));
   }
@@ -33,25 +36,34 @@ class RequestGuardTest {
   @Test
   void inAManagedNamespaceEveryJobIsGuarded() {
     Optional<String> managed = Optional.of("ClusterQueue team-a selects it");
-    assertThat(guard.checkStart(job(false, true, false), job(false, false, false), "Job", "alice",
-        managed)).singleElement().satisfies(e -> {
-          assertThat(e.path()).isEqualTo("spec.suspend");
-          assertThat(e.message()).contains("its namespace is managed: ClusterQueue team-a");
-        });
+    assertThat(
+            guard.checkStart(
+                job(false, true, false), job(false, false, false), "Job", "alice", managed))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("spec.suspend");
+              assertThat(e.message()).contains("its namespace is managed: ClusterQueue team-a");
+            });
     assertThat(guard.checkStart(null, job(false, false, false), "Job", "alice", managed))
         .isNotEmpty();
-    assertThat(guard.checkStart(job(false, true, false), job(false, false, false), "Job",
-        OPERATOR, managed)).isEmpty();
-    assertThat(guard.checkStart(job(true, true, true), job(true, false, true), "Job", "jobset",
-        managed)).as("a JobSet's child Job follows its JobSet").isEmpty();
+    assertThat(
+            guard.checkStart(
+                job(false, true, false), job(false, false, false), "Job", OPERATOR, managed))
+        .isEmpty();
+    assertThat(
+            guard.checkStart(
+                job(true, true, true), job(true, false, true), "Job", "jobset", managed))
+        .as("a JobSet's child Job follows its JobSet")
+        .isEmpty();
   }
 
   @Test
   void onlyTheOperatorUnsuspendsAManagedJob() {
     assertThat(start(job(true, true, false), job(true, false, false), "Job", "alice"))
-        .extracting(FieldError::path).containsExactly("spec.suspend");
-    assertThat(start(job(true, true, false), job(true, false, false), "Job", OPERATOR))
-        .isEmpty();
+        .extracting(FieldError::path)
+        .containsExactly("spec.suspend");
+    assertThat(start(job(true, true, false), job(true, false, false), "Job", OPERATOR)).isEmpty();
   }
 
   @Test
@@ -62,10 +74,8 @@ class RequestGuardTest {
 
   @Test
   void unmanagedAndJobSetChildrenAreNotGuarded() {
-    assertThat(start(job(false, true, false), job(false, false, false), "Job", "alice"))
-        .isEmpty();
-    assertThat(start(job(true, true, true), job(true, false, true), "Job", "jobset"))
-        .isEmpty();
+    assertThat(start(job(false, true, false), job(false, false, false), "Job", "alice")).isEmpty();
+    assertThat(start(job(true, true, true), job(true, false, true), "Job", "jobset")).isEmpty();
   }
 
   @Test
@@ -76,7 +86,8 @@ class RequestGuardTest {
 
   @Test
   void usersCannotWriteTheAdmission() {
-    String admission = """
+    String admission =
+        """
         status:
           conditions:
           - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: ok}
@@ -88,7 +99,8 @@ class RequestGuardTest {
     Workload pending = TestObjects.parse(ObjectRulesTest.WL, Workload.class);
     Workload admitted = TestObjects.parse(ObjectRulesTest.WL + admission, Workload.class);
     assertThat(guard.checkWorkloadStatus(pending, admitted, "alice"))
-        .extracting(FieldError::path).containsExactly("status.admission", "status.conditions");
+        .extracting(FieldError::path)
+        .containsExactly("status.admission", "status.conditions");
     assertThat(guard.checkWorkloadStatus(pending, admitted, OPERATOR)).isEmpty();
     assertThat(guard.checkWorkloadStatus(admitted, admitted, "alice")).isEmpty();
   }

@@ -21,7 +21,8 @@ final class TestObjects {
   }
 
   static JsonNode json(String yaml) {
-    return Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, java.util.Map.class));
+    return Serialization.jsonMapper()
+        .valueToTree(Serialization.unmarshal(yaml, java.util.Map.class));
   }
 
   static List<FieldError> validate(String yaml) {

@@ -1,6 +1,7 @@
 package dev.berth.api.crd;
 
 import dev.berth.api.v1beta1.BerthKinds;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -8,7 +9,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRuleBuilder;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
@@ -26,8 +26,9 @@ import java.util.Map;
 /**
  * Completes the CRDs that crd-generator-apt wrote, from annotations on the same model classes: list
  * and map bounds ({@link Items}), string bounds ({@link MaxLength}), times ({@link DateTime}),
- * printer columns with JSONPath filters ({@link PrinterColumns}), and CEL rules ({@link Rule}). Runs in the api module's process-classes phase, so the CRD in the jar and in
- * the chart is always generated, never edited by hand.
+ * printer columns with JSONPath filters ({@link PrinterColumns}), and CEL rules ({@link Rule}).
+ * Runs in the api module's process-classes phase, so the CRD in the jar and in the chart is always
+ * generated, never edited by hand.
  */
 public final class CrdFinisher {
 
@@ -87,7 +88,8 @@ public final class CrdFinisher {
     }
     if (properties.containsKey("status")) {
       apply(properties.get("status"), specAndStatus[1]);
-      addRules(properties.get("status"), classOf(specAndStatus[1]).getAnnotationsByType(Rule.class));
+      addRules(
+          properties.get("status"), classOf(specAndStatus[1]).getAnnotationsByType(Rule.class));
     }
     addRules(root, kind.getAnnotationsByType(Rule.class));
     applyFields(root, kind);

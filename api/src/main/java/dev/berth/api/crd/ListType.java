@@ -7,8 +7,8 @@ import java.lang.annotation.Target;
 
 /**
  * x-kubernetes-list-type for a list: {@code set} (unique scalars) or {@code map} (items unique by
- * {@link #keys()}, which become required). The API server then refuses duplicates itself, at no
- * CEL cost, and server-side apply merges the items by key.
+ * {@link #keys()}, which become required). The API server then refuses duplicates itself, at no CEL
+ * cost, and server-side apply merges the items by key.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.FIELD)

@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
   @Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })
 @Rule(
-    value = "!has(oldSelf.spec) || (has(self.spec) && self.spec.controllerName == oldSelf.spec.controllerName)",
+    value =
+        "!has(oldSelf.spec) || (has(self.spec) && self.spec.controllerName == oldSelf.spec.controllerName)",
     message = "spec.controllerName is immutable")
 public class AdmissionCheck extends CustomResource<AdmissionCheckSpec, AdmissionCheckStatus> {}

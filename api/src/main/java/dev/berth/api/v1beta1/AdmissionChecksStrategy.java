@@ -1,8 +1,7 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-
 import dev.berth.api.crd.Items;
+import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import java.util.List;

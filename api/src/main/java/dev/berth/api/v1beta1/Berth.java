@@ -8,33 +8,44 @@ public final class Berth {
 
   /** Label on a Job, JobSet or Pod that names the LocalQueue it is submitted to. */
   public static final String QUEUE_NAME_LABEL = "berth.dev/queue-name";
+
   /** Label that names the WorkloadPriorityClass; wins over the pod's priorityClassName. */
   public static final String PRIORITY_CLASS_LABEL = "berth.dev/priority-class";
+
   /** Annotation on a Job: the smallest parallelism it accepts (partial admission). */
   public static final String JOB_MIN_PARALLELISM_ANNOTATION = "berth.dev/job-min-parallelism";
+
   /**
-   * Label on a Job or JobSet: the most seconds its Workload may run admitted, summed over
-   * requeues (Workload spec.maximumExecutionTimeSeconds); then it is evicted and deactivated.
+   * Label on a Job or JobSet: the most seconds its Workload may run admitted, summed over requeues
+   * (Workload spec.maximumExecutionTimeSeconds); then it is evicted and deactivated.
    */
   public static final String MAX_EXEC_TIME_LABEL = "berth.dev/max-exec-time-seconds";
+
   /** Annotation the operator puts on a partially admitted Job: the parallelism it asked for. */
   public static final String ORIGINAL_PARALLELISM_ANNOTATION = "berth.dev/original-parallelism";
+
   /**
-   * Annotation on a Job or JobSet (set by the mutating webhook at create, at sub-second
-   * resolution) and on its Workload (copied by the operator): when it was submitted. It orders
-   * workloads created in the same second (creationTimestamp has 1 s resolution).
+   * Annotation on a Job or JobSet (set by the mutating webhook at create, at sub-second resolution)
+   * and on its Workload (copied by the operator): when it was submitted. It orders workloads
+   * created in the same second (creationTimestamp has 1 s resolution).
    */
   public static final String SUBMITTED_AT_ANNOTATION = "berth.dev/submitted-at";
+
   /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */
   public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
+
   /** Label on a Workload created for a Job or JobSet: the owner's kind (Job or JobSet). */
   public static final String OWNER_KIND_LABEL = "berth.dev/owner-kind";
+
   /** Label the operator puts on an admitted topology-aware podSet's pod template: its name. */
   public static final String PODSET_LABEL = "berth.dev/podset";
+
   /** Label next to {@link #PODSET_LABEL}: its Workload's UID (a name may not fit a label value). */
   public static final String WORKLOAD_LABEL = "berth.dev/workload";
+
   /** Scheduling gate that holds a topology-aware pod until the operator assigns its domain. */
   public static final String TOPOLOGY_SCHEDULING_GATE = "berth.dev/topology";
+
   /** The field manager and identity the operator writes with. */
   public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
 
@@ -45,16 +56,24 @@ public final class Berth {
   public static final String PODSET_PREFERRED_TOPOLOGY = "berth.dev/podset-preferred-topology";
   public static final String PODSET_UNCONSTRAINED_TOPOLOGY =
       "berth.dev/podset-unconstrained-topology";
-  /** Pod-template annotation: the level every slice of a podSet must share (with the slice size). */
+
+  /**
+   * Pod-template annotation: the level every slice of a podSet must share (with the slice size).
+   */
   public static final String PODSET_SLICE_REQUIRED_TOPOLOGY =
       "berth.dev/podset-slice-required-topology";
+
   /** Pod-template annotation: pods per slice; the podSet's count must be a multiple of it. */
   public static final String PODSET_SLICE_SIZE = "berth.dev/podset-slice-size";
 
   /** RFC 1123 DNS subdomain, the shape of most object names. */
   public static final String DNS_SUBDOMAIN =
       "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
-  /** A resource name (no backslashes, so CEL rules can embed it): cpu, memory, pods, nvidia.com/gpu, nvidia.com/mig-1g.10gb. */
+
+  /**
+   * A resource name (no backslashes, so CEL rules can embed it): cpu, memory, pods, nvidia.com/gpu,
+   * nvidia.com/mig-1g.10gb.
+   */
   public static final String RESOURCE_NAME =
       "^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$";
 
@@ -64,6 +83,7 @@ public final class Berth {
 
   /** RFC 1123 DNS label. */
   public static final String DNS_LABEL = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+
   /** A Kubernetes quantity such as 500m, 16Gi or 8. */
   public static final String QUANTITY =
       "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";

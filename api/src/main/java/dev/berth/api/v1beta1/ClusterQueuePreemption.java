@@ -4,7 +4,8 @@ import dev.berth.api.crd.Rule;
 
 /** Which admitted workloads a pending one may evict to fit. */
 @Rule(
-    value = "!(has(self.reclaimWithinCohort) && self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) && has(self.borrowWithinCohort.policy) && self.borrowWithinCohort.policy != 'Never')",
+    value =
+        "!(has(self.reclaimWithinCohort) && self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) && has(self.borrowWithinCohort.policy) && self.borrowWithinCohort.policy != 'Never')",
     message = "reclaimWithinCohort=Never and borrowWithinCohort.policy!=Never cannot be combined")
 public class ClusterQueuePreemption {
   public WithinClusterQueue withinClusterQueue;

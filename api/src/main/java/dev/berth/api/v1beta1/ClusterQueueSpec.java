@@ -1,15 +1,16 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
 import dev.berth.api.crd.Items;
-import io.fabric8.generator.annotation.Pattern;
+import dev.berth.api.crd.MaxLength;
 import dev.berth.api.crd.Rule;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
 
 /** Quota, the cohort it shares with, and the policies that order and preempt its workloads. */
 @Rule(
-    value = "has(self.cohortName) || !has(self.resourceGroups) || self.resourceGroups.all(g, g.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit) && !has(r.lendingLimit))))",
+    value =
+        "has(self.cohortName) || !has(self.resourceGroups) || self.resourceGroups.all(g, g.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit) && !has(r.lendingLimit))))",
     message = "borrowingLimit and lendingLimit are only allowed with a cohortName")
 public class ClusterQueueSpec {
   @Items(max = 16)

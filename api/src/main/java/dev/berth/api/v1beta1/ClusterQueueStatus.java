@@ -9,12 +9,15 @@ public class ClusterQueueStatus {
   @Items(max = 16)
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
+
   /** Quota reserved by workloads, per flavor, with the borrowed part. */
   @Items(max = 1024)
   public List<FlavorUsage> flavorsReservation;
+
   /** Quota used by admitted workloads, per flavor, with the borrowed part. */
   @Items(max = 1024)
   public List<FlavorUsage> flavorsUsage;
+
   public Integer pendingWorkloads;
   public Integer reservingWorkloads;
   public Integer admittedWorkloads;

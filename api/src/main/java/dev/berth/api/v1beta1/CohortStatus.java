@@ -9,5 +9,6 @@ public class CohortStatus {
   @Items(max = 16)
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
+
   public FairSharingStatus fairSharing;
 }

@@ -1,8 +1,7 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.DateTime;
-
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.berth.api.crd.DateTime;
 import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;

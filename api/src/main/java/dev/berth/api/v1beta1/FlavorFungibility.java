@@ -4,7 +4,8 @@ import dev.berth.api.crd.Rule;
 
 /** Whether the flavor search stops at a flavor that needs borrowing or preemption. */
 @Rule(
-    value = "!has(self.preference) || (has(self.whenCanBorrow) && self.whenCanBorrow == 'TryNextFlavor' && (!has(self.whenCanPreempt) || self.whenCanPreempt == 'TryNextFlavor'))",
+    value =
+        "!has(self.preference) || (has(self.whenCanBorrow) && self.whenCanBorrow == 'TryNextFlavor' && (!has(self.whenCanPreempt) || self.whenCanPreempt == 'TryNextFlavor'))",
     message = "preference requires whenCanBorrow and whenCanPreempt to be TryNextFlavor")
 public class FlavorFungibility {
   public Policy whenCanBorrow;

@@ -1,11 +1,10 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.Items;
+import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import dev.berth.api.crd.Rule;
 import java.util.List;
 
 /** The quota one flavor brings to a resource group: one entry per covered resource. */

@@ -1,7 +1,6 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.MaxLength;
-
 import io.fabric8.generator.annotation.Required;
 
 /** Capacity of one resource in one flavor, as quantities (see docs/capacity.md). */

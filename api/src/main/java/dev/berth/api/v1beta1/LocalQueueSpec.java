@@ -1,10 +1,9 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.MaxLength;
-
+import dev.berth.api.crd.Rule;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import dev.berth.api.crd.Rule;
 
 /** The ClusterQueue this queue submits to, fixed for its lifetime. */
 public class LocalQueueSpec {

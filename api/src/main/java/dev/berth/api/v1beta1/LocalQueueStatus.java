@@ -9,13 +9,17 @@ public class LocalQueueStatus {
   @Items(max = 16)
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
+
   public Integer pendingWorkloads;
   public Integer reservingWorkloads;
   public Integer admittedWorkloads;
+
   @Items(max = 1024)
   public List<FlavorUsage> flavorsReservation;
+
   @Items(max = 1024)
   public List<FlavorUsage> flavorUsage;
+
   public FairSharingStatus fairSharing;
   public Long observedGeneration;
 }

@@ -1,11 +1,11 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.MaxLength;
+import dev.berth.api.crd.Rule;
 import io.fabric8.crd.generator.annotation.PreserveUnknownFields;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import dev.berth.api.crd.Rule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /** A group of identical pods: count copies of one template. */
@@ -31,9 +31,7 @@ public class PodSet {
    * embedding the full Pod schema here would make the CRD larger than etcd's object limit allows
    * comfortably, as Kueue's users have found.
    */
-  @Required
-  @PreserveUnknownFields
-  public PodTemplateSpec template;
+  @Required @PreserveUnknownFields public PodTemplateSpec template;
 
   public TopologyRequest topologyRequest;
 

@@ -1,9 +1,7 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.Items;
-
 import dev.berth.api.crd.MaxLength;
-
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +10,14 @@ import java.util.Map;
 public class PodSetAssignment {
   @MaxLength(63)
   public String name;
+
   @Items(max = 1024)
   @MaxLength(253)
   public Map<String, String> flavors;
+
   @Items(max = 1024)
   public Map<String, Quantity> resourceUsage;
+
   public Integer count;
   public TopologyAssignment topologyAssignment;
 
@@ -25,6 +26,7 @@ public class PodSetAssignment {
     @Items(max = 16)
     @MaxLength(317)
     public List<String> levels;
+
     @Items(max = 100000)
     public List<Domain> domains;
 
@@ -33,6 +35,7 @@ public class PodSetAssignment {
       @Items(max = 16)
       @MaxLength(63)
       public List<String> values;
+
       public Integer count;
     }
   }

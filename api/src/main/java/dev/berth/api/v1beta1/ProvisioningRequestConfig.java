@@ -25,5 +25,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class ProvisioningRequestConfig extends CustomResource<ProvisioningRequestConfigSpec, Void> {
   /** The controller name of the built-in check this kind configures. */
   public static final String CONTROLLER_NAME = "berth.dev/provisioning-request";
+
   public static final String KIND = "ProvisioningRequestConfig";
 }

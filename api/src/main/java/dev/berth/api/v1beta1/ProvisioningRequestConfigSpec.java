@@ -24,8 +24,8 @@ public class ProvisioningRequestConfigSpec {
 
   /**
    * Passed to every ProvisioningRequest's spec.parameters (e.g. ValidUntilSeconds); at most 100,
-   * values of at most 255 characters, the ProvisioningRequest's own bounds (in the schema, and
-   * in the validator, which names the entry).
+   * values of at most 255 characters, the ProvisioningRequest's own bounds (in the schema, and in
+   * the validator, which names the entry).
    */
   @Items(max = 100)
   @MaxLength(255)
@@ -50,8 +50,10 @@ public class ProvisioningRequestConfigSpec {
    * Requeues with exponential backoff (base·2^(n−1) seconds ±10 %, at most max); the workload is
    * deactivated after backoffLimitCount retries. Unset fields take Kueue's defaults.
    */
-  @Rule(value = "!has(self.backoffBaseSeconds) || !has(self.backoffMaxSeconds)"
-      + " || self.backoffBaseSeconds <= self.backoffMaxSeconds",
+  @Rule(
+      value =
+          "!has(self.backoffBaseSeconds) || !has(self.backoffMaxSeconds)"
+              + " || self.backoffBaseSeconds <= self.backoffMaxSeconds",
       message = "backoffBaseSeconds must not exceed backoffMaxSeconds")
   public static class RetryStrategy {
     public static final int DEFAULT_LIMIT_COUNT = 3;

@@ -15,8 +15,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @PrinterColumns({
   @PrinterColumns.Column(name = "Topology", jsonPath = ".spec.topologyName"),
   @PrinterColumns.Column(name = "Nodes", type = "integer", jsonPath = ".status.nodes"),
-  @PrinterColumns.Column(
-      name = "Usable", type = "integer", jsonPath = ".status.allocatableNodes"),
+  @PrinterColumns.Column(name = "Usable", type = "integer", jsonPath = ".status.allocatableNodes"),
   @PrinterColumns.Column(
       name = "GPU-Alloc",
       jsonPath = ".status.resources[?(@.name==\"nvidia.com/gpu\")].allocatable"),
@@ -26,7 +25,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
   @PrinterColumns.Column(
       name = "OverCommitted",
       jsonPath = ".status.conditions[?(@.type==\"OverCommitted\")].status"),
-  @PrinterColumns.Column(name = "Shared", type = "boolean", jsonPath = ".status.shared",
+  @PrinterColumns.Column(
+      name = "Shared",
+      type = "boolean",
+      jsonPath = ".status.shared",
       priority = 1),
   @PrinterColumns.Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })

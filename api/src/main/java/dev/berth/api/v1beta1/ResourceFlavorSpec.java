@@ -1,12 +1,12 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.Items;
-import io.fabric8.generator.annotation.Pattern;
+import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import dev.berth.api.crd.Rule;
-import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +16,8 @@ import java.util.Map;
     value = "!has(self.topologyName) || has(self.nodeLabels)",
     message = "topologyName requires nodeLabels")
 @Rule(
-    value = "has(oldSelf.topologyName) == has(self.topologyName) && (!has(self.topologyName) || self.topologyName == oldSelf.topologyName)",
+    value =
+        "has(oldSelf.topologyName) == has(self.topologyName) && (!has(self.topologyName) || self.topologyName == oldSelf.topologyName)",
     message = "topologyName is immutable")
 public class ResourceFlavorSpec {
   /** Labels of the flavor's nodes; added to the nodeSelector of admitted pods. */
@@ -26,7 +27,9 @@ public class ResourceFlavorSpec {
 
   /** Taints of the flavor's nodes; a workload must tolerate them to use the flavor. */
   @Items(max = 8)
-  @ListType(value = "map", keys = {"key", "effect"})
+  @ListType(
+      value = "map",
+      keys = {"key", "effect"})
   @Rule(
       value = "self.all(x, x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])",
       message = "taint effect must be one of NoSchedule, PreferNoSchedule, NoExecute")
@@ -38,7 +41,8 @@ public class ResourceFlavorSpec {
       value = "self.all(x, !has(x.operator) || x.operator in ['Equal', 'Exists'])",
       message = "toleration operator must be Equal or Exists")
   @Rule(
-      value = "self.all(x, !has(x.operator) || x.operator != 'Exists' || !has(x.value) || x.value == '')",
+      value =
+          "self.all(x, !has(x.operator) || x.operator != 'Exists' || !has(x.value) || x.value == '')",
       message = "a toleration with operator Exists must not have a value")
   public List<Toleration> tolerations;
 
@@ -48,8 +52,8 @@ public class ResourceFlavorSpec {
   public String topologyName;
 
   /**
-   * Capacity of the flavor's nodes kept for the platform (burn-in, canaries, system pods that
-   * quota must not promise), per resource, for the flavor as a whole. Subtracted from allocatable
+   * Capacity of the flavor's nodes kept for the platform (burn-in, canaries, system pods that quota
+   * must not promise), per resource, for the flavor as a whole. Subtracted from allocatable
    * capacity in the status; admission does not read it.
    */
   @Items(max = 16)
@@ -58,8 +62,9 @@ public class ResourceFlavorSpec {
       value = "self.all(k, k.matches('" + Berth.RESOURCE_NAME + "'))",
       message = "platformReservation keys must be resource names such as nvidia.com/gpu")
   @Rule(
-      value = "self.all(k, isQuantity(string(self[k])) && "
-          + "!quantity(string(self[k])).isLessThan(quantity('0')))",
+      value =
+          "self.all(k, isQuantity(string(self[k])) && "
+              + "!quantity(string(self[k])).isLessThan(quantity('0')))",
       message = "platformReservation values must be zero or positive quantities such as 8 or 64Gi")
   public Map<String, Quantity> platformReservation;
 }

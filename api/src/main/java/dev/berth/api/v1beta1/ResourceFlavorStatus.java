@@ -1,9 +1,8 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import java.util.List;
 
 /**

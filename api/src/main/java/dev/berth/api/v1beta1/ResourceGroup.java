@@ -1,10 +1,10 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.Items;
-import io.fabric8.generator.annotation.Required;
+import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import dev.berth.api.crd.Rule;
+import io.fabric8.generator.annotation.Required;
 import java.util.List;
 
 /**

@@ -1,23 +1,26 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.MaxLength;
+import dev.berth.api.crd.Rule;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import dev.berth.api.crd.Rule;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 /** The quota of one resource in one flavor. */
 @Rule(
-    value = "!has(self.lendingLimit) || quantity(string(self.lendingLimit)).compareTo(quantity(string(self.nominalQuota))) <= 0",
+    value =
+        "!has(self.lendingLimit) || quantity(string(self.lendingLimit)).compareTo(quantity(string(self.nominalQuota))) <= 0",
     message = "lendingLimit must be less than or equal to nominalQuota")
 @Rule(
     value = "!quantity(string(self.nominalQuota)).isLessThan(quantity('0'))",
     message = "nominalQuota must be zero or positive")
 @Rule(
-    value = "!has(self.borrowingLimit) || !quantity(string(self.borrowingLimit)).isLessThan(quantity('0'))",
+    value =
+        "!has(self.borrowingLimit) || !quantity(string(self.borrowingLimit)).isLessThan(quantity('0'))",
     message = "borrowingLimit must be zero or positive")
 @Rule(
-    value = "!has(self.lendingLimit) || !quantity(string(self.lendingLimit)).isLessThan(quantity('0'))",
+    value =
+        "!has(self.lendingLimit) || !quantity(string(self.lendingLimit)).isLessThan(quantity('0'))",
     message = "lendingLimit must be zero or positive")
 public class ResourceQuota {
   @Required

@@ -1,13 +1,13 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.MaxLength;
-
-import io.fabric8.generator.annotation.Min;
 import dev.berth.api.crd.Rule;
+import io.fabric8.generator.annotation.Min;
 
 /** Where the pods of a podSet must (or should) be placed together. */
 @Rule(
-    value = "[has(self.required), has(self.preferred), has(self.unconstrained) && self.unconstrained].filter(x, x).size() <= 1",
+    value =
+        "[has(self.required), has(self.preferred), has(self.unconstrained) && self.unconstrained].filter(x, x).size() <= 1",
     message = "only one of required, preferred and unconstrained may be set")
 @Rule(
     value = "has(self.podSetSliceRequiredTopology) == has(self.podSetSliceSize)",

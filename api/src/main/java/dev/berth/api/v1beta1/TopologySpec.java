@@ -1,10 +1,10 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.Items;
-import io.fabric8.generator.annotation.Required;
+import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import dev.berth.api.crd.Rule;
+import io.fabric8.generator.annotation.Required;
 import java.util.List;
 
 /** Levels, each a node label; kubernetes.io/hostname may only be the last. */
@@ -13,7 +13,8 @@ public class TopologySpec {
   @Items(min = 1, max = 16)
   @ListType(value = "map", keys = "nodeLabel")
   @Rule(
-      value = "self.all(x, x.nodeLabel != 'kubernetes.io/hostname' || self[size(self) - 1].nodeLabel == 'kubernetes.io/hostname')",
+      value =
+          "self.all(x, x.nodeLabel != 'kubernetes.io/hostname' || self[size(self) - 1].nodeLabel == 'kubernetes.io/hostname')",
       message = "kubernetes.io/hostname may only be the last level")
   public List<TopologyLevel> levels;
 

@@ -1,11 +1,9 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-
 import dev.berth.api.crd.DateTime;
-
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Required;
 import java.util.List;
 
@@ -38,9 +36,9 @@ public class UsageReportStatus {
   public List<Entry> entries;
 
   /**
-   * The workloads whose runs are counted, each with the start of its last counted run: a run
-   * whose start is not after it is never counted again (a retry, an operator restart). Bounded:
-   * entries whose Workload already records the run, or is gone, are pruned when the list is long.
+   * The workloads whose runs are counted, each with the start of its last counted run: a run whose
+   * start is not after it is never counted again (a retry, an operator restart). Bounded: entries
+   * whose Workload already records the run, or is gone, are pruned when the list is long.
    */
   @Items(max = 4096)
   @ListType(value = "map", keys = "uid")
@@ -49,20 +47,25 @@ public class UsageReportStatus {
   /** One queue's, cost centre's and flavor's use of one resource. */
   public static class Entry {
     @MaxLength(253)
-    @Required public String localQueue;
+    @Required
+    public String localQueue;
 
     @MaxLength(253)
-    @Required public String clusterQueue;
+    @Required
+    public String clusterQueue;
 
     /** "" when neither the Workload nor its Namespace names one. */
     @MaxLength(63)
-    @Required public String costCentre;
+    @Required
+    public String costCentre;
 
     @MaxLength(253)
-    @Required public String flavor;
+    @Required
+    public String flavor;
 
     @MaxLength(317)
-    @Required public String resource;
+    @Required
+    public String resource;
 
     /** Runs that requested this resource here. */
     public Integer runs;
@@ -72,8 +75,8 @@ public class UsageReportStatus {
     public String resourceSeconds;
 
     /**
-     * Of resourceSeconds, the part whose runs were measured by the DCGM join (GPU resources with
-     * a Prometheus URL configured); used ÷ measured is the utilization.
+     * Of resourceSeconds, the part whose runs were measured by the DCGM join (GPU resources with a
+     * Prometheus URL configured); used ÷ measured is the utilization.
      */
     @MaxLength(64)
     public String measuredResourceSeconds;
@@ -86,7 +89,8 @@ public class UsageReportStatus {
   /** One workload's last counted run. */
   public static class CountedRun {
     @MaxLength(128)
-    @Required public String uid;
+    @Required
+    public String uid;
 
     /** namespace/name, for people reading the report. */
     @MaxLength(253)
@@ -95,6 +99,7 @@ public class UsageReportStatus {
     /** The run's quota reservation time (RFC 3339, milliseconds). */
     @DateTime
     @MaxLength(64)
-    @Required public String runStart;
+    @Required
+    public String runStart;
   }
 }

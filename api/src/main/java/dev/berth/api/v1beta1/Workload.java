@@ -29,13 +29,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
       name = "Message",
       jsonPath = ".status.conditions[?(@.type==\"QuotaReserved\")].message",
       priority = 1),
-  @Column(
-      name = "Check-Names", jsonPath = ".status.admissionChecks[*].name", priority = 1),
+  @Column(name = "Check-Names", jsonPath = ".status.admissionChecks[*].name", priority = 1),
   @Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })
 // The pod templates are compared by the validating webhook: comparing whole templates in CEL
 // exceeds the API server's cost budget for a schema this large.
 @Rule(
-    value = "!(has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')) || (self.spec.podSets.map(p, p.name) == oldSelf.spec.podSets.map(p, p.name) && self.spec.podSets.map(p, p.count) == oldSelf.spec.podSets.map(p, p.count) && has(self.spec.queueName) == has(oldSelf.spec.queueName) && (!has(self.spec.queueName) || self.spec.queueName == oldSelf.spec.queueName) && has(self.spec.priority) == has(oldSelf.spec.priority) && (!has(self.spec.priority) || self.spec.priority == oldSelf.spec.priority))",
+    value =
+        "!(has(oldSelf.status) && has(oldSelf.status.conditions) && oldSelf.status.conditions.exists(c, c.type == 'QuotaReserved' && c.status == 'True')) || (self.spec.podSets.map(p, p.name) == oldSelf.spec.podSets.map(p, p.name) && self.spec.podSets.map(p, p.count) == oldSelf.spec.podSets.map(p, p.count) && has(self.spec.queueName) == has(oldSelf.spec.queueName) && (!has(self.spec.queueName) || self.spec.queueName == oldSelf.spec.queueName) && has(self.spec.priority) == has(oldSelf.spec.priority) && (!has(self.spec.priority) || self.spec.priority == oldSelf.spec.priority))",
     message = "queueName, priority and podSets are immutable while quota is reserved")
 public class Workload extends CustomResource<WorkloadSpec, WorkloadStatus> implements Namespaced {}

@@ -23,8 +23,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
   @Column(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 })
 public class WorkloadPriorityClass extends CustomResource<Void, Void> {
-  @Required
-  private Integer value;
+  @Required private Integer value;
 
   private String description;
 

@@ -1,11 +1,11 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.Items;
+import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
+import dev.berth.api.crd.Rule;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
-import dev.berth.api.crd.Rule;
 import java.util.List;
 
 /** What a workload asks for, where it queues, and how important it is. */

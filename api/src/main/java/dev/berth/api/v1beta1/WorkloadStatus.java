@@ -1,7 +1,6 @@
 package dev.berth.api.v1beta1;
 
 import dev.berth.api.crd.DateTime;
-
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
 import dev.berth.api.crd.MaxLength;
@@ -13,21 +12,26 @@ import java.util.List;
 public class WorkloadStatus {
   public Admission admission;
   public RequeueState requeueState;
+
   @Items(max = 16)
   @ListType(value = "map", keys = "type")
   public List<Condition> conditions;
+
   /** One entry per admission check of the ClusterQueue that applies to the assigned flavors. */
   @Items(max = 8)
   @ListType(value = "map", keys = "name")
   public List<AdmissionCheckState> admissionChecks;
+
   /** Seconds the workload ran admitted before its current admission (max execution time). */
   public Integer accumulatedPastExecutionTimeSeconds;
+
   /** Requested resources × occupied time of the runs that ended (the usage ledger). */
   public WorkloadUsage usage;
 
   /** How often the workload went back to its queue, and when it may be tried again. */
   public static class RequeueState {
     public Integer count;
+
     @DateTime
     @MaxLength(64)
     public String requeueAt;
@@ -73,10 +77,9 @@ public class WorkloadStatus {
     public String lastTransitionTime;
 
     /**
-     * What the check's controller adds to a podSet's pod template when the workload starts
-     * (the built-in provisioning check: the annotations that make the pods consume the
-     * ProvisioningRequest's booked capacity); the template the user wrote is restored on
-     * eviction.
+     * What the check's controller adds to a podSet's pod template when the workload starts (the
+     * built-in provisioning check: the annotations that make the pods consume the
+     * ProvisioningRequest's booked capacity); the template the user wrote is restored on eviction.
      */
     @Items(max = 8)
     @ListType(value = "map", keys = "name")

@@ -1,18 +1,16 @@
 package dev.berth.api.v1beta1;
 
-import dev.berth.api.crd.MaxLength;
-
 import dev.berth.api.crd.DateTime;
-
 import dev.berth.api.crd.Items;
 import dev.berth.api.crd.ListType;
+import dev.berth.api.crd.MaxLength;
 import io.fabric8.generator.annotation.Required;
 import java.util.List;
 
 /**
- * The usage ledger's durable record of a workload: requested resources × occupied time, summed
- * over every run from quota reservation to its release (eviction, preemption) or to the finish.
- * Written by the operator when a run ends (see docs/capacity.md).
+ * The usage ledger's durable record of a workload: requested resources × occupied time, summed over
+ * every run from quota reservation to its release (eviction, preemption) or to the finish. Written
+ * by the operator when a run ends (see docs/capacity.md).
  */
 public class WorkloadUsage {
   /** Runs counted: quota reservations that ended. */
@@ -42,7 +40,9 @@ public class WorkloadUsage {
 
   /** Per podSet, flavor and resource. */
   @Items(max = 512)
-  @ListType(value = "map", keys = {"podSet", "flavor", "resource"})
+  @ListType(
+      value = "map",
+      keys = {"podSet", "flavor", "resource"})
   public List<Entry> resources;
 
   /** One podSet's use of one resource in one flavor. */

@@ -9,11 +9,11 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,15 +23,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * API conventions over every generated CRD, as kube-api-linter checks them for Kubernetes' own
- * APIs: the API server's CEL cost estimate and etcd's object size depend on every string, list
- * and map having a bound; conditions must be shaped as metav1.Condition so that kubectl and
- * every condition-reading tool understands them; every kind shows printer columns.
+ * APIs: the API server's CEL cost estimate and etcd's object size depend on every string, list and
+ * map having a bound; conditions must be shaped as metav1.Condition so that kubectl and every
+ * condition-reading tool understands them; every kind shows printer columns.
  *
- * <p>Each finding names the kind and the schema path, so a new unbounded field fails the build
- * with the place to put its {@code @MaxLength} or {@code @Items}.
+ * <p>Each finding names the kind and the schema path, so a new unbounded field fails the build with
+ * the place to put its {@code @MaxLength} or {@code @Items}.
  */
 class CrdConventionsTest {
   private static final Path GENERATED = Path.of(System.getProperty("berth.crds.generated"));
+
   /** metav1.Condition's fields and their bounds (apimachinery's validation). */
   private static final Set<String> CONDITION_FIELDS =
       Set.of("type", "status", "reason", "message", "lastTransitionTime", "observedGeneration");
@@ -46,8 +47,11 @@ class CrdConventionsTest {
         for (int i = 0; i < tops.size(); i++) {
           JSONSchemaProps node = root.getProperties().get(tops.get(i));
           if (node != null) {
-            walk(kind.getSimpleName() + " " + version.getName() + " ." + tops.get(i), node,
-                specAndStatus(kind)[i], findings);
+            walk(
+                kind.getSimpleName() + " " + version.getName() + " ." + tops.get(i),
+                node,
+                specAndStatus(kind)[i],
+                findings);
           }
         }
       }
@@ -60,10 +64,12 @@ class CrdConventionsTest {
     List<String> findings = new ArrayList<>();
     for (Class<?> kind : BerthKinds.ALL) {
       for (CustomResourceDefinitionVersion version : crd(kind).getSpec().getVersions()) {
-        JSONSchemaProps status = version.getSchema().getOpenAPIV3Schema().getProperties()
-            .get("status");
-        JSONSchemaProps conditions = status == null || status.getProperties() == null
-            ? null : status.getProperties().get("conditions");
+        JSONSchemaProps status =
+            version.getSchema().getOpenAPIV3Schema().getProperties().get("status");
+        JSONSchemaProps conditions =
+            status == null || status.getProperties() == null
+                ? null
+                : status.getProperties().get("conditions");
         if (conditions == null) {
           continue;
         }
@@ -74,8 +80,12 @@ class CrdConventionsTest {
         }
         JSONSchemaProps item = conditions.getItems().getSchema();
         if (!item.getProperties().keySet().containsAll(CONDITION_FIELDS)) {
-          findings.add(at + ": fields " + item.getProperties().keySet() + " lack some of "
-              + CONDITION_FIELDS);
+          findings.add(
+              at
+                  + ": fields "
+                  + item.getProperties().keySet()
+                  + " lack some of "
+                  + CONDITION_FIELDS);
         }
         List<String> required = item.getRequired() == null ? List.of() : item.getRequired();
         if (!required.containsAll(
@@ -83,7 +93,8 @@ class CrdConventionsTest {
           findings.add(at + ": required " + required);
         }
         JSONSchemaProps s = item.getProperties().get("status");
-        if (s != null && (isEmpty(s.getEnum()) || s.getEnum().size() != 3)
+        if (s != null
+            && (isEmpty(s.getEnum()) || s.getEnum().size() != 3)
             && !"^(True|False|Unknown)$".equals(s.getPattern())) {
           findings.add(at + "[].status: not the enum True, False, Unknown");
         }
@@ -118,12 +129,16 @@ class CrdConventionsTest {
       return; // a quantity or an int-or-string: the API server bounds its parse
     }
     String kind = node.getType();
-    if ("string".equals(kind) && node.getMaxLength() == null && isEmpty(node.getEnum())
+    if ("string".equals(kind)
+        && node.getMaxLength() == null
+        && isEmpty(node.getEnum())
         && !"date-time".equals(node.getFormat())) {
       findings.add(path + ": string without maxLength or enum");
     }
-    Type element = type instanceof ParameterizedType p
-        ? p.getActualTypeArguments()[p.getActualTypeArguments().length - 1] : null;
+    Type element =
+        type instanceof ParameterizedType p
+            ? p.getActualTypeArguments()[p.getActualTypeArguments().length - 1]
+            : null;
     if ("array".equals(kind)) {
       if (node.getMaxItems() == null) {
         findings.add(path + ": list without maxItems");
@@ -141,7 +156,8 @@ class CrdConventionsTest {
         walk(path + "{}", node.getAdditionalProperties().getSchema(), element, findings);
       }
     }
-    if (node.getProperties() != null && type instanceof Class<?> cls
+    if (node.getProperties() != null
+        && type instanceof Class<?> cls
         && cls.getPackageName().startsWith("dev.berth.api")) {
       for (Map.Entry<String, JSONSchemaProps> e : node.getProperties().entrySet()) {
         Field field = field(cls, e.getKey());
@@ -177,8 +193,9 @@ class CrdConventionsTest {
     @SuppressWarnings("unchecked")
     Class<? extends HasMetadata> k = (Class<? extends HasMetadata>) kind;
     return Serialization.unmarshal(
-        Files.readString(GENERATED.resolve(
-            HasMetadata.getPlural(k) + "." + HasMetadata.getGroup(k) + "-v1.yml")),
+        Files.readString(
+            GENERATED.resolve(
+                HasMetadata.getPlural(k) + "." + HasMetadata.getGroup(k) + "-v1.yml")),
         CustomResourceDefinition.class);
   }
 }

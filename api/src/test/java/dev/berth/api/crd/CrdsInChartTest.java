@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chart ships the CRDs the build generates, byte for byte. When the model changes, refresh
- * the chart with: ./mvnw -pl api -Pupdate-crds process-classes
+ * The chart ships the CRDs the build generates, byte for byte. When the model changes, refresh the
+ * chart with: ./mvnw -pl api -Pupdate-crds process-classes
  */
 class CrdsInChartTest {
   private static final Path GENERATED = Path.of(System.getProperty("berth.crds.generated"));

@@ -22,7 +22,12 @@ class GeneratedCrdTest {
   }
 
   private static JSONSchemaProps spec(CustomResourceDefinition crd) {
-    return crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties()
+    return crd.getSpec()
+        .getVersions()
+        .get(0)
+        .getSchema()
+        .getOpenAPIV3Schema()
+        .getProperties()
         .get("spec");
   }
 

@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * The API server's own count of requests (apiserver_request_total from its /metrics), summed by
- * verb and resource (with the subresource, e.g. workloads/status). A snapshot before and one
- * after a run give what the run asked of it, whoever asked.
+ * verb and resource (with the subresource, e.g. workloads/status). A snapshot before and one after
+ * a run give what the run asked of it, whoever asked.
  */
 final class ApiRequests {
   private static final Pattern LINE = Pattern.compile("^apiserver_request_total\\{(.*)} (\\S+)$");
@@ -47,12 +47,13 @@ final class ApiRequests {
   /** What was asked between {@code before} and this snapshot, zero counts left out. */
   Map<String, Long> since(ApiRequests before) {
     Map<String, Long> diff = new TreeMap<>();
-    counts.forEach((key, n) -> {
-      long d = n - before.counts.getOrDefault(key, 0L);
-      if (d != 0) {
-        diff.put(key, d);
-      }
-    });
+    counts.forEach(
+        (key, n) -> {
+          long d = n - before.counts.getOrDefault(key, 0L);
+          if (d != 0) {
+            diff.put(key, d);
+          }
+        });
     return diff;
   }
 }

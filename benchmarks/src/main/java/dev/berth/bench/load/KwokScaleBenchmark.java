@@ -27,11 +27,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Berth at cluster scale on the real control plane: kube-apiserver and etcd, kube-controller-manager
- * (the Job controller makes the pods), kube-scheduler (binds them) and KWOK (runs them on
- * simulated GPU nodes and completes them after {@code runSeconds}). 10 ClusterQueues over 2
- * cohorts share the cluster's GPUs equally; Jobs of one pod with 1, 2, 4 or 8 GPUs are submitted
- * as fast as a client can create them.
+ * Berth at cluster scale on the real control plane: kube-apiserver and etcd,
+ * kube-controller-manager (the Job controller makes the pods), kube-scheduler (binds them) and KWOK
+ * (runs them on simulated GPU nodes and completes them after {@code runSeconds}). 10 ClusterQueues
+ * over 2 cohorts share the cluster's GPUs equally; Jobs of one pod with 1, 2, 4 or 8 GPUs are
+ * submitted as fast as a client can create them.
  *
  * <p>Two runs on fresh control planes, side by side: <b>berth</b> (the operator in a JVM of its
  * own, Jobs suspended in a LocalQueue) and <b>floor</b> (no operator, Jobs created unsuspended
@@ -47,9 +47,9 @@ import java.util.concurrent.TimeUnit;
  *     dev.berth.bench.load.KwokScaleBenchmark
  * </pre>
  *
- * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000),
- * {@code runSeconds} (30), {@code mode} (both | berth | floor), {@code operator.jvm} ("-Xmx768m"),
- * {@code berth.repo} ("."), {@code timeoutSeconds} (3600).
+ * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000), {@code
+ * runSeconds} (30), {@code mode} (both | berth | floor), {@code operator.jvm} ("-Xmx768m"), {@code
+ * berth.repo} ("."), {@code timeoutSeconds} (3600).
  */
 public final class KwokScaleBenchmark {
   static final String GPU = "nvidia.com/gpu";
@@ -70,9 +70,18 @@ public final class KwokScaleBenchmark {
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
     Path dir = Files.createTempDirectory("berth-kwok-scale-");
-    System.out.printf(Locale.ROOT, "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
-            + " each) in %d ClusterQueues over %d cohorts; load %s; logs in %s%n", nodes,
-        GPUS_PER_NODE, jobs, runSeconds, CLUSTER_QUEUES, COHORTS, LoadAverage.now(), dir);
+    System.out.printf(
+        Locale.ROOT,
+        "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
+            + " each) in %d ClusterQueues over %d cohorts; load %s; logs in %s%n",
+        nodes,
+        GPUS_PER_NODE,
+        jobs,
+        runSeconds,
+        CLUSTER_QUEUES,
+        COHORTS,
+        LoadAverage.now(),
+        dir);
     List<String> reports = new ArrayList<>();
     if (!mode.equals("floor")) {
       reports.add(run(true, nodes, jobs, runSeconds, timeout, repo, jvm, dir.resolve("berth")));
@@ -86,8 +95,16 @@ public final class KwokScaleBenchmark {
     System.exit(0);
   }
 
-  private static String run(boolean berth, int nodes, int jobs, int runSeconds, long timeout,
-      Path repo, String jvm, Path dir) throws Exception {
+  private static String run(
+      boolean berth,
+      int nodes,
+      int jobs,
+      int runSeconds,
+      long timeout,
+      Path repo,
+      String jvm,
+      Path dir)
+      throws Exception {
     Files.createDirectories(dir);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
@@ -96,17 +113,31 @@ public final class KwokScaleBenchmark {
       Path kubeconfig = dir.resolve("kubeconfig");
       Files.writeString(kubeconfig, apiServer.kubeconfig());
       long planeStart = System.nanoTime();
-      try (LocalControlPlane plane = LocalControlPlane.start(admin, apiServer.kubeconfig(),
-          dir.resolve("control-plane"), nodes(nodes), Optional.of(Duration.ofSeconds(runSeconds)),
-          false)) {
-        System.out.printf(Locale.ROOT, "[scale] %s: %d nodes Ready in %.0f s%n",
-            berth ? "berth" : "floor", nodes, (System.nanoTime() - planeStart) / 1e9);
+      try (LocalControlPlane plane =
+          LocalControlPlane.start(
+              admin,
+              apiServer.kubeconfig(),
+              dir.resolve("control-plane"),
+              nodes(nodes),
+              Optional.of(Duration.ofSeconds(runSeconds)),
+              false)) {
+        System.out.printf(
+            Locale.ROOT,
+            "[scale] %s: %d nodes Ready in %.0f s%n",
+            berth ? "berth" : "floor",
+            nodes,
+            (System.nanoTime() - planeStart) / 1e9);
         queues(admin, nodes);
         if (!berth) {
           return measure(admin, null, jobs, false, timeout, dir);
         }
-        try (OperatorJvm operator = SchedulerLoadBenchmark.startReady(
-            repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, Map.of())) {
+        try (OperatorJvm operator =
+            SchedulerLoadBenchmark.startReady(
+                repo.resolve("operator/target/berth-operator.jar"),
+                kubeconfig,
+                dir,
+                jvm,
+                Map.of())) {
           return measure(admin, operator, jobs, true, timeout, dir);
         }
       }
@@ -115,8 +146,9 @@ public final class KwokScaleBenchmark {
     }
   }
 
-  private static String measure(KubernetesClient admin, OperatorJvm operator, int jobs,
-      boolean berth, long timeout, Path dir) throws Exception {
+  private static String measure(
+      KubernetesClient admin, OperatorJvm operator, int jobs, boolean berth, long timeout, Path dir)
+      throws Exception {
     double cpuAtStart = operator == null ? 0 : operator.cpuSeconds();
     try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
       runner.watch();
@@ -127,28 +159,60 @@ public final class KwokScaleBenchmark {
       Map<String, Long> requests = after.since(before);
       long total = requests.values().stream().mapToLong(Long::longValue).sum();
       StringBuilder out = new StringBuilder();
-      out.append(String.format(Locale.ROOT, "%n[scale] %s%s: %d Jobs; load %s%n",
-          berth ? "berth" : "floor (no Berth: Jobs straight to the scheduler)",
-          done ? "" : " (TIMED OUT: figures are for what finished)", jobs, LoadAverage.now()));
-      out.append(String.format(Locale.ROOT, "  submitted all in      %8.1f s%n",
-          runner.submittedSeconds()));
-      out.append(String.format(Locale.ROOT, "  all pods Running at   %8.1f s  (%d of %d Jobs)%n",
-          runner.allRunningSeconds(), runner.running(), jobs));
-      out.append(String.format(Locale.ROOT, "  all Jobs Complete at  %8.1f s  (%d of %d)%n",
-          runner.allCompleteSeconds(), runner.complete(), jobs));
-      out.append(String.format(Locale.ROOT, "  API requests          %8d  (%.1f per Job)%n", total,
-          total / (double) jobs));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%n[scale] %s%s: %d Jobs; load %s%n",
+              berth ? "berth" : "floor (no Berth: Jobs straight to the scheduler)",
+              done ? "" : " (TIMED OUT: figures are for what finished)",
+              jobs,
+              LoadAverage.now()));
+      out.append(
+          String.format(
+              Locale.ROOT, "  submitted all in      %8.1f s%n", runner.submittedSeconds()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  all pods Running at   %8.1f s  (%d of %d Jobs)%n",
+              runner.allRunningSeconds(),
+              runner.running(),
+              jobs));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  all Jobs Complete at  %8.1f s  (%d of %d)%n",
+              runner.allCompleteSeconds(),
+              runner.complete(),
+              jobs));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  API requests          %8d  (%.1f per Job)%n",
+              total,
+              total / (double) jobs));
       if (berth) {
-        out.append(String.format(Locale.ROOT, "  admissions            %8d  (%.1f per s, first to"
-                + " last); API requests per admission %.1f%n", runner.admissions(),
-            runner.admissionsPerSecond(), total / (double) Math.max(1, runner.admissions())));
-        out.append(String.format(Locale.ROOT, "  operator              peak RSS %.0f MiB, CPU %.1f s"
-            + "%n", operator.peakRssMiB(), operator.cpuSeconds() - cpuAtStart));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "  admissions            %8d  (%.1f per s, first to"
+                    + " last); API requests per admission %.1f%n",
+                runner.admissions(),
+                runner.admissionsPerSecond(),
+                total / (double) Math.max(1, runner.admissions())));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "  operator              peak RSS %.0f MiB, CPU %.1f s" + "%n",
+                operator.peakRssMiB(),
+                operator.cpuSeconds() - cpuAtStart));
       }
       requests.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
-          .forEach(e -> out.append(String.format(Locale.ROOT, "    %-40s %8d%n", e.getKey(),
-              e.getValue())));
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .limit(12)
+          .forEach(
+              e ->
+                  out.append(
+                      String.format(Locale.ROOT, "    %-40s %8d%n", e.getKey(), e.getValue())));
       Files.writeString(dir.resolve("report.txt"), out);
       return out.toString();
     }
@@ -158,22 +222,31 @@ public final class KwokScaleBenchmark {
   static List<Node> nodes(int count) {
     List<Node> nodes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      nodes.add(KwokNodes.node(String.format(Locale.ROOT, "gpu-%04d", i),
-          Map.of(MODEL_LABEL, "NVIDIA-H100-80GB-HBM3",
-              "topology.berth.dev/rack", "rack-" + i / 16),
-          List.of(), Map.of(GPU, Integer.toString(GPUS_PER_NODE))));
+      nodes.add(
+          KwokNodes.node(
+              String.format(Locale.ROOT, "gpu-%04d", i),
+              Map.of(
+                  MODEL_LABEL,
+                  "NVIDIA-H100-80GB-HBM3",
+                  "topology.berth.dev/rack",
+                  "rack-" + i / 16),
+              List.of(),
+              Map.of(GPU, Integer.toString(GPUS_PER_NODE))));
     }
     return nodes;
   }
 
   /**
-   * One flavor on every node; ClusterQueues with an equal share of GPUs and cpu, borrowing
-   * within their cohort; a namespace and a LocalQueue "jobs" for each.
+   * One flavor on every node; ClusterQueues with an equal share of GPUs and cpu, borrowing within
+   * their cohort; a namespace and a LocalQueue "jobs" for each.
    */
   static void queues(KubernetesClient admin, int nodes) {
     // The operator's own namespace, for its Lease.
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
-        .withName("berth-system").endMetadata().build()).create();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName("berth-system").endMetadata().build())
+        .create();
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
     ResourceFlavorSpec spec = new ResourceFlavorSpec();
@@ -184,17 +257,25 @@ public final class KwokScaleBenchmark {
     long cpus = (long) nodes * 96 / CLUSTER_QUEUES;
     for (int q = 0; q < CLUSTER_QUEUES; q++) {
       String name = ScaleRunner.queue(q);
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-          .endMetadata().build()).create();
+      admin
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+          .create();
       ClusterQueue cq = new ClusterQueue();
       cq.getMetadata().setName(name);
       ClusterQueueSpec cqSpec = new ClusterQueueSpec();
       cqSpec.cohortName = "cohort-" + q % COHORTS;
       cqSpec.namespaceSelector = new LabelSelector();
-      cqSpec.resourceGroups = List.of(new ResourceGroup(List.of("cpu", GPU),
-          List.of(new FlavorQuotas(FLAVOR, List.of(
-              new ResourceQuota("cpu", Long.toString(cpus)),
-              new ResourceQuota(GPU, Long.toString(gpus)))))));
+      cqSpec.resourceGroups =
+          List.of(
+              new ResourceGroup(
+                  List.of("cpu", GPU),
+                  List.of(
+                      new FlavorQuotas(
+                          FLAVOR,
+                          List.of(
+                              new ResourceQuota("cpu", Long.toString(cpus)),
+                              new ResourceQuota(GPU, Long.toString(gpus)))))));
       cq.setSpec(cqSpec);
       admin.resource(cq).create();
       LocalQueue lq = new LocalQueue();

@@ -29,9 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Plays the part of Kueue's scheduler-performance runner against Berth: creates the load's
  * Workloads at their classes' intervals, and for each one it sees admitted writes a Finished
- * condition {@code runtime} after it saw the admission; one it sees evicted gets its quota
- * released (admission cleared, QuotaReserved False), as a Job's controller would once its pods
- * stopped. Records when each was created, first admitted and finished, and the preemptions.
+ * condition {@code runtime} after it saw the admission; one it sees evicted gets its quota released
+ * (admission cleared, QuotaReserved False), as a Job's controller would once its pods stopped.
+ * Records when each was created, first admitted and finished, and the preemptions.
  */
 final class LoadRunner implements AutoCloseable {
   static final String CLASS_LABEL = "bench.berth.dev/class";
@@ -43,6 +43,7 @@ final class LoadRunner implements AutoCloseable {
     volatile long created;
     volatile long firstAdmitted;
     volatile long finished;
+
     /** Identifies the admission being run now; null while not admitted. */
     volatile Object running;
 
@@ -61,8 +62,10 @@ final class LoadRunner implements AutoCloseable {
   private final AtomicInteger finished = new AtomicInteger();
   private final AtomicInteger preemptions = new AtomicInteger();
   private final AtomicInteger evictions = new AtomicInteger();
+
   /** The runner's own requests, to tell them from the operator's in the API server's counts. */
   private final AtomicLong creates = new AtomicLong();
+
   private final AtomicLong statusWrites = new AtomicLong();
   private final List<RuntimeException> createFailures = new ArrayList<>();
   private SharedIndexInformer<Workload> informer;
@@ -88,21 +91,26 @@ final class LoadRunner implements AutoCloseable {
 
   /** Starts watching Workloads in every namespace, before anything is created. */
   void watch() {
-    informer = client.resources(Workload.class).inAnyNamespace().inform(
-        new ResourceEventHandler<>() {
-          @Override
-          public void onAdd(Workload wl) {
-            seen(wl);
-          }
+    informer =
+        client
+            .resources(Workload.class)
+            .inAnyNamespace()
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(Workload wl) {
+                    seen(wl);
+                  }
 
-          @Override
-          public void onUpdate(Workload old, Workload wl) {
-            seen(wl);
-          }
+                  @Override
+                  public void onUpdate(Workload old, Workload wl) {
+                    seen(wl);
+                  }
 
-          @Override
-          public void onDelete(Workload wl, boolean unknownFinalState) {}
-        }, 0);
+                  @Override
+                  public void onDelete(Workload wl, boolean unknownFinalState) {}
+                },
+                0);
   }
 
   /** Starts creating: every class of every ClusterQueue at once, each at its own interval. */
@@ -122,10 +130,13 @@ final class LoadRunner implements AutoCloseable {
     if (index >= wc.perQueue()) {
       return;
     }
-    creators.schedule(() -> {
-      createOne(queue, wc, index);
-      scheduleNext(queue, wc, index + 1);
-    }, wc.intervalMs(), TimeUnit.MILLISECONDS);
+    creators.schedule(
+        () -> {
+          createOne(queue, wc, index);
+          scheduleNext(queue, wc, index + 1);
+        },
+        wc.intervalMs(),
+        TimeUnit.MILLISECONDS);
   }
 
   private void createOne(String queue, WorkloadClass wc, int index) {
@@ -135,16 +146,28 @@ final class LoadRunner implements AutoCloseable {
     Workload wl = new Workload();
     wl.getMetadata().setNamespace(queue);
     wl.getMetadata().setName(name);
-    wl.getMetadata().setLabels(Map.of(CLASS_LABEL, wc.name(),
-        RUNTIME_LABEL, Integer.toString(wc.runtimeMs())));
+    wl.getMetadata()
+        .setLabels(Map.of(CLASS_LABEL, wc.name(), RUNTIME_LABEL, Integer.toString(wc.runtimeMs())));
     WorkloadSpec spec = new WorkloadSpec();
     spec.queueName = queue;
     spec.priority = wc.priority();
-    spec.podSets = List.of(new PodSet("main", 1, new PodTemplateSpecBuilder()
-        .withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("busybox")
-        .withNewResources().addToRequests("cpu", new Quantity(Integer.toString(wc.cpu())))
-        .endResources().endContainer().endSpec().build()));
+    spec.podSets =
+        List.of(
+            new PodSet(
+                "main",
+                1,
+                new PodTemplateSpecBuilder()
+                    .withNewSpec()
+                    .withRestartPolicy("Never")
+                    .addNewContainer()
+                    .withName("main")
+                    .withImage("busybox")
+                    .withNewResources()
+                    .addToRequests("cpu", new Quantity(Integer.toString(wc.cpu())))
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .build()));
     wl.setSpec(spec);
     try {
       creates.incrementAndGet();
@@ -175,8 +198,8 @@ final class LoadRunner implements AutoCloseable {
     boolean holdsQuota = status != null && status.admission != null;
     if (holdsQuota && WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
       life.running = null;
-      var evicted = WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED)
-          .orElseThrow();
+      var evicted =
+          WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
       if (evictionsSeen.add(key + "@" + evicted.lastTransitionTime)) {
         evictions.incrementAndGet();
         if (WorkloadConditions.isTrue(wl, WorkloadConditions.PREEMPTED)) {
@@ -194,8 +217,8 @@ final class LoadRunner implements AutoCloseable {
         }
         Object admission = new Object();
         life.running = admission;
-        writers.schedule(() -> finish(key, admission), life.workloadClass.runtimeMs(),
-            TimeUnit.MILLISECONDS);
+        writers.schedule(
+            () -> finish(key, admission), life.workloadClass.runtimeMs(), TimeUnit.MILLISECONDS);
       }
     } else {
       life.running = null;
@@ -210,8 +233,13 @@ final class LoadRunner implements AutoCloseable {
       return;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.FINISHED, true, "ByTest",
-        "By the benchmark's runner", Instant.now());
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.FINISHED,
+        true,
+        "ByTest",
+        "By the benchmark's runner",
+        Instant.now());
     if (!write(copy)) {
       // A newer version (or a failure): try again on what is stored then.
       writers.schedule(() -> finish(key, admission), 50, TimeUnit.MILLISECONDS);
@@ -221,17 +249,29 @@ final class LoadRunner implements AutoCloseable {
   /** The pods of an evicted Workload are gone at once here: its quota is given back. */
   private void release(String key) {
     Workload latest = informer.getStore().getByKey(key);
-    if (latest == null || latest.getStatus() == null || latest.getStatus().admission == null
+    if (latest == null
+        || latest.getStatus() == null
+        || latest.getStatus().admission == null
         || !WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
       return;
     }
     Workload copy = Serialization.clone(latest);
     Instant now = Instant.now();
     copy.getStatus().admission = null;
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.QUOTA_RESERVED, false, "Pending",
-        "Evicted by the benchmark's runner", now);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.ADMITTED, false, "NoReservation",
-        "The workload has no reservation", now);
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.QUOTA_RESERVED,
+        false,
+        "Pending",
+        "Evicted by the benchmark's runner",
+        now);
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.ADMITTED,
+        false,
+        "NoReservation",
+        "The workload has no reservation",
+        now);
     if (!write(copy)) {
       writers.schedule(() -> release(key), 50, TimeUnit.MILLISECONDS);
     }

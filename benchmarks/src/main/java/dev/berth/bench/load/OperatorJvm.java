@@ -15,13 +15,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator under test in a JVM of its own ({@code java -jar operator/target/berth-operator.jar},
- * the jar the image runs) with the chart's environment but webhooks off, so that its CPU time and
- * peak RSS are its own and not the benchmark's. Reads both from /proc.
+ * The operator under test in a JVM of its own ({@code java -jar
+ * operator/target/berth-operator.jar}, the jar the image runs) with the chart's environment but
+ * webhooks off, so that its CPU time and peak RSS are its own and not the benchmark's. Reads both
+ * from /proc.
  */
 final class OperatorJvm implements AutoCloseable {
   /** Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel. */
   private static final double TICKS_PER_SECOND = 100.0;
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -42,11 +44,14 @@ final class OperatorJvm implements AutoCloseable {
    *     give)
    * @param env extra environment (the operator's BERTH_* settings)
    */
-  static OperatorJvm start(Path jar, Path kubeconfig, Path log, String jvmOptions,
-      Map<String, String> env) throws IOException {
+  static OperatorJvm start(
+      Path jar, Path kubeconfig, Path log, String jvmOptions, Map<String, String> env)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(jar + " is missing: build with"
-          + " ./mvnw -Pbench -DskipTests package -pl benchmarks -am (it packages the operator)");
+      throw new IllegalStateException(
+          jar
+              + " is missing: build with"
+              + " ./mvnw -Pbench -DskipTests package -pl benchmarks -am (it packages the operator)");
     }
     int port = freePort();
     List<String> command = new ArrayList<>();
@@ -58,8 +63,8 @@ final class OperatorJvm implements AutoCloseable {
     }
     command.add("-jar");
     command.add(jar.toString());
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> environment = builder.environment();
     environment.remove("KUBERNETES_SERVICE_HOST");
     environment.remove("JAVA_TOOL_OPTIONS");
@@ -89,8 +94,11 @@ final class OperatorJvm implements AutoCloseable {
 
   private int status(String path) {
     try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
-              .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.discarding())
+      return HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+                  .timeout(Duration.ofSeconds(3))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
           .statusCode();
     } catch (IOException e) {
       return -1;
@@ -111,8 +119,8 @@ final class OperatorJvm implements AutoCloseable {
 
   /** Peak resident set size (VmHWM) in MiB. */
   double peakRssMiB() throws IOException {
-    for (String line : Files.readAllLines(
-        Path.of("/proc", Long.toString(process.pid()), "status"))) {
+    for (String line :
+        Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
       if (line.startsWith("VmHWM:")) {
         return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
       }

@@ -58,8 +58,13 @@ public final class PendingWritesBenchmark {
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
     Path dir = Files.createTempDirectory("berth-pending-writes-");
-    System.out.printf(Locale.ROOT, "[pending] %d pending Workloads in %d ClusterQueues; load %s;"
-        + " logs in %s%n", pending, QUEUES, LoadAverage.now(), dir);
+    System.out.printf(
+        Locale.ROOT,
+        "[pending] %d pending Workloads in %d ClusterQueues; load %s;" + " logs in %s%n",
+        pending,
+        QUEUES,
+        LoadAverage.now(),
+        dir);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
       apiServer.install(EmbeddedApiServer.berthCrds());
@@ -67,21 +72,36 @@ public final class PendingWritesBenchmark {
       Path kubeconfig = dir.resolve("kubeconfig");
       Files.writeString(kubeconfig, apiServer.kubeconfig());
       queues(admin);
-      try (OperatorJvm operator = SchedulerLoadBenchmark.startReady(
-          repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, Map.of())) {
+      try (OperatorJvm operator =
+          SchedulerLoadBenchmark.startReady(
+              repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, Map.of())) {
         long t0 = System.nanoTime();
         create(admin, pending);
-        System.out.printf(Locale.ROOT, "[pending] created in %.0f s; settling %d s%n",
-            (System.nanoTime() - t0) / 1e9, settle);
+        System.out.printf(
+            Locale.ROOT,
+            "[pending] created in %.0f s; settling %d s%n",
+            (System.nanoTime() - t0) / 1e9,
+            settle);
         Thread.sleep(Duration.ofSeconds(settle).toMillis()); // a measuring window, not a wait
         StringBuilder out = new StringBuilder();
-        out.append(window(admin, "steady", pending, minutes, () -> { }));
+        out.append(window(admin, "steady", pending, minutes, () -> {}));
         int[] finished = {0};
-        out.append(window(admin, "churn (one finish per ClusterQueue every " + churn + " s)",
-            pending, minutes, () -> finished[0] += finishOnePerQueue(admin, churn)));
-        out.append(String.format(Locale.ROOT, "  operator peak RSS %.0f MiB, CPU %.1f s; %d"
-            + " finished during churn; load %s%n", operator.peakRssMiB(), operator.cpuSeconds(),
-            finished[0], LoadAverage.now()));
+        out.append(
+            window(
+                admin,
+                "churn (one finish per ClusterQueue every " + churn + " s)",
+                pending,
+                minutes,
+                () -> finished[0] += finishOnePerQueue(admin, churn)));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "  operator peak RSS %.0f MiB, CPU %.1f s; %d"
+                    + " finished during churn; load %s%n",
+                operator.peakRssMiB(),
+                operator.cpuSeconds(),
+                finished[0],
+                LoadAverage.now()));
         System.out.print(out);
         Files.writeString(dir.resolve("report.txt"), out);
       }
@@ -92,8 +112,9 @@ public final class PendingWritesBenchmark {
   }
 
   /** Runs {@code during} every second for {@code minutes} and reports what was written. */
-  private static String window(KubernetesClient admin, String name, int pending, int minutes,
-      Runnable during) throws InterruptedException {
+  private static String window(
+      KubernetesClient admin, String name, int pending, int minutes, Runnable during)
+      throws InterruptedException {
     ApiRequests before = ApiRequests.scrape(admin);
     long end = System.nanoTime() + Duration.ofMinutes(minutes).toNanos();
     while (System.nanoTime() < end) {
@@ -101,14 +122,21 @@ public final class PendingWritesBenchmark {
       Thread.sleep(1000); // the churn's tick
     }
     Map<String, Long> writes = ApiRequests.scrape(admin).since(before);
-    long status = writes.getOrDefault("PUT workloads/status", 0L)
-        + writes.getOrDefault("PATCH workloads/status", 0L);
-    long events = writes.getOrDefault("POST events", 0L)
-        + writes.getOrDefault("PATCH events", 0L);
-    return String.format(Locale.ROOT, "[pending] %s, %d min: %d Workload status writes (%.4f per"
-        + " pending per min), %d Event writes (%.4f per pending per min); all: %s%n", name,
-        minutes, status, status / (double) pending / minutes, events,
-        events / (double) pending / minutes, writes);
+    long status =
+        writes.getOrDefault("PUT workloads/status", 0L)
+            + writes.getOrDefault("PATCH workloads/status", 0L);
+    long events = writes.getOrDefault("POST events", 0L) + writes.getOrDefault("PATCH events", 0L);
+    return String.format(
+        Locale.ROOT,
+        "[pending] %s, %d min: %d Workload status writes (%.4f per"
+            + " pending per min), %d Event writes (%.4f per pending per min); all: %s%n",
+        name,
+        minutes,
+        status,
+        status / (double) pending / minutes,
+        events,
+        events / (double) pending / minutes,
+        writes);
   }
 
   private static long lastChurn;
@@ -121,11 +149,18 @@ public final class PendingWritesBenchmark {
     lastChurn = System.nanoTime();
     int n = 0;
     for (Workload wl : admin.resources(Workload.class).inAnyNamespace().list().getItems()) {
-      if (wl.getStatus() != null && wl.getStatus().admission != null
-          && dev.berth.operator.admission.WorkloadConditions.find(wl.getStatus().conditions,
-              "Finished").isEmpty()) {
-        dev.berth.operator.admission.WorkloadConditions.set(wl.getStatus(), "Finished", true,
-            "Succeeded", "finished by the benchmark", java.time.Instant.now());
+      if (wl.getStatus() != null
+          && wl.getStatus().admission != null
+          && dev.berth.operator.admission.WorkloadConditions.find(
+                  wl.getStatus().conditions, "Finished")
+              .isEmpty()) {
+        dev.berth.operator.admission.WorkloadConditions.set(
+            wl.getStatus(),
+            "Finished",
+            true,
+            "Succeeded",
+            "finished by the benchmark",
+            java.time.Instant.now());
         admin.resource(wl).updateStatus();
         n++;
       }
@@ -139,12 +174,14 @@ public final class PendingWritesBenchmark {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
         int first = t;
-        done.add(pool.submit(() -> {
-          for (int i = first; i < pending; i += 8) {
-            admin.resource(workload(i)).create();
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < pending; i += 8) {
+                    admin.resource(workload(i)).create();
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -162,11 +199,23 @@ public final class PendingWritesBenchmark {
     WorkloadSpec spec = new WorkloadSpec();
     spec.queueName = queue;
     spec.priority = i % 3 * 50;
-    spec.podSets = List.of(new PodSet("main", 1, new PodTemplateSpecBuilder()
-        .withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("main").withImage("busybox")
-        .withNewResources().addToRequests("cpu", new Quantity("1"))
-        .endResources().endContainer().endSpec().build()));
+    spec.podSets =
+        List.of(
+            new PodSet(
+                "main",
+                1,
+                new PodTemplateSpecBuilder()
+                    .withNewSpec()
+                    .withRestartPolicy("Never")
+                    .addNewContainer()
+                    .withName("main")
+                    .withImage("busybox")
+                    .withNewResources()
+                    .addToRequests("cpu", new Quantity("1"))
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .build()));
     wl.setSpec(spec);
     return wl;
   }
@@ -177,8 +226,11 @@ public final class PendingWritesBenchmark {
 
   /** A flavor, and per ClusterQueue (1 cpu: one workload at a time) a namespace and LocalQueue. */
   private static void queues(KubernetesClient admin) {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
-        .withName("berth-system").endMetadata().build()).create();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName("berth-system").endMetadata().build())
+        .create();
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
     flavor.setSpec(new ResourceFlavorSpec());
@@ -189,12 +241,17 @@ public final class PendingWritesBenchmark {
       cq.getMetadata().setName(name);
       ClusterQueueSpec spec = new ClusterQueueSpec();
       spec.namespaceSelector = new LabelSelector();
-      spec.resourceGroups = List.of(new ResourceGroup(List.of("cpu"),
-          List.of(new FlavorQuotas(FLAVOR, List.of(new ResourceQuota("cpu", "1"))))));
+      spec.resourceGroups =
+          List.of(
+              new ResourceGroup(
+                  List.of("cpu"),
+                  List.of(new FlavorQuotas(FLAVOR, List.of(new ResourceQuota("cpu", "1"))))));
       cq.setSpec(spec);
       admin.resource(cq).create();
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-          .endMetadata().build()).create();
+      admin
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+          .create();
       LocalQueue lq = new LocalQueue();
       lq.getMetadata().setNamespace(name);
       lq.getMetadata().setName(name);

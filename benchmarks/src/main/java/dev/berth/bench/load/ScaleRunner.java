@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Submits the scale benchmark's Jobs (one pod each, 1, 2, 4 or 8 GPUs in turn, spread over the
  * ClusterQueues' namespaces) from a few client threads, and watches, through informers, when each
- * Job's pod first runs, when each Job completes and (with Berth) when each Workload first
- * reserves quota. Times are seconds from the first submission.
+ * Job's pod first runs, when each Job completes and (with Berth) when each Workload first reserves
+ * quota. Times are seconds from the first submission.
  */
 final class ScaleRunner implements AutoCloseable {
   private static final int[] GPUS = {1, 2, 4, 8};
@@ -58,32 +58,60 @@ final class ScaleRunner implements AutoCloseable {
 
   /** Starts the informers before the first submission, so that no event is missed. */
   void watch() {
-    informers.add(client.pods().inAnyNamespace().inform(new Handler<>(pod -> {
-      if ("Running".equals(pod.getStatus().getPhase())
-          || "Succeeded".equals(pod.getStatus().getPhase())) {
-        String job = pod.getMetadata().getLabels() == null ? null
-            : pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
-        if (job != null) {
-          running.putIfAbsent(pod.getMetadata().getNamespace() + "/" + job, System.nanoTime());
-        }
-      }
-    })));
-    informers.add(client.batch().v1().jobs().inAnyNamespace().inform(new Handler<>(job -> {
-      if (job.getStatus() != null && job.getStatus().getConditions() != null
-          && job.getStatus().getConditions().stream().anyMatch(
-              c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()))) {
-        String key = job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-        if (complete.putIfAbsent(key, System.nanoTime()) == null) {
-          allComplete.countDown();
-        }
-      }
-    })));
+    informers.add(
+        client
+            .pods()
+            .inAnyNamespace()
+            .inform(
+                new Handler<>(
+                    pod -> {
+                      if ("Running".equals(pod.getStatus().getPhase())
+                          || "Succeeded".equals(pod.getStatus().getPhase())) {
+                        String job =
+                            pod.getMetadata().getLabels() == null
+                                ? null
+                                : pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
+                        if (job != null) {
+                          running.putIfAbsent(
+                              pod.getMetadata().getNamespace() + "/" + job, System.nanoTime());
+                        }
+                      }
+                    })));
+    informers.add(
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inAnyNamespace()
+            .inform(
+                new Handler<>(
+                    job -> {
+                      if (job.getStatus() != null
+                          && job.getStatus().getConditions() != null
+                          && job.getStatus().getConditions().stream()
+                              .anyMatch(
+                                  c ->
+                                      "Complete".equals(c.getType())
+                                          && "True".equals(c.getStatus()))) {
+                        String key =
+                            job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+                        if (complete.putIfAbsent(key, System.nanoTime()) == null) {
+                          allComplete.countDown();
+                        }
+                      }
+                    })));
     if (berth) {
-      informers.add(client.resources(Workload.class).inAnyNamespace().inform(new Handler<>(wl -> {
-        if (WorkloadConditions.hasQuotaReserved(wl)) {
-          admitted.putIfAbsent(wl.getMetadata().getUid(), System.nanoTime());
-        }
-      })));
+      informers.add(
+          client
+              .resources(Workload.class)
+              .inAnyNamespace()
+              .inform(
+                  new Handler<>(
+                      wl -> {
+                        if (WorkloadConditions.hasQuotaReserved(wl)) {
+                          admitted.putIfAbsent(wl.getMetadata().getUid(), System.nanoTime());
+                        }
+                      })));
     }
   }
 
@@ -95,17 +123,19 @@ final class ScaleRunner implements AutoCloseable {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < SUBMITTERS; t++) {
         int first = t;
-        done.add(pool.submit(() -> {
-          for (int i = first; i < jobs; i += SUBMITTERS) {
-            try {
-              client.resource(job(i)).create();
-            } catch (RuntimeException e) {
-              if (failedCreates.incrementAndGet() <= 5) {
-                System.err.println("[scale] create job-" + i + ": " + e);
-              }
-            }
-          }
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < jobs; i += SUBMITTERS) {
+                    try {
+                      client.resource(job(i)).create();
+                    } catch (RuntimeException e) {
+                      if (failedCreates.incrementAndGet() <= 5) {
+                        System.err.println("[scale] create job-" + i + ": " + e);
+                      }
+                    }
+                  }
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -121,21 +151,38 @@ final class ScaleRunner implements AutoCloseable {
 
   private Job job(int i) {
     String gpus = Integer.toString(GPUS[i % GPUS.length]);
-    Map<String, Quantity> requests = Map.of("cpu", new Quantity("1"),
-        KwokScaleBenchmark.GPU, new Quantity(gpus));
+    Map<String, Quantity> requests =
+        Map.of("cpu", new Quantity("1"), KwokScaleBenchmark.GPU, new Quantity(gpus));
     Map<String, Quantity> limits = Map.of(KwokScaleBenchmark.GPU, new Quantity(gpus));
-    JobBuilder b = new JobBuilder().withNewMetadata()
-        .withName(String.format(Locale.ROOT, "job-%05d", i)).withNamespace(queue(i % queues))
-        .endMetadata();
+    JobBuilder b =
+        new JobBuilder()
+            .withNewMetadata()
+            .withName(String.format(Locale.ROOT, "job-%05d", i))
+            .withNamespace(queue(i % queues))
+            .endMetadata();
     if (berth) {
       b.editMetadata().addToLabels(Berth.QUEUE_NAME_LABEL, "jobs").endMetadata();
     }
-    return b.withNewSpec().withSuspend(berth).withParallelism(1).withCompletions(1)
+    return b.withNewSpec()
+        .withSuspend(berth)
+        .withParallelism(1)
+        .withCompletions(1)
         .withBackoffLimit(0)
-        .withNewTemplate().withNewSpec().withRestartPolicy("Never")
-        .addNewContainer().withName("train").withImage("trainer:1")
-        .withNewResources().withRequests(requests).withLimits(limits).endResources()
-        .endContainer().endSpec().endTemplate().endSpec().build();
+        .withNewTemplate()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("train")
+        .withImage("trainer:1")
+        .withNewResources()
+        .withRequests(requests)
+        .withLimits(limits)
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   boolean awaitComplete(long timeout, TimeUnit unit) throws InterruptedException {

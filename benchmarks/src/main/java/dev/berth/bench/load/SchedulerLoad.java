@@ -34,10 +34,16 @@ public record SchedulerLoad(
   /** Kueue's 15,000 Workloads in 5 cohorts × 6 ClusterQueues, scaled to about {@code total}. */
   public static SchedulerLoad baseline(int total) {
     double scale = total / 15_000.0;
-    return new SchedulerLoad("baseline", 5, 6, 20, 100, List.of(
-        new WorkloadClass("small", 1, 200, 50, scaled(350, scale), 100),
-        new WorkloadClass("medium", 5, 500, 100, scaled(100, scale), 500),
-        new WorkloadClass("large", 20, 1_000, 200, scaled(50, scale), 1_200)));
+    return new SchedulerLoad(
+        "baseline",
+        5,
+        6,
+        20,
+        100,
+        List.of(
+            new WorkloadClass("small", 1, 200, 50, scaled(350, scale), 100),
+            new WorkloadClass("medium", 5, 500, 100, scaled(100, scale), 500),
+            new WorkloadClass("large", 20, 1_000, 200, scaled(50, scale), 1_200)));
   }
 
   private static int scaled(int count, double scale) {
@@ -57,14 +63,19 @@ public record SchedulerLoad(
    * quota without a gap (Kueue's "≈ 66 s" for the baseline), or the creation span if longer.
    */
   public double idealSeconds() {
-    double cpuSeconds = clusterQueues() * classes.stream()
-        .mapToDouble(c -> (double) c.perQueue() * c.cpu() * c.runtimeMs() / 1000.0).sum();
+    double cpuSeconds =
+        clusterQueues()
+            * classes.stream()
+                .mapToDouble(c -> (double) c.perQueue() * c.cpu() * c.runtimeMs() / 1000.0)
+                .sum();
     return Math.max(cpuSeconds / (clusterQueues() * (double) nominalCpu), creationSeconds());
   }
 
   /** How long creating takes at the classes' intervals (the slowest class). */
   public double creationSeconds() {
-    return classes.stream().mapToDouble(c -> c.perQueue() * c.intervalMs() / 1000.0).max()
+    return classes.stream()
+        .mapToDouble(c -> c.perQueue() * c.intervalMs() / 1000.0)
+        .max()
         .orElse(0);
   }
 

@@ -30,8 +30,8 @@ import org.awaitility.Awaitility;
  * Kueue's scheduler-performance "baseline" load, end to end: a real kube-apiserver and etcd, the
  * operator in a JVM of its own, and {@link LoadRunner} playing Kueue's runner (creating the
  * Workloads at the load's rates, finishing each {@code runtime} after its admission). Prints wall
- * time against the quota-bound ideal, time to admission per class, preemptions, the API
- * server's request counts by verb and resource, and the operator's peak RSS and CPU seconds.
+ * time against the quota-bound ideal, time to admission per class, preemptions, the API server's
+ * request counts by verb and resource, and the operator's peak RSS and CPU seconds.
  *
  * <pre>
  * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
@@ -41,9 +41,9 @@ import org.awaitility.Awaitility;
  *
  * <p>System properties: {@code workloads} (default 15000, Kueue's size; the load is scaled per
  * ClusterQueue), {@code operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at
- * MaxRAMPercentage=75), {@code operator.env} (extra BERTH_* settings, "K=V,K=V"),
- * {@code berth.repo} (where operator/target/berth-operator.jar is; default "."),
- * {@code timeoutSeconds} (default 1800).
+ * MaxRAMPercentage=75), {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code
+ * berth.repo} (where operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds}
+ * (default 1800).
  */
 public final class SchedulerLoadBenchmark {
   private static final String FLAVOR = "rf";
@@ -58,9 +58,18 @@ public final class SchedulerLoadBenchmark {
     Map<String, String> env = parseEnv(System.getProperty("operator.env", ""));
     long timeout = Long.getLong("timeoutSeconds", 1800);
     Path dir = Files.createTempDirectory("berth-load-");
-    System.out.printf(Locale.ROOT, "[load] %s: %d workloads in %d ClusterQueues (%d cohorts),"
-            + " ideal %.1f s; operator %s %s; logs in %s%n", load.name(), load.workloads(),
-        load.clusterQueues(), load.cohorts(), load.idealSeconds(), jvm, env, dir);
+    System.out.printf(
+        Locale.ROOT,
+        "[load] %s: %d workloads in %d ClusterQueues (%d cohorts),"
+            + " ideal %.1f s; operator %s %s; logs in %s%n",
+        load.name(),
+        load.workloads(),
+        load.clusterQueues(),
+        load.cohorts(),
+        load.idealSeconds(),
+        jvm,
+        env,
+        dir);
 
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
@@ -91,14 +100,15 @@ public final class SchedulerLoadBenchmark {
    * Starts the operator and waits for /readyz. On a machine this loaded a start can time out
    * connecting to the API server and exit; it is started again, as the kubelet would, 3 times.
    */
-  static OperatorJvm startReady(Path jar, Path kubeconfig, Path dir, String jvm,
-      Map<String, String> env) throws Exception {
+  static OperatorJvm startReady(
+      Path jar, Path kubeconfig, Path dir, String jvm, Map<String, String> env) throws Exception {
     for (int attempt = 1; ; attempt++) {
-      OperatorJvm operator = OperatorJvm.start(jar, kubeconfig,
-          dir.resolve("operator-" + attempt + ".log"), jvm, env);
+      OperatorJvm operator =
+          OperatorJvm.start(jar, kubeconfig, dir.resolve("operator-" + attempt + ".log"), jvm, env);
       try {
         Awaitility.await("operator ready (log " + operator.log() + ")")
-            .atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
+            .atMost(Duration.ofMinutes(5))
+            .pollInterval(Duration.ofMillis(500))
             .until(() -> !operator.alive() || operator.ready());
       } catch (RuntimeException e) {
         operator.close();
@@ -109,11 +119,12 @@ public final class SchedulerLoadBenchmark {
       }
       operator.close();
       if (attempt == 3) {
-        throw new IllegalStateException("the operator exited 3 times before it was ready; see "
-            + operator.log());
+        throw new IllegalStateException(
+            "the operator exited 3 times before it was ready; see " + operator.log());
       }
-      System.out.printf("[load] the operator exited before it was ready (%s); starting it"
-          + " again%n", operator.log());
+      System.out.printf(
+          "[load] the operator exited before it was ready (%s); starting it" + " again%n",
+          operator.log());
     }
   }
 
@@ -134,8 +145,11 @@ public final class SchedulerLoadBenchmark {
 
   /** The flavor, and per ClusterQueue a namespace and a LocalQueue of the same name. */
   private static void queues(KubernetesClient admin, SchedulerLoad load) {
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata()
-        .withName("berth-system").endMetadata().build()).create();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName("berth-system").endMetadata().build())
+        .create();
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
     flavor.setSpec(new ResourceFlavorSpec());
@@ -150,16 +164,19 @@ public final class SchedulerLoadBenchmark {
         spec.cohortName = load.cohortName(c);
         ResourceQuota cpu = new ResourceQuota("cpu", Integer.toString(load.nominalCpu()));
         cpu.borrowingLimit = new Quantity(Integer.toString(load.borrowingLimitCpu()));
-        spec.resourceGroups = List.of(new ResourceGroup(List.of("cpu"),
-            List.of(new FlavorQuotas(FLAVOR, List.of(cpu)))));
+        spec.resourceGroups =
+            List.of(
+                new ResourceGroup(List.of("cpu"), List.of(new FlavorQuotas(FLAVOR, List.of(cpu)))));
         spec.preemption = new ClusterQueuePreemption();
         spec.preemption.withinClusterQueue =
             ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
         spec.preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
         cq.setSpec(spec);
         admin.resource(cq).create();
-        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-            .endMetadata().build()).create();
+        admin
+            .namespaces()
+            .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+            .create();
         LocalQueue lq = new LocalQueue();
         lq.getMetadata().setNamespace(name);
         lq.getMetadata().setName(name);
@@ -169,15 +186,30 @@ public final class SchedulerLoadBenchmark {
     }
   }
 
-  private static String report(SchedulerLoad load, LoadRunner runner, OperatorJvm operator,
-      double cpuAtStart, Map<String, Long> requests, boolean done) throws Exception {
+  private static String report(
+      SchedulerLoad load,
+      LoadRunner runner,
+      OperatorJvm operator,
+      double cpuAtStart,
+      Map<String, Long> requests,
+      boolean done)
+      throws Exception {
     double wall = runner.wallSeconds();
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%n[load] %s, %d workloads: %s%n", load.name(),
-        load.workloads(), done ? "all finished" : "TIMED OUT with " + runner.finished()
-            + " finished"));
-    out.append(String.format(Locale.ROOT, "wall %.1f s, ideal %.1f s, wall/ideal %.2f%n", wall,
-        load.idealSeconds(), wall / load.idealSeconds()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%n[load] %s, %d workloads: %s%n",
+            load.name(),
+            load.workloads(),
+            done ? "all finished" : "TIMED OUT with " + runner.finished() + " finished"));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "wall %.1f s, ideal %.1f s, wall/ideal %.2f%n",
+            wall,
+            load.idealSeconds(),
+            wall / load.idealSeconds()));
     out.append("time to admission (s): class priority admitted mean p50 p90 max\n");
     for (WorkloadClass wc : load.classes()) {
       List<Double> waits = new ArrayList<>();
@@ -188,18 +220,39 @@ public final class SchedulerLoadBenchmark {
       }
       waits.sort(null);
       double mean = waits.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-      out.append(String.format(Locale.ROOT, "  %-6s %3d %6d %7.1f %7.1f %7.1f %7.1f%n",
-          wc.name(), wc.priority(), waits.size(), mean, percentile(waits, 50),
-          percentile(waits, 90), percentile(waits, 100)));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-6s %3d %6d %7.1f %7.1f %7.1f %7.1f%n",
+              wc.name(),
+              wc.priority(),
+              waits.size(),
+              mean,
+              percentile(waits, 50),
+              percentile(waits, 90),
+              percentile(waits, 100)));
     }
-    out.append(String.format(Locale.ROOT, "preemptions %d (evictions %d)%n",
-        runner.preemptions(), runner.evictions()));
-    out.append(String.format(Locale.ROOT, "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys"
-        + " during the run; %.1f s including start-up)%n", operator.peakRssMiB(),
-        operator.cpuSeconds() - cpuAtStart, operator.cpuSeconds()));
-    out.append(String.format(Locale.ROOT, "the runner's own requests: %d Workload creates, %d"
-        + " Workload status writes (finish, eviction release)%n", runner.creates(),
-        runner.statusWrites()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "preemptions %d (evictions %d)%n",
+            runner.preemptions(),
+            runner.evictions()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys"
+                + " during the run; %.1f s including start-up)%n",
+            operator.peakRssMiB(),
+            operator.cpuSeconds() - cpuAtStart,
+            operator.cpuSeconds()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "the runner's own requests: %d Workload creates, %d"
+                + " Workload status writes (finish, eviction release)%n",
+            runner.creates(),
+            runner.statusWrites()));
     out.append("API requests during the run (apiserver_request_total), by verb and resource:\n");
     long writes = 0;
     for (var e : requests.entrySet()) {
@@ -210,11 +263,18 @@ public final class SchedulerLoadBenchmark {
       }
     }
     long operatorWrites = writes - runner.creates() - runner.statusWrites();
-    out.append(String.format(Locale.ROOT, "writes: %d in all, %d not the runner's (%.2f per"
-        + " workload)%n", writes, operatorWrites, operatorWrites / (double) load.workloads()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "writes: %d in all, %d not the runner's (%.2f per" + " workload)%n",
+            writes,
+            operatorWrites,
+            operatorWrites / (double) load.workloads()));
     if (!runner.createFailures().isEmpty()) {
-      out.append(runner.createFailures().size()).append(" creates failed, first: ")
-          .append(runner.createFailures().get(0)).append('\n');
+      out.append(runner.createFailures().size())
+          .append(" creates failed, first: ")
+          .append(runner.createFailures().get(0))
+          .append('\n');
     }
     return out.toString();
   }

@@ -32,7 +32,12 @@ public class TopologyPlacementBenchmark {
   static final String RACK = "topology.berth.dev/rack";
   static final Map<String, Long> POD = Map.of(GPU, 1L, "cpu", 8_000L);
 
-  @Param({"required-rack", "preferred-rack", "unconstrained", "required-block-slices-of-8-per-host"})
+  @Param({
+    "required-rack",
+    "preferred-rack",
+    "unconstrained",
+    "required-block-slices-of-8-per-host"
+  })
   public String mode;
 
   private NodeInventory inventory;
@@ -48,25 +53,27 @@ public class TopologyPlacementBenchmark {
       for (int rack = 0; rack < 10; rack++) {
         for (int node = 0; node < 25; node++) {
           String name = "b" + block + "-r" + rack + "-n" + node;
-          b.node(TopologyNode.named(name)
-              .label(BLOCK, "b" + block)
-              .label(RACK, "r" + rack)
-              .allocatable(GPU, 8)
-              .allocatable("cpu", "96")
-              .allocatable("memory", "1Ti")
-              .build());
+          b.node(
+              TopologyNode.named(name)
+                  .label(BLOCK, "b" + block)
+                  .label(RACK, "r" + rack)
+                  .allocatable(GPU, 8)
+                  .allocatable("cpu", "96")
+                  .allocatable("memory", "1Ti")
+                  .build());
           long used = random.nextInt(8);
           b.boundPod(name, Map.of(GPU, used, "cpu", used * 8_000L));
         }
       }
     }
     inventory = b.build();
-    request = switch (mode) {
-      case "required-rack" -> TopologyRequest.required(RACK);
-      case "preferred-rack" -> TopologyRequest.preferred(RACK);
-      case "unconstrained" -> TopologyRequest.unconstrained();
-      default -> TopologyRequest.required(BLOCK).inSlices(8, Topology.HOSTNAME);
-    };
+    request =
+        switch (mode) {
+          case "required-rack" -> TopologyRequest.required(RACK);
+          case "preferred-rack" -> TopologyRequest.preferred(RACK);
+          case "unconstrained" -> TopologyRequest.unconstrained();
+          default -> TopologyRequest.required(BLOCK).inSlices(8, Topology.HOSTNAME);
+        };
     Placement check = placer.place(inventory, 64, POD, request);
     if (!check.isPlaced()) {
       throw new IllegalStateException("bench cluster must fit the podSet: " + check.message());

@@ -39,8 +39,8 @@ import org.awaitility.Awaitility;
  * Prints p50 / p99 / max latency and the errors per concurrency level.
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
- * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4]
- * [--load-processes N]} (default: one busy process per core).
+ * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4] [--load-processes
+ * N]} (default: one busy process per core).
  */
 public final class WebhookLoadBenchmark {
   private static final String NS = "bench-webhook";
@@ -51,12 +51,17 @@ public final class WebhookLoadBenchmark {
   public static void main(String[] args) throws Exception {
     int[] levels = parseLevels(option(args, "--levels", "50,200,500"));
     int rounds = Integer.parseInt(option(args, "--rounds", "4"));
-    int loaders = Integer.parseInt(option(args, "--load-processes",
-        String.valueOf(Runtime.getRuntime().availableProcessors())));
+    int loaders =
+        Integer.parseInt(
+            option(
+                args,
+                "--load-processes",
+                String.valueOf(Runtime.getRuntime().availableProcessors())));
 
     CertificateAuthority ca = CertificateAuthority.generate("bench-ca", Duration.ofDays(1));
-    ServingKeyManager keys = new ServingKeyManager(
-        ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
+    ServingKeyManager keys =
+        new ServingKeyManager(
+            ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     apiServer.install(EmbeddedApiServer.berthCrds());
     KubernetesClient admin = apiServer.client();
@@ -65,20 +70,26 @@ public final class WebhookLoadBenchmark {
     List<Process> load = new ArrayList<>();
     ExecutorService pool = Executors.newCachedThreadPool();
     try {
-      admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
-          .endMetadata().build()).serverSideApply();
+      admin
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+          .serverSideApply();
       KubernetesClient user = userClient(apiServer.kubeconfig(), levels);
       load = CpuLoad.start(loaders);
-      System.out.printf("%d load processes busy; machine: %d cores; load average %s%n", loaders,
-          Runtime.getRuntime().availableProcessors(), loadAverage());
-      System.out.println("| server | path | concurrent | requests | p50 ms | p99 ms | max ms"
-          + " | errors |");
+      System.out.printf(
+          "%d load processes busy; machine: %d cores; load average %s%n",
+          loaders, Runtime.getRuntime().availableProcessors(), loadAverage());
+      System.out.println(
+          "| server | path | concurrent | requests | p50 ms | p99 ms | max ms" + " | errors |");
       System.out.println("|---|---|---|---|---|---|---|---|");
       // The same server with and without HTTP/2, one after the other in one run: the API server
       // is re-pointed at each (its webhook client negotiates HTTP/2 when offered).
       for (boolean http2 : new boolean[] {false, true}) {
-        WebhookServer server = new WebhookServer(BerthWebhooks.routes(OPERATOR, scope), keys,
-            WebhookServer.Limits.withThreads(16).withHttp2(http2));
+        WebhookServer server =
+            new WebhookServer(
+                BerthWebhooks.routes(OPERATOR, scope),
+                keys,
+                WebhookServer.Limits.withThreads(16).withHttp2(http2));
         int port = server.start("127.0.0.1", 0);
         HttpClient direct = trusting(ca, http2);
         try {
@@ -89,9 +100,17 @@ public final class WebhookLoadBenchmark {
           run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i));
           run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i));
           for (int level : levels) {
-            run(variant + " | straight at the webhook", level, rounds, pool,
+            run(
+                variant + " | straight at the webhook",
+                level,
+                rounds,
+                pool,
                 i -> () -> direct(direct, port, i));
-            run(variant + " | through kube-apiserver", level, rounds, pool,
+            run(
+                variant + " | through kube-apiserver",
+                level,
+                rounds,
+                pool,
                 i -> () -> throughApiServer(user, i));
           }
         } finally {
@@ -113,26 +132,29 @@ public final class WebhookLoadBenchmark {
     String run() throws Exception;
   }
 
-  private static void run(String path, int level, int rounds, ExecutorService pool,
-      IntFunction<Call> calls) throws Exception {
+  private static void run(
+      String path, int level, int rounds, ExecutorService pool, IntFunction<Call> calls)
+      throws Exception {
     Sample sample = new Sample();
     for (int round = 0; round < rounds; round++) {
       java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       for (int i = 0; i < level; i++) {
         Call call = calls.apply(round * level + i);
-        futures.add(pool.submit(() -> {
-          gate.await();
-          long start = System.nanoTime();
-          String error;
-          try {
-            error = call.run();
-          } catch (Exception e) {
-            error = e.getClass().getSimpleName() + ": " + e.getMessage();
-          }
-          sample.record(System.nanoTime() - start, error);
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  gate.await();
+                  long start = System.nanoTime();
+                  String error;
+                  try {
+                    error = call.run();
+                  } catch (Exception e) {
+                    error = e.getClass().getSimpleName() + ": " + e.getMessage();
+                  }
+                  sample.record(System.nanoTime() - start, error);
+                  return null;
+                }));
       }
       gate.countDown();
       for (Future<?> f : futures) {
@@ -145,20 +167,24 @@ public final class WebhookLoadBenchmark {
   }
 
   private static String direct(HttpClient client, int port, int i) throws Exception {
-    String review = """
+    String review =
+        """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
           "uid":"u-%d","kind":{"group":"batch","version":"v1","kind":"Job"},
           "resource":{"group":"batch","version":"v1","resource":"jobs"},
           "operation":"CREATE","namespace":"%s","name":"bench-%d",
           "userInfo":{"username":"alice"},"object":%s,"oldObject":null}}
-        """.formatted(i, NS, i, jobJson(i));
+        """
+            .formatted(i, NS, i, jobJson(i));
     String path = i % 2 == 0 ? WebhookPaths.MUTATE_JOB : WebhookPaths.VALIDATE_JOB;
-    HttpResponse<String> response = client.send(
-        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(review)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(review))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200 || !response.body().contains("\"allowed\":true")) {
       return "HTTP " + response.statusCode() + ": " + response.body();
     }
@@ -169,18 +195,34 @@ public final class WebhookLoadBenchmark {
     try {
       Job created = user.batch().v1().jobs().inNamespace(NS).resource(job(i)).dryRun().create();
       return Boolean.TRUE.equals(created.getSpec().getSuspend())
-          ? null : "stored unsuspended (mutating webhook not applied)";
+          ? null
+          : "stored unsuspended (mutating webhook not applied)";
     } catch (KubernetesClientException e) {
       return "HTTP " + e.getCode() + ": " + e.getMessage();
     }
   }
 
   private static Job job(int i) {
-    return new JobBuilder().withNewMetadata().withName("bench-" + i).withNamespace(NS)
-        .addToLabels("berth.dev/queue-name", "team").endMetadata()
-        .withNewSpec().withSuspend(true).withParallelism(1).withNewTemplate().withNewSpec()
-        .withRestartPolicy("Never").addNewContainer().withName("main").withImage("busybox")
-        .endContainer().endSpec().endTemplate().endSpec().build();
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName("bench-" + i)
+        .withNamespace(NS)
+        .addToLabels("berth.dev/queue-name", "team")
+        .endMetadata()
+        .withNewSpec()
+        .withSuspend(true)
+        .withParallelism(1)
+        .withNewTemplate()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
   }
 
   private static String jobJson(int i) {
@@ -188,27 +230,42 @@ public final class WebhookLoadBenchmark {
   }
 
   private static void register(KubernetesClient admin, CertificateAuthority ca, int port) {
-    WebhookRegistrations registrations = new WebhookRegistrations(
-        path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path)
-            .build(),
-        List.of("kube-system", "berth-system"));
-    admin.admissionRegistration().v1().validatingWebhookConfigurations()
-        .resource(registrations.validating()).serverSideApply();
-    admin.admissionRegistration().v1().mutatingWebhookConfigurations()
-        .resource(registrations.mutating()).serverSideApply();
-    new CaBundlePatcher(admin, List.of(WebhookRegistrations.VALIDATING_NAME),
-        List.of(WebhookRegistrations.MUTATING_NAME)).accept(ca.certificatePem());
+    WebhookRegistrations registrations =
+        new WebhookRegistrations(
+            path ->
+                new WebhookClientConfigBuilder()
+                    .withUrl("https://127.0.0.1:" + port + path)
+                    .build(),
+            List.of("kube-system", "berth-system"));
+    admin
+        .admissionRegistration()
+        .v1()
+        .validatingWebhookConfigurations()
+        .resource(registrations.validating())
+        .serverSideApply();
+    admin
+        .admissionRegistration()
+        .v1()
+        .mutatingWebhookConfigurations()
+        .resource(registrations.mutating())
+        .serverSideApply();
+    new CaBundlePatcher(
+            admin,
+            List.of(WebhookRegistrations.VALIDATING_NAME),
+            List.of(WebhookRegistrations.MUTATING_NAME))
+        .accept(ca.certificatePem());
   }
 
   /**
-   * The API server picks up webhook configurations asynchronously: wait until a Job is mutated
-   * by the new server (the previous one is stopped, so calls still sent to it fail).
+   * The API server picks up webhook configurations asynchronously: wait until a Job is mutated by
+   * the new server (the previous one is stopped, so calls still sent to it fail).
    */
   private static void awaitWebhooks(KubernetesClient user) {
-    Awaitility.await("webhooks active").atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200)).until(() -> throughApiServer(user, -1) == null);
+    Awaitility.await("webhooks active")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> throughApiServer(user, -1) == null);
   }
-
 
   /** A user that is not the operator (the webhook treats it as a team member). */
   private static KubernetesClient userClient(String kubeconfig, int[] levels) {
@@ -227,9 +284,11 @@ public final class WebhookLoadBenchmark {
   }
 
   private static HttpClient trusting(CertificateAuthority ca, boolean http2) {
-    return HttpClient.newBuilder().sslContext(ca.trustingClientContext())
+    return HttpClient.newBuilder()
+        .sslContext(ca.trustingClientContext())
         .version(http2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(30)).build();
+        .connectTimeout(Duration.ofSeconds(30))
+        .build();
   }
 
   private static String loadAverage() {
@@ -241,8 +300,10 @@ public final class WebhookLoadBenchmark {
   }
 
   private static int[] parseLevels(String csv) {
-    return java.util.Arrays.stream(csv.split(",")).map(String::trim)
-        .mapToInt(Integer::parseInt).toArray();
+    return java.util.Arrays.stream(csv.split(","))
+        .map(String::trim)
+        .mapToInt(Integer::parseInt)
+        .toArray();
   }
 
   private static String option(String[] args, String name, String fallback) {
@@ -268,9 +329,17 @@ public final class WebhookLoadBenchmark {
 
     synchronized String row(String path, int level) {
       List<Long> sorted = nanos.stream().sorted().toList();
-      String row = String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.1f | %d |", path,
-          level, sorted.size(), ms(sorted, 0.50), ms(sorted, 0.99), ms(sorted, 1.0),
-          errors.size());
+      String row =
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %d | %.1f | %.1f | %.1f | %d |",
+              path,
+              level,
+              sorted.size(),
+              ms(sorted, 0.50),
+              ms(sorted, 0.99),
+              ms(sorted, 1.0),
+              errors.size());
       if (!errors.isEmpty()) {
         row += "\n  first error: " + errors.get(0).lines().findFirst().orElse("");
       }

@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * What capacity accounting needs of a Node: labels, what the kubelet publishes as capacity and as
- * allocatable (canonical units, as {@link dev.berth.engine.quota.Quantity}), readiness, cordon,
- * and the keys of its NoSchedule and NoExecute taints (PreferNoSchedule keeps pods coming).
+ * allocatable (canonical units, as {@link dev.berth.engine.quota.Quantity}), readiness, cordon, and
+ * the keys of its NoSchedule and NoExecute taints (PreferNoSchedule keeps pods coming).
  */
 public record CapacityNode(
     String name,

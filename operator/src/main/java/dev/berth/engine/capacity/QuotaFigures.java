@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * What quota says of one flavor, per resource in canonical units: the nominal quota committed to
- * ClusterQueues and Cohorts, the most one ClusterQueue could reach by borrowing, and what
- * admitted workloads reserve now.
+ * ClusterQueues and Cohorts, the most one ClusterQueue could reach by borrowing, and what admitted
+ * workloads reserve now.
  */
 public record QuotaFigures(
     Map<String, Long> committed, Map<String, Long> borrowingPeak, Map<String, Long> reserved) {

@@ -1,8 +1,8 @@
 package dev.berth.engine.checks;
 
 /**
- * Maximum execution time: a workload may run admitted for {@code maxSeconds} in all, counted
- * across requeues ({@code pastSeconds} from earlier admissions plus the current one).
+ * Maximum execution time: a workload may run admitted for {@code maxSeconds} in all, counted across
+ * requeues ({@code pastSeconds} from earlier admissions plus the current one).
  */
 public final class ExecutionBudget {
   private ExecutionBudget() {}

@@ -3,19 +3,21 @@ package dev.berth.engine.checks;
 import java.util.OptionalLong;
 
 /**
- * waitForPodsReady's clock, pure: what an admitted workload's PodsReady condition says, by when
- * its pods must be ready (the timeout from admission; the recovery timeout from the moment a
- * ready workload lost readiness), and what a timeout leads to (a requeue with backoff, or
- * deactivation once the requeues are used up). Times are epoch millis passed in by the caller.
+ * waitForPodsReady's clock, pure: what an admitted workload's PodsReady condition says, by when its
+ * pods must be ready (the timeout from admission; the recovery timeout from the moment a ready
+ * workload lost readiness), and what a timeout leads to (a requeue with backoff, or deactivation
+ * once the requeues are used up). Times are epoch millis passed in by the caller.
  */
 public final class PodsReadyTimeout {
   /** Reasons of the PodsReady condition, as Kueue names them. */
   public static final String READY = "PodsReady";
+
   public static final String RECOVERED = "Recovered";
   public static final String WAIT_FOR_START = "WaitForStart";
   public static final String WAIT_FOR_RECOVERY = "WaitForRecovery";
 
   private final long timeoutMillis;
+
   /** Null: a workload that was ready may stay unready for as long as it likes. */
   private final Long recoveryTimeoutMillis;
 
@@ -39,12 +41,14 @@ public final class PodsReadyTimeout {
    * condition's reason so far in this admission (null: none yet).
    */
   public static Condition condition(String previousReason, boolean readyNow) {
-    boolean wasReadyOnce = READY.equals(previousReason) || RECOVERED.equals(previousReason)
-        || WAIT_FOR_RECOVERY.equals(previousReason);
+    boolean wasReadyOnce =
+        READY.equals(previousReason)
+            || RECOVERED.equals(previousReason)
+            || WAIT_FOR_RECOVERY.equals(previousReason);
     if (readyNow) {
       // Ready stays as it became: PodsReady the first time, Recovered after a loss.
-      boolean recovered = RECOVERED.equals(previousReason)
-          || WAIT_FOR_RECOVERY.equals(previousReason);
+      boolean recovered =
+          RECOVERED.equals(previousReason) || WAIT_FOR_RECOVERY.equals(previousReason);
       return new Condition(true, recovered ? RECOVERED : READY);
     }
     return new Condition(false, wasReadyOnce ? WAIT_FOR_RECOVERY : WAIT_FOR_START);
@@ -59,15 +63,17 @@ public final class PodsReadyTimeout {
   }
 
   /**
-   * When the workload is out of time: {@code since} is its admission for WaitForStart, the
-   * moment it lost readiness for WaitForRecovery. Empty when no deadline applies.
+   * When the workload is out of time: {@code since} is its admission for WaitForStart, the moment
+   * it lost readiness for WaitForRecovery. Empty when no deadline applies.
    */
   public OptionalLong deadline(Phase phase, long since) {
     return switch (phase) {
       case Ready -> OptionalLong.empty();
       case WaitForStart -> OptionalLong.of(since + timeoutMillis);
-      case WaitForRecovery -> recoveryTimeoutMillis == null ? OptionalLong.empty()
-          : OptionalLong.of(since + recoveryTimeoutMillis);
+      case WaitForRecovery ->
+          recoveryTimeoutMillis == null
+              ? OptionalLong.empty()
+              : OptionalLong.of(since + recoveryTimeoutMillis);
     };
   }
 
@@ -81,11 +87,11 @@ public final class PodsReadyTimeout {
   public record Deactivate(int count) implements AfterTimeout {}
 
   /**
-   * After the {@code previousCount}-th requeue (0: never requeued) the workload timed out
-   * again at {@code now}; {@code jitter} in [−1, 1].
+   * After the {@code previousCount}-th requeue (0: never requeued) the workload timed out again at
+   * {@code now}; {@code jitter} in [−1, 1].
    */
-  public static AfterTimeout afterTimeout(RequeueBackoff backoff, int previousCount, long now,
-      double jitter) {
+  public static AfterTimeout afterTimeout(
+      RequeueBackoff backoff, int previousCount, long now, double jitter) {
     int count = previousCount + 1;
     if (backoff.exceeded(count)) {
       return new Deactivate(previousCount);

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a ProvisioningRequest's conditions mean for the admission check that made it, as the
- * cluster autoscaler writes them: Provisioned=True is Ready; Failed=True, BookingExpired=True
- * before the workload was admitted (its pods never came to use the booking) and
- * CapacityRevoked=True are Retry while retries are left, Rejected after {@code limitCount}
- * retries; anything else keeps the check Pending with the autoscaler's word. Pure.
+ * What a ProvisioningRequest's conditions mean for the admission check that made it, as the cluster
+ * autoscaler writes them: Provisioned=True is Ready; Failed=True, BookingExpired=True before the
+ * workload was admitted (its pods never came to use the booking) and CapacityRevoked=True are Retry
+ * while retries are left, Rejected after {@code limitCount} retries; anything else keeps the check
+ * Pending with the autoscaler's word. Pure.
  */
 public final class ProvisioningOutcome {
   public static final String PROVISIONED = "Provisioned";
@@ -41,12 +41,16 @@ public final class ProvisioningOutcome {
    * @param retries how often the workload was requeued so far (status.requeueState.count)
    * @param limitCount the retries allowed (retryStrategy.backoffLimitCount)
    */
-  public static Decision decide(String request, List<RequestCondition> conditions,
-      boolean admitted, int retries, int limitCount) {
+  public static Decision decide(
+      String request,
+      List<RequestCondition> conditions,
+      boolean admitted,
+      int retries,
+      int limitCount) {
     Optional<RequestCondition> revoked = find(conditions, CAPACITY_REVOKED);
     if (revoked.isPresent()) {
-      return retryOrReject(request, "its capacity was revoked (" + revoked.get().says() + ")",
-          retries, limitCount);
+      return retryOrReject(
+          request, "its capacity was revoked (" + revoked.get().says() + ")", retries, limitCount);
     }
     Optional<RequestCondition> failed = find(conditions, FAILED);
     if (failed.isPresent()) {
@@ -54,29 +58,52 @@ public final class ProvisioningOutcome {
     }
     Optional<RequestCondition> expired = find(conditions, BOOKING_EXPIRED);
     if (expired.isPresent() && !admitted) {
-      return retryOrReject(request, "its booking expired before the pods came ("
-          + expired.get().says() + ")", retries, limitCount);
+      return retryOrReject(
+          request,
+          "its booking expired before the pods came (" + expired.get().says() + ")",
+          retries,
+          limitCount);
     }
     Optional<RequestCondition> provisioned = find(conditions, PROVISIONED);
     if (provisioned.isPresent()) {
-      return new Decision(CheckState.Ready, "ProvisioningRequest " + request
-          + " is provisioned" + suffix(provisioned.get()));
+      return new Decision(
+          CheckState.Ready,
+          "ProvisioningRequest " + request + " is provisioned" + suffix(provisioned.get()));
     }
     Optional<RequestCondition> accepted = find(conditions, ACCEPTED);
-    return new Decision(CheckState.Pending, "ProvisioningRequest " + request
-        + (accepted.isPresent() ? " accepted by the autoscaler, waiting for capacity"
-            + suffix(accepted.get()) : " created, waiting for the autoscaler"));
+    return new Decision(
+        CheckState.Pending,
+        "ProvisioningRequest "
+            + request
+            + (accepted.isPresent()
+                ? " accepted by the autoscaler, waiting for capacity" + suffix(accepted.get())
+                : " created, waiting for the autoscaler"));
   }
 
-  private static Decision retryOrReject(String request, String what, int retries,
-      int limitCount) {
+  private static Decision retryOrReject(String request, String what, int retries, int limitCount) {
     if (retries >= limitCount) {
-      return new Decision(CheckState.Rejected, "ProvisioningRequest " + request + " " + what
-          + "; no retry left (" + retries + " of retryStrategy.backoffLimitCount "
-          + limitCount + " used)");
+      return new Decision(
+          CheckState.Rejected,
+          "ProvisioningRequest "
+              + request
+              + " "
+              + what
+              + "; no retry left ("
+              + retries
+              + " of retryStrategy.backoffLimitCount "
+              + limitCount
+              + " used)");
     }
-    return new Decision(CheckState.Retry, "ProvisioningRequest " + request + " " + what
-        + "; retry " + (retries + 1) + " of " + limitCount);
+    return new Decision(
+        CheckState.Retry,
+        "ProvisioningRequest "
+            + request
+            + " "
+            + what
+            + "; retry "
+            + (retries + 1)
+            + " of "
+            + limitCount);
   }
 
   private static Optional<RequestCondition> find(List<RequestCondition> conditions, String type) {

@@ -1,9 +1,9 @@
 package dev.berth.engine.checks;
 
 /**
- * When a workload sent back to its queue may be tried again: base·2^(count−1) seconds, with
- * jitter, capped at max; past {@code limitCount} requeues it is deactivated instead (null: no
- * limit). Pure: the caller passes the time and the jitter draw.
+ * When a workload sent back to its queue may be tried again: base·2^(count−1) seconds, with jitter,
+ * capped at max; past {@code limitCount} requeues it is deactivated instead (null: no limit). Pure:
+ * the caller passes the time and the jitter draw.
  */
 public record RequeueBackoff(long baseSeconds, long maxSeconds, Integer limitCount) {
   /** The fraction the delay may vary by either way, so that evicted gangs do not return at once. */

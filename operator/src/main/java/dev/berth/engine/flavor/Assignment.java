@@ -18,7 +18,14 @@ public final class Assignment {
     public final long[] usage;
     public final long[] borrowed;
 
-    PodSetFlavors(String name, int count, String[] resources, String[] flavors, int[] frs, long[] usage, long[] borrowed) {
+    PodSetFlavors(
+        String name,
+        int count,
+        String[] resources,
+        String[] flavors,
+        int[] frs,
+        long[] usage,
+        long[] borrowed) {
       this.name = name;
       this.count = count;
       this.resources = resources;
@@ -36,7 +43,13 @@ public final class Assignment {
   private final long[] usage;
   private final Explanation explanation;
 
-  Assignment(FlavorMode mode, boolean borrows, PodSetFlavors[] podSets, int[] frs, long[] usage, Explanation explanation) {
+  Assignment(
+      FlavorMode mode,
+      boolean borrows,
+      PodSetFlavors[] podSets,
+      int[] frs,
+      long[] usage,
+      Explanation explanation) {
     this.mode = mode;
     this.borrows = borrows;
     this.podSets = podSets;

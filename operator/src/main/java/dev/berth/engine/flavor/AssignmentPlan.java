@@ -15,6 +15,7 @@ import java.util.Map;
 public final class AssignmentPlan {
   final CompiledQueue queue;
   final PodSetPlan[] podSets;
+
   /** Set when no flavor could ever serve a request (resource not covered). */
   final Explanation invalid;
 
@@ -36,8 +37,10 @@ public final class AssignmentPlan {
     final int group;
     final int[] resourcePos;
     final long[] perPod;
+
     /** Per flavor option: null when the podSet may use it, else why not. */
     final String[] mismatch;
+
     final boolean anyMatch;
 
     GroupRequest(int group, int[] resourcePos, long[] perPod, String[] mismatch) {
@@ -87,9 +90,14 @@ public final class AssignmentPlan {
         }
         Integer g = queue.groupOfResource.get(req.getKey());
         if (g == null) {
-          String msg = (podSets.size() > 1 ? "podSet " + ps.name() + ": " : "")
-              + "resource " + req.getKey() + " is not covered by ClusterQueue " + queue.name();
-          return new AssignmentPlan(queue, null, Explanation.of(PendingReason.NoMatchingFlavor, msg));
+          String msg =
+              (podSets.size() > 1 ? "podSet " + ps.name() + ": " : "")
+                  + "resource "
+                  + req.getKey()
+                  + " is not covered by ClusterQueue "
+                  + queue.name();
+          return new AssignmentPlan(
+              queue, null, Explanation.of(PendingReason.NoMatchingFlavor, msg));
         }
         byGroup.get(g).add(new long[] {position(queue.groups[g], req.getKey()), req.getValue()});
       }
@@ -113,13 +121,15 @@ public final class AssignmentPlan {
         CompiledQueue.Option[] options = queue.groups[g].flavors;
         String[] mismatch = new String[options.length];
         for (int f = 0; f < options.length; f++) {
-          mismatch[f] = options[f].flavor == null
-              ? "flavor " + options[f].name + " does not exist"
-              : FlavorMatcher.mismatch(ps, options[f].flavor);
+          mismatch[f] =
+              options[f].flavor == null
+                  ? "flavor " + options[f].name + " does not exist"
+                  : FlavorMatcher.mismatch(ps, options[f].flavor);
         }
         groups.add(new GroupRequest(g, pos, perPod, mismatch));
       }
-      plans[i] = new PodSetPlan(ps.name(), ps.count(), ps.minCount(), groups.toArray(new GroupRequest[0]));
+      plans[i] =
+          new PodSetPlan(ps.name(), ps.count(), ps.minCount(), groups.toArray(new GroupRequest[0]));
     }
     return new AssignmentPlan(queue, plans, null);
   }

@@ -43,7 +43,8 @@ public final class CompiledQueue {
   final Map<String, Integer> groupOfResource = new HashMap<>();
   private final String missingFlavor;
 
-  public CompiledQueue(ClusterQueue spec, Map<String, ResourceFlavor> flavors, FlavorResources frs) {
+  public CompiledQueue(
+      ClusterQueue spec, Map<String, ResourceFlavor> flavors, FlavorResources frs) {
     this.spec = spec;
     List<ResourceGroup> rgs = spec.resourceGroups();
     groups = new Group[rgs.size()];

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * Chooses a flavor per podSet and resource group against the current quota: walks the
- * ClusterQueue's flavors in order, skips those the pods cannot use, classifies each as Fit,
- * Preempt or NoFit, and stops according to flavorFungibility. All podSets must be assigned (earlier
+ * ClusterQueue's flavors in order, skips those the pods cannot use, classifies each as Fit, Preempt
+ * or NoFit, and stops according to flavorFungibility. All podSets must be assigned (earlier
  * podSets' usage on a flavor counts against later ones); with minCount, the largest count that fits
  * is found by binary search. Reads quota, never changes it.
  */
@@ -41,7 +41,8 @@ public final class FlavorAssigner {
       return full;
     }
     int ps = 0;
-    while (plan.podSets[ps].minCount == null || plan.podSets[ps].minCount >= plan.podSets[ps].count) {
+    while (plan.podSets[ps].minCount == null
+        || plan.podSets[ps].minCount >= plan.podSets[ps].count) {
       ps++;
     }
     // Fit is monotone in the count on a given quota state, so the largest fitting count is found
@@ -62,7 +63,8 @@ public final class FlavorAssigner {
     return best != null ? best : full;
   }
 
-  private Assignment attempt(AssignmentPlan plan, QuotaNode node, int overrideIndex, int overrideCount) {
+  private Assignment attempt(
+      AssignmentPlan plan, QuotaNode node, int overrideIndex, int overrideCount) {
     FlavorFungibility fungibility = plan.queue.spec().flavorFungibility();
     PreemptionPolicy preemption = plan.queue.spec().preemption();
     boolean named = plan.podSets.length > 1;
@@ -110,7 +112,9 @@ public final class FlavorAssigner {
           boolean exceeds = false;
           for (int k = 0; k < gr.perPod.length; k++) {
             int fr = option.frs[gr.resourcePos[k]];
-            long need = Math.multiplyExact(gr.perPod[k], (long) count) + accumulated(accFr, accAmount, accN, fr);
+            long need =
+                Math.multiplyExact(gr.perPod[k], (long) count)
+                    + accumulated(accFr, accAmount, accN, fr);
             long available = QuotaTree.available(node, fr);
             FlavorMode m;
             if (need <= available) {
@@ -123,7 +127,9 @@ public final class FlavorAssigner {
                 m = FlavorMode.NoFit;
               } else if ((preemption.canPreemptWithinNominal() && need <= node.nominal(fr))
                   || preemption.canPreemptWhileBorrowing()
-                  || (fairSharing && preemption.reclaimWithinCohort() != PreemptionPolicy.ReclaimWithinCohort.Never)) {
+                  || (fairSharing
+                      && preemption.reclaimWithinCohort()
+                          != PreemptionPolicy.ReclaimWithinCohort.Never)) {
                 m = FlavorMode.Preempt;
               } else {
                 m = FlavorMode.NoFit;
@@ -132,10 +138,21 @@ public final class FlavorAssigner {
                 notes = new ArrayList<>(2);
               }
               long own = Math.multiplyExact(gr.perPod[k], (long) count);
-              notes.add(shortfall(named ? ps.name : null, group.resources[gr.resourcePos[k]], option.name,
-                  own, need, available, potential, node, fr, over));
+              notes.add(
+                  shortfall(
+                      named ? ps.name : null,
+                      group.resources[gr.resourcePos[k]],
+                      option.name,
+                      own,
+                      need,
+                      available,
+                      potential,
+                      node,
+                      fr,
+                      over));
             }
-            // Under preemption the queue's own usage may be freed, so only need beyond nominal borrows.
+            // Under preemption the queue's own usage may be freed, so only need beyond nominal
+            // borrows.
             long base = m == FlavorMode.Preempt ? 0 : node.usage(fr);
             if (base + need > node.nominal(fr)) {
               borrow = true;
@@ -152,7 +169,9 @@ public final class FlavorAssigner {
             bestBorrow = borrow;
           }
           if (mode == FlavorMode.Fit
-              && (!borrow || fungibility.whenCanBorrow() == FlavorFungibility.WhenCanBorrow.MayStopSearch)) {
+              && (!borrow
+                  || fungibility.whenCanBorrow()
+                      == FlavorFungibility.WhenCanBorrow.MayStopSearch)) {
             break;
           }
           if (mode == FlavorMode.Preempt
@@ -188,12 +207,15 @@ public final class FlavorAssigner {
         overall = overall.worse(bestMode);
         borrowsAny |= bestBorrow;
       }
-      out[i] = new Assignment.PodSetFlavors(ps.name, count, resources, flavors, frs, usage, borrowed);
+      out[i] =
+          new Assignment.PodSetFlavors(ps.name, count, resources, flavors, frs, usage, borrowed);
     }
-    Explanation why = overall == FlavorMode.Fit
-        ? null
-        : Explanation.ofParts(PendingReason.WaitingForQuota, scarcestFirst(preemptNotes));
-    return new Assignment(overall, borrowsAny, out, Arrays.copyOf(accFr, accN), Arrays.copyOf(accAmount, accN), why);
+    Explanation why =
+        overall == FlavorMode.Fit
+            ? null
+            : Explanation.ofParts(PendingReason.WaitingForQuota, scarcestFirst(preemptNotes));
+    return new Assignment(
+        overall, borrowsAny, out, Arrays.copyOf(accFr, accN), Arrays.copyOf(accAmount, accN), why);
   }
 
   private static List<Object> scarcestFirst(List<Object> notes) {
@@ -204,7 +226,8 @@ public final class FlavorAssigner {
     return notes;
   }
 
-  private static Explanation failure(AssignmentPlan.GroupRequest gr, List<Object> notes, boolean allExceed, String podSet) {
+  private static Explanation failure(
+      AssignmentPlan.GroupRequest gr, List<Object> notes, boolean allExceed, String podSet) {
     List<Object> parts = new ArrayList<>();
     if (notes != null) {
       parts.addAll(notes);
@@ -215,25 +238,49 @@ public final class FlavorAssigner {
       }
     }
     parts.sort(Shortfall.SCARCEST_FIRST);
-    PendingReason reason = !gr.anyMatch
-        ? PendingReason.NoMatchingFlavor
-        : allExceed ? PendingReason.ExceedsMaxQuota : PendingReason.WaitingForQuota;
+    PendingReason reason =
+        !gr.anyMatch
+            ? PendingReason.NoMatchingFlavor
+            : allExceed ? PendingReason.ExceedsMaxQuota : PendingReason.WaitingForQuota;
     return Explanation.ofParts(reason, parts);
   }
 
-  private static Shortfall shortfall(String podSet, String resource, String flavor, long own,
-      long need, long available, long potential, QuotaNode node, int fr, boolean exceeds) {
+  private static Shortfall shortfall(
+      String podSet,
+      String resource,
+      String flavor,
+      long own,
+      long need,
+      long available,
+      long potential,
+      QuotaNode node,
+      int fr,
+      boolean exceeds) {
     QuotaNode parent = node.parent();
-    return new Shortfall(podSet, resource, flavor, own, need, available, node.nominal(fr),
+    return new Shortfall(
+        podSet,
+        resource,
+        flavor,
+        own,
+        need,
+        available,
+        node.nominal(fr),
         node.usage(fr),
-        parent == null ? null : parent.name(), potential, node.borrowingLimit(fr), exceeds);
+        parent == null ? null : parent.name(),
+        potential,
+        node.borrowingLimit(fr),
+        exceeds);
   }
 
   /**
    * Whether candidate (mode, borrow) beats the current best. BorrowingOverPreemption ranks Fit over
    * Preempt first, then not borrowing; PreemptionOverBorrowing ranks not borrowing first.
    */
-  static boolean preferred(FlavorMode mode, boolean borrow, FlavorMode bestMode, boolean bestBorrow,
+  static boolean preferred(
+      FlavorMode mode,
+      boolean borrow,
+      FlavorMode bestMode,
+      boolean bestBorrow,
       FlavorFungibility fungibility) {
     int byMode = Integer.compare(mode.ordinal(), bestMode.ordinal());
     int byBorrow = Boolean.compare(bestBorrow, borrow);

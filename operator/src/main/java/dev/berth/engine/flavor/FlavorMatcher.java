@@ -21,18 +21,31 @@ public final class FlavorMatcher {
   public static String mismatch(PodSet podSet, ResourceFlavor flavor) {
     if (podSet.topologyRequest() != null && flavor.topologyName() == null) {
       // Only a flavor whose nodes form a Topology can honour a placement request.
-      return "flavor " + flavor.name() + " has no topologyName, podSet " + podSet.name() + " asks for a topology";
+      return "flavor "
+          + flavor.name()
+          + " has no topologyName, podSet "
+          + podSet.name()
+          + " asks for a topology";
     }
     Map<String, String> labels = flavor.nodeLabels();
     for (Map.Entry<String, String> sel : podSet.nodeSelector().entrySet()) {
       String have = labels.get(sel.getKey());
       if (have != null && !have.equals(sel.getValue())) {
-        return "flavor " + flavor.name() + " has node label " + sel.getKey() + "=" + have
-            + ", nodeSelector wants " + sel.getValue();
+        return "flavor "
+            + flavor.name()
+            + " has node label "
+            + sel.getKey()
+            + "="
+            + have
+            + ", nodeSelector wants "
+            + sel.getValue();
       }
     }
     if (!podSet.requiredNodeAffinity().isEmpty() && !anyTermMatches(podSet, labels)) {
-      return "flavor " + flavor.name() + " node labels " + new java.util.TreeMap<>(labels)
+      return "flavor "
+          + flavor.name()
+          + " node labels "
+          + new java.util.TreeMap<>(labels)
           + " match no required node affinity term";
     }
     for (Taint taint : flavor.nodeTaints()) {

@@ -20,10 +20,24 @@ public record ClusterQueue(
     StopPolicy stopPolicy,
     Long fairSharingWeight) {
   /** A ClusterQueue with the default fair-sharing weight (1). */
-  public ClusterQueue(String name, String cohort, List<ResourceGroup> resourceGroups, QueueingStrategy queueingStrategy,
-      LabelSelector namespaceSelector, FlavorFungibility flavorFungibility, PreemptionPolicy preemption,
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
       StopPolicy stopPolicy) {
-    this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption, stopPolicy,
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
         null);
   }
 
@@ -31,13 +45,15 @@ public record ClusterQueue(
     Objects.requireNonNull(name, "name");
     cohort = cohort == null || cohort.isEmpty() ? null : cohort;
     resourceGroups = resourceGroups == null ? List.of() : List.copyOf(resourceGroups);
-    queueingStrategy = queueingStrategy == null ? QueueingStrategy.BestEffortFIFO : queueingStrategy;
+    queueingStrategy =
+        queueingStrategy == null ? QueueingStrategy.BestEffortFIFO : queueingStrategy;
     flavorFungibility = flavorFungibility == null ? FlavorFungibility.DEFAULT : flavorFungibility;
     preemption = preemption == null ? PreemptionPolicy.NEVER : preemption;
     stopPolicy = stopPolicy == null ? StopPolicy.None : stopPolicy;
     fairSharingWeight = fairSharingWeight == null ? 1000L : fairSharingWeight;
     if (fairSharingWeight < 0) {
-      throw new IllegalArgumentException("ClusterQueue " + name + ": fairSharing.weight must be >= 0");
+      throw new IllegalArgumentException(
+          "ClusterQueue " + name + ": fairSharing.weight must be >= 0");
     }
   }
 }

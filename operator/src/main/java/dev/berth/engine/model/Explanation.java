@@ -11,17 +11,25 @@ public final class Explanation {
   private final PendingReason reason;
   private final List<? extends Object> parts;
   private final Supplier<String> lazy;
+
   /** Set when the summary is not derived from the parts (see {@link #withSuffix}). */
   private final Explanation summaryBase;
+
   private final String summarySuffix;
   private String message;
 
-  private Explanation(PendingReason reason, List<? extends Object> parts, Supplier<String> lazy, String message) {
+  private Explanation(
+      PendingReason reason, List<? extends Object> parts, Supplier<String> lazy, String message) {
     this(reason, parts, lazy, message, null, null);
   }
 
-  private Explanation(PendingReason reason, List<? extends Object> parts, Supplier<String> lazy,
-      String message, Explanation summaryBase, String summarySuffix) {
+  private Explanation(
+      PendingReason reason,
+      List<? extends Object> parts,
+      Supplier<String> lazy,
+      String message,
+      Explanation summaryBase,
+      String summarySuffix) {
     this.reason = reason;
     this.parts = parts;
     this.lazy = lazy;
@@ -31,8 +39,8 @@ public final class Explanation {
   }
 
   /**
-   * The base explanation with a note added, under another reason: the note follows the detail
-   * and the summary's first part alike, so it survives the summary's cut.
+   * The base explanation with a note added, under another reason: the note follows the detail and
+   * the summary's first part alike, so it survives the summary's cut.
    */
   public static Explanation withSuffix(PendingReason reason, Explanation base, String suffix) {
     return new Explanation(reason, null, () -> base.message() + suffix, null, base, suffix);
@@ -89,13 +97,15 @@ public final class Explanation {
   }
 
   private String firstPart() {
-    return parts != null && !parts.isEmpty() ? String.valueOf(parts.get(0))
+    return parts != null && !parts.isEmpty()
+        ? String.valueOf(parts.get(0))
         : summaryBase != null ? summaryBase.firstPart() + summarySuffix : message();
   }
 
   private String more() {
     int n = parts != null ? parts.size() : 0;
-    return n > 1 ? "; and " + (n - 1) + " more (see Events)"
+    return n > 1
+        ? "; and " + (n - 1) + " more (see Events)"
         : summaryBase != null ? summaryBase.more() : "";
   }
 

@@ -1,7 +1,8 @@
 package dev.berth.engine.model;
 
 /** When the flavor search may stop, and which of borrowing or preemption is preferred. */
-public record FlavorFungibility(WhenCanBorrow whenCanBorrow, WhenCanPreempt whenCanPreempt, Preference preference) {
+public record FlavorFungibility(
+    WhenCanBorrow whenCanBorrow, WhenCanPreempt whenCanPreempt, Preference preference) {
   public static final FlavorFungibility DEFAULT =
       new FlavorFungibility(WhenCanBorrow.MayStopSearch, WhenCanPreempt.TryNextFlavor, null);
 

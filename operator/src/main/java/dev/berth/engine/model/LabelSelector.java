@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /** A Kubernetes label selector (matchLabels AND matchExpressions); empty matches everything. */
-public record LabelSelector(Map<String, String> matchLabels, List<LabelSelectorRequirement> matchExpressions) {
+public record LabelSelector(
+    Map<String, String> matchLabels, List<LabelSelectorRequirement> matchExpressions) {
   public static final LabelSelector ALL = new LabelSelector(Map.of(), List.of());
 
   public LabelSelector {

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One requirement of a label selector or node-selector term. Gt and Lt exist only in node
- * affinity and compare integers.
+ * One requirement of a label selector or node-selector term. Gt and Lt exist only in node affinity
+ * and compare integers.
  */
 public record LabelSelectorRequirement(String key, Operator operator, List<String> values) {
   /** Selector operators, as in Kubernetes. */

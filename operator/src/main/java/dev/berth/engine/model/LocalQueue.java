@@ -3,7 +3,8 @@ package dev.berth.engine.model;
 import java.util.Objects;
 
 /** A namespaced LocalQueue pointing at a ClusterQueue. */
-public record LocalQueue(String namespace, String name, String clusterQueue, StopPolicy stopPolicy) {
+public record LocalQueue(
+    String namespace, String name, String clusterQueue, StopPolicy stopPolicy) {
   public LocalQueue {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");

@@ -14,6 +14,9 @@ public enum PendingReason {
   TopologyPlacementFailed,
   /** waitForPodsReady blockAdmission: an admitted workload's pods are not all ready yet. */
   WaitingForPodsReady,
-  /** Its LocalQueue or ClusterQueue is missing, stopped or inactive, or the namespace does not match. */
+  /**
+   * Its LocalQueue or ClusterQueue is missing, stopped or inactive, or the namespace does not
+   * match.
+   */
   Inadmissible
 }

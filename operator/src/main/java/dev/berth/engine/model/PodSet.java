@@ -8,9 +8,9 @@ import java.util.TreeMap;
 
 /**
  * A group of identical pods. {@code requests} are per pod, in canonical units, sorted by resource
- * name so that equal podSets compare equal (the engine shares identical podSets between
- * workloads). {@code minCount == null} means no partial admission; {@code topologyRequest == null}
- * means quota alone decides (no topology-aware placement).
+ * name so that equal podSets compare equal (the engine shares identical podSets between workloads).
+ * {@code minCount == null} means no partial admission; {@code topologyRequest == null} means quota
+ * alone decides (no topology-aware placement).
  */
 public record PodSet(
     String name,
@@ -29,9 +29,13 @@ public record PodSet(
     if (minCount != null && (minCount < 1 || minCount > count)) {
       throw new IllegalArgumentException("podSet " + name + ": minCount must be in 1.." + count);
     }
-    requests = requests == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(requests));
+    requests =
+        requests == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new TreeMap<>(requests));
     nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
-    requiredNodeAffinity = requiredNodeAffinity == null ? List.of() : List.copyOf(requiredNodeAffinity);
+    requiredNodeAffinity =
+        requiredNodeAffinity == null ? List.of() : List.copyOf(requiredNodeAffinity);
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
   }
 
@@ -49,6 +53,14 @@ public record PodSet(
 
   /** The same podSet with another count (partial admission). */
   public PodSet withCount(int newCount) {
-    return new PodSet(name, newCount, null, requests, nodeSelector, requiredNodeAffinity, tolerations, topologyRequest);
+    return new PodSet(
+        name,
+        newCount,
+        null,
+        requests,
+        nodeSelector,
+        requiredNodeAffinity,
+        tolerations,
+        topologyRequest);
   }
 }

@@ -22,7 +22,10 @@ public record ResourceFlavor(
   }
 
   public ResourceFlavor(
-      String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
+      String name,
+      Map<String, String> nodeLabels,
+      List<Taint> nodeTaints,
+      List<Toleration> tolerations) {
     this(name, nodeLabels, nodeTaints, tolerations, null);
   }
 

@@ -7,7 +7,8 @@ import java.util.Objects;
  * borrowingLimit means "may borrow without bound"; a {@code null} lendingLimit means "lends all
  * unused quota".
  */
-public record ResourceQuota(String name, long nominalQuota, Long borrowingLimit, Long lendingLimit) {
+public record ResourceQuota(
+    String name, long nominalQuota, Long borrowingLimit, Long lendingLimit) {
   public ResourceQuota {
     Objects.requireNonNull(name, "name");
     if (nominalQuota < 0

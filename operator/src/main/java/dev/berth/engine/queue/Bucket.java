@@ -29,8 +29,10 @@ public final class Bucket {
   final int priority;
   final List<PodSet> podSets;
   final TreeSet<PendingWorkload> members = new TreeSet<>(PendingWorkload::fifo);
+
   /** members.first(), cached: the sorted set of buckets compares fronts on every change. */
   PendingWorkload front;
+
   State state = State.ACTIVE;
   boolean inActiveSet;
   boolean dead;

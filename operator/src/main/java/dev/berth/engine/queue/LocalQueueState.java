@@ -17,11 +17,15 @@ public final class LocalQueueState {
   private final String namespace;
   private final String name;
   private LocalQueue spec;
+
   /** Workloads that cannot be routed to a ClusterQueue yet. */
   final Map<String, Workload> unrouted = new LinkedHashMap<>();
+
   final Set<Bucket> buckets = new LinkedHashSet<>();
+
   /** Why its buckets are held (LocalQueue stopped, namespace mismatch), or null. */
   Explanation held;
+
   int pendingActive;
   int pendingInadmissible;
   int admitted;

@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * and held buckets are out of the sorted set until an event brings them back.
  */
 public final class PendingQueue {
-  private static final Comparator<Bucket> BY_FRONT = (a, b) -> PendingWorkload.compare(a.front, b.front);
+  private static final Comparator<Bucket> BY_FRONT =
+      (a, b) -> PendingWorkload.compare(a.front, b.front);
 
   private record Key(LocalQueueState localQueue, int priority, List<PodSet> podSets) {}
 
@@ -112,7 +113,9 @@ public final class PendingQueue {
     return !parked.isEmpty();
   }
 
-  /** Holds (or releases, with null) every bucket of a LocalQueue. True if a bucket became active. */
+  /**
+   * Holds (or releases, with null) every bucket of a LocalQueue. True if a bucket became active.
+   */
   public static boolean hold(LocalQueueState lq, Explanation why) {
     lq.held = why;
     boolean released = false;

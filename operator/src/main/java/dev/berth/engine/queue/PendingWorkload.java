@@ -1,9 +1,9 @@
 package dev.berth.engine.queue;
 
 /**
- * A workload waiting in a ClusterQueue. Its priority, LocalQueue and podSets live in its
- * {@link Bucket}, shared with every workload of the same shape, which keeps the engine's heap per
- * pending workload small.
+ * A workload waiting in a ClusterQueue. Its priority, LocalQueue and podSets live in its {@link
+ * Bucket}, shared with every workload of the same shape, which keeps the engine's heap per pending
+ * workload small.
  */
 public final class PendingWorkload {
   final String uid;

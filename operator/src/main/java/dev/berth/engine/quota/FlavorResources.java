@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Interns (flavor, resource) pairs as dense ints so that quota and usage live in plain long
- * arrays. Indices are never reused, so an index held by an admitted workload stays valid.
+ * Interns (flavor, resource) pairs as dense ints so that quota and usage live in plain long arrays.
+ * Indices are never reused, so an index held by an admitted workload stays valid.
  */
 public final class FlavorResources {
   private final Map<String, Map<String, Integer>> index = new HashMap<>();

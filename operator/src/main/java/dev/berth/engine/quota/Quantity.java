@@ -43,7 +43,8 @@ public final class Quantity {
     try {
       return value.setScale(0, RoundingMode.CEILING).longValueExact();
     } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("quantity \"" + text + "\" for " + resource + " is too large", e);
+      throw new IllegalArgumentException(
+          "quantity \"" + text + "\" for " + resource + " is too large", e);
     }
   }
 
@@ -89,7 +90,8 @@ public final class Quantity {
       }
       return BigDecimal.ONE.movePointRight(exponent);
     }
-    throw new IllegalArgumentException("invalid quantity suffix \"" + suffix + "\" in \"" + text + "\"");
+    throw new IllegalArgumentException(
+        "invalid quantity suffix \"" + suffix + "\" in \"" + text + "\"");
   }
 
   /** Formats canonical units back into a human Kubernetes quantity ("500m", "2", "16Gi"). */

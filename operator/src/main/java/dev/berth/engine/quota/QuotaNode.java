@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A ClusterQueue or cohort in the quota tree, with per flavor-resource arrays indexed by
- * {@link FlavorResources}. {@code usage} of a ClusterQueue is what its admitted workloads use; of a
+ * A ClusterQueue or cohort in the quota tree, with per flavor-resource arrays indexed by {@link
+ * FlavorResources}. {@code usage} of a ClusterQueue is what its admitted workloads use; of a
  * cohort, what its children use beyond the quota they keep for themselves (their "guaranteed").
  */
 public final class QuotaNode {
@@ -24,10 +24,13 @@ public final class QuotaNode {
   long[] usage;
   QuotaNode root;
   String inactiveMessage;
+
   /** Bumped on every usage change anywhere in the tree (kept on the root only). */
   long version;
+
   /** Dense index of the tree this node belongs to (meaningful once active). */
   int treeIndex = -1;
+
   /** On roots: the ClusterQueues of the tree. */
   final List<String> clusterQueues = new ArrayList<>();
 

@@ -14,9 +14,9 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * ClusterQueues and cohorts as a forest, with the quota arithmetic of the admission semantics:
- * a node keeps {@code guaranteed = subtreeQuota - lendingLimit} for itself and stores the rest in
- * its parent's pool; {@code available} is unused kept quota plus what can still be drawn from the
+ * ClusterQueues and cohorts as a forest, with the quota arithmetic of the admission semantics: a
+ * node keeps {@code guaranteed = subtreeQuota - lendingLimit} for itself and stores the rest in its
+ * parent's pool; {@code available} is unused kept quota plus what can still be drawn from the
  * parent, bounded by the borrowing limit, level by level. Rebuilt whenever a ClusterQueue, Cohort
  * or flavor changes; usage changes are incremental.
  */
@@ -31,8 +31,8 @@ public final class QuotaTree {
   }
 
   /**
-   * Builds the tree. {@code usageOf} gives each ClusterQueue's current usage array (at least
-   * {@code frs.size()} long); the ClusterQueue node shares it, so usage survives a rebuild.
+   * Builds the tree. {@code usageOf} gives each ClusterQueue's current usage array (at least {@code
+   * frs.size()} long); the ClusterQueue node shares it, so usage survives a rebuild.
    */
   public static QuotaTree build(
       Collection<ClusterQueue> queues,
@@ -71,10 +71,12 @@ public final class QuotaTree {
         for (ResourceQuota q : f.resources()) {
           int fr = frs.find(f.name(), q.name());
           if (fr < 0 || fr >= node.nominal.length) {
-            throw new IllegalStateException("flavor-resource " + f.name() + "/" + q.name() + " not interned");
+            throw new IllegalStateException(
+                "flavor-resource " + f.name() + "/" + q.name() + " not interned");
           }
           node.nominal[fr] = q.nominalQuota();
-          node.borrowingLimit[fr] = q.borrowingLimit() == null ? QuotaNode.NONE : q.borrowingLimit();
+          node.borrowingLimit[fr] =
+              q.borrowingLimit() == null ? QuotaNode.NONE : q.borrowingLimit();
           node.lendingLimit[fr] = q.lendingLimit() == null ? QuotaNode.NONE : q.lendingLimit();
         }
       }
@@ -162,7 +164,9 @@ public final class QuotaTree {
     }
     for (int fr = 0; fr < size; fr++) {
       n.guaranteed[fr] =
-          n.lendingLimit[fr] == QuotaNode.NONE ? 0 : Math.max(0, n.subtreeQuota[fr] - n.lendingLimit[fr]);
+          n.lendingLimit[fr] == QuotaNode.NONE
+              ? 0
+              : Math.max(0, n.subtreeQuota[fr] - n.lendingLimit[fr]);
     }
   }
 
@@ -194,7 +198,9 @@ public final class QuotaTree {
     return local + fromParent(n, fr);
   }
 
-  /** The part of {@link #available} drawn from the parent's pool, bounded by the borrowing limit. */
+  /**
+   * The part of {@link #available} drawn from the parent's pool, bounded by the borrowing limit.
+   */
   public static long fromParent(QuotaNode n, int fr) {
     if (n.parent == null || fr >= n.subtreeQuota.length || !n.active()) {
       return 0;
@@ -203,7 +209,8 @@ public final class QuotaTree {
     if (n.borrowingLimit[fr] != QuotaNode.NONE) {
       long storedInParent = n.subtreeQuota[fr] - n.guaranteed[fr];
       long usedInParent = Math.max(0, n.usage[fr] - n.guaranteed[fr]);
-      parentAvailable = Math.min(storedInParent - usedInParent + n.borrowingLimit[fr], parentAvailable);
+      parentAvailable =
+          Math.min(storedInParent - usedInParent + n.borrowingLimit[fr], parentAvailable);
     }
     return parentAvailable;
   }

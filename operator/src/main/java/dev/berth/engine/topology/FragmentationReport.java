@@ -34,6 +34,10 @@ public record FragmentationReport(Map<String, Long> podShape, List<LevelReport> 
 
   /** The largest gang that fits in one domain of {@code level}. */
   public long largestGang(String level) {
-    return levels.stream().filter(r -> r.level().equals(level)).findFirst().orElseThrow().largestGang();
+    return levels.stream()
+        .filter(r -> r.level().equals(level))
+        .findFirst()
+        .orElseThrow()
+        .largestGang();
   }
 }

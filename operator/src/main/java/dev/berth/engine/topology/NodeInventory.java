@@ -22,8 +22,10 @@ public final class NodeInventory {
   private final Map<String, Integer> resourceIndex;
   private final String[] resources;
   private final TopologyDomain root;
+
   /** Domains per level, outermost level first, each in a stable order. */
   private final List<List<TopologyDomain>> byLevel;
+
   private final Map<String, TopologyDomain> leafByKey;
   private final Map<String, List<TopologyDomain>> leavesByNode;
   private final int domainCount;
@@ -78,10 +80,13 @@ public final class NodeInventory {
         setAllocatable(parent, n.allocatable());
       } else {
         List<NodeSubDomain> subs =
-            n.subDomains().isEmpty() ? List.of(new NodeSubDomain("0", n.allocatable())) : n.subDomains();
+            n.subDomains().isEmpty()
+                ? List.of(new NodeSubDomain("0", n.allocatable()))
+                : n.subDomains();
         for (NodeSubDomain s : subs) {
           TopologyDomain d =
-              new TopologyDomain(nextId++, nodeLevels.size(), append(path, s.name()), parent, resources.length);
+              new TopologyDomain(
+                  nextId++, nodeLevels.size(), append(path, s.name()), parent, resources.length);
           parent.children.add(d);
           byLevel.get(nodeLevels.size()).add(d);
           setAllocatable(d, s.allocatable());
@@ -126,8 +131,8 @@ public final class NodeInventory {
   /**
    * A pod bound to a node (not placed by Berth) takes its requests; on a node with sub-domains it
    * is charged to the named sub-domain, or (when {@code subDomain} is null) to the sub-domains in
-   * order, each up to its free capacity, the last one taking any excess. Pods on nodes that are
-   * not eligible are ignored.
+   * order, each up to its free capacity, the last one taking any excess. Pods on nodes that are not
+   * eligible are ignored.
    */
   public void addBoundPod(String node, String subDomain, Map<String, Long> requests) {
     charge(node, subDomain, requests, -1);
@@ -144,7 +149,8 @@ public final class NodeInventory {
       return;
     }
     if (subDomain != null) {
-      leaves = leaves.stream().filter(l -> l.values[l.values.length - 1].equals(subDomain)).toList();
+      leaves =
+          leaves.stream().filter(l -> l.values[l.values.length - 1].equals(subDomain)).toList();
       if (leaves.isEmpty()) {
         throw new IllegalArgumentException("node " + node + " has no sub-domain " + subDomain);
       }
@@ -179,7 +185,10 @@ public final class NodeInventory {
   private void applyPlacement(TopologyAssignment assignment, Map<String, Long> perPod, int sign) {
     if (!assignment.levels().equals(levels)) {
       throw new IllegalArgumentException(
-          "assignment levels " + assignment.levels() + " are not the levels of topology " + topology.name());
+          "assignment levels "
+              + assignment.levels()
+              + " are not the levels of topology "
+              + topology.name());
     }
     for (TopologyAssignment.Domain d : assignment.domains()) {
       TopologyDomain leaf = leafByKey.get(String.join("\u0000", d.values()));

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A Topology: node-label levels, outermost first (e.g. block, rack, {@code kubernetes.io/hostname}),
- * optionally followed by one level below the host (a NUMA or PCIe domain) whose domains are the
- * {@link NodeSubDomain}s of each node rather than a node label.
+ * A Topology: node-label levels, outermost first (e.g. block, rack, {@code
+ * kubernetes.io/hostname}), optionally followed by one level below the host (a NUMA or PCIe domain)
+ * whose domains are the {@link NodeSubDomain}s of each node rather than a node label.
  */
 public record Topology(String name, List<String> nodeLevels, String subNodeLevel) {
   public static final String HOSTNAME = "kubernetes.io/hostname";

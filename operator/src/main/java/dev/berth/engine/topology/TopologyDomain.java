@@ -10,15 +10,20 @@ import java.util.List;
  */
 final class TopologyDomain {
   final int id;
+
   /** Index into the topology's levels; -1 for the root. */
   final int level;
+
   /** The domain's value at levels 0..level. */
   final String[] values;
+
   final TopologyDomain parent;
   final List<TopologyDomain> children = new ArrayList<>();
   final long[] free;
+
   /** The values joined, for lookups and deterministic ties. */
   private final String key;
+
   /** Allocatable of a leaf (the capacity bound pods give back to); null above the leaves. */
   long[] allocatable;
 

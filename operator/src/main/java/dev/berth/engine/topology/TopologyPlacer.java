@@ -15,19 +15,30 @@ import java.util.TreeMap;
 public final class TopologyPlacer {
 
   /** Places {@code count} pods, each requesting {@code perPod} (canonical units). */
-  public Placement place(NodeInventory inventory, int count, Map<String, Long> perPod, TopologyRequest request) {
+  public Placement place(
+      NodeInventory inventory, int count, Map<String, Long> perPod, TopologyRequest request) {
     List<String> levels = inventory.levels();
     int leafLevel = levels.size() - 1;
-    int level = request.mode() == TopologyRequest.Mode.UNCONSTRAINED ? -1 : levels.indexOf(request.level());
+    int level =
+        request.mode() == TopologyRequest.Mode.UNCONSTRAINED ? -1 : levels.indexOf(request.level());
     if (request.mode() != TopologyRequest.Mode.UNCONSTRAINED && level < 0) {
       return Placement.failed(
-          "level " + request.level() + " is not a level of topology " + inventory.topology().name() + " " + levels);
+          "level "
+              + request.level()
+              + " is not a level of topology "
+              + inventory.topology().name()
+              + " "
+              + levels);
     }
     int sliceLevel = request.sliced() ? levels.indexOf(request.sliceLevel()) : leafLevel;
     if (sliceLevel < 0) {
       return Placement.failed(
-          "slice level " + request.sliceLevel() + " is not a level of topology " + inventory.topology().name()
-              + " " + levels);
+          "slice level "
+              + request.sliceLevel()
+              + " is not a level of topology "
+              + inventory.topology().name()
+              + " "
+              + levels);
     }
     if (sliceLevel < level) {
       return Placement.failed(
@@ -44,7 +55,9 @@ public final class TopologyPlacer {
       case REQUIRED:
         {
           TopologyDomain d = s.bestFit(inventory.domainsAt(level), need);
-          return d != null ? s.assign(d, need) : Placement.failed(s.requiredMessage(count, request, level));
+          return d != null
+              ? s.assign(d, need)
+              : Placement.failed(s.requiredMessage(count, request, level));
         }
       case PREFERRED:
         for (int l = level; l >= 0; l--) {
@@ -77,8 +90,10 @@ public final class TopologyPlacer {
     final int sliceSize;
     final int sliceLevel;
     final long[] pods;
+
     /** Whole slices that fit per domain at or above the slice level. */
     final long[] slices;
+
     final List<TopologyDomain> leaves = new ArrayList<>();
     final List<Long> leafCounts = new ArrayList<>();
 
@@ -119,9 +134,12 @@ public final class TopologyPlacer {
       TreeMap<String, TopologyAssignment.Domain> sorted = new TreeMap<>();
       for (int i = 0; i < leaves.size(); i++) {
         TopologyDomain leaf = leaves.get(i);
-        sorted.put(leaf.key(), new TopologyAssignment.Domain(leaf.valueList(), Math.toIntExact(leafCounts.get(i))));
+        sorted.put(
+            leaf.key(),
+            new TopologyAssignment.Domain(leaf.valueList(), Math.toIntExact(leafCounts.get(i))));
       }
-      return Placement.placed(new TopologyAssignment(inventory.levels(), new ArrayList<>(sorted.values())));
+      return Placement.placed(
+          new TopologyAssignment(inventory.levels(), new ArrayList<>(sorted.values())));
     }
 
     private void assignSlices(TopologyDomain d, long needSlices) {
@@ -149,10 +167,12 @@ public final class TopologyPlacer {
      * Fewest children covering {@code need}: take the largest while none covers the remainder
      * alone, then the smallest that does (best fit, so large domains stay whole).
      */
-    private static List<Share> fewestBestFit(List<TopologyDomain> children, long[] capacity, long need) {
+    private static List<Share> fewestBestFit(
+        List<TopologyDomain> children, long[] capacity, long need) {
       List<TopologyDomain> order = new ArrayList<>(children);
       order.sort(
-          Comparator.<TopologyDomain>comparingLong(c -> -capacity[c.id]).thenComparing(TopologyDomain::key));
+          Comparator.<TopologyDomain>comparingLong(c -> -capacity[c.id])
+              .thenComparing(TopologyDomain::key));
       List<Share> shares = new ArrayList<>();
       long remaining = need;
       int next = 0;
@@ -191,28 +211,46 @@ public final class TopologyPlacer {
       String tail =
           largest == null
               ? "; no eligible node has the topology's labels"
-              : "; the largest " + levelName + " fits " + unit(slices[largest.id]) + " (" + describe(largest) + ")";
+              : "; the largest "
+                  + levelName
+                  + " fits "
+                  + unit(slices[largest.id])
+                  + " ("
+                  + describe(largest)
+                  + ")";
       return needs(count, request) + " in one " + request.level() + tail;
     }
 
     String needs(int count, TopologyRequest request) {
       String shape = "of " + describe(perPod);
       if (request.sliced()) {
-        return "needs " + plural(count / sliceSize, "slice") + " of " + plural(sliceSize, "pod") + " " + shape
-            + " (each slice in one " + request.sliceLevel() + ")";
+        return "needs "
+            + plural(count / sliceSize, "slice")
+            + " of "
+            + plural(sliceSize, "pod")
+            + " "
+            + shape
+            + " (each slice in one "
+            + request.sliceLevel()
+            + ")";
       }
       return "needs " + plural(count, "pod") + " " + shape;
     }
 
     String unit(long n) {
-      return sliceSize > 1 || sliceLevel != inventory.levels().size() - 1 ? plural(n, "slice") : plural(n, "pod");
+      return sliceSize > 1 || sliceLevel != inventory.levels().size() - 1
+          ? plural(n, "slice")
+          : plural(n, "pod");
     }
 
     private String describe(TopologyDomain d) {
       StringBuilder sb = new StringBuilder();
       List<String> levels = inventory.levels();
       for (int l = d.level; l >= 0; l--) {
-        sb.append(l == d.level ? "" : " in ").append(Topology.shortName(levels.get(l))).append(' ').append(d.values[l]);
+        sb.append(l == d.level ? "" : " in ")
+            .append(Topology.shortName(levels.get(l)))
+            .append(' ')
+            .append(d.values[l]);
       }
       return sb.toString();
     }
@@ -220,7 +258,12 @@ public final class TopologyPlacer {
     private static String describe(Map<String, Long> perPod) {
       StringBuilder sb = new StringBuilder();
       new TreeMap<>(perPod)
-          .forEach((r, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(r).append(' ').append(Quantity.format(r, v)));
+          .forEach(
+              (r, v) ->
+                  sb.append(sb.length() == 0 ? "" : ", ")
+                      .append(r)
+                      .append(' ')
+                      .append(Quantity.format(r, v)));
       return sb.toString();
     }
 

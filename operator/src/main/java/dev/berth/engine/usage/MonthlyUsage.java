@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One namespace's usage in one calendar month: every run that ended in the month, summed
- * per LocalQueue, ClusterQueue, cost centre, flavor and resource, and which workloads' runs are
- * counted (each with its last counted run's start, so a run is added exactly once: runs of one
- * workload are added in the order they started).
+ * One namespace's usage in one calendar month: every run that ended in the month, summed per
+ * LocalQueue, ClusterQueue, cost centre, flavor and resource, and which workloads' runs are counted
+ * (each with its last counted run's start, so a run is added exactly once: runs of one workload are
+ * added in the order they started).
  */
 public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted> counted) {
 
@@ -31,7 +31,9 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
     static final Sums NONE = new Sums(0, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO);
 
     Sums plus(Sums o) {
-      return new Sums(runs + o.runs, resourceSeconds.add(o.resourceSeconds),
+      return new Sums(
+          runs + o.runs,
+          resourceSeconds.add(o.resourceSeconds),
           measuredResourceSeconds.add(o.measuredResourceSeconds),
           usedResourceSeconds.add(o.usedResourceSeconds));
     }
@@ -57,8 +59,8 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
   /**
    * This month with an ended run added, or unchanged if it already counts it.
    *
-   * @param used device-seconds used per podSet, flavor and resource, for the requests the DCGM
-   *     join measured; a request absent here was not measured
+   * @param used device-seconds used per podSet, flavor and resource, for the requests the DCGM join
+   *     measured; a request absent here was not measured
    */
   public MonthlyUsage plus(Run run, Map<UsageTotals.Key, BigDecimal> used) {
     if (run.end() == null) {
@@ -71,18 +73,30 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
     UsageOwner o = run.owner();
     Map<Key, Sums> add = new LinkedHashMap<>();
     for (UsageRequest r : run.requests()) {
-      Key key = new Key(o.localQueue(), o.clusterQueue(), o.costCentre(), r.flavor(),
-          r.resource());
+      Key key = new Key(o.localQueue(), o.clusterQueue(), o.costCentre(), r.flavor(), r.resource());
       BigDecimal requested = UsageTotals.natural(r.resource(), r.amount()).multiply(seconds);
       BigDecimal u = used.get(new UsageTotals.Key(r.podSet(), r.flavor(), r.resource()));
-      add.merge(key, new Sums(0, requested, u == null ? BigDecimal.ZERO : requested,
-          u == null ? BigDecimal.ZERO : u), Sums::plus);
+      add.merge(
+          key,
+          new Sums(
+              0,
+              requested,
+              u == null ? BigDecimal.ZERO : requested,
+              u == null ? BigDecimal.ZERO : u),
+          Sums::plus);
     }
     Map<Key, Sums> out = new LinkedHashMap<>(entries);
     // A run counts once per entry however many of its podSets requested the resource there.
-    add.forEach((key, sums) -> out.merge(key,
-        new Sums(1, sums.resourceSeconds(), sums.measuredResourceSeconds(),
-            sums.usedResourceSeconds()), Sums::plus));
+    add.forEach(
+        (key, sums) ->
+            out.merge(
+                key,
+                new Sums(
+                    1,
+                    sums.resourceSeconds(),
+                    sums.measuredResourceSeconds(),
+                    sums.usedResourceSeconds()),
+                Sums::plus));
     Map<String, Counted> c = new LinkedHashMap<>(counted);
     c.put(run.uid(), new Counted(run.name(), run.start()));
     return new MonthlyUsage(runs + 1, out, c);
@@ -99,8 +113,7 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
   public Set<String> oldestCounted(int n) {
     Set<String> out = new LinkedHashSet<>();
     counted.entrySet().stream()
-        .sorted(Map.Entry.comparingByValue(
-            java.util.Comparator.comparingLong(Counted::runStart)))
+        .sorted(Map.Entry.comparingByValue(java.util.Comparator.comparingLong(Counted::runStart)))
         .limit(n)
         .forEach(e -> out.add(e.getKey()));
     return out;
@@ -111,8 +124,8 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
     BigDecimal sum = BigDecimal.ZERO;
     for (var e : entries.entrySet()) {
       if (e.getKey().resource().equals(resource)) {
-        sum = sum.add(usedOnly ? e.getValue().usedResourceSeconds()
-            : e.getValue().resourceSeconds());
+        sum =
+            sum.add(usedOnly ? e.getValue().usedResourceSeconds() : e.getValue().resourceSeconds());
       }
     }
     return sum;
@@ -120,7 +133,10 @@ public record MonthlyUsage(int runs, Map<Key, Sums> entries, Map<String, Counted
 
   /** Whether any entry of the resource was measured. */
   public boolean measured(String resource) {
-    return entries.entrySet().stream().anyMatch(e -> e.getKey().resource().equals(resource)
-        && e.getValue().measuredResourceSeconds().signum() > 0);
+    return entries.entrySet().stream()
+        .anyMatch(
+            e ->
+                e.getKey().resource().equals(resource)
+                    && e.getValue().measuredResourceSeconds().signum() > 0);
   }
 }

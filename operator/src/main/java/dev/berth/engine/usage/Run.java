@@ -3,8 +3,8 @@ package dev.berth.engine.usage;
 import java.util.List;
 
 /**
- * One quota reservation of a workload: from {@code start} to {@code end} (epoch ms; null while
- * it holds quota), with what it reserved.
+ * One quota reservation of a workload: from {@code start} to {@code end} (epoch ms; null while it
+ * holds quota), with what it reserved.
  */
 public record Run(
     String uid, String name, UsageOwner owner, long start, Long end, List<UsageRequest> requests) {

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Follows each workload's quota reservations from its observed versions and tells when a run
- * opens and when it ends, each exactly once: a run is keyed by its reservation time, so seeing a
- * version again, or a finished workload after a restart, never counts a run twice. Pure and
- * single-threaded (the admission loop's thread).
+ * Follows each workload's quota reservations from its observed versions and tells when a run opens
+ * and when it ends, each exactly once: a run is keyed by its reservation time, so seeing a version
+ * again, or a finished workload after a restart, never counts a run twice. Pure and single-threaded
+ * (the admission loop's thread).
  */
 public final class UsageLedger {
   /** A run began holding quota, or ended; the consumer bills and records it. */
@@ -23,6 +23,7 @@ public final class UsageLedger {
   public record Ended(Run run, boolean durable) implements Event {}
 
   private final Map<String, Run> open = new HashMap<>();
+
   /** Start of the last run that ended, per workload, until the workload is deleted. */
   private final Map<String, Long> ended = new HashMap<>();
 

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * A workload's durable usage: runs counted, who the last one was billed to (null before any),
- * occupied time, and per podSet, flavor and resource
- * the amount last requested and requested × seconds in the resource's natural unit. Exact
- * (BigDecimal): a year of 1 TiB is far beyond a long's byte-seconds.
+ * occupied time, and per podSet, flavor and resource the amount last requested and requested ×
+ * seconds in the resource's natural unit. Exact (BigDecimal): a year of 1 TiB is far beyond a
+ * long's byte-seconds.
  */
 public record UsageTotals(
     int runs,

@@ -4,10 +4,10 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * Device-seconds used, from a utilization series sampled every {@code step} milliseconds over a
- * run (Prometheus query_range: each value holds until the next step): Σ value × scale × the part
- * of its step inside the run. {@code scale} turns the metric into busy devices (0.01 for a
- * percentage such as DCGM_FI_DEV_GPU_UTIL, 1 for a ratio such as DCGM_FI_PROF_SM_ACTIVE).
+ * Device-seconds used, from a utilization series sampled every {@code step} milliseconds over a run
+ * (Prometheus query_range: each value holds until the next step): Σ value × scale × the part of its
+ * step inside the run. {@code scale} turns the metric into busy devices (0.01 for a percentage such
+ * as DCGM_FI_DEV_GPU_UTIL, 1 for a ratio such as DCGM_FI_PROF_SM_ACTIVE).
  */
 public final class UtilizationSamples {
   /** One sample: at epoch ms, the summed utilization of every GPU series of a pod. */
@@ -24,8 +24,11 @@ public final class UtilizationSamples {
       if (to <= from || Double.isNaN(s.value()) || s.value() < 0) {
         continue;
       }
-      total = total.add(BigDecimal.valueOf(s.value()).multiply(scale)
-          .multiply(UsageTotals.seconds(to - from)));
+      total =
+          total.add(
+              BigDecimal.valueOf(s.value())
+                  .multiply(scale)
+                  .multiply(UsageTotals.seconds(to - from)));
     }
     return total;
   }

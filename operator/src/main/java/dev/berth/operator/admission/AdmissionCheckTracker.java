@@ -25,8 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class AdmissionCheckTracker {
   private final Map<String, KnownCheck> known = new ConcurrentHashMap<>();
+
   /** uid -> the workload awaiting its checks, as last seen. */
   private final Map<String, Awaiting> awaiting = new ConcurrentHashMap<>();
+
   private final Set<String> toSettle = new LinkedHashSet<>();
 
   /** A quota-reserved workload with a check not Ready: since when, and its checks' states. */
@@ -34,12 +36,17 @@ public final class AdmissionCheckTracker {
 
   public void check(AdmissionCheck check) {
     String name = check.getMetadata().getName();
-    var active = check.getStatus() == null ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
-        : WorkloadConditions.find(check.getStatus().conditions, "Active");
-    known.put(name, new KnownCheck(name,
-        check.getSpec() == null ? "" : check.getSpec().controllerName,
-        active.map(dev.berth.api.v1beta1.Condition::isTrue).orElse(false),
-        active.map(c -> c.message).orElse("")));
+    var active =
+        check.getStatus() == null
+            ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
+            : WorkloadConditions.find(check.getStatus().conditions, "Active");
+    known.put(
+        name,
+        new KnownCheck(
+            name,
+            check.getSpec() == null ? "" : check.getSpec().controllerName,
+            active.map(dev.berth.api.v1beta1.Condition::isTrue).orElse(false),
+            active.map(c -> c.message).orElse("")));
     toSettle.addAll(awaiting.keySet());
   }
 
@@ -56,18 +63,21 @@ public final class AdmissionCheckTracker {
   void observe(Workload wl) {
     String uid = wl.getMetadata().getUid();
     List<CheckStatus> states = states(wl);
-    boolean live = WorkloadConditions.hasQuotaReserved(wl)
-        && !WorkloadConditions.isFinished(wl)
-        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
-        && !Boolean.FALSE.equals(wl.getSpec().active);
+    boolean live =
+        WorkloadConditions.hasQuotaReserved(wl)
+            && !WorkloadConditions.isFinished(wl)
+            && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
+            && !Boolean.FALSE.equals(wl.getSpec().active);
     boolean allReady = states.stream().allMatch(s -> s.state() == CheckState.Ready);
-    if (!live || states.isEmpty()
+    if (!live
+        || states.isEmpty()
         || (allReady && WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED))) {
       awaiting.remove(uid);
       return;
     }
-    awaiting.put(uid, new Awaiting(wl.getStatus().admission.clusterQueue,
-        ClusterState.admittedAt(wl), states));
+    awaiting.put(
+        uid,
+        new Awaiting(wl.getStatus().admission.clusterQueue, ClusterState.admittedAt(wl), states));
     toSettle.add(uid);
   }
 
@@ -110,15 +120,19 @@ public final class AdmissionCheckTracker {
 
   /** The checks of {@code cq} that apply to a workload assigned {@code flavors}. */
   static List<String> applicable(ClusterQueue cq, Collection<String> flavors) {
-    if (cq == null || cq.getSpec() == null || cq.getSpec().admissionChecksStrategy == null
+    if (cq == null
+        || cq.getSpec() == null
+        || cq.getSpec().admissionChecksStrategy == null
         || cq.getSpec().admissionChecksStrategy.admissionChecks == null) {
       return List.of();
     }
     List<CheckRule> rules = new ArrayList<>();
     for (var rule : cq.getSpec().admissionChecksStrategy.admissionChecks) {
       if (rule != null && rule.name != null) {
-        rules.add(new CheckRule(rule.name,
-            rule.onFlavors == null ? Set.of() : new LinkedHashSet<>(rule.onFlavors)));
+        rules.add(
+            new CheckRule(
+                rule.name,
+                rule.onFlavors == null ? Set.of() : new LinkedHashSet<>(rule.onFlavors)));
       }
     }
     return ApplicableChecks.of(rules, flavors);

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that owns the admission engine. Reconcilers submit what they observed; the loop
- * applies every waiting observation, runs one admission cycle and hands its decisions to the
- * {@link DecisionWriter}. It runs only when something happened, or when a failed write, a failed
- * cycle or a failed bootstrap asked to be tried again after a back-off.
+ * applies every waiting observation, runs one admission cycle and hands its decisions to the {@link
+ * DecisionWriter}. It runs only when something happened, or when a failed write, a failed cycle or
+ * a failed bootstrap asked to be tried again after a back-off.
  *
  * <p>Before the first cycle the loop rebuilds the engine from a consistent list of every object
  * ({@link Bootstrap}), so a restarted operator knows every admitted workload before it admits
@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AdmissionLoop.class);
+
   /** A cycle (deciding and writing) running longer than this means the loop is stuck. */
   static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+
   private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
   private final AdmissionEngine engine;
@@ -47,8 +49,10 @@ public final class AdmissionLoop implements AutoCloseable {
           });
   private volatile boolean running = true;
   private volatile boolean bootstrapped;
+
   /** System.nanoTime() when the current bootstrap or cycle began, or 0 while waiting. */
   private volatile long busySince;
+
   private int failures;
 
   private record Observation(Consumer<ClusterState> apply, CompletableFuture<Void> decided) {}
@@ -98,8 +102,8 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   /**
-   * The loop thread runs and is not stuck: it waits for work, or its current bootstrap or cycle
-   * has run for less than {@link #STUCK_AFTER}.
+   * The loop thread runs and is not stuck: it waits for work, or its current bootstrap or cycle has
+   * run for less than {@link #STUCK_AFTER}.
    */
   public boolean isLive() {
     long since = busySince;
@@ -146,8 +150,11 @@ public final class AdmissionLoop implements AutoCloseable {
         // The engine undid the failed cycle; a failed bootstrap is simply done again. The batch
         // was applied (observations are idempotent), so its futures complete; retry later.
         Duration delay = backoff(++failures);
-        log.error("admission loop: {} failed; trying again in {} s",
-            bootstrapped ? "cycle" : "bootstrap", delay.toSeconds(), e);
+        log.error(
+            "admission loop: {} failed; trying again in {} s",
+            bootstrapped ? "cycle" : "bootstrap",
+            delay.toSeconds(),
+            e);
         if (bootstrapped) {
           complete(batch);
         }
@@ -225,8 +232,8 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop: no new cycle starts, and the one running finishes its writes (up to 10 s;
-   * then it is interrupted). Call before closing the client, so that no write meets a closed one.
+   * Stops the loop: no new cycle starts, and the one running finishes its writes (up to 10 s; then
+   * it is interrupted). Call before closing the client, so that no write meets a closed one.
    */
   @Override
   public void close() {
@@ -236,7 +243,8 @@ public final class AdmissionLoop implements AutoCloseable {
     try {
       thread.join(STOP_WAIT.toMillis());
       if (thread.isAlive()) {
-        log.warn("admission loop: the running cycle did not finish in {} s; interrupting it",
+        log.warn(
+            "admission loop: the running cycle did not finish in {} s; interrupting it",
             STOP_WAIT.toSeconds());
         thread.interrupt();
         thread.join(STOP_WAIT.toMillis());

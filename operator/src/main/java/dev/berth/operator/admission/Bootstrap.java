@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds the loop's state from a read of the API server. Admitted workloads are fed before
- * pending ones, oldest admission first, so the first cycle sees every reservation a previous
- * leader made. Objects are checked with the same validators as the reconcilers use: an invalid
- * one is ignored with a Warning (as a reconciler would), and one object that cannot be fed is
- * logged and skipped rather than failing the whole bootstrap.
+ * pending ones, oldest admission first, so the first cycle sees every reservation a previous leader
+ * made. Objects are checked with the same validators as the reconcilers use: an invalid one is
+ * ignored with a Warning (as a reconciler would), and one object that cannot be fed is logged and
+ * skipped rather than failing the whole bootstrap.
  */
 public final class Bootstrap {
   private static final Logger log = LoggerFactory.getLogger(Bootstrap.class);
@@ -38,25 +38,39 @@ public final class Bootstrap {
   }
 
   public void load(ClusterState state) {
-    feed(client.resources(dev.berth.api.v1beta1.Topology.class).list().getItems(),
-        BerthValidators::topology, state::topology);
+    feed(
+        client.resources(dev.berth.api.v1beta1.Topology.class).list().getItems(),
+        BerthValidators::topology,
+        state::topology);
     feed(client.nodes().list().getItems(), n -> List.of(), state::node);
     // Bound pods before workloads: the first cycle must not place onto capacity already in use.
     feed(client.pods().inAnyNamespace().list().getItems(), p -> List.of(), state::pod);
-    feed(client.resources(ResourceFlavor.class).list().getItems(),
-        BerthValidators::resourceFlavor, state::flavor);
+    feed(
+        client.resources(ResourceFlavor.class).list().getItems(),
+        BerthValidators::resourceFlavor,
+        state::flavor);
     feed(client.resources(Cohort.class).list().getItems(), BerthValidators::cohort, state::cohort);
-    feed(client.resources(ClusterQueue.class).list().getItems(),
-        BerthValidators::clusterQueue, state::clusterQueue);
-    feed(client.resources(dev.berth.api.v1beta1.AdmissionCheck.class).list().getItems(),
-        BerthValidators::admissionCheck, state::admissionCheck);
-    feed(client.namespaces().list().getItems(), n -> List.of(),
+    feed(
+        client.resources(ClusterQueue.class).list().getItems(),
+        BerthValidators::clusterQueue,
+        state::clusterQueue);
+    feed(
+        client.resources(dev.berth.api.v1beta1.AdmissionCheck.class).list().getItems(),
+        BerthValidators::admissionCheck,
+        state::admissionCheck);
+    feed(
+        client.namespaces().list().getItems(),
+        n -> List.of(),
         (Namespace ns) ->
             state.namespace(ns.getMetadata().getName(), ns.getMetadata().getLabels()));
-    feed(client.resources(LocalQueue.class).inAnyNamespace().list().getItems(),
-        BerthValidators::localQueue, state::localQueue);
-    feed(admittedFirst(client.resources(Workload.class).inAnyNamespace().list().getItems()),
-        BerthValidators::workload, state::workload);
+    feed(
+        client.resources(LocalQueue.class).inAnyNamespace().list().getItems(),
+        BerthValidators::localQueue,
+        state::localQueue);
+    feed(
+        admittedFirst(client.resources(Workload.class).inAnyNamespace().list().getItems()),
+        BerthValidators::workload,
+        state::workload);
   }
 
   /** Workloads holding quota first, oldest admission first; then the pending ones. */
@@ -77,8 +91,11 @@ public final class Bootstrap {
           into.accept(object);
         }
       } catch (RuntimeException e) {
-        log.error("bootstrap: {} {} could not be fed and is skipped until its next event",
-            object.getKind(), name(object), e);
+        log.error(
+            "bootstrap: {} {} could not be fed and is skipped until its next event",
+            object.getKind(),
+            name(object),
+            e);
       }
     }
   }

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The requeuing backoff of admission checks that set their own (the provisioning check's
- * retryStrategy), by check name; a check not listed is paced by the operator's
- * waitForPodsReady backoff. Written by the check's reconciler, read on the loop thread.
+ * retryStrategy), by check name; a check not listed is paced by the operator's waitForPodsReady
+ * backoff. Written by the check's reconciler, read on the loop thread.
  */
 public final class CheckBackoffs {
   private final Map<String, RequeueBackoff> byCheck = new ConcurrentHashMap<>();

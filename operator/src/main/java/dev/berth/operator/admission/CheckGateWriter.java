@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link DecisionWriter}'s part for admission checks, called only from it on the loop thread:
- * a reservation lists the applicable checks as Pending; once their controllers answer, the
- * workload is admitted (every check Ready), evicted and requeued with backoff (Retry), or
- * deactivated (Rejected). Each write carries the resourceVersion the decision was made on.
+ * The {@link DecisionWriter}'s part for admission checks, called only from it on the loop thread: a
+ * reservation lists the applicable checks as Pending; once their controllers answer, the workload
+ * is admitted (every check Ready), evicted and requeued with backoff (Retry), or deactivated
+ * (Rejected). Each write carries the resourceVersion the decision was made on.
  */
 final class CheckGateWriter {
   private static final Logger log = LoggerFactory.getLogger(CheckGateWriter.class);
@@ -41,8 +41,12 @@ final class CheckGateWriter {
   private final RequeueBackoff backoff;
   private final CheckBackoffs checkBackoffs;
 
-  CheckGateWriter(KubernetesClient client, EventRecorder events, MeterRegistry registry,
-      RequeueBackoff backoff, CheckBackoffs checkBackoffs) {
+  CheckGateWriter(
+      KubernetesClient client,
+      EventRecorder events,
+      MeterRegistry registry,
+      RequeueBackoff backoff,
+      CheckBackoffs checkBackoffs) {
     this.client = client;
     this.events = events;
     this.registry = registry;
@@ -51,12 +55,21 @@ final class CheckGateWriter {
   }
 
   /** On a quota reservation: the checks to pass, or admitted at once when there are none. */
-  void reserve(WorkloadStatus status, List<String> checks, Map<String, KnownCheck> known,
-      boolean borrows, Instant now) {
+  void reserve(
+      WorkloadStatus status,
+      List<String> checks,
+      Map<String, KnownCheck> known,
+      boolean borrows,
+      Instant now) {
     if (checks.isEmpty()) {
       status.admissionChecks = null;
-      WorkloadConditions.set(status, WorkloadConditions.ADMITTED, true, "Admitted",
-          "The workload is admitted" + (borrows ? ", borrowing from its cohort" : ""), now);
+      WorkloadConditions.set(
+          status,
+          WorkloadConditions.ADMITTED,
+          true,
+          "Admitted",
+          "The workload is admitted" + (borrows ? ", borrowing from its cohort" : ""),
+          now);
       return;
     }
     status.admissionChecks = new ArrayList<>();
@@ -65,8 +78,13 @@ final class CheckGateWriter {
       status.admissionChecks.add(new AdmissionCheckState(name, "Pending", "", now.toString()));
       states.add(new CheckStatus(name, CheckState.Pending, ""));
     }
-    WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, WAITING,
-        message(AdmissionCheckGate.decide(states, known)), now);
+    WorkloadConditions.set(
+        status,
+        WorkloadConditions.ADMITTED,
+        false,
+        WAITING,
+        message(AdmissionCheckGate.decide(states, known)),
+        now);
   }
 
   /** Acts on every workload whose checks changed; true when a write should be retried. */
@@ -95,9 +113,11 @@ final class CheckGateWriter {
         }
       } catch (KubernetesClientException e) {
         // 409: the newer version is on its way and is settled when it comes; 404: it is gone.
-        log.info("admission checks of {} not settled ({}); {}", DecisionWriter.name(latest),
-            e.getCode(), e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides"
-                : "trying again");
+        log.info(
+            "admission checks of {} not settled ({}); {}",
+            DecisionWriter.name(latest),
+            e.getCode(),
+            e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides" : "trying again");
         if (e.getCode() != 409 && e.getCode() != 404) {
           state.checks().settleAgain(uid);
           retry = true;
@@ -119,12 +139,19 @@ final class CheckGateWriter {
       return null;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.ADMITTED, true, "Admitted",
-        "The workload is admitted: every admission check is Ready", now);
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.ADMITTED,
+        true,
+        "Admitted",
+        "The workload is admitted: every admission check is Ready",
+        now);
     Workload written = client.resource(copy).updateStatus();
     String cq = written.getStatus().admission.clusterQueue;
-    events.normal(written, "Admitted", "Admitted by ClusterQueue " + cq
-        + " once its admission checks were Ready");
+    events.normal(
+        written,
+        "Admitted",
+        "Admitted by ClusterQueue " + cq + " once its admission checks were Ready");
     long reservedAt = ClusterState.admittedAt(latest);
     if (reservedAt > 0) {
       DistributionSummary.builder("berth_admission_checks_wait_time_seconds")
@@ -140,8 +167,8 @@ final class CheckGateWriter {
 
   private Workload waiting(Workload latest, String message, Instant now) {
     Workload copy = Serialization.clone(latest);
-    if (!WorkloadConditions.set(copy.getStatus(), WorkloadConditions.ADMITTED, false, WAITING,
-        message, now)) {
+    if (!WorkloadConditions.set(
+        copy.getStatus(), WorkloadConditions.ADMITTED, false, WAITING, message, now)) {
       return null;
     }
     return client.resource(copy).updateStatus();
@@ -151,33 +178,37 @@ final class CheckGateWriter {
   private Workload retry(Workload latest, CheckVerdict.Retry r, Instant now) {
     Workload copy = Serialization.clone(latest);
     WorkloadStatus status = copy.getStatus();
-    int count = status.requeueState == null || status.requeueState.count == null
-        ? 1 : status.requeueState.count + 1;
-    long at = checkBackoffs.forCheck(r.check(), backoff).requeueAt(count, now.toEpochMilli(),
-        ThreadLocalRandom.current().nextDouble(-1, 1));
+    int count =
+        status.requeueState == null || status.requeueState.count == null
+            ? 1
+            : status.requeueState.count + 1;
+    long at =
+        checkBackoffs
+            .forCheck(r.check(), backoff)
+            .requeueAt(count, now.toEpochMilli(), ThreadLocalRandom.current().nextDouble(-1, 1));
     status.requeueState = new WorkloadStatus.RequeueState();
     status.requeueState.count = count;
     status.requeueState.requeueAt = Instant.ofEpochMilli(at).toString();
-    String message = r.message() + "; requeued at " + status.requeueState.requeueAt
-        + " (attempt " + count + ")";
-    WorkloadConditions.set(status, WorkloadConditions.EVICTED, true, "AdmissionCheck", message,
-        now);
-    WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "AdmissionCheckRetry",
-        message, now);
+    String message =
+        r.message() + "; requeued at " + status.requeueState.requeueAt + " (attempt " + count + ")";
+    WorkloadConditions.set(
+        status, WorkloadConditions.EVICTED, true, "AdmissionCheck", message, now);
+    WorkloadConditions.set(
+        status, WorkloadConditions.ADMITTED, false, "AdmissionCheckRetry", message, now);
     Workload written = client.resource(copy).updateStatus();
     events.warning(written, "Evicted", message);
     Counter.builder("berth_workload_requeues_total")
         .description("Workloads sent back to their queue, by reason")
-        .tags("cluster_queue", written.getStatus().admission.clusterQueue, "reason",
-            "AdmissionCheck")
+        .tags(
+            "cluster_queue", written.getStatus().admission.clusterQueue, "reason", "AdmissionCheck")
         .register(registry)
         .increment();
     return written;
   }
 
   /**
-   * Deactivated (spec.active=false): the operator then evicts it with reason AdmissionCheck
-   * ({@link #rejection}) and never requeues it.
+   * Deactivated (spec.active=false): the operator then evicts it with reason AdmissionCheck ({@link
+   * #rejection}) and never requeues it.
    */
   private Workload reject(Workload latest, CheckVerdict.Reject r) {
     Workload copy = Serialization.clone(latest);
@@ -192,8 +223,10 @@ final class CheckGateWriter {
     return AdmissionCheckTracker.states(wl).stream()
         .filter(s -> s.state() == CheckState.Rejected)
         .findFirst()
-        .map(s -> ((CheckVerdict.Reject) AdmissionCheckGate.decide(List.of(s), Map.of()))
-            .message() + "; the workload is deactivated");
+        .map(
+            s ->
+                ((CheckVerdict.Reject) AdmissionCheckGate.decide(List.of(s), Map.of())).message()
+                    + "; the workload is deactivated");
   }
 
   private static String message(CheckVerdict verdict) {

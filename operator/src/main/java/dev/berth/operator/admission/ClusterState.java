@@ -8,11 +8,11 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.PodSetAssignment;
 import dev.berth.engine.capacity.CapacityInventory;
+import dev.berth.engine.quota.Quantity;
 import dev.berth.engine.usage.UsageLedger;
 import dev.berth.operator.capacity.CapacityTranslator;
 import dev.berth.operator.usage.UsageTranslator;
 import dev.berth.operator.usage.WorkloadPods;
-import dev.berth.engine.quota.Quantity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +30,13 @@ public final class ClusterState {
   private static final Logger log = LoggerFactory.getLogger(ClusterState.class);
 
   private final AdmissionEngine engine;
+
   /** Node capacity and pod requests for capacity accounting (docs/capacity.md). */
   private final CapacityInventory capacity = new CapacityInventory();
+
   /** Quota reservations of workloads, for the usage ledger; its events wait for the publisher. */
   private final UsageLedger usage = new UsageLedger();
+
   private final List<UsageLedger.Event> usageEvents = new ArrayList<>();
   private final WorkloadPods workloadPods = new WorkloadPods();
   private final Map<String, String> costCentres = new ConcurrentHashMap<>();
@@ -45,13 +48,16 @@ public final class ClusterState {
 
   /** AdmissionChecks, and the quota-reserved workloads waiting on them. */
   private final AdmissionCheckTracker checks = new AdmissionCheckTracker();
+
   /** Admitted workloads with a maximum execution time: when each uses it up (epoch millis). */
   private final Map<String, Long> execDeadlines = new ConcurrentHashMap<>();
+
   /** Requeued workloads kept out of the engine until their requeueAt. */
   private final RequeueHold holds = new RequeueHold();
+
   /** waitForPodsReady: admitted workloads' deadlines for ready pods. */
-  private PodsReadyTracker podsReady = new PodsReadyTracker(
-      dev.berth.operator.WaitForPodsReady.DEFAULT);
+  private PodsReadyTracker podsReady =
+      new PodsReadyTracker(dev.berth.operator.WaitForPodsReady.DEFAULT);
 
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
@@ -89,8 +95,10 @@ public final class ClusterState {
 
   /** The engine's form, ordered after a PodsReadyTimeout requeue as the settings say. */
   private dev.berth.engine.model.Workload model(Workload wl) {
-    return ModelTranslator.workload(wl, podsReady.settings().timestamp()
-        == dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation);
+    return ModelTranslator.workload(
+        wl,
+        podsReady.settings().timestamp()
+            == dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation);
   }
 
   public void flavor(ResourceFlavor flavor) {
@@ -116,8 +124,8 @@ public final class ClusterState {
 
   /**
    * The reply of the operator's own status write: only the stored version is kept (later writes
-   * carry its resourceVersion). The spec cannot change through the status subresource, and what
-   * the engine was fed stays as the reconciler chose it.
+   * carry its resourceVersion). The spec cannot change through the status subresource, and what the
+   * engine was fed stays as the reconciler chose it.
    */
   public void clusterQueueWritten(ClusterQueue cq) {
     clusterQueues.computeIfPresent(cq.getMetadata().getName(), (k, v) -> cq);
@@ -252,7 +260,8 @@ public final class ClusterState {
     checks.observe(wl);
     podsReady.observe(wl);
     var deadline = ExecutionTimeLimit.deadline(wl);
-    if (deadline.isPresent() && !Boolean.FALSE.equals(wl.getSpec().active)
+    if (deadline.isPresent()
+        && !Boolean.FALSE.equals(wl.getSpec().active)
         && !WorkloadConditions.isFinished(wl)
         && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
       execDeadlines.put(uid, deadline.getAsLong());
@@ -272,11 +281,18 @@ public final class ClusterState {
       if (engine.admission(uid).isEmpty()) {
         var stored = admission(wl);
         List<dev.berth.engine.Eviction> evictions =
-            engine.recordAdmitted(model(wl), stored.clusterQueue(),
-                stored.podSetAssignments(), stored.admittedAt(), checkObservedAdmissions);
+            engine.recordAdmitted(
+                model(wl),
+                stored.clusterQueue(),
+                stored.podSetAssignments(),
+                stored.admittedAt(),
+                checkObservedAdmissions);
         if (!evictions.isEmpty()) {
-          log.warn("admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
-              wl.getMetadata().getNamespace(), wl.getMetadata().getName(), stored.clusterQueue(),
+          log.warn(
+              "admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
+              wl.getMetadata().getNamespace(),
+              wl.getMetadata().getName(),
+              stored.clusterQueue(),
               evictions.stream().map(dev.berth.engine.Eviction::workloadUid).toList());
           overQuota.add(new OverQuota(wl, evictions));
         }
@@ -325,19 +341,23 @@ public final class ClusterState {
   }
 
   /**
-   * Returns the held workloads whose requeueAt has come to the engine; the time of the next one,
-   * if any, tells the loop when to wake.
+   * Returns the held workloads whose requeueAt has come to the engine; the time of the next one, if
+   * any, tells the loop when to wake.
    */
   public java.util.OptionalLong releaseDue(long now) {
     for (String uid : holds.takeDue(now)) {
       Workload wl = workloads.get(uid);
-      if (wl != null && !WorkloadConditions.hasQuotaReserved(wl)
-          && !WorkloadConditions.isFinished(wl) && !Boolean.FALSE.equals(wl.getSpec().active)) {
+      if (wl != null
+          && !WorkloadConditions.hasQuotaReserved(wl)
+          && !WorkloadConditions.isFinished(wl)
+          && !Boolean.FALSE.equals(wl.getSpec().active)) {
         engine.upsertWorkload(model(wl));
       }
     }
-    return java.util.stream.Stream.of(holds.next(),
-            execDeadlines.values().stream().mapToLong(Long::longValue).min(), podsReady.next())
+    return java.util.stream.Stream.of(
+            holds.next(),
+            execDeadlines.values().stream().mapToLong(Long::longValue).min(),
+            podsReady.next())
         .filter(java.util.OptionalLong::isPresent)
         .mapToLong(java.util.OptionalLong::getAsLong)
         .min();
@@ -354,11 +374,12 @@ public final class ClusterState {
   /** Admitted workloads whose maximum execution time is used up at {@code now}. */
   List<String> takeOutOfTime(long now) {
     List<String> out = new ArrayList<>();
-    execDeadlines.forEach((uid, at) -> {
-      if (at <= now) {
-        out.add(uid);
-      }
-    });
+    execDeadlines.forEach(
+        (uid, at) -> {
+          if (at <= now) {
+            out.add(uid);
+          }
+        });
     out.forEach(execDeadlines::remove);
     return out;
   }
@@ -372,12 +393,16 @@ public final class ClusterState {
       return;
     }
     long reservedAt = admittedAt(wl);
-    long finishedAt = WorkloadConditions
-        .find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
-        .map(c -> parseTime(c.lastTransitionTime)).orElse(0L);
+    long finishedAt =
+        WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
+            .map(c -> parseTime(c.lastTransitionTime))
+            .orElse(0L);
     if (reservedAt > 0 && finishedAt >= reservedAt) {
-      engine.recordRuntime(wl.getStatus().admission.clusterQueue, wl.getMetadata().getUid(),
-          finishedAt, finishedAt - reservedAt);
+      engine.recordRuntime(
+          wl.getStatus().admission.clusterQueue,
+          wl.getMetadata().getUid(),
+          finishedAt,
+          finishedAt - reservedAt);
     }
   }
 
@@ -392,8 +417,8 @@ public final class ClusterState {
     for (Workload wl : workloads.values()) {
       Integer max = wl.getSpec() == null ? null : wl.getSpec().maximumExecutionTimeSeconds;
       if (max != null && engine.isPending(wl.getMetadata().getUid())) {
-        Integer past = wl.getStatus() == null ? null
-            : wl.getStatus().accumulatedPastExecutionTimeSeconds;
+        Integer past =
+            wl.getStatus() == null ? null : wl.getStatus().accumulatedPastExecutionTimeSeconds;
         out.put(wl.getMetadata().getUid(), Math.max(0, max - (past == null ? 0 : past)) * 1000L);
       }
     }
@@ -518,7 +543,8 @@ public final class ClusterState {
                 TopologyTranslator.fromApi(ps.topologyAssignment)));
       }
     }
-    log.debug("recorded admitted workload {} in {}", wl.getMetadata().getName(), stored.clusterQueue);
+    log.debug(
+        "recorded admitted workload {} in {}", wl.getMetadata().getName(), stored.clusterQueue);
     return new dev.berth.engine.Admission(
         wl.getMetadata().getUid(),
         wl.getMetadata().getNamespace(),
@@ -530,8 +556,8 @@ public final class ClusterState {
   }
 
   /**
-   * When the workload got its quota: the QuotaReserved condition's transition time (epoch
-   * millis), so preemption's "most recently admitted first" holds across restarts; 0 if unknown.
+   * When the workload got its quota: the QuotaReserved condition's transition time (epoch millis),
+   * so preemption's "most recently admitted first" holds across restarts; 0 if unknown.
    */
   static long admittedAt(Workload wl) {
     return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)

@@ -25,13 +25,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes a cycle's decisions to the Workloads. Every write is an update of the status subresource
  * carrying the resourceVersion the engine decided on: if the Workload changed meanwhile, the API
- * server refuses it, the admission is rolled back in the engine, and the newer version (already
- * on its way as a watch event) is decided again. No blind write, so no double admission.
+ * server refuses it, the admission is rolled back in the engine, and the newer version (already on
+ * its way as a watch event) is decided again. No blind write, so no double admission.
  *
  * <p>A write whose outcome is unknown (no reply, or a 5xx the server may have sent after applying
- * it) is not rolled back blindly: the Workload is read back first ({@link AdmissionReadBack}),
- * and until a read succeeds the engine keeps the quota reserved. Evictions the engine still
- * expects come with every cycle and are written until the Workload shows Evicted.
+ * it) is not rolled back blindly: the Workload is read back first ({@link AdmissionReadBack}), and
+ * until a read succeeds the engine keeps the quota reserved. Evictions the engine still expects
+ * come with every cycle and are written until the Workload shows Evicted.
  */
 public final class DecisionWriter {
   private static final Logger log = LoggerFactory.getLogger(DecisionWriter.class);
@@ -40,12 +40,16 @@ public final class DecisionWriter {
   private final EventRecorder events;
   private final Clock clock;
   private final MeterRegistry registry;
+
   /** Admissions whose write has an unknown outcome, with the version they were written against. */
   private final Map<String, Unresolved> unresolved = new LinkedHashMap<>();
+
   /** Admission checks: the reservation's entries, then Admitted, Retry or Rejected. */
   private final CheckGateWriter checkGate;
+
   /** waitForPodsReady: PodsReadyTimeout evictions, requeues and deactivations. */
   private final PodsReadyWriter podsReady;
+
   private final dev.berth.operator.WaitForPodsReady podsReadySettings;
 
   private record Unresolved(Admission admission, Workload decidedOn) {}
@@ -56,18 +60,31 @@ public final class DecisionWriter {
   }
 
   /** With the requeuing backoff that paces a check's Retry. */
-  public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
-      MeterRegistry registry, dev.berth.engine.checks.RequeueBackoff backoff) {
-    this(client, events, clock, registry,
-        dev.berth.operator.WaitForPodsReady.DEFAULT.withBackoff(backoff), new CheckBackoffs());
+  public DecisionWriter(
+      KubernetesClient client,
+      EventRecorder events,
+      Clock clock,
+      MeterRegistry registry,
+      dev.berth.engine.checks.RequeueBackoff backoff) {
+    this(
+        client,
+        events,
+        clock,
+        registry,
+        dev.berth.operator.WaitForPodsReady.DEFAULT.withBackoff(backoff),
+        new CheckBackoffs());
   }
 
   /**
    * With waitForPodsReady (its requeuing backoff also paces a check's Retry); checks listed in
    * {@code checkBackoffs} pace their Retry with their own.
    */
-  public DecisionWriter(KubernetesClient client, EventRecorder events, Clock clock,
-      MeterRegistry registry, dev.berth.operator.WaitForPodsReady podsReady,
+  public DecisionWriter(
+      KubernetesClient client,
+      EventRecorder events,
+      Clock clock,
+      MeterRegistry registry,
+      dev.berth.operator.WaitForPodsReady podsReady,
       CheckBackoffs checkBackoffs) {
     this.checkGate =
         new CheckGateWriter(client, events, registry, podsReady.backoff(), checkBackoffs);
@@ -99,10 +116,15 @@ public final class DecisionWriter {
     }
     for (Eviction eviction : result.evictions()) {
       try {
-        retry |= eviction.preemptionReason() != null
-            ? preempt(eviction, state, now)
-            : evict(eviction.workloadUid(), eviction.reason().name(), eviction.message(), state,
-                now);
+        retry |=
+            eviction.preemptionReason() != null
+                ? preempt(eviction, state, now)
+                : evict(
+                    eviction.workloadUid(),
+                    eviction.reason().name(),
+                    eviction.message(),
+                    state,
+                    now);
       } catch (RuntimeException e) {
         log.error("eviction of {} not written; asked again next cycle", eviction.workloadUid(), e);
         retry = true;
@@ -120,16 +142,30 @@ public final class DecisionWriter {
         if (rejected.isPresent()) {
           retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now);
         } else if (latest.isPresent() && state.podsReady().takeLimitExceeded(uid)) {
-          retry |= evict(uid, PodsReadyWriter.LIMIT_EXCEEDED,
-              PodsReadyWriter.limitMessage(latest.get(), podsReadySettings), state, now);
+          retry |=
+              evict(
+                  uid,
+                  PodsReadyWriter.LIMIT_EXCEEDED,
+                  PodsReadyWriter.limitMessage(latest.get(), podsReadySettings),
+                  state,
+                  now);
         } else if (latest.isPresent()
             && ExecutionTimeLimit.exceeded(latest.get(), now.toEpochMilli())) {
-          retry |= evict(uid, ExecutionTimeLimit.REASON,
-              ExecutionTimeLimit.message(latest.get()) + "; the workload is deactivated",
-              state, now);
+          retry |=
+              evict(
+                  uid,
+                  ExecutionTimeLimit.REASON,
+                  ExecutionTimeLimit.message(latest.get()) + "; the workload is deactivated",
+                  state,
+                  now);
         } else {
-          retry |= evict(uid, "Deactivated", "The workload was deactivated (spec.active=false)",
-              state, now);
+          retry |=
+              evict(
+                  uid,
+                  "Deactivated",
+                  "The workload was deactivated (spec.active=false)",
+                  state,
+                  now);
         }
       }
     } catch (RuntimeException e) {
@@ -144,9 +180,15 @@ public final class DecisionWriter {
     Workload wl = over.workload();
     String cq = wl.getStatus().admission.clusterQueue;
     List<String> victims = over.evictions().stream().map(Eviction::workloadUid).toList();
-    events.warning(wl, "OverQuota",
-        "Admission observed in ClusterQueue " + cq + " exceeds its quota; evicting the newest"
-            + " admissions (UIDs " + String.join(", ", victims) + ")");
+    events.warning(
+        wl,
+        "OverQuota",
+        "Admission observed in ClusterQueue "
+            + cq
+            + " exceeds its quota; evicting the newest"
+            + " admissions (UIDs "
+            + String.join(", ", victims)
+            + ")");
     Counter.builder("berth_over_quota_admissions_total")
         .description("Admissions seen on the API server that left their ClusterQueue over quota")
         .tags("cluster_queue", cq)
@@ -173,12 +215,20 @@ public final class DecisionWriter {
     Admission admission = u.admission();
     Workload read;
     try {
-      read = client.resources(Workload.class)
-          .inNamespace(admission.namespace()).withName(admission.name()).get();
+      read =
+          client
+              .resources(Workload.class)
+              .inNamespace(admission.namespace())
+              .withName(admission.name())
+              .get();
     } catch (KubernetesClientException e) {
       unresolved.put(admission.workloadUid(), u);
-      log.warn("admission of {}/{} has an unknown outcome and the read-back failed ({}); quota kept"
-          + " reserved until it can be read", admission.namespace(), admission.name(), e.getCode());
+      log.warn(
+          "admission of {}/{} has an unknown outcome and the read-back failed ({}); quota kept"
+              + " reserved until it can be read",
+          admission.namespace(),
+          admission.name(),
+          e.getCode());
       return;
     }
     unresolved.remove(admission.workloadUid());
@@ -186,8 +236,11 @@ public final class DecisionWriter {
       read = null;
     }
     AdmissionReadBack outcome = AdmissionReadBack.of(admission, u.decidedOn(), read);
-    log.info("admission of {}/{} with unknown outcome read back: {}", admission.namespace(),
-        admission.name(), outcome);
+    log.info(
+        "admission of {}/{} with unknown outcome read back: {}",
+        admission.namespace(),
+        admission.name(),
+        outcome);
     if (outcome == AdmissionReadBack.WRITTEN) {
       state.workload(read);
       admitted(read, admission);
@@ -223,9 +276,11 @@ public final class DecisionWriter {
       status.admission.podSetAssignments.add(out);
     }
     String message = "Quota reserved in ClusterQueue " + admission.clusterQueue();
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
-    List<String> checks = AdmissionCheckTracker.applicable(
-        state.clusterQueues.get(admission.clusterQueue()), flavorsOf(admission));
+    WorkloadConditions.set(
+        status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
+    List<String> checks =
+        AdmissionCheckTracker.applicable(
+            state.clusterQueues.get(admission.clusterQueue()), flavorsOf(admission));
     checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
@@ -235,8 +290,11 @@ public final class DecisionWriter {
     } catch (KubernetesClientException e) {
       if (outcomeUnknown(e)) {
         // The server may have applied it: read it back before giving the quota to anyone else.
-        log.warn("admission of {} has an unknown outcome ({}: {}); reading it back", name(latest),
-            e.getCode(), e.getMessage());
+        log.warn(
+            "admission of {} has an unknown outcome ({}: {}); reading it back",
+            name(latest),
+            e.getCode(),
+            e.getMessage());
         resolve(new Unresolved(admission, latest), state);
         return true;
       }
@@ -247,11 +305,14 @@ public final class DecisionWriter {
         log.info("admission of {} not written ({}); rolled back", name(latest), e.getCode());
         return false;
       }
-      log.warn("admission of {} not written: {}; rolled back, will retry", name(latest), e.getMessage());
+      log.warn(
+          "admission of {} not written: {}; rolled back, will retry", name(latest), e.getMessage());
       return true;
     } catch (RuntimeException e) {
       // Not the API server's answer (an I/O failure the client did not wrap): outcome unknown.
-      log.warn("admission of {} has an unknown outcome ({}); reading it back", name(latest),
+      log.warn(
+          "admission of {} has an unknown outcome ({}); reading it back",
+          name(latest),
           e.toString());
       resolve(new Unresolved(admission, latest), state);
       return true;
@@ -267,7 +328,8 @@ public final class DecisionWriter {
    */
   private boolean deactivateOutOfTime(String uid, ClusterState state, Instant now) {
     Workload latest = state.latestWorkload(uid).orElse(null);
-    if (latest == null || Boolean.FALSE.equals(latest.getSpec().active)
+    if (latest == null
+        || Boolean.FALSE.equals(latest.getSpec().active)
         || !ExecutionTimeLimit.exceeded(latest, now.toEpochMilli())) {
       return false;
     }
@@ -276,11 +338,15 @@ public final class DecisionWriter {
     try {
       Workload written = client.resource(copy).update();
       state.workload(written);
-      events.warning(written, ExecutionTimeLimit.REASON,
+      events.warning(
+          written,
+          ExecutionTimeLimit.REASON,
           ExecutionTimeLimit.message(written) + "; deactivating it");
       return false;
     } catch (KubernetesClientException e) {
-      log.info("deactivation of {} (maximum execution time) not written ({})", name(latest),
+      log.info(
+          "deactivation of {} (maximum execution time) not written ({})",
+          name(latest),
           e.getCode());
       if (retryable(e)) {
         state.outOfTimeAgain(uid);
@@ -300,13 +366,18 @@ public final class DecisionWriter {
     if (WorkloadConditions.isTrue(written, WorkloadConditions.ADMITTED)) {
       events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
     } else {
-      events.normal(written, "AdmissionChecksPending", WorkloadConditions
-          .find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
-          .map(c -> c.message).orElse("waiting for admission checks"));
+      events.normal(
+          written,
+          "AdmissionChecksPending",
+          WorkloadConditions.find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
+              .map(c -> c.message)
+              .orElse("waiting for admission checks"));
     }
     for (var ps : admission.podSetAssignments()) {
       if (ps.topologyAssignment() != null) {
-        events.normal(written, "TopologyAssigned",
+        events.normal(
+            written,
+            "TopologyAssigned",
             TopologyTranslator.summary(ps.name(), ps.topologyAssignment()));
       }
     }
@@ -320,7 +391,8 @@ public final class DecisionWriter {
       return false;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
+    WorkloadConditions.set(
+        copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
     evicting(copy, reason, message, now);
     try {
       Workload written = client.resource(copy).updateStatus();
@@ -335,8 +407,8 @@ public final class DecisionWriter {
       }
       return false;
     } catch (KubernetesClientException e) {
-      log.info("eviction of {} not written ({}); asked again next cycle", name(latest),
-          e.getCode());
+      log.info(
+          "eviction of {} not written ({}); asked again next cycle", name(latest), e.getCode());
       return retryable(e);
     }
   }
@@ -346,7 +418,10 @@ public final class DecisionWriter {
    * The quota stays reserved (status True) until its pods are gone.
    */
   static void evicting(Workload copy, String reason, String message, Instant now) {
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.QUOTA_RESERVED, true,
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.QUOTA_RESERVED,
+        true,
         "Preempted".equals(reason) ? "Preempted" : "Evicted",
         dev.berth.engine.model.Explanation.oneLine(
             "evicted (" + reason + "), quota held until its pods stop: " + message),
@@ -365,15 +440,27 @@ public final class DecisionWriter {
       return false;
     }
     String preemptor =
-        state.latestWorkload(eviction.preemptorUid())
+        state
+            .latestWorkload(eviction.preemptorUid())
             .map(DecisionWriter::name)
             .orElse(eviction.preemptorUid());
     String why =
-        "Preempted to accommodate " + preemptor + " (" + eviction.preemptionReason() + "): " + eviction.message();
+        "Preempted to accommodate "
+            + preemptor
+            + " ("
+            + eviction.preemptionReason()
+            + "): "
+            + eviction.message();
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
     WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.PREEMPTED, true, eviction.preemptionReason().name(), why, now);
+        copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
+    WorkloadConditions.set(
+        copy.getStatus(),
+        WorkloadConditions.PREEMPTED,
+        true,
+        eviction.preemptionReason().name(),
+        why,
+        now);
     evicting(copy, "Preempted", why, now);
     try {
       Workload written = client.resource(copy).updateStatus();
@@ -381,8 +468,8 @@ public final class DecisionWriter {
       events.warning(written, "Preempted", why);
       return false;
     } catch (KubernetesClientException e) {
-      log.info("preemption of {} not written ({}); asked again next cycle", name(latest),
-          e.getCode());
+      log.info(
+          "preemption of {} not written ({}); asked again next cycle", name(latest), e.getCode());
       return retryable(e);
     }
   }

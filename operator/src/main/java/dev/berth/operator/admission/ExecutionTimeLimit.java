@@ -7,8 +7,8 @@ import java.time.format.DateTimeParseException;
 import java.util.OptionalLong;
 
 /**
- * A Workload's maximum execution time, read from its spec and status: the admitted run started
- * when Admitted last became True, and what earlier admissions used is in
+ * A Workload's maximum execution time, read from its spec and status: the admitted run started when
+ * Admitted last became True, and what earlier admissions used is in
  * status.accumulatedPastExecutionTimeSeconds.
  */
 public final class ExecutionTimeLimit {
@@ -42,11 +42,13 @@ public final class ExecutionTimeLimit {
 
   public static String message(Workload wl) {
     return "The workload ran admitted for its maximum execution time of "
-        + wl.getSpec().maximumExecutionTimeSeconds + " s";
+        + wl.getSpec().maximumExecutionTimeSeconds
+        + " s";
   }
 
   private static int past(Workload wl) {
-    Integer past = wl.getStatus() == null ? null : wl.getStatus().accumulatedPastExecutionTimeSeconds;
+    Integer past =
+        wl.getStatus() == null ? null : wl.getStatus().accumulatedPastExecutionTimeSeconds;
     return past == null ? 0 : past;
   }
 
@@ -57,13 +59,14 @@ public final class ExecutionTimeLimit {
     }
     return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.ADMITTED)
         .map(c -> c.lastTransitionTime)
-        .map(t -> {
-          try {
-            return Instant.parse(t).toEpochMilli();
-          } catch (DateTimeParseException e) {
-            return 0L;
-          }
-        })
+        .map(
+            t -> {
+              try {
+                return Instant.parse(t).toEpochMilli();
+              } catch (DateTimeParseException e) {
+                return 0L;
+              }
+            })
         .orElse(0L);
   }
 }

@@ -47,7 +47,11 @@ public final class ModelTranslator {
       }
     }
     return new ResourceFlavor(
-        rf.getMetadata().getName(), spec.nodeLabels, taints, tolerations(spec.tolerations), spec.topologyName);
+        rf.getMetadata().getName(),
+        spec.nodeLabels,
+        taints,
+        tolerations(spec.tolerations),
+        spec.topologyName);
   }
 
   public static List<Toleration> tolerations(List<io.fabric8.kubernetes.api.model.Toleration> in) {
@@ -59,7 +63,9 @@ public final class ModelTranslator {
       Toleration.Operator op =
           "Exists".equals(t.getOperator()) ? Toleration.Operator.Exists : Toleration.Operator.Equal;
       TaintEffect effect =
-          t.getEffect() == null || t.getEffect().isEmpty() ? null : TaintEffect.valueOf(t.getEffect());
+          t.getEffect() == null || t.getEffect().isEmpty()
+              ? null
+              : TaintEffect.valueOf(t.getEffect());
       result.add(new Toleration(t.getKey(), op, t.getValue(), effect));
     }
     return result;
@@ -75,7 +81,9 @@ public final class ModelTranslator {
         name,
         spec.cohortName,
         groups(spec.resourceGroups),
-        spec.queueingStrategy == null ? null : QueueingStrategy.valueOf(spec.queueingStrategy.name()),
+        spec.queueingStrategy == null
+            ? null
+            : QueueingStrategy.valueOf(spec.queueingStrategy.name()),
         selector(spec.namespaceSelector),
         fungibility(spec.flavorFungibility),
         preemption(spec.preemption),
@@ -109,8 +117,7 @@ public final class ModelTranslator {
    * (waitForPodsReady requeuingStrategy.timestamp Creation) a workload requeued after a
    * PodsReadyTimeout keeps its place by creation instead of going to the back.
    */
-  public static Workload workload(dev.berth.api.v1beta1.Workload wl,
-      boolean podsReadyByCreation) {
+  public static Workload workload(dev.berth.api.v1beta1.Workload wl, boolean podsReadyByCreation) {
     var spec = wl.getSpec();
     List<PodSet> podSets = new ArrayList<>();
     for (var ps : spec.podSets) {
@@ -164,9 +171,9 @@ public final class ModelTranslator {
   static final long SUBMITTED_AT_WINDOW_MILLIS = 60_000;
 
   /**
-   * The submission time of the annotation, at sub-second resolution, when it lies within a
-   * minute before the Workload's creation second (or in that second); else the creation time.
-   * The bound keeps a hand-set annotation from moving a workload ahead by more than that.
+   * The submission time of the annotation, at sub-second resolution, when it lies within a minute
+   * before the Workload's creation second (or in that second); else the creation time. The bound
+   * keeps a hand-set annotation from moving a workload ahead by more than that.
    */
   static long submittedAt(dev.berth.api.v1beta1.Workload wl, long createdAt) {
     var annotations = wl.getMetadata().getAnnotations();
@@ -201,7 +208,9 @@ public final class ModelTranslator {
         for (NodeSelectorRequirement r : term.getMatchExpressions()) {
           reqs.add(
               new LabelSelectorRequirement(
-                  r.getKey(), LabelSelectorRequirement.Operator.valueOf(r.getOperator()), r.getValues()));
+                  r.getKey(),
+                  LabelSelectorRequirement.Operator.valueOf(r.getOperator()),
+                  r.getValues()));
         }
       }
       terms.add(new NodeSelectorTerm(reqs));
@@ -223,8 +232,12 @@ public final class ModelTranslator {
               new ResourceQuota(
                   r.name,
                   Quantity.parse(r.name, r.nominalQuota.toString()),
-                  r.borrowingLimit == null ? null : Quantity.parse(r.name, r.borrowingLimit.toString()),
-                  r.lendingLimit == null ? null : Quantity.parse(r.name, r.lendingLimit.toString())));
+                  r.borrowingLimit == null
+                      ? null
+                      : Quantity.parse(r.name, r.borrowingLimit.toString()),
+                  r.lendingLimit == null
+                      ? null
+                      : Quantity.parse(r.name, r.lendingLimit.toString())));
         }
         flavors.add(new FlavorQuotas(f.name, quotas));
       }
@@ -242,7 +255,9 @@ public final class ModelTranslator {
       for (var e : selector.getMatchExpressions()) {
         expressions.add(
             new LabelSelectorRequirement(
-                e.getKey(), LabelSelectorRequirement.Operator.valueOf(e.getOperator()), e.getValues()));
+                e.getKey(),
+                LabelSelectorRequirement.Operator.valueOf(e.getOperator()),
+                e.getValues()));
       }
     }
     return new LabelSelector(selector.getMatchLabels(), expressions);
@@ -255,10 +270,12 @@ public final class ModelTranslator {
     return new dev.berth.engine.model.FlavorFungibility(
         f.whenCanBorrow == null
             ? null
-            : dev.berth.engine.model.FlavorFungibility.WhenCanBorrow.valueOf(f.whenCanBorrow.name()),
+            : dev.berth.engine.model.FlavorFungibility.WhenCanBorrow.valueOf(
+                f.whenCanBorrow.name()),
         f.whenCanPreempt == null
             ? null
-            : dev.berth.engine.model.FlavorFungibility.WhenCanPreempt.valueOf(f.whenCanPreempt.name()),
+            : dev.berth.engine.model.FlavorFungibility.WhenCanPreempt.valueOf(
+                f.whenCanPreempt.name()),
         f.preference == null
             ? null
             : dev.berth.engine.model.FlavorFungibility.Preference.valueOf(f.preference.name()));
@@ -286,7 +303,12 @@ public final class ModelTranslator {
     if (fairSharing == null || fairSharing.weight == null) {
       return null;
     }
-    return fairSharing.weight.getNumericalAmount().movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+    return fairSharing
+        .weight
+        .getNumericalAmount()
+        .movePointRight(3)
+        .setScale(0, java.math.RoundingMode.CEILING)
+        .longValueExact();
   }
 
   private static StopPolicy stopPolicy(dev.berth.api.v1beta1.StopPolicy policy) {

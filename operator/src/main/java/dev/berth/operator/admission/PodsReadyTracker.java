@@ -17,19 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the loop knows of waitForPodsReady: by when each admitted workload's pods must be ready
- * (from its Admitted and PodsReady conditions), which workloads became ready since the writer
- * last looked (for the histogram), and which it deactivated for too many requeues. Loop thread
- * only.
+ * (from its Admitted and PodsReady conditions), which workloads became ready since the writer last
+ * looked (for the histogram), and which it deactivated for too many requeues. Loop thread only.
  */
 public final class PodsReadyTracker {
   private final WaitForPodsReady settings;
   private final PodsReadyTimeout timer;
+
   /** uid -> when it is out of time (epoch millis). */
   private final Map<String, Long> deadlines = new ConcurrentHashMap<>();
+
   /** uid -> the admission (its time) whose readiness was already measured. */
   private final Map<String, Long> measured = new ConcurrentHashMap<>();
+
   private final List<BecameReady> becameReady = new ArrayList<>();
   private final Set<String> limitExceeded = new HashSet<>();
+
   /** Deactivated for the limit, then reactivated: their requeueState is to be reset. */
   private final Set<String> reactivated = new java.util.LinkedHashSet<>();
 
@@ -38,8 +41,10 @@ public final class PodsReadyTracker {
 
   public PodsReadyTracker(WaitForPodsReady settings) {
     this.settings = settings;
-    this.timer = new PodsReadyTimeout(settings.timeout().toMillis(),
-        settings.recoveryTimeout() == null ? null : settings.recoveryTimeout().toMillis());
+    this.timer =
+        new PodsReadyTimeout(
+            settings.timeout().toMillis(),
+            settings.recoveryTimeout() == null ? null : settings.recoveryTimeout().toMillis());
   }
 
   public WaitForPodsReady settings() {
@@ -69,10 +74,12 @@ public final class PodsReadyTracker {
     long admittedAt = time(condition(wl, WorkloadConditions.ADMITTED));
     Optional<Condition> ready = condition(wl, WorkloadConditions.PODS_READY);
     if (ready.filter(c -> c.isTrue() && PodsReadyTimeout.READY.equals(c.reason)).isPresent()
-        && admittedAt > 0 && !Long.valueOf(admittedAt).equals(measured.get(uid))) {
+        && admittedAt > 0
+        && !Long.valueOf(admittedAt).equals(measured.get(uid))) {
       measured.put(uid, admittedAt);
-      becameReady.add(new BecameReady(wl.getStatus().admission.clusterQueue,
-          Math.max(0, time(ready) - admittedAt)));
+      becameReady.add(
+          new BecameReady(
+              wl.getStatus().admission.clusterQueue, Math.max(0, time(ready) - admittedAt)));
     }
   }
 
@@ -82,10 +89,13 @@ public final class PodsReadyTracker {
       return OptionalLong.empty();
     }
     Optional<Condition> ready = condition(wl, WorkloadConditions.PODS_READY);
-    PodsReadyTimeout.Phase phase = PodsReadyTimeout.phase(
-        ready.map(Condition::isTrue).orElse(null), ready.map(c -> c.reason).orElse(null));
-    long since = phase == PodsReadyTimeout.Phase.WaitForRecovery
-        ? time(ready) : time(condition(wl, WorkloadConditions.ADMITTED));
+    PodsReadyTimeout.Phase phase =
+        PodsReadyTimeout.phase(
+            ready.map(Condition::isTrue).orElse(null), ready.map(c -> c.reason).orElse(null));
+    long since =
+        phase == PodsReadyTimeout.Phase.WaitForRecovery
+            ? time(ready)
+            : time(condition(wl, WorkloadConditions.ADMITTED));
     return since == 0 ? OptionalLong.empty() : timer.deadline(phase, since);
   }
 
@@ -99,15 +109,15 @@ public final class PodsReadyTracker {
   }
 
   /**
-   * Deactivated after too many requeues and then set active again: it starts over with no
-   * requeues counted (as Kueue resets requeueState), else its next timeout would deactivate it
-   * at once.
+   * Deactivated after too many requeues and then set active again: it starts over with no requeues
+   * counted (as Kueue resets requeueState), else its next timeout would deactivate it at once.
    */
   static boolean reactivatedAfterLimit(Workload wl) {
     return !Boolean.FALSE.equals(wl.getSpec().active)
         && !WorkloadConditions.hasQuotaReserved(wl)
         && !WorkloadConditions.isFinished(wl)
-        && wl.getStatus() != null && wl.getStatus().requeueState != null
+        && wl.getStatus() != null
+        && wl.getStatus().requeueState != null
         && condition(wl, WorkloadConditions.EVICTED)
             .filter(c -> c.isTrue() && PodsReadyWriter.LIMIT_EXCEEDED.equals(c.reason))
             .isPresent();
@@ -132,11 +142,12 @@ public final class PodsReadyTracker {
   /** The workloads out of time at {@code now}, no longer timed (a newer version times again). */
   List<String> takeExpired(long now) {
     List<String> out = new ArrayList<>();
-    deadlines.forEach((uid, at) -> {
-      if (at <= now) {
-        out.add(uid);
-      }
-    });
+    deadlines.forEach(
+        (uid, at) -> {
+          if (at <= now) {
+            out.add(uid);
+          }
+        });
     out.forEach(deadlines::remove);
     return out;
   }

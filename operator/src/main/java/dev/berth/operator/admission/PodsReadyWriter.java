@@ -17,16 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link DecisionWriter}'s part for waitForPodsReady, on the loop thread: an admitted
- * workload whose pods are not ready by its deadline is evicted with reason PodsReadyTimeout and
- * requeued at {@code status.requeueState.requeueAt} (the Job is suspended and the quota released
- * by the usual eviction path), or, once its requeues are used up, deactivated. Each write carries
- * the resourceVersion the deadline was read from.
+ * The {@link DecisionWriter}'s part for waitForPodsReady, on the loop thread: an admitted workload
+ * whose pods are not ready by its deadline is evicted with reason PodsReadyTimeout and requeued at
+ * {@code status.requeueState.requeueAt} (the Job is suspended and the quota released by the usual
+ * eviction path), or, once its requeues are used up, deactivated. Each write carries the
+ * resourceVersion the deadline was read from.
  */
 final class PodsReadyWriter {
   private static final Logger log = LoggerFactory.getLogger(PodsReadyWriter.class);
+
   /** The Evicted reason of a workload whose pods were not ready in time, as in Kueue. */
   static final String TIMEOUT = "PodsReadyTimeout";
+
   /** The Evicted reason of a workload deactivated after backoffLimitCount requeues. */
   static final String LIMIT_EXCEEDED = "RequeuingLimitExceeded";
 
@@ -35,7 +37,10 @@ final class PodsReadyWriter {
   private final MeterRegistry registry;
   private final WaitForPodsReady settings;
 
-  PodsReadyWriter(KubernetesClient client, EventRecorder events, MeterRegistry registry,
+  PodsReadyWriter(
+      KubernetesClient client,
+      EventRecorder events,
+      MeterRegistry registry,
       WaitForPodsReady settings) {
     this.client = client;
     this.events = events;
@@ -68,9 +73,11 @@ final class PodsReadyWriter {
       try {
         state.workload(timedOut(latest, state, now));
       } catch (KubernetesClientException e) {
-        log.info("PodsReady timeout of {} not written ({}); {}", DecisionWriter.name(latest),
-            e.getCode(), e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides"
-                : "trying again");
+        log.info(
+            "PodsReady timeout of {} not written ({}); {}",
+            DecisionWriter.name(latest),
+            e.getCode(),
+            e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides" : "trying again");
         if (e.getCode() != 409 && e.getCode() != 404) {
           tracker.again(latest);
           retry = true;
@@ -82,11 +89,17 @@ final class PodsReadyWriter {
 
   private Workload timedOut(Workload latest, ClusterState state, Instant now) {
     WorkloadStatus status = latest.getStatus();
-    int previous = status.requeueState == null || status.requeueState.count == null
-        ? 0 : status.requeueState.count;
+    int previous =
+        status.requeueState == null || status.requeueState.count == null
+            ? 0
+            : status.requeueState.count;
     String why = why(latest);
-    var after = PodsReadyTimeout.afterTimeout(settings.backoff(), previous, now.toEpochMilli(),
-        ThreadLocalRandom.current().nextDouble(-1, 1));
+    var after =
+        PodsReadyTimeout.afterTimeout(
+            settings.backoff(),
+            previous,
+            now.toEpochMilli(),
+            ThreadLocalRandom.current().nextDouble(-1, 1));
     Workload copy = Serialization.clone(latest);
     String cq = status.admission.clusterQueue;
     if (after instanceof PodsReadyTimeout.Deactivate) {
@@ -95,24 +108,35 @@ final class PodsReadyWriter {
       copy.getSpec().active = false;
       Workload written = client.resource(copy).update();
       state.podsReady().deactivatedForLimit(written.getMetadata().getUid());
-      events.warning(written, LIMIT_EXCEEDED, why + "; requeued " + previous
-          + " times already (backoffLimitCount " + settings.backoff().limitCount()
-          + "): the workload is deactivated");
+      events.warning(
+          written,
+          LIMIT_EXCEEDED,
+          why
+              + "; requeued "
+              + previous
+              + " times already (backoffLimitCount "
+              + settings.backoff().limitCount()
+              + "): the workload is deactivated");
       return written;
     }
     var requeue = (PodsReadyTimeout.Requeue) after;
     copy.getStatus().requeueState = new WorkloadStatus.RequeueState();
     copy.getStatus().requeueState.count = requeue.count();
     copy.getStatus().requeueState.requeueAt = Instant.ofEpochMilli(requeue.requeueAt()).toString();
-    String message = why + "; requeued at " + copy.getStatus().requeueState.requeueAt
-        + " (attempt " + requeue.count() + ")";
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.EVICTED, true, TIMEOUT, message,
-        now);
+    String message =
+        why
+            + "; requeued at "
+            + copy.getStatus().requeueState.requeueAt
+            + " (attempt "
+            + requeue.count()
+            + ")";
+    WorkloadConditions.set(
+        copy.getStatus(), WorkloadConditions.EVICTED, true, TIMEOUT, message, now);
     DecisionWriter.evicting(copy, TIMEOUT, message, now);
     Workload written = client.resource(copy).updateStatus();
     events.warning(written, "Evicted", message);
-    for (String name : new String[] {"berth_workload_requeues_total",
-        "berth_evicted_workloads_total"}) {
+    for (String name :
+        new String[] {"berth_workload_requeues_total", "berth_evicted_workloads_total"}) {
       Counter.builder(name)
           .tags("cluster_queue", cq, "reason", TIMEOUT)
           .register(registry)
@@ -133,11 +157,13 @@ final class PodsReadyWriter {
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
-      events.normal(written, "Reactivated", "Reactivated after " + LIMIT_EXCEEDED
-          + ": requeue count reset");
+      events.normal(
+          written, "Reactivated", "Reactivated after " + LIMIT_EXCEEDED + ": requeue count reset");
       return false;
     } catch (KubernetesClientException e) {
-      log.info("requeueState of reactivated {} not reset ({})", DecisionWriter.name(latest),
+      log.info(
+          "requeueState of reactivated {} not reset ({})",
+          DecisionWriter.name(latest),
           e.getCode());
       boolean retry = e.getCode() != 409 && e.getCode() != 404;
       if (retry) {
@@ -153,16 +179,22 @@ final class PodsReadyWriter {
     String pods = ready.map(c -> " (" + c.message + ")").orElse("");
     if (ready.map(c -> PodsReadyTimeout.WAIT_FOR_RECOVERY.equals(c.reason)).orElse(false)) {
       return "Pods not ready again within the waitForPodsReady recoveryTimeout of "
-          + settings.recoveryTimeout().toSeconds() + "s" + pods;
+          + settings.recoveryTimeout().toSeconds()
+          + "s"
+          + pods;
     }
     return "Pods not all ready within the waitForPodsReady timeout of "
-        + settings.timeout().toSeconds() + "s of admission" + pods;
+        + settings.timeout().toSeconds()
+        + "s of admission"
+        + pods;
   }
 
   /** The eviction message of a workload deactivated for too many PodsReady requeues. */
   static String limitMessage(Workload wl, WaitForPodsReady settings) {
-    return "Deactivated after " + (wl.getStatus().requeueState == null ? 0
-        : wl.getStatus().requeueState.count) + " PodsReadyTimeout requeues (backoffLimitCount "
-        + settings.backoff().limitCount() + ")";
+    return "Deactivated after "
+        + (wl.getStatus().requeueState == null ? 0 : wl.getStatus().requeueState.count)
+        + " PodsReadyTimeout requeues (backoffLimitCount "
+        + settings.backoff().limitCount()
+        + ")";
   }
 }

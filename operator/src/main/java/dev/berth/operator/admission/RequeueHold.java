@@ -11,15 +11,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Workloads back in their queue whose status.requeueState.requeueAt lies ahead: they are kept out
- * of the engine until then (Kueue does not reconsider them before it either), and returned to it
- * by the first cycle at or after that time.
+ * of the engine until then (Kueue does not reconsider them before it either), and returned to it by
+ * the first cycle at or after that time.
  */
 public final class RequeueHold {
   private final Map<String, Long> until = new ConcurrentHashMap<>();
 
   /** requeueAt in epoch millis, or 0 when the workload has none (or an unreadable one). */
   public static long requeueAt(Workload wl) {
-    if (wl.getStatus() == null || wl.getStatus().requeueState == null
+    if (wl.getStatus() == null
+        || wl.getStatus().requeueState == null
         || wl.getStatus().requeueState.requeueAt == null) {
       return 0;
     }
@@ -45,11 +46,12 @@ public final class RequeueHold {
   /** The held workloads due at {@code now}, no longer held. */
   List<String> takeDue(long now) {
     List<String> due = new ArrayList<>();
-    until.forEach((uid, at) -> {
-      if (at <= now) {
-        due.add(uid);
-      }
-    });
+    until.forEach(
+        (uid, at) -> {
+          if (at <= now) {
+            due.add(uid);
+          }
+        });
     due.forEach(until::remove);
     return due;
   }

@@ -104,7 +104,8 @@ public final class TopologyTranslator {
     out.levels = List.copyOf(in.levels());
     out.domains = new ArrayList<>();
     for (TopologyAssignment.Domain d : in.domains()) {
-      PodSetAssignment.TopologyAssignment.Domain domain = new PodSetAssignment.TopologyAssignment.Domain();
+      PodSetAssignment.TopologyAssignment.Domain domain =
+          new PodSetAssignment.TopologyAssignment.Domain();
       domain.values = List.copyOf(d.values());
       domain.count = d.count();
       out.domains.add(domain);
@@ -140,10 +141,20 @@ public final class TopologyTranslator {
         break;
       }
     }
-    String where = common < 0
-        ? "across " + levels.get(0) + " domains"
-        : "in " + levels.get(common) + " " + placed.domains().get(0).values().get(common);
-    return "podSet " + podSet + ": " + placed.podCount() + " pods " + where + " over "
-        + placed.domains().size() + " " + levels.get(levels.size() - 1) + " domain(s)";
+    String where =
+        common < 0
+            ? "across " + levels.get(0) + " domains"
+            : "in " + levels.get(common) + " " + placed.domains().get(0).values().get(common);
+    return "podSet "
+        + podSet
+        + ": "
+        + placed.podCount()
+        + " pods "
+        + where
+        + " over "
+        + placed.domains().size()
+        + " "
+        + levels.get(levels.size() - 1)
+        + " domain(s)";
   }
 }

@@ -16,6 +16,7 @@ public final class WorkloadConditions {
   public static final String PREEMPTED = "Preempted";
   public static final String REQUEUED = "Requeued";
   public static final String FINISHED = "Finished";
+
   /** waitForPodsReady: every pod the workload was admitted with is ready or has succeeded. */
   public static final String PODS_READY = "PodsReady";
 
@@ -52,9 +53,19 @@ public final class WorkloadConditions {
    * when it did.
    */
   public static boolean set(
-      WorkloadStatus status, String type, boolean value, String reason, String message, Instant now) {
-    return set(status.conditions == null ? (status.conditions = new ArrayList<>()) : status.conditions,
-        type, value, reason, message, now);
+      WorkloadStatus status,
+      String type,
+      boolean value,
+      String reason,
+      String message,
+      Instant now) {
+    return set(
+        status.conditions == null ? (status.conditions = new ArrayList<>()) : status.conditions,
+        type,
+        value,
+        reason,
+        message,
+        now);
   }
 
   public static boolean set(
@@ -69,8 +80,14 @@ public final class WorkloadConditions {
     // reason: a wrong one fails here, in the unit tests, rather than as a refused status write.
     reason = reason == null || reason.isEmpty() ? type : reason;
     if (!REASON.matcher(reason).matches()) {
-      throw new IllegalArgumentException("condition " + type + ": reason \"" + reason
-          + "\" is not CamelCase (metav1.Condition: " + REASON.pattern() + ")");
+      throw new IllegalArgumentException(
+          "condition "
+              + type
+              + ": reason \""
+              + reason
+              + "\" is not CamelCase (metav1.Condition: "
+              + REASON.pattern()
+              + ")");
     }
     message = message == null ? "" : message;
     Optional<Condition> existing = find(conditions, type);

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * After admission cycles, on the loop thread: computes every flavor's capacity, writes the
  * ResourceFlavor statuses that changed, records a Warning when a flavor becomes over-committed or
  * short of what it admitted, and refreshes the {@code berth_flavor_*} metrics. Pod churn runs many
- * cycles, so it computes at most once a second; a change inside that second is published by a
- * cycle it asks the loop for when the second is over.
+ * cycles, so it computes at most once a second; a change inside that second is published by a cycle
+ * it asks the loop for when the second is over.
  */
 public final class CapacityPublisher
     implements Consumer<AdmissionLoop.CycleOutcome>, AutoCloseable {
@@ -113,15 +113,10 @@ public final class CapacityPublisher
       return;
     }
     ResourceFlavorStatus previous = flavor.getStatus();
-    List<String> atRisk =
-        capacity.shortOfReserved().isEmpty() ? List.of() : atRisk(capacity);
+    List<String> atRisk = capacity.shortOfReserved().isEmpty() ? List.of() : atRisk(capacity);
     ResourceFlavorStatus status =
         FlavorStatusBuilder.build(
-            capacity,
-            previous,
-            atRisk,
-            flavor.getMetadata().getGeneration(),
-            clock.instant());
+            capacity, previous, atRisk, flavor.getMetadata().getGeneration(), clock.instant());
     if (Objects.equals(json(previous), json(status))) {
       return;
     }
@@ -146,8 +141,10 @@ public final class CapacityPublisher
       for (var ps : wl.getStatus().admission.podSetAssignments) {
         if (ps.flavors != null
             && ps.flavors.entrySet().stream()
-                .anyMatch(e -> e.getValue().equals(capacity.flavor())
-                    && shortResources.contains(e.getKey()))) {
+                .anyMatch(
+                    e ->
+                        e.getValue().equals(capacity.flavor())
+                            && shortResources.contains(e.getKey()))) {
           out.add(wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName());
         }
       }
@@ -166,7 +163,8 @@ public final class CapacityPublisher
         previous != null
             && previous.conditions != null
             && WorkloadConditions.find(previous.conditions, type)
-                .map(c -> c.isTrue()).orElse(false);
+                .map(c -> c.isTrue())
+                .orElse(false);
     if (now.isTrue() && (!was || !Objects.equals(messageOf(previous, type), now.message))) {
       events.warning(flavor, reason, now.message);
     } else if (!now.isTrue() && was) {
@@ -196,7 +194,9 @@ public final class CapacityPublisher
           }
         }
       }
-      log.debug("status of ResourceFlavor {} not written ({})", flavor.getMetadata().getName(),
+      log.debug(
+          "status of ResourceFlavor {} not written ({})",
+          flavor.getMetadata().getName(),
           e.getCode());
       return false;
     }

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 /**
  * Which NoSchedule/NoExecute taint keys take a node out of allocatable capacity: the API server's
  * and the node lifecycle controller's failure taints, the cluster autoscaler's scale-down taint,
- * and Berth's own maintenance key, unless {@code BERTH_CAPACITY_EXCLUDED_TAINT_KEYS} (a comma
- * list, set through the chart's {@code extraEnv}) names others.
+ * and Berth's own maintenance key, unless {@code BERTH_CAPACITY_EXCLUDED_TAINT_KEYS} (a comma list,
+ * set through the chart's {@code extraEnv}) names others.
  */
 public record CapacitySettings(Set<String> excludedTaintKeys) {
   public static final String ENV = "BERTH_CAPACITY_EXCLUDED_TAINT_KEYS";
@@ -40,7 +40,9 @@ public record CapacitySettings(Set<String> excludedTaintKeys) {
       return defaults();
     }
     return new CapacitySettings(
-        Arrays.stream(keys.split(",")).map(String::trim).filter(k -> !k.isEmpty())
+        Arrays.stream(keys.split(","))
+            .map(String::trim)
+            .filter(k -> !k.isEmpty())
             .collect(Collectors.toSet()));
   }
 }

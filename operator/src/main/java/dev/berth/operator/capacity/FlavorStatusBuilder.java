@@ -13,12 +13,13 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A ResourceFlavor's status from its capacity: the figures as quantities, and the OverCommitted
- * and CapacityShortfall conditions (the latter naming the workloads at risk).
+ * A ResourceFlavor's status from its capacity: the figures as quantities, and the OverCommitted and
+ * CapacityShortfall conditions (the latter naming the workloads at risk).
  */
 final class FlavorStatusBuilder {
   static final String OVER_COMMITTED = "OverCommitted";
   static final String CAPACITY_SHORTFALL = "CapacityShortfall";
+
   /** Workloads or nodes named in a message; the rest are counted. */
   private static final int NAMED = 10;
 
@@ -75,7 +76,8 @@ final class FlavorStatusBuilder {
         over.isEmpty()
             ? "Nominal quota fits the allocatable capacity of the flavor's nodes"
             : "Nominal quota exceeds allocatable capacity: "
-                + over.stream().map(r -> figure(r, "committed", r.committed()))
+                + over.stream()
+                    .map(r -> figure(r, "committed", r.committed()))
                     .collect(Collectors.joining("; "))
                 + unusable(capacity),
         now);
@@ -88,10 +90,12 @@ final class FlavorStatusBuilder {
         short_.isEmpty()
             ? "Admitted workloads fit the allocatable capacity of the flavor's nodes"
             : "Admitted workloads hold more than the usable nodes have: "
-                + short_.stream().map(r -> figure(r, "reserved", r.reserved()))
+                + short_.stream()
+                    .map(r -> figure(r, "reserved", r.reserved()))
                     .collect(Collectors.joining("; "))
                 + unusable(capacity)
-                + "; workloads at risk: " + named(atRisk),
+                + "; workloads at risk: "
+                + named(atRisk),
         now);
     status.observedGeneration = generation;
     return status;
@@ -103,20 +107,27 @@ final class FlavorStatusBuilder {
   }
 
   private static String figure(FlavorCapacity.ResourceCapacity r, String what, long amount) {
-    return r.resource() + " " + what + " " + Quantity.format(r.resource(), amount)
-        + " > allocatable " + Quantity.format(r.resource(), r.allocatable());
+    return r.resource()
+        + " "
+        + what
+        + " "
+        + Quantity.format(r.resource(), amount)
+        + " > allocatable "
+        + Quantity.format(r.resource(), r.allocatable());
   }
 
   private static String unusable(FlavorCapacity capacity) {
     if (capacity.unusableNodes().isEmpty()) {
       return "";
     }
-    return " (not allocatable: " + capacity.unusableNodes().entrySet().stream()
-        .limit(NAMED)
-        .map(e -> e.getKey() + " " + e.getValue())
-        .collect(Collectors.joining(", "))
+    return " (not allocatable: "
+        + capacity.unusableNodes().entrySet().stream()
+            .limit(NAMED)
+            .map(e -> e.getKey() + " " + e.getValue())
+            .collect(Collectors.joining(", "))
         + (capacity.unusableNodes().size() > NAMED
-            ? " and " + (capacity.unusableNodes().size() - NAMED) + " more" : "")
+            ? " and " + (capacity.unusableNodes().size() - NAMED) + " more"
+            : "")
         + ")";
   }
 
@@ -125,8 +136,6 @@ final class FlavorStatusBuilder {
       return "none";
     }
     String names = String.join(", ", atRisk.subList(0, Math.min(NAMED, atRisk.size())));
-    return atRisk.size() > NAMED
-        ? names + " and " + (atRisk.size() - NAMED) + " more"
-        : names;
+    return atRisk.size() > NAMED ? names + " and " + (atRisk.size() - NAMED) + " more" : names;
   }
 }

@@ -29,12 +29,16 @@ final class QuotaCommitments {
       String name = cq.getMetadata().getName();
       if (cq.getSpec() != null) {
         out.addNominal(cq.getSpec().resourceGroups);
-        forEachQuota(cq.getSpec().resourceGroups, (flavor, resource, nominal) ->
-            out.peak.computeIfAbsent(flavor, f -> new HashMap<>())
-                .merge(resource, engine.potentialAvailable(name, flavor, resource), Math::max));
+        forEachQuota(
+            cq.getSpec().resourceGroups,
+            (flavor, resource, nominal) ->
+                out.peak
+                    .computeIfAbsent(flavor, f -> new HashMap<>())
+                    .merge(resource, engine.potentialAvailable(name, flavor, resource), Math::max));
       }
       for (FlavorUsage u : engine.usage(name)) {
-        out.reserved.computeIfAbsent(u.flavor(), f -> new HashMap<>())
+        out.reserved
+            .computeIfAbsent(u.flavor(), f -> new HashMap<>())
             .merge(u.resource(), u.total(), Long::sum);
       }
     }
@@ -54,9 +58,12 @@ final class QuotaCommitments {
   }
 
   private void addNominal(List<ResourceGroup> groups) {
-    forEachQuota(groups, (flavor, resource, nominal) ->
-        committed.computeIfAbsent(flavor, f -> new HashMap<>())
-            .merge(resource, nominal, Long::sum));
+    forEachQuota(
+        groups,
+        (flavor, resource, nominal) ->
+            committed
+                .computeIfAbsent(flavor, f -> new HashMap<>())
+                .merge(resource, nominal, Long::sum));
   }
 
   private interface QuotaVisitor {

@@ -43,7 +43,9 @@ public final class EventRecorder {
 
   private void write(HasMetadata object, String type, String reason, String message) {
     String namespace =
-        object.getMetadata().getNamespace() == null ? "default" : object.getMetadata().getNamespace();
+        object.getMetadata().getNamespace() == null
+            ? "default"
+            : object.getMetadata().getNamespace();
     String now = Instant.now().toString();
     try {
       client
@@ -53,7 +55,10 @@ public final class EventRecorder {
           .resource(
               new EventBuilder()
                   .withNewMetadata()
-                  .withName(object.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8))
+                  .withName(
+                      object.getMetadata().getName()
+                          + "."
+                          + UUID.randomUUID().toString().substring(0, 8))
                   .withNamespace(namespace)
                   .endMetadata()
                   .withInvolvedObject(
@@ -79,7 +84,11 @@ public final class EventRecorder {
           .create();
     } catch (KubernetesClientException e) {
       // An event is an explanation, never a reason to fail a decision.
-      log.debug("event {} for {} not recorded: {}", reason, object.getMetadata().getName(), e.getMessage());
+      log.debug(
+          "event {} for {} not recorded: {}",
+          reason,
+          object.getMetadata().getName(),
+          e.getMessage());
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.berth.operator.job;
 
-import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,8 +20,8 @@ public interface Integration<T extends HasMetadata> {
   Workload newWorkload(T owner, PriorityResolver priorities);
 
   /**
-   * The podSets the owner asks for now, as {@link #newWorkload} would write them: compared with
-   * its Workload's to requeue an owner resized while suspended.
+   * The podSets the owner asks for now, as {@link #newWorkload} would write them: compared with its
+   * Workload's to requeue an owner resized while suspended.
    */
   List<PodSet> podSets(T owner);
 
@@ -51,9 +50,9 @@ public interface Integration<T extends HasMetadata> {
 
   /**
    * Whether the owner's controller has pods still to count (running, terminating, or finished but
-   * not yet in its status). A Job's start time may be cleared only after that: a pod that
-   * succeeded after the suspend must be counted under a start time, or the Job can never finish
-   * (the API server refuses a finished Job without one) and its quota is never given back.
+   * not yet in its status). A Job's start time may be cleared only after that: a pod that succeeded
+   * after the suspend must be counted under a start time, or the Job can never finish (the API
+   * server refuses a finished Job without one) and its quota is never given back.
    */
   default boolean hasPodsToCount(T owner) {
     return activePods(owner) > 0;

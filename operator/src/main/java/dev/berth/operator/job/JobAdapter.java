@@ -1,6 +1,5 @@
 package dev.berth.operator.job;
 
-import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
@@ -17,6 +16,7 @@ import java.util.Optional;
  */
 public final class JobAdapter implements Integration<Job> {
   public static final String PODSET = "main";
+
   /** Where the Job's own parallelism is kept while partial admission lowers it. */
   public static final String ORIGINAL_PARALLELISM = Berth.ORIGINAL_PARALLELISM_ANNOTATION;
 
@@ -30,7 +30,10 @@ public final class JobAdapter implements Integration<Job> {
     return WorkloadNames.of("job", job);
   }
 
-  /** The number of pods the Job runs at once: min(parallelism, completions), parallelism 1 when unset. */
+  /**
+   * The number of pods the Job runs at once: min(parallelism, completions), parallelism 1 when
+   * unset.
+   */
   static int podCount(Job job) {
     int parallelism = originalParallelism(job);
     Integer completions = job.getSpec().getCompletions();
@@ -48,9 +51,14 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public Workload newWorkload(Job job, PriorityResolver priorities) {
-    Workload workload = WorkloadNames.newWorkload(
-        job, "batch/v1", kind(), workloadName(job), podSets(job),
-        priorities.resolve(job.getMetadata().getLabels(), job.getSpec().getTemplate()));
+    Workload workload =
+        WorkloadNames.newWorkload(
+            job,
+            "batch/v1",
+            kind(),
+            workloadName(job),
+            podSets(job),
+            priorities.resolve(job.getMetadata().getLabels(), job.getSpec().getTemplate()));
     workload.getSpec().maximumExecutionTimeSeconds =
         WorkloadNames.maxExecTime(job.getMetadata().getLabels());
     return workload;
@@ -58,7 +66,8 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public List<PodSet> podSets(Job job) {
-    PodSet podSet = new PodSet(PODSET, podCount(job), Serialization.clone(job.getSpec().getTemplate()));
+    PodSet podSet =
+        new PodSet(PODSET, podCount(job), Serialization.clone(job.getSpec().getTemplate()));
     podSet.topologyRequest = TopologyAnnotations.request(job.getSpec().getTemplate());
     String min = annotation(job, Berth.JOB_MIN_PARALLELISM_ANNOTATION);
     if (min != null) {
@@ -87,11 +96,15 @@ public final class JobAdapter implements Integration<Job> {
             .filter(a -> PODSET.equals(a.name))
             .findFirst()
             .orElseThrow();
-    PodTemplates.inject(result.getSpec().getTemplate(), assignment, workload.getMetadata().getUid(), flavors);
+    PodTemplates.inject(
+        result.getSpec().getTemplate(), assignment, workload.getMetadata().getUid(), flavors);
     PodTemplates.applyCheckUpdates(result.getSpec().getTemplate(), workload, PODSET);
     int admittedCount = assignment.count == null ? podCount(job) : assignment.count;
     if (admittedCount < podCount(job)) {
-      result.getMetadata().getAnnotations().put(ORIGINAL_PARALLELISM, String.valueOf(originalParallelism(job)));
+      result
+          .getMetadata()
+          .getAnnotations()
+          .put(ORIGINAL_PARALLELISM, String.valueOf(originalParallelism(job)));
       result.getSpec().setParallelism(admittedCount);
     }
     result.getSpec().setSuspend(false);
@@ -101,7 +114,8 @@ public final class JobAdapter implements Integration<Job> {
   @Override
   public Job restored(Job job, Workload workload) {
     Job result = suspended(job);
-    PodTemplates.restore(result.getSpec().getTemplate(), workload.getSpec().podSets.get(0).template);
+    PodTemplates.restore(
+        result.getSpec().getTemplate(), workload.getSpec().podSets.get(0).template);
     String parallelism = result.getMetadata().getAnnotations().remove(ORIGINAL_PARALLELISM);
     if (parallelism != null) {
       result.getSpec().setParallelism(Integer.parseInt(parallelism));
@@ -148,15 +162,17 @@ public final class JobAdapter implements Integration<Job> {
             c -> {
               boolean ok = "Complete".equals(c.getType());
               String message =
-                  c.getMessage() != null ? c.getMessage() : ok ? "Job finished successfully" : "Job failed";
+                  c.getMessage() != null
+                      ? c.getMessage()
+                      : ok ? "Job finished successfully" : "Job failed";
               return new Finish(ok, message);
             });
   }
 
   @Override
   /**
-   * Pods that still run, terminating ones included: a deleted pod holds its node's GPUs until
-   * the kubelet has stopped it, so an evicted Job's quota is released only after that.
+   * Pods that still run, terminating ones included: a deleted pod holds its node's GPUs until the
+   * kubelet has stopped it, so an evicted Job's quota is released only after that.
    */
   public int activePods(Job job) {
     if (job.getStatus() == null) {

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Whether an owner still asks for what its Workload was written with: the same podSets, pod
- * counts, per-pod requests and topology requests. Only these decide quota and placement; the
- * rest of a template (and the flavor labels admission adds to it) does not.
+ * Whether an owner still asks for what its Workload was written with: the same podSets, pod counts,
+ * per-pod requests and topology requests. Only these decide quota and placement; the rest of a
+ * template (and the flavor labels admission adds to it) does not.
  */
 final class PodSetsMatch {
   private PodSetsMatch() {}
@@ -20,13 +20,14 @@ final class PodSetsMatch {
     for (int i = 0; i < wanted.size(); i++) {
       PodSet a = wanted.get(i);
       PodSet b = held.get(i);
-      boolean same = Objects.equals(a.name, b.name)
-          && Objects.equals(a.count, b.count)
-          && Objects.equals(a.minCount, b.minCount)
-          && PodRequests.of(a.template == null ? null : a.template.getSpec())
-              .equals(PodRequests.of(b.template == null ? null : b.template.getSpec()))
-          && Serialization.asJson(a.topologyRequest)
-              .equals(Serialization.asJson(b.topologyRequest));
+      boolean same =
+          Objects.equals(a.name, b.name)
+              && Objects.equals(a.count, b.count)
+              && Objects.equals(a.minCount, b.minCount)
+              && PodRequests.of(a.template == null ? null : a.template.getSpec())
+                  .equals(PodRequests.of(b.template == null ? null : b.template.getSpec()))
+              && Serialization.asJson(a.topologyRequest)
+                  .equals(Serialization.asJson(b.topologyRequest));
       if (!same) {
         return false;
       }

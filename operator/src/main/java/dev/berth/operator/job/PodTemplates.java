@@ -17,10 +17,9 @@ public final class PodTemplates {
   private PodTemplates() {}
 
   /**
-   * Starts a podSet's template under its assignment: the flavors' node labels join the
-   * nodeSelector and their tolerations are added. A topology-placed podSet's pods are labelled with
-   * the podSet and Workload, so that the pod webhook gates them and the operator ungates each into
-   * its domain.
+   * Starts a podSet's template under its assignment: the flavors' node labels join the nodeSelector
+   * and their tolerations are added. A topology-placed podSet's pods are labelled with the podSet
+   * and Workload, so that the pod webhook gates them and the operator ungates each into its domain.
    */
   public static void inject(
       PodTemplateSpec template,
@@ -28,7 +27,9 @@ public final class PodTemplates {
       String workloadUid,
       Integration.FlavorLookup flavors) {
     List<String> flavorNames =
-        assignment.flavors == null ? List.of() : assignment.flavors.values().stream().distinct().toList();
+        assignment.flavors == null
+            ? List.of()
+            : assignment.flavors.values().stream().distinct().toList();
     inject(template, flavorNames, flavors);
     if (assignment.topologyAssignment != null) {
       ObjectMeta meta = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
@@ -74,7 +75,9 @@ public final class PodTemplates {
         continue;
       }
       for (var update : check.podSetUpdates) {
-        if (update != null && podSet.equals(update.name) && update.annotations != null
+        if (update != null
+            && podSet.equals(update.name)
+            && update.annotations != null
             && !update.annotations.isEmpty()) {
           ObjectMeta meta =
               template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
@@ -104,10 +107,14 @@ public final class PodTemplates {
     }
     if (template.getMetadata() != null) {
       // The annotations admission checks added (podSetUpdates) named this admission's requests.
-      Map<String, String> annotations = original.getMetadata() == null
-          ? null : original.getMetadata().getAnnotations();
-      template.getMetadata().setAnnotations(annotations == null || annotations.isEmpty()
-          ? null : new LinkedHashMap<>(annotations));
+      Map<String, String> annotations =
+          original.getMetadata() == null ? null : original.getMetadata().getAnnotations();
+      template
+          .getMetadata()
+          .setAnnotations(
+              annotations == null || annotations.isEmpty()
+                  ? null
+                  : new LinkedHashMap<>(annotations));
     }
     template.getSpec().setNodeSelector(original.getSpec().getNodeSelector());
     template.getSpec().setTolerations(original.getSpec().getTolerations());

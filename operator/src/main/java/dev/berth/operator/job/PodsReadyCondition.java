@@ -17,24 +17,31 @@ import java.time.Instant;
 final class PodsReadyCondition {
   private PodsReadyCondition() {}
 
-  static <T extends HasMetadata> void sync(KubernetesClient client, Integration<T> integration,
-      T owner, Workload workload, EventRecorder events, Instant now) {
+  static <T extends HasMetadata> void sync(
+      KubernetesClient client,
+      Integration<T> integration,
+      T owner,
+      Workload workload,
+      EventRecorder events,
+      Instant now) {
     int admitted = admittedPods(workload);
     int ready = Math.min(admitted, integration.readyPods(owner));
-    var previous = WorkloadConditions.find(workload.getStatus().conditions,
-        WorkloadConditions.PODS_READY);
-    PodsReadyTimeout.Condition next = PodsReadyTimeout.condition(
-        previous.map(c -> c.reason).orElse(null), ready >= admitted);
-    if (previous.filter(c -> c.isTrue() == next.ready() && next.reason().equals(c.reason))
+    var previous =
+        WorkloadConditions.find(workload.getStatus().conditions, WorkloadConditions.PODS_READY);
+    PodsReadyTimeout.Condition next =
+        PodsReadyTimeout.condition(previous.map(c -> c.reason).orElse(null), ready >= admitted);
+    if (previous
+        .filter(c -> c.isTrue() == next.ready() && next.reason().equals(c.reason))
         .isPresent()) {
       return; // the count in the message is that of the transition: no write per pod
     }
-    String message = next.ready()
-        ? "All " + admitted + " pods are ready or succeeded"
-        : ready + " of " + admitted + " pods are ready or succeeded";
+    String message =
+        next.ready()
+            ? "All " + admitted + " pods are ready or succeeded"
+            : ready + " of " + admitted + " pods are ready or succeeded";
     Workload copy = Serialization.clone(workload);
-    WorkloadConditions.set(copy.getStatus(), WorkloadConditions.PODS_READY, next.ready(),
-        next.reason(), message, now);
+    WorkloadConditions.set(
+        copy.getStatus(), WorkloadConditions.PODS_READY, next.ready(), next.reason(), message, now);
     Workload written = client.resource(copy).updateStatus();
     if (next.ready()) {
       events.normal(written, next.reason(), message);

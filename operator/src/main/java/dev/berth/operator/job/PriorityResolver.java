@@ -36,17 +36,21 @@ public final class PriorityResolver {
     if (wpcName != null) {
       Integer value = workloadClasses.get(wpcName);
       if (value == null) {
-        WorkloadPriorityClass wpc = client.resources(WorkloadPriorityClass.class).withName(wpcName).get();
+        WorkloadPriorityClass wpc =
+            client.resources(WorkloadPriorityClass.class).withName(wpcName).get();
         value = wpc == null || wpc.getValue() == null ? 0 : wpc.getValue();
       }
       return new Resolved(ref(Berth.GROUP, "WorkloadPriorityClass", wpcName), value);
     }
     String podClass =
-        template == null || template.getSpec() == null ? null : template.getSpec().getPriorityClassName();
+        template == null || template.getSpec() == null
+            ? null
+            : template.getSpec().getPriorityClassName();
     if (podClass != null && !podClass.isEmpty()) {
       PriorityClass pc = client.scheduling().v1().priorityClasses().withName(podClass).get();
       return new Resolved(
-          ref("scheduling.k8s.io", "PriorityClass", podClass), pc == null || pc.getValue() == null ? 0 : pc.getValue());
+          ref("scheduling.k8s.io", "PriorityClass", podClass),
+          pc == null || pc.getValue() == null ? 0 : pc.getValue());
     }
     return new Resolved(null, 0);
   }

@@ -17,7 +17,9 @@ public final class TopologyAnnotations {
   /** Null when the template asks for no topology. */
   public static TopologyRequest request(PodTemplateSpec template) {
     Map<String, String> annotations =
-        template == null || template.getMetadata() == null ? null : template.getMetadata().getAnnotations();
+        template == null || template.getMetadata() == null
+            ? null
+            : template.getMetadata().getAnnotations();
     if (annotations == null) {
       return null;
     }
@@ -27,7 +29,8 @@ public final class TopologyAnnotations {
     if ("true".equals(annotations.get(Berth.PODSET_UNCONSTRAINED_TOPOLOGY))) {
       request.unconstrained = true;
     }
-    request.podSetSliceRequiredTopology = blankToNull(annotations.get(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY));
+    request.podSetSliceRequiredTopology =
+        blankToNull(annotations.get(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY));
     request.podSetSliceSize = sliceSize(annotations.get(Berth.PODSET_SLICE_SIZE));
     if (request.required == null && request.preferred == null && request.unconstrained == null) {
       return null;

@@ -23,6 +23,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   private final Integration.FlavorLookup flavors;
   private final EventRecorder events;
   private final Clock clock;
+
   /** waitForPodsReady on: an admitted Workload's PodsReady condition follows its pods. */
   private final boolean podsReady;
 
@@ -92,8 +93,10 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       }
     } else if (WorkloadConditions.hasQuotaReserved(workload)) {
       if (!integration.isSuspended(owner)) {
-        suspend(client, owner, "quota reserved, but its Workload's admission checks are not all"
-            + " Ready");
+        suspend(
+            client,
+            owner,
+            "quota reserved, but its Workload's admission checks are not all" + " Ready");
       }
     } else if (!integration.isSuspended(owner)) {
       suspend(client, owner, "not admitted: its Workload waits for quota");
@@ -103,13 +106,17 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   private void withoutWorkload(KubernetesClient client, T owner) {
     if (!integration.isSuspended(owner)) {
       // Running without admission: created around the webhook, or its Workload was deleted.
-      suspend(client, owner, "a managed " + integration.kind() + " runs only once its Workload is admitted");
+      suspend(
+          client,
+          owner,
+          "a managed " + integration.kind() + " runs only once its Workload is admitted");
       return;
     }
     Workload workload = integration.newWorkload(owner, priorities);
     try {
       client.resource(workload).create();
-      events.normal(owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
+      events.normal(
+          owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 400 || e.getCode() == 422) {
         // The API server or webhook refused what this owner asks for: retrying cannot help; the
@@ -131,7 +138,9 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   }
 
   private static String reason(KubernetesClientException e) {
-    return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    return e.getStatus() != null && e.getStatus().getMessage() != null
+        ? e.getStatus().getMessage()
+        : e.getMessage();
   }
 
   private void start(KubernetesClient client, T owner, Workload workload) {
@@ -139,28 +148,39 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     }
     client.resource(integration.admitted(owner, workload, flavors)).update();
-    events.normal(owner, "Started", "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
+    events.normal(
+        owner,
+        "Started",
+        "Admitted by ClusterQueue " + workload.getStatus().admission.clusterQueue);
   }
 
   /**
-   * The owner was resized (or its requests changed): its Workload no longer says what it runs,
-   * so it must not run under it. While it runs the webhook refuses such changes; one that got
-   * through anyway (the webhook was unregistered, say) stops the owner, as Kueue does. Once it
-   * is suspended and no pod of it is left, the Workload goes with any quota it held, and the
-   * next reconcile creates one at the new size, queued anew.
+   * The owner was resized (or its requests changed): its Workload no longer says what it runs, so
+   * it must not run under it. While it runs the webhook refuses such changes; one that got through
+   * anyway (the webhook was unregistered, say) stops the owner, as Kueue does. Once it is suspended
+   * and no pod of it is left, the Workload goes with any quota it held, and the next reconcile
+   * creates one at the new size, queued anew.
    */
   private void requeueAtNewSize(KubernetesClient client, T owner, Workload workload) {
     if (!integration.isSuspended(owner)) {
-      suspend(client, owner, "its pod sets no longer match Workload "
-          + workload.getMetadata().getName() + ": stopped, to be requeued at its new size");
+      suspend(
+          client,
+          owner,
+          "its pod sets no longer match Workload "
+              + workload.getMetadata().getName()
+              + ": stopped, to be requeued at its new size");
       return;
     }
     if (integration.activePods(owner) > 0) {
       return; // the status update that counts the last pod gone brings us back
     }
     client.resource(workload).delete();
-    events.normal(owner, "Requeued", "Its pod sets changed while suspended: Workload "
-        + workload.getMetadata().getName() + " removed, a new one is queued at the new size");
+    events.normal(
+        owner,
+        "Requeued",
+        "Its pod sets changed while suspended: Workload "
+            + workload.getMetadata().getName()
+            + " removed, a new one is queued at the new size");
   }
 
   private void evict(KubernetesClient client, T owner, Workload workload) {
@@ -188,27 +208,44 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     // No pod runs any more: give the quota back and queue again with a new queue timestamp.
     Workload copy = Serialization.clone(workload);
     WorkloadStatus status = copy.getStatus();
-    var evicted = WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
+    var evicted =
+        WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
     var now = clock.instant();
     status.accumulatedPastExecutionTimeSeconds =
         dev.berth.operator.admission.ExecutionTimeLimit.accumulatedAt(workload, now.toEpochMilli());
     status.admission = null;
     boolean requeued = !Boolean.FALSE.equals(copy.getSpec().active);
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false,
+    WorkloadConditions.set(
+        status,
+        WorkloadConditions.QUOTA_RESERVED,
+        false,
         requeued ? "Requeued" : "Deactivated",
         dev.berth.engine.model.Explanation.oneLine(
-            (requeued ? "requeued after " : "not requeued (deactivated) after ") + evicted.reason
-                + ": " + evicted.message),
+            (requeued ? "requeued after " : "not requeued (deactivated) after ")
+                + evicted.reason
+                + ": "
+                + evicted.message),
         now);
-    WorkloadConditions.set(status, WorkloadConditions.ADMITTED, false, "NoReservation", "The workload has no reservation", now);
+    WorkloadConditions.set(
+        status,
+        WorkloadConditions.ADMITTED,
+        false,
+        "NoReservation",
+        "The workload has no reservation",
+        now);
     WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
     // The next admission's pods must become ready anew (waitForPodsReady).
     WorkloadConditions.remove(status, WorkloadConditions.PODS_READY);
     if (requeued) {
       String requeueAt = status.requeueState == null ? null : status.requeueState.requeueAt;
-      WorkloadConditions.set(status, WorkloadConditions.REQUEUED, true, evicted.reason,
+      WorkloadConditions.set(
+          status,
+          WorkloadConditions.REQUEUED,
+          true,
+          evicted.reason,
           "Requeued after eviction"
-              + (requeueAt == null ? "" : "; not reconsidered before " + requeueAt), now);
+              + (requeueAt == null ? "" : "; not reconsidered before " + requeueAt),
+          now);
     }
     // The checks run again for the next reservation, as Kueue resets them.
     if (status.admissionChecks != null) {
@@ -231,7 +268,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     return copy;
   }
 
-  private void finish(KubernetesClient client, T owner, Workload workload, Integration.Finish finish) {
+  private void finish(
+      KubernetesClient client, T owner, Workload workload, Integration.Finish finish) {
     if (WorkloadConditions.isFinished(workload)) {
       return;
     }
@@ -239,14 +277,24 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
     WorkloadConditions.set(
-        status, WorkloadConditions.FINISHED, true, finish.succeeded() ? "Succeeded" : "Failed", finish.message(), clock.instant());
+        status,
+        WorkloadConditions.FINISHED,
+        true,
+        finish.succeeded() ? "Succeeded" : "Failed",
+        finish.message(),
+        clock.instant());
     // The wide columns show QuotaReserved's reason: a finished workload reads as finished. The
     // status stays as it was (the usage ledger reads its transition time).
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED,
-        WorkloadConditions.isTrue(copy, WorkloadConditions.QUOTA_RESERVED), "Finished",
-        dev.berth.engine.model.Explanation.oneLine("finished ("
-            + (finish.succeeded() ? "Succeeded" : "Failed") + "), quota released: "
-            + finish.message()),
+    WorkloadConditions.set(
+        status,
+        WorkloadConditions.QUOTA_RESERVED,
+        WorkloadConditions.isTrue(copy, WorkloadConditions.QUOTA_RESERVED),
+        "Finished",
+        dev.berth.engine.model.Explanation.oneLine(
+            "finished ("
+                + (finish.succeeded() ? "Succeeded" : "Failed")
+                + "), quota released: "
+                + finish.message()),
         clock.instant());
     client.resource(copy).updateStatus();
     events.normal(owner, "Finished", "Workload finished: " + finish.message());

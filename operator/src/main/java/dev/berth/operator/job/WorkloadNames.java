@@ -35,27 +35,34 @@ public final class WorkloadNames {
     Workload workload = new Workload();
     workload.getMetadata().setName(name);
     workload.getMetadata().setNamespace(owner.getMetadata().getNamespace());
-    workload.getMetadata().setLabels(
-        Map.of(Berth.OWNER_UID_LABEL, owner.getMetadata().getUid(), Berth.OWNER_KIND_LABEL, kind));
+    workload
+        .getMetadata()
+        .setLabels(
+            Map.of(
+                Berth.OWNER_UID_LABEL, owner.getMetadata().getUid(), Berth.OWNER_KIND_LABEL, kind));
     // The owner's submission time orders it among workloads created in the same second.
-    String submitted = owner.getMetadata().getAnnotations() == null ? null
-        : owner.getMetadata().getAnnotations().get(Berth.SUBMITTED_AT_ANNOTATION);
+    String submitted =
+        owner.getMetadata().getAnnotations() == null
+            ? null
+            : owner.getMetadata().getAnnotations().get(Berth.SUBMITTED_AT_ANNOTATION);
     if (submitted == null) {
       submitted = owner.getMetadata().getCreationTimestamp();
     }
     if (submitted != null) {
       workload.getMetadata().setAnnotations(Map.of(Berth.SUBMITTED_AT_ANNOTATION, submitted));
     }
-    workload.getMetadata().setOwnerReferences(
-        List.of(
-            new OwnerReferenceBuilder()
-                .withApiVersion(apiVersion)
-                .withKind(kind)
-                .withName(owner.getMetadata().getName())
-                .withUid(owner.getMetadata().getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build()));
+    workload
+        .getMetadata()
+        .setOwnerReferences(
+            List.of(
+                new OwnerReferenceBuilder()
+                    .withApiVersion(apiVersion)
+                    .withKind(kind)
+                    .withName(owner.getMetadata().getName())
+                    .withUid(owner.getMetadata().getUid())
+                    .withController(true)
+                    .withBlockOwnerDeletion(true)
+                    .build()));
     WorkloadSpec spec = new WorkloadSpec();
     spec.queueName = owner.getMetadata().getLabels().get(Berth.QUEUE_NAME_LABEL);
     spec.priorityClassRef = priority.ref();
@@ -67,7 +74,8 @@ public final class WorkloadNames {
 
   private static String shortHash(String uid) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-1").digest(uid.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-1").digest(uid.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 3).substring(0, 5);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The parts of a jobset.x-k8s.io/v1alpha2 JobSet that admission reads and writes. Every field
- * Berth does not model is kept as it came, so an update never drops what the JobSet's owner wrote.
+ * The parts of a jobset.x-k8s.io/v1alpha2 JobSet that admission reads and writes. Every field Berth
+ * does not model is kept as it came, so an update never drops what the JobSet's owner wrote.
  */
 @Group("jobset.x-k8s.io")
 @Version("v1alpha2")

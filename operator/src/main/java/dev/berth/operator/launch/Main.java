@@ -31,11 +31,15 @@ public final class Main {
     // A new integration's CRD appearing after start: exit, and the kubelet starts us with it.
     BerthOperator berth = BerthOperator.start(client, config, () -> System.exit(0));
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      berth.close();
-      client.close();
-      stopped.countDown();
-    }, "berth-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  berth.close();
+                  client.close();
+                  stopped.countDown();
+                },
+                "berth-shutdown"));
     stopped.await();
   }
 
@@ -44,9 +48,10 @@ public final class Main {
       return true;
     }
     String kubeconfig = System.getenv("KUBECONFIG");
-    Path path = kubeconfig != null && !kubeconfig.isBlank()
-        ? Path.of(kubeconfig.split(File.pathSeparator)[0])
-        : Path.of(System.getProperty("user.home"), ".kube", "config");
+    Path path =
+        kubeconfig != null && !kubeconfig.isBlank()
+            ? Path.of(kubeconfig.split(File.pathSeparator)[0])
+            : Path.of(System.getProperty("user.home"), ".kube", "config");
     return Files.exists(path);
   }
 }

@@ -49,18 +49,26 @@ final class AdmissionFeed implements AutoCloseable {
     Condition reserved = find(wl, "QuotaReserved");
     if (reserved != null && reserved.isTrue() && wl.getStatus().admission != null) {
       StringBuilder flavors = new StringBuilder();
-      wl.getStatus().admission.podSetAssignments.forEach(ps -> {
-        flavors.append(' ').append(ps.name).append('=').append(ps.flavors);
-        var placed = TopologyTranslator.fromApi(ps.topologyAssignment);
-        if (placed != null) {
-          flavors.append(" [").append(TopologyTranslator.summary(ps.name, placed)).append(']');
-        }
-      });
+      wl.getStatus()
+          .admission
+          .podSetAssignments
+          .forEach(
+              ps -> {
+                flavors.append(' ').append(ps.name).append('=').append(ps.flavors);
+                var placed = TopologyTranslator.fromApi(ps.topologyAssignment);
+                if (placed != null) {
+                  flavors
+                      .append(" [")
+                      .append(TopologyTranslator.summary(ps.name, placed))
+                      .append(']');
+                }
+              });
       return String.format(
           "%-10s %-48s in %s;%s", "ADMITTED", name, wl.getStatus().admission.clusterQueue, flavors);
     }
     if (reserved != null) {
-      return String.format("%-10s %-48s %s: %s", "PENDING", name, reserved.reason, reserved.message);
+      return String.format(
+          "%-10s %-48s %s: %s", "PENDING", name, reserved.reason, reserved.message);
     }
     return null;
   }
@@ -71,16 +79,21 @@ final class AdmissionFeed implements AutoCloseable {
     }
     return String.format(
         "%-10s %-48s pending %d, admitted %d",
-        "QUEUE", cq.getMetadata().getName(),
+        "QUEUE",
+        cq.getMetadata().getName(),
         cq.getStatus().pendingWorkloads == null ? 0 : cq.getStatus().pendingWorkloads,
         cq.getStatus().admittedWorkloads == null ? 0 : cq.getStatus().admittedWorkloads);
   }
 
   private static Condition find(Workload wl, String type) {
-    return wl.getStatus().conditions.stream().filter(c -> type.equals(c.type)).findFirst().orElse(null);
+    return wl.getStatus().conditions.stream()
+        .filter(c -> type.equals(c.type))
+        .findFirst()
+        .orElse(null);
   }
 
-  private final class Printer<T extends io.fabric8.kubernetes.api.model.HasMetadata> implements Watcher<T> {
+  private final class Printer<T extends io.fabric8.kubernetes.api.model.HasMetadata>
+      implements Watcher<T> {
     private final java.util.function.Function<T, String> describe;
 
     Printer(java.util.function.Function<T, String> describe) {
@@ -93,7 +106,12 @@ final class AdmissionFeed implements AutoCloseable {
         return;
       }
       String line = describe.apply(object);
-      String key = object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+      String key =
+          object.getKind()
+              + "/"
+              + object.getMetadata().getNamespace()
+              + "/"
+              + object.getMetadata().getName();
       if (line != null && !Objects.equals(lastLine.put(key, line), line)) {
         out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + line);
       }

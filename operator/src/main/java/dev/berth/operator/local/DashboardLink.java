@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 
 /**
- * What local mode prints for its dashboard: a link that signs the local admin in, and the CA of
- * the loopback certificate, for {@code curl --cacert} or a browser that should trust it.
+ * What local mode prints for its dashboard: a link that signs the local admin in, and the CA of the
+ * loopback certificate, for {@code curl --cacert} or a browser that should trust it.
  */
 final class DashboardLink {
   private DashboardLink() {}
@@ -21,7 +21,9 @@ final class DashboardLink {
    * token reaches neither logs nor Referer headers; the page moves it into session storage.
    */
   static String url(int port, String token) {
-    return "https://127.0.0.1:" + port + "/dashboard/#token="
+    return "https://127.0.0.1:"
+        + port
+        + "/dashboard/#token="
         + URLEncoder.encode(token, StandardCharsets.UTF_8);
   }
 

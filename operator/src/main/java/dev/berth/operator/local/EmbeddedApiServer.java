@@ -16,15 +16,22 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real kube-apiserver and etcd on this machine (fabric8 kube-api-test, offline: the binaries
- * scripts/kube-binaries.sh builds), with an admin client. Local mode runs on one, and so does
- * every API-server test. There is no fallback to a mock: missing binaries fail with how to get them.
+ * scripts/kube-binaries.sh builds), with an admin client. Local mode runs on one, and so does every
+ * API-server test. There is no fallback to a mock: missing binaries fail with how to get them.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> BERTH_CRDS =
       List.of(
-          "resourceflavors", "topologies", "cohorts", "admissionchecks",
-          "provisioningrequestconfigs", "clusterqueues", "localqueues",
-          "workloadpriorityclasses", "workloads", "usagereports");
+          "resourceflavors",
+          "topologies",
+          "cohorts",
+          "admissionchecks",
+          "provisioningrequestconfigs",
+          "clusterqueues",
+          "localqueues",
+          "workloadpriorityclasses",
+          "workloads",
+          "usagereports");
 
   private final KubeAPIServer server;
   private final KubernetesClient client;
@@ -74,11 +81,21 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** Installs CRDs with the given client and waits until the API server serves each of them. */
   public static void install(KubernetesClient client, List<CustomResourceDefinition> crds) {
     for (CustomResourceDefinition crd : crds) {
-      client.apiextensions().v1().customResourceDefinitions().resource(crd)
-          .fieldManager("berth").forceConflicts().serverSideApply();
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .resource(crd)
+          .fieldManager("berth")
+          .forceConflicts()
+          .serverSideApply();
     }
     for (CustomResourceDefinition crd : crds) {
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd.getMetadata().getName())
           .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
     }
   }
@@ -106,7 +123,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   public static CustomResourceDefinition crd(String classpathResource) {
-    try (InputStream in = EmbeddedApiServer.class.getClassLoader().getResourceAsStream(classpathResource)) {
+    try (InputStream in =
+        EmbeddedApiServer.class.getClassLoader().getResourceAsStream(classpathResource)) {
       if (in == null) {
         throw new IllegalStateException(classpathResource + " is not on the classpath");
       }

@@ -34,6 +34,7 @@ import java.util.Optional;
 public final class JobSetController implements AutoCloseable {
   /** Pinned in scripts/jobset-binary.sh too, which builds it. */
   public static final String VERSION = "0.12.0";
+
   static final String MUTATING = "berth-local-jobset-mutating";
   static final String VALIDATING = "berth-local-jobset-validating";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
@@ -56,29 +57,36 @@ public final class JobSetController implements AutoCloseable {
    * The controller if it is built (see {@link #built()}), started and serving; empty if not.
    * Installs the upstream CRD (replacing a stand-in one) first.
    */
-  static Optional<JobSetController> startIfBuilt(KubernetesClient admin, Path kubeconfig,
-      Path logDir) throws IOException {
+  static Optional<JobSetController> startIfBuilt(
+      KubernetesClient admin, Path kubeconfig, Path logDir) throws IOException {
     if (!built()) {
       return Optional.empty();
     }
-    CustomResourceDefinition crd = Serialization.unmarshal(
-        Files.readString(dir().resolve("jobset-crd.yaml")), CustomResourceDefinition.class);
+    CustomResourceDefinition crd =
+        Serialization.unmarshal(
+            Files.readString(dir().resolve("jobset-crd.yaml")), CustomResourceDefinition.class);
     EmbeddedApiServer.install(admin, List.of(crd));
     Path certs = logDir.resolve("jobset-certs");
     Files.createDirectories(certs);
-    CertificateAuthority ca = CertificateAuthority.generate("berth-local-jobset-ca",
-        Duration.ofDays(30));
+    CertificateAuthority ca =
+        CertificateAuthority.generate("berth-local-jobset-ca", Duration.ofDays(30));
     KeyMaterial serving = ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(30));
-    Files.writeString(certs.resolve("tls.crt"),
-        CertificateAuthority.Pem.encode(serving.leaf()), StandardCharsets.UTF_8);
-    Files.writeString(certs.resolve("tls.key"),
-        CertificateAuthority.Pem.encodeKey(serving.key()), StandardCharsets.UTF_8);
+    Files.writeString(
+        certs.resolve("tls.crt"),
+        CertificateAuthority.Pem.encode(serving.leaf()),
+        StandardCharsets.UTF_8);
+    Files.writeString(
+        certs.resolve("tls.key"),
+        CertificateAuthority.Pem.encodeKey(serving.key()),
+        StandardCharsets.UTF_8);
     int webhookPort = freePort();
     int probePort = freePort();
     Path config = logDir.resolve("jobset-controller.yaml");
     // Ports picked free, no leader election (one controller), no metrics endpoint (nothing
     // scrapes it), and no cert rotation of its own: it serves the certificate made above.
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         apiVersion: config.jobset.x-k8s.io/v1alpha1
         kind: Configuration
         leaderElection:
@@ -93,11 +101,17 @@ public final class JobSetController implements AutoCloseable {
           bindAddress: "0"
         health:
           healthProbeBindAddress: 127.0.0.1:%d
-        """.formatted(webhookPort, certs, probePort), StandardCharsets.UTF_8);
-    LoggedProcess process = LoggedProcess.start("jobset-controller", List.of(
-        dir().resolve("jobset-controller").toString(),
-        "--kubeconfig=" + kubeconfig, "--config=" + config),
-        logDir.resolve("jobset-controller.log"));
+        """
+            .formatted(webhookPort, certs, probePort),
+        StandardCharsets.UTF_8);
+    LoggedProcess process =
+        LoggedProcess.start(
+            "jobset-controller",
+            List.of(
+                dir().resolve("jobset-controller").toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--config=" + config),
+            logDir.resolve("jobset-controller.log"));
     JobSetController controller = new JobSetController(admin, process);
     try {
       controller.awaitReady(probePort);
@@ -112,9 +126,10 @@ public final class JobSetController implements AutoCloseable {
   /** Polls its readiness endpoint, which answers once its webhook server listens. */
   private void awaitReady(int probePort) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest readyz = HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + probePort + "/readyz")).timeout(Duration.ofSeconds(2))
-        .build();
+    HttpRequest readyz =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probePort + "/readyz"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       process.checkAlive();
@@ -135,34 +150,62 @@ public final class JobSetController implements AutoCloseable {
         throw new IllegalStateException("interrupted waiting for the JobSet controller", e);
       }
     }
-    throw new IllegalStateException("JobSet controller not ready within "
-        + READY_TIMEOUT.toSeconds() + " s; log " + process.log() + ":\n" + process.tail());
+    throw new IllegalStateException(
+        "JobSet controller not ready within "
+            + READY_TIMEOUT.toSeconds()
+            + " s; log "
+            + process.log()
+            + ":\n"
+            + process.tail());
   }
 
   /** Its defaulting and validating JobSet webhooks, as its own manifests register them. */
   private void register(int port, String caPem) {
     String caBundle = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8));
-    var rule = new RuleWithOperationsBuilder().withApiGroups("jobset.x-k8s.io")
-        .withApiVersions("v1alpha2").withResources("jobsets");
-    admin.resource(new MutatingWebhookConfigurationBuilder()
-        .withNewMetadata().withName(MUTATING).endMetadata()
-        .addNewWebhook().withName("mjobset.kb.io").withAdmissionReviewVersions("v1")
-        .withClientConfig(url(port, "/mutate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
-        .withFailurePolicy("Fail").withSideEffects("None")
-        .withRules(rule.withOperations("CREATE").build()).endWebhook()
-        .build()).serverSideApply();
-    admin.resource(new ValidatingWebhookConfigurationBuilder()
-        .withNewMetadata().withName(VALIDATING).endMetadata()
-        .addNewWebhook().withName("vjobset.kb.io").withAdmissionReviewVersions("v1")
-        .withClientConfig(url(port, "/validate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
-        .withFailurePolicy("Fail").withSideEffects("None")
-        .withRules(rule.withOperations("CREATE", "UPDATE").build()).endWebhook()
-        .build()).serverSideApply();
+    var rule =
+        new RuleWithOperationsBuilder()
+            .withApiGroups("jobset.x-k8s.io")
+            .withApiVersions("v1alpha2")
+            .withResources("jobsets");
+    admin
+        .resource(
+            new MutatingWebhookConfigurationBuilder()
+                .withNewMetadata()
+                .withName(MUTATING)
+                .endMetadata()
+                .addNewWebhook()
+                .withName("mjobset.kb.io")
+                .withAdmissionReviewVersions("v1")
+                .withClientConfig(url(port, "/mutate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
+                .withFailurePolicy("Fail")
+                .withSideEffects("None")
+                .withRules(rule.withOperations("CREATE").build())
+                .endWebhook()
+                .build())
+        .serverSideApply();
+    admin
+        .resource(
+            new ValidatingWebhookConfigurationBuilder()
+                .withNewMetadata()
+                .withName(VALIDATING)
+                .endMetadata()
+                .addNewWebhook()
+                .withName("vjobset.kb.io")
+                .withAdmissionReviewVersions("v1")
+                .withClientConfig(url(port, "/validate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
+                .withFailurePolicy("Fail")
+                .withSideEffects("None")
+                .withRules(rule.withOperations("CREATE", "UPDATE").build())
+                .endWebhook()
+                .build())
+        .serverSideApply();
   }
 
   private static WebhookClientConfig url(int port, String path, String caBundle) {
-    return new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path)
-        .withCaBundle(caBundle).build();
+    return new WebhookClientConfigBuilder()
+        .withUrl("https://127.0.0.1:" + port + path)
+        .withCaBundle(caBundle)
+        .build();
   }
 
   static int freePort() throws IOException {
@@ -187,9 +230,17 @@ public final class JobSetController implements AutoCloseable {
   public void close() {
     // Unregistered first: with failurePolicy Fail, JobSet writes would fail once it is gone.
     try {
-      admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(MUTATING)
+      admin
+          .admissionRegistration()
+          .v1()
+          .mutatingWebhookConfigurations()
+          .withName(MUTATING)
           .delete();
-      admin.admissionRegistration().v1().validatingWebhookConfigurations().withName(VALIDATING)
+      admin
+          .admissionRegistration()
+          .v1()
+          .validatingWebhookConfigurations()
+          .withName(VALIDATING)
           .delete();
     } catch (RuntimeException apiServerGone) {
       // Stopping with the API server: nothing is left to write JobSets.

@@ -14,17 +14,25 @@ final class KubeScheduler {
     // Its configuration file, as the command-line --kubeconfig is deprecated. No leader election
     // (one scheduler) and no serving port (nothing scrapes it; fixed ports clash between runs).
     Path config = logDir.resolve("kube-scheduler.yaml");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         apiVersion: kubescheduler.config.k8s.io/v1
         kind: KubeSchedulerConfiguration
         clientConnection:
           kubeconfig: %s
         leaderElection:
           leaderElect: false
-        """.formatted(kubeconfig), StandardCharsets.UTF_8);
-    return LoggedProcess.start("kube-scheduler", List.of(
-        ControllerManager.binary("kube-scheduler").toString(),
-        "--config=" + config, "--secure-port=0", "--v=1"),
+        """
+            .formatted(kubeconfig),
+        StandardCharsets.UTF_8);
+    return LoggedProcess.start(
+        "kube-scheduler",
+        List.of(
+            ControllerManager.binary("kube-scheduler").toString(),
+            "--config=" + config,
+            "--secure-port=0",
+            "--v=1"),
         logDir.resolve("kube-scheduler.log"));
   }
 }

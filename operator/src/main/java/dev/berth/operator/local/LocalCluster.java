@@ -37,8 +37,13 @@ final class LocalCluster implements AutoCloseable {
       // Replaced by the upstream CRD when the real JobSet controller runs.
       crds.add(EmbeddedApiServer.jobSetCrd());
       server.install(crds);
-      LocalControlPlane plane = LocalControlPlane.start(server.client(), server.kubeconfig(),
-          workDir, SimulatedNodes.nodes(), Optional.of(runFor));
+      LocalControlPlane plane =
+          LocalControlPlane.start(
+              server.client(),
+              server.kubeconfig(),
+              workDir,
+              SimulatedNodes.nodes(),
+              Optional.of(runFor));
       return new LocalCluster(server, plane);
     } catch (RuntimeException | IOException e) {
       server.close();

@@ -13,22 +13,28 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The rest of a control plane beside an API server, for local mode and the end-to-end suite
- * alike: kube-controller-manager with a cluster's controllers ({@link #CONTROLLERS}: Jobs,
- * garbage collection, namespaces, service accounts, Node lifecycle), kube-scheduler, KWOK as the
- * kubelet of simulated Nodes, and the real JobSet controller where scripts/jobset-binary.sh could
- * build it. Each process logs to a file in the log directory, which outlives it; {@link #close()}
- * stops them all, in reverse order.
+ * The rest of a control plane beside an API server, for local mode and the end-to-end suite alike:
+ * kube-controller-manager with a cluster's controllers ({@link #CONTROLLERS}: Jobs, garbage
+ * collection, namespaces, service accounts, Node lifecycle), kube-scheduler, KWOK as the kubelet of
+ * simulated Nodes, and the real JobSet controller where scripts/jobset-binary.sh could build it.
+ * Each process logs to a file in the log directory, which outlives it; {@link #close()} stops them
+ * all, in reverse order.
  */
 public final class LocalControlPlane implements AutoCloseable {
   /**
    * A cluster's controllers for Jobs, pods, Nodes and namespaces. The node lifecycle controller
    * lifts the not-ready taint the API server puts on new Nodes once KWOK reports them Ready.
    */
-  public static final List<String> CONTROLLERS = List.of(
-      "clusterrole-aggregation-controller", "serviceaccount-controller", "namespace-controller",
-      "garbage-collector-controller", "job-controller", "pod-garbage-collector-controller",
-      "node-lifecycle-controller");
+  public static final List<String> CONTROLLERS =
+      List.of(
+          "clusterrole-aggregation-controller",
+          "serviceaccount-controller",
+          "namespace-controller",
+          "garbage-collector-controller",
+          "job-controller",
+          "pod-garbage-collector-controller",
+          "node-lifecycle-controller");
+
   private static final int NODE_READY_SECONDS = 60;
 
   private final Path logDir;
@@ -45,14 +51,24 @@ public final class LocalControlPlane implements AutoCloseable {
    * a pod without a {@link Kwok#RUN_FOR} annotation succeeds after it; without, it runs until
    * deleted.
    */
-  public static LocalControlPlane start(KubernetesClient admin, String kubeconfig, Path logDir,
-      List<Node> nodes, Optional<Duration> defaultRunFor) throws IOException {
+  public static LocalControlPlane start(
+      KubernetesClient admin,
+      String kubeconfig,
+      Path logDir,
+      List<Node> nodes,
+      Optional<Duration> defaultRunFor)
+      throws IOException {
     return start(admin, kubeconfig, logDir, nodes, defaultRunFor, true);
   }
 
   /** As above; with {@code jobSetController} false, no JobSet controller runs even if built. */
-  public static LocalControlPlane start(KubernetesClient admin, String kubeconfig, Path logDir,
-      List<Node> nodes, Optional<Duration> defaultRunFor, boolean jobSetController)
+  public static LocalControlPlane start(
+      KubernetesClient admin,
+      String kubeconfig,
+      Path logDir,
+      List<Node> nodes,
+      Optional<Duration> defaultRunFor,
+      boolean jobSetController)
       throws IOException {
     Files.createDirectories(logDir);
     LocalControlPlane plane = new LocalControlPlane(logDir);
@@ -65,8 +81,13 @@ public final class LocalControlPlane implements AutoCloseable {
     return plane;
   }
 
-  private void startProcesses(KubernetesClient admin, String kubeconfigYaml, List<Node> nodes,
-      Optional<Duration> defaultRunFor, boolean jobSetController) throws IOException {
+  private void startProcesses(
+      KubernetesClient admin,
+      String kubeconfigYaml,
+      List<Node> nodes,
+      Optional<Duration> defaultRunFor,
+      boolean jobSetController)
+      throws IOException {
     Path kubeconfig = logDir.resolve("admin.kubeconfig");
     Files.writeString(kubeconfig, kubeconfigYaml, StandardCharsets.UTF_8);
     processes.add(ControllerManager.start(admin, kubeconfigYaml, logDir, CONTROLLERS));
@@ -84,12 +105,22 @@ public final class LocalControlPlane implements AutoCloseable {
     for (Node node : nodes) {
       String name = node.getMetadata().getName();
       try {
-        admin.nodes().withName(name)
-            .waitUntilCondition(n -> ready(n) || !kwok.alive(), NODE_READY_SECONDS,
-                TimeUnit.SECONDS);
+        admin
+            .nodes()
+            .withName(name)
+            .waitUntilCondition(
+                n -> ready(n) || !kwok.alive(), NODE_READY_SECONDS, TimeUnit.SECONDS);
       } catch (RuntimeException e) {
-        throw new IllegalStateException("node " + name + " not Ready and untainted within "
-            + NODE_READY_SECONDS + " s; KWOK log " + kwok.log() + ":\n" + kwok.tail(), e);
+        throw new IllegalStateException(
+            "node "
+                + name
+                + " not Ready and untainted within "
+                + NODE_READY_SECONDS
+                + " s; KWOK log "
+                + kwok.log()
+                + ":\n"
+                + kwok.tail(),
+            e);
       }
       kwok.checkAlive();
     }
@@ -99,11 +130,14 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Ready, and schedulable: the node lifecycle controller has lifted the not-ready taint. */
   static boolean ready(Node node) {
-    return node != null && node.getStatus() != null && node.getStatus().getConditions() != null
+    return node != null
+        && node.getStatus() != null
+        && node.getStatus().getConditions() != null
         && node.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
-        && (node.getSpec().getTaints() == null || node.getSpec().getTaints().stream()
-            .noneMatch(t -> t.getKey().startsWith("node.kubernetes.io/")));
+        && (node.getSpec().getTaints() == null
+            || node.getSpec().getTaints().stream()
+                .noneMatch(t -> t.getKey().startsWith("node.kubernetes.io/")));
   }
 
   /** Whether the real JobSet controller runs (scripts/jobset-binary.sh built it). */

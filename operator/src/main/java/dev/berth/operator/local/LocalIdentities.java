@@ -17,18 +17,20 @@ import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * The people of local mode, each with a kubeconfig of their own, so that Berth's rules meet them
- * as they would on a cluster: an admin (cluster-admin, but not the operator: it cannot unsuspend
- * a managed Job either) and a team member of a sample namespace, bound there to the built-in
- * {@code edit} role and the chart's {@code berth-batch-user} role. The operator keeps its own
- * identity and writes no kubeconfig.
+ * The people of local mode, each with a kubeconfig of their own, so that Berth's rules meet them as
+ * they would on a cluster: an admin (cluster-admin, but not the operator: it cannot unsuspend a
+ * managed Job either) and a team member of a sample namespace, bound there to the built-in {@code
+ * edit} role and the chart's {@code berth-batch-user} role. The operator keeps its own identity and
+ * writes no kubeconfig.
  */
 public final class LocalIdentities {
   public static final String NAMESPACE = "berth-system";
   public static final String ADMIN = "local-admin";
   public static final String TEAM_MEMBER = "team-member";
+
   /** The chart's role for a team member (release name berth). */
   public static final String BATCH_USER_ROLE = "berth-batch-user";
+
   /** Tokens outlive any local session; the API server's signing key does not outlive it. */
   private static final long TOKEN_SECONDS = 7 * 24 * 3600L;
 
@@ -37,8 +39,8 @@ public final class LocalIdentities {
   private final String teamNamespace;
   private final String adminToken;
 
-  private LocalIdentities(Path adminKubeconfig, Path teamKubeconfig, String teamNamespace,
-      String adminToken) {
+  private LocalIdentities(
+      Path adminKubeconfig, Path teamKubeconfig, String teamNamespace, String adminToken) {
     this.adminKubeconfig = adminKubeconfig;
     this.teamKubeconfig = teamKubeconfig;
     this.teamNamespace = teamNamespace;
@@ -46,40 +48,77 @@ public final class LocalIdentities {
   }
 
   /**
-   * Applies the chart's user roles, makes both service accounts with their bindings, and writes
-   * the admin's kubeconfig to {@code adminKubeconfig} and the team member's beside it, named
-   * {@code <file>-<teamNamespace>}.
+   * Applies the chart's user roles, makes both service accounts with their bindings, and writes the
+   * admin's kubeconfig to {@code adminKubeconfig} and the team member's beside it, named {@code
+   * <file>-<teamNamespace>}.
    */
-  public static LocalIdentities create(KubernetesClient operator, Path adminKubeconfig,
-      String teamNamespace) throws IOException {
+  public static LocalIdentities create(
+      KubernetesClient operator, Path adminKubeconfig, String teamNamespace) throws IOException {
     applyChartUserRoles(operator);
     ensureNamespace(operator, NAMESPACE);
     ensureNamespace(operator, teamNamespace);
-    apply(operator, new ServiceAccountBuilder().withNewMetadata().withName(ADMIN)
-        .withNamespace(NAMESPACE).endMetadata().build());
-    apply(operator, new ClusterRoleBindingBuilder().withNewMetadata()
-        .withName("berth-" + ADMIN).endMetadata()
-        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-        .withName("cluster-admin").endRoleRef()
-        .addNewSubject().withKind("ServiceAccount").withName(ADMIN).withNamespace(NAMESPACE)
-        .endSubject().build());
-    apply(operator, new ServiceAccountBuilder().withNewMetadata().withName(TEAM_MEMBER)
-        .withNamespace(teamNamespace).endMetadata().build());
+    apply(
+        operator,
+        new ServiceAccountBuilder()
+            .withNewMetadata()
+            .withName(ADMIN)
+            .withNamespace(NAMESPACE)
+            .endMetadata()
+            .build());
+    apply(
+        operator,
+        new ClusterRoleBindingBuilder()
+            .withNewMetadata()
+            .withName("berth-" + ADMIN)
+            .endMetadata()
+            .withNewRoleRef()
+            .withApiGroup("rbac.authorization.k8s.io")
+            .withKind("ClusterRole")
+            .withName("cluster-admin")
+            .endRoleRef()
+            .addNewSubject()
+            .withKind("ServiceAccount")
+            .withName(ADMIN)
+            .withNamespace(NAMESPACE)
+            .endSubject()
+            .build());
+    apply(
+        operator,
+        new ServiceAccountBuilder()
+            .withNewMetadata()
+            .withName(TEAM_MEMBER)
+            .withNamespace(teamNamespace)
+            .endMetadata()
+            .build());
     for (String role : new String[] {"edit", BATCH_USER_ROLE}) {
-      apply(operator, new RoleBindingBuilder().withNewMetadata()
-          .withName(TEAM_MEMBER + "-" + role).withNamespace(teamNamespace).endMetadata()
-          .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-          .withName(role).endRoleRef()
-          .addNewSubject().withKind("ServiceAccount").withName(TEAM_MEMBER)
-          .withNamespace(teamNamespace).endSubject().build());
+      apply(
+          operator,
+          new RoleBindingBuilder()
+              .withNewMetadata()
+              .withName(TEAM_MEMBER + "-" + role)
+              .withNamespace(teamNamespace)
+              .endMetadata()
+              .withNewRoleRef()
+              .withApiGroup("rbac.authorization.k8s.io")
+              .withKind("ClusterRole")
+              .withName(role)
+              .endRoleRef()
+              .addNewSubject()
+              .withKind("ServiceAccount")
+              .withName(TEAM_MEMBER)
+              .withNamespace(teamNamespace)
+              .endSubject()
+              .build());
     }
     Path admin = adminKubeconfig.toAbsolutePath();
     Files.createDirectories(admin.getParent());
     Path team = admin.resolveSibling(admin.getFileName() + "-" + teamNamespace);
     String adminToken = token(operator, NAMESPACE, ADMIN);
     write(admin, kubeconfig(operator, "local-admin", adminToken, null));
-    write(team, kubeconfig(operator, "team-member",
-        token(operator, teamNamespace, TEAM_MEMBER), teamNamespace));
+    write(
+        team,
+        kubeconfig(
+            operator, "team-member", token(operator, teamNamespace, TEAM_MEMBER), teamNamespace));
     return new LocalIdentities(admin, team, teamNamespace, adminToken);
   }
 
@@ -130,23 +169,37 @@ public final class LocalIdentities {
    * Inadmissible whenever the identities were set up after the samples.
    */
   private static void apply(KubernetesClient client, HasMetadata object) {
-    client.resource(object).fieldManager("berth-local-identities").forceConflicts()
+    client
+        .resource(object)
+        .fieldManager("berth-local-identities")
+        .forceConflicts()
         .serverSideApply();
   }
 
   private static String token(KubernetesClient client, String namespace, String account) {
-    return client.serviceAccounts().inNamespace(namespace).withName(account)
-        .tokenRequest(new TokenRequestBuilder().withNewSpec()
-            .withExpirationSeconds(TOKEN_SECONDS).endSpec().build())
-        .getStatus().getToken();
+    return client
+        .serviceAccounts()
+        .inNamespace(namespace)
+        .withName(account)
+        .tokenRequest(
+            new TokenRequestBuilder()
+                .withNewSpec()
+                .withExpirationSeconds(TOKEN_SECONDS)
+                .endSpec()
+                .build())
+        .getStatus()
+        .getToken();
   }
 
   /** A kubeconfig for the same API server as the operator's client, with a bearer token. */
-  private static String kubeconfig(KubernetesClient client, String user, String token,
-      String namespace) throws IOException {
+  private static String kubeconfig(
+      KubernetesClient client, String user, String token, String namespace) throws IOException {
     Config config = client.getConfiguration();
-    String ca = config.getCaCertData() != null ? config.getCaCertData()
-        : Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
+    String ca =
+        config.getCaCertData() != null
+            ? config.getCaCertData()
+            : Base64.getEncoder()
+                .encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
     return """
         apiVersion: v1
         kind: Config
@@ -165,8 +218,16 @@ public final class LocalIdentities {
             cluster: berth-local
             user: %s%s
         current-context: %s
-        """.formatted(config.getMasterUrl(), ca, user, token, user, user,
-        namespace == null ? "" : "\n    namespace: " + namespace, user);
+        """
+        .formatted(
+            config.getMasterUrl(),
+            ca,
+            user,
+            token,
+            user,
+            user,
+            namespace == null ? "" : "\n    namespace: " + namespace,
+            user);
   }
 
   private static void write(Path file, String content) throws IOException {

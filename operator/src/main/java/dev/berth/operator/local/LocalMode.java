@@ -23,8 +23,8 @@ public final class LocalMode {
   private LocalMode() {}
 
   /**
-   * Runs until Ctrl-C. Options: --samples DIR (default ./samples), --run-seconds N (how long a
-   * pod runs unless its kwok.berth.dev/run-for annotation says otherwise), --kubeconfig-out FILE,
+   * Runs until Ctrl-C. Options: --samples DIR (default ./samples), --run-seconds N (how long a pod
+   * runs unless its kwok.berth.dev/run-for annotation says otherwise), --kubeconfig-out FILE,
    * --metrics-port N (default 8080), --webhook-port N (default $BERTH_WEBHOOK_PORT or 9443),
    * --https-port N (default 8443: the visibility API and the dashboard).
    */
@@ -33,11 +33,15 @@ public final class LocalMode {
     Running running = start(args, out);
     out.println("berth: watching admissions; Ctrl-C stops everything");
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      out.println("berth: stopping");
-      running.close();
-      stopped.countDown();
-    }, "berth-local-stop"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  out.println("berth: stopping");
+                  running.close();
+                  stopped.countDown();
+                },
+                "berth-local-stop"));
     stopped.await();
   }
 
@@ -48,62 +52,101 @@ public final class LocalMode {
     int metricsPort = port("--metrics-port", option(args, "--metrics-port", "8080"), 0);
     int httpsPort = port("--https-port", option(args, "--https-port", "8443"), 0);
     // The API server calls the webhooks at this port: it must be a real one.
-    int webhookPort = port("--webhook-port", option(args, "--webhook-port",
-        System.getenv().getOrDefault("BERTH_WEBHOOK_PORT", "9443")), 1);
-    Path kubeconfig = Path.of(option(args, "--kubeconfig-out", "target/berth-local/kubeconfig"))
-        .toAbsolutePath();
+    int webhookPort =
+        port(
+            "--webhook-port",
+            option(
+                args, "--webhook-port", System.getenv().getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
+            1);
+    Path kubeconfig =
+        Path.of(option(args, "--kubeconfig-out", "target/berth-local/kubeconfig")).toAbsolutePath();
     Path workDir = kubeconfig.getParent();
 
-    out.println("berth: no cluster given; starting local mode: kube-apiserver, etcd,"
-        + " kube-controller-manager, kube-scheduler and KWOK nodes (logs in " + workDir + ")");
+    out.println(
+        "berth: no cluster given; starting local mode: kube-apiserver, etcd,"
+            + " kube-controller-manager, kube-scheduler and KWOK nodes (logs in "
+            + workDir
+            + ")");
     Running running = new Running();
     try {
       running.cluster = LocalCluster.start(workDir, Duration.ofSeconds(runSeconds));
       LocalCluster cluster = running.cluster;
-      out.println("berth: " + SimulatedNodes.nodes().size() + " simulated nodes run by KWOK (16"
-          + " H100 of Topology dc1, and the A100, MIG and L4 pools the samples name); pods run "
-          + runSeconds + "s unless annotated " + Kwok.RUN_FOR);
-      out.println(cluster.plane().realJobSet()
-          ? "berth: JobSet controller v" + JobSetController.VERSION + " running"
-          : "berth: no JobSet controller (scripts/jobset-binary.sh builds it from"
-              + " ../shared/third-party): JobSets are admitted, but nothing creates their Jobs");
-      cluster.client().namespaces().resource(new NamespaceBuilder().withNewMetadata()
-          .withName("berth-system").endMetadata().build()).serverSideApply();
-      running.webhooks = LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER,
-          webhookPort);
-      out.println("berth: webhooks on https://127.0.0.1:" + webhookPort
-          + " (validating and mutating)");
-      running.operator = BerthOperator.start(cluster.client(),
-          new OperatorConfig("berth-system", false, "berth-leader", metricsPort, false, 0,
-              "berth-operator", false, false));
-      out.println("berth: operator running; metrics on http://127.0.0.1:"
-          + running.operator.metricsPort() + "/metrics");
+      out.println(
+          "berth: "
+              + SimulatedNodes.nodes().size()
+              + " simulated nodes run by KWOK (16"
+              + " H100 of Topology dc1, and the A100, MIG and L4 pools the samples name); pods run "
+              + runSeconds
+              + "s unless annotated "
+              + Kwok.RUN_FOR);
+      out.println(
+          cluster.plane().realJobSet()
+              ? "berth: JobSet controller v" + JobSetController.VERSION + " running"
+              : "berth: no JobSet controller (scripts/jobset-binary.sh builds it from"
+                  + " ../shared/third-party): JobSets are admitted, but nothing creates their Jobs");
+      cluster
+          .client()
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName("berth-system")
+                  .endMetadata()
+                  .build())
+          .serverSideApply();
+      running.webhooks =
+          LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, webhookPort);
+      out.println(
+          "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
+      running.operator =
+          BerthOperator.start(
+              cluster.client(),
+              new OperatorConfig(
+                  "berth-system",
+                  false,
+                  "berth-leader",
+                  metricsPort,
+                  false,
+                  0,
+                  "berth-operator",
+                  false,
+                  false));
+      out.println(
+          "berth: operator running; metrics on http://127.0.0.1:"
+              + running.operator.metricsPort()
+              + "/metrics");
       // The webhooks' loopback certificate (127.0.0.1) serves the dashboard too.
-      running.httpsPort = running.operator.serveHttps("127.0.0.1", httpsPort,
-          running.webhooks.keys(), true);
+      running.httpsPort =
+          running.operator.serveHttps("127.0.0.1", httpsPort, running.webhooks.keys(), true);
       Path ca = DashboardLink.writeCa(running.webhooks.keys(), workDir);
       running.feed = new AdmissionFeed(cluster.client(), out);
       if (Files.isDirectory(samples)) {
         out.println("berth: applying " + samples.toAbsolutePath());
         new SampleApplier(cluster.client(), out).apply(samples);
       } else {
-        out.println("berth: no samples at " + samples.toAbsolutePath()
-            + "; apply your own with kubectl");
+        out.println(
+            "berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");
       }
       running.people = LocalIdentities.create(cluster.client(), kubeconfig, TEAM_NAMESPACE);
       running.dashboardUrl = DashboardLink.url(running.httpsPort, running.people.adminToken());
-      out.println("berth: dashboard (as the local admin; the link carries its token, keep it"
-          + " private; the certificate is local mode's own CA, " + ca + "):");
+      out.println(
+          "berth: dashboard (as the local admin; the link carries its token, keep it"
+              + " private; the certificate is local mode's own CA, "
+              + ca
+              + "):");
       out.println("berth:   " + running.dashboardUrl);
     } catch (Exception e) {
       running.close();
       throw e;
     }
-    out.println("berth: kubectl as a cluster admin (not the operator: Berth's rules apply to it"
-        + " too):");
+    out.println(
+        "berth: kubectl as a cluster admin (not the operator: Berth's rules apply to it"
+            + " too):");
     out.println("berth:   export KUBECONFIG=" + running.people.adminKubeconfig());
-    out.println("berth: kubectl as a team member of " + TEAM_NAMESPACE
-        + " (edit + berth-batch-user there):");
+    out.println(
+        "berth: kubectl as a team member of "
+            + TEAM_NAMESPACE
+            + " (edit + berth-batch-user there):");
     out.println("berth:   export KUBECONFIG=" + running.people.teamKubeconfig());
     return running;
   }

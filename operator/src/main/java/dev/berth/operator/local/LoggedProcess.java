@@ -23,17 +23,18 @@ public final class LoggedProcess implements AutoCloseable {
     this.log = log;
   }
 
-  public static LoggedProcess start(String name, List<String> command, Path log) throws IOException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+  public static LoggedProcess start(String name, List<String> command, Path log)
+      throws IOException {
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new LoggedProcess(name, process, log);
   }
 
   /** Fails with the log's tail if the process has exited (it is meant to run until closed). */
   public void checkAlive() {
     if (!process.isAlive()) {
-      throw new IllegalStateException(name + " exited with " + process.exitValue() + "; log "
-          + log + ":\n" + tail());
+      throw new IllegalStateException(
+          name + " exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
     }
   }
 

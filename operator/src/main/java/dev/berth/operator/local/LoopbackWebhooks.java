@@ -24,17 +24,32 @@ public final class LoopbackWebhooks {
     WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
     WebhookSettings settings =
         new WebhookSettings(
-                port, base.threads(), base.operatorIdentity(), base.namespace(), base.serviceName(),
-                base.caSecretName(), null, base.validatingConfigurations(),
-                base.mutatingConfigurations(), base.caValidity(), base.servingValidity(),
-                base.rotationCheckPeriod(), base.ipAddresses())
+                port,
+                base.threads(),
+                base.operatorIdentity(),
+                base.namespace(),
+                base.serviceName(),
+                base.caSecretName(),
+                null,
+                base.validatingConfigurations(),
+                base.mutatingConfigurations(),
+                base.caValidity(),
+                base.servingValidity(),
+                base.rotationCheckPeriod(),
+                base.ipAddresses())
             .onLoopback(operatorUser);
     var registrations =
         new WebhookRegistrations(
-            path -> new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + path).build(),
+            path ->
+                new WebhookClientConfigBuilder()
+                    .withUrl("https://127.0.0.1:" + port + path)
+                    .build(),
             List.of("kube-system", settings.namespace()));
     var admission = admin.admissionRegistration().v1();
-    admission.validatingWebhookConfigurations().resource(registrations.validating()).serverSideApply();
+    admission
+        .validatingWebhookConfigurations()
+        .resource(registrations.validating())
+        .serverSideApply();
     admission.mutatingWebhookConfigurations().resource(registrations.mutating()).serverSideApply();
     WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
     webhooks.start();

@@ -24,7 +24,10 @@ final class SampleApplier {
   void apply(Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(dir)) {
-      files = list.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+      files =
+          list.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+              .sorted()
+              .toList();
     }
     for (Path file : files) {
       try (InputStream in = Files.newInputStream(file)) {
@@ -33,7 +36,11 @@ final class SampleApplier {
             client.resource(object).fieldManager("berth-local").forceConflicts().serverSideApply();
             out.printf("  applied %-22s %s%n", object.getKind(), name(object));
           } catch (KubernetesClientException e) {
-            out.printf("  REFUSED %-22s %s: %s%n", object.getKind(), name(object), e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
+            out.printf(
+                "  REFUSED %-22s %s: %s%n",
+                object.getKind(),
+                name(object),
+                e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
           }
         }
       }

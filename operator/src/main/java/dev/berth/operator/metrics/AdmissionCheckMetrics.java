@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Per admission check, after each cycle: how many quota-reserved workloads wait on it and how
- * long the oldest has waited. A check whose controller never answers shows as a growing
- * {@code berth_admission_check_oldest_wait_seconds}, the series to alert on.
+ * Per admission check, after each cycle: how many quota-reserved workloads wait on it and how long
+ * the oldest has waited. A check whose controller never answers shows as a growing {@code
+ * berth_admission_check_oldest_wait_seconds}, the series to alert on.
  */
 public final class AdmissionCheckMetrics implements Consumer<AdmissionLoop.CycleOutcome> {
   private final AdmissionCheckTracker checks;
@@ -25,10 +25,16 @@ public final class AdmissionCheckMetrics implements Consumer<AdmissionLoop.Cycle
   public AdmissionCheckMetrics(MeterRegistry registry, AdmissionCheckTracker checks, Clock clock) {
     this.checks = checks;
     this.clock = clock;
-    waiting = new GaugeTable(registry, "berth_admission_check_waiting_workloads",
-        "Quota-reserved workloads whose state for this admission check is not Ready");
-    oldest = new GaugeTable(registry, "berth_admission_check_oldest_wait_seconds",
-        "Seconds the longest-waiting workload has held quota waiting for this admission check");
+    waiting =
+        new GaugeTable(
+            registry,
+            "berth_admission_check_waiting_workloads",
+            "Quota-reserved workloads whose state for this admission check is not Ready");
+    oldest =
+        new GaugeTable(
+            registry,
+            "berth_admission_check_oldest_wait_seconds",
+            "Seconds the longest-waiting workload has held quota waiting for this admission check");
   }
 
   @Override

@@ -43,18 +43,64 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   public BerthMetrics(MeterRegistry registry, ClusterState state) {
     this.registry = registry;
     this.state = state;
-    pending = new GaugeTable(registry, "berth_pending_workloads", "Pending workloads per ClusterQueue, by status (active, inadmissible)");
-    reserving = new GaugeTable(registry, "berth_reserving_active_workloads", "Workloads holding quota in the ClusterQueue");
-    admittedActive = new GaugeTable(registry, "berth_admitted_active_workloads", "Admitted workloads that have not finished");
-    localPending = new GaugeTable(registry, "berth_local_queue_pending_workloads", "Pending workloads per LocalQueue, by status");
-    localAdmitted = new GaugeTable(registry, "berth_local_queue_admitted_active_workloads", "Admitted workloads per LocalQueue");
-    nominal = new GaugeTable(registry, "berth_cluster_queue_nominal_quota", "Nominal quota per flavor and resource");
-    borrowingLimit = new GaugeTable(registry, "berth_cluster_queue_borrowing_limit", "Borrowing limit per flavor and resource (absent: unbounded)");
-    lendingLimit = new GaugeTable(registry, "berth_cluster_queue_lending_limit", "Lending limit per flavor and resource (absent: all unused quota)");
-    reservation = new GaugeTable(registry, "berth_cluster_queue_resource_reservation", "Quota reserved per flavor and resource");
-    usage = new GaugeTable(registry, "berth_cluster_queue_resource_usage", "Quota used by admitted workloads per flavor and resource");
-    cohortQuota = new GaugeTable(registry, "berth_cohort_subtree_quota", "Quota of a cohort's subtree per flavor and resource");
-    weightedShare = new GaugeTable(registry, "berth_cluster_queue_weighted_share", "Dominant-resource share divided by the fair-sharing weight, in thousandths");
+    pending =
+        new GaugeTable(
+            registry,
+            "berth_pending_workloads",
+            "Pending workloads per ClusterQueue, by status (active, inadmissible)");
+    reserving =
+        new GaugeTable(
+            registry,
+            "berth_reserving_active_workloads",
+            "Workloads holding quota in the ClusterQueue");
+    admittedActive =
+        new GaugeTable(
+            registry,
+            "berth_admitted_active_workloads",
+            "Admitted workloads that have not finished");
+    localPending =
+        new GaugeTable(
+            registry,
+            "berth_local_queue_pending_workloads",
+            "Pending workloads per LocalQueue, by status");
+    localAdmitted =
+        new GaugeTable(
+            registry,
+            "berth_local_queue_admitted_active_workloads",
+            "Admitted workloads per LocalQueue");
+    nominal =
+        new GaugeTable(
+            registry, "berth_cluster_queue_nominal_quota", "Nominal quota per flavor and resource");
+    borrowingLimit =
+        new GaugeTable(
+            registry,
+            "berth_cluster_queue_borrowing_limit",
+            "Borrowing limit per flavor and resource (absent: unbounded)");
+    lendingLimit =
+        new GaugeTable(
+            registry,
+            "berth_cluster_queue_lending_limit",
+            "Lending limit per flavor and resource (absent: all unused quota)");
+    reservation =
+        new GaugeTable(
+            registry,
+            "berth_cluster_queue_resource_reservation",
+            "Quota reserved per flavor and resource");
+    usage =
+        new GaugeTable(
+            registry,
+            "berth_cluster_queue_resource_usage",
+            "Quota used by admitted workloads per flavor and resource");
+    cohortQuota =
+        new GaugeTable(
+            registry,
+            "berth_cohort_subtree_quota",
+            "Quota of a cohort's subtree per flavor and resource");
+    weightedShare =
+        new GaugeTable(
+            registry,
+            "berth_cluster_queue_weighted_share",
+            "Dominant-resource share divided by the fair-sharing weight, in thousandths");
     cycleDuration =
         Timer.builder("berth_admission_cycle_duration_seconds")
             .description("Time to decide one admission cycle and write its decisions")
@@ -71,12 +117,16 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
         .increment(outcome.result().evaluations());
     for (Admission admission : outcome.result().admissions()) {
       Tags cq = Tags.of("cluster_queue", admission.clusterQueue());
-      Counter.builder("berth_quota_reserved_workloads_total").tags(cq).register(registry).increment();
+      Counter.builder("berth_quota_reserved_workloads_total")
+          .tags(cq)
+          .register(registry)
+          .increment();
       Counter.builder("berth_admitted_workloads_total").tags(cq).register(registry).increment();
       // Per attempt: from creation, or from the last requeue, to this reservation. Berth admits
       // when it reserves (no admission checks yet), so both histograms get the same figure now;
       // they part once the Admitted condition can follow the reservation later.
-      state.latestWorkload(admission.workloadUid())
+      state
+          .latestWorkload(admission.workloadUid())
           .map(ModelTranslator::queueTimestamp)
           .ifPresent(
               attemptStart -> {
@@ -106,15 +156,24 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       if (eviction.preemptionReason() != null) {
         // The preemptor is admitted in this cycle or still waits in its ClusterQueue.
         String preemptingQueue =
-            state.engine().admission(eviction.preemptorUid()).map(a -> a.clusterQueue())
-                .orElseGet(() -> {
-                  var waiting = state.engine().status().pendingStatus(eviction.preemptorUid());
-                  return waiting == null || waiting.clusterQueue() == null
-                      ? "" : waiting.clusterQueue();
-                });
+            state
+                .engine()
+                .admission(eviction.preemptorUid())
+                .map(a -> a.clusterQueue())
+                .orElseGet(
+                    () -> {
+                      var waiting = state.engine().status().pendingStatus(eviction.preemptorUid());
+                      return waiting == null || waiting.clusterQueue() == null
+                          ? ""
+                          : waiting.clusterQueue();
+                    });
         Counter.builder("berth_preempted_workloads_total")
             .description("Workloads preempted, by the preemptor's ClusterQueue and the reason")
-            .tags("preempting_cluster_queue", preemptingQueue, "reason", eviction.preemptionReason().name())
+            .tags(
+                "preempting_cluster_queue",
+                preemptingQueue,
+                "reason",
+                eviction.preemptionReason().name())
             .register(registry)
             .increment();
       }
@@ -125,7 +184,8 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   private void refreshGauges(AdmissionEngine engine) {
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
-      String cohort = cq.getSpec() == null || cq.getSpec().cohortName == null ? "" : cq.getSpec().cohortName;
+      String cohort =
+          cq.getSpec() == null || cq.getSpec().cohortName == null ? "" : cq.getSpec().cohortName;
       QueueCounts counts = engine.status().clusterQueueCounts(name);
       Tags tags = Tags.of("cluster_queue", name);
       pending.set(tags.and("status", "active"), counts.pendingActive());
@@ -134,21 +194,41 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       admittedActive.set(tags, counts.admitted());
       weightedShare.set(tags, engine.status().weightedShare(name));
       for (FlavorUsage u : engine.status().usage(name)) {
-        Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", u.flavor(), "resource", u.resource());
+        Tags fr =
+            Tags.of(
+                "cluster_queue",
+                name,
+                "cohort",
+                cohort,
+                "flavor",
+                u.flavor(),
+                "resource",
+                u.resource());
         nominal.set(fr, human(u.resource(), u.nominal()));
         reservation.set(fr, human(u.resource(), u.total()));
         usage.set(fr, human(u.resource(), u.total()));
         if (!cohort.isEmpty()) {
           cohortQuota.set(
               Tags.of("cohort", cohort, "flavor", u.flavor(), "resource", u.resource()),
-              human(u.resource(), engine.status().cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
+              human(
+                  u.resource(),
+                  engine.status().cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
         }
       }
       if (cq.getSpec() != null && cq.getSpec().resourceGroups != null) {
         for (var g : cq.getSpec().resourceGroups) {
           for (var f : g.flavors) {
             for (var r : f.resources) {
-              Tags fr = Tags.of("cluster_queue", name, "cohort", cohort, "flavor", f.name, "resource", r.name);
+              Tags fr =
+                  Tags.of(
+                      "cluster_queue",
+                      name,
+                      "cohort",
+                      cohort,
+                      "flavor",
+                      f.name,
+                      "resource",
+                      r.name);
               if (r.borrowingLimit != null) {
                 borrowingLimit.set(fr, r.borrowingLimit.getNumericalAmount().doubleValue());
               }
@@ -161,8 +241,16 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       }
     }
     for (var lq : List.copyOf(state.localQueues())) {
-      QueueCounts counts = engine.status().localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
-      Tags tags = Tags.of("namespace", lq.getMetadata().getNamespace(), "local_queue", lq.getMetadata().getName());
+      QueueCounts counts =
+          engine
+              .status()
+              .localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
+      Tags tags =
+          Tags.of(
+              "namespace",
+              lq.getMetadata().getNamespace(),
+              "local_queue",
+              lq.getMetadata().getName());
       localPending.set(tags.and("status", "active"), counts.pendingActive());
       localPending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
       localAdmitted.set(tags, counts.admitted());

@@ -27,14 +27,26 @@ public final class CapacityMetrics {
   private final GaugeTable shared;
 
   public CapacityMetrics(MeterRegistry registry) {
-    capacity = new GaugeTable(registry, "berth_flavor_capacity",
-        "Capacity of a flavor's nodes and the quota committed on it, by kind");
-    ratio = new GaugeTable(registry, "berth_flavor_overcommit_ratio",
-        "Nominal quota committed on a flavor divided by its allocatable capacity");
-    nodes = new GaugeTable(registry, "berth_flavor_nodes",
-        "Nodes matching a flavor's nodeLabels, and those counted as allocatable");
-    shared = new GaugeTable(registry, "berth_flavor_shared",
-        "1 when the flavor's GPUs are time-sliced or MPS shares, not exclusive devices");
+    capacity =
+        new GaugeTable(
+            registry,
+            "berth_flavor_capacity",
+            "Capacity of a flavor's nodes and the quota committed on it, by kind");
+    ratio =
+        new GaugeTable(
+            registry,
+            "berth_flavor_overcommit_ratio",
+            "Nominal quota committed on a flavor divided by its allocatable capacity");
+    nodes =
+        new GaugeTable(
+            registry,
+            "berth_flavor_nodes",
+            "Nodes matching a flavor's nodeLabels, and those counted as allocatable");
+    shared =
+        new GaugeTable(
+            registry,
+            "berth_flavor_shared",
+            "1 when the flavor's GPUs are time-sliced or MPS shares, not exclusive devices");
   }
 
   public void replaceAll(Collection<FlavorCapacity> flavors) {

@@ -45,8 +45,9 @@ final class GaugeTable {
     for (Tags gone : new java.util.ArrayList<>(rows.keySet())) {
       if (!values.containsKey(gone)) {
         rows.remove(gone);
-        registry.remove(new io.micrometer.core.instrument.Meter.Id(
-            name, gone, null, help, io.micrometer.core.instrument.Meter.Type.GAUGE));
+        registry.remove(
+            new io.micrometer.core.instrument.Meter.Id(
+                name, gone, null, help, io.micrometer.core.instrument.Meter.Type.GAUGE));
       }
     }
     values.forEach(this::set);

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  *       domain at every level, in the resource's natural unit; {@code domain} is the domain's
  *       values joined by "/" (block/rack/host).
  *   <li>{@code berth_topology_largest_gang_pods{flavor,level,resource}}: the most pods of one unit
- *       of the resource (1 GPU, 1 cpu, 1 GiB of memory) that one domain of the level holds now:
- *       the largest gang a {@code required} request at that level could get.
+ *       of the resource (1 GPU, 1 cpu, 1 GiB of memory) that one domain of the level holds now: the
+ *       largest gang a {@code required} request at that level could get.
  * </ul>
  */
 public final class TopologyMetrics implements Consumer<AdmissionLoop.CycleOutcome> {
@@ -36,10 +36,16 @@ public final class TopologyMetrics implements Consumer<AdmissionLoop.CycleOutcom
 
   public TopologyMetrics(MeterRegistry registry, AdmissionEngine engine) {
     this.engine = engine;
-    domainFree = new GaugeTable(registry, "berth_topology_domain_free",
-        "Free capacity of each topology domain of a topology-aware flavor, per level and resource");
-    largestGang = new GaugeTable(registry, "berth_topology_largest_gang_pods",
-        "Most one-unit pods (1 GPU, 1 cpu, 1 GiB) one domain of the level holds now");
+    domainFree =
+        new GaugeTable(
+            registry,
+            "berth_topology_domain_free",
+            "Free capacity of each topology domain of a topology-aware flavor, per level and resource");
+    largestGang =
+        new GaugeTable(
+            registry,
+            "berth_topology_largest_gang_pods",
+            "Most one-unit pods (1 GPU, 1 cpu, 1 GiB) one domain of the level holds now");
   }
 
   @Override
@@ -60,12 +66,14 @@ public final class TopologyMetrics implements Consumer<AdmissionLoop.CycleOutcom
       String flavor = e.getKey();
       NodeInventory inventory = e.getValue();
       for (String resource : resources(inventory)) {
-        FragmentationReport report = FragmentationReport.of(inventory, Map.of(resource, unit(resource)));
+        FragmentationReport report =
+            FragmentationReport.of(inventory, Map.of(resource, unit(resource)));
         for (FragmentationReport.LevelReport level : report.levels()) {
           Tags byLevel = Tags.of("flavor", flavor, "level", level.level(), "resource", resource);
           gangs.put(byLevel, (double) level.largestGang());
           for (FragmentationReport.DomainFree d : level.domains()) {
-            free.put(byLevel.and("domain", String.join("/", d.values())),
+            free.put(
+                byLevel.and("domain", String.join("/", d.values())),
                 BerthMetrics.human(resource, d.free().getOrDefault(resource, 0L)));
           }
         }

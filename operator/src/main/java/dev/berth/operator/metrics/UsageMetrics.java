@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Requested resources × seconds with quota reserved, as counters that grow while runs hold
- * quota (read at scrape time, so a quiet cluster's counters still move):
+ * Requested resources × seconds with quota reserved, as counters that grow while runs hold quota
+ * (read at scrape time, so a quiet cluster's counters still move):
  *
  * <ul>
  *   <li>{@code berth_local_queue_resource_seconds_total{namespace,local_queue,flavor,resource,
@@ -24,9 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code berth_namespace_resource_seconds_total{namespace,flavor,resource,cost_centre}}
  * </ul>
  *
- * In the resource's natural unit (cores, bytes, devices). They count from this process's start:
- * a restarted operator resumes open runs from its own start, so that increase() over a restart
- * counts nothing twice; the exact per-workload total is the Workload's status.usage.
+ * In the resource's natural unit (cores, bytes, devices). They count from this process's start: a
+ * restarted operator resumes open runs from its own start, so that increase() over a restart counts
+ * nothing twice; the exact per-workload total is the Workload's status.usage.
  */
 public final class UsageMetrics {
   private final MeterRegistry registry;
@@ -42,12 +42,13 @@ public final class UsageMetrics {
 
   public void apply(UsageLedger.Event event) {
     if (event instanceof UsageLedger.Opened opened) {
-      forEachSeries(opened.run(), (s, rate) -> s.open(opened.run().uid(),
-          Math.max(opened.run().start(), startedAt), rate));
+      forEachSeries(
+          opened.run(),
+          (s, rate) -> s.open(opened.run().uid(), Math.max(opened.run().start(), startedAt), rate));
     } else if (event instanceof UsageLedger.Ended ended) {
       Run run = ended.run();
-      forEachSeries(run, (s, rate) -> s.end(run.uid(), Math.max(run.start(), startedAt),
-          run.end(), rate));
+      forEachSeries(
+          run, (s, rate) -> s.end(run.uid(), Math.max(run.start(), startedAt), run.end(), rate));
     }
   }
 
@@ -61,22 +62,38 @@ public final class UsageMetrics {
     for (UsageRequest r : run.requests()) {
       double perSecond = UsageTotals.natural(r.resource(), r.amount()).doubleValue();
       Tags fr = Tags.of("flavor", r.flavor(), "resource", r.resource());
-      rates.merge(Tags.of("name", "berth_local_queue_resource_seconds_total")
-          .and(fr).and("namespace", o.namespace(), "local_queue", o.localQueue(),
-              "cost_centre", o.costCentre()), perSecond, Double::sum);
-      rates.merge(Tags.of("name", "berth_cluster_queue_resource_seconds_total")
-          .and(fr).and("cluster_queue", o.clusterQueue()), perSecond, Double::sum);
-      rates.merge(Tags.of("name", "berth_namespace_resource_seconds_total")
-          .and(fr).and("namespace", o.namespace(), "cost_centre", o.costCentre()),
-          perSecond, Double::sum);
+      rates.merge(
+          Tags.of("name", "berth_local_queue_resource_seconds_total")
+              .and(fr)
+              .and(
+                  "namespace",
+                  o.namespace(),
+                  "local_queue",
+                  o.localQueue(),
+                  "cost_centre",
+                  o.costCentre()),
+          perSecond,
+          Double::sum);
+      rates.merge(
+          Tags.of("name", "berth_cluster_queue_resource_seconds_total")
+              .and(fr)
+              .and("cluster_queue", o.clusterQueue()),
+          perSecond,
+          Double::sum);
+      rates.merge(
+          Tags.of("name", "berth_namespace_resource_seconds_total")
+              .and(fr)
+              .and("namespace", o.namespace(), "cost_centre", o.costCentre()),
+          perSecond,
+          Double::sum);
     }
     rates.forEach((key, rate) -> action.apply(series.computeIfAbsent(key, this::register), rate));
   }
 
   private Series register(Tags key) {
     Series s = new Series(clock);
-    String name = key.stream().filter(t -> t.getKey().equals("name")).findFirst()
-        .orElseThrow().getValue();
+    String name =
+        key.stream().filter(t -> t.getKey().equals("name")).findFirst().orElseThrow().getValue();
     Tags tags = Tags.of(key.stream().filter(t -> !t.getKey().equals("name")).toList());
     FunctionCounter.builder(name, s, Series::value)
         .description("Requested resources × seconds with quota reserved")

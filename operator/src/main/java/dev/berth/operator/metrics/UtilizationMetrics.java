@@ -15,8 +15,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code berth_namespace_used_resource_seconds_total{namespace,flavor,resource,cost_centre}}
- *       and {@code berth_local_queue_used_resource_seconds_total{namespace,local_queue,...}}:
- *       GPUs actually busy × seconds;
+ *       and {@code berth_local_queue_used_resource_seconds_total{namespace,local_queue,...}}: GPUs
+ *       actually busy × seconds;
  *   <li>{@code berth_namespace_measured_resource_seconds_total} and the local-queue one: the
  *       requested GPU-seconds of the same runs, so used ÷ measured is the utilization;
  *   <li>{@code berth_utilization_queries_total{outcome=ok|error}}: queries to Prometheus.
@@ -47,22 +47,41 @@ public final class UtilizationMetrics {
         continue;
       }
       double requested = UsageTotals.natural(r.resource(), r.amount()).doubleValue() * seconds;
-      Tags ns = Tags.of("namespace", o.namespace(), "flavor", r.flavor(),
-          "resource", r.resource(), "cost_centre", o.costCentre());
+      Tags ns =
+          Tags.of(
+              "namespace",
+              o.namespace(),
+              "flavor",
+              r.flavor(),
+              "resource",
+              r.resource(),
+              "cost_centre",
+              o.costCentre());
       Tags lq = ns.and("local_queue", o.localQueue());
-      add("berth_namespace_used_resource_seconds", ns, u.doubleValue(),
+      add(
+          "berth_namespace_used_resource_seconds",
+          ns,
+          u.doubleValue(),
           "Devices busy × seconds, from DCGM, of the measured runs");
-      add("berth_local_queue_used_resource_seconds", lq, u.doubleValue(),
+      add(
+          "berth_local_queue_used_resource_seconds",
+          lq,
+          u.doubleValue(),
           "Devices busy × seconds, from DCGM, of the measured runs");
-      add("berth_namespace_measured_resource_seconds", ns, requested,
+      add(
+          "berth_namespace_measured_resource_seconds",
+          ns,
+          requested,
           "Requested × seconds of the runs the DCGM join measured");
-      add("berth_local_queue_measured_resource_seconds", lq, requested,
+      add(
+          "berth_local_queue_measured_resource_seconds",
+          lq,
+          requested,
           "Requested × seconds of the runs the DCGM join measured");
     }
   }
 
   private void add(String name, Tags tags, double amount, String description) {
-    Counter.builder(name).description(description).tags(tags).register(registry)
-        .increment(amount);
+    Counter.builder(name).description(description).tags(tags).register(registry).increment(amount);
   }
 }

@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Marks the AdmissionChecks of the built-in berth.dev/provisioning-request controller Active
- * when the ProvisioningRequestConfig they name exists (and the ProvisioningRequest CRD is
- * installed), Active=False with the reason otherwise, and keeps each check's retry backoff where
- * the admission loop reads it.
+ * Marks the AdmissionChecks of the built-in berth.dev/provisioning-request controller Active when
+ * the ProvisioningRequestConfig they name exists (and the ProvisioningRequest CRD is installed),
+ * Active=False with the reason otherwise, and keeps each check's retry backoff where the admission
+ * loop reads it.
  */
 @ControllerConfiguration(name = "provisioning-admission-checks")
 public final class ProvisioningAdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
@@ -36,8 +36,8 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
   private final Clock clock;
   private InformerEventSource<ProvisioningRequestConfig, AdmissionCheck> configs;
 
-  public ProvisioningAdmissionCheckReconciler(CheckBackoffs backoffs,
-      boolean requestCrdInstalled, Clock clock) {
+  public ProvisioningAdmissionCheckReconciler(
+      CheckBackoffs backoffs, boolean requestCrdInstalled, Clock clock) {
     this.backoffs = backoffs;
     this.requestCrdInstalled = requestCrdInstalled;
     this.clock = clock;
@@ -46,21 +46,27 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
   @Override
   public List<EventSource<?, AdmissionCheck>> prepareEventSources(
       EventSourceContext<AdmissionCheck> context) {
-    context.getPrimaryCache().addIndexer(BY_CONFIG,
-        ac -> CheckConfigs.configName(ac).map(List::of).orElse(List.of()));
-    var configuration = InformerEventSourceConfiguration
-        .from(ProvisioningRequestConfig.class, AdmissionCheck.class)
-        .withSecondaryToPrimaryMapper(config -> context.getPrimaryCache()
-            .byIndex(BY_CONFIG, config.getMetadata().getName()).stream()
-            .map(ResourceID::fromResource).collect(Collectors.toSet()))
-        .build();
+    context
+        .getPrimaryCache()
+        .addIndexer(BY_CONFIG, ac -> CheckConfigs.configName(ac).map(List::of).orElse(List.of()));
+    var configuration =
+        InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, AdmissionCheck.class)
+            .withSecondaryToPrimaryMapper(
+                config ->
+                    context
+                        .getPrimaryCache()
+                        .byIndex(BY_CONFIG, config.getMetadata().getName())
+                        .stream()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .build();
     configs = new InformerEventSource<>(configuration, context);
     return List.of(configs);
   }
 
   @Override
-  public UpdateControl<AdmissionCheck> reconcile(AdmissionCheck ac,
-      Context<AdmissionCheck> context) {
+  public UpdateControl<AdmissionCheck> reconcile(
+      AdmissionCheck ac, Context<AdmissionCheck> context) {
     String name = ac.getMetadata().getName();
     if (!CheckConfigs.ours(ac)) {
       backoffs.remove(name);
@@ -68,25 +74,33 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
     }
     // From the informer's cache, not getSecondaryResources: a check created after its config
     // was never in the mapper's answer for that config.
-    CheckConfigs.Resolution r = CheckConfigs.resolve(ac,
-        n -> configs.get(new ResourceID(n)).orElse(null), requestCrdInstalled);
+    CheckConfigs.Resolution r =
+        CheckConfigs.resolve(
+            ac, n -> configs.get(new ResourceID(n)).orElse(null), requestCrdInstalled);
     if (r.ok()) {
       backoffs.set(name, r.backoff());
     } else {
       backoffs.remove(name);
     }
-    String message = r.ok() ? ProvisioningRequestConfig.CONTROLLER_NAME + " asks the cluster"
-        + " autoscaler for capacity (class " + r.config().provisioningClassName + ")"
-        : r.problem();
+    String message =
+        r.ok()
+            ? ProvisioningRequestConfig.CONTROLLER_NAME
+                + " asks the cluster"
+                + " autoscaler for capacity (class "
+                + r.config().provisioningClassName
+                + ")"
+            : r.problem();
     AdmissionCheck copy = Serialization.clone(ac);
     if (copy.getStatus() == null) {
       copy.setStatus(new AdmissionCheckStatus());
     }
-    List<Condition> conditions = copy.getStatus().conditions == null
-        ? new ArrayList<>() : new ArrayList<>(copy.getStatus().conditions);
+    List<Condition> conditions =
+        copy.getStatus().conditions == null
+            ? new ArrayList<>()
+            : new ArrayList<>(copy.getStatus().conditions);
     copy.getStatus().conditions = conditions;
-    if (!WorkloadConditions.set(conditions, "Active", r.ok(), r.ok() ? "Active" : "NotReady",
-        message, clock.instant())) {
+    if (!WorkloadConditions.set(
+        conditions, "Active", r.ok(), r.ok() ? "Active" : "NotReady", message, clock.instant())) {
       return UpdateControl.noUpdate();
     }
     try {

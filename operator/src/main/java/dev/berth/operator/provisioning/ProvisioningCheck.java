@@ -28,9 +28,9 @@ import java.util.function.Function;
 
 /**
  * The built-in berth.dev/provisioning-request check for one Workload: while it holds quota, one
- * ProvisioningRequest per check and reservation (named by the attempt, requeueState.count + 1),
- * its state mapped from the autoscaler's conditions ({@link ProvisioningOutcome}); requests of
- * earlier attempts, and all of them once the Workload has no quota or finished, deleted.
+ * ProvisioningRequest per check and reservation (named by the attempt, requeueState.count + 1), its
+ * state mapped from the autoscaler's conditions ({@link ProvisioningOutcome}); requests of earlier
+ * attempts, and all of them once the Workload has no quota or finished, deleted.
  */
 public final class ProvisioningCheck {
   private final EventRecorder events;
@@ -44,8 +44,10 @@ public final class ProvisioningCheck {
   }
 
   /** What the reconcile sees besides the Workload: the checks, configs and its requests. */
-  public record View(Function<String, AdmissionCheck> checks,
-      Function<String, ProvisioningRequestConfig> configs, List<ProvisioningRequest> owned) {}
+  public record View(
+      Function<String, AdmissionCheck> checks,
+      Function<String, ProvisioningRequestConfig> configs,
+      List<ProvisioningRequest> owned) {}
 
   public void reconcile(KubernetesClient client, Workload wl, View view) {
     Set<String> keep = new HashSet<>();
@@ -71,7 +73,8 @@ public final class ProvisioningCheck {
 
   /** Quota reserved, not finished, not being evicted, active. */
   static boolean live(Workload wl) {
-    return wl.getStatus() != null && wl.getStatus().admissionChecks != null
+    return wl.getStatus() != null
+        && wl.getStatus().admissionChecks != null
         && WorkloadConditions.hasQuotaReserved(wl)
         && !WorkloadConditions.isFinished(wl)
         && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
@@ -79,22 +82,30 @@ public final class ProvisioningCheck {
   }
 
   /** One check of the workload; true when its entry changed. */
-  private boolean step(KubernetesClient client, Workload wl, AdmissionCheckState entry,
-      AdmissionCheck ac, View view, Set<String> keep) {
+  private boolean step(
+      KubernetesClient client,
+      Workload wl,
+      AdmissionCheckState entry,
+      AdmissionCheck ac,
+      View view,
+      Set<String> keep) {
     CheckConfigs.Resolution r = CheckConfigs.resolve(ac, view.configs(), true);
     if (!r.ok()) {
       return set(wl, entry, CheckState.Pending, r.problem(), null);
     }
     int retries = retries(wl);
-    String name = ProvisioningRequestNames.request(wl.getMetadata().getName(), entry.name,
-        retries + 1);
+    String name =
+        ProvisioningRequestNames.request(wl.getMetadata().getName(), entry.name, retries + 1);
     keep.add(name);
     CheckState current = CheckState.of(entry.state);
     if (current == CheckState.Retry || current == CheckState.Rejected) {
       return false; // decided; the admission loop evicts or deactivates, then the checks reset
     }
-    ProvisioningRequest pr = view.owned().stream()
-        .filter(p -> p.getMetadata().getName().equals(name)).findFirst().orElse(null);
+    ProvisioningRequest pr =
+        view.owned().stream()
+            .filter(p -> p.getMetadata().getName().equals(name))
+            .findFirst()
+            .orElse(null);
     if (pr == null) {
       if (current == CheckState.Ready) {
         return false; // Ready without a request: none was needed, or it is gone after use
@@ -102,20 +113,43 @@ public final class ProvisioningCheck {
       ProvisioningRequestPlan plan =
           ProvisioningRequestPlan.of(wl, entry.name, retries + 1, r.config(), flavors);
       if (plan == null) {
-        return set(wl, entry, CheckState.Ready, "no podSet requests a managed resource "
-            + r.config().managedResources + ": nothing to provision", null);
+        return set(
+            wl,
+            entry,
+            CheckState.Ready,
+            "no podSet requests a managed resource "
+                + r.config().managedResources
+                + ": nothing to provision",
+            null);
       }
       create(client, plan);
-      events.normal(wl, "ProvisioningRequestCreated", "Created ProvisioningRequest " + name
-          + " (class " + r.config().provisioningClassName + ") for AdmissionCheck "
-          + entry.name);
-      return set(wl, entry, CheckState.Pending, "ProvisioningRequest " + name
-          + " created, waiting for the autoscaler", null);
+      events.normal(
+          wl,
+          "ProvisioningRequestCreated",
+          "Created ProvisioningRequest "
+              + name
+              + " (class "
+              + r.config().provisioningClassName
+              + ") for AdmissionCheck "
+              + entry.name);
+      return set(
+          wl,
+          entry,
+          CheckState.Pending,
+          "ProvisioningRequest " + name + " created, waiting for the autoscaler",
+          null);
     }
-    ProvisioningOutcome.Decision d = ProvisioningOutcome.decide(name, conditions(pr),
-        WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED), retries, r.limitCount());
-    List<PodSetUpdate> updates = d.state() == CheckState.Ready
-        ? podSetUpdates(pr, wl, r.config().provisioningClassName) : null;
+    ProvisioningOutcome.Decision d =
+        ProvisioningOutcome.decide(
+            name,
+            conditions(pr),
+            WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED),
+            retries,
+            r.limitCount());
+    List<PodSetUpdate> updates =
+        d.state() == CheckState.Ready
+            ? podSetUpdates(pr, wl, r.config().provisioningClassName)
+            : null;
     boolean changed = set(wl, entry, d.state(), d.message(), updates);
     if (changed && d.state() != current) {
       if (d.state() == CheckState.Ready) {
@@ -136,19 +170,23 @@ public final class ProvisioningCheck {
     if (pr.getStatus() == null || pr.getStatus().conditions == null) {
       return List.of();
     }
-    return pr.getStatus().conditions.stream().map(c -> new RequestCondition(c.getType(),
-        c.getStatus(), c.getReason(), c.getMessage())).toList();
+    return pr.getStatus().conditions.stream()
+        .map(c -> new RequestCondition(c.getType(), c.getStatus(), c.getReason(), c.getMessage()))
+        .toList();
   }
 
   /** The annotations that make each provisioned podSet's pods use the booked capacity. */
-  private static List<PodSetUpdate> podSetUpdates(ProvisioningRequest pr, Workload wl,
-      String className) {
+  private static List<PodSetUpdate> podSetUpdates(
+      ProvisioningRequest pr, Workload wl, String className) {
     List<PodSetUpdate> updates = new ArrayList<>();
     for (var ps : wl.getSpec().podSets) {
       String template = ProvisioningRequestNames.podTemplate(pr.getMetadata().getName(), ps.name);
-      boolean provisioned = pr.getSpec() != null && pr.getSpec().podSets != null
-          && pr.getSpec().podSets.stream().anyMatch(p -> p.podTemplateRef != null
-              && template.equals(p.podTemplateRef.name));
+      boolean provisioned =
+          pr.getSpec() != null
+              && pr.getSpec().podSets != null
+              && pr.getSpec().podSets.stream()
+                  .anyMatch(
+                      p -> p.podTemplateRef != null && template.equals(p.podTemplateRef.name));
       if (provisioned) {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(ProvisioningRequest.CONSUME_ANNOTATION, pr.getMetadata().getName());
@@ -160,10 +198,16 @@ public final class ProvisioningCheck {
   }
 
   /** Sets the entry; true when anything of it changed. */
-  private boolean set(Workload wl, AdmissionCheckState entry, CheckState state, String message,
+  private boolean set(
+      Workload wl,
+      AdmissionCheckState entry,
+      CheckState state,
+      String message,
       List<PodSetUpdate> updates) {
-    boolean changed = !state.name().equals(entry.state) || !Objects.equals(message, entry.message)
-        || !Serialization.asJson(updates).equals(Serialization.asJson(entry.podSetUpdates));
+    boolean changed =
+        !state.name().equals(entry.state)
+            || !Objects.equals(message, entry.message)
+            || !Serialization.asJson(updates).equals(Serialization.asJson(entry.podSetUpdates));
     if (!changed) {
       return false;
     }

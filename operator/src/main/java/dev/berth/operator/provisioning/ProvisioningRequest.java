@@ -1,7 +1,7 @@
 package dev.berth.operator.provisioning;
 
-import dev.berth.operator.job.OpenObject;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.berth.operator.job.OpenObject;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -26,8 +26,10 @@ public class ProvisioningRequest
     implements Namespaced {
   public static final String GROUP = "autoscaling.x-k8s.io";
   public static final String CRD = "provisioningrequests." + GROUP;
+
   /** Pod annotation: the ProvisioningRequest whose booked capacity the pod uses. */
   public static final String CONSUME_ANNOTATION = GROUP + "/consume-provisioning-request";
+
   /** Pod annotation: that request's provisioning class. */
   public static final String CLASS_ANNOTATION = GROUP + "/provisioning-class-name";
 

@@ -6,8 +6,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Deterministic names, so that a reconcile repeated after a crash or a lost reply finds the
- * objects it made instead of making second ones: {@code <workload>-<check>-<attempt>} for a
+ * Deterministic names, so that a reconcile repeated after a crash or a lost reply finds the objects
+ * it made instead of making second ones: {@code <workload>-<check>-<attempt>} for a
  * ProvisioningRequest, {@code ppt-<request>-<podSet>} for its PodTemplates. A name over the
  * 253-character limit is cut and ends in a hash of the whole, so it stays unique.
  */
@@ -39,8 +39,8 @@ public final class ProvisioningRequestNames {
 
   private static String hash(String s) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(s.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 5);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -22,19 +22,23 @@ import java.util.Map;
 
 /**
  * The ProvisioningRequest (and its PodTemplates) that one attempt of a check asks the autoscaler
- * for: a podSet for each podSet of the workload that requests a managed resource, with the
- * admitted count and the pod template as it will start (the assigned flavors' node labels and
- * tolerations added, so the autoscaler scales the node group the pods will land on). Everything
- * is owned by the Workload, so the garbage collector removes what the check did not. Pure.
+ * for: a podSet for each podSet of the workload that requests a managed resource, with the admitted
+ * count and the pod template as it will start (the assigned flavors' node labels and tolerations
+ * added, so the autoscaler scales the node group the pods will land on). Everything is owned by the
+ * Workload, so the garbage collector removes what the check did not. Pure.
  */
-public record ProvisioningRequestPlan(ProvisioningRequest request, List<PodTemplate> templates,
-    List<String> podSets) {
+public record ProvisioningRequestPlan(
+    ProvisioningRequest request, List<PodTemplate> templates, List<String> podSets) {
   /** Annotation on what the check creates: the AdmissionCheck it was created for. */
   public static final String CHECK_ANNOTATION = Berth.GROUP + "/admission-check";
 
   /** The plan, or null when no podSet requests a managed resource (nothing to provision). */
-  public static ProvisioningRequestPlan of(Workload wl, String check, int attempt,
-      ProvisioningRequestConfigSpec config, Integration.FlavorLookup flavors) {
+  public static ProvisioningRequestPlan of(
+      Workload wl,
+      String check,
+      int attempt,
+      ProvisioningRequestConfigSpec config,
+      Integration.FlavorLookup flavors) {
     String name = ProvisioningRequestNames.request(wl.getMetadata().getName(), check, attempt);
     List<PodTemplate> templates = new ArrayList<>();
     List<ProvisioningRequest.PodSet> podSets = new ArrayList<>();
@@ -63,8 +67,10 @@ public record ProvisioningRequestPlan(ProvisioningRequest request, List<PodTempl
     pr.setMetadata(meta(name, wl, check));
     ProvisioningRequest.Spec spec = new ProvisioningRequest.Spec();
     spec.provisioningClassName = config.provisioningClassName;
-    spec.parameters = config.parameters == null || config.parameters.isEmpty()
-        ? null : new LinkedHashMap<>(config.parameters);
+    spec.parameters =
+        config.parameters == null || config.parameters.isEmpty()
+            ? null
+            : new LinkedHashMap<>(config.parameters);
     spec.podSets = podSets;
     pr.setSpec(spec);
     return new ProvisioningRequestPlan(pr, templates, names);
@@ -76,17 +82,21 @@ public record ProvisioningRequestPlan(ProvisioningRequest request, List<PodTempl
       return true;
     }
     Map<String, Quantity> requests = PodRequests.of(ps.template.getSpec());
-    return managed.stream().anyMatch(r -> requests.containsKey(r)
-        && requests.get(r).getNumericalAmount().signum() > 0);
+    return managed.stream()
+        .anyMatch(
+            r -> requests.containsKey(r) && requests.get(r).getNumericalAmount().signum() > 0);
   }
 
   private static PodSetAssignment assignment(Workload wl, String podSet) {
-    if (wl.getStatus() == null || wl.getStatus().admission == null
+    if (wl.getStatus() == null
+        || wl.getStatus().admission == null
         || wl.getStatus().admission.podSetAssignments == null) {
       return null;
     }
     return wl.getStatus().admission.podSetAssignments.stream()
-        .filter(a -> podSet.equals(a.name)).findFirst().orElse(null);
+        .filter(a -> podSet.equals(a.name))
+        .findFirst()
+        .orElse(null);
   }
 
   private static ObjectMeta meta(String name, Workload wl, String check) {
@@ -100,9 +110,12 @@ public record ProvisioningRequestPlan(ProvisioningRequest request, List<PodTempl
 
   static OwnerReference owner(Workload wl) {
     return new OwnerReferenceBuilder()
-        .withApiVersion(Berth.API_VERSION).withKind("Workload")
-        .withName(wl.getMetadata().getName()).withUid(wl.getMetadata().getUid())
-        .withController(true).withBlockOwnerDeletion(true)
+        .withApiVersion(Berth.API_VERSION)
+        .withKind("Workload")
+        .withName(wl.getMetadata().getName())
+        .withUid(wl.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
         .build();
   }
 }

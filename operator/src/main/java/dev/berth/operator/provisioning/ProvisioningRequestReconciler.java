@@ -39,40 +39,60 @@ public final class ProvisioningRequestReconciler implements Reconciler<Workload>
   @Override
   public List<EventSource<?, Workload>> prepareEventSources(EventSourceContext<Workload> context) {
     IndexerResourceCache<Workload> workloads = context.getPrimaryCache();
-    workloads.addIndexer(BY_CHECK, wl -> wl.getStatus() == null
-        || wl.getStatus().admissionChecks == null ? List.of()
-        : wl.getStatus().admissionChecks.stream().filter(c -> c != null && c.name != null)
-            .map(c -> c.name).toList());
-    var requests = new InformerEventSource<>(InformerEventSourceConfiguration
-        .from(ProvisioningRequest.class, Workload.class)
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Workload.class, false))
-        .build(), context);
-    checks = new InformerEventSource<>(InformerEventSourceConfiguration
-        .from(AdmissionCheck.class, Workload.class)
-        .withSecondaryToPrimaryMapper(ac -> listing(workloads, ac.getMetadata().getName()))
-        .build(), context);
-    configs = new InformerEventSource<>(InformerEventSourceConfiguration
-        .from(ProvisioningRequestConfig.class, Workload.class)
-        .withSecondaryToPrimaryMapper(config -> checks
-            .list(ac -> CheckConfigs.configName(ac)
-                .filter(config.getMetadata().getName()::equals).isPresent())
-            .flatMap(ac -> listing(workloads, ac.getMetadata().getName()).stream())
-            .collect(Collectors.toSet()))
-        .build(), context);
+    workloads.addIndexer(
+        BY_CHECK,
+        wl ->
+            wl.getStatus() == null || wl.getStatus().admissionChecks == null
+                ? List.of()
+                : wl.getStatus().admissionChecks.stream()
+                    .filter(c -> c != null && c.name != null)
+                    .map(c -> c.name)
+                    .toList());
+    var requests =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(ProvisioningRequest.class, Workload.class)
+                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Workload.class, false))
+                .build(),
+            context);
+    checks =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(AdmissionCheck.class, Workload.class)
+                .withSecondaryToPrimaryMapper(ac -> listing(workloads, ac.getMetadata().getName()))
+                .build(),
+            context);
+    configs =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, Workload.class)
+                .withSecondaryToPrimaryMapper(
+                    config ->
+                        checks
+                            .list(
+                                ac ->
+                                    CheckConfigs.configName(ac)
+                                        .filter(config.getMetadata().getName()::equals)
+                                        .isPresent())
+                            .flatMap(ac -> listing(workloads, ac.getMetadata().getName()).stream())
+                            .collect(Collectors.toSet()))
+                .build(),
+            context);
     return List.of(requests, checks, configs);
   }
 
   private static Set<ResourceID> listing(IndexerResourceCache<Workload> workloads, String check) {
-    return workloads.byIndex(BY_CHECK, check).stream().map(ResourceID::fromResource)
+    return workloads.byIndex(BY_CHECK, check).stream()
+        .map(ResourceID::fromResource)
         .collect(Collectors.toSet());
   }
 
   @Override
   public UpdateControl<Workload> reconcile(Workload workload, Context<Workload> context) {
-    check.reconcile(context.getClient(), workload, new ProvisioningCheck.View(
-        name -> checks.get(new ResourceID(name)).orElse(null),
-        name -> configs.get(new ResourceID(name)).orElse(null),
-        List.copyOf(context.getSecondaryResources(ProvisioningRequest.class))));
+    check.reconcile(
+        context.getClient(),
+        workload,
+        new ProvisioningCheck.View(
+            name -> checks.get(new ResourceID(name)).orElse(null),
+            name -> configs.get(new ResourceID(name)).orElse(null),
+            List.copyOf(context.getSecondaryResources(ProvisioningRequest.class))));
     return UpdateControl.noUpdate();
   }
 }

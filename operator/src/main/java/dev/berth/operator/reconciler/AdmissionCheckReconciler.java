@@ -9,10 +9,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /**
- * AdmissionChecks, status included (their controllers mark them Active): the workloads waiting
- * on a check are looked at again when it changes.
+ * AdmissionChecks, status included (their controllers mark them Active): the workloads waiting on a
+ * check are looked at again when it changes.
  */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true,
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false)
 public final class AdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
   private final AdmissionLoop loop;

@@ -1,10 +1,10 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -15,13 +15,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Feeds ClusterQueues to the engine; keeps the resource-in-use finalizer while workloads still
- * hold quota in the queue. Status is written by the admission loop's publisher.
+ * Feeds ClusterQueues to the engine; keeps the resource-in-use finalizer while workloads still hold
+ * quota in the queue. Status is written by the admission loop's publisher.
  */
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   private final AdmissionLoop loop;
   private final SpecCheck check;
+
   /** Deleting ClusterQueues: done once the loop has run a cycle that knew it was terminating. */
   private final Map<String, CompletableFuture<Void>> terminating = new ConcurrentHashMap<>();
 

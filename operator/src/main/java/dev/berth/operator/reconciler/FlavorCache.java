@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Node labels and tolerations of flavors, for injecting into admitted Jobs: read from the
- * flavors the admission loop decided with, so a Job starts on exactly what was admitted.
+ * Node labels and tolerations of flavors, for injecting into admitted Jobs: read from the flavors
+ * the admission loop decided with, so a Job starts on exactly what was admitted.
  */
 public final class FlavorCache implements Integration.FlavorLookup {
   private final ClusterState state;

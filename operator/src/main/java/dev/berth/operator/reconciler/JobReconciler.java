@@ -34,7 +34,8 @@ public final class JobReconciler implements Reconciler<Job> {
     if (context.isPrimaryResourceDeleted()) {
       lifecycle.deleted(context.getClient(), job);
     } else {
-      lifecycle.reconcile(context.getClient(), job, OwnedWorkloads.find(context, lifecycle.workloadName(job)));
+      lifecycle.reconcile(
+          context.getClient(), job, OwnedWorkloads.find(context, lifecycle.workloadName(job)));
     }
     return UpdateControl.noUpdate();
   }

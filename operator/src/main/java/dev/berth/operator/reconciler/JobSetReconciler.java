@@ -36,12 +36,14 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
   public List<EventSource<?, JobSet>> prepareEventSources(EventSourceContext<JobSet> context) {
     // Its child Jobs too: the last pod of an evicted JobSet stopping changes a child Job's
     // terminating count and nothing of the JobSet, yet it is when the quota may go back.
-    var childJobs = InformerEventSourceConfiguration.from(Job.class, JobSet.class)
-        .withName("jobset-child-jobs")
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(JobSet.class, false))
-        .withLabelSelector(JobSetAdapter.JOBSET_NAME_LABEL)
-        .build();
-    return List.of(OwnedWorkloads.eventSource(context, JobSet.class, "JobSet"),
+    var childJobs =
+        InformerEventSourceConfiguration.from(Job.class, JobSet.class)
+            .withName("jobset-child-jobs")
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(JobSet.class, false))
+            .withLabelSelector(JobSetAdapter.JOBSET_NAME_LABEL)
+            .build();
+    return List.of(
+        OwnedWorkloads.eventSource(context, JobSet.class, "JobSet"),
         new InformerEventSource<>(childJobs, context));
   }
 
@@ -51,7 +53,9 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
       lifecycle.deleted(context.getClient(), jobSet);
     } else {
       lifecycle.reconcile(
-          context.getClient(), jobSet, OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)));
+          context.getClient(),
+          jobSet,
+          OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)));
     }
     return UpdateControl.noUpdate();
   }

@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Namespace labels, for the ClusterQueues' namespaceSelectors. */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false)
 public final class NamespaceReconciler implements Reconciler<Namespace> {
   private final AdmissionLoop loop;
 
@@ -25,7 +27,10 @@ public final class NamespaceReconciler implements Reconciler<Namespace> {
       loop.submit(state -> state.namespaceDeleted(name));
     } else {
       Map<String, String> labels =
-          new HashMap<>(namespace.getMetadata().getLabels() == null ? Map.of() : namespace.getMetadata().getLabels());
+          new HashMap<>(
+              namespace.getMetadata().getLabels() == null
+                  ? Map.of()
+                  : namespace.getMetadata().getLabels());
       loop.submit(state -> state.namespace(name, labels));
     }
     return UpdateControl.noUpdate();

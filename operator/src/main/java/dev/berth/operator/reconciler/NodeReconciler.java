@@ -11,7 +11,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  * Nodes, for topology-aware placement. Every status heartbeat arrives here; the engine ignores a
  * node whose labels, allocatable, readiness, cordon and taints did not change.
  */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false)
 public final class NodeReconciler implements Reconciler<Node> {
   private final AdmissionLoop loop;
 

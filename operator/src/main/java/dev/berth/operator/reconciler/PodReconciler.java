@@ -13,17 +13,20 @@ import java.time.Duration;
 
 /**
  * Pods: those bound to nodes take capacity from topology-aware placement, and those of an admitted
- * topology-aware podSet wait behind Berth's scheduling gate until the {@link TopologyUngater}
- * sends each into its domain.
+ * topology-aware podSet wait behind Berth's scheduling gate until the {@link TopologyUngater} sends
+ * each into its domain.
  */
 @ControllerConfiguration(
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false,
     // Finished pods hold no node capacity and need no gate: not cached at all. A pod that finishes
     // leaves the selection, which the informer reports as its deletion.
-    informer = @Informer(fieldSelector = {
-        @Field(path = "status.phase", value = "Succeeded", negated = true),
-        @Field(path = "status.phase", value = "Failed", negated = true)}))
+    informer =
+        @Informer(
+            fieldSelector = {
+              @Field(path = "status.phase", value = "Succeeded", negated = true),
+              @Field(path = "status.phase", value = "Failed", negated = true)
+            }))
 public final class PodReconciler implements Reconciler<Pod> {
   private final AdmissionLoop loop;
   private final TopologyUngater ungater;

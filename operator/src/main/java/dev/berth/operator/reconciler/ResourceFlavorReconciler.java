@@ -11,8 +11,8 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
 
 /**
- * Feeds ResourceFlavors to the engine and keeps {@code berth.dev/resource-in-use} on each one
- * until no ClusterQueue names it, so a flavor cannot vanish from under admitted workloads.
+ * Feeds ResourceFlavors to the engine and keeps {@code berth.dev/resource-in-use} on each one until
+ * no ClusterQueue names it, so a flavor cannot vanish from under admitted workloads.
  */
 @ControllerConfiguration(triggerReconcilerOnAllEvents = true)
 public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor> {
@@ -25,7 +25,8 @@ public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor
   }
 
   @Override
-  public UpdateControl<ResourceFlavor> reconcile(ResourceFlavor flavor, Context<ResourceFlavor> context) {
+  public UpdateControl<ResourceFlavor> reconcile(
+      ResourceFlavor flavor, Context<ResourceFlavor> context) {
     String name = flavor.getMetadata().getName();
     if (context.isPrimaryResourceDeleted()) {
       loop.submit(state -> state.flavorDeleted(name));

@@ -28,7 +28,11 @@ public final class SpecCheck {
     }
     String message =
         errors.stream().map(e -> e.path() + ": " + e.message()).collect(Collectors.joining("; "));
-    log.warn("{} {} is invalid and ignored: {}", object.getKind(), object.getMetadata().getName(), message);
+    log.warn(
+        "{} {} is invalid and ignored: {}",
+        object.getKind(),
+        object.getMetadata().getName(),
+        message);
     events.warning(object, "InvalidSpec", "Ignored until fixed: " + message);
     return false;
   }

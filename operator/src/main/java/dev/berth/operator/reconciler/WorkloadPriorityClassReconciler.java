@@ -8,7 +8,9 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /** Keeps the priority values that new Workloads get. */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false)
 public final class WorkloadPriorityClassReconciler implements Reconciler<WorkloadPriorityClass> {
   private final PriorityResolver priorities;
 

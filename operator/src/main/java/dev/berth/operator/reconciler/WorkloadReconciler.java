@@ -12,7 +12,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  * Feeds every Workload change, status included, to the engine: the status says whether it holds
  * quota, waits, or finished.
  */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    triggerReconcilerOnAllEvents = true,
+    generationAwareEventProcessing = false)
 public final class WorkloadReconciler implements Reconciler<Workload> {
   private final AdmissionLoop loop;
   private final SpecCheck check;

@@ -29,13 +29,13 @@ import org.slf4j.LoggerFactory;
  * engine's reason and its one-line summary (the whole explanation goes into an Event when the
  * reason changes). Inadmissible workloads (missing LocalQueue, namespace outside the selector,
  * ClusterQueue held or terminating, behind a StrictFIFO head) are never evaluated by a cycle, so
- * besides the workloads a cycle looked at, all pending workloads are swept at most once per
- * {@link #SWEEP_EVERY}.
+ * besides the workloads a cycle looked at, all pending workloads are swept at most once per {@link
+ * #SWEEP_EVERY}.
  *
- * <p>Writes stay cheap: only on change, carrying the resourceVersion, and per workload at most
- * once per {@link #REASON_EVERY} when the reason changes and once per {@link #MESSAGE_EVERY}
- * when only the numbers in the message do. A change held back is written when it is due; the
- * loop is poked then, so no event is needed for it.
+ * <p>Writes stay cheap: only on change, carrying the resourceVersion, and per workload at most once
+ * per {@link #REASON_EVERY} when the reason changes and once per {@link #MESSAGE_EVERY} when only
+ * the numbers in the message do. A change held back is written when it is due; the loop is poked
+ * then, so no event is needed for it.
  */
 public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(PendingConditions.class);
@@ -50,15 +50,23 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private final Consumer<Duration> pokeAfter;
   private final Counter writes;
   private final StartEstimates estimates;
+
   /** When each pending workload's condition was last written by us. */
   private final Map<String, Instant> lastWrite = new HashMap<>();
+
   /** Changes held back by the rate bound: when each becomes due. */
   private final Map<String, Instant> due = new HashMap<>();
+
   private Instant lastSweep = Instant.EPOCH;
   private Instant pokeScheduledFor;
 
-  public PendingConditions(KubernetesClient client, ClusterState state, EventRecorder events,
-      Clock clock, Consumer<Duration> pokeAfter, MeterRegistry registry,
+  public PendingConditions(
+      KubernetesClient client,
+      ClusterState state,
+      EventRecorder events,
+      Clock clock,
+      Consumer<Duration> pokeAfter,
+      MeterRegistry registry,
       StartEstimates estimates) {
     this.estimates = estimates;
     this.client = client;
@@ -66,9 +74,10 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     this.events = events;
     this.clock = clock;
     this.pokeAfter = pokeAfter;
-    this.writes = Counter.builder("berth_pending_condition_writes_total")
-        .description("Status writes of pending Workloads' QuotaReserved=False condition")
-        .register(registry);
+    this.writes =
+        Counter.builder("berth_pending_condition_writes_total")
+            .description("Status writes of pending Workloads' QuotaReserved=False condition")
+            .register(registry);
   }
 
   @Override
@@ -104,7 +113,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   }
 
   private void pokeAt(Instant when, Instant now) {
-    if (pokeScheduledFor != null && !pokeScheduledFor.isBefore(now)
+    if (pokeScheduledFor != null
+        && !pokeScheduledFor.isBefore(now)
         && !pokeScheduledFor.isAfter(when)) {
       return;
     }
@@ -114,17 +124,21 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   private void publish(PendingStatus pending, Instant now) {
     Workload latest = state.latestWorkload(pending.workloadUid()).orElse(null);
-    if (latest == null || WorkloadConditions.hasQuotaReserved(latest)
+    if (latest == null
+        || WorkloadConditions.hasQuotaReserved(latest)
         || WorkloadConditions.isFinished(latest)) {
       return;
     }
     String reason = pending.reason().name();
     String summary = summary(latest, pending, estimates.note(pending.workloadUid()));
-    Condition current = latest.getStatus() == null ? null
-        : WorkloadConditions.find(latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
-            .orElse(null);
-    boolean reasonChanged = current == null || !"False".equals(current.status)
-        || !reason.equals(current.reason);
+    Condition current =
+        latest.getStatus() == null
+            ? null
+            : WorkloadConditions.find(
+                    latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
+                .orElse(null);
+    boolean reasonChanged =
+        current == null || !"False".equals(current.status) || !reason.equals(current.reason);
     if (!reasonChanged && Objects.equals(summary, current.message)) {
       due.remove(pending.workloadUid());
       return;
@@ -150,22 +164,30 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
       }
     } catch (KubernetesClientException e) {
       // 409: a newer version is on its way; its cycle publishes again. Otherwise the sweep does.
-      log.debug("pending condition of {}/{} not written ({})", latest.getMetadata().getNamespace(),
-          latest.getMetadata().getName(), e.getCode());
+      log.debug(
+          "pending condition of {}/{} not written ({})",
+          latest.getMetadata().getNamespace(),
+          latest.getMetadata().getName(),
+          e.getCode());
     }
   }
 
   /**
-   * The engine's summary, prefixed for a requeued workload with why it was evicted, and ending
-   * with the estimated start ({@link StartEstimates#note}, at most 79 characters), which is kept
-   * whole: the summary is shortened to make room for it.
+   * The engine's summary, prefixed for a requeued workload with why it was evicted, and ending with
+   * the estimated start ({@link StartEstimates#note}, at most 79 characters), which is kept whole:
+   * the summary is shortened to make room for it.
    */
   static String summary(Workload wl, PendingStatus pending, String estimate) {
-    Condition requeued = wl.getStatus() == null ? null
-        : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED)
-            .filter(Condition::isTrue).orElse(null);
-    String text = requeued == null ? pending.summary()
-        : "requeued after " + requeued.reason + ": " + pending.summary();
+    Condition requeued =
+        wl.getStatus() == null
+            ? null
+            : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED)
+                .filter(Condition::isTrue)
+                .orElse(null);
+    String text =
+        requeued == null
+            ? pending.summary()
+            : "requeued after " + requeued.reason + ": " + pending.summary();
     int room = Explanation.SUMMARY_LIMIT - estimate.length();
     if (text.length() > room) {
       text = text.substring(0, Math.max(0, room - 1)) + "\u2026";

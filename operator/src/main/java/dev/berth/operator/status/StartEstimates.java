@@ -13,10 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * Runs the engine's start-time replay on the loop thread at most once per {@link #REPLAY_EVERY}
- * (the visibility API reads the engine's latest estimates), and keeps for each pending workload
- * the estimate its condition shows: replaced only on a meaningful change (the basis changes, it
- * becomes known or unknown, or it moves by at least a minute and a tenth of the time left), so
- * that the condition's message, and thus its status writes, do not follow every small drift.
+ * (the visibility API reads the engine's latest estimates), and keeps for each pending workload the
+ * estimate its condition shows: replaced only on a meaningful change (the basis changes, it becomes
+ * known or unknown, or it moves by at least a minute and a tenth of the time left), so that the
+ * condition's message, and thus its status writes, do not follow every small drift.
  */
 public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome> {
   static final Duration REPLAY_EVERY = Duration.ofSeconds(15);
@@ -41,11 +41,16 @@ public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome
       return;
     }
     lastReplay = now;
-    Map<String, StartEstimate> fresh = state.engine().estimateStarts(now.toEpochMilli(),
-        state.executionDeadlines(), state.executionBudgets());
+    Map<String, StartEstimate> fresh =
+        state
+            .engine()
+            .estimateStarts(
+                now.toEpochMilli(), state.executionDeadlines(), state.executionBudgets());
     shown.keySet().retainAll(fresh.keySet());
-    fresh.forEach((uid, est) -> shown.merge(uid, est,
-        (old, neu) -> meaningful(old, neu, now.toEpochMilli()) ? neu : old));
+    fresh.forEach(
+        (uid, est) ->
+            shown.merge(
+                uid, est, (old, neu) -> meaningful(old, neu, now.toEpochMilli()) ? neu : old));
     if (!fresh.isEmpty()) {
       // Estimates age even when nothing happens (a workload running past its median).
       pokeAfter.accept(REPLAY_EVERY);
@@ -69,9 +74,9 @@ public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome
 
   /**
    * What the workload's QuotaReserved=False message adds: "; estimated start 2026-12-01T16:20Z
-   * (maxExecutionTime)", the basis shortened to keep it within {@link #NOTE_LIMIT} characters;
-   * "" before the first replay and when the estimate is unknown (the visibility API says why:
-   * a message is for the reason, and a deep queue's tail then causes no writes).
+   * (maxExecutionTime)", the basis shortened to keep it within {@link #NOTE_LIMIT} characters; ""
+   * before the first replay and when the estimate is unknown (the visibility API says why: a
+   * message is for the reason, and a deep queue's tail then causes no writes).
    */
   public String note(String uid) {
     StartEstimate est = shown.get(uid);

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * flavor with the borrowed part, and the Active condition. Writes carry the resourceVersion; a
  * conflict means a newer object is on its way, and the cycle it triggers publishes again.
  */
-public final class StatusPublisher implements java.util.function.Consumer<AdmissionLoop.CycleOutcome> {
+public final class StatusPublisher
+    implements java.util.function.Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(StatusPublisher.class);
 
   private final KubernetesClient client;
@@ -65,7 +66,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
   private void publish(ClusterQueue cq, AdmissionEngine engine) {
     String name = cq.getMetadata().getName();
     ClusterQueue copy = Serialization.clone(cq);
-    ClusterQueueStatus status = copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
+    ClusterQueueStatus status =
+        copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
     copy.setStatus(status);
     QueueCounts counts = engine.status().clusterQueueCounts(name);
     status.pendingWorkloads = counts.pending();
@@ -78,8 +80,10 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
           .add(
               new ResourceUsage(
                   u.resource(),
-                  new io.fabric8.kubernetes.api.model.Quantity(Quantity.format(u.resource(), u.total())),
-                  new io.fabric8.kubernetes.api.model.Quantity(Quantity.format(u.resource(), u.borrowed()))));
+                  new io.fabric8.kubernetes.api.model.Quantity(
+                      Quantity.format(u.resource(), u.total())),
+                  new io.fabric8.kubernetes.api.model.Quantity(
+                      Quantity.format(u.resource(), u.borrowed()))));
     }
     List<FlavorUsage> flavors = new ArrayList<>();
     byFlavor.forEach((flavor, resources) -> flavors.add(new FlavorUsage(flavor, resources)));
@@ -108,7 +112,9 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
     if (cq.getMetadata().getDeletionTimestamp() != null) {
       return "Terminating";
     }
-    if (cq.getSpec() != null && cq.getSpec().stopPolicy != null && cq.getSpec().stopPolicy != StopPolicy.None) {
+    if (cq.getSpec() != null
+        && cq.getSpec().stopPolicy != null
+        && cq.getSpec().stopPolicy != StopPolicy.None) {
       return "Stopped";
     }
     if (cq.getSpec() != null && cq.getSpec().resourceGroups != null) {
@@ -178,7 +184,9 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
   }
 
   private void publish(
-      LocalQueue lq, AdmissionEngine engine, Map<String, Map<String, Map<String, Long>>> byLocalQueue) {
+      LocalQueue lq,
+      AdmissionEngine engine,
+      Map<String, Map<String, Map<String, Long>>> byLocalQueue) {
     String namespace = lq.getMetadata().getNamespace();
     String name = lq.getMetadata().getName();
     LocalQueue copy = Serialization.clone(lq);
@@ -199,7 +207,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
                       list.add(
                           new ResourceUsage(
                               resource,
-                              new io.fabric8.kubernetes.api.model.Quantity(Quantity.format(resource, amount)),
+                              new io.fabric8.kubernetes.api.model.Quantity(
+                                  Quantity.format(resource, amount)),
                               null)));
               flavors.add(new FlavorUsage(flavor, list));
             });
@@ -210,14 +219,18 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
       status.conditions = new ArrayList<>();
     }
     String cqName = lq.getSpec().clusterQueue;
-    boolean cqExists = state.clusterQueues().stream().anyMatch(c -> c.getMetadata().getName().equals(cqName));
+    boolean cqExists =
+        state.clusterQueues().stream().anyMatch(c -> c.getMetadata().getName().equals(cqName));
     boolean stopped = lq.getSpec().stopPolicy != null && lq.getSpec().stopPolicy != StopPolicy.None;
     String reason = !cqExists ? "ClusterQueueDoesNotExist" : stopped ? "Stopped" : "Ready";
     String message =
         !cqExists
             ? "ClusterQueue " + cqName + " doesn't exist"
-            : stopped ? "LocalQueue is stopped (" + lq.getSpec().stopPolicy + ")" : "Can submit new workloads to ClusterQueue " + cqName;
-    WorkloadConditions.set(status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
+            : stopped
+                ? "LocalQueue is stopped (" + lq.getSpec().stopPolicy + ")"
+                : "Can submit new workloads to ClusterQueue " + cqName;
+    WorkloadConditions.set(
+        status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
     if (!Objects.equals(json(lq.getStatus()), json(status))) {
       write(copy);
     }
@@ -241,7 +254,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
           return;
         }
       }
-      log.debug("status of ClusterQueue {} not written ({})", cq.getMetadata().getName(), e.getCode());
+      log.debug(
+          "status of ClusterQueue {} not written ({})", cq.getMetadata().getName(), e.getCode());
     }
   }
 
@@ -261,7 +275,8 @@ public final class StatusPublisher implements java.util.function.Consumer<Admiss
           return;
         }
       }
-      log.debug("status of LocalQueue {} not written ({})", lq.getMetadata().getName(), e.getCode());
+      log.debug(
+          "status of LocalQueue {} not written ({})", lq.getMetadata().getName(), e.getCode());
     }
   }
 

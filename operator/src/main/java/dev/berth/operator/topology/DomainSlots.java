@@ -23,10 +23,11 @@ final class DomainSlots {
       }
       byDomain.merge(selector, d.count == null ? 0 : d.count, Integer::sum);
     }
-    byDomain.forEach((selector, count) -> {
-      selectors.add(selector);
-      free.add(count);
-    });
+    byDomain.forEach(
+        (selector, count) -> {
+          selectors.add(selector);
+          free.add(count);
+        });
   }
 
   /** A pod already released into the domain its nodeSelector names keeps that slot. */

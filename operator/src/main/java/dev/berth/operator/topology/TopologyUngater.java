@@ -63,7 +63,9 @@ public final class TopologyUngater {
       String namespace = pod.getMetadata().getNamespace();
       List<Pod> pods =
           new ArrayList<>(
-              client.pods().inNamespace(namespace)
+              client
+                  .pods()
+                  .inNamespace(namespace)
                   .withLabel(Berth.WORKLOAD_LABEL, workloadUid)
                   .withLabel(Berth.PODSET_LABEL, podSet)
                   .list()
@@ -86,8 +88,11 @@ public final class TopologyUngater {
       for (Pod p : waiting) {
         Map<String, String> domain = slots.next();
         if (domain == null) {
-          log.info("pod {}/{}: every domain of podSet {} is full; it stays gated",
-              namespace, p.getMetadata().getName(), podSet);
+          log.info(
+              "pod {}/{}: every domain of podSet {} is full; it stays gated",
+              namespace,
+              p.getMetadata().getName(),
+              podSet);
           break;
         }
         if (release(client, p, domain) && p.getMetadata().getUid().equals(uid)) {
@@ -100,7 +105,9 @@ public final class TopologyUngater {
 
   private PodSetAssignment.TopologyAssignment assignment(String workloadUid, String podSet) {
     Workload wl = workloadsByUid.apply(workloadUid).orElse(null);
-    if (wl == null || wl.getStatus() == null || wl.getStatus().admission == null
+    if (wl == null
+        || wl.getStatus() == null
+        || wl.getStatus().admission == null
         || wl.getStatus().admission.podSetAssignments == null) {
       return null;
     }
@@ -120,22 +127,33 @@ public final class TopologyUngater {
   /** Adds the domain's labels to the nodeSelector and lifts the gate, in one patch. */
   private static boolean release(KubernetesClient client, Pod pod, Map<String, String> domain) {
     try {
-      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .edit(p -> {
-            Map<String, String> selector = new LinkedHashMap<>(
-                p.getSpec().getNodeSelector() == null ? Map.of() : p.getSpec().getNodeSelector());
-            selector.putAll(domain);
-            p.getSpec().setNodeSelector(selector);
-            List<PodSchedulingGate> gates = new ArrayList<>(p.getSpec().getSchedulingGates());
-            gates.removeIf(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
-            p.getSpec().setSchedulingGates(gates);
-            return p;
-          });
+      client
+          .pods()
+          .inNamespace(pod.getMetadata().getNamespace())
+          .withName(pod.getMetadata().getName())
+          .edit(
+              p -> {
+                Map<String, String> selector =
+                    new LinkedHashMap<>(
+                        p.getSpec().getNodeSelector() == null
+                            ? Map.of()
+                            : p.getSpec().getNodeSelector());
+                selector.putAll(domain);
+                p.getSpec().setNodeSelector(selector);
+                List<PodSchedulingGate> gates = new ArrayList<>(p.getSpec().getSchedulingGates());
+                gates.removeIf(g -> Berth.TOPOLOGY_SCHEDULING_GATE.equals(g.getName()));
+                p.getSpec().setSchedulingGates(gates);
+                return p;
+              });
       return true;
     } catch (KubernetesClientException e) {
       // Gone, or a nodeSelector entry of its own contradicts the domain: it stays gated, visibly.
-      log.warn("pod {}/{} not ungated into {}: {}", pod.getMetadata().getNamespace(),
-          pod.getMetadata().getName(), domain, e.getMessage());
+      log.warn(
+          "pod {}/{} not ungated into {}: {}",
+          pod.getMetadata().getNamespace(),
+          pod.getMetadata().getName(),
+          domain,
+          e.getMessage());
       return false;
     }
   }

@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Asks Prometheus (HTTP API, {@code /api/v1/query_range}) how busy the GPUs of a run's pods
- * were: the DCGM series of the pods, summed per pod, sampled every step from the run's start to
- * its end, integrated into device-seconds.
+ * Asks Prometheus (HTTP API, {@code /api/v1/query_range}) how busy the GPUs of a run's pods were:
+ * the DCGM series of the pods, summed per pod, sampled every step from the run's start to its end,
+ * integrated into device-seconds.
  */
 public final class PrometheusUtilization {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,8 +36,8 @@ public final class PrometheusUtilization {
   }
 
   /**
-   * GPU-seconds used per pod of {@code pods} in {@code namespace} between the two times (epoch
-   * ms); a pod without series is absent.
+   * GPU-seconds used per pod of {@code pods} in {@code namespace} between the two times (epoch ms);
+   * a pod without series is absent.
    *
    * @throws IOException when Prometheus cannot be reached or refuses the query
    */
@@ -48,35 +48,52 @@ public final class PrometheusUtilization {
       return Map.of();
     }
     long step = UtilizationSamples.stepFor(start, end);
-    String form = "query=" + encode(query(namespace, pods))
-        + "&start=" + seconds(start) + "&end=" + seconds(end) + "&step=" + seconds(step);
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create(settings.prometheus() + "/api/v1/query_range"))
-        .timeout(settings.queryTimeout())
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(form))
-        .build();
+    String form =
+        "query="
+            + encode(query(namespace, pods))
+            + "&start="
+            + seconds(start)
+            + "&end="
+            + seconds(end)
+            + "&step="
+            + seconds(step);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(settings.prometheus() + "/api/v1/query_range"))
+            .timeout(settings.queryTimeout())
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
-      throw new IOException("Prometheus answered " + response.statusCode() + ": "
-          + abbreviate(response.body()));
+      throw new IOException(
+          "Prometheus answered " + response.statusCode() + ": " + abbreviate(response.body()));
     }
     Map<String, BigDecimal> out = new HashMap<>();
     for (Map.Entry<String, List<Sample>> e : samples(response.body()).entrySet()) {
-      out.put(e.getKey(), UtilizationSamples.deviceSeconds(
-          e.getValue(), start, end, step, settings.scale()));
+      out.put(
+          e.getKey(),
+          UtilizationSamples.deviceSeconds(e.getValue(), start, end, step, settings.scale()));
     }
     return out;
   }
 
   /** The PromQL: the metric's series of these pods, summed per pod (one series per GPU). */
   String query(String namespace, Collection<String> pods) {
-    String names = pods.stream().sorted()
-        .map(p -> p.replace(".", "\\\\."))
-        .collect(Collectors.joining("|"));
-    return "sum by (" + settings.podLabel() + ") (" + settings.metric() + "{"
-        + settings.namespaceLabel() + "=\"" + namespace + "\","
-        + settings.podLabel() + "=~\"" + names + "\"})";
+    String names =
+        pods.stream().sorted().map(p -> p.replace(".", "\\\\.")).collect(Collectors.joining("|"));
+    return "sum by ("
+        + settings.podLabel()
+        + ") ("
+        + settings.metric()
+        + "{"
+        + settings.namespaceLabel()
+        + "=\""
+        + namespace
+        + "\","
+        + settings.podLabel()
+        + "=~\""
+        + names
+        + "\"})";
   }
 
   /** A query_range answer's samples per pod. */

@@ -18,8 +18,9 @@ public final class ReportTranslator {
 
   /** The month a run is billed to: the one it ended in, UTC, as "2026-12". */
   public static String monthOf(long epochMillis) {
-    return java.time.YearMonth.from(Instant.ofEpochMilli(epochMillis)
-        .atOffset(java.time.ZoneOffset.UTC)).toString();
+    return java.time.YearMonth.from(
+            Instant.ofEpochMilli(epochMillis).atOffset(java.time.ZoneOffset.UTC))
+        .toString();
   }
 
   public static MonthlyUsage usage(UsageReportStatus status) {
@@ -31,15 +32,18 @@ public final class ReportTranslator {
       for (UsageReportStatus.Entry e : status.entries) {
         entries.put(
             new MonthlyUsage.Key(e.localQueue, e.clusterQueue, e.costCentre, e.flavor, e.resource),
-            new MonthlyUsage.Sums(e.runs == null ? 0 : e.runs, decimal(e.resourceSeconds),
-                decimal(e.measuredResourceSeconds), decimal(e.usedResourceSeconds)));
+            new MonthlyUsage.Sums(
+                e.runs == null ? 0 : e.runs,
+                decimal(e.resourceSeconds),
+                decimal(e.measuredResourceSeconds),
+                decimal(e.usedResourceSeconds)));
       }
     }
     Map<String, MonthlyUsage.Counted> counted = new LinkedHashMap<>();
     if (status.counted != null) {
       for (UsageReportStatus.CountedRun c : status.counted) {
-        counted.put(c.uid,
-            new MonthlyUsage.Counted(c.workload, Instant.parse(c.runStart).toEpochMilli()));
+        counted.put(
+            c.uid, new MonthlyUsage.Counted(c.workload, Instant.parse(c.runStart).toEpochMilli()));
       }
     }
     return new MonthlyUsage(status.runs == null ? 0 : status.runs, entries, counted);
@@ -52,29 +56,35 @@ public final class ReportTranslator {
     out.gpuHoursUsed = usage.measured(GPU) ? hours(usage.total(GPU, true)) : null;
     out.lastUpdateTime = now.toString();
     out.entries = new ArrayList<>();
-    usage.entries().forEach((k, sums) -> {
-      UsageReportStatus.Entry e = new UsageReportStatus.Entry();
-      e.localQueue = k.localQueue();
-      e.clusterQueue = k.clusterQueue();
-      e.costCentre = k.costCentre();
-      e.flavor = k.flavor();
-      e.resource = k.resource();
-      e.runs = sums.runs();
-      e.resourceSeconds = UsageTotals.text(sums.resourceSeconds());
-      if (sums.measuredResourceSeconds().signum() > 0) {
-        e.measuredResourceSeconds = UsageTotals.text(sums.measuredResourceSeconds());
-        e.usedResourceSeconds = UsageTotals.text(sums.usedResourceSeconds());
-      }
-      out.entries.add(e);
-    });
+    usage
+        .entries()
+        .forEach(
+            (k, sums) -> {
+              UsageReportStatus.Entry e = new UsageReportStatus.Entry();
+              e.localQueue = k.localQueue();
+              e.clusterQueue = k.clusterQueue();
+              e.costCentre = k.costCentre();
+              e.flavor = k.flavor();
+              e.resource = k.resource();
+              e.runs = sums.runs();
+              e.resourceSeconds = UsageTotals.text(sums.resourceSeconds());
+              if (sums.measuredResourceSeconds().signum() > 0) {
+                e.measuredResourceSeconds = UsageTotals.text(sums.measuredResourceSeconds());
+                e.usedResourceSeconds = UsageTotals.text(sums.usedResourceSeconds());
+              }
+              out.entries.add(e);
+            });
     out.counted = new ArrayList<>();
-    usage.counted().forEach((uid, c) -> {
-      UsageReportStatus.CountedRun r = new UsageReportStatus.CountedRun();
-      r.uid = uid;
-      r.workload = c.workload();
-      r.runStart = Instant.ofEpochMilli(c.runStart()).toString();
-      out.counted.add(r);
-    });
+    usage
+        .counted()
+        .forEach(
+            (uid, c) -> {
+              UsageReportStatus.CountedRun r = new UsageReportStatus.CountedRun();
+              r.uid = uid;
+              r.workload = c.workload();
+              r.runStart = Instant.ofEpochMilli(c.runStart()).toString();
+              out.counted.add(r);
+            });
     return out;
   }
 

@@ -17,11 +17,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Adds an ended run to its namespace's UsageReport of the month the run ended in, exactly once:
- * the report lists which workloads' runs it counts, and every write carries the resourceVersion
- * it read (a conflict is read again and decided again). The list is kept short: past
- * {@link #PRUNE_AT} entries, the oldest are dropped when their Workload's own status.usage
- * already counts the run (it is never offered again) or the Workload is gone.
+ * Adds an ended run to its namespace's UsageReport of the month the run ended in, exactly once: the
+ * report lists which workloads' runs it counts, and every write carries the resourceVersion it read
+ * (a conflict is read again and decided again). The list is kept short: past {@link #PRUNE_AT}
+ * entries, the oldest are dropped when their Workload's own status.usage already counts the run (it
+ * is never offered again) or the Workload is gone.
  */
 public final class ReportWriter implements UsageRecorder.Reports {
   static final int PRUNE_AT = 3000;
@@ -65,8 +65,11 @@ public final class ReportWriter implements UsageRecorder.Reports {
   }
 
   private UsageReport getOrCreate(String namespace, String month) {
-    var resource = client.resources(UsageReport.class).inNamespace(namespace)
-        .withName(UsageReport.nameFor(month));
+    var resource =
+        client
+            .resources(UsageReport.class)
+            .inNamespace(namespace)
+            .withName(UsageReport.nameFor(month));
     UsageReport report = resource.get();
     if (report != null) {
       return report;
@@ -95,9 +98,13 @@ public final class ReportWriter implements UsageRecorder.Reports {
       MonthlyUsage.Counted c = usage.counted().get(uid);
       String name = c.workload().substring(c.workload().indexOf('/') + 1);
       Workload wl = client.resources(Workload.class).inNamespace(namespace).withName(name).get();
-      Long recorded = wl == null ? null : UsageTranslator.totals(
-          wl.getStatus() == null ? null : wl.getStatus().usage).lastRunStart();
-      if (wl == null || !uid.equals(wl.getMetadata().getUid())
+      Long recorded =
+          wl == null
+              ? null
+              : UsageTranslator.totals(wl.getStatus() == null ? null : wl.getStatus().usage)
+                  .lastRunStart();
+      if (wl == null
+          || !uid.equals(wl.getMetadata().getUid())
           || (recorded != null && recorded >= c.runStart())) {
         settled.add(uid);
       }

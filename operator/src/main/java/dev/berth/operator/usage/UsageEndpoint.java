@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /usage?by=namespace|localqueue|clusterqueue|cost-centre&from=&to=&format=csv|json}
- * on the metrics port: the monthly UsageReports summed, read from the API server so that every
- * replica answers the same. {@code from} and {@code to} (exclusive) are months, as 2026-11 or as
- * the RFC 3339 time a month starts at (2026-11-01T00:00:00Z), both optional: reports are monthly,
- * so a time inside a month is refused rather than silently rounded.
+ * {@code GET /usage?by=namespace|localqueue|clusterqueue|cost-centre&from=&to=&format=csv|json} on
+ * the metrics port: the monthly UsageReports summed, read from the API server so that every replica
+ * answers the same. {@code from} and {@code to} (exclusive) are months, as 2026-11 or as the RFC
+ * 3339 time a month starts at (2026-11-01T00:00:00Z), both optional: reports are monthly, so a time
+ * inside a month is refused rather than silently rounded.
  */
 public final class UsageEndpoint implements HttpHandler {
   private final KubernetesClient client;
@@ -48,8 +48,7 @@ public final class UsageEndpoint implements HttpHandler {
       to = month(query, "to");
       String format = query.getOrDefault("format", "csv");
       if (!format.equals("csv") && !format.equals("json")) {
-        throw new IllegalArgumentException(
-            "format: must be csv or json, not \"" + format + "\"");
+        throw new IllegalArgumentException("format: must be csv or json, not \"" + format + "\"");
       }
       json = format.equals("json");
     } catch (IllegalArgumentException e) {
@@ -84,14 +83,25 @@ public final class UsageEndpoint implements HttpHandler {
         Instant at = Instant.parse(text);
         YearMonth month = YearMonth.from(at.atOffset(ZoneOffset.UTC));
         if (!month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).equals(at)) {
-          throw new IllegalArgumentException(name + ": reports are monthly; give a month such"
-              + " as " + month + " or its start " + month + "-01T00:00:00Z, not \"" + text
-              + "\"");
+          throw new IllegalArgumentException(
+              name
+                  + ": reports are monthly; give a month such"
+                  + " as "
+                  + month
+                  + " or its start "
+                  + month
+                  + "-01T00:00:00Z, not \""
+                  + text
+                  + "\"");
         }
         return month;
       } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException(name + ": not a month such as 2026-12 or an RFC 3339"
-            + " time such as 2026-12-01T00:00:00Z: \"" + text + "\"");
+        throw new IllegalArgumentException(
+            name
+                + ": not a month such as 2026-12 or an RFC 3339"
+                + " time such as 2026-12-01T00:00:00Z: \""
+                + text
+                + "\"");
       }
     }
   }
@@ -105,7 +115,8 @@ public final class UsageEndpoint implements HttpHandler {
       int eq = pair.indexOf('=');
       String key = eq < 0 ? pair : pair.substring(0, eq);
       String value = eq < 0 ? "" : pair.substring(eq + 1);
-      out.put(URLDecoder.decode(key, StandardCharsets.UTF_8),
+      out.put(
+          URLDecoder.decode(key, StandardCharsets.UTF_8),
           URLDecoder.decode(value, StandardCharsets.UTF_8));
     }
     return out;

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * After each cycle, on the loop thread: feeds the usage ledger's events to the counters, hands
- * each ended run to the {@link UsageRecorder} (DCGM join and monthly UsageReport), and once it is
- * in its report adds it to its Workload's status.usage. A record that already counts the run
- * (same reservation time) is left alone, so a restart or a retry never bills twice; a write the
- * API server refuses is retried after the next cycle.
+ * After each cycle, on the loop thread: feeds the usage ledger's events to the counters, hands each
+ * ended run to the {@link UsageRecorder} (DCGM join and monthly UsageReport), and once it is in its
+ * report adds it to its Workload's status.usage. A record that already counts the run (same
+ * reservation time) is left alone, so a restart or a retry never bills twice; a write the API
+ * server refuses is retried after the next cycle.
  */
 public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(UsagePublisher.class);
@@ -45,8 +45,8 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
     for (UsageLedger.Event event : state.takeUsageEvents()) {
       metrics.apply(event);
       if (event instanceof UsageLedger.Ended ended) {
-        recorder.submit(new UsageRecorder.Task(
-            ended.run(), ended.durable(), state.podsOf(ended.run().uid())));
+        recorder.submit(
+            new UsageRecorder.Task(ended.run(), ended.durable(), state.podsOf(ended.run().uid())));
       }
     }
     unrecorded.addAll(recorder.takeRecorded());

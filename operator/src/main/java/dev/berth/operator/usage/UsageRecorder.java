@@ -23,12 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Off the admission loop's thread, in the order runs ended: waits until Prometheus has the end
- * of a run (the configured delay), measures its GPU use there (the DCGM join, when a URL is
- * configured), adds it to the namespace's monthly UsageReport, and only then hands it back so
- * that the loop records it on the Workload. That order makes both records exactly-once across
- * restarts: a run in the report but not yet on the Workload is offered again by the ledger after
- * a restart, and the report says it already counts it.
+ * Off the admission loop's thread, in the order runs ended: waits until Prometheus has the end of a
+ * run (the configured delay), measures its GPU use there (the DCGM join, when a URL is configured),
+ * adds it to the namespace's monthly UsageReport, and only then hands it back so that the loop
+ * records it on the Workload. That order makes both records exactly-once across restarts: a run in
+ * the report but not yet on the Workload is offered again by the ledger after a restart, and the
+ * report says it already counts it.
  */
 public final class UsageRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UsageRecorder.class);
@@ -40,7 +40,9 @@ public final class UsageRecorder implements AutoCloseable {
 
   /** Where runs are billed: the monthly reports ({@link ReportWriter}). */
   public interface Reports {
-    /** @return whether the run was added (false: already counted) */
+    /**
+     * @return whether the run was added (false: already counted)
+     */
     boolean add(Run run, Map<UsageTotals.Key, BigDecimal> used);
   }
 
@@ -51,38 +53,47 @@ public final class UsageRecorder implements AutoCloseable {
   private final Clock clock;
   private final Runnable recorded;
   private final ScheduledExecutorService worker;
+
   /** Runs in the order they ended; the head is worked on, a failing head holds the rest. */
   private final Deque<Task> queue = new ArrayDeque<>();
+
   private final Queue<Run> done = new ConcurrentLinkedQueue<>();
   private long backoff = 1000;
 
   /**
-   * @param recorded called (from the worker) when runs are in their report: the loop should
-   *     record them on their Workloads
+   * @param recorded called (from the worker) when runs are in their report: the loop should record
+   *     them on their Workloads
    */
-  public UsageRecorder(Reports reports, UtilizationSettings settings,
-      UtilizationMetrics metrics, Clock clock, Runnable recorded) {
+  public UsageRecorder(
+      Reports reports,
+      UtilizationSettings settings,
+      UtilizationMetrics metrics,
+      Clock clock,
+      Runnable recorded) {
     this.reports = reports;
     this.settings = settings;
     this.prometheus = settings.enabled() ? new PrometheusUtilization(settings) : null;
     this.metrics = metrics;
     this.clock = clock;
     this.recorded = recorded;
-    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "berth-usage-recorder");
-      t.setDaemon(true);
-      return t;
-    });
+    this.worker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "berth-usage-recorder");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** From the loop thread, in the order runs ended. */
   public void submit(Task task) {
-    worker.execute(() -> {
-      queue.addLast(task);
-      if (queue.size() == 1) {
-        work();
-      }
-    });
+    worker.execute(
+        () -> {
+          queue.addLast(task);
+          if (queue.size() == 1) {
+            work();
+          }
+        });
   }
 
   /** Runs now in their report whose Workload record is still to be written (loop thread). */
@@ -114,8 +125,7 @@ public final class UsageRecorder implements AutoCloseable {
         }
         // The report refuses it for good (e.g. a bound of its schema): waiting would hold every
         // later run back; the Workload record and the counters still have it.
-        log.error("usage of {} left out of its UsageReport: {}", task.run().name(),
-            e.getMessage());
+        log.error("usage of {} left out of its UsageReport: {}", task.run().name(), e.getMessage());
       } catch (RuntimeException | IOException e) {
         retryLater(task, e);
         return;
@@ -133,8 +143,11 @@ public final class UsageRecorder implements AutoCloseable {
   }
 
   private void retryLater(Task task, Exception e) {
-    log.warn("usage of {} not recorded yet ({}); retrying in {} ms", task.run().name(),
-        e.getMessage(), backoff);
+    log.warn(
+        "usage of {} not recorded yet ({}); retrying in {} ms",
+        task.run().name(),
+        e.getMessage(),
+        backoff);
     worker.schedule(this::work, backoff, TimeUnit.MILLISECONDS);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
@@ -145,9 +158,9 @@ public final class UsageRecorder implements AutoCloseable {
   }
 
   /**
-   * Device-seconds used per GPU request of the run whose podSet has pods; empty without
-   * Prometheus. A query that keeps failing is given up after the configured time, and the run is
-   * recorded unmeasured.
+   * Device-seconds used per GPU request of the run whose podSet has pods; empty without Prometheus.
+   * A query that keeps failing is given up after the configured time, and the run is recorded
+   * unmeasured.
    */
   private Map<UsageTotals.Key, BigDecimal> measure(Task task)
       throws IOException, InterruptedException {
@@ -157,8 +170,9 @@ public final class UsageRecorder implements AutoCloseable {
     Run run = task.run();
     Map<String, BigDecimal> perPod;
     try {
-      perPod = prometheus.deviceSeconds(
-          run.owner().namespace(), task.pods().keySet(), run.start(), run.end());
+      perPod =
+          prometheus.deviceSeconds(
+              run.owner().namespace(), task.pods().keySet(), run.start(), run.end());
       metrics.query(true);
     } catch (IOException e) {
       metrics.query(false);
@@ -166,18 +180,23 @@ public final class UsageRecorder implements AutoCloseable {
       if (clock.millis() < deadline) {
         throw e;
       }
-      log.warn("usage of {} recorded without GPU utilization: Prometheus failed until {}: {}",
-          run.name(), java.time.Instant.ofEpochMilli(deadline), e.getMessage());
+      log.warn(
+          "usage of {} recorded without GPU utilization: Prometheus failed until {}: {}",
+          run.name(),
+          java.time.Instant.ofEpochMilli(deadline),
+          e.getMessage());
       return Map.of();
     }
     // A podSet none of whose pods has a series is not measured (no exporter on its nodes, or no
     // pod mapping): reading it as idle would bill it as unused.
     Map<String, BigDecimal> perPodSet = new HashMap<>();
-    task.pods().forEach((pod, podSet) -> {
-      if (perPod.containsKey(pod)) {
-        perPodSet.merge(podSet, perPod.get(pod), BigDecimal::add);
-      }
-    });
+    task.pods()
+        .forEach(
+            (pod, podSet) -> {
+              if (perPod.containsKey(pod)) {
+                perPodSet.merge(podSet, perPod.get(pod), BigDecimal::add);
+              }
+            });
     Map<UsageTotals.Key, BigDecimal> used = new HashMap<>();
     for (UsageRequest r : run.requests()) {
       BigDecimal u = perPodSet.get(r.podSet());

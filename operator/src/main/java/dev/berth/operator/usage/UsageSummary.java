@@ -37,7 +37,8 @@ public final class UsageSummary {
       }
       throw new IllegalArgumentException(
           "by: must be one of namespace, localqueue, clusterqueue, cost-centre, not \""
-              + text + "\"");
+              + text
+              + "\"");
     }
   }
 
@@ -54,9 +55,14 @@ public final class UsageSummary {
       BigDecimal usedResourceSeconds,
       int runs) {
     Row plus(Row o) {
-      return new Row(group, flavor, resource, resourceSeconds.add(o.resourceSeconds),
+      return new Row(
+          group,
+          flavor,
+          resource,
+          resourceSeconds.add(o.resourceSeconds),
           measuredResourceSeconds.add(o.measuredResourceSeconds),
-          usedResourceSeconds.add(o.usedResourceSeconds), runs + o.runs);
+          usedResourceSeconds.add(o.usedResourceSeconds),
+          runs + o.runs);
     }
 
     public boolean measured() {
@@ -66,34 +72,46 @@ public final class UsageSummary {
     /** used ÷ measured, four decimals; null when nothing was measured. */
     public BigDecimal utilization() {
       return measured()
-          ? usedResourceSeconds.divide(measuredResourceSeconds, 4, RoundingMode.HALF_UP) : null;
+          ? usedResourceSeconds.divide(measuredResourceSeconds, 4, RoundingMode.HALF_UP)
+          : null;
     }
   }
 
   private UsageSummary() {}
 
-  /** @param from first month, or null; @param to first month not included, or null */
+  /**
+   * @param from first month, or null; @param to first month not included, or null
+   */
   public static List<Row> of(List<UsageReport> reports, By by, YearMonth from, YearMonth to) {
     Map<List<String>, Row> rows = new TreeMap<>(UsageSummary::compare);
     for (UsageReport report : reports) {
       YearMonth month = month(report);
       UsageReportStatus status = report.getStatus();
-      if (month == null || status == null || status.entries == null
-          || (from != null && month.isBefore(from)) || (to != null && !month.isBefore(to))) {
+      if (month == null
+          || status == null
+          || status.entries == null
+          || (from != null && month.isBefore(from))
+          || (to != null && !month.isBefore(to))) {
         continue;
       }
       String namespace = report.getMetadata().getNamespace();
       for (UsageReportStatus.Entry e : status.entries) {
-        String group = switch (by) {
-          case NAMESPACE -> namespace;
-          case LOCAL_QUEUE -> namespace + "/" + e.localQueue;
-          case CLUSTER_QUEUE -> e.clusterQueue;
-          case COST_CENTRE -> e.costCentre;
-        };
-        Row row = new Row(group, e.flavor, e.resource,
-            ReportTranslator.decimal(e.resourceSeconds),
-            ReportTranslator.decimal(e.measuredResourceSeconds),
-            ReportTranslator.decimal(e.usedResourceSeconds), e.runs == null ? 0 : e.runs);
+        String group =
+            switch (by) {
+              case NAMESPACE -> namespace;
+              case LOCAL_QUEUE -> namespace + "/" + e.localQueue;
+              case CLUSTER_QUEUE -> e.clusterQueue;
+              case COST_CENTRE -> e.costCentre;
+            };
+        Row row =
+            new Row(
+                group,
+                e.flavor,
+                e.resource,
+                ReportTranslator.decimal(e.resourceSeconds),
+                ReportTranslator.decimal(e.measuredResourceSeconds),
+                ReportTranslator.decimal(e.usedResourceSeconds),
+                e.runs == null ? 0 : e.runs);
         rows.merge(List.of(group, e.flavor, e.resource), row, Row::plus);
       }
     }
@@ -110,18 +128,30 @@ public final class UsageSummary {
 
   /** RFC 4180 CSV with a header; the first column is named after the grouping. */
   public static String csv(By by, List<Row> rows) {
-    StringBuilder out = new StringBuilder(by.text + ",flavor,resource,resource_seconds,"
-        + "resource_hours,measured_resource_seconds,used_resource_seconds,used_resource_hours,"
-        + "utilization,runs\n");
+    StringBuilder out =
+        new StringBuilder(
+            by.text
+                + ",flavor,resource,resource_seconds,"
+                + "resource_hours,measured_resource_seconds,used_resource_seconds,used_resource_hours,"
+                + "utilization,runs\n");
     for (Row r : rows) {
-      out.append(field(r.group())).append(',').append(field(r.flavor())).append(',')
-          .append(field(r.resource())).append(',')
-          .append(UsageTotals.text(r.resourceSeconds())).append(',')
-          .append(ReportTranslator.hours(r.resourceSeconds())).append(',');
+      out.append(field(r.group()))
+          .append(',')
+          .append(field(r.flavor()))
+          .append(',')
+          .append(field(r.resource()))
+          .append(',')
+          .append(UsageTotals.text(r.resourceSeconds()))
+          .append(',')
+          .append(ReportTranslator.hours(r.resourceSeconds()))
+          .append(',');
       if (r.measured()) {
-        out.append(UsageTotals.text(r.measuredResourceSeconds())).append(',')
-            .append(UsageTotals.text(r.usedResourceSeconds())).append(',')
-            .append(ReportTranslator.hours(r.usedResourceSeconds())).append(',')
+        out.append(UsageTotals.text(r.measuredResourceSeconds()))
+            .append(',')
+            .append(UsageTotals.text(r.usedResourceSeconds()))
+            .append(',')
+            .append(ReportTranslator.hours(r.usedResourceSeconds()))
+            .append(',')
             .append(UsageTotals.text(r.utilization()));
       } else {
         out.append(",,,");
@@ -141,11 +171,13 @@ public final class UsageSummary {
       row.put("resource", r.resource());
       row.put("resourceSeconds", UsageTotals.text(r.resourceSeconds()));
       row.put("resourceHours", ReportTranslator.hours(r.resourceSeconds()));
-      row.put("measuredResourceSeconds",
+      row.put(
+          "measuredResourceSeconds",
           r.measured() ? UsageTotals.text(r.measuredResourceSeconds()) : null);
-      row.put("usedResourceSeconds",
-          r.measured() ? UsageTotals.text(r.usedResourceSeconds()) : null);
-      row.put("usedResourceHours",
+      row.put(
+          "usedResourceSeconds", r.measured() ? UsageTotals.text(r.usedResourceSeconds()) : null);
+      row.put(
+          "usedResourceHours",
           r.measured() ? ReportTranslator.hours(r.usedResourceSeconds()) : null);
       row.put("utilization", r.measured() ? UsageTotals.text(r.utilization()) : null);
       row.put("runs", r.runs());

@@ -39,26 +39,31 @@ public final class UsageTranslator {
           if (ps.flavors == null || ps.resourceUsage == null) {
             continue;
           }
-          ps.flavors.forEach((resource, flavor) -> {
-            var q = ps.resourceUsage.get(resource);
-            if (q != null) {
-              requests.add(new UsageRequest(
-                  ps.name, flavor, resource, Quantity.parse(resource, q.toString())));
-            }
-          });
+          ps.flavors.forEach(
+              (resource, flavor) -> {
+                var q = ps.resourceUsage.get(resource);
+                if (q != null) {
+                  requests.add(
+                      new UsageRequest(
+                          ps.name, flavor, resource, Quantity.parse(resource, q.toString())));
+                }
+              });
         }
       }
     }
     Long releasedAt =
         status != null
                 && WorkloadConditions.find(status.conditions, WorkloadConditions.QUOTA_RESERVED)
-                    .map(c -> !c.isTrue()).orElse(false)
+                    .map(c -> !c.isTrue())
+                    .orElse(false)
             ? time(wl, WorkloadConditions.QUOTA_RESERVED)
             : null;
     Long finishedAt =
         WorkloadConditions.isFinished(wl) ? time(wl, WorkloadConditions.FINISHED) : null;
-    String costCentre = wl.getMetadata().getLabels() == null
-        ? null : wl.getMetadata().getLabels().get(COST_CENTRE_LABEL);
+    String costCentre =
+        wl.getMetadata().getLabels() == null
+            ? null
+            : wl.getMetadata().getLabels().get(COST_CENTRE_LABEL);
     if (costCentre == null) {
       costCentre = namespaceCostCentre == null ? "" : namespaceCostCentre;
     }
@@ -66,15 +71,18 @@ public final class UsageTranslator {
     return new WorkloadObservation(
         wl.getMetadata().getUid(),
         wl.getMetadata().getNamespace() + "/" + wl.getMetadata().getName(),
-        new UsageOwner(wl.getMetadata().getNamespace(),
+        new UsageOwner(
+            wl.getMetadata().getNamespace(),
             wl.getSpec() == null || wl.getSpec().queueName == null ? "" : wl.getSpec().queueName,
-            clusterQueue, costCentre),
+            clusterQueue,
+            costCentre),
         reservedAt,
         releasedAt,
         finishedAt,
         requests,
         recorded == null || recorded.lastRunStart == null
-            ? null : Instant.parse(recorded.lastRunStart).toEpochMilli());
+            ? null
+            : Instant.parse(recorded.lastRunStart).toEpochMilli());
   }
 
   private static Long time(Workload wl, String type) {
@@ -96,16 +104,16 @@ public final class UsageTranslator {
         if (e.requested != null) {
           requested.put(key, Quantity.parse(e.resource, e.requested));
         }
-        resourceSeconds.put(key,
-            e.resourceSeconds == null ? BigDecimal.ZERO : new BigDecimal(e.resourceSeconds));
+        resourceSeconds.put(
+            key, e.resourceSeconds == null ? BigDecimal.ZERO : new BigDecimal(e.resourceSeconds));
       }
     }
     return new UsageTotals(
         usage.runs == null ? 0 : usage.runs,
         usage.clusterQueue == null && usage.costCentre == null
             ? null
-            : new UsageOwner(null, null, usage.clusterQueue,
-                usage.costCentre == null ? "" : usage.costCentre),
+            : new UsageOwner(
+                null, null, usage.clusterQueue, usage.costCentre == null ? "" : usage.costCentre),
         usage.lastRunStart == null ? null : Instant.parse(usage.lastRunStart).toEpochMilli(),
         usage.lastRunEnd == null ? null : Instant.parse(usage.lastRunEnd).toEpochMilli(),
         usage.occupiedSeconds == null ? BigDecimal.ZERO : new BigDecimal(usage.occupiedSeconds),
@@ -128,16 +136,19 @@ public final class UsageTranslator {
     out.lastRunEnd = time(totals.lastRunEnd());
     out.occupiedSeconds = UsageTotals.text(totals.occupiedSeconds());
     out.resources = new ArrayList<>();
-    totals.resourceSeconds().forEach((key, seconds) -> {
-      WorkloadUsage.Entry e = new WorkloadUsage.Entry();
-      e.podSet = key.podSet();
-      e.flavor = key.flavor();
-      e.resource = key.resource();
-      Long requested = totals.requested().get(key);
-      e.requested = requested == null ? null : Quantity.format(key.resource(), requested);
-      e.resourceSeconds = UsageTotals.text(seconds);
-      out.resources.add(e);
-    });
+    totals
+        .resourceSeconds()
+        .forEach(
+            (key, seconds) -> {
+              WorkloadUsage.Entry e = new WorkloadUsage.Entry();
+              e.podSet = key.podSet();
+              e.flavor = key.flavor();
+              e.resource = key.resource();
+              Long requested = totals.requested().get(key);
+              e.requested = requested == null ? null : Quantity.format(key.resource(), requested);
+              e.resourceSeconds = UsageTotals.text(seconds);
+              out.resources.add(e);
+            });
     return out;
   }
 }

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The DCGM join: where Prometheus answers, which DCGM series measure GPU use, under which labels
- * dcgm-exporter's Kubernetes mapping names the pod, and how long after a run ends to ask (the
- * last scrapes must have arrived). From the environment (the chart's {@code utilization.*}
- * values); without {@code BERTH_PROMETHEUS_URL} there is no join and runs are recorded at once.
+ * dcgm-exporter's Kubernetes mapping names the pod, and how long after a run ends to ask (the last
+ * scrapes must have arrived). From the environment (the chart's {@code utilization.*} values);
+ * without {@code BERTH_PROMETHEUS_URL} there is no join and runs are recorded at once.
  */
 public record UtilizationSettings(
     URI prometheus,
@@ -26,14 +26,22 @@ public record UtilizationSettings(
   public static final String GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
 
   /** What a sample of each supported metric means in busy GPUs: percent or ratio. */
-  private static final Map<String, BigDecimal> SCALES = Map.of(
-      GPU_UTIL, new BigDecimal("0.01"),
-      SM_ACTIVE, BigDecimal.ONE,
-      GR_ENGINE_ACTIVE, BigDecimal.ONE);
+  private static final Map<String, BigDecimal> SCALES =
+      Map.of(
+          GPU_UTIL, new BigDecimal("0.01"),
+          SM_ACTIVE, BigDecimal.ONE,
+          GR_ENGINE_ACTIVE, BigDecimal.ONE);
 
   public static UtilizationSettings off() {
-    return new UtilizationSettings(null, GPU_UTIL, SCALES.get(GPU_UTIL), "namespace", "pod",
-        Duration.ZERO, Duration.ZERO, Duration.ofSeconds(10));
+    return new UtilizationSettings(
+        null,
+        GPU_UTIL,
+        SCALES.get(GPU_UTIL),
+        "namespace",
+        "pod",
+        Duration.ZERO,
+        Duration.ZERO,
+        Duration.ofSeconds(10));
   }
 
   public boolean enabled() {
@@ -42,10 +50,11 @@ public record UtilizationSettings(
 
   /** This configuration with the join on, against a Prometheus at {@code url}. */
   public static UtilizationSettings of(String url, String metric, Duration delay) {
-    return from(Map.of(
-        "BERTH_PROMETHEUS_URL", url,
-        "BERTH_UTILIZATION_METRIC", metric,
-        "BERTH_UTILIZATION_DELAY_SECONDS", Long.toString(delay.toSeconds())));
+    return from(
+        Map.of(
+            "BERTH_PROMETHEUS_URL", url,
+            "BERTH_UTILIZATION_METRIC", metric,
+            "BERTH_UTILIZATION_DELAY_SECONDS", Long.toString(delay.toSeconds())));
   }
 
   /**
@@ -72,11 +81,17 @@ public record UtilizationSettings(
     String metric = env.getOrDefault("BERTH_UTILIZATION_METRIC", GPU_UTIL).trim();
     BigDecimal scale = SCALES.get(metric);
     if (scale == null) {
-      throw new IllegalArgumentException("BERTH_UTILIZATION_METRIC: must be one of "
-          + String.join(", ", new java.util.TreeSet<>(SCALES.keySet())) + ", not \""
-          + metric + "\"");
+      throw new IllegalArgumentException(
+          "BERTH_UTILIZATION_METRIC: must be one of "
+              + String.join(", ", new java.util.TreeSet<>(SCALES.keySet()))
+              + ", not \""
+              + metric
+              + "\"");
     }
-    return new UtilizationSettings(uri, metric, scale,
+    return new UtilizationSettings(
+        uri,
+        metric,
+        scale,
         label(env, "BERTH_UTILIZATION_NAMESPACE_LABEL", "namespace"),
         label(env, "BERTH_UTILIZATION_POD_LABEL", "pod"),
         seconds(env, "BERTH_UTILIZATION_DELAY_SECONDS", 60),
@@ -87,8 +102,7 @@ public record UtilizationSettings(
   private static String label(Map<String, String> env, String name, String otherwise) {
     String value = env.getOrDefault(name, otherwise).trim();
     if (!value.matches("[a-zA-Z_][a-zA-Z0-9_]*")) {
-      throw new IllegalArgumentException(
-          name + ": not a Prometheus label name: \"" + value + "\"");
+      throw new IllegalArgumentException(name + ": not a Prometheus label name: \"" + value + "\"");
     }
     return value;
   }

@@ -12,11 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Authenticated callers by token for a few seconds, with the answers of their
- * SubjectAccessReviews: a dashboard that polls every 3 s then costs one TokenReview, and one
- * review per namespace shown, every {@link #TTL}, not every poll. A revoked token or binding
- * is noticed within that time. Tokens are kept as SHA-256 digests only; unauthenticated tokens
- * are never kept.
+ * Authenticated callers by token for a few seconds, with the answers of their SubjectAccessReviews:
+ * a dashboard that polls every 3 s then costs one TokenReview, and one review per namespace shown,
+ * every {@link #TTL}, not every poll. A revoked token or binding is noticed within that time.
+ * Tokens are kept as SHA-256 digests only; unauthenticated tokens are never kept.
  */
 final class CallerCache {
   static final Duration TTL = Duration.ofSeconds(10);
@@ -61,8 +60,9 @@ final class CallerCache {
 
   private static String digest(String token) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(token.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -19,28 +19,33 @@ import java.util.Map;
  * and {@code /dashboard/api/v1/state}, the JSON the page polls with the caller's bearer token.
  *
  * <p>The same rules as the visibility API: the token is checked by a TokenReview, and a
- * SubjectAccessReview per namespace decides which pending workloads and decisions the caller
- * sees ({@code list workloads.berth.dev} there). ClusterQueues and cohorts need {@code list
- * clusterqueues.berth.dev}, topology domains {@code list topologies.berth.dev} (both
- * cluster-wide); without them those parts are null.
+ * SubjectAccessReview per namespace decides which pending workloads and decisions the caller sees
+ * ({@code list workloads.berth.dev} there). ClusterQueues and cohorts need {@code list
+ * clusterqueues.berth.dev}, topology domains {@code list topologies.berth.dev} (both cluster-wide);
+ * without them those parts are null.
  */
 public final class DashboardEndpoint implements HttpHandler {
   public static final String PATH = "/dashboard/";
   static final String STATE = PATH + "api/v1/state";
+
   /**
    * Pending workloads listed per ClusterQueue, the next ones to be admitted (the visibility API
    * lists them all); the count of all the caller may see comes with them.
    */
   static final int PENDING_SHOWN = 100;
+
   /** The only files served: no path from the request reaches the class path. */
-  private static final Map<String, String> FILES = Map.of(
-      "index.html", "text/html; charset=utf-8",
-      "dashboard.js", "text/javascript; charset=utf-8",
-      "dashboard.css", "text/css; charset=utf-8");
+  private static final Map<String, String> FILES =
+      Map.of(
+          "index.html", "text/html; charset=utf-8",
+          "dashboard.js", "text/javascript; charset=utf-8",
+          "dashboard.css", "text/css; charset=utf-8");
+
   /** Scripts and styles from this origin only; no inline code, no framing, no other hosts. */
-  private static final String POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
-      + " connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self';"
-      + " frame-ancestors 'none'";
+  private static final String POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self';"
+          + " connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self';"
+          + " frame-ancestors 'none'";
 
   private final CallerCache callers;
   private final LoopReads loop;
@@ -57,8 +62,8 @@ public final class DashboardEndpoint implements HttpHandler {
     try {
       serve(exchange);
     } catch (KubernetesClientException e) {
-      Responses.respond(exchange, 503,
-          Responses.error("the API server did not answer a review: " + e.getCode()));
+      Responses.respond(
+          exchange, 503, Responses.error("the API server did not answer a review: " + e.getCode()));
     } catch (RuntimeException e) {
       Responses.respond(exchange, 500, Responses.error(e.toString()));
     }
@@ -96,14 +101,16 @@ public final class DashboardEndpoint implements HttpHandler {
       return;
     }
     if (!loop.ready()) {
-      Responses.respond(exchange, 503,
+      Responses.respond(
+          exchange,
+          503,
           Responses.error("this replica does not admit (not the leader, or starting)"));
       return;
     }
     DashboardSnapshot snapshot = loop.read(DashboardSnapshot::of);
     if (snapshot == null) {
-      Responses.respond(exchange, 503,
-          Responses.error("the admission loop did not answer in time"));
+      Responses.respond(
+          exchange, 503, Responses.error("the admission loop did not answer in time"));
       return;
     }
     boolean queues = caller.mayList("clusterqueues", null);
@@ -122,36 +129,40 @@ public final class DashboardEndpoint implements HttpHandler {
 
   /**
    * Per ClusterQueue, the first {@link #PENDING_SHOWN} pending workloads of the namespaces the
-   * caller may list, with their places in the whole queue (a gap shows that someone else is
-   * ahead). A ClusterQueue with none of them is left out, unless the caller may list
-   * ClusterQueues.
+   * caller may list, with their places in the whole queue (a gap shows that someone else is ahead).
+   * A ClusterQueue with none of them is left out, unless the caller may list ClusterQueues.
    */
-  private static List<Map<String, Object>> pending(DashboardSnapshot snapshot,
-      RequestIdentity caller, boolean everyQueue) {
+  private static List<Map<String, Object>> pending(
+      DashboardSnapshot snapshot, RequestIdentity caller, boolean everyQueue) {
     List<Map<String, Object>> out = new ArrayList<>();
-    snapshot.pending().forEach((cq, entries) -> {
-      List<Map<String, Object>> items = new ArrayList<>();
-      int visible = 0;
-      for (PendingEntry e : entries) {
-        if (caller.mayListWorkloads(e.namespace())) {
-          if (++visible <= PENDING_SHOWN) {
-            items.add(VisibilityEndpoint.item(e));
-          }
-        }
-      }
-      if (everyQueue || !items.isEmpty()) {
-        Map<String, Object> q = new LinkedHashMap<>();
-        q.put("clusterQueue", cq);
-        q.put("visible", visible);
-        q.put("items", items);
-        out.add(q);
-      }
-    });
+    snapshot
+        .pending()
+        .forEach(
+            (cq, entries) -> {
+              List<Map<String, Object>> items = new ArrayList<>();
+              int visible = 0;
+              for (PendingEntry e : entries) {
+                if (caller.mayListWorkloads(e.namespace())) {
+                  if (++visible <= PENDING_SHOWN) {
+                    items.add(VisibilityEndpoint.item(e));
+                  }
+                }
+              }
+              if (everyQueue || !items.isEmpty()) {
+                Map<String, Object> q = new LinkedHashMap<>();
+                q.put("clusterQueue", cq);
+                q.put("visible", visible);
+                q.put("items", items);
+                out.add(q);
+              }
+            });
     return out;
   }
 
-  /** The decisions about workloads of namespaces the caller may list; a preemptor elsewhere
-   * is not named. */
+  /**
+   * The decisions about workloads of namespaces the caller may list; a preemptor elsewhere is not
+   * named.
+   */
   private List<Map<String, Object>> recent(RequestIdentity caller) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (RecentDecisions.Decision d : recent.snapshot()) {
@@ -166,8 +177,8 @@ public final class DashboardEndpoint implements HttpHandler {
       row.put("clusterQueue", d.clusterQueue());
       row.put("reason", d.reason());
       row.put("message", d.message());
-      boolean named = d.preemptorNamespace() != null
-          && caller.mayListWorkloads(d.preemptorNamespace());
+      boolean named =
+          d.preemptorNamespace() != null && caller.mayListWorkloads(d.preemptorNamespace());
       row.put("preemptor", named ? d.preemptorNamespace() + "/" + d.preemptorName() : null);
       out.add(row);
     }

@@ -19,9 +19,9 @@ import java.util.TreeMap;
 
 /**
  * What the dashboard shows, read in one go on the admission loop's thread: every ClusterQueue's
- * usage against nominal quota and borrowing limit per flavor and resource, the cohorts, the
- * pending workloads in admission order, and the free capacity of every topology domain. Nothing
- * here is filtered yet: {@link DashboardEndpoint} leaves out what the caller may not list.
+ * usage against nominal quota and borrowing limit per flavor and resource, the cohorts, the pending
+ * workloads in admission order, and the free capacity of every topology domain. Nothing here is
+ * filtered yet: {@link DashboardEndpoint} leaves out what the caller may not list.
  */
 record DashboardSnapshot(
     List<Map<String, Object>> clusterQueues,
@@ -60,17 +60,18 @@ record DashboardSnapshot(
       members.putIfAbsent(c.getMetadata().getName(), new ArrayList<>());
     }
     List<Map<String, Object>> cohorts = new ArrayList<>();
-    members.forEach((name, cqs) -> {
-      Map<String, Object> c = new LinkedHashMap<>();
-      c.put("name", name);
-      c.put("parent", parents.get(name));
-      c.put("clusterQueues", cqs.stream().sorted().toList());
-      c.put("weightedShare", status.cohortWeightedShare(name));
-      c.put("inactiveMessage", status.cohortInactiveMessage(name));
-      cohorts.add(c);
-    });
-    return new DashboardSnapshot(queues, cohorts, pending,
-        topology(state.engine().topologyInventories()));
+    members.forEach(
+        (name, cqs) -> {
+          Map<String, Object> c = new LinkedHashMap<>();
+          c.put("name", name);
+          c.put("parent", parents.get(name));
+          c.put("clusterQueues", cqs.stream().sorted().toList());
+          c.put("weightedShare", status.cohortWeightedShare(name));
+          c.put("inactiveMessage", status.cohortInactiveMessage(name));
+          cohorts.add(c);
+        });
+    return new DashboardSnapshot(
+        queues, cohorts, pending, topology(state.engine().topologyInventories()));
   }
 
   /**
@@ -83,8 +84,7 @@ record DashboardSnapshot(
       for (var g : cq.getSpec().resourceGroups) {
         for (var f : g.flavors) {
           for (var r : f.resources) {
-            limits.put(f.name + "/" + r.name,
-                new Quantity[] {r.borrowingLimit, r.lendingLimit});
+            limits.put(f.name + "/" + r.name, new Quantity[] {r.borrowingLimit, r.lendingLimit});
           }
         }
       }
@@ -118,45 +118,55 @@ record DashboardSnapshot(
    */
   private static List<Map<String, Object>> topology(Map<String, NodeInventory> inventories) {
     List<Map<String, Object>> flavors = new ArrayList<>();
-    new TreeMap<>(inventories).forEach((flavor, inventory) -> {
-      Map<String, Map<String, Object>> levels = new LinkedHashMap<>();
-      for (String resource : TopologyMetrics.resources(inventory)) {
-        FragmentationReport report = FragmentationReport.of(inventory,
-            Map.of(resource, TopologyMetrics.unit(resource)));
-        for (FragmentationReport.LevelReport level : report.levels()) {
-          Map<String, Object> l = levels.computeIfAbsent(level.level(), name -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("level", name);
-            m.put("largestGang", new LinkedHashMap<String, Long>());
-            m.put("domains", new LinkedHashMap<String, Map<String, Object>>());
-            return m;
-          });
-          largestGang(l).put(resource, level.largestGang());
-          for (FragmentationReport.DomainFree d : level.domains()) {
-            String domain = String.join("/", d.values());
-            Map<String, Object> row = domains(l).computeIfAbsent(domain, k -> {
-              Map<String, Object> m = new LinkedHashMap<>();
-              m.put("domain", k);
-              m.put("free", new LinkedHashMap<String, String>());
-              return m;
+    new TreeMap<>(inventories)
+        .forEach(
+            (flavor, inventory) -> {
+              Map<String, Map<String, Object>> levels = new LinkedHashMap<>();
+              for (String resource : TopologyMetrics.resources(inventory)) {
+                FragmentationReport report =
+                    FragmentationReport.of(
+                        inventory, Map.of(resource, TopologyMetrics.unit(resource)));
+                for (FragmentationReport.LevelReport level : report.levels()) {
+                  Map<String, Object> l =
+                      levels.computeIfAbsent(
+                          level.level(),
+                          name -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("level", name);
+                            m.put("largestGang", new LinkedHashMap<String, Long>());
+                            m.put("domains", new LinkedHashMap<String, Map<String, Object>>());
+                            return m;
+                          });
+                  largestGang(l).put(resource, level.largestGang());
+                  for (FragmentationReport.DomainFree d : level.domains()) {
+                    String domain = String.join("/", d.values());
+                    Map<String, Object> row =
+                        domains(l)
+                            .computeIfAbsent(
+                                domain,
+                                k -> {
+                                  Map<String, Object> m = new LinkedHashMap<>();
+                                  m.put("domain", k);
+                                  m.put("free", new LinkedHashMap<String, String>());
+                                  return m;
+                                });
+                    @SuppressWarnings("unchecked")
+                    Map<String, String> free = (Map<String, String>) row.get("free");
+                    free.put(resource, format(resource, d.free().getOrDefault(resource, 0L)));
+                  }
+                }
+              }
+              List<Map<String, Object>> levelList = new ArrayList<>();
+              for (Map<String, Object> l : levels.values()) {
+                Map<String, Object> out = new LinkedHashMap<>(l);
+                out.put("domains", List.copyOf(domains(l).values()));
+                levelList.add(out);
+              }
+              Map<String, Object> f = new LinkedHashMap<>();
+              f.put("flavor", flavor);
+              f.put("levels", levelList);
+              flavors.add(f);
             });
-            @SuppressWarnings("unchecked")
-            Map<String, String> free = (Map<String, String>) row.get("free");
-            free.put(resource, format(resource, d.free().getOrDefault(resource, 0L)));
-          }
-        }
-      }
-      List<Map<String, Object>> levelList = new ArrayList<>();
-      for (Map<String, Object> l : levels.values()) {
-        Map<String, Object> out = new LinkedHashMap<>(l);
-        out.put("domains", List.copyOf(domains(l).values()));
-        levelList.add(out);
-      }
-      Map<String, Object> f = new LinkedHashMap<>();
-      f.put("flavor", flavor);
-      f.put("levels", levelList);
-      flavors.add(f);
-    });
     return flavors;
   }
 
@@ -171,7 +181,8 @@ record DashboardSnapshot(
   }
 
   private static Long canonical(String resource, Quantity written) {
-    return written == null ? null
+    return written == null
+        ? null
         : dev.berth.engine.quota.Quantity.parse(resource, written.toString());
   }
 

@@ -3,9 +3,9 @@ package dev.berth.operator.visibility;
 import java.util.Map;
 
 /**
- * The HTTPS port's settings from the environment the chart sets: {@code BERTH_HTTPS_PORT}
- * (default 8443; the visibility API, always) and {@code BERTH_DASHBOARD_ENABLED} (default false;
- * the web dashboard on the same port).
+ * The HTTPS port's settings from the environment the chart sets: {@code BERTH_HTTPS_PORT} (default
+ * 8443; the visibility API, always) and {@code BERTH_DASHBOARD_ENABLED} (default false; the web
+ * dashboard on the same port).
  */
 public record HttpsSettings(int port, boolean dashboard) {
   public static HttpsSettings from(Map<String, String> env) {
@@ -15,8 +15,8 @@ public record HttpsSettings(int port, boolean dashboard) {
       if (number < 0 || number > 65535) {
         throw new NumberFormatException();
       }
-      return new HttpsSettings(number,
-          Boolean.parseBoolean(env.getOrDefault("BERTH_DASHBOARD_ENABLED", "false")));
+      return new HttpsSettings(
+          number, Boolean.parseBoolean(env.getOrDefault("BERTH_DASHBOARD_ENABLED", "false")));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
           "BERTH_HTTPS_PORT: expected a port from 0 to 65535, got '" + port + "'");

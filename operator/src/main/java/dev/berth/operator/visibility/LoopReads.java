@@ -26,13 +26,14 @@ final class LoopReads {
   /** The read's result, or null when the loop did not answer within 5 s. */
   <T> T read(Function<ClusterState, T> read) {
     CompletableFuture<T> answer = new CompletableFuture<>();
-    loop.submit(state -> {
-      try {
-        answer.complete(read.apply(state));
-      } catch (RuntimeException e) {
-        answer.completeExceptionally(e);
-      }
-    });
+    loop.submit(
+        state -> {
+          try {
+            answer.complete(read.apply(state));
+          } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+          }
+        });
     try {
       return answer.get(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

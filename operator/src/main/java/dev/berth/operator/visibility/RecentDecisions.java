@@ -14,21 +14,28 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The last admissions, evictions and preemptions the admission loop decided, newest first, for
- * the dashboard. Fed on the loop thread after each cycle; read from the HTTPS threads. Held in
- * memory only (the leader's since it started): the Workloads' conditions and Events are the
- * record, this is the feed.
+ * The last admissions, evictions and preemptions the admission loop decided, newest first, for the
+ * dashboard. Fed on the loop thread after each cycle; read from the HTTPS threads. Held in memory
+ * only (the leader's since it started): the Workloads' conditions and Events are the record, this
+ * is the feed.
  */
 public final class RecentDecisions implements Consumer<AdmissionLoop.CycleOutcome> {
   static final int CAPACITY = 200;
 
   /**
-   * One decision. {@code kind} is Admitted, Evicted or Preempted; for a preemption
-   * {@code preemptor} names the workload it made room for (namespace and name, or null when the
-   * operator does not know it), {@code preemptorClusterQueue} its ClusterQueue.
+   * One decision. {@code kind} is Admitted, Evicted or Preempted; for a preemption {@code
+   * preemptor} names the workload it made room for (namespace and name, or null when the operator
+   * does not know it), {@code preemptorClusterQueue} its ClusterQueue.
    */
-  public record Decision(long at, String kind, String namespace, String name,
-      String clusterQueue, String reason, String message, String preemptorNamespace,
+  public record Decision(
+      long at,
+      String kind,
+      String namespace,
+      String name,
+      String clusterQueue,
+      String reason,
+      String message,
+      String preemptorNamespace,
       String preemptorName) {}
 
   private final ClusterState state;
@@ -44,8 +51,17 @@ public final class RecentDecisions implements Consumer<AdmissionLoop.CycleOutcom
   public void accept(AdmissionLoop.CycleOutcome outcome) {
     List<Decision> fresh = new ArrayList<>();
     for (Admission a : outcome.result().admissions()) {
-      fresh.add(new Decision(a.admittedAt(), "Admitted", a.namespace(), a.name(),
-          a.clusterQueue(), a.borrows() ? "Borrowing" : "QuotaReserved", null, null, null));
+      fresh.add(
+          new Decision(
+              a.admittedAt(),
+              "Admitted",
+              a.namespace(),
+              a.name(),
+              a.clusterQueue(),
+              a.borrows() ? "Borrowing" : "QuotaReserved",
+              null,
+              null,
+              null));
     }
     long now = clock.millis();
     // Evictions are asked for again until seen done: each once, when first asked for.
@@ -55,13 +71,29 @@ public final class RecentDecisions implements Consumer<AdmissionLoop.CycleOutcom
       String name = victim.map(w -> w.getMetadata().getName()).orElse(e.workloadUid());
       if (e.preemptionReason() != null) {
         Optional<Workload> preemptor = state.latestWorkload(e.preemptorUid());
-        fresh.add(new Decision(now, "Preempted", namespace, name, e.clusterQueue(),
-            e.preemptionReason().name(), e.message(),
-            preemptor.map(w -> w.getMetadata().getNamespace()).orElse(null),
-            preemptor.map(w -> w.getMetadata().getName()).orElse(null)));
+        fresh.add(
+            new Decision(
+                now,
+                "Preempted",
+                namespace,
+                name,
+                e.clusterQueue(),
+                e.preemptionReason().name(),
+                e.message(),
+                preemptor.map(w -> w.getMetadata().getNamespace()).orElse(null),
+                preemptor.map(w -> w.getMetadata().getName()).orElse(null)));
       } else {
-        fresh.add(new Decision(now, "Evicted", namespace, name, e.clusterQueue(),
-            e.reason().name(), e.message(), null, null));
+        fresh.add(
+            new Decision(
+                now,
+                "Evicted",
+                namespace,
+                name,
+                e.clusterQueue(),
+                e.reason().name(),
+                e.message(),
+                null,
+                null));
       }
     }
     if (fresh.isEmpty()) {

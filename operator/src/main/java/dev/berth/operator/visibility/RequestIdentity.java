@@ -1,20 +1,20 @@
 package dev.berth.operator.visibility;
 
+import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
-import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Who calls, as the API server says: the bearer token checked by a TokenReview, and what that
- * user may do checked by SubjectAccessReviews (list Workloads in a namespace), each asked once
- * per namespace while the {@link CallerCache} keeps the caller.
+ * Who calls, as the API server says: the bearer token checked by a TokenReview, and what that user
+ * may do checked by SubjectAccessReviews (list Workloads in a namespace), each asked once per
+ * namespace while the {@link CallerCache} keeps the caller.
  */
 final class RequestIdentity {
   private final KubernetesClient client;
@@ -22,10 +22,15 @@ final class RequestIdentity {
   private final String uid;
   private final List<String> groups;
   private final Map<String, List<String>> extra;
+
   /** Answers of SubjectAccessReviews; the identity is shared by a caller's requests. */
   private final Map<String, Boolean> allowed = new ConcurrentHashMap<>();
 
-  private RequestIdentity(KubernetesClient client, String user, String uid, List<String> groups,
+  private RequestIdentity(
+      KubernetesClient client,
+      String user,
+      String uid,
+      List<String> groups,
       Map<String, List<String>> extra) {
     this.client = client;
     this.user = user;
@@ -35,34 +40,41 @@ final class RequestIdentity {
   }
 
   /**
-   * The caller of a request's bearer token; null after answering 401 when there is none or the
-   * API server does not authenticate it.
+   * The caller of a request's bearer token; null after answering 401 when there is none or the API
+   * server does not authenticate it.
    */
   static RequestIdentity authenticate(CallerCache callers, HttpExchange exchange)
       throws IOException {
     String header = exchange.getRequestHeaders().getFirst("Authorization");
     if (header == null || !header.startsWith("Bearer ") || header.length() <= 7) {
-      Responses.respond(exchange, 401,
-          Responses.error("a bearer token is required (Authorization: Bearer ...)"));
+      Responses.respond(
+          exchange, 401, Responses.error("a bearer token is required (Authorization: Bearer ...)"));
       return null;
     }
     RequestIdentity caller = callers.of(header.substring(7).trim());
     if (caller == null) {
-      Responses.respond(exchange, 401,
-          Responses.error("the API server did not authenticate the token"));
+      Responses.respond(
+          exchange, 401, Responses.error("the API server did not authenticate the token"));
     }
     return caller;
   }
 
   /** The caller of a bearer token, or null when the API server does not authenticate it. */
   static RequestIdentity of(KubernetesClient client, String token) {
-    TokenReview review = client.authentication().v1().tokenReviews().create(
-        new TokenReviewBuilder().withNewSpec().withToken(token).endSpec().build());
+    TokenReview review =
+        client
+            .authentication()
+            .v1()
+            .tokenReviews()
+            .create(new TokenReviewBuilder().withNewSpec().withToken(token).endSpec().build());
     if (review.getStatus() == null || !Boolean.TRUE.equals(review.getStatus().getAuthenticated())) {
       return null;
     }
     var u = review.getStatus().getUser();
-    return new RequestIdentity(client, u.getUsername(), u.getUid(),
+    return new RequestIdentity(
+        client,
+        u.getUsername(),
+        u.getUid(),
         u.getGroups() == null ? List.of() : u.getGroups(),
         u.getExtra() == null ? Map.of() : u.getExtra());
   }
@@ -77,8 +89,8 @@ final class RequestIdentity {
   }
 
   /**
-   * Whether the caller may list this berth.dev resource in the namespace (null: cluster-wide,
-   * as for ClusterQueues and Topologies).
+   * Whether the caller may list this berth.dev resource in the namespace (null: cluster-wide, as
+   * for ClusterQueues and Topologies).
    */
   boolean mayList(String resource, String namespace) {
     String key = resource + "/" + (namespace == null ? "" : namespace);
@@ -86,21 +98,26 @@ final class RequestIdentity {
     if (known != null) {
       return known;
     }
-    SubjectAccessReview sar = client.authorization().v1().subjectAccessReview().create(
-        new SubjectAccessReviewBuilder()
-            .withNewSpec()
-            .withUser(user)
-            .withUid(uid)
-            .withGroups(groups)
-            .withExtra(extra)
-            .withNewResourceAttributes()
-            .withGroup("berth.dev")
-            .withResource(resource)
-            .withVerb("list")
-            .withNamespace(namespace)
-            .endResourceAttributes()
-            .endSpec()
-            .build());
+    SubjectAccessReview sar =
+        client
+            .authorization()
+            .v1()
+            .subjectAccessReview()
+            .create(
+                new SubjectAccessReviewBuilder()
+                    .withNewSpec()
+                    .withUser(user)
+                    .withUid(uid)
+                    .withGroups(groups)
+                    .withExtra(extra)
+                    .withNewResourceAttributes()
+                    .withGroup("berth.dev")
+                    .withResource(resource)
+                    .withVerb("list")
+                    .withNamespace(namespace)
+                    .endResourceAttributes()
+                    .endSpec()
+                    .build());
     boolean answer = sar.getStatus() != null && Boolean.TRUE.equals(sar.getStatus().getAllowed());
     allowed.put(key, answer);
     return answer;

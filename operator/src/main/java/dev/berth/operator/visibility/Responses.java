@@ -23,7 +23,10 @@ final class Responses {
   }
 
   static void json(HttpExchange exchange, int code, Object body) throws IOException {
-    send(exchange, code, "application/json",
+    send(
+        exchange,
+        code,
+        "application/json",
         (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n")
             .getBytes(StandardCharsets.UTF_8));
   }
@@ -33,8 +36,7 @@ final class Responses {
   }
 
   /** Answers are per caller: no shared cache may keep them, no page may sniff their type. */
-  static void send(HttpExchange exchange, int code, String type, byte[] bytes)
-      throws IOException {
+  static void send(HttpExchange exchange, int code, String type, byte[] bytes) throws IOException {
     var headers = exchange.getResponseHeaders();
     headers.set("Content-Type", type);
     headers.set("Cache-Control", "no-store");

@@ -22,8 +22,8 @@ public final class SecureEndpoints implements AutoCloseable {
   private final HttpsServer server;
 
   /**
-   * Binds {@code host:port} (port 0 picks a free one) with the given serving keys; call
-   * {@link #route} for each path, then {@link #start}.
+   * Binds {@code host:port} (port 0 picks a free one) with the given serving keys; call {@link
+   * #route} for each path, then {@link #start}.
    */
   public SecureEndpoints(String host, int port, X509KeyManager keys) throws IOException {
     server = HttpsServer.create(new InetSocketAddress(host, port), 0);
@@ -37,11 +37,14 @@ public final class SecureEndpoints implements AutoCloseable {
     }
     AtomicInteger n = new AtomicInteger();
     // Each request waits on a TokenReview and SubjectAccessReviews: a few threads, not one.
-    server.setExecutor(Executors.newFixedThreadPool(4, r -> {
-      Thread thread = new Thread(r, "berth-https-" + n.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    }));
+    server.setExecutor(
+        Executors.newFixedThreadPool(
+            4,
+            r -> {
+              Thread thread = new Thread(r, "berth-https-" + n.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            }));
   }
 
   public SecureEndpoints route(String path, HttpHandler handler) {

@@ -22,16 +22,16 @@ import java.util.regex.Pattern;
  * requests, reason and estimated start (with its basis; null until the first replay).
  *
  * <ul>
- *   <li>{@code GET /visibility/v1/clusterqueues/{name}/pendingworkloads}: those of the
- *       namespaces the caller may list Workloads in (others are left out, not counted);
- *   <li>{@code GET /visibility/v1/namespaces/{ns}/localqueues/{name}/pendingworkloads}: 403
- *       unless the caller may list Workloads in {@code ns}.
+ *   <li>{@code GET /visibility/v1/clusterqueues/{name}/pendingworkloads}: those of the namespaces
+ *       the caller may list Workloads in (others are left out, not counted);
+ *   <li>{@code GET /visibility/v1/namespaces/{ns}/localqueues/{name}/pendingworkloads}: 403 unless
+ *       the caller may list Workloads in {@code ns}.
  * </ul>
  *
- * <p>The caller sends a bearer token (a ServiceAccount token, or any the API server accepts);
- * the API server authenticates it (TokenReview) and authorises it (SubjectAccessReview). The
- * answer is read on the admission loop's thread, which owns the engine; only the leader knows
- * the queues, a standby answers 503.
+ * <p>The caller sends a bearer token (a ServiceAccount token, or any the API server accepts); the
+ * API server authenticates it (TokenReview) and authorises it (SubjectAccessReview). The answer is
+ * read on the admission loop's thread, which owns the engine; only the leader knows the queues, a
+ * standby answers 503.
  */
 public final class VisibilityEndpoint implements HttpHandler {
   public static final String PATH = "/visibility/v1/";
@@ -68,9 +68,17 @@ public final class VisibilityEndpoint implements HttpHandler {
     Matcher cq = CLUSTER_QUEUE.matcher(path);
     Matcher lq = LOCAL_QUEUE.matcher(path);
     if (!cq.matches() && !lq.matches()) {
-      respond(exchange, 404, error("no such path: " + path + "; try " + PATH
-          + "clusterqueues/NAME/pendingworkloads or " + PATH
-          + "namespaces/NS/localqueues/NAME/pendingworkloads"));
+      respond(
+          exchange,
+          404,
+          error(
+              "no such path: "
+                  + path
+                  + "; try "
+                  + PATH
+                  + "clusterqueues/NAME/pendingworkloads or "
+                  + PATH
+                  + "namespaces/NS/localqueues/NAME/pendingworkloads"));
       return;
     }
     RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
@@ -78,16 +86,23 @@ public final class VisibilityEndpoint implements HttpHandler {
       return;
     }
     if (lq.matches() && !caller.mayListWorkloads(lq.group(1))) {
-      respond(exchange, 403, error("user " + caller.user() + " may not list workloads.berth.dev"
-          + " in namespace " + lq.group(1)));
+      respond(
+          exchange,
+          403,
+          error(
+              "user "
+                  + caller.user()
+                  + " may not list workloads.berth.dev"
+                  + " in namespace "
+                  + lq.group(1)));
       return;
     }
     if (!loop.ready()) {
       respond(exchange, 503, error("this replica does not admit (not the leader, or starting)"));
       return;
     }
-    List<PendingEntry> entries = cq.matches() ? pending(cq.group(1))
-        : pendingOfLocalQueue(lq.group(1), lq.group(2));
+    List<PendingEntry> entries =
+        cq.matches() ? pending(cq.group(1)) : pendingOfLocalQueue(lq.group(1), lq.group(2));
     if (entries == null) {
       respond(exchange, 503, error("the admission loop did not answer in time"));
       return;
@@ -112,18 +127,27 @@ public final class VisibilityEndpoint implements HttpHandler {
   }
 
   private List<PendingEntry> pendingOfLocalQueue(String namespace, String name) {
-    List<PendingEntry> all = onLoop(state -> {
-      var lq = state.localQueues().stream()
-          .filter(q -> q.getMetadata().getNamespace().equals(namespace)
-              && q.getMetadata().getName().equals(name))
-          .findFirst().orElse(null);
-      if (lq == null || lq.getSpec() == null) {
-        return List.of();
-      }
-      return state.engine().status().pendingWorkloads(lq.getSpec().clusterQueue);
-    });
-    return all == null ? null : all.stream()
-        .filter(e -> e.namespace().equals(namespace) && e.localQueue().equals(name)).toList();
+    List<PendingEntry> all =
+        onLoop(
+            state -> {
+              var lq =
+                  state.localQueues().stream()
+                      .filter(
+                          q ->
+                              q.getMetadata().getNamespace().equals(namespace)
+                                  && q.getMetadata().getName().equals(name))
+                      .findFirst()
+                      .orElse(null);
+              if (lq == null || lq.getSpec() == null) {
+                return List.of();
+              }
+              return state.engine().status().pendingWorkloads(lq.getSpec().clusterQueue);
+            });
+    return all == null
+        ? null
+        : all.stream()
+            .filter(e -> e.namespace().equals(namespace) && e.localQueue().equals(name))
+            .toList();
   }
 
   private List<PendingEntry> pending(String clusterQueue) {
@@ -149,8 +173,11 @@ public final class VisibilityEndpoint implements HttpHandler {
     item.put("requests", requests);
     item.put("reason", e.reason());
     item.put("message", e.message());
-    item.put("estimatedStart", e.estimatedStart() == null ? null
-        : java.time.Instant.ofEpochMilli(e.estimatedStart()).toString());
+    item.put(
+        "estimatedStart",
+        e.estimatedStart() == null
+            ? null
+            : java.time.Instant.ofEpochMilli(e.estimatedStart()).toString());
     item.put("estimateBasis", e.estimateBasis());
     return item;
   }

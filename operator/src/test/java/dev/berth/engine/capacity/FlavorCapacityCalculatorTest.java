@@ -45,12 +45,14 @@ class FlavorCapacityCalculatorTest {
                 "drained", "Tainted berth.dev/maintenance"));
     var gpu = c.resource(GPU);
     assertThat(gpu.physical()).isEqualTo(6 * 8);
-    assertThat(gpu.allocatable()).as("ok-1, ok-2 and own-taint (a taint not configured)")
+    assertThat(gpu.allocatable())
+        .as("ok-1, ok-2 and own-taint (a taint not configured)")
         .isEqualTo(3 * 8);
     // Capacity 96 cores per node but the kubelet keeps 2 of each: allocatable is 94.
     assertThat(c.resource("cpu").physical()).isEqualTo(6 * 96_000);
     assertThat(c.resource("cpu").allocatable()).isEqualTo(3 * 94_000);
-    assertThat(c.resources()).extracting(FlavorCapacity.ResourceCapacity::resource)
+    assertThat(c.resources())
+        .extracting(FlavorCapacity.ResourceCapacity::resource)
         .as("pods and ephemeral-storage are left out unless quota names them")
         .containsExactly("cpu", "memory", GPU);
   }
@@ -86,10 +88,13 @@ class FlavorCapacityCalculatorTest {
     assertThat(gpu.reserved()).isEqualTo(18);
     assertThat(gpu.allocatable()).isEqualTo(16);
     assertThat(gpu.overCommitRatio()).isEqualTo(1.5);
-    assertThat(c.overCommitted()).extracting(FlavorCapacity.ResourceCapacity::resource)
+    assertThat(c.overCommitted())
+        .extracting(FlavorCapacity.ResourceCapacity::resource)
         .containsExactly(GPU);
-    assertThat(c.shortOfReserved()).extracting(FlavorCapacity.ResourceCapacity::resource)
-        .as("18 GPUs reserved, 16 usable").containsExactly(GPU);
+    assertThat(c.shortOfReserved())
+        .extracting(FlavorCapacity.ResourceCapacity::resource)
+        .as("18 GPUs reserved, 16 usable")
+        .containsExactly(GPU);
     assertThat(c.resource("cpu").overCommitted()).isFalse();
   }
 
@@ -101,8 +106,9 @@ class FlavorCapacityCalculatorTest {
 
     assertThat(c.nodes()).isZero();
     assertThat(c.resource(GPU).overCommitRatio()).isInfinite();
-    assertThat(new FlavorCapacity.ResourceCapacity("x", 0, 0, 0, 0, 0, 0, 0, false)
-        .overCommitRatio()).isZero();
+    assertThat(
+            new FlavorCapacity.ResourceCapacity("x", 0, 0, 0, 0, 0, 0, 0, false).overCommitRatio())
+        .isZero();
   }
 
   @Test
@@ -115,20 +121,30 @@ class FlavorCapacityCalculatorTest {
     inventory.upsertPod("p3", "other", Map.of(GPU, 8L));
     inventory.upsertPod("p1", "n1", Map.of(GPU, 3L));
 
-    assertThat(calculator.compute(flavor(Map.of()), QuotaFigures.none(), inventory)
-        .resource(GPU).inUse()).as("p1 (now 3) and p2 on a NotReady node").isEqualTo(5);
+    assertThat(
+            calculator
+                .compute(flavor(Map.of()), QuotaFigures.none(), inventory)
+                .resource(GPU)
+                .inUse())
+        .as("p1 (now 3) and p2 on a NotReady node")
+        .isEqualTo(5);
 
     inventory.deletePod("p1");
     inventory.deletePod("p2");
     inventory.deletePod("p2");
-    assertThat(calculator.compute(flavor(Map.of()), QuotaFigures.none(), inventory)
-        .resource(GPU).inUse()).isZero();
+    assertThat(
+            calculator
+                .compute(flavor(Map.of()), QuotaFigures.none(), inventory)
+                .resource(GPU)
+                .inUse())
+        .isZero();
   }
 
   @Test
   void migProfilesAreCountedAsPublishedNeverFoldedIntoGpus() {
     inventory.upsertNode(
-        node("mig-1").without(GPU)
+        node("mig-1")
+            .without(GPU)
             .resource("nvidia.com/mig-1g.10gb", 7)
             .resource("nvidia.com/mig-3g.40gb", 2)
             .build());
@@ -148,7 +164,8 @@ class FlavorCapacityCalculatorTest {
     // 2 nodes of 4 devices, 4 replicas each: the device plugin publishes 16 nvidia.com/gpu.
     for (String n : new String[] {"ts-1", "ts-2"}) {
       inventory.upsertNode(
-          node(n).resource(GPU, 16)
+          node(n)
+              .resource(GPU, 16)
               .label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL, "time-slicing")
               .label(FlavorCapacityCalculator.REPLICAS_LABEL, "4")
               .build());
@@ -169,12 +186,18 @@ class FlavorCapacityCalculatorTest {
     assertThat(renamed.resource("nvidia.com/gpu.shared").shared()).isTrue();
     assertThat(renamed.sharing()).isNotNull();
 
-    inventory.upsertNode(node("ts").label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL, "mps")
-        .label(FlavorCapacityCalculator.REPLICAS_LABEL, "2").build());
-    inventory.upsertNode(node("ts2").label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL,
-        "time-slicing").label(FlavorCapacityCalculator.REPLICAS_LABEL, "4").build());
-    inventory.upsertNode(node("plain").label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL,
-        "none").build());
+    inventory.upsertNode(
+        node("ts")
+            .label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL, "mps")
+            .label(FlavorCapacityCalculator.REPLICAS_LABEL, "2")
+            .build());
+    inventory.upsertNode(
+        node("ts2")
+            .label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL, "time-slicing")
+            .label(FlavorCapacityCalculator.REPLICAS_LABEL, "4")
+            .build());
+    inventory.upsertNode(
+        node("plain").label(FlavorCapacityCalculator.SHARING_STRATEGY_LABEL, "none").build());
     assertThat(calculator.compute(flavor(Map.of()), QuotaFigures.none(), inventory).sharing())
         .isEqualTo(new FlavorCapacity.Sharing("mixed", null));
   }

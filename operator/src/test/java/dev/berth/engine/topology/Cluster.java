@@ -85,7 +85,8 @@ final class Cluster {
 
   @SuppressWarnings("unchecked")
   NodeInventory inventory() {
-    NodeInventory.Builder b = NodeInventory.builder(topology).nodeLabels(nodeLabels).tolerations(tolerations);
+    NodeInventory.Builder b =
+        NodeInventory.builder(topology).nodeLabels(nodeLabels).tolerations(tolerations);
     nodes.values().forEach(n -> b.node(n.build()));
     for (Object[] p : bound) {
       b.boundPod((String) p[0], (String) p[1], (Map<String, Long>) p[2]);
@@ -100,7 +101,10 @@ final class Cluster {
     }
     StringBuilder sb = new StringBuilder();
     for (TopologyAssignment.Domain d : p.assignment().domains()) {
-      sb.append(sb.length() == 0 ? "" : " ").append(String.join("/", d.values())).append('=').append(d.count());
+      sb.append(sb.length() == 0 ? "" : " ")
+          .append(String.join("/", d.values()))
+          .append('=')
+          .append(d.count());
     }
     return sb.toString();
   }

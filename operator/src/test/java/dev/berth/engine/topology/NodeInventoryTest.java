@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Free capacity kept per domain as placements and bound pods come and go; the fragmentation report. */
+/**
+ * Free capacity kept per domain as placements and bound pods come and go; the fragmentation report.
+ */
 class NodeInventoryTest {
   private final TopologyPlacer placer = new TopologyPlacer();
 
@@ -44,7 +46,9 @@ class NodeInventoryTest {
         .containsEntry("cpu", 63_500L);
     inventory.addBoundPod("elsewhere", null, Map.of(GPU, 3L)); // not an eligible node: ignored
     inventory.removeBoundPod("b1-r1-n1", null, Map.of(GPU, 3L, "cpu", 500L));
-    assertThat(inventory.freeOf(List.of("b1"))).containsEntry(GPU, 16L).containsEntry("cpu", 128_000L);
+    assertThat(inventory.freeOf(List.of("b1")))
+        .containsEntry(GPU, 16L)
+        .containsEntry("cpu", 128_000L);
   }
 
   @Test
@@ -58,9 +62,18 @@ class NodeInventoryTest {
     assertThat(report.largestGang(BLOCK)).isEqualTo(3); // b2; b1 has 24 GPUs free but fits 2
     FragmentationReport.LevelReport racks = report.levels().get(1);
     assertThat(racks.domains())
-        .extracting(d -> String.join("/", d.values()) + " free " + d.free().get(GPU) + " fits " + d.podsThatFit())
+        .extracting(
+            d ->
+                String.join("/", d.values())
+                    + " free "
+                    + d.free().get(GPU)
+                    + " fits "
+                    + d.podsThatFit())
         .containsExactly(
-            "b1/r1 free 8 fits 0", "b1/r2 free 16 fits 2", "b2/r1 free 8 fits 1", "b2/r2 free 16 fits 2");
+            "b1/r1 free 8 fits 0",
+            "b1/r2 free 16 fits 2",
+            "b2/r1 free 8 fits 1",
+            "b2/r2 free 16 fits 2");
   }
 
   @Test

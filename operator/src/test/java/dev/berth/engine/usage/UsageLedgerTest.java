@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 class UsageLedgerTest {
   private static final long S = 1000;
   private static final UsageOwner OWNER = new UsageOwner("team-llm", "training", "llm", "cc-42");
-  private static final List<UsageRequest> REQUESTS = List.of(
-      new UsageRequest("main", "h100", "nvidia.com/gpu", 16),
-      new UsageRequest("main", "h100", "cpu", 192_000),
-      new UsageRequest("launcher", "cpu-only", "cpu", 500));
+  private static final List<UsageRequest> REQUESTS =
+      List.of(
+          new UsageRequest("main", "h100", "nvidia.com/gpu", 16),
+          new UsageRequest("main", "h100", "cpu", 192_000),
+          new UsageRequest("launcher", "cpu-only", "cpu", 500));
 
   @Test
   void aPreemptedAndResumedWorkloadIsBilledPerRunAcrossARestartExactlyOnce() {
@@ -32,18 +33,21 @@ class UsageLedgerTest {
     assertThat(first.end()).isEqualTo(600 * S);
     UsageTotals record = UsageTotals.none().plus(first);
 
-    assertThat(ledger.observe(reserved(900 * S, 0L))).singleElement()
+    assertThat(ledger.observe(reserved(900 * S, 0L)))
+        .singleElement()
         .isInstanceOf(UsageLedger.Opened.class);
 
     // Restart: a new ledger sees the reserved version, with the record of run 1 on it.
     UsageLedger restarted = new UsageLedger();
-    assertThat(restarted.observe(reserved(900 * S, 0L))).singleElement()
+    assertThat(restarted.observe(reserved(900 * S, 0L)))
+        .singleElement()
         .satisfies(e -> assertThat(((UsageLedger.Opened) e).run().start()).isEqualTo(900 * S));
     Run second = ended(restarted.observe(finished(900 * S, 4500 * S, 0L)));
     assertThat(second.end() - second.start()).isEqualTo(3600 * S);
     record = record.plus(second);
     assertThat(restarted.observe(finished(900 * S, 4500 * S, 900 * S)))
-        .as("seen again after the record was written").isEmpty();
+        .as("seen again after the record was written")
+        .isEmpty();
     assertThat(record.counts(second)).isTrue();
 
     assertThat(record.runs()).isEqualTo(2);
@@ -54,7 +58,8 @@ class UsageLedgerTest {
     assertThat(record.resourceSeconds().get(key("main", "h100", "cpu")))
         .isEqualByComparingTo(BigDecimal.valueOf(192L * 4200));
     assertThat(record.resourceSeconds().get(key("launcher", "cpu-only", "cpu")))
-        .as("500m × 4200 s").isEqualByComparingTo("2100");
+        .as("500m × 4200 s")
+        .isEqualByComparingTo("2100");
     assertThat(record.lastRunStart()).isEqualTo(900 * S);
     assertThat(record.lastRunEnd()).isEqualTo(4500 * S);
   }
@@ -69,7 +74,8 @@ class UsageLedgerTest {
     assertThat(run.end()).isEqualTo(400 * S);
     assertThat(ledger.observe(finished(100 * S, 400 * S, null))).isEmpty();
     assertThat(new UsageLedger().observe(finished(100 * S, 400 * S, 100 * S)))
-        .as("its record already counts it").isEmpty();
+        .as("its record already counts it")
+        .isEmpty();
   }
 
   @Test
@@ -82,7 +88,8 @@ class UsageLedgerTest {
     assertThat(events).hasSize(2);
     assertThat(((UsageLedger.Ended) events.get(0)).run().end()).isEqualTo(50 * S);
     assertThat(((UsageLedger.Opened) events.get(1)).run().start()).isEqualTo(50 * S);
-    assertThat(ledger.openRuns()).singleElement()
+    assertThat(ledger.openRuns())
+        .singleElement()
         .satisfies(r -> assertThat(r.start()).isEqualTo(50 * S));
   }
 
@@ -93,10 +100,13 @@ class UsageLedgerTest {
 
     List<UsageLedger.Event> events = ledger.deleted("uid-1", 30 * S);
 
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(((UsageLedger.Ended) e).durable()).isFalse();
-      assertThat(((UsageLedger.Ended) e).run().end()).isEqualTo(30 * S);
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(((UsageLedger.Ended) e).durable()).isFalse();
+              assertThat(((UsageLedger.Ended) e).run().end()).isEqualTo(30 * S);
+            });
     assertThat(ledger.deleted("uid-1", 40 * S)).isEmpty();
     assertThat(ledger.openRuns()).isEmpty();
   }
@@ -104,10 +114,16 @@ class UsageLedgerTest {
   @Test
   void aPendingWorkloadThatNeverHeldQuotaCostsNothing() {
     UsageLedger ledger = new UsageLedger();
-    assertThat(ledger.observe(new WorkloadObservation(
-        "uid-1", "team-llm/wl", OWNER, null, null, null, List.of(), null))).isEmpty();
-    assertThat(ledger.observe(new WorkloadObservation(
-        "uid-1", "team-llm/wl", OWNER, null, null, 10 * S, List.of(), null))).isEmpty();
+    assertThat(
+            ledger.observe(
+                new WorkloadObservation(
+                    "uid-1", "team-llm/wl", OWNER, null, null, null, List.of(), null)))
+        .isEmpty();
+    assertThat(
+            ledger.observe(
+                new WorkloadObservation(
+                    "uid-1", "team-llm/wl", OWNER, null, null, 10 * S, List.of(), null)))
+        .isEmpty();
   }
 
   @Test
@@ -132,7 +148,8 @@ class UsageLedgerTest {
   }
 
   private static WorkloadObservation reserved(long at, Long counted) {
-    return new WorkloadObservation("uid-1", "team-llm/wl", OWNER, at, null, null, REQUESTS, counted);
+    return new WorkloadObservation(
+        "uid-1", "team-llm/wl", OWNER, at, null, null, REQUESTS, counted);
   }
 
   private static WorkloadObservation released(long at) {

@@ -13,8 +13,13 @@ class UtilizationSamplesTest {
   @Test
   void eachSampleHoldsForItsStepInsideTheRun() {
     // Two GPUs at 50 % for 3 s, then at 100 % for 2 s: 3 + 4 GPU-seconds.
-    List<Sample> samples = List.of(new Sample(0, 100), new Sample(1000, 100),
-        new Sample(2000, 100), new Sample(3000, 200), new Sample(4000, 200));
+    List<Sample> samples =
+        List.of(
+            new Sample(0, 100),
+            new Sample(1000, 100),
+            new Sample(2000, 100),
+            new Sample(3000, 200),
+            new Sample(4000, 200));
 
     assertThat(UtilizationSamples.deviceSeconds(samples, 0, 5000, 1000, PERCENT))
         .isEqualByComparingTo("7");
@@ -25,7 +30,8 @@ class UtilizationSamplesTest {
     List<Sample> samples = List.of(new Sample(0, 1), new Sample(1000, 1), new Sample(2000, 1));
 
     assertThat(UtilizationSamples.deviceSeconds(samples, 500, 2250, 1000, BigDecimal.ONE))
-        .as("0.5 + 1 + 0.25 s of one busy GPU").isEqualByComparingTo("1.75");
+        .as("0.5 + 1 + 0.25 s of one busy GPU")
+        .isEqualByComparingTo("1.75");
   }
 
   @Test

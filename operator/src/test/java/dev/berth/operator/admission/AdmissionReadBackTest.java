@@ -18,9 +18,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** How an admission write of unknown outcome is decided from the Workload read back. */
 class AdmissionReadBackTest {
 
-  private static final Admission OURS = new Admission("uid", "team", "w", "cq", "lq",
-      List.of(new PodSetAssignment("main", Map.of("cpu", "default"), Map.of("cpu", 1000L), 1,
-          Map.of())), 1);
+  private static final Admission OURS =
+      new Admission(
+          "uid",
+          "team",
+          "w",
+          "cq",
+          "lq",
+          List.of(
+              new PodSetAssignment(
+                  "main", Map.of("cpu", "default"), Map.of("cpu", 1000L), 1, Map.of())),
+          1);
 
   record Case(String name, Workload read, AdmissionReadBack expected) {
     @Override
@@ -53,15 +61,25 @@ class AdmissionReadBackTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("the write was applied: a newer version carries our admission",
-            admitted("11", "cq", "default"), AdmissionReadBack.WRITTEN),
-        new Case("the write was not applied: the same version as decided on",
-            version("10"), AdmissionReadBack.NOT_WRITTEN),
-        new Case("changed by someone else, without an admission",
-            version("12"), AdmissionReadBack.NOT_WRITTEN),
-        new Case("admitted elsewhere: another ClusterQueue",
-            admitted("12", "other", "default"), AdmissionReadBack.NOT_WRITTEN),
-        new Case("admitted with other flavors", admitted("12", "cq", "spot"),
+        new Case(
+            "the write was applied: a newer version carries our admission",
+            admitted("11", "cq", "default"),
+            AdmissionReadBack.WRITTEN),
+        new Case(
+            "the write was not applied: the same version as decided on",
+            version("10"),
+            AdmissionReadBack.NOT_WRITTEN),
+        new Case(
+            "changed by someone else, without an admission",
+            version("12"),
+            AdmissionReadBack.NOT_WRITTEN),
+        new Case(
+            "admitted elsewhere: another ClusterQueue",
+            admitted("12", "other", "default"),
+            AdmissionReadBack.NOT_WRITTEN),
+        new Case(
+            "admitted with other flavors",
+            admitted("12", "cq", "spot"),
             AdmissionReadBack.NOT_WRITTEN),
         new Case("the Workload is gone", null, AdmissionReadBack.GONE));
   }

@@ -26,13 +26,18 @@ class BootstrapTest {
   @Test
   void anInvalidObjectIsReportedAndSkippedAndOneThatFailsDoesNotStopTheRest() {
     List<String> reported = new ArrayList<>();
-    Bootstrap bootstrap = new Bootstrap(null, (HasMetadata o, List<FieldError> errors) -> {
-      errors.forEach(e -> reported.add(o.getMetadata().getName() + " " + e.path()));
-      return errors.isEmpty();
-    });
+    Bootstrap bootstrap =
+        new Bootstrap(
+            null,
+            (HasMetadata o, List<FieldError> errors) -> {
+              errors.forEach(e -> reported.add(o.getMetadata().getName() + " " + e.path()));
+              return errors.isEmpty();
+            });
     List<String> fed = new ArrayList<>();
     bootstrap.feed(
-        List.of(localQueue("invalid", "Not_A_Name!"), localQueue("throws", "cq"),
+        List.of(
+            localQueue("invalid", "Not_A_Name!"),
+            localQueue("throws", "cq"),
             localQueue("fine", "cq")),
         BerthValidators::localQueue,
         lq -> {

@@ -83,8 +83,11 @@ class ClusterStateFaultsTest {
     cq.getSpec().preemption = new ClusterQueuePreemption();
     cq.getSpec().preemption.withinClusterQueue =
         dev.berth.api.v1beta1.ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    cq.getSpec().resourceGroups = List.of(new ResourceGroup(List.of("cpu"),
-        List.of(new FlavorQuotas("default", List.of(new ResourceQuota("cpu", "4"))))));
+    cq.getSpec().resourceGroups =
+        List.of(
+            new ResourceGroup(
+                List.of("cpu"),
+                List.of(new FlavorQuotas("default", List.of(new ResourceQuota("cpu", "4"))))));
     return cq;
   }
 
@@ -99,10 +102,21 @@ class ClusterStateFaultsTest {
     wl.setSpec(new WorkloadSpec());
     wl.getSpec().queueName = "lq";
     wl.getSpec().priority = priority;
-    wl.getSpec().podSets = List.of(new PodSet("main", 1, new PodTemplateSpecBuilder()
-        .withNewSpec().addNewContainer().withName("c").withNewResources()
-        .addToRequests("cpu", new Quantity(cpu)).endResources().endContainer().endSpec()
-        .build()));
+    wl.getSpec().podSets =
+        List.of(
+            new PodSet(
+                "main",
+                1,
+                new PodTemplateSpecBuilder()
+                    .withNewSpec()
+                    .addNewContainer()
+                    .withName("c")
+                    .withNewResources()
+                    .addToRequests("cpu", new Quantity(cpu))
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .build()));
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().conditions = new ArrayList<>();
     return wl;
@@ -120,16 +134,18 @@ class ClusterStateFaultsTest {
     ps.resourceUsage = Map.of("cpu", new Quantity(cpu));
     ps.count = 1;
     out.getStatus().admission.podSetAssignments = List.of(ps);
-    out.getStatus().conditions.add(
-        condition(WorkloadConditions.QUOTA_RESERVED, "QuotaReserved", at));
+    out.getStatus()
+        .conditions
+        .add(condition(WorkloadConditions.QUOTA_RESERVED, "QuotaReserved", at));
     return out;
   }
 
   private static Workload evicted(Workload wl) {
     Workload out = Serialization.clone(wl);
     out.getMetadata().setResourceVersion(String.valueOf(rv++));
-    out.getStatus().conditions.add(
-        condition(WorkloadConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
+    out.getStatus()
+        .conditions
+        .add(condition(WorkloadConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
     return out;
   }
 
@@ -145,83 +161,112 @@ class ClusterStateFaultsTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("a ClusterQueue being deleted stays terminating after a status reply", s -> {
-          s.clusterQueue(clusterQueue(true));
-          s.workload(pending("late", 0, "1"));
-          assertThat(s.engine().runCycle(1).admissions()).isEmpty();
-          // StatusPublisher's write returns the stored object: it must not reopen the queue.
-          s.clusterQueueWritten(clusterQueue(true));
-          assertThat(s.engine().runCycle(2).admissions()).isEmpty();
-          assertThat(s.engine().status().clusterQueueInactiveMessage("cq"))
-              .isEqualTo("ClusterQueue cq is terminating: it admits nothing new");
-          // A resync of the stored object, deletionTimestamp and all: still terminating.
-          s.clusterQueue(clusterQueue(true));
-          assertThat(s.engine().runCycle(3).admissions()).isEmpty();
-        }),
-        new Case("a status reply keeps the stored version but never feeds the engine", s -> {
-          ClusterQueue stopped = clusterQueue(false);
-          stopped.getSpec().stopPolicy = dev.berth.api.v1beta1.StopPolicy.Hold;
-          s.clusterQueueWritten(stopped);
-          assertThat(s.clusterQueues()).extracting(c -> c.getSpec().stopPolicy)
-              .containsExactly(dev.berth.api.v1beta1.StopPolicy.Hold);
-          s.workload(pending("w", 0, "1"));
-          assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
-        }),
-        new Case("admission times are rebuilt from the QuotaReserved condition", s -> {
-          s.workload(admitted(pending("old", 0, "1"), "1", "2026-01-01T01:00:00Z"));
-          assertThat(s.engine().admission("old").orElseThrow().admittedAt())
-              .isEqualTo(Instant.parse("2026-01-01T01:00:00Z").toEpochMilli());
-        }),
-        new Case("at restart the most recently admitted is preempted first, as before it", s -> {
-          // UID order alone (the tie-break when every time is 0) would pick "a-earlier".
-          s.workload(admitted(pending("a-earlier", 0, "2"), "2", "2026-01-01T01:00:00Z"));
-          s.workload(admitted(pending("z-later", 0, "2"), "2", "2026-01-01T01:30:00Z"));
-          s.workload(pending("urgent", 10, "2"));
-          assertThat(s.engine().runCycle(1).evictions()).extracting(Eviction::workloadUid)
-              .containsExactly("z-later");
-        }),
-        new Case("a workload found Evicted at restart is an eviction in progress, no victim", s -> {
-          Workload stopping = admitted(pending("a-stopping", 0, "2"), "2", "2026-01-01T01:30:00Z");
-          s.workload(evicted(stopping));
-          s.workload(admitted(pending("running", 0, "2"), "2", "2026-01-01T01:00:00Z"));
-          s.workload(pending("urgent", 10, "2"));
-          CycleResult r = s.engine().runCycle(1);
-          assertThat(r.evictions()).extracting(Eviction::workloadUid).containsExactly("running");
-        }),
-        new Case("the same version seen again does not undo the engine's admission", s -> {
-          Workload w = pending("w", 0, "1");
-          s.workload(w);
-          assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
-          // The write's outcome is unknown; the watch delivers the version it was decided on.
-          s.workload(Serialization.clone(w));
-          assertThat(s.engine().admission("w")).isPresent();
-        }),
-        new Case("an observed admission that does not fit is reported, the newer evicted", s -> {
-          Workload retried = pending("retried", 0, "3");
-          s.workload(retried);
-          assertThat(admittedNames(s.engine().runCycle(Instant.parse("2026-01-01T02:00:00Z")
-              .toEpochMilli()))).containsExactly("retried");
-          s.workload(admitted(pending("ambiguous", 0, "2"), "2", "2026-01-01T01:00:00Z"));
-          List<ClusterState.OverQuota> over = s.takeOverQuota();
-          assertThat(over).singleElement().satisfies(o -> {
-            assertThat(o.workload().getMetadata().getName()).isEqualTo("ambiguous");
-            assertThat(o.evictions()).extracting(Eviction::workloadUid, Eviction::reason)
-                .containsExactly(
-                    org.assertj.core.groups.Tuple.tuple("retried", EvictionReason.OverQuota));
-          });
-          assertThat(s.takeOverQuota()).as("reported once").isEmpty();
-        }),
-        new Case("at restart a quota lowered below what runs keeps what runs", s -> {
-          ClusterState restarting = new ClusterState(new AdmissionEngine());
-          restarting.flavor(s.latestFlavor("default").orElseThrow());
-          restarting.clusterQueue(clusterQueue(false));
-          restarting.namespace("team", Map.of());
-          restarting.localQueue(s.localQueues().iterator().next());
-          restarting.workload(admitted(pending("one", 0, "3"), "3", "2026-01-01T01:00:00Z"));
-          restarting.workload(admitted(pending("two", 0, "3"), "3", "2026-01-01T01:10:00Z"));
-          assertThat(restarting.takeOverQuota()).isEmpty();
-          assertThat(restarting.engine().runCycle(1).evictions()).isEmpty();
-        }));
+        new Case(
+            "a ClusterQueue being deleted stays terminating after a status reply",
+            s -> {
+              s.clusterQueue(clusterQueue(true));
+              s.workload(pending("late", 0, "1"));
+              assertThat(s.engine().runCycle(1).admissions()).isEmpty();
+              // StatusPublisher's write returns the stored object: it must not reopen the queue.
+              s.clusterQueueWritten(clusterQueue(true));
+              assertThat(s.engine().runCycle(2).admissions()).isEmpty();
+              assertThat(s.engine().status().clusterQueueInactiveMessage("cq"))
+                  .isEqualTo("ClusterQueue cq is terminating: it admits nothing new");
+              // A resync of the stored object, deletionTimestamp and all: still terminating.
+              s.clusterQueue(clusterQueue(true));
+              assertThat(s.engine().runCycle(3).admissions()).isEmpty();
+            }),
+        new Case(
+            "a status reply keeps the stored version but never feeds the engine",
+            s -> {
+              ClusterQueue stopped = clusterQueue(false);
+              stopped.getSpec().stopPolicy = dev.berth.api.v1beta1.StopPolicy.Hold;
+              s.clusterQueueWritten(stopped);
+              assertThat(s.clusterQueues())
+                  .extracting(c -> c.getSpec().stopPolicy)
+                  .containsExactly(dev.berth.api.v1beta1.StopPolicy.Hold);
+              s.workload(pending("w", 0, "1"));
+              assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
+            }),
+        new Case(
+            "admission times are rebuilt from the QuotaReserved condition",
+            s -> {
+              s.workload(admitted(pending("old", 0, "1"), "1", "2026-01-01T01:00:00Z"));
+              assertThat(s.engine().admission("old").orElseThrow().admittedAt())
+                  .isEqualTo(Instant.parse("2026-01-01T01:00:00Z").toEpochMilli());
+            }),
+        new Case(
+            "at restart the most recently admitted is preempted first, as before it",
+            s -> {
+              // UID order alone (the tie-break when every time is 0) would pick "a-earlier".
+              s.workload(admitted(pending("a-earlier", 0, "2"), "2", "2026-01-01T01:00:00Z"));
+              s.workload(admitted(pending("z-later", 0, "2"), "2", "2026-01-01T01:30:00Z"));
+              s.workload(pending("urgent", 10, "2"));
+              assertThat(s.engine().runCycle(1).evictions())
+                  .extracting(Eviction::workloadUid)
+                  .containsExactly("z-later");
+            }),
+        new Case(
+            "a workload found Evicted at restart is an eviction in progress, no victim",
+            s -> {
+              Workload stopping =
+                  admitted(pending("a-stopping", 0, "2"), "2", "2026-01-01T01:30:00Z");
+              s.workload(evicted(stopping));
+              s.workload(admitted(pending("running", 0, "2"), "2", "2026-01-01T01:00:00Z"));
+              s.workload(pending("urgent", 10, "2"));
+              CycleResult r = s.engine().runCycle(1);
+              assertThat(r.evictions())
+                  .extracting(Eviction::workloadUid)
+                  .containsExactly("running");
+            }),
+        new Case(
+            "the same version seen again does not undo the engine's admission",
+            s -> {
+              Workload w = pending("w", 0, "1");
+              s.workload(w);
+              assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
+              // The write's outcome is unknown; the watch delivers the version it was decided on.
+              s.workload(Serialization.clone(w));
+              assertThat(s.engine().admission("w")).isPresent();
+            }),
+        new Case(
+            "an observed admission that does not fit is reported, the newer evicted",
+            s -> {
+              Workload retried = pending("retried", 0, "3");
+              s.workload(retried);
+              assertThat(
+                      admittedNames(
+                          s.engine()
+                              .runCycle(Instant.parse("2026-01-01T02:00:00Z").toEpochMilli())))
+                  .containsExactly("retried");
+              s.workload(admitted(pending("ambiguous", 0, "2"), "2", "2026-01-01T01:00:00Z"));
+              List<ClusterState.OverQuota> over = s.takeOverQuota();
+              assertThat(over)
+                  .singleElement()
+                  .satisfies(
+                      o -> {
+                        assertThat(o.workload().getMetadata().getName()).isEqualTo("ambiguous");
+                        assertThat(o.evictions())
+                            .extracting(Eviction::workloadUid, Eviction::reason)
+                            .containsExactly(
+                                org.assertj.core.groups.Tuple.tuple(
+                                    "retried", EvictionReason.OverQuota));
+                      });
+              assertThat(s.takeOverQuota()).as("reported once").isEmpty();
+            }),
+        new Case(
+            "at restart a quota lowered below what runs keeps what runs",
+            s -> {
+              ClusterState restarting = new ClusterState(new AdmissionEngine());
+              restarting.flavor(s.latestFlavor("default").orElseThrow());
+              restarting.clusterQueue(clusterQueue(false));
+              restarting.namespace("team", Map.of());
+              restarting.localQueue(s.localQueues().iterator().next());
+              restarting.workload(admitted(pending("one", 0, "3"), "3", "2026-01-01T01:00:00Z"));
+              restarting.workload(admitted(pending("two", 0, "3"), "3", "2026-01-01T01:10:00Z"));
+              assertThat(restarting.takeOverQuota()).isEmpty();
+              assertThat(restarting.engine().runCycle(1).evictions()).isEmpty();
+            }));
   }
 
   @ParameterizedTest(name = "{0}")

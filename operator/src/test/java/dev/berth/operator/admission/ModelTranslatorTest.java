@@ -34,7 +34,9 @@ class ModelTranslatorTest {
     cq.getSpec().fairSharing = new FairSharing();
     cq.getSpec().fairSharing.weight = new Quantity("1.5");
     cq.getSpec().resourceGroups =
-        List.of(new ResourceGroup(List.of("cpu", "memory"), List.of(new FlavorQuotas("h100", List.of(cpu, memory)))));
+        List.of(
+            new ResourceGroup(
+                List.of("cpu", "memory"), List.of(new FlavorQuotas("h100", List.of(cpu, memory)))));
 
     var model = ModelTranslator.clusterQueue(cq);
 
@@ -76,9 +78,12 @@ class ModelTranslatorTest {
                     .build()));
 
     var model = ModelTranslator.workload(wl);
-    assertThat(model.queueTimestamp()).isEqualTo(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+    assertThat(model.queueTimestamp())
+        .isEqualTo(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
     assertThat(model.priority()).isEqualTo(7);
-    assertThat(model.podSets().get(0).requests()).containsEntry("cpu", 250L).containsEntry("nvidia.com/gpu", 2L);
+    assertThat(model.podSets().get(0).requests())
+        .containsEntry("cpu", 250L)
+        .containsEntry("nvidia.com/gpu", 2L);
 
     wl.setStatus(new WorkloadStatus());
     Condition requeued = new Condition("Requeued", "True", "Preempted", "back in line");

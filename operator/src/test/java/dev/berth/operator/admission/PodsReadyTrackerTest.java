@@ -17,9 +17,14 @@ import org.junit.jupiter.api.Test;
 /** Deadlines read from a Workload's conditions; times are fixed instants, no clock. */
 class PodsReadyTrackerTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private final WaitForPodsReady settings = new WaitForPodsReady(true, Duration.ofSeconds(10),
-      false, Duration.ofSeconds(30), WaitForPodsReady.RequeuingTimestamp.Eviction,
-      new RequeueBackoff(1, 2, 1));
+  private final WaitForPodsReady settings =
+      new WaitForPodsReady(
+          true,
+          Duration.ofSeconds(10),
+          false,
+          Duration.ofSeconds(30),
+          WaitForPodsReady.RequeuingTimestamp.Eviction,
+          new RequeueBackoff(1, 2, 1));
   private final PodsReadyTracker tracker = new PodsReadyTracker(settings);
 
   @Test
@@ -53,8 +58,14 @@ class PodsReadyTrackerTest {
     Workload wl = admitted("uid-1");
     condition(wl, "PodsReady", "False", "WaitForRecovery", T0.plusSeconds(100));
     assertThat(tracker.deadline(wl)).hasValue(T0.plusSeconds(130).toEpochMilli());
-    WaitForPodsReady noRecovery = new WaitForPodsReady(true, Duration.ofSeconds(10), false, null,
-        WaitForPodsReady.RequeuingTimestamp.Eviction, RequeueBackoff.DEFAULT);
+    WaitForPodsReady noRecovery =
+        new WaitForPodsReady(
+            true,
+            Duration.ofSeconds(10),
+            false,
+            null,
+            WaitForPodsReady.RequeuingTimestamp.Eviction,
+            RequeueBackoff.DEFAULT);
     assertThat(new PodsReadyTracker(noRecovery).deadline(wl)).isEmpty();
   }
 
@@ -99,8 +110,8 @@ class PodsReadyTrackerTest {
     return wl;
   }
 
-  private static void condition(Workload wl, String type, String status, String reason,
-      Instant at) {
+  private static void condition(
+      Workload wl, String type, String status, String reason, Instant at) {
     wl.getStatus().conditions.removeIf(c -> type.equals(c.type));
     Condition c = new Condition(type, status, reason, "");
     c.lastTransitionTime = at.toString();

@@ -14,11 +14,21 @@ class WorkloadConditionsTest {
   @Test
   void transitionTimeMovesOnlyWhenTheStatusChanges() {
     WorkloadStatus status = new WorkloadStatus();
-    assertThat(WorkloadConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T0)).isTrue();
-    assertThat(WorkloadConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T1)).isFalse();
-    assertThat(WorkloadConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 4", T1)).isTrue();
+    assertThat(
+            WorkloadConditions.set(
+                status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T0))
+        .isTrue();
+    assertThat(
+            WorkloadConditions.set(
+                status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T1))
+        .isFalse();
+    assertThat(
+            WorkloadConditions.set(
+                status, "QuotaReserved", false, "WaitingForQuota", "needs 4", T1))
+        .isTrue();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T0.toString());
-    assertThat(WorkloadConditions.set(status, "QuotaReserved", true, "QuotaReserved", "ok", T1)).isTrue();
+    assertThat(WorkloadConditions.set(status, "QuotaReserved", true, "QuotaReserved", "ok", T1))
+        .isTrue();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T1.toString());
     assertThat(status.conditions).hasSize(1);
   }
@@ -30,7 +40,9 @@ class WorkloadConditionsTest {
     assertThat(status.conditions.get(0).reason).isEqualTo("PodsReady");
     assertThat(status.conditions.get(0).message).isEmpty();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T0.toString());
-    assertThatThrownBy(() -> WorkloadConditions.set(status, "Evicted", true, "Pods ready timeout",
-        "x", T0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CamelCase");
+    assertThatThrownBy(
+            () -> WorkloadConditions.set(status, "Evicted", true, "Pods ready timeout", "x", T0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("CamelCase");
   }
 }

@@ -9,7 +9,9 @@ class CapacitySettingsTest {
   @Test
   void unsetOrBlankMeansTheDefaultFailureAndMaintenanceKeys() {
     assertThat(CapacitySettings.from(Map.of()).excludedTaintKeys())
-        .contains("node.kubernetes.io/unreachable", "berth.dev/maintenance",
+        .contains(
+            "node.kubernetes.io/unreachable",
+            "berth.dev/maintenance",
             "ToBeDeletedByClusterAutoscaler");
     assertThat(CapacitySettings.from(Map.of(CapacitySettings.ENV, "  ")))
         .isEqualTo(CapacitySettings.defaults());
@@ -17,7 +19,9 @@ class CapacitySettingsTest {
 
   @Test
   void aCommaListReplacesTheDefaults() {
-    assertThat(CapacitySettings.from(Map.of(CapacitySettings.ENV, " example.com/drain, ,a/b"))
-        .excludedTaintKeys()).containsExactlyInAnyOrder("example.com/drain", "a/b");
+    assertThat(
+            CapacitySettings.from(Map.of(CapacitySettings.ENV, " example.com/drain, ,a/b"))
+                .excludedTaintKeys())
+        .containsExactlyInAnyOrder("example.com/drain", "a/b");
   }
 }

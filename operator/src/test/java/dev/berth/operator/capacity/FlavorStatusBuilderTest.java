@@ -22,12 +22,16 @@ class FlavorStatusBuilderTest {
   void figuresAreWrittenAsQuantitiesInTheResourcesUnits() {
     ResourceFlavorStatus s =
         FlavorStatusBuilder.build(
-            flavor(Map.of(),
-                new ResourceCapacity("cpu", 192_000, 187_500, 500, 96_000, 96_000, 1_500, 250,
-                    false),
-                new ResourceCapacity("memory", 2048 * GIB, 2000 * GIB, 0, 1024 * GIB, 0, 0, 0,
-                    false)),
-            null, List.of(), 3L, T0);
+            flavor(
+                Map.of(),
+                new ResourceCapacity(
+                    "cpu", 192_000, 187_500, 500, 96_000, 96_000, 1_500, 250, false),
+                new ResourceCapacity(
+                    "memory", 2048 * GIB, 2000 * GIB, 0, 1024 * GIB, 0, 0, 0, false)),
+            null,
+            List.of(),
+            3L,
+            T0);
 
     var cpu = s.resources.get(0);
     assertThat(cpu.name).isEqualTo("cpu");
@@ -51,23 +55,27 @@ class FlavorStatusBuilderTest {
   @Test
   void overCommittedAndShortfallNameTheResourceTheNodesAndTheWorkloadsAtRisk() {
     FlavorCapacity c =
-        flavor(Map.of("n2", "Cordoned", "n3", "NotReady"),
+        flavor(
+            Map.of("n2", "Cordoned", "n3", "NotReady"),
             new ResourceCapacity("nvidia.com/gpu", 32, 14, 2, 24, 24, 16, 8, false));
 
-    ResourceFlavorStatus s = FlavorStatusBuilder.build(c, null, List.of("a/wl-1", "b/wl-2"), 1L, T0);
+    ResourceFlavorStatus s =
+        FlavorStatusBuilder.build(c, null, List.of("a/wl-1", "b/wl-2"), 1L, T0);
 
     Condition over = condition(s, "OverCommitted");
     assertThat(over.status).isEqualTo("True");
     assertThat(over.reason).isEqualTo("NominalQuotaExceedsAllocatable");
-    assertThat(over.message).isEqualTo(
-        "Nominal quota exceeds allocatable capacity: nvidia.com/gpu committed 24 > allocatable 14"
-            + " (not allocatable: n2 Cordoned, n3 NotReady)");
+    assertThat(over.message)
+        .isEqualTo(
+            "Nominal quota exceeds allocatable capacity: nvidia.com/gpu committed 24 > allocatable 14"
+                + " (not allocatable: n2 Cordoned, n3 NotReady)");
     Condition shortfall = condition(s, "CapacityShortfall");
     assertThat(shortfall.reason).isEqualTo("AllocatableBelowReserved");
-    assertThat(shortfall.message).isEqualTo(
-        "Admitted workloads hold more than the usable nodes have: nvidia.com/gpu reserved 16"
-            + " > allocatable 14 (not allocatable: n2 Cordoned, n3 NotReady);"
-            + " workloads at risk: a/wl-1, b/wl-2");
+    assertThat(shortfall.message)
+        .isEqualTo(
+            "Admitted workloads hold more than the usable nodes have: nvidia.com/gpu reserved 16"
+                + " > allocatable 14 (not allocatable: n2 Cordoned, n3 NotReady);"
+                + " workloads at risk: a/wl-1, b/wl-2");
     assertThat(s.resources.get(0).overCommitRatio).isEqualTo("1.71");
   }
 
@@ -77,8 +85,8 @@ class FlavorStatusBuilderTest {
     FlavorCapacity c =
         flavor(Map.of(), new ResourceCapacity("nvidia.com/gpu", 8, 0, 0, 8, 8, 8, 0, false));
 
-    String message = condition(FlavorStatusBuilder.build(c, null, atRisk, 1L, T0),
-        "CapacityShortfall").message;
+    String message =
+        condition(FlavorStatusBuilder.build(c, null, atRisk, 1L, T0), "CapacityShortfall").message;
 
     assertThat(message).endsWith("ns/wl-19 and 3 more").doesNotContain("ns/wl-20");
   }
@@ -113,9 +121,14 @@ class FlavorStatusBuilderTest {
 
   @Test
   void aSharedFlavorSaysHowItsGpusAreShared() {
-    FlavorCapacity c = new FlavorCapacity("ts", 1, 1, Map.of(),
-        new FlavorCapacity.Sharing("time-slicing", 4),
-        List.of(new ResourceCapacity("nvidia.com/gpu", 16, 16, 0, 0, 0, 0, 0, true)));
+    FlavorCapacity c =
+        new FlavorCapacity(
+            "ts",
+            1,
+            1,
+            Map.of(),
+            new FlavorCapacity.Sharing("time-slicing", 4),
+            List.of(new ResourceCapacity("nvidia.com/gpu", 16, 16, 0, 0, 0, 0, 0, true)));
 
     ResourceFlavorStatus s = FlavorStatusBuilder.build(c, null, List.of(), 1L, T0);
 

@@ -23,7 +23,11 @@ class JobAdapterTest {
   private final PriorityResolver noPriorities = new PriorityResolver(null);
 
   private static final Toleration GPU =
-      new TolerationBuilder().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").build();
+      new TolerationBuilder()
+          .withKey("nvidia.com/gpu")
+          .withOperator("Exists")
+          .withEffect("NoSchedule")
+          .build();
 
   private static final Integration.FlavorLookup FLAVORS =
       new Integration.FlavorLookup() {
@@ -91,15 +95,20 @@ class JobAdapterTest {
   void topologyAnnotationsOfTheTemplateBecomeThePodSetsTopologyRequest() {
     Job job = job(4, 4);
     job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    job.getSpec().getTemplate().getMetadata().setAnnotations(Map.of(
-        Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
-        Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, "kubernetes.io/hostname",
-        Berth.PODSET_SLICE_SIZE, "2"));
+    job.getSpec()
+        .getTemplate()
+        .getMetadata()
+        .setAnnotations(
+            Map.of(
+                Berth.PODSET_REQUIRED_TOPOLOGY, "topology.berth.dev/rack",
+                Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, "kubernetes.io/hostname",
+                Berth.PODSET_SLICE_SIZE, "2"));
     var request = adapter.newWorkload(job, noPriorities).getSpec().podSets.get(0).topologyRequest;
     assertThat(request.required).isEqualTo("topology.berth.dev/rack");
     assertThat(request.podSetSliceRequiredTopology).isEqualTo("kubernetes.io/hostname");
     assertThat(request.podSetSliceSize).isEqualTo(2);
-    assertThat(adapter.newWorkload(job(4, 4), noPriorities).getSpec().podSets.get(0).topologyRequest)
+    assertThat(
+            adapter.newWorkload(job(4, 4), noPriorities).getSpec().podSets.get(0).topologyRequest)
         .isNull();
   }
 
@@ -113,7 +122,8 @@ class JobAdapterTest {
     placed.domains = List.of(domain);
     Job original = job(2, 2);
     Workload wl = admission(2, placed);
-    wl.getSpec().podSets = List.of(new dev.berth.api.v1beta1.PodSet("main", 2, original.getSpec().getTemplate()));
+    wl.getSpec().podSets =
+        List.of(new dev.berth.api.v1beta1.PodSet("main", 2, original.getSpec().getTemplate()));
     Job started = adapter.admitted(original, wl, FLAVORS);
     assertThat(started.getSpec().getTemplate().getMetadata().getLabels())
         .containsEntry(Berth.PODSET_LABEL, "main")
@@ -122,8 +132,12 @@ class JobAdapterTest {
     var labels = restored.getSpec().getTemplate().getMetadata().getLabels();
     assertThat(labels == null ? Map.<String, String>of() : labels)
         .doesNotContainKeys(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL);
-    var quotaOnly = adapter.admitted(original, admission(2), FLAVORS).getSpec().getTemplate().getMetadata();
-    assertThat(quotaOnly == null || quotaOnly.getLabels() == null || !quotaOnly.getLabels().containsKey(Berth.PODSET_LABEL))
+    var quotaOnly =
+        adapter.admitted(original, admission(2), FLAVORS).getSpec().getTemplate().getMetadata();
+    assertThat(
+            quotaOnly == null
+                || quotaOnly.getLabels() == null
+                || !quotaOnly.getLabels().containsKey(Berth.PODSET_LABEL))
         .as("quota alone: no gate label")
         .isTrue();
   }
@@ -140,19 +154,27 @@ class JobAdapterTest {
     Job job = job(4, 4);
     job.getMetadata().setAnnotations(Map.of(Berth.JOB_MIN_PARALLELISM_ANNOTATION, "2"));
     Workload wl = adapter.newWorkload(job, noPriorities);
-    assertThat(wl.getMetadata().getName()).startsWith("job-train-").hasSize("job-train-".length() + 5);
-    assertThat(wl.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
-      assertThat(o.getController()).isTrue();
-      assertThat(o.getUid()).isEqualTo(job.getMetadata().getUid());
-    });
+    assertThat(wl.getMetadata().getName())
+        .startsWith("job-train-")
+        .hasSize("job-train-".length() + 5);
+    assertThat(wl.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(
+            o -> {
+              assertThat(o.getController()).isTrue();
+              assertThat(o.getUid()).isEqualTo(job.getMetadata().getUid());
+            });
     assertThat(wl.getMetadata().getLabels()).containsEntry(Berth.OWNER_KIND_LABEL, "Job");
     assertThat(wl.getSpec().queueName).isEqualTo("training");
     assertThat(wl.getSpec().priority).isZero();
-    assertThat(wl.getSpec().podSets).singleElement().satisfies(ps -> {
-      assertThat(ps.name).isEqualTo("main");
-      assertThat(ps.count).isEqualTo(4);
-      assertThat(ps.minCount).isEqualTo(2);
-    });
+    assertThat(wl.getSpec().podSets)
+        .singleElement()
+        .satisfies(
+            ps -> {
+              assertThat(ps.name).isEqualTo("main");
+              assertThat(ps.count).isEqualTo(4);
+              assertThat(ps.minCount).isEqualTo(2);
+            });
   }
 
   @Test
@@ -171,14 +193,17 @@ class JobAdapterTest {
     Job original = job(4, 4);
     Job started = adapter.admitted(original, admission(3), FLAVORS);
     assertThat(started.getSpec().getParallelism()).isEqualTo(3);
-    assertThat(started.getMetadata().getAnnotations()).containsEntry(JobAdapter.ORIGINAL_PARALLELISM, "4");
+    assertThat(started.getMetadata().getAnnotations())
+        .containsEntry(JobAdapter.ORIGINAL_PARALLELISM, "4");
 
     Workload wl = adapter.newWorkload(original, noPriorities);
     Job restored = adapter.restored(started, wl);
     assertThat(restored.getSpec().getSuspend()).isTrue();
     assertThat(restored.getSpec().getParallelism()).isEqualTo(4);
-    assertThat(restored.getMetadata().getAnnotations()).doesNotContainKey(JobAdapter.ORIGINAL_PARALLELISM);
-    assertThat(restored.getSpec().getTemplate().getSpec().getNodeSelector()).containsExactlyEntriesOf(Map.of("zone", "a"));
+    assertThat(restored.getMetadata().getAnnotations())
+        .doesNotContainKey(JobAdapter.ORIGINAL_PARALLELISM);
+    assertThat(restored.getSpec().getTemplate().getSpec().getNodeSelector())
+        .containsExactlyEntriesOf(Map.of("zone", "a"));
     assertThat(restored.getSpec().getTemplate().getSpec().getTolerations()).isNullOrEmpty();
   }
 
@@ -187,7 +212,8 @@ class JobAdapterTest {
     Job original = job(2, 2);
     adapter.admitted(original, admission(2), FLAVORS);
     assertThat(original.getSpec().getSuspend()).isTrue();
-    assertThat(original.getSpec().getTemplate().getSpec().getNodeSelector()).containsOnlyKeys("zone");
+    assertThat(original.getSpec().getTemplate().getSpec().getNodeSelector())
+        .containsOnlyKeys("zone");
   }
 
   @Test
@@ -195,12 +221,23 @@ class JobAdapterTest {
     Job done = job(1, 1);
     done.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatus());
     assertThat(adapter.finished(done)).isEmpty();
-    done.getStatus().setConditions(List.of(new JobConditionBuilder().withType("Failed").withStatus("True").withMessage("BackoffLimitExceeded").build()));
-    assertThat(adapter.finished(done)).hasValueSatisfying(f -> {
-      assertThat(f.succeeded()).isFalse();
-      assertThat(f.message()).isEqualTo("BackoffLimitExceeded");
-    });
-    done.getStatus().setConditions(List.of(new JobConditionBuilder().withType("Complete").withStatus("True").build()));
+    done.getStatus()
+        .setConditions(
+            List.of(
+                new JobConditionBuilder()
+                    .withType("Failed")
+                    .withStatus("True")
+                    .withMessage("BackoffLimitExceeded")
+                    .build()));
+    assertThat(adapter.finished(done))
+        .hasValueSatisfying(
+            f -> {
+              assertThat(f.succeeded()).isFalse();
+              assertThat(f.message()).isEqualTo("BackoffLimitExceeded");
+            });
+    done.getStatus()
+        .setConditions(
+            List.of(new JobConditionBuilder().withType("Complete").withStatus("True").build()));
     assertThat(adapter.finished(done)).hasValueSatisfying(f -> assertThat(f.succeeded()).isTrue());
   }
 
@@ -208,8 +245,11 @@ class JobAdapterTest {
   void terminatingPodsCountAsActiveUntilTheyAreGone() {
     Job job = job(2, 2);
     assertThat(adapter.activePods(job)).isZero();
-    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
-        .withActive(0).withTerminating(2).build());
+    job.setStatus(
+        new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+            .withActive(0)
+            .withTerminating(2)
+            .build());
     assertThat(adapter.activePods(job)).isEqualTo(2);
     job.getStatus().setActive(1);
     job.getStatus().setTerminating(null);
@@ -220,24 +260,31 @@ class JobAdapterTest {
   void readyPodsAreTheJobControllersReadyAndSucceededCounts() {
     Job job = new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder().build();
     assertThat(adapter.readyPods(job)).isZero();
-    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
-        .withActive(4).withReady(2).withSucceeded(1).build());
+    job.setStatus(
+        new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+            .withActive(4)
+            .withReady(2)
+            .withSucceeded(1)
+            .build());
     assertThat(adapter.readyPods(job)).isEqualTo(3);
   }
 
   /**
    * The fault suite's stall: a Job evicted just as its pod succeeded had its start time cleared
-   * while the pod was still uncounted; the Job controller could then never finish it ("startTime
-   * is required for finished job") and its quota was never given back.
+   * while the pod was still uncounted; the Job controller could then never finish it ("startTime is
+   * required for finished job") and its quota was never given back.
    */
   @Test
   void aStartTimeIsKeptWhilePodsAreStillToBeCounted() {
     Job job = job(1, 1);
     assertThat(adapter.hasPodsToCount(job)).isFalse();
-    job.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
-        .withActive(0)
-        .withNewUncountedTerminatedPods().withSucceeded("pod-uid").endUncountedTerminatedPods()
-        .build());
+    job.setStatus(
+        new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+            .withActive(0)
+            .withNewUncountedTerminatedPods()
+            .withSucceeded("pod-uid")
+            .endUncountedTerminatedPods()
+            .build());
     assertThat(adapter.activePods(job)).isZero();
     assertThat(adapter.hasPodsToCount(job)).isTrue();
     job.getStatus().getUncountedTerminatedPods().setSucceeded(List.of());

@@ -16,14 +16,30 @@ class PodSetsMatchTest {
   private final JobAdapter adapter = new JobAdapter();
 
   private static Job job(UnaryOperator<JobBuilder> change) {
-    return change.apply(new JobBuilder()
-        .withNewMetadata().withName("train").withNamespace("team")
-        .addToLabels(Berth.QUEUE_NAME_LABEL, "training").endMetadata()
-        .withNewSpec().withSuspend(true).withParallelism(2).withCompletions(2)
-        .withNewTemplate().withNewSpec()
-        .addNewContainer().withName("main").withNewResources()
-        .addToRequests("nvidia.com/gpu", new Quantity("1")).endResources().endContainer()
-        .endSpec().endTemplate().endSpec()).build();
+    return change
+        .apply(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName("train")
+                .withNamespace("team")
+                .addToLabels(Berth.QUEUE_NAME_LABEL, "training")
+                .endMetadata()
+                .withNewSpec()
+                .withSuspend(true)
+                .withParallelism(2)
+                .withCompletions(2)
+                .withNewTemplate()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withNewResources()
+                .addToRequests("nvidia.com/gpu", new Quantity("1"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec())
+        .build();
   }
 
   private boolean matches(Job now, Job before) {
@@ -34,8 +50,19 @@ class PodSetsMatchTest {
   void sameSizeAndRequestsMatch() {
     Job held = job(b -> b);
     // Flavor labels written at admission, or another image, decide neither quota nor placement.
-    Job admitted = job(b -> b.editSpec().editTemplate().editSpec().addToNodeSelector("gpu", "h100")
-        .editFirstContainer().withImage("other").endContainer().endSpec().endTemplate().endSpec());
+    Job admitted =
+        job(
+            b ->
+                b.editSpec()
+                    .editTemplate()
+                    .editSpec()
+                    .addToNodeSelector("gpu", "h100")
+                    .editFirstContainer()
+                    .withImage("other")
+                    .endContainer()
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec());
     assertThat(matches(admitted, held)).isTrue();
   }
 
@@ -45,13 +72,40 @@ class PodSetsMatchTest {
     Job grown = job(b -> b.editSpec().withParallelism(8).withCompletions(8).endSpec());
     assertThat(matches(grown, held)).as("grown").isFalse();
     assertThat(matches(job(b -> b.editSpec().withParallelism(1).endSpec()), held))
-        .as("shrunk").isFalse();
-    assertThat(matches(job(b -> b.editSpec().editTemplate().editSpec().editFirstContainer()
-        .editResources().addToRequests("nvidia.com/gpu", new Quantity("8")).endResources()
-        .endContainer().endSpec().endTemplate().endSpec()), held)).as("more GPUs").isFalse();
-    assertThat(matches(job(b -> b.editSpec().editTemplate().editOrNewMetadata()
-        .addToAnnotations(Berth.PODSET_REQUIRED_TOPOLOGY, "rack").endMetadata().endTemplate()
-        .endSpec()), held)).as("now topology-aware").isFalse();
+        .as("shrunk")
+        .isFalse();
+    assertThat(
+            matches(
+                job(
+                    b ->
+                        b.editSpec()
+                            .editTemplate()
+                            .editSpec()
+                            .editFirstContainer()
+                            .editResources()
+                            .addToRequests("nvidia.com/gpu", new Quantity("8"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .endTemplate()
+                            .endSpec()),
+                held))
+        .as("more GPUs")
+        .isFalse();
+    assertThat(
+            matches(
+                job(
+                    b ->
+                        b.editSpec()
+                            .editTemplate()
+                            .editOrNewMetadata()
+                            .addToAnnotations(Berth.PODSET_REQUIRED_TOPOLOGY, "rack")
+                            .endMetadata()
+                            .endTemplate()
+                            .endSpec()),
+                held))
+        .as("now topology-aware")
+        .isFalse();
     assertThat(PodSetsMatch.of(adapter.podSets(held), List.<PodSet>of())).isFalse();
   }
 }

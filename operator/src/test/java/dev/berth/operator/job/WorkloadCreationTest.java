@@ -30,33 +30,55 @@ import org.junit.jupiter.api.Test;
  */
 class WorkloadCreationTest {
   private final KubernetesClient client = mock(KubernetesClient.class, RETURNS_DEEP_STUBS);
-  private final WorkloadLifecycle<Job> lifecycle = new WorkloadLifecycle<>(new JobAdapter(),
-      new PriorityResolver(client), new Integration.FlavorLookup() {
-        @Override
-        public Map<String, String> nodeLabels(String flavor) {
-          return Map.of();
-        }
+  private final WorkloadLifecycle<Job> lifecycle =
+      new WorkloadLifecycle<>(
+          new JobAdapter(),
+          new PriorityResolver(client),
+          new Integration.FlavorLookup() {
+            @Override
+            public Map<String, String> nodeLabels(String flavor) {
+              return Map.of();
+            }
 
-        @Override
-        public List<Toleration> tolerations(String flavor) {
-          return List.of();
-        }
-      }, new EventRecorder(client), Clock.systemUTC());
+            @Override
+            public List<Toleration> tolerations(String flavor) {
+              return List.of();
+            }
+          },
+          new EventRecorder(client),
+          Clock.systemUTC());
 
   private static Job suspendedJob() {
     return new JobBuilder()
-        .withNewMetadata().withNamespace("team").withName("train").withUid("uid-train")
-        .addToLabels(Berth.QUEUE_NAME_LABEL, "lq").endMetadata()
-        .withNewSpec().withSuspend(true).withParallelism(1).withCompletions(1)
-        .withNewTemplate().withNewSpec().addNewContainer().withName("main")
-        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources()
-        .endContainer().endSpec().endTemplate().endSpec()
+        .withNewMetadata()
+        .withNamespace("team")
+        .withName("train")
+        .withUid("uid-train")
+        .addToLabels(Berth.QUEUE_NAME_LABEL, "lq")
+        .endMetadata()
+        .withNewSpec()
+        .withSuspend(true)
+        .withParallelism(1)
+        .withCompletions(1)
+        .withNewTemplate()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("1"))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
         .build();
   }
 
   private void createAnswers(int code, String reason) {
-    when(client.resource(any(Workload.class)).create()).thenThrow(new KubernetesClientException(
-        new StatusBuilder().withCode(code).withReason(reason).withMessage(reason).build()));
+    when(client.resource(any(Workload.class)).create())
+        .thenThrow(
+            new KubernetesClientException(
+                new StatusBuilder().withCode(code).withReason(reason).withMessage(reason).build()));
   }
 
   @Test

@@ -8,7 +8,6 @@ import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
 import dev.berth.operator.MovableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,9 +36,13 @@ class UsageMetricsTest {
     assertThat(localQueue("train", "nvidia.com/gpu")).isEqualTo(8 * 100.0);
     assertThat(localQueue("serve", "nvidia.com/gpu")).isEqualTo(2 * 60.0);
     assertThat(clusterQueue("nvidia.com/gpu")).isEqualTo(8 * 100.0 + 2 * 60.0);
-    assertThat(registry.get("berth_namespace_resource_seconds_total")
-        .tags("namespace", "team-a", "cost_centre", "cc-1", "resource", "nvidia.com/gpu")
-        .functionCounter().count()).isEqualTo(800.0);
+    assertThat(
+            registry
+                .get("berth_namespace_resource_seconds_total")
+                .tags("namespace", "team-a", "cost_centre", "cc-1", "resource", "nvidia.com/gpu")
+                .functionCounter()
+                .count())
+        .isEqualTo(800.0);
   }
 
   @Test
@@ -47,7 +50,8 @@ class UsageMetricsTest {
     Run old = run("old", A, 400_000, 1, 0);
     metrics.apply(new UsageLedger.Opened(old));
     clock.advance(30_000);
-    assertThat(localQueue("train", "nvidia.com/gpu")).as("from the process start only")
+    assertThat(localQueue("train", "nvidia.com/gpu"))
+        .as("from the process start only")
         .isEqualTo(30.0);
 
     // Its release is observed after the scrape, stamped 10 s before it.
@@ -56,25 +60,34 @@ class UsageMetricsTest {
 
     Run before = run("before", A, 100_000, 4, 0);
     metrics.apply(new UsageLedger.Ended(withEnd(before, 900_000), true));
-    assertThat(localQueue("train", "nvidia.com/gpu")).as("ended before this process began")
+    assertThat(localQueue("train", "nvidia.com/gpu"))
+        .as("ended before this process began")
         .isEqualTo(30.0);
   }
 
   private double localQueue(String queue, String resource) {
-    return registry.get("berth_local_queue_resource_seconds_total")
-        .tags("local_queue", queue, "resource", resource).functionCounter().count();
+    return registry
+        .get("berth_local_queue_resource_seconds_total")
+        .tags("local_queue", queue, "resource", resource)
+        .functionCounter()
+        .count();
   }
 
   private double clusterQueue(String resource) {
-    return registry.get("berth_cluster_queue_resource_seconds_total")
-        .tags("cluster_queue", "cq-a", "resource", resource).functionCounter().count();
+    return registry
+        .get("berth_cluster_queue_resource_seconds_total")
+        .tags("cluster_queue", "cq-a", "resource", resource)
+        .functionCounter()
+        .count();
   }
 
   private static Run run(String uid, UsageOwner owner, long start, long gpus, long milliCpu) {
-    List<UsageRequest> requests = milliCpu == 0
-        ? List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", gpus))
-        : List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", gpus),
-            new UsageRequest("main", "h100", "cpu", milliCpu));
+    List<UsageRequest> requests =
+        milliCpu == 0
+            ? List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", gpus))
+            : List.of(
+                new UsageRequest("main", "h100", "nvidia.com/gpu", gpus),
+                new UsageRequest("main", "h100", "cpu", milliCpu));
     return new Run(uid, uid, owner, start, null, requests);
   }
 

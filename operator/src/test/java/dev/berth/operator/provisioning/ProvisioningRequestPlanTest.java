@@ -28,22 +28,30 @@ import org.junit.jupiter.api.Test;
 class ProvisioningRequestPlanTest {
   private static final Toleration SPOT =
       new Toleration("NoSchedule", "lifecycle", "Equal", null, "spot");
-  private static final Integration.FlavorLookup FLAVORS = new Integration.FlavorLookup() {
-    @Override
-    public Map<String, String> nodeLabels(String flavor) {
-      return Map.of("gpu.product", "H100", "lifecycle", flavor);
-    }
+  private static final Integration.FlavorLookup FLAVORS =
+      new Integration.FlavorLookup() {
+        @Override
+        public Map<String, String> nodeLabels(String flavor) {
+          return Map.of("gpu.product", "H100", "lifecycle", flavor);
+        }
 
-    @Override
-    public List<Toleration> tolerations(String flavor) {
-      return "spot".equals(flavor) ? List.of(SPOT) : List.of();
-    }
-  };
+        @Override
+        public List<Toleration> tolerations(String flavor) {
+          return "spot".equals(flavor) ? List.of(SPOT) : List.of();
+        }
+      };
 
   private static PodTemplateSpec pod(String resource, String amount) {
-    return new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("main")
-        .withNewResources().addToRequests(resource, new Quantity(amount)).endResources()
-        .endContainer().endSpec().build();
+    return new PodTemplateSpecBuilder()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withNewResources()
+        .addToRequests(resource, new Quantity(amount))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
   }
 
   /** A gang of 4 GPU pods (partially admitted to 3 would show as count 3) and a CPU launcher. */
@@ -53,8 +61,10 @@ class ProvisioningRequestPlanTest {
     wl.getMetadata().setNamespace("team-llm");
     wl.getMetadata().setUid("uid-1");
     wl.setSpec(new WorkloadSpec());
-    wl.getSpec().podSets = List.of(new PodSet("workers", 4, pod("nvidia.com/gpu", "8")),
-        new PodSet("launcher", 1, pod("cpu", "2")));
+    wl.getSpec().podSets =
+        List.of(
+            new PodSet("workers", 4, pod("nvidia.com/gpu", "8")),
+            new PodSet("launcher", 1, pod("cpu", "2")));
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().admission = new Admission();
     wl.getStatus().admission.clusterQueue = "llm";
@@ -79,8 +89,9 @@ class ProvisioningRequestPlanTest {
 
   @Test
   void onlyPodSetsRequestingAManagedResourceAreProvisionedOnTheirFlavorsNodes() {
-    var plan = ProvisioningRequestPlan.of(workload(4), "spot-capacity", 1,
-        config(List.of("nvidia.com/gpu")), FLAVORS);
+    var plan =
+        ProvisioningRequestPlan.of(
+            workload(4), "spot-capacity", 1, config(List.of("nvidia.com/gpu")), FLAVORS);
 
     ProvisioningRequest pr = plan.request();
     assertThat(pr.getMetadata().getName()).isEqualTo("job-pretrain-spot-capacity-1");
@@ -88,22 +99,33 @@ class ProvisioningRequestPlanTest {
     assertThat(pr.getSpec().provisioningClassName)
         .isEqualTo("best-effort-atomic-scale-up.autoscaling.x-k8s.io");
     assertThat(pr.getSpec().parameters).containsEntry("ValidUntilSeconds", "600");
-    assertThat(pr.getSpec().podSets).singleElement().satisfies(ps -> {
-      assertThat(ps.count).isEqualTo(4);
-      assertThat(ps.podTemplateRef.name).isEqualTo("ppt-job-pretrain-spot-capacity-1-workers");
-    });
+    assertThat(pr.getSpec().podSets)
+        .singleElement()
+        .satisfies(
+            ps -> {
+              assertThat(ps.count).isEqualTo(4);
+              assertThat(ps.podTemplateRef.name)
+                  .isEqualTo("ppt-job-pretrain-spot-capacity-1-workers");
+            });
     assertThat(plan.podSets()).containsExactly("workers");
-    assertThat(plan.templates()).singleElement().satisfies(t -> {
-      assertThat(t.getTemplate().getSpec().getNodeSelector())
-          .containsEntry("lifecycle", "spot").containsEntry("gpu.product", "H100");
-      assertThat(t.getTemplate().getSpec().getTolerations()).containsExactly(SPOT);
-    });
+    assertThat(plan.templates())
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.getTemplate().getSpec().getNodeSelector())
+                  .containsEntry("lifecycle", "spot")
+                  .containsEntry("gpu.product", "H100");
+              assertThat(t.getTemplate().getSpec().getTolerations()).containsExactly(SPOT);
+            });
     for (var object : List.of(pr, plan.templates().get(0))) {
-      assertThat(object.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
-        assertThat(o.getKind()).isEqualTo("Workload");
-        assertThat(o.getUid()).isEqualTo("uid-1");
-        assertThat(o.getController()).isTrue();
-      });
+      assertThat(object.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(
+              o -> {
+                assertThat(o.getKind()).isEqualTo("Workload");
+                assertThat(o.getUid()).isEqualTo("uid-1");
+                assertThat(o.getController()).isTrue();
+              });
       assertThat(object.getMetadata().getAnnotations())
           .containsEntry(ProvisioningRequestPlan.CHECK_ANNOTATION, "spot-capacity");
     }
@@ -112,15 +134,16 @@ class ProvisioningRequestPlanTest {
   @Test
   void theAdmittedCountIsRequestedAndNoManagedResourcesMeansEveryPodSet() {
     var plan = ProvisioningRequestPlan.of(workload(3), "c", 2, config(null), FLAVORS);
-    assertThat(plan.request().getSpec().podSets).extracting(ps -> ps.count)
-        .containsExactly(3, 1);
+    assertThat(plan.request().getSpec().podSets).extracting(ps -> ps.count).containsExactly(3, 1);
     assertThat(plan.request().getMetadata().getName()).isEqualTo("job-pretrain-c-2");
   }
 
   @Test
   void aWorkloadRequestingNoManagedResourceNeedsNoRequest() {
-    assertThat(ProvisioningRequestPlan.of(workload(4), "c", 1,
-        config(List.of("example.com/fpga")), FLAVORS)).isNull();
+    assertThat(
+            ProvisioningRequestPlan.of(
+                workload(4), "c", 1, config(List.of("example.com/fpga")), FLAVORS))
+        .isNull();
   }
 
   @Test
@@ -136,7 +159,8 @@ class ProvisioningRequestPlanTest {
     assertThat(first.substring(0, first.length() - 2))
         .isNotEqualTo(second.substring(0, second.length() - 2));
     assertThat(ProvisioningRequestNames.podTemplate(first, "workers"))
-        .hasSizeLessThanOrEqualTo(253).startsWith("ppt-");
+        .hasSizeLessThanOrEqualTo(253)
+        .startsWith("ppt-");
     assertThat(ProvisioningRequestNames.podTemplate(longName, "a"))
         .isNotEqualTo(ProvisioningRequestNames.podTemplate(longName, "b"));
   }
@@ -145,9 +169,13 @@ class ProvisioningRequestPlanTest {
   void theStartedPodsConsumeTheRequestAndEvictionRestoresTheUsersAnnotations() {
     Workload wl = workload(4);
     AdmissionCheckState state = new AdmissionCheckState("spot-capacity", "Ready", "", null);
-    state.podSetUpdates = List.of(new PodSetUpdate("workers", Map.of(
-        ProvisioningRequest.CONSUME_ANNOTATION, "job-pretrain-spot-capacity-1",
-        ProvisioningRequest.CLASS_ANNOTATION, "check-capacity.autoscaling.x-k8s.io")));
+    state.podSetUpdates =
+        List.of(
+            new PodSetUpdate(
+                "workers",
+                Map.of(
+                    ProvisioningRequest.CONSUME_ANNOTATION, "job-pretrain-spot-capacity-1",
+                    ProvisioningRequest.CLASS_ANNOTATION, "check-capacity.autoscaling.x-k8s.io")));
     wl.getStatus().admissionChecks = List.of(state);
     PodTemplateSpec original = pod("nvidia.com/gpu", "8");
     original.setMetadata(new ObjectMeta());
@@ -157,15 +185,13 @@ class ProvisioningRequestPlanTest {
     PodTemplates.applyCheckUpdates(started, wl, "workers");
     assertThat(started.getMetadata().getAnnotations())
         .containsEntry(ProvisioningRequest.CONSUME_ANNOTATION, "job-pretrain-spot-capacity-1")
-        .containsEntry(ProvisioningRequest.CLASS_ANNOTATION,
-            "check-capacity.autoscaling.x-k8s.io")
+        .containsEntry(ProvisioningRequest.CLASS_ANNOTATION, "check-capacity.autoscaling.x-k8s.io")
         .containsEntry("kwok.berth.dev/run-for", "3s");
     PodTemplateSpec launcher = Serialization.clone(original);
     PodTemplates.applyCheckUpdates(launcher, wl, JobAdapter.PODSET);
     assertThat(launcher.getMetadata().getAnnotations()).hasSize(1);
 
     PodTemplates.restore(started, original);
-    assertThat(started.getMetadata().getAnnotations())
-        .containsOnlyKeys("kwok.berth.dev/run-for");
+    assertThat(started.getMetadata().getAnnotations()).containsOnlyKeys("kwok.berth.dev/run-for");
   }
 }

@@ -35,18 +35,37 @@ class StartEstimatesTest {
   private final StartEstimates estimates = new StartEstimates(state, clock, pokes::add);
 
   private static Workload workload(String name, long created) {
-    return new Workload(name, "ns", name, "lq", 0, created, List.of(new PodSet("main", 1, null,
-        Map.of("cpu", 1000L), Map.of(), List.of(), List.of(), null)));
+    return new Workload(
+        name,
+        "ns",
+        name,
+        "lq",
+        0,
+        created,
+        List.of(
+            new PodSet(
+                "main", 1, null, Map.of("cpu", 1000L), Map.of(), List.of(), List.of(), null)));
   }
 
   private void oneCpuQueueWithARunningAndAPendingWorkload(String cq) {
     AdmissionEngine engine = state.engine();
     engine.upsertResourceFlavor(new ResourceFlavor("default", Map.of(), List.of(), List.of()));
-    engine.upsertClusterQueue(new ClusterQueue(cq, null, List.of(new ResourceGroup(
-        List.of("cpu"), List.of(new FlavorQuotas("default",
-            List.of(new ResourceQuota("cpu", 1000L, null, null)))))),
-        QueueingStrategy.BestEffortFIFO, LabelSelector.ALL, FlavorFungibility.DEFAULT,
-        PreemptionPolicy.NEVER, StopPolicy.None, null));
+    engine.upsertClusterQueue(
+        new ClusterQueue(
+            cq,
+            null,
+            List.of(
+                new ResourceGroup(
+                    List.of("cpu"),
+                    List.of(
+                        new FlavorQuotas(
+                            "default", List.of(new ResourceQuota("cpu", 1000L, null, null)))))),
+            QueueingStrategy.BestEffortFIFO,
+            LabelSelector.ALL,
+            FlavorFungibility.DEFAULT,
+            PreemptionPolicy.NEVER,
+            StopPolicy.None,
+            null));
     engine.upsertLocalQueue(new LocalQueue("ns", "lq", cq, StopPolicy.None));
     engine.upsertWorkload(workload("r", 0));
     assertThat(engine.runCycle(clock.millis()).admissions()).hasSize(1);
@@ -73,8 +92,9 @@ class StartEstimatesTest {
         .isEqualTo("; estimated start 2026-12-01T16:20Z (median of 1 finished in cq)");
 
     // A second run changes the basis (and the median): the shown estimate is replaced.
-    state.engine().recordRuntime("cq", "older", 1, Duration.ofMinutes(20).plusSeconds(40)
-        .toMillis());
+    state
+        .engine()
+        .recordRuntime("cq", "older", 1, Duration.ofMinutes(20).plusSeconds(40).toMillis());
     clock.set(Instant.parse("2026-12-01T16:20:10Z"));
     estimates.accept(null);
     assertThat(estimates.note("p")).endsWith("16:20Z (median of 2 finished in cq)");
@@ -86,7 +106,8 @@ class StartEstimatesTest {
     oneCpuQueueWithARunningAndAPendingWorkload(cq);
     state.engine().recordRuntime(cq, "old", 0, 60_000);
     estimates.accept(null);
-    assertThat(estimates.note("p")).hasSize(StartEstimates.NOTE_LIMIT)
+    assertThat(estimates.note("p"))
+        .hasSize(StartEstimates.NOTE_LIMIT)
         .startsWith("; estimated start 2026-12-01T16:01Z (median of 1 finished in a-cluster")
         .endsWith("\u2026)");
   }
@@ -95,12 +116,14 @@ class StartEstimatesTest {
   void aMoveCountsWhenItIsAMinuteAndATenthOfTheTimeLeft() {
     long t = 0;
     StartEstimate at = new StartEstimate(3_600_000L, "maxExecutionTime");
-    assertThat(StartEstimates.meaningful(at, new StartEstimate(3_900_000L, "maxExecutionTime"),
-        t)).isFalse(); // 5 min of 60 left
-    assertThat(StartEstimates.meaningful(at, new StartEstimate(3_960_000L, "maxExecutionTime"),
-        t)).isTrue(); // 6 min
-    assertThat(StartEstimates.meaningful(at, new StartEstimate(3_630_000L, "maxExecutionTime"),
-        3_500_000L)).isFalse(); // 30 s, under a minute
+    assertThat(StartEstimates.meaningful(at, new StartEstimate(3_900_000L, "maxExecutionTime"), t))
+        .isFalse(); // 5 min of 60 left
+    assertThat(StartEstimates.meaningful(at, new StartEstimate(3_960_000L, "maxExecutionTime"), t))
+        .isTrue(); // 6 min
+    assertThat(
+            StartEstimates.meaningful(
+                at, new StartEstimate(3_630_000L, "maxExecutionTime"), 3_500_000L))
+        .isFalse(); // 30 s, under a minute
     assertThat(StartEstimates.meaningful(at, new StartEstimate(3_600_000L, "fits now"), t))
         .isTrue();
     assertThat(StartEstimates.meaningful(at, new StartEstimate(null, "unknown: x"), t)).isTrue();

@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The recorder's order of work without Prometheus: runs reach their report in the order they
- * ended, a report write that fails holds the later runs back until it succeeds, and a run is
- * handed back for its Workload record only once it is in its report.
+ * The recorder's order of work without Prometheus: runs reach their report in the order they ended,
+ * a report write that fails holds the later runs back until it succeeds, and a run is handed back
+ * for its Workload record only once it is in its report.
  */
 class UsageRecorderTest {
   private static final UsageOwner OWNER = new UsageOwner("team", "lq", "cq", "");
@@ -33,14 +33,16 @@ class UsageRecorderTest {
   void aFailingReportWriteHoldsLaterRunsBackAndTheWorkloadRecordWaitsForTheReport()
       throws InterruptedException {
     failuresLeft.set(2);
-    try (UsageRecorder recorder = recorder((run, used) -> {
-      if (failuresLeft.getAndDecrement() > 0) {
-        throw new KubernetesClientException("etcd is slow", 500, null);
-      }
-      reported.add(run.uid());
-      reports.release();
-      return true;
-    })) {
+    try (UsageRecorder recorder =
+        recorder(
+            (run, used) -> {
+              if (failuresLeft.getAndDecrement() > 0) {
+                throw new KubernetesClientException("etcd is slow", 500, null);
+              }
+              reported.add(run.uid());
+              reports.release();
+              return true;
+            })) {
       recorder.submit(task("first", true));
       recorder.submit(task("second", true));
       recorder.submit(task("deleted", false));
@@ -50,20 +52,24 @@ class UsageRecorderTest {
       assertThat(reports.tryAcquire(3, 20, TimeUnit.SECONDS)).isTrue();
       assertThat(reported).containsExactly("first", "second", "deleted");
       assertThat(pokes.tryAcquire(2, 5, TimeUnit.SECONDS)).isTrue();
-      assertThat(recorder.takeRecorded()).extracting(Run::uid)
-          .as("a deleted Workload has no record to write").containsExactly("first", "second");
+      assertThat(recorder.takeRecorded())
+          .extracting(Run::uid)
+          .as("a deleted Workload has no record to write")
+          .containsExactly("first", "second");
     }
   }
 
   @Test
   void aRunTheReportRefusesForGoodDoesNotHoldTheRestBack() throws InterruptedException {
-    try (UsageRecorder recorder = recorder((run, used) -> {
-      if (run.uid().equals("refused")) {
-        throw new KubernetesClientException("entries: Too many", 422, null);
-      }
-      reported.add(run.uid());
-      return true;
-    })) {
+    try (UsageRecorder recorder =
+        recorder(
+            (run, used) -> {
+              if (run.uid().equals("refused")) {
+                throw new KubernetesClientException("entries: Too many", 422, null);
+              }
+              reported.add(run.uid());
+              return true;
+            })) {
       recorder.submit(task("refused", true));
       recorder.submit(task("next", true));
 
@@ -74,14 +80,23 @@ class UsageRecorderTest {
   }
 
   private UsageRecorder recorder(UsageRecorder.Reports reports) {
-    return new UsageRecorder(reports, UtilizationSettings.off(),
-        new UtilizationMetrics(new SimpleMeterRegistry()), Clock.systemUTC(),
+    return new UsageRecorder(
+        reports,
+        UtilizationSettings.off(),
+        new UtilizationMetrics(new SimpleMeterRegistry()),
+        Clock.systemUTC(),
         pokes::release);
   }
 
   private static UsageRecorder.Task task(String uid, boolean durable) {
-    Run run = new Run(uid, "team/" + uid, OWNER, 0, 1000L,
-        List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", 1)));
+    Run run =
+        new Run(
+            uid,
+            "team/" + uid,
+            OWNER,
+            0,
+            1000L,
+            List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", 1)));
     return new UsageRecorder.Task(run, durable, Map.of());
   }
 }

@@ -30,15 +30,17 @@ class UsageTranslatorTest {
 
     WorkloadObservation o = UsageTranslator.observation(wl, "cc-namespace");
 
-    assertThat(o.reservedAt()).as("to the millisecond")
+    assertThat(o.reservedAt())
+        .as("to the millisecond")
         .isEqualTo(Instant.parse("2026-12-01T10:00:00.123Z").toEpochMilli());
     assertThat(o.finishedAt()).isNull();
     assertThat(o.owner().costCentre()).as("the Workload's label wins").isEqualTo("cc-own");
     assertThat(o.owner().clusterQueue()).isEqualTo("llm");
     assertThat(o.owner().localQueue()).isEqualTo("training");
-    assertThat(o.requests()).containsExactlyInAnyOrder(
-        new UsageRequest("main", "h100", "nvidia.com/gpu", 16),
-        new UsageRequest("main", "h100", "cpu", 192_500));
+    assertThat(o.requests())
+        .containsExactlyInAnyOrder(
+            new UsageRequest("main", "h100", "nvidia.com/gpu", 16),
+            new UsageRequest("main", "h100", "cpu", 192_500));
   }
 
   @Test
@@ -57,19 +59,29 @@ class UsageTranslatorTest {
   void totalsSurviveTheRoundTripThroughStatusUsage() {
     long start = Instant.parse(T0).toEpochMilli();
     long end = Instant.parse(T1).toEpochMilli();
-    Run run = new Run("u", "ns/wl", null, start, end,
-        List.of(new UsageRequest("main", "h100", "cpu", 192_500)));
+    Run run =
+        new Run(
+            "u",
+            "ns/wl",
+            null,
+            start,
+            end,
+            List.of(new UsageRequest("main", "h100", "cpu", 192_500)));
     UsageTotals totals = UsageTotals.none().plus(run);
 
     var api = UsageTranslator.toApi(totals);
     assertThat(api.runs).isEqualTo(1);
     assertThat(api.occupiedSeconds).isEqualTo("4200.377");
-    assertThat(api.resources).singleElement().satisfies(e -> {
-      assertThat(e.requested).isEqualTo("192500m");
-      assertThat(e.resourceSeconds).as("192.5 cores × 4200.377 s").isEqualTo("808572.5725");
-    });
+    assertThat(api.resources)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.requested).isEqualTo("192500m");
+              assertThat(e.resourceSeconds).as("192.5 cores × 4200.377 s").isEqualTo("808572.5725");
+            });
     UsageTotals back = UsageTranslator.totals(api);
-    assertThat(back).usingRecursiveComparison()
+    assertThat(back)
+        .usingRecursiveComparison()
         .withComparatorForType(java.math.BigDecimal::compareTo, java.math.BigDecimal.class)
         .isEqualTo(totals);
     assertThat(back.counts(run)).isTrue();

@@ -29,9 +29,15 @@ class UtilizationSettingsTest {
 
   @Test
   void smActivityIsARatio() {
-    UtilizationSettings s = UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL",
-        "https://prom.example", "BERTH_UTILIZATION_METRIC", "DCGM_FI_PROF_SM_ACTIVE",
-        "BERTH_UTILIZATION_POD_LABEL", "exported_pod"));
+    UtilizationSettings s =
+        UtilizationSettings.from(
+            Map.of(
+                "BERTH_PROMETHEUS_URL",
+                "https://prom.example",
+                "BERTH_UTILIZATION_METRIC",
+                "DCGM_FI_PROF_SM_ACTIVE",
+                "BERTH_UTILIZATION_POD_LABEL",
+                "exported_pod"));
     assertThat(s.scale()).isEqualByComparingTo("1");
     assertThat(s.podLabel()).isEqualTo("exported_pod");
   }
@@ -41,29 +47,41 @@ class UtilizationSettingsTest {
     String url = "BERTH_PROMETHEUS_URL";
     assertThatThrownBy(() -> UtilizationSettings.from(Map.of(url, "prometheus:9090")))
         .hasMessageStartingWith("BERTH_PROMETHEUS_URL: must be an http:// or https:// URL");
-    assertThatThrownBy(() -> UtilizationSettings.from(
-        Map.of(url, "http://p", "BERTH_UTILIZATION_METRIC", "GPU_UTIL")))
-        .hasMessage("BERTH_UTILIZATION_METRIC: must be one of DCGM_FI_DEV_GPU_UTIL,"
-            + " DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE, not \"GPU_UTIL\"");
-    assertThatThrownBy(() -> UtilizationSettings.from(
-        Map.of(url, "http://p", "BERTH_UTILIZATION_DELAY_SECONDS", "1m")))
+    assertThatThrownBy(
+            () ->
+                UtilizationSettings.from(
+                    Map.of(url, "http://p", "BERTH_UTILIZATION_METRIC", "GPU_UTIL")))
+        .hasMessage(
+            "BERTH_UTILIZATION_METRIC: must be one of DCGM_FI_DEV_GPU_UTIL,"
+                + " DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE, not \"GPU_UTIL\"");
+    assertThatThrownBy(
+            () ->
+                UtilizationSettings.from(
+                    Map.of(url, "http://p", "BERTH_UTILIZATION_DELAY_SECONDS", "1m")))
         .hasMessageStartingWith("BERTH_UTILIZATION_DELAY_SECONDS: must be a whole number");
-    assertThatThrownBy(() -> UtilizationSettings.from(
-        Map.of(url, "http://p", "BERTH_UTILIZATION_POD_LABEL", "pod-name")))
+    assertThatThrownBy(
+            () ->
+                UtilizationSettings.from(
+                    Map.of(url, "http://p", "BERTH_UTILIZATION_POD_LABEL", "pod-name")))
         .hasMessageStartingWith("BERTH_UTILIZATION_POD_LABEL: not a Prometheus label name");
   }
 
   @Test
   void theQueryNamesThePodsOfTheRunAndSumsTheirGpusPerPod() throws Exception {
-    PrometheusUtilization p = new PrometheusUtilization(
-        UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL", "http://p")));
+    PrometheusUtilization p =
+        new PrometheusUtilization(
+            UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL", "http://p")));
     assertThat(p.query("team-llm", List.of("train-b.x", "train-a")))
-        .isEqualTo("sum by (pod) (DCGM_FI_DEV_GPU_UTIL{namespace=\"team-llm\","
-            + "pod=~\"train-a|train-b\\\\.x\"})");
-    var samples = p.samples("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
-        + "\"result\":[{\"metric\":{\"pod\":\"train-a\"},\"values\":[[1764547200.5,\"150\"],"
-        + "[1764547201.5,\"100\"]]}]}}");
-    assertThat(samples.get("train-a")).extracting(s -> s.at() + "=" + s.value())
+        .isEqualTo(
+            "sum by (pod) (DCGM_FI_DEV_GPU_UTIL{namespace=\"team-llm\","
+                + "pod=~\"train-a|train-b\\\\.x\"})");
+    var samples =
+        p.samples(
+            "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+                + "\"result\":[{\"metric\":{\"pod\":\"train-a\"},\"values\":[[1764547200.5,\"150\"],"
+                + "[1764547201.5,\"100\"]]}]}}");
+    assertThat(samples.get("train-a"))
+        .extracting(s -> s.at() + "=" + s.value())
         .containsExactly("1764547200500=150.0", "1764547201500=100.0");
     assertThatThrownBy(() -> p.samples("{\"status\":\"error\",\"error\":\"parse error\"}"))
         .hasMessageContaining("parse error");

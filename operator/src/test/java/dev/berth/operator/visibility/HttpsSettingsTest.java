@@ -14,8 +14,10 @@ class HttpsSettingsTest {
 
   @Test
   void theChartsVariablesAreRead() {
-    assertThat(HttpsSettings.from(Map.of("BERTH_HTTPS_PORT", "9444",
-        "BERTH_DASHBOARD_ENABLED", "true"))).isEqualTo(new HttpsSettings(9444, true));
+    assertThat(
+            HttpsSettings.from(
+                Map.of("BERTH_HTTPS_PORT", "9444", "BERTH_DASHBOARD_ENABLED", "true")))
+        .isEqualTo(new HttpsSettings(9444, true));
   }
 
   @Test
