@@ -326,6 +326,7 @@ public final class BerthOperator implements AutoCloseable {
       UtilizationSettings utilization,
       Runnable onNewIntegration)
       throws IOException {
+    ModelWarmup.warm(client);
     BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
     try {
       berth.metrics.start();

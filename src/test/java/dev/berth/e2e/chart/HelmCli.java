@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs the real helm binary against the chart in the repository. */
 final class HelmCli {
@@ -29,8 +31,9 @@ final class HelmCli {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(Repo.root().toFile());
     // Keep helm's config, cache and data out of the user's home: template and lint need none.
+    Path home = null;
     try {
-      Path home = Files.createTempDirectory("berth-helm-");
+      home = Files.createTempDirectory("berth-helm-");
       Map<String, String> env = pb.environment();
       env.put("HELM_CONFIG_HOME", home.resolve("config").toString());
       env.put("HELM_CACHE_HOME", home.resolve("cache").toString());
@@ -53,6 +56,19 @@ final class HelmCli {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    } finally {
+      deleteTree(home); // nothing of a helm run stays behind in the temporary directory
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    if (root == null) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a leftover temporary directory is harmless
     }
   }
 

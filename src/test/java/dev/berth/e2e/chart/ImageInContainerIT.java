@@ -146,13 +146,23 @@ class ImageInContainerIT {
     }
   }
 
+  /**
+   * Fails the wait as soon as the container has ended, with its exit status and everything it
+   * printed up to then (read when it ends, not when the wait starts).
+   */
+  private static void containerStillRuns() {
+    assertThat(pod.isRunning())
+        .as(() -> "the container exited (" + pod.exitStatus() + "):\n" + pod.log())
+        .isTrue();
+  }
+
   @Test
   @Order(1)
   void becomesReady() {
     await("/readyz of the operator in its container")
         .atMost(Duration.ofSeconds(120))
         .pollInterval(Duration.ofMillis(500))
-        .failFast("the container exited:\n" + pod.log(), () -> !pod.isRunning())
+        .failFast(ImageInContainerIT::containerStillRuns)
         .until(() -> httpStatus("/readyz") == 200);
     assertThat(httpStatus("/healthz")).isEqualTo(200);
   }
@@ -259,7 +269,7 @@ class ImageInContainerIT {
         .create();
     await("the Job started by the operator in its container")
         .atMost(Duration.ofSeconds(60))
-        .failFast("the container exited:\n" + pod.log(), () -> !pod.isRunning())
+        .failFast(ImageInContainerIT::containerStillRuns)
         .until(
             () -> {
               Job job = admin.batch().v1().jobs().inNamespace(TEAM).withName("sample").get();

@@ -182,6 +182,11 @@ final class RuncPod implements AutoCloseable {
     }
   }
 
+  /** "runc run" exit status N, or "still running". */
+  String exitStatus() {
+    return process.isAlive() ? "still running" : "runc run exit status " + process.exitValue();
+  }
+
   /** What the container printed so far. */
   String log() {
     try {
