@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -50,6 +51,17 @@ public final class ControllerManager implements AutoCloseable {
   public static ControllerManager start(
       KubernetesClient admin, String kubeconfig, Path workDir, List<String> controllers)
       throws IOException {
+    return start(admin, kubeconfig, workDir, controllers, Optional.empty());
+  }
+
+  /** As above, with the manager's API client limited to {@code rate} instead of its default. */
+  public static ControllerManager start(
+      KubernetesClient admin,
+      String kubeconfig,
+      Path workDir,
+      List<String> controllers,
+      Optional<ClientRate> rate)
+      throws IOException {
     if (!controllers.contains("clusterrole-aggregation-controller")) {
       throw new IllegalArgumentException(
           "controllers "
@@ -72,6 +84,11 @@ public final class ControllerManager implements AutoCloseable {
                 "--secure-port=0",
                 "--use-service-account-credentials=false",
                 "--v=1"));
+    rate.ifPresent(
+        r -> {
+          command.add("--kube-api-qps=" + r.qps());
+          command.add("--kube-api-burst=" + r.burst());
+        });
     ControllerManager manager =
         new ControllerManager(LoggedProcess.start("kube-controller-manager", command, log));
     try {
