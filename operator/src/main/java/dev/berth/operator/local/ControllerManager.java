@@ -54,13 +54,13 @@ public final class ControllerManager implements AutoCloseable {
     return start(admin, kubeconfig, workDir, controllers, Optional.empty());
   }
 
-  /** As above, with the manager's API client limited to {@code rate} instead of its default. */
+  /** As above, with the settings of {@code rate} for a control plane of thousands of Jobs. */
   public static ControllerManager start(
       KubernetesClient admin,
       String kubeconfig,
       Path workDir,
       List<String> controllers,
-      Optional<ClientRate> rate)
+      Optional<ControlPlaneScale> rate)
       throws IOException {
     if (!controllers.contains("clusterrole-aggregation-controller")) {
       throw new IllegalArgumentException(
@@ -84,11 +84,7 @@ public final class ControllerManager implements AutoCloseable {
                 "--secure-port=0",
                 "--use-service-account-credentials=false",
                 "--v=1"));
-    rate.ifPresent(
-        r -> {
-          command.add("--kube-api-qps=" + r.qps());
-          command.add("--kube-api-burst=" + r.burst());
-        });
+    rate.ifPresent(r -> command.addAll(r.controllerManagerFlags()));
     ControllerManager manager =
         new ControllerManager(LoggedProcess.start("kube-controller-manager", command, log));
     try {

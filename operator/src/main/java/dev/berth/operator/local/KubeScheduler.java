@@ -11,7 +11,7 @@ import java.util.Optional;
 final class KubeScheduler {
   private KubeScheduler() {}
 
-  static LoggedProcess start(Path kubeconfig, Path logDir, Optional<ClientRate> rate)
+  static LoggedProcess start(Path kubeconfig, Path logDir, Optional<ControlPlaneScale> rate)
       throws IOException {
     // Its configuration file, as the command-line --kubeconfig is deprecated. No leader election
     // (one scheduler) and no serving port (nothing scrapes it; fixed ports clash between runs).
@@ -28,7 +28,8 @@ final class KubeScheduler {
         """
             .formatted(
                 kubeconfig,
-                rate.map(r -> "  qps: %d%n  burst: %d%n".formatted(r.qps(), r.burst())).orElse("")),
+                rate.map(r -> "  qps: %d%n  burst: %d%n".formatted(r.apiQps(), r.apiBurst()))
+                    .orElse("")),
         StandardCharsets.UTF_8);
     return LoggedProcess.start(
         "kube-scheduler",

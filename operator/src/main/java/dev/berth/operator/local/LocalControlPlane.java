@@ -75,8 +75,8 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   /**
-   * As above, with kube-controller-manager's and kube-scheduler's API clients limited to {@code
-   * rate} instead of their defaults (a benchmark of thousands of Jobs).
+   * As above, with kube-controller-manager and kube-scheduler set for thousands of Jobs and Nodes
+   * ({@code rate}) instead of their defaults.
    */
   public static LocalControlPlane start(
       KubernetesClient admin,
@@ -85,7 +85,7 @@ public final class LocalControlPlane implements AutoCloseable {
       List<Node> nodes,
       Optional<Duration> defaultRunFor,
       boolean jobSetController,
-      Optional<ClientRate> rate)
+      Optional<ControlPlaneScale> rate)
       throws IOException {
     Files.createDirectories(logDir);
     LocalControlPlane plane = new LocalControlPlane(logDir);
@@ -104,7 +104,7 @@ public final class LocalControlPlane implements AutoCloseable {
       List<Node> nodes,
       Optional<Duration> defaultRunFor,
       boolean jobSetController,
-      Optional<ClientRate> rate)
+      Optional<ControlPlaneScale> rate)
       throws IOException {
     Path kubeconfig = logDir.resolve("admin.kubeconfig");
     Files.writeString(kubeconfig, kubeconfigYaml, StandardCharsets.UTF_8);
