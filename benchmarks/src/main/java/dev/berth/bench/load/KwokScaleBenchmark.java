@@ -164,13 +164,9 @@ public final class KwokScaleBenchmark {
         if (!berth) {
           return measure(admin, null, jobs, false, timeout, dir);
         }
-        try (OperatorJvm operator =
-            SchedulerLoadBenchmark.startReady(
-                repo.resolve("operator/target/berth-operator.jar"),
-                kubeconfig,
-                dir,
-                jvm,
-                Map.of())) {
+        try (SupervisedOperator operator =
+            SupervisedOperator.start(
+                repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm)) {
           return measure(admin, operator, jobs, true, timeout, dir);
         }
       }
@@ -180,7 +176,12 @@ public final class KwokScaleBenchmark {
   }
 
   private static String measure(
-      KubernetesClient admin, OperatorJvm operator, int jobs, boolean berth, long timeout, Path dir)
+      KubernetesClient admin,
+      SupervisedOperator operator,
+      int jobs,
+      boolean berth,
+      long timeout,
+      Path dir)
       throws Exception {
     double cpuAtStart = operator == null ? 0 : operator.cpuSeconds();
     try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
@@ -243,9 +244,11 @@ public final class KwokScaleBenchmark {
         out.append(
             String.format(
                 Locale.ROOT,
-                "  operator              peak RSS %.0f MiB, CPU %.1f s" + "%n",
+                "  operator              peak RSS %.0f MiB, CPU %.1f s, restarted %d times"
+                    + " (it exits when it loses its Lease)%n",
                 operator.peakRssMiB(),
-                operator.cpuSeconds() - cpuAtStart));
+                operator.cpuSeconds() - cpuAtStart,
+                operator.restarts()));
       }
       requests.entrySet().stream()
           .sorted(Map.Entry.<String, Long>comparingByValue().reversed())

@@ -1,7 +1,6 @@
 package dev.berth.bench.load;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,14 +22,13 @@ final class Progress implements AutoCloseable {
           });
   private final KubernetesClient admin;
   private final ScaleRunner runner;
-  private final OperatorJvm operator;
+  private final SupervisedOperator operator;
   private ApiRequests lastRequests;
   private double lastCpu;
   private long lastAt = System.nanoTime();
 
   private Progress(
-      KubernetesClient admin, ScaleRunner runner, OperatorJvm operator, ApiRequests start)
-      throws IOException {
+      KubernetesClient admin, ScaleRunner runner, SupervisedOperator operator, ApiRequests start) {
     this.admin = admin;
     this.runner = runner;
     this.operator = operator;
@@ -43,9 +41,8 @@ final class Progress implements AutoCloseable {
       int seconds,
       KubernetesClient admin,
       ScaleRunner runner,
-      OperatorJvm operator,
-      ApiRequests start)
-      throws IOException {
+      SupervisedOperator operator,
+      ApiRequests start) {
     Progress p = new Progress(admin, runner, operator, start);
     p.timer.scheduleAtFixedRate(p::print, seconds, seconds, TimeUnit.SECONDS);
     return p;
@@ -77,7 +74,7 @@ final class Progress implements AutoCloseable {
           LoadAverage.now());
       lastRequests = requests;
       lastAt = now;
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       System.out.println("[scale] progress: " + e);
     }
   }
