@@ -2,7 +2,6 @@ package dev.berth.bench.load;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -13,13 +12,7 @@ import java.util.concurrent.TimeUnit;
  * that trail while the API server or the operator is busy, or while both idle.
  */
 final class Progress implements AutoCloseable {
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "scale-progress");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("scale-progress");
   private final KubernetesClient admin;
   private final ScaleRunner runner;
   private final SupervisedOperator operator;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -16,13 +15,7 @@ import java.util.concurrent.TimeUnit;
  * sampled every second, so a JVM's last second before it exits is missed.
  */
 final class SupervisedOperator implements AutoCloseable {
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "operator-supervisor");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("operator-supervisor");
   private final Path jar;
   private final Path kubeconfig;
   private final Path dir;
