@@ -44,6 +44,22 @@ final class ApiRequests {
     return new ApiRequests(counts);
   }
 
+  /**
+   * The requests of {@code diff} less those of the simulated kubelets' heartbeats (Lease renewals
+   * and Node status, which grow with nodes times seconds, not with Jobs) and of leader Leases.
+   */
+  static long withoutHeartbeats(Map<String, Long> diff) {
+    return diff.entrySet().stream()
+        .filter(e -> !heartbeat(e.getKey()))
+        .mapToLong(Map.Entry::getValue)
+        .sum();
+  }
+
+  private static boolean heartbeat(String key) {
+    String resource = key.substring(key.indexOf(' ') + 1);
+    return resource.equals("leases") || resource.equals("nodes/status");
+  }
+
   /** What was asked between {@code before} and this snapshot, zero counts left out. */
   Map<String, Long> since(ApiRequests before) {
     Map<String, Long> diff = new TreeMap<>();

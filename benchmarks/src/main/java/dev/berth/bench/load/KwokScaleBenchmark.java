@@ -9,6 +9,7 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
+import dev.berth.operator.local.ControlPlaneScale;
 import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.operator.local.KwokNodes;
 import dev.berth.operator.local.LocalControlPlane;
@@ -47,9 +48,22 @@ import java.util.concurrent.TimeUnit;
  *     dev.berth.bench.load.KwokScaleBenchmark
  * </pre>
  *
+ * <p>The control plane is set for this size in both runs ({@link ControlPlaneScale}), not left at
+ * defaults made for a few Jobs: kube-controller-manager's and kube-scheduler's API clients at
+ * {@code controlPlaneQps} (burst twice that; defaults 20/30 and 50/100), {@code jobSyncs} Job
+ * controller workers (default 5: at 5, on this loaded machine, the floor ran 2.7 pods a second, the
+ * workers waiting on their requests in turn) and a Node grace period of {@code nodeGraceSeconds}
+ * (default 50 s: KWOK renews a thousand Leases late when the machine is busy). KWOK's client has no
+ * rate limit. Berth's own client is as the operator configures it.
+ *
  * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000), {@code
- * runSeconds} (30), {@code mode} (both | berth | floor), {@code operator.jvm} ("-Xmx768m"), {@code
+ * runSeconds} (30), {@code mode} (both | berth | floor), {@code controlPlaneQps} (200), {@code
+ * jobSyncs} (50), {@code nodeGraceSeconds} (300), {@code operator.jvm} ("-Xmx768m"), {@code
  * berth.repo} ("."), {@code timeoutSeconds} (3600).
+ *
+ * <p>Every process it starts (etcd, kube-apiserver, the control plane, the operator) is its child
+ * and is stopped when it ends, however it ends short of SIGKILL: a shutdown hook stops any that a
+ * failure left behind.
  */
 public final class KwokScaleBenchmark {
   static final String GPU = "nvidia.com/gpu";
@@ -58,6 +72,7 @@ public final class KwokScaleBenchmark {
   static final int GPUS_PER_NODE = 8;
   static final int CLUSTER_QUEUES = 10;
   static final int COHORTS = 2;
+  private static final int PROGRESS_SECONDS = 30;
 
   private KwokScaleBenchmark() {}
 
@@ -69,25 +84,41 @@ public final class KwokScaleBenchmark {
     long timeout = Long.getLong("timeoutSeconds", 3600);
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
+    int qps = Integer.getInteger("controlPlaneQps", 200);
+    ControlPlaneScale rate =
+        new ControlPlaneScale(
+            qps,
+            2 * qps,
+            Integer.getInteger("jobSyncs", 50),
+            Duration.ofSeconds(Long.getLong("nodeGraceSeconds", 300)));
+    Runtime.getRuntime().addShutdownHook(new Thread(KwokScaleBenchmark::stopChildren));
     Path dir = Files.createTempDirectory("berth-kwok-scale-");
     System.out.printf(
         Locale.ROOT,
         "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
-            + " each) in %d ClusterQueues over %d cohorts; load %s; logs in %s%n",
+            + " each) in %d ClusterQueues over %d cohorts; controller-manager and scheduler"
+            + " clients at %d QPS, burst %d; %d Job controller workers; Node grace period %d s;"
+            + " load %s; logs in %s%n",
         nodes,
         GPUS_PER_NODE,
         jobs,
         runSeconds,
         CLUSTER_QUEUES,
         COHORTS,
+        rate.apiQps(),
+        rate.apiBurst(),
+        rate.concurrentJobSyncs(),
+        rate.nodeMonitorGracePeriod().toSeconds(),
         LoadAverage.now(),
         dir);
     List<String> reports = new ArrayList<>();
     if (!mode.equals("floor")) {
-      reports.add(run(true, nodes, jobs, runSeconds, timeout, repo, jvm, dir.resolve("berth")));
+      reports.add(
+          run(true, nodes, jobs, runSeconds, rate, timeout, repo, jvm, dir.resolve("berth")));
     }
     if (!mode.equals("berth")) {
-      reports.add(run(false, nodes, jobs, runSeconds, timeout, repo, jvm, dir.resolve("floor")));
+      reports.add(
+          run(false, nodes, jobs, runSeconds, rate, timeout, repo, jvm, dir.resolve("floor")));
     }
     String all = String.join("", reports);
     System.out.print(all);
@@ -100,6 +131,7 @@ public final class KwokScaleBenchmark {
       int nodes,
       int jobs,
       int runSeconds,
+      ControlPlaneScale rate,
       long timeout,
       Path repo,
       String jvm,
@@ -120,7 +152,8 @@ public final class KwokScaleBenchmark {
               dir.resolve("control-plane"),
               nodes(nodes),
               Optional.of(Duration.ofSeconds(runSeconds)),
-              false)) {
+              false,
+              Optional.of(rate))) {
         System.out.printf(
             Locale.ROOT,
             "[scale] %s: %d nodes Ready in %.0f s%n",
@@ -131,13 +164,9 @@ public final class KwokScaleBenchmark {
         if (!berth) {
           return measure(admin, null, jobs, false, timeout, dir);
         }
-        try (OperatorJvm operator =
-            SchedulerLoadBenchmark.startReady(
-                repo.resolve("operator/target/berth-operator.jar"),
-                kubeconfig,
-                dir,
-                jvm,
-                Map.of())) {
+        try (SupervisedOperator operator =
+            SupervisedOperator.start(
+                repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm)) {
           return measure(admin, operator, jobs, true, timeout, dir);
         }
       }
@@ -147,17 +176,26 @@ public final class KwokScaleBenchmark {
   }
 
   private static String measure(
-      KubernetesClient admin, OperatorJvm operator, int jobs, boolean berth, long timeout, Path dir)
+      KubernetesClient admin,
+      SupervisedOperator operator,
+      int jobs,
+      boolean berth,
+      long timeout,
+      Path dir)
       throws Exception {
     double cpuAtStart = operator == null ? 0 : operator.cpuSeconds();
     try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
       runner.watch();
       ApiRequests before = ApiRequests.scrape(admin);
-      runner.submit();
-      boolean done = runner.awaitComplete(timeout, TimeUnit.SECONDS);
+      boolean done;
+      try (Progress progress = Progress.every(PROGRESS_SECONDS, admin, runner, operator, before)) {
+        runner.submit();
+        done = runner.awaitComplete(timeout, TimeUnit.SECONDS);
+      }
       ApiRequests after = ApiRequests.scrape(admin);
       Map<String, Long> requests = after.since(before);
       long total = requests.values().stream().mapToLong(Long::longValue).sum();
+      long work = ApiRequests.withoutHeartbeats(requests);
       StringBuilder out = new StringBuilder();
       out.append(
           String.format(
@@ -187,34 +225,61 @@ public final class KwokScaleBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "  API requests          %8d  (%.1f per Job)%n",
+              "  API requests          %8d  (%.1f per Job); without Node and Lease heartbeats"
+                  + " %d (%.1f per Job)%n",
               total,
-              total / (double) jobs));
+              total / (double) jobs,
+              work,
+              work / (double) jobs));
       if (berth) {
         out.append(
             String.format(
                 Locale.ROOT,
                 "  admissions            %8d  (%.1f per s, first to"
-                    + " last); API requests per admission %.1f%n",
+                    + " last); API requests per admission %.1f, without heartbeats %.1f%n",
                 runner.admissions(),
                 runner.admissionsPerSecond(),
-                total / (double) Math.max(1, runner.admissions())));
+                total / (double) Math.max(1, runner.admissions()),
+                work / (double) Math.max(1, runner.admissions())));
         out.append(
             String.format(
                 Locale.ROOT,
-                "  operator              peak RSS %.0f MiB, CPU %.1f s" + "%n",
+                "  operator              peak RSS %.0f MiB, CPU %.1f s, restarted %d times"
+                    + " (it exits when it loses its Lease)%n",
                 operator.peakRssMiB(),
-                operator.cpuSeconds() - cpuAtStart));
+                operator.cpuSeconds() - cpuAtStart,
+                operator.restarts()));
       }
       requests.entrySet().stream()
           .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .limit(12)
+          .limit(16)
           .forEach(
               e ->
                   out.append(
                       String.format(Locale.ROOT, "    %-40s %8d%n", e.getKey(), e.getValue())));
       Files.writeString(dir.resolve("report.txt"), out);
       return out.toString();
+    }
+  }
+
+  /**
+   * Stops, SIGTERM then SIGKILL, every process this JVM started that is still running: after a
+   * normal end there are none, after a failure or an interrupt they would otherwise outlive it.
+   */
+  private static void stopChildren() {
+    List<ProcessHandle> left = ProcessHandle.current().descendants().toList();
+    if (left.isEmpty()) {
+      return;
+    }
+    System.err.println("[scale] stopping " + left.size() + " processes left running");
+    left.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (ProcessHandle p : left) {
+      try {
+        p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (Exception e) {
+        p.destroyForcibly();
+      }
     }
   }
 

@@ -41,6 +41,7 @@ final class ScaleRunner implements AutoCloseable {
   private final CountDownLatch allComplete;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final AtomicInteger failedCreates = new AtomicInteger();
+  private final AtomicInteger created = new AtomicInteger();
   private volatile long start;
   private volatile long submitted;
 
@@ -129,6 +130,7 @@ final class ScaleRunner implements AutoCloseable {
                   for (int i = first; i < jobs; i += SUBMITTERS) {
                     try {
                       client.resource(job(i)).create();
+                      created.incrementAndGet();
                     } catch (RuntimeException e) {
                       if (failedCreates.incrementAndGet() <= 5) {
                         System.err.println("[scale] create job-" + i + ": " + e);
@@ -191,6 +193,15 @@ final class ScaleRunner implements AutoCloseable {
 
   double submittedSeconds() {
     return (submitted - start) / 1e9;
+  }
+
+  int created() {
+    return created.get();
+  }
+
+  /** Seconds since the first submission (0 before it). */
+  double elapsedSeconds() {
+    return start == 0 ? 0 : (System.nanoTime() - start) / 1e9;
   }
 
   int running() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -50,6 +51,17 @@ public final class ControllerManager implements AutoCloseable {
   public static ControllerManager start(
       KubernetesClient admin, String kubeconfig, Path workDir, List<String> controllers)
       throws IOException {
+    return start(admin, kubeconfig, workDir, controllers, Optional.empty());
+  }
+
+  /** As above, with the settings of {@code rate} for a control plane of thousands of Jobs. */
+  public static ControllerManager start(
+      KubernetesClient admin,
+      String kubeconfig,
+      Path workDir,
+      List<String> controllers,
+      Optional<ControlPlaneScale> rate)
+      throws IOException {
     if (!controllers.contains("clusterrole-aggregation-controller")) {
       throw new IllegalArgumentException(
           "controllers "
@@ -72,6 +84,7 @@ public final class ControllerManager implements AutoCloseable {
                 "--secure-port=0",
                 "--use-service-account-credentials=false",
                 "--v=1"));
+    rate.ifPresent(r -> command.addAll(r.controllerManagerFlags()));
     ControllerManager manager =
         new ControllerManager(LoggedProcess.start("kube-controller-manager", command, log));
     try {

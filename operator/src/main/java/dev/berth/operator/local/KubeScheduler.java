@@ -5,12 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /** kube-scheduler, which binds pods to Nodes as on a cluster. Built by scripts/kube-binaries.sh. */
 final class KubeScheduler {
   private KubeScheduler() {}
 
-  static LoggedProcess start(Path kubeconfig, Path logDir) throws IOException {
+  static LoggedProcess start(Path kubeconfig, Path logDir, Optional<ControlPlaneScale> rate)
+      throws IOException {
     // Its configuration file, as the command-line --kubeconfig is deprecated. No leader election
     // (one scheduler) and no serving port (nothing scrapes it; fixed ports clash between runs).
     Path config = logDir.resolve("kube-scheduler.yaml");
@@ -21,10 +23,13 @@ final class KubeScheduler {
         kind: KubeSchedulerConfiguration
         clientConnection:
           kubeconfig: %s
-        leaderElection:
+        %sleaderElection:
           leaderElect: false
         """
-            .formatted(kubeconfig),
+            .formatted(
+                kubeconfig,
+                rate.map(r -> "  qps: %d%n  burst: %d%n".formatted(r.apiQps(), r.apiBurst()))
+                    .orElse("")),
         StandardCharsets.UTF_8);
     return LoggedProcess.start(
         "kube-scheduler",

@@ -70,10 +70,27 @@ public final class LocalControlPlane implements AutoCloseable {
       Optional<Duration> defaultRunFor,
       boolean jobSetController)
       throws IOException {
+    return start(
+        admin, kubeconfig, logDir, nodes, defaultRunFor, jobSetController, Optional.empty());
+  }
+
+  /**
+   * As above, with kube-controller-manager and kube-scheduler set for thousands of Jobs and Nodes
+   * ({@code rate}) instead of their defaults.
+   */
+  public static LocalControlPlane start(
+      KubernetesClient admin,
+      String kubeconfig,
+      Path logDir,
+      List<Node> nodes,
+      Optional<Duration> defaultRunFor,
+      boolean jobSetController,
+      Optional<ControlPlaneScale> rate)
+      throws IOException {
     Files.createDirectories(logDir);
     LocalControlPlane plane = new LocalControlPlane(logDir);
     try {
-      plane.startProcesses(admin, kubeconfig, nodes, defaultRunFor, jobSetController);
+      plane.startProcesses(admin, kubeconfig, nodes, defaultRunFor, jobSetController, rate);
     } catch (IOException | RuntimeException e) {
       plane.close();
       throw e;
@@ -86,12 +103,13 @@ public final class LocalControlPlane implements AutoCloseable {
       String kubeconfigYaml,
       List<Node> nodes,
       Optional<Duration> defaultRunFor,
-      boolean jobSetController)
+      boolean jobSetController,
+      Optional<ControlPlaneScale> rate)
       throws IOException {
     Path kubeconfig = logDir.resolve("admin.kubeconfig");
     Files.writeString(kubeconfig, kubeconfigYaml, StandardCharsets.UTF_8);
-    processes.add(ControllerManager.start(admin, kubeconfigYaml, logDir, CONTROLLERS));
-    LoggedProcess scheduler = KubeScheduler.start(kubeconfig, logDir);
+    processes.add(ControllerManager.start(admin, kubeconfigYaml, logDir, CONTROLLERS, rate));
+    LoggedProcess scheduler = KubeScheduler.start(kubeconfig, logDir, rate);
     processes.add(scheduler);
     LoggedProcess kwok = Kwok.start(kubeconfig, logDir, defaultRunFor);
     processes.add(kwok);

@@ -1,0 +1,40 @@
+package dev.berth.operator.local;
+
+import java.time.Duration;
+
+/**
+ * Settings for a control plane of thousands of Jobs and Nodes, where the defaults are made for a
+ * test's handful. kube-controller-manager's and kube-scheduler's API clients at {@code apiQps} and
+ * {@code apiBurst} (defaults 20/30 and 50/100, at which the Job controller alone needs minutes to
+ * create 10,000 pods); {@code concurrentJobSyncs} Job controller workers (default 5, each waiting
+ * on its requests in turn); and {@code nodeMonitorGracePeriod} before the node lifecycle controller
+ * takes a Node whose Lease is late for gone (default 50 s: on a loaded machine KWOK renews a
+ * thousand Leases late, and the Node would be tainted unschedulable although nothing happened to
+ * it).
+ */
+public record ControlPlaneScale(
+    int apiQps, int apiBurst, int concurrentJobSyncs, Duration nodeMonitorGracePeriod) {
+  public ControlPlaneScale {
+    if (apiQps <= 0 || apiBurst < apiQps) {
+      throw new IllegalArgumentException(
+          "apiQps " + apiQps + " must be positive and apiBurst " + apiBurst + " at least apiQps");
+    }
+    if (concurrentJobSyncs <= 0) {
+      throw new IllegalArgumentException(
+          "concurrentJobSyncs " + concurrentJobSyncs + " must be positive");
+    }
+    if (nodeMonitorGracePeriod.toSeconds() <= 0) {
+      throw new IllegalArgumentException(
+          "nodeMonitorGracePeriod " + nodeMonitorGracePeriod + " must be at least a second");
+    }
+  }
+
+  /** kube-controller-manager's flags for these settings. */
+  java.util.List<String> controllerManagerFlags() {
+    return java.util.List.of(
+        "--kube-api-qps=" + apiQps,
+        "--kube-api-burst=" + apiBurst,
+        "--concurrent-job-syncs=" + concurrentJobSyncs,
+        "--node-monitor-grace-period=" + nodeMonitorGracePeriod.toSeconds() + "s");
+  }
+}
