@@ -185,6 +185,38 @@ final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * For a stalled run: its metrics and a thread dump (jcmd) beside its log, so that what the leader
+   * was doing (idle, or stuck in a cycle) can be read afterwards.
+   */
+  void dump() {
+    Path metrics = logDir.resolve(identity() + "-metrics.txt");
+    Path threads = logDir.resolve(identity() + "-threads.txt");
+    try {
+      Files.writeString(metrics, get("/metrics").map(HttpResponse::body).orElse("(no answer)"));
+      long pid;
+      synchronized (this) {
+        if (!alive()) {
+          return;
+        }
+        pid = process.pid();
+      }
+      String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+      Process dump =
+          new ProcessBuilder(jcmd, Long.toString(pid), "Thread.print")
+              .redirectErrorStream(true)
+              .redirectOutput(threads.toFile())
+              .start();
+      if (!dump.waitFor(30, TimeUnit.SECONDS)) {
+        dump.destroyForcibly();
+      }
+    } catch (IOException e) {
+      System.out.printf("[berth-faults] no dump of %s: %s%n", identity(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   synchronized String tail() {
     return identity() + " (" + log + "):\n" + ChildProcesses.tail(log, 30);
   }

@@ -3,6 +3,7 @@ package dev.berth.operator.job;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,23 @@ public interface Integration<T extends HasMetadata> {
    */
   default boolean hasPodsToCount(T owner) {
     return activePods(owner) > 0;
+  }
+
+  /**
+   * Labels that select the owner's pods, listed from the API server before a start time is cleared
+   * ({@link #hasPodsToCount(HasMetadata, List)}); none for kinds without a start time.
+   */
+  default Map<String, String> podLabels(T owner) {
+    return Map.of();
+  }
+
+  /**
+   * {@link #hasPodsToCount(HasMetadata)}, or one of the owner's pods (read live, after the owner)
+   * not counted by its controller yet. The owner's status alone lags its pods: see {@link
+   * JobAdapter#hasPodsToCount(io.fabric8.kubernetes.api.model.batch.v1.Job, List)}.
+   */
+  default boolean hasPodsToCount(T owner, List<Pod> pods) {
+    return hasPodsToCount(owner);
   }
 
   /** Whether it succeeded or failed, with the reason's message; empty while it runs. */

@@ -4,10 +4,12 @@ import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,12 @@ public final class JobAdapter implements Integration<Job> {
 
   /** Where the Job's own parallelism is kept while partial admission lowers it. */
   public static final String ORIGINAL_PARALLELISM = Berth.ORIGINAL_PARALLELISM_ANNOTATION;
+
+  /** The Job controller's finalizer on each pod it has not counted yet. */
+  static final String JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
+
+  /** The Job controller's label on its pods, naming the Job's UID. */
+  static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
 
   @Override
   public String kind() {
@@ -136,6 +144,39 @@ public final class JobAdapter implements Integration<Job> {
     var uncounted = job.getStatus() == null ? null : job.getStatus().getUncountedTerminatedPods();
     return uncounted != null
         && (notEmpty(uncounted.getSucceeded()) || notEmpty(uncounted.getFailed()));
+  }
+
+  /**
+   * Whether the Job controller has a pod of this Job still to count, from the Job's status or from
+   * its pods. The status alone is not enough (the fault suite's third stall): in the sync that
+   * deletes a suspended Job's pods, the Job controller writes {@code active} less the pods it
+   * deleted and {@code terminating} as counted before it deleted them, so for a moment the status
+   * shows no pod at all while one still runs; one that then finishes is counted only in a later
+   * write, and if the start time went in between, the Job can never finish. So also every pod that
+   * still carries the controller's tracking finalizer, or has not stopped, is one to count.
+   *
+   * <p>This is sound when {@code pods} was listed after {@code job} was read and the start time is
+   * then cleared with the Job's resourceVersion: the controller takes the finalizer off a finished
+   * pod only after a Job write that lists it in {@code uncountedTerminatedPods}, so a pod whose
+   * finalizer is gone is either in this {@code job}'s status, or the Job has changed since and the
+   * write is refused with a conflict.
+   */
+  @Override
+  public boolean hasPodsToCount(Job job, List<Pod> pods) {
+    return hasPodsToCount(job) || pods.stream().anyMatch(JobAdapter::notCountedYet);
+  }
+
+  private static boolean notCountedYet(Pod pod) {
+    List<String> finalizers = pod.getMetadata().getFinalizers();
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return (finalizers != null && finalizers.contains(JOB_TRACKING_FINALIZER))
+        || !("Succeeded".equals(phase) || "Failed".equals(phase));
+  }
+
+  /** The Job controller's pod label naming the Job's UID (Kubernetes 1.27 and later). */
+  @Override
+  public Map<String, String> podLabels(Job job) {
+    return Map.of(CONTROLLER_UID_LABEL, job.getMetadata().getUid());
   }
 
   private static boolean notEmpty(java.util.List<String> uids) {

@@ -5,10 +5,13 @@ import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.operator.admission.WorkloadConditions;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -183,6 +186,19 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
             + " removed, a new one is queued at the new size");
   }
 
+  private List<Pod> pods(KubernetesClient client, T owner) {
+    Map<String, String> labels = integration.podLabels(owner);
+    if (labels.isEmpty()) {
+      return List.of();
+    }
+    return client
+        .pods()
+        .inNamespace(owner.getMetadata().getNamespace())
+        .withLabels(labels)
+        .list()
+        .getItems();
+  }
+
   private void evict(KubernetesClient client, T owner, Workload workload) {
     // The API server lets a Job's template change only while it is suspended and has no start
     // time, so eviction is up to three writes: suspend, clear the start time, restore.
@@ -191,8 +207,10 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     }
     if (integration.hasStartTime(owner)) {
-      if (integration.hasPodsToCount(owner)) {
-        return; // the status update that counts the last pod brings us back (see hasPodsToCount)
+      // The pods are read live after the owner, and the write below carries the owner's version:
+      // see JobAdapter.hasPodsToCount for why that is enough.
+      if (integration.hasPodsToCount(owner, pods(client, owner))) {
+        return; // the status update that counts the last pod brings us back
       }
       client.resource(integration.withoutStartTime(owner)).updateStatus();
       return;

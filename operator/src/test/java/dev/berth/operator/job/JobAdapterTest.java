@@ -8,6 +8,8 @@ import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
@@ -292,5 +294,40 @@ class JobAdapterTest {
     assertThat(adapter.hasPodsToCount(job)).isFalse();
     job.getStatus().setTerminating(1);
     assertThat(adapter.hasPodsToCount(job)).isTrue();
+  }
+
+  /**
+   * The third stall: the Job controller's suspend sync writes active 0 and terminating 0 while the
+   * pod it just deleted still runs; the pods themselves say it is not counted yet.
+   */
+  @Test
+  void aPodStillCarryingTheTrackingFinalizerIsToCountWhateverTheStatusSays() {
+    Job job = job(1, 1);
+    job.getMetadata().setUid("job-uid");
+    job.setStatus(
+        new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder()
+            .withActive(0)
+            .withTerminating(0)
+            .build());
+    assertThat(adapter.podLabels(job))
+        .isEqualTo(Map.of("batch.kubernetes.io/controller-uid", "job-uid"));
+    assertThat(adapter.hasPodsToCount(job, List.of())).isFalse();
+    assertThat(adapter.hasPodsToCount(job, List.of(pod("Running", true)))).isTrue();
+    assertThat(adapter.hasPodsToCount(job, List.of(pod("Succeeded", true)))).isTrue();
+    assertThat(adapter.hasPodsToCount(job, List.of(pod("Running", false)))).isTrue();
+    assertThat(adapter.hasPodsToCount(job, List.of(pod("Succeeded", false), pod("Failed", false))))
+        .isFalse();
+  }
+
+  private static Pod pod(String phase, boolean tracked) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("pod")
+        .withFinalizers(tracked ? List.of("batch.kubernetes.io/job-tracking") : List.of())
+        .endMetadata()
+        .withNewStatus()
+        .withPhase(phase)
+        .endStatus()
+        .build();
   }
 }
