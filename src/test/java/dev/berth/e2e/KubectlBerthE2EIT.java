@@ -127,7 +127,10 @@ class KubectlBerthE2EIT {
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
             () ->
-                assertThat(s.condition("first", "QuotaReserved").orElseThrow().message)
+                assertThat(
+                        s.condition("first", "QuotaReserved")
+                            .map(c -> c.message)
+                            .orElse("(no QuotaReserved condition yet)"))
                     .endsWith(
                         "; estimated start "
                             + admitted

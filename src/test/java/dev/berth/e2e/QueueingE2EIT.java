@@ -76,10 +76,11 @@ class QueueingE2EIT {
     await()
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
+            // The first reason is written once the workload has waited 2 s: absent until then.
             () ->
-                assertThat(s.condition("big", "QuotaReserved").orElseThrow().message)
-                    .contains("cpu")
-                    .contains("besteffort-cq-flavor"));
+                assertThat(s.condition("big", "QuotaReserved"))
+                    .hasValueSatisfying(
+                        c -> assertThat(c.message).contains("cpu").contains("besteffort-cq-flavor")));
   }
 
   @Test

@@ -8,6 +8,8 @@ import dev.berth.operator.admission.Bootstrap;
 import dev.berth.operator.admission.CheckBackoffs;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
+import dev.berth.operator.admission.WritePool;
+import dev.berth.operator.admission.WriterSettings;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
@@ -116,18 +118,36 @@ public final class BerthOperator implements AutoCloseable {
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
     CheckBackoffs checkBackoffs = new CheckBackoffs();
+    // The loop decides; these threads write (admissions, evictions, status), in order per object.
+    WriterSettings writerSettings = WriterSettings.from(System.getenv());
+    WritePool writers = new WritePool(writerSettings, state);
     loop =
         new AdmissionLoop(
             state.engine(),
             state,
             new Bootstrap(client, check::accepts),
             new DecisionWriter(
-                client, events, clock, registry, config.waitForPodsReady(), checkBackoffs));
-    loop.onCycle(new StatusPublisher(client, state, clock));
+                client,
+                events,
+                clock,
+                registry,
+                config.waitForPodsReady(),
+                checkBackoffs,
+                writers));
+    loop.onCycle(new StatusPublisher(client, state, clock, writers, loop::pokeAfter));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
     loop.onCycle(
-        new PendingConditions(client, state, events, clock, loop::pokeAfter, registry, estimates));
+        new PendingConditions(
+            client,
+            state,
+            events,
+            clock,
+            loop::pokeAfter,
+            registry,
+            estimates,
+            writers,
+            writerSettings.pendingQps()));
     loop.onCycle(new BerthMetrics(registry, state));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     loop.onCycle(
@@ -150,7 +170,8 @@ public final class BerthOperator implements AutoCloseable {
             clock,
             loop::poke);
     loop.onCycle(
-        new UsagePublisher(client, state, new UsageMetrics(registry, clock), usageRecorder));
+        new UsagePublisher(
+            client, state, new UsageMetrics(registry, clock), usageRecorder, writers));
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);

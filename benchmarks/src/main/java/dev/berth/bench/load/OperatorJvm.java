@@ -108,6 +108,36 @@ final class OperatorJvm implements AutoCloseable {
     }
   }
 
+  /**
+   * The sum of a counter (or a timer's {@code _count}) over its series on the operator's /metrics,
+   * or -1 if it cannot be read.
+   */
+  double metric(String name) {
+    try {
+      String body =
+          HTTP.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      double sum = 0;
+      boolean found = false;
+      for (String line : body.split("\n")) {
+        if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+          sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          found = true;
+        }
+      }
+      return found ? sum : -1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
   /** User + system CPU seconds the process has used so far. */
   double cpuSeconds() throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));

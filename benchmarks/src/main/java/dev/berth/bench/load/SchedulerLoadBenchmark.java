@@ -81,12 +81,15 @@ public final class SchedulerLoadBenchmark {
       try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
           LoadRunner runner = new LoadRunner(admin, load)) {
         double cpuAtStart = operator.cpuSeconds();
+        double cycles0 = operator.metric("berth_admission_cycle_duration_seconds_count");
         runner.watch();
         ApiRequests before = ApiRequests.scrape(admin);
         runner.create();
         boolean done = runner.awaitFinished(timeout, TimeUnit.SECONDS);
         ApiRequests after = ApiRequests.scrape(admin);
-        String report = report(load, runner, operator, cpuAtStart, after.since(before), done);
+        double cycles = operator.metric("berth_admission_cycle_duration_seconds_count") - cycles0;
+        String report =
+            report(load, runner, operator, cpuAtStart, after.since(before), done, cycles);
         System.out.print(report);
         Files.writeString(dir.resolve("report.txt"), report);
       }
@@ -192,7 +195,8 @@ public final class SchedulerLoadBenchmark {
       OperatorJvm operator,
       double cpuAtStart,
       Map<String, Long> requests,
-      boolean done)
+      boolean done,
+      double cycles)
       throws Exception {
     double wall = runner.wallSeconds();
     StringBuilder out = new StringBuilder();
@@ -255,13 +259,29 @@ public final class SchedulerLoadBenchmark {
             runner.statusWrites()));
     out.append("API requests during the run (apiserver_request_total), by verb and resource:\n");
     long writes = 0;
+    long statusWrites = 0;
     for (var e : requests.entrySet()) {
       out.append(String.format(Locale.ROOT, "  %-50s %8d%n", e.getKey(), e.getValue()));
       String verb = e.getKey().substring(0, e.getKey().indexOf(' '));
       if (List.of("POST", "PUT", "PATCH", "DELETE").contains(verb)) {
         writes += e.getValue();
+        if (e.getKey().endsWith("/status")) {
+          statusWrites += e.getValue();
+        }
       }
     }
+    long admitted = runner.lives().values().stream().filter(l -> l.firstAdmitted != 0).count();
+    long operatorStatusWrites = statusWrites - runner.statusWrites();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "status writes by the operator (Workload, ClusterQueue, LocalQueue, Cohort): %d;"
+                + " %.2f per admitted workload (%d admitted); %.0f cycles, %.2f per cycle%n",
+            operatorStatusWrites,
+            operatorStatusWrites / (double) Math.max(1, admitted),
+            admitted,
+            cycles,
+            cycles > 0 ? operatorStatusWrites / cycles : Double.NaN));
     long operatorWrites = writes - runner.creates() - runner.statusWrites();
     out.append(
         String.format(

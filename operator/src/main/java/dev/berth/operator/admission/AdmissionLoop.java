@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The one thread that owns the admission engine. Reconcilers submit what they observed; the loop
  * applies every waiting observation, runs one admission cycle and hands its decisions to the {@link
- * DecisionWriter}. It runs only when something happened, or when a failed write, a failed cycle or
- * a failed bootstrap asked to be tried again after a back-off.
+ * DecisionWriter}, whose writers send them while the next cycle runs on what is already known (see
+ * {@link WritePool}); their results come back as observations. It runs only when something
+ * happened, or when a failed write, a failed cycle or a failed bootstrap asked to be tried again
+ * after a back-off.
  *
  * <p>Before the first cycle the loop rebuilds the engine from a consistent list of every object
  * ({@link Bootstrap}), so a restarted operator knows every admitted workload before it admits
@@ -57,12 +59,19 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private record Observation(Consumer<ClusterState> apply, CompletableFuture<Void> decided) {}
 
+  /** Observations decided on by a cycle whose writes (up to {@code mark}) are still out. */
+  private record AwaitingWrites(long mark, List<Observation> batch) {}
+
+  private final List<AwaitingWrites> awaitingWrites = new ArrayList<>();
+
   public AdmissionLoop(
       AdmissionEngine engine, ClusterState state, Bootstrap bootstrap, DecisionWriter writer) {
     this.engine = engine;
     this.state = state;
     this.bootstrap = bootstrap;
     this.writer = writer;
+    // The writers' results come back as observations: applied on this thread, before a cycle.
+    writer.pool().deliverTo(this::submit);
     this.thread = new Thread(this::run, "berth-admission-loop");
     this.thread.setDaemon(true);
   }
@@ -139,7 +148,7 @@ public final class AdmissionLoop implements AutoCloseable {
         }
         cycle();
         failures = 0;
-        complete(batch);
+        completeWhenWritten(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
@@ -169,7 +178,29 @@ public final class AdmissionLoop implements AutoCloseable {
     for (Observation o : batch) {
       o.decided().cancel(false);
     }
+    for (AwaitingWrites w : awaitingWrites) {
+      w.batch().forEach(o -> o.decided().cancel(false));
+    }
     log.info("admission loop stopped");
+  }
+
+  /**
+   * A batch's futures complete once the writes of the cycle that saw it are back, so that a caller
+   * who waits on one (a terminating ClusterQueue's finalizer) sees those writes applied.
+   */
+  private void completeWhenWritten(List<Observation> batch) {
+    WritePool pool = writer.pool();
+    if (!batch.isEmpty()) {
+      awaitingWrites.add(new AwaitingWrites(pool.lastSubmitted(), List.copyOf(batch)));
+    }
+    awaitingWrites.removeIf(
+        w -> {
+          if (!pool.settled(w.mark())) {
+            return false;
+          }
+          complete(w.batch());
+          return true;
+        });
   }
 
   private static void complete(List<Observation> batch) {
@@ -252,6 +283,7 @@ public final class AdmissionLoop implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    writer.pool().close();
   }
 
   /** What one cycle decided, and how long deciding and writing took. */

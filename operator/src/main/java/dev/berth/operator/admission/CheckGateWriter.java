@@ -109,7 +109,7 @@ final class CheckGateWriter {
           written = admit(latest, now);
         }
         if (written != null) {
-          state.workload(written);
+          state.workloadWritten(written);
         }
       } catch (KubernetesClientException e) {
         // 409: the newer version is on its way and is settled when it comes; 404: it is gone.

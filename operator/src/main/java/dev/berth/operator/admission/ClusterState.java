@@ -59,6 +59,20 @@ public final class ClusterState {
   private PodsReadyTracker podsReady =
       new PodsReadyTracker(dev.berth.operator.WaitForPodsReady.DEFAULT);
 
+  /** Queues whose status may have changed since the status publisher last looked. */
+  private final TouchedQueues touched = new TouchedQueues();
+
+  /** The Workloads that may hold quota through each LocalQueue (its usage). */
+  private final LocalQueueHolders holders = new LocalQueueHolders();
+
+  /** Keys (Workload UIDs among them) with one of the loop's writes on the wire. */
+  private final java.util.Set<String> writing = new java.util.HashSet<>();
+
+  /** The newest watch event of a Workload whose write is on the wire, applied after its result. */
+  private final Map<String, Workload> heldEvents = new java.util.HashMap<>();
+
+  private final java.util.Set<String> deletedWhileWriting = new java.util.HashSet<>();
+
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
 
@@ -102,11 +116,13 @@ public final class ClusterState {
   }
 
   public void flavor(ResourceFlavor flavor) {
+    touched.all();
     flavors.put(flavor.getMetadata().getName(), flavor);
     engine.upsertResourceFlavor(ModelTranslator.flavor(flavor));
   }
 
   public void flavorDeleted(String name) {
+    touched.all();
     flavors.remove(name);
     engine.deleteResourceFlavor(name);
   }
@@ -117,6 +133,7 @@ public final class ClusterState {
    */
   public void clusterQueue(ClusterQueue cq) {
     String name = cq.getMetadata().getName();
+    touched.all();
     clusterQueues.put(name, cq);
     engine.upsertClusterQueue(ModelTranslator.clusterQueue(cq));
     engine.clusterQueueTerminating(name, cq.getMetadata().getDeletionTimestamp() != null);
@@ -144,30 +161,36 @@ public final class ClusterState {
 
   /** A ClusterQueue being deleted whose spec is not accepted: it admits nothing while it goes. */
   public void clusterQueueTerminating(String name) {
+    touched.all();
     engine.clusterQueueTerminating(name, true);
   }
 
   public void clusterQueueDeleted(String name) {
+    touched.all();
     clusterQueues.remove(name);
     engine.deleteClusterQueue(name);
   }
 
   public void cohort(Cohort cohort) {
+    touched.all();
     cohorts.put(cohort.getMetadata().getName(), cohort);
     engine.upsertCohort(ModelTranslator.cohort(cohort));
   }
 
   public void cohortDeleted(String name) {
+    touched.all();
     cohorts.remove(name);
     engine.deleteCohort(name);
   }
 
   public void localQueue(LocalQueue lq) {
+    touched.all();
     localQueues.put(key(lq.getMetadata().getNamespace(), lq.getMetadata().getName()), lq);
     engine.upsertLocalQueue(ModelTranslator.localQueue(lq));
   }
 
   public void localQueueDeleted(String namespace, String name) {
+    touched.all();
     localQueues.remove(key(namespace, name));
     engine.deleteLocalQueue(namespace, name);
   }
@@ -228,6 +251,7 @@ public final class ClusterState {
   }
 
   public void namespace(String name, Map<String, String> labels) {
+    touched.all();
     engine.upsertNamespace(name, labels == null ? Map.of() : labels);
     String costCentre = labels == null ? null : labels.get(UsageTranslator.COST_CENTRE_LABEL);
     if (costCentre == null) {
@@ -248,6 +272,57 @@ public final class ClusterState {
    */
   public void workload(Workload wl) {
     String uid = wl.getMetadata().getUid();
+    if (writing.contains(uid)) {
+      // One of the loop's writes to it is on the wire: its result comes first (see WritePool).
+      Workload held = heldEvents.get(uid);
+      if (held == null || isNewer(wl, held)) {
+        heldEvents.put(uid, wl);
+      }
+      return;
+    }
+    observe(wl);
+  }
+
+  /** A Workload as the loop's own write left it: applied at once, never held. */
+  public void workloadWritten(Workload wl) {
+    observe(wl);
+  }
+
+  /**
+   * A Workload as the loop's pending-condition write left it. If a later cycle has admitted it
+   * meanwhile, the reply only becomes the version the admission is written on: it differs from the
+   * version the engine decided on by that condition alone.
+   */
+  public void pendingConditionWritten(Workload wl) {
+    String uid = wl.getMetadata().getUid();
+    Workload known = workloads.get(uid);
+    if (engine.admission(uid).isPresent() && known != null && isNewer(wl, known)) {
+      workloads.put(uid, wl);
+      return;
+    }
+    observe(wl);
+  }
+
+  /** A write to {@code key} is on the wire (called by the WritePool, loop thread). */
+  void writeStarted(String key) {
+    writing.add(key);
+  }
+
+  /** The write to {@code key} came back: the events held meanwhile are applied now. */
+  void writeFinished(String key) {
+    writing.remove(key);
+    Workload held = heldEvents.remove(key);
+    boolean deleted = deletedWhileWriting.remove(key);
+    if (held != null) {
+      observe(held);
+    }
+    if (deleted) {
+      workloadDeleted(key);
+    }
+  }
+
+  private void observe(Workload wl) {
+    String uid = wl.getMetadata().getUid();
     Workload known = workloads.get(uid);
     if (known != null && !isNewer(wl, known)) {
       // The same version again (a resync, or the event of the loop's own write) changes nothing;
@@ -255,6 +330,8 @@ public final class ClusterState {
       return;
     }
     workloads.put(uid, wl);
+    touch(known);
+    touch(wl);
     workloadPods.workload(wl);
     observeUsage(wl);
     checks.observe(wl);
@@ -325,6 +402,53 @@ public final class ClusterState {
       holds.release(uid);
       engine.upsertWorkload(model(wl));
     }
+  }
+
+  /**
+   * The queues a Workload version counts in: its LocalQueue, that queue's ClusterQueue, its own.
+   */
+  private void touch(Workload wl) {
+    if (wl == null || wl.getSpec() == null || wl.getSpec().queueName == null) {
+      return;
+    }
+    String lqKey = key(wl.getMetadata().getNamespace(), wl.getSpec().queueName);
+    touched.localQueue(lqKey);
+    LocalQueue lq = localQueues.get(lqKey);
+    if (lq != null && lq.getSpec() != null) {
+      touched.clusterQueue(lq.getSpec().clusterQueue);
+    }
+    if (wl.getStatus() != null && wl.getStatus().admission != null) {
+      touched.clusterQueue(wl.getStatus().admission.clusterQueue);
+      if (!WorkloadConditions.isFinished(wl)) {
+        holders.add(lqKey, wl.getMetadata().getUid());
+      }
+    }
+  }
+
+  /** A cycle's admission (tentative until written): its queues' status changes with it. */
+  public void admissionDecided(dev.berth.engine.Admission admission) {
+    String lqKey = LocalQueueHolders.key(admission);
+    holders.add(lqKey, admission.workloadUid());
+    touched.localQueue(lqKey);
+    touched.clusterQueue(admission.clusterQueue());
+  }
+
+  /** A cycle's eviction: its ClusterQueue's status changes with it. */
+  public void evictionDecided(dev.berth.engine.Eviction eviction) {
+    touched.clusterQueue(eviction.clusterQueue());
+  }
+
+  /** The queues whose status may have changed (the status publisher's; loop thread). */
+  public TouchedQueues touchedQueues() {
+    return touched;
+  }
+
+  /**
+   * flavor → resource → usage of the engine's admissions through a LocalQueue, from its own
+   * workloads only (loop thread).
+   */
+  public Map<String, Map<String, Long>> localQueueUsage(String namespace, String name) {
+    return holders.usage(key(namespace, name), engine);
   }
 
   /** An AdmissionCheck as stored now: its workloads are looked at again. */
@@ -431,8 +555,13 @@ public final class ClusterState {
   }
 
   public void workloadDeleted(String uid) {
+    if (writing.contains(uid)) {
+      deletedWhileWriting.add(uid);
+      return;
+    }
     Workload gone = workloads.remove(uid);
     if (gone != null) {
+      touch(gone);
       workloadPods.forget(gone);
     }
     checks.forget(uid);
@@ -484,6 +613,19 @@ public final class ClusterState {
     List<String> out = List.copyOf(deactivated);
     deactivated.clear();
     return out;
+  }
+
+  public Optional<ClusterQueue> latestClusterQueue(String name) {
+    return Optional.ofNullable(clusterQueues.get(name));
+  }
+
+  public Optional<Cohort> latestCohort(String name) {
+    return Optional.ofNullable(cohorts.get(name));
+  }
+
+  /** A LocalQueue by its namespace/name key. */
+  public Optional<LocalQueue> latestLocalQueue(String key) {
+    return Optional.ofNullable(localQueues.get(key));
   }
 
   public Optional<ResourceFlavor> latestFlavor(String name) {

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * carrying the resourceVersion the engine decided on: if the Workload changed meanwhile, the API
  * server refuses it, the admission is rolled back in the engine, and the newer version (already on
  * its way as a watch event) is decided again. No blind write, so no double admission.
+ *
+ * <p>Admissions, evictions and preemptions are handed to the {@link WritePool} and {@link #apply}
+ * returns at once: the engine already holds an admission as tentative, so the next cycle decides on
+ * it while the write is on the wire; the write's result comes back to the loop thread, where a
+ * refusal rolls it back. A write the pool has no room for is rolled back (an admission) or asked
+ * again by the next cycle (an eviction), and a cycle is asked for after a pause.
  *
  * <p>A write whose outcome is unknown (no reply, or a 5xx the server may have sent after applying
  * it) is not rolled back blindly: the Workload is read back first ({@link AdmissionReadBack}), and
@@ -52,28 +59,13 @@ public final class DecisionWriter {
 
   private final dev.berth.operator.WaitForPodsReady podsReadySettings;
 
+  /** Sends the admission, eviction and read-back writes off the loop thread. */
+  private final WritePool pool;
+
+  /** A write came back failed in a way only a timed retry mends (429, 5xx, no reply, no room). */
+  private boolean retryAsked;
+
   private record Unresolved(Admission admission, Workload decidedOn) {}
-
-  public DecisionWriter(
-      KubernetesClient client, EventRecorder events, Clock clock, MeterRegistry registry) {
-    this(client, events, clock, registry, dev.berth.engine.checks.RequeueBackoff.DEFAULT);
-  }
-
-  /** With the requeuing backoff that paces a check's Retry. */
-  public DecisionWriter(
-      KubernetesClient client,
-      EventRecorder events,
-      Clock clock,
-      MeterRegistry registry,
-      dev.berth.engine.checks.RequeueBackoff backoff) {
-    this(
-        client,
-        events,
-        clock,
-        registry,
-        dev.berth.operator.WaitForPodsReady.DEFAULT.withBackoff(backoff),
-        new CheckBackoffs());
-  }
 
   /**
    * With waitForPodsReady (its requeuing backoff also paces a check's Retry); checks listed in
@@ -85,7 +77,9 @@ public final class DecisionWriter {
       Clock clock,
       MeterRegistry registry,
       dev.berth.operator.WaitForPodsReady podsReady,
-      CheckBackoffs checkBackoffs) {
+      CheckBackoffs checkBackoffs,
+      WritePool pool) {
+    this.pool = pool;
     this.checkGate =
         new CheckGateWriter(client, events, registry, podsReady.backoff(), checkBackoffs);
     this.podsReady = new PodsReadyWriter(client, events, registry, podsReady);
@@ -96,18 +90,39 @@ public final class DecisionWriter {
     this.registry = registry;
   }
 
-  /** Returns true when a write failed for a reason other than a conflict and should be retried. */
+  public WritePool pool() {
+    return pool;
+  }
+
+  /**
+   * Hands a cycle's decisions to the writers and returns at once. Returns true when a write failed
+   * for a reason other than a conflict (or is still unresolved, or found no room) and a cycle
+   * should run again after a pause.
+   */
   public boolean apply(CycleResult result, ClusterState state) {
-    boolean retry = false;
+    boolean retry = retryAsked;
+    retryAsked = false;
     Instant now = clock.instant();
     retry |= resolveUnresolved(state);
     for (Admission admission : result.admissions()) {
-      try {
-        retry |= admit(admission, state, now);
-      } catch (RuntimeException e) {
-        // Failed before the write was sent (building the status): nothing reached the server.
-        log.error("admission of {} not written; rolled back", admission.name(), e);
-        state.engine().rollback(admission);
+      boolean queued =
+          pool.submit(
+              admission.workloadUid(),
+              () -> {
+                try {
+                  return admit(admission, state, now);
+                } catch (RuntimeException e) {
+                  // Failed before the write was sent (building the status): nothing was sent.
+                  log.error("admission of {} not written; rolled back", admission.name(), e);
+                  rollbackIfHeld(admission, state);
+                  retryAsked = true;
+                  return null;
+                }
+              });
+      if (!queued) {
+        // No room among the writers: decided again once there is.
+        log.debug("admission of {} rolled back: the writers are full", admission.name());
+        rollbackIfHeld(admission, state);
         retry = true;
       }
     }
@@ -115,6 +130,9 @@ public final class DecisionWriter {
       reportOverQuota(over);
     }
     for (Eviction eviction : result.evictions()) {
+      if (pool.busy(eviction.workloadUid())) {
+        continue; // asked again by the cycle the write's result brings
+      }
       try {
         retry |=
             eviction.preemptionReason() != null
@@ -124,7 +142,8 @@ public final class DecisionWriter {
                     eviction.reason().name(),
                     eviction.message(),
                     state,
-                    now);
+                    now,
+                    false);
       } catch (RuntimeException e) {
         log.error("eviction of {} not written; asked again next cycle", eviction.workloadUid(), e);
         retry = true;
@@ -140,7 +159,7 @@ public final class DecisionWriter {
         var latest = state.latestWorkload(uid);
         var rejected = latest.flatMap(CheckGateWriter::rejection);
         if (rejected.isPresent()) {
-          retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now);
+          retry |= evict(uid, "AdmissionCheck", rejected.get(), state, now, true);
         } else if (latest.isPresent() && state.podsReady().takeLimitExceeded(uid)) {
           retry |=
               evict(
@@ -148,7 +167,8 @@ public final class DecisionWriter {
                   PodsReadyWriter.LIMIT_EXCEEDED,
                   PodsReadyWriter.limitMessage(latest.get(), podsReadySettings),
                   state,
-                  now);
+                  now,
+                  true);
         } else if (latest.isPresent()
             && ExecutionTimeLimit.exceeded(latest.get(), now.toEpochMilli())) {
           retry |=
@@ -157,7 +177,8 @@ public final class DecisionWriter {
                   ExecutionTimeLimit.REASON,
                   ExecutionTimeLimit.message(latest.get()) + "; the workload is deactivated",
                   state,
-                  now);
+                  now,
+                  true);
         } else {
           retry |=
               evict(
@@ -165,7 +186,8 @@ public final class DecisionWriter {
                   "Deactivated",
                   "The workload was deactivated (spec.active=false)",
                   state,
-                  now);
+                  now,
+                  true);
         }
       }
     } catch (RuntimeException e) {
@@ -173,6 +195,20 @@ public final class DecisionWriter {
       retry = true;
     }
     return retry || !unresolved.isEmpty();
+  }
+
+  /** Gives the quota back if the engine still holds this very admission. */
+  private static void rollbackIfHeld(Admission admission, ClusterState state) {
+    if (holds(admission, state)) {
+      state.engine().rollback(admission);
+    }
+  }
+
+  private static boolean holds(Admission admission, ClusterState state) {
+    return state
+        .engine()
+        .admission(admission.workloadUid())
+        .equals(java.util.Optional.of(admission));
   }
 
   /** An admission seen on the API server left its quota exceeded: say so, loudly. */
@@ -196,67 +232,97 @@ public final class DecisionWriter {
         .increment();
   }
 
-  /** Reads back the Workloads of admissions with an unknown outcome; true while one stays so. */
+  /**
+   * Reads back the Workloads of admissions with an unknown outcome (on the writers); true while one
+   * stays so. Until a read succeeds, the engine keeps the quota reserved.
+   */
   private boolean resolveUnresolved(ClusterState state) {
     for (Unresolved u : List.copyOf(unresolved.values())) {
       String uid = u.admission().workloadUid();
-      if (!state.engine().admission(uid).equals(java.util.Optional.of(u.admission()))) {
+      if (!holds(u.admission(), state)) {
         // An event decided it meanwhile (the admitted version arrived, or a newer pending one).
         unresolved.remove(uid);
         continue;
       }
-      resolve(u, state);
+      if (!pool.busy(uid)) {
+        pool.submit(uid, () -> holds(u.admission(), state) ? () -> resolve(u) : null);
+      }
     }
     return !unresolved.isEmpty();
   }
 
-  /** Decides an admission write of unknown outcome from the Workload as stored now. */
-  private void resolve(Unresolved u, ClusterState state) {
+  /**
+   * Reads back an admission write of unknown outcome (writer thread); returns its verdict for the
+   * loop thread, where it is applied only if the engine still holds that admission.
+   */
+  private Consumer<ClusterState> resolve(Unresolved u) {
     Admission admission = u.admission();
-    Workload read;
+    Workload fetched;
     try {
-      read =
+      fetched =
           client
               .resources(Workload.class)
               .inNamespace(admission.namespace())
               .withName(admission.name())
               .get();
     } catch (KubernetesClientException e) {
-      unresolved.put(admission.workloadUid(), u);
       log.warn(
           "admission of {}/{} has an unknown outcome and the read-back failed ({}); quota kept"
               + " reserved until it can be read",
           admission.namespace(),
           admission.name(),
           e.getCode());
-      return;
+      return s -> {
+        if (holds(admission, s)) {
+          unresolved.put(admission.workloadUid(), u);
+        }
+        retryAsked = true;
+      };
     }
-    unresolved.remove(admission.workloadUid());
-    if (read != null && !read.getMetadata().getUid().equals(admission.workloadUid())) {
-      read = null;
-    }
+    Workload read =
+        fetched != null && fetched.getMetadata().getUid().equals(admission.workloadUid())
+            ? fetched
+            : null;
     AdmissionReadBack outcome = AdmissionReadBack.of(admission, u.decidedOn(), read);
     log.info(
         "admission of {}/{} with unknown outcome read back: {}",
         admission.namespace(),
         admission.name(),
         outcome);
-    if (outcome == AdmissionReadBack.WRITTEN) {
-      state.workload(read);
-      admitted(read, admission);
-      return;
-    }
-    state.engine().rollback(admission);
-    if (read != null) {
-      state.workload(read);
-    }
+    return s -> {
+      unresolved.remove(admission.workloadUid());
+      if (!holds(admission, s)) {
+        // Decided meanwhile by a newer version the loop saw; the read adds what is newer.
+        if (read != null) {
+          s.workloadWritten(read);
+        }
+        return;
+      }
+      if (outcome == AdmissionReadBack.WRITTEN) {
+        s.workloadWritten(read);
+        admitted(read, admission);
+        return;
+      }
+      s.engine().rollback(admission);
+      if (read != null) {
+        s.workloadWritten(read);
+      }
+    };
   }
 
-  private boolean admit(Admission admission, ClusterState state, Instant now) {
+  /**
+   * Prepares the admission's write on the loop thread, from the version the engine decided on (or
+   * that version with the loop's own pending condition on it); null when the engine no longer holds
+   * it (an event decided it meanwhile).
+   */
+  private WritePool.Write admit(Admission admission, ClusterState state, Instant now) {
+    if (!holds(admission, state)) {
+      return null;
+    }
     Workload latest = state.latestWorkload(admission.workloadUid()).orElse(null);
     if (latest == null) {
       state.engine().rollback(admission);
-      return false;
+      return null;
     }
     Workload copy = Serialization.clone(latest);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
@@ -284,6 +350,11 @@ public final class DecisionWriter {
     checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
     WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
     WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
+    return () -> send(admission, latest, copy);
+  }
+
+  /** Sends an admission (writer thread); returns its consequence for the loop thread. */
+  private Consumer<ClusterState> send(Admission admission, Workload latest, Workload copy) {
     Workload written;
     try {
       written = client.resource(copy).updateStatus();
@@ -295,31 +366,32 @@ public final class DecisionWriter {
             name(latest),
             e.getCode(),
             e.getMessage());
-        resolve(new Unresolved(admission, latest), state);
-        return true;
+        return resolve(new Unresolved(admission, latest)).andThen(s -> retryAsked = true);
       }
-      state.engine().rollback(admission);
       if (e.getCode() != 429) {
         // 409: a newer version is on its way and will be decided again; 404: it is gone; other
         // 4xx: retrying the same write cannot help, the next event decides again.
         log.info("admission of {} not written ({}); rolled back", name(latest), e.getCode());
-        return false;
+        return s -> rollbackIfHeld(admission, s);
       }
       log.warn(
           "admission of {} not written: {}; rolled back, will retry", name(latest), e.getMessage());
-      return true;
+      return s -> {
+        rollbackIfHeld(admission, s);
+        retryAsked = true;
+      };
     } catch (RuntimeException e) {
       // Not the API server's answer (an I/O failure the client did not wrap): outcome unknown.
       log.warn(
           "admission of {} has an unknown outcome ({}); reading it back",
           name(latest),
           e.toString());
-      resolve(new Unresolved(admission, latest), state);
-      return true;
+      return resolve(new Unresolved(admission, latest)).andThen(s -> retryAsked = true);
     }
-    state.workload(written);
-    admitted(written, admission);
-    return false;
+    return s -> {
+      s.workloadWritten(written);
+      admitted(written, admission);
+    };
   }
 
   /**
@@ -337,7 +409,7 @@ public final class DecisionWriter {
     copy.getSpec().active = false;
     try {
       Workload written = client.resource(copy).update();
-      state.workload(written);
+      state.workloadWritten(written);
       events.warning(
           written,
           ExecutionTimeLimit.REASON,
@@ -360,18 +432,26 @@ public final class DecisionWriter {
     return e.getCode() <= 0 || e.getCode() >= 500;
   }
 
+  /**
+   * One Event per admission, named for the transition it made: Admitted, or QuotaReserved while
+   * admission checks are still to pass (the Admitted Event then comes from the check gate).
+   */
   private void admitted(Workload written, Admission admission) {
-    events.normal(
-        written, "QuotaReserved", "Quota reserved in ClusterQueue " + admission.clusterQueue());
     if (WorkloadConditions.isTrue(written, WorkloadConditions.ADMITTED)) {
-      events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
+      events.normal(
+          written,
+          "Admitted",
+          "Quota reserved and admitted by ClusterQueue " + admission.clusterQueue());
     } else {
       events.normal(
           written,
-          "AdmissionChecksPending",
-          WorkloadConditions.find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
-              .map(c -> c.message)
-              .orElse("waiting for admission checks"));
+          "QuotaReserved",
+          "Quota reserved in ClusterQueue "
+              + admission.clusterQueue()
+              + "; "
+              + WorkloadConditions.find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
+                  .map(c -> c.message)
+                  .orElse("waiting for admission checks"));
     }
     for (var ps : admission.podSetAssignments()) {
       if (ps.topologyAssignment() != null) {
@@ -383,33 +463,76 @@ public final class DecisionWriter {
     }
   }
 
-  /** Returns true when the write failed and should be tried again soon. */
+  /**
+   * Queues the eviction's write, prepared once any write before it is back; returns true when the
+   * writers had no room. The engine asks for its own evictions again every cycle until the Workload
+   * shows Evicted; a deactivation ({@code deactivation}) is the writer's own, so a refused one goes
+   * back on the list for the next cycle.
+   */
   private boolean evict(
-      String uid, String reason, String message, ClusterState state, Instant now) {
-    Workload latest = state.latestWorkload(uid).orElse(null);
-    if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
-      return false;
+      String uid,
+      String reason,
+      String message,
+      ClusterState state,
+      Instant now,
+      boolean deactivation) {
+    Runnable again = deactivation ? () -> state.deactivated.add(uid) : () -> {};
+    boolean queued =
+        pool.submit(
+            uid,
+            () -> {
+              Workload latest = state.latestWorkload(uid).orElse(null);
+              if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+                return null;
+              }
+              Workload copy = Serialization.clone(latest);
+              WorkloadConditions.set(
+                  copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
+              evicting(copy, reason, message, now);
+              String cq = latest.getStatus().admission.clusterQueue;
+              return () ->
+                  sendEviction(
+                      copy,
+                      "eviction",
+                      again,
+                      written -> {
+                        events.warning(written, "Evicted", message);
+                        if ("Deactivated".equals(reason)
+                            || PodsReadyWriter.LIMIT_EXCEEDED.equals(reason)) {
+                          // Engine evictions are counted from the cycle result; these are the
+                          // writer's own.
+                          Counter.builder("berth_evicted_workloads_total")
+                              .tags("cluster_queue", cq, "reason", reason)
+                              .register(registry)
+                              .increment();
+                        }
+                      });
+            });
+    if (!queued) {
+      again.run();
     }
-    Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
-    evicting(copy, reason, message, now);
+    return !queued;
+  }
+
+  /**
+   * Sends an eviction (writer thread). A refusal leaves the engine expecting it, so the next cycle
+   * asks again; one other than a conflict or a missing object also asks for a timed cycle.
+   */
+  private Consumer<ClusterState> sendEviction(
+      Workload copy, String what, Runnable again, Consumer<Workload> written) {
     try {
-      Workload written = client.resource(copy).updateStatus();
-      state.workload(written);
-      events.warning(written, "Evicted", message);
-      if ("Deactivated".equals(reason) || PodsReadyWriter.LIMIT_EXCEEDED.equals(reason)) {
-        // Engine evictions are counted from the cycle result; deactivation is the writer's own.
-        Counter.builder("berth_evicted_workloads_total")
-            .tags("cluster_queue", latest.getStatus().admission.clusterQueue, "reason", reason)
-            .register(registry)
-            .increment();
-      }
-      return false;
+      Workload stored = client.resource(copy).updateStatus();
+      return s -> {
+        s.workloadWritten(stored);
+        written.accept(stored);
+      };
     } catch (KubernetesClientException e) {
-      log.info(
-          "eviction of {} not written ({}); asked again next cycle", name(latest), e.getCode());
-      return retryable(e);
+      log.info("{} of {} not written ({}); asked again next cycle", what, name(copy), e.getCode());
+      boolean retry = retryable(e);
+      return s -> {
+        again.run();
+        retryAsked |= retry;
+      };
     }
   }
 
@@ -433,45 +556,53 @@ public final class DecisionWriter {
     return e.getCode() != 409 && e.getCode() != 404;
   }
 
-  /** Evicted with reason Preempted, and a Preempted condition saying why and by whom. */
+  /**
+   * Evicted with reason Preempted, and a Preempted condition saying why and by whom; returns true
+   * when the writers had no room (the engine asks for it again).
+   */
   private boolean preempt(Eviction eviction, ClusterState state, Instant now) {
-    Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
-    if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
-      return false;
-    }
-    String preemptor =
-        state
-            .latestWorkload(eviction.preemptorUid())
-            .map(DecisionWriter::name)
-            .orElse(eviction.preemptorUid());
-    String why =
-        "Preempted to accommodate "
-            + preemptor
-            + " ("
-            + eviction.preemptionReason()
-            + "): "
-            + eviction.message();
-    Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
-    WorkloadConditions.set(
-        copy.getStatus(),
-        WorkloadConditions.PREEMPTED,
-        true,
-        eviction.preemptionReason().name(),
-        why,
-        now);
-    evicting(copy, "Preempted", why, now);
-    try {
-      Workload written = client.resource(copy).updateStatus();
-      state.workload(written);
-      events.warning(written, "Preempted", why);
-      return false;
-    } catch (KubernetesClientException e) {
-      log.info(
-          "preemption of {} not written ({}); asked again next cycle", name(latest), e.getCode());
-      return retryable(e);
-    }
+    return !pool.submit(
+        eviction.workloadUid(),
+        () -> {
+          Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
+          if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+            return null;
+          }
+          String preemptor =
+              state
+                  .latestWorkload(eviction.preemptorUid())
+                  .map(DecisionWriter::name)
+                  .orElse(eviction.preemptorUid());
+          String why =
+              "Preempted to accommodate "
+                  + preemptor
+                  + " ("
+                  + eviction.preemptionReason()
+                  + "): "
+                  + eviction.message();
+          Workload copy = Serialization.clone(latest);
+          WorkloadConditions.set(
+              copy.getStatus(),
+              WorkloadConditions.EVICTED,
+              true,
+              eviction.reason().name(),
+              why,
+              now);
+          WorkloadConditions.set(
+              copy.getStatus(),
+              WorkloadConditions.PREEMPTED,
+              true,
+              eviction.preemptionReason().name(),
+              why,
+              now);
+          evicting(copy, "Preempted", why, now);
+          return () ->
+              sendEviction(
+                  copy,
+                  "preemption",
+                  () -> {},
+                  written -> events.warning(written, "Preempted", why));
+        });
   }
 
   private static java.util.Set<String> flavorsOf(Admission admission) {

@@ -71,7 +71,7 @@ final class PodsReadyWriter {
         continue; // ready meanwhile, or gone; a later version brings its own deadline
       }
       try {
-        state.workload(timedOut(latest, state, now));
+        state.workloadWritten(timedOut(latest, state, now));
       } catch (KubernetesClientException e) {
         log.info(
             "PodsReady timeout of {} not written ({}); {}",
@@ -156,7 +156,7 @@ final class PodsReadyWriter {
     WorkloadConditions.remove(copy.getStatus(), WorkloadConditions.EVICTED);
     try {
       Workload written = client.resource(copy).updateStatus();
-      state.workload(written);
+      state.workloadWritten(written);
       events.normal(
           written, "Reactivated", "Reactivated after " + LIMIT_EXCEEDED + ": requeue count reset");
       return false;

@@ -8,6 +8,8 @@ import dev.berth.engine.model.Explanation;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.WritePool;
+import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,7 +19,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -25,21 +30,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * After each cycle, gives every pending Workload its {@code QuotaReserved=False} condition: the
+ * After cycles, gives every pending Workload its {@code QuotaReserved=False} condition: the
  * engine's reason and its one-line summary (the whole explanation goes into an Event when the
  * reason changes). Inadmissible workloads (missing LocalQueue, namespace outside the selector,
  * ClusterQueue held or terminating, behind a StrictFIFO head) are never evaluated by a cycle, so
  * besides the workloads a cycle looked at, all pending workloads are swept at most once per {@link
- * #SWEEP_EVERY}.
+ * #SWEEP_EVERY}, however many cycles run meanwhile.
  *
- * <p>Writes stay cheap: only on change, carrying the resourceVersion, and per workload at most once
- * per {@link #REASON_EVERY} when the reason changes and once per {@link #MESSAGE_EVERY} when only
- * the numbers in the message do. A change held back is written when it is due; the loop is poked
- * then, so no event is needed for it.
+ * <p>Writes carry news only, and few of them: a condition is written when its reason or message
+ * changed, carrying the resourceVersion, sent by the loop's {@link WritePool} (never on the loop
+ * thread). A workload's first reason waits until it has been pending {@link #FIRST_AFTER} (on a
+ * busy cluster most workloads are admitted before that and never need one); per workload at most
+ * once per {@link #REASON_EVERY} when the reason changes and once per {@link #MESSAGE_EVERY} when
+ * only the numbers in the message do; and all pending workloads together share a budget of {@code
+ * BERTH_PENDING_WRITE_QPS} writes a second, spent on changed reasons before changed numbers and on
+ * the longest waiting first. A change held back is written when it is due; the loop is poked then,
+ * so no event is needed for it.
  */
 public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(PendingConditions.class);
   static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
+  static final Duration FIRST_AFTER = Duration.ofSeconds(2);
   static final Duration REASON_EVERY = Duration.ofSeconds(1);
   static final Duration MESSAGE_EVERY = Duration.ofSeconds(30);
 
@@ -47,18 +58,32 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private final ClusterState state;
   private final EventRecorder events;
   private final Clock clock;
-  private final Consumer<Duration> pokeAfter;
+  private final WakeUp wakeUp;
   private final Counter writes;
   private final StartEstimates estimates;
+  private final WritePool pool;
+
+  /** The budget all pending workloads share (BERTH_PENDING_WRITE_QPS). */
+  private final WriteRate budget;
+
+  /** When each pending workload was first seen pending by this publisher. */
+  private final Map<String, Instant> pendingSince = new HashMap<>();
 
   /** When each pending workload's condition was last written by us. */
   private final Map<String, Instant> lastWrite = new HashMap<>();
 
-  /** Changes held back by the rate bound: when each becomes due. */
+  /** Changes held back by a rate bound: when each becomes due. */
   private final Map<String, Instant> due = new HashMap<>();
 
   private Instant lastSweep = Instant.EPOCH;
-  private Instant pokeScheduledFor;
+
+  /** A change due now, waiting for the shared budget. */
+  private record Candidate(
+      PendingStatus pending,
+      Workload latest,
+      String summary,
+      boolean reasonChanged,
+      Instant since) {}
 
   public PendingConditions(
       KubernetesClient client,
@@ -67,13 +92,17 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
       Clock clock,
       Consumer<Duration> pokeAfter,
       MeterRegistry registry,
-      StartEstimates estimates) {
+      StartEstimates estimates,
+      WritePool pool,
+      double writesPerSecond) {
     this.estimates = estimates;
     this.client = client;
     this.state = state;
     this.events = events;
     this.clock = clock;
-    this.pokeAfter = pokeAfter;
+    this.wakeUp = new WakeUp(pokeAfter);
+    this.pool = pool;
+    this.budget = new WriteRate(writesPerSecond, (int) Math.max(1, Math.ceil(writesPerSecond * 2)));
     this.writes =
         Counter.builder("berth_pending_condition_writes_total")
             .description("Status writes of pending Workloads' QuotaReserved=False condition")
@@ -91,17 +120,37 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
         statuses.putIfAbsent(s.workloadUid(), s);
       }
       // Forget workloads that are no longer pending (admitted, finished, deleted).
+      pendingSince.keySet().removeIf(uid -> !statuses.containsKey(uid));
       lastWrite.keySet().removeIf(uid -> !statuses.containsKey(uid));
       due.keySet().removeIf(uid -> !statuses.containsKey(uid));
     } else {
       pokeAt(lastSweep.plus(SWEEP_EVERY), now);
     }
+    List<Candidate> candidates = new ArrayList<>();
     for (PendingStatus s : statuses.values()) {
       try {
-        publish(s, now);
+        Candidate c = candidate(s, now);
+        if (c != null) {
+          candidates.add(c);
+        }
       } catch (RuntimeException e) {
         log.warn("pending condition of {} not written: {}", s.workloadUid(), e.toString());
       }
+    }
+    candidates.sort(
+        Comparator.comparing((Candidate c) -> !c.reasonChanged()).thenComparing(Candidate::since));
+    long nanos = System.nanoTime();
+    for (int i = 0; i < candidates.size(); i++) {
+      Candidate c = candidates.get(i);
+      if (!budget.tryAcquire(nanos)) {
+        // The shared budget is spent: the rest are due when it refills.
+        Instant refill = now.plusNanos(budget.nanosUntilToken(nanos));
+        for (Candidate rest : candidates.subList(i, candidates.size())) {
+          due.put(rest.pending().workloadUid(), refill);
+        }
+        break;
+      }
+      send(c, now);
     }
     Instant next = null;
     for (Instant when : due.values()) {
@@ -113,24 +162,22 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   }
 
   private void pokeAt(Instant when, Instant now) {
-    if (pokeScheduledFor != null
-        && !pokeScheduledFor.isBefore(now)
-        && !pokeScheduledFor.isAfter(when)) {
-      return;
-    }
-    pokeScheduledFor = when;
-    pokeAfter.accept(Duration.between(now, when).plusMillis(10));
+    wakeUp.at(when, now);
   }
 
-  private void publish(PendingStatus pending, Instant now) {
-    Workload latest = state.latestWorkload(pending.workloadUid()).orElse(null);
+  /** The change to write now, or null (no change, or held back by its own rate bound). */
+  private Candidate candidate(PendingStatus pending, Instant now) {
+    String uid = pending.workloadUid();
+    Workload latest = state.latestWorkload(uid).orElse(null);
     if (latest == null
         || WorkloadConditions.hasQuotaReserved(latest)
-        || WorkloadConditions.isFinished(latest)) {
-      return;
+        || WorkloadConditions.isFinished(latest)
+        || state.engine().admission(uid).isPresent()) {
+      return null;
     }
+    Instant since = pendingSince.computeIfAbsent(uid, k -> now);
     String reason = pending.reason().name();
-    String summary = summary(latest, pending, estimates.note(pending.workloadUid()));
+    String summary = summary(latest, pending, estimates.note(uid));
     Condition current =
         latest.getStatus() == null
             ? null
@@ -140,35 +187,71 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     boolean reasonChanged =
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);
     if (!reasonChanged && Objects.equals(summary, current.message)) {
-      due.remove(pending.workloadUid());
-      return;
+      due.remove(uid);
+      return null;
     }
-    Instant last = lastWrite.get(pending.workloadUid());
-    Instant allowed = last == null ? now : last.plus(reasonChanged ? REASON_EVERY : MESSAGE_EVERY);
-    if (now.isBefore(allowed)) {
-      due.put(pending.workloadUid(), allowed);
-      return;
+    Instant last = lastWrite.get(uid);
+    Instant allowed =
+        last == null
+            ? since.plus(FIRST_AFTER)
+            : last.plus(reasonChanged ? REASON_EVERY : MESSAGE_EVERY);
+    if (now.isBefore(allowed) || pool.busy(uid)) {
+      due.put(uid, now.isBefore(allowed) ? allowed : now.plus(REASON_EVERY));
+      return null;
     }
-    due.remove(pending.workloadUid());
-    Workload copy = Serialization.clone(latest);
-    WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
-    copy.setStatus(status);
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, reason, summary, now);
+    due.remove(uid);
+    return new Candidate(pending, latest, summary, reasonChanged, since);
+  }
+
+  /** Hands the write to the pool, prepared from the Workload as known when it goes out. */
+  private void send(Candidate c, Instant now) {
+    String uid = c.pending().workloadUid();
+    String reason = c.pending().reason().name();
+    lastWrite.put(uid, now);
+    boolean queued =
+        pool.submit(
+            uid,
+            () -> {
+              Workload latest = state.latestWorkload(uid).orElse(null);
+              if (latest == null
+                  || WorkloadConditions.hasQuotaReserved(latest)
+                  || state.engine().admission(uid).isPresent()) {
+                return null; // admitted meanwhile: the admission's write says it all
+              }
+              Workload copy = Serialization.clone(latest);
+              WorkloadStatus status =
+                  copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
+              copy.setStatus(status);
+              WorkloadConditions.set(
+                  status, WorkloadConditions.QUOTA_RESERVED, false, reason, c.summary(), now);
+              return () -> write(copy, c);
+            });
+    if (!queued) {
+      lastWrite.remove(uid);
+      due.put(uid, now.plus(REASON_EVERY));
+    }
+  }
+
+  /** Writer thread: the status write; its reply (and Event) for the loop thread. */
+  private Consumer<ClusterState> write(Workload copy, Candidate c) {
     try {
       Workload written = client.resource(copy).updateStatus();
-      state.workload(written);
-      lastWrite.put(pending.workloadUid(), now);
-      writes.increment();
-      if (reasonChanged) {
-        events.normal(written, "Pending", reason + ": " + pending.message());
-      }
+      return s -> {
+        s.pendingConditionWritten(written);
+        writes.increment();
+        if (c.reasonChanged()) {
+          events.normal(
+              written, "Pending", c.pending().reason().name() + ": " + c.pending().message());
+        }
+      };
     } catch (KubernetesClientException e) {
       // 409: a newer version is on its way; its cycle publishes again. Otherwise the sweep does.
       log.debug(
           "pending condition of {}/{} not written ({})",
-          latest.getMetadata().getNamespace(),
-          latest.getMetadata().getName(),
+          copy.getMetadata().getNamespace(),
+          copy.getMetadata().getName(),
           e.getCode());
+      return s -> {};
     }
   }
 

@@ -9,61 +9,199 @@ import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueStatus;
 import dev.berth.api.v1beta1.ResourceUsage;
 import dev.berth.api.v1beta1.StopPolicy;
-import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.QueueCounts;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.TouchedQueues;
 import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.WritePool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * After each cycle, writes ClusterQueue and LocalQueue statuses that changed: counts, usage per
- * flavor with the borrowed part, and the Active condition. Writes carry the resourceVersion; a
- * conflict means a newer object is on its way, and the cycle it triggers publishes again.
+ * Writes the ClusterQueue, LocalQueue and Cohort statuses that changed: counts, usage per flavor
+ * with the borrowed part, shares, and the Active condition, all from the engine's own numbers.
+ *
+ * <p>Work and writes follow what changed, not the size of the cluster: only the queues a cycle or
+ * an observation touched ({@link dev.berth.operator.admission.TouchedQueues}) are looked at, and
+ * the cohorts above their ClusterQueues; a LocalQueue's usage is summed from its own workloads.
+ * Passes run at most once per {@link #PASS_EVERY}, and each object is written at most once per
+ * {@link #OBJECT_EVERY} (its first write at once), so a busy queue's status costs a bounded number
+ * of writes however many workloads move through it. Writes go through the loop's {@link WritePool}
+ * and carry the resourceVersion; a conflict is retried once on the stored version.
  */
 public final class StatusPublisher
     implements java.util.function.Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(StatusPublisher.class);
+  static final Duration PASS_EVERY = Duration.ofSeconds(1);
+  static final Duration OBJECT_EVERY = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final ClusterState state;
   private final Clock clock;
+  private final WritePool pool;
+  private final WakeUp wakeUp;
 
-  public StatusPublisher(KubernetesClient client, ClusterState state, Clock clock) {
+  /** When each object's status was last handed to the writers (by pool key). */
+  private final Map<String, Instant> lastWrite = new HashMap<>();
+
+  private Instant lastPass = Instant.EPOCH;
+
+  /** Touched queues held back by a rate bound, for the next pass. */
+  private final Set<String> heldClusterQueues = new LinkedHashSet<>();
+
+  private final Set<String> heldLocalQueues = new LinkedHashSet<>();
+  private final Set<String> heldCohorts = new LinkedHashSet<>();
+
+  public StatusPublisher(
+      KubernetesClient client,
+      ClusterState state,
+      Clock clock,
+      WritePool pool,
+      Consumer<Duration> pokeAfter) {
     this.client = client;
     this.state = state;
     this.clock = clock;
+    this.pool = pool;
+    this.wakeUp = new WakeUp(pokeAfter);
   }
 
   @Override
   public void accept(AdmissionLoop.CycleOutcome outcome) {
+    outcome.result().admissions().forEach(state::admissionDecided);
+    outcome.result().evictions().forEach(state::evictionDecided);
+    Instant now = clock.instant();
+    if (now.isBefore(lastPass.plus(PASS_EVERY))) {
+      pokeAt(lastPass.plus(PASS_EVERY), now);
+      return;
+    }
+    lastPass = now;
+    TouchedQueues.Touched touched = state.touchedQueues().take();
     AdmissionEngine engine = state.engine();
-    for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
-      publish(cq, engine);
+    Set<String> cqs = new LinkedHashSet<>(heldClusterQueues);
+    Set<String> lqs = new LinkedHashSet<>(heldLocalQueues);
+    Set<String> cohorts = new LinkedHashSet<>(heldCohorts);
+    heldClusterQueues.clear();
+    heldLocalQueues.clear();
+    heldCohorts.clear();
+    if (touched.all()) {
+      state.clusterQueues().forEach(cq -> cqs.add(cq.getMetadata().getName()));
+      state.localQueues().forEach(lq -> lqs.add(key(lq)));
+      state.cohorts().forEach(c -> cohorts.add(c.getMetadata().getName()));
+    } else {
+      cqs.addAll(touched.clusterQueues());
+      lqs.addAll(touched.localQueues());
+      for (String name : cqs) {
+        ClusterQueue cq = clusterQueue(name);
+        if (cq != null && cq.getSpec() != null) {
+          addWithAncestors(cq.getSpec().cohortName, cohorts);
+        }
+      }
     }
-    for (Cohort cohort : List.copyOf(state.cohorts())) {
-      publish(cohort, engine);
+    Instant next = null;
+    for (String name : cqs) {
+      ClusterQueue cq = clusterQueue(name);
+      if (cq != null && !publish(cq, engine, now)) {
+        heldClusterQueues.add(name);
+        next = earliest(next, due("ClusterQueue/" + name, now));
+      }
     }
-    Map<String, Map<String, Map<String, Long>>> byLocalQueue = localQueueUsage();
-    for (LocalQueue lq : List.copyOf(state.localQueues())) {
-      publish(lq, engine, byLocalQueue);
+    for (String name : cohorts) {
+      Cohort cohort = cohort(name);
+      if (cohort != null && !publish(cohort, engine, now)) {
+        heldCohorts.add(name);
+        next = earliest(next, due("Cohort/" + name, now));
+      }
+    }
+    for (String k : lqs) {
+      LocalQueue lq = localQueue(k);
+      if (lq != null && !publish(lq, engine, now)) {
+        heldLocalQueues.add(k);
+        next = earliest(next, due("LocalQueue/" + k, now));
+      }
+    }
+    if (next != null) {
+      pokeAt(next, now);
     }
   }
 
-  private void publish(ClusterQueue cq, AdmissionEngine engine) {
+  private Instant due(String poolKey, Instant now) {
+    Instant last = lastWrite.get(poolKey);
+    Instant at = last == null ? now : last.plus(OBJECT_EVERY);
+    return at.isAfter(now) ? at : now.plus(PASS_EVERY);
+  }
+
+  private static Instant earliest(Instant a, Instant b) {
+    return a == null || b.isBefore(a) ? b : a;
+  }
+
+  private void pokeAt(Instant when, Instant now) {
+    wakeUp.at(when, now);
+  }
+
+  /** A cohort and the cohorts above it (a ClusterQueue's usage counts in every one). */
+  private void addWithAncestors(String cohort, Set<String> out) {
+    String name = cohort;
+    while (name != null && out.add(name)) {
+      Cohort c = cohort(name);
+      name = c == null || c.getSpec() == null ? null : c.getSpec().parentName;
+    }
+  }
+
+  private ClusterQueue clusterQueue(String name) {
+    return state.latestClusterQueue(name).orElse(null);
+  }
+
+  private Cohort cohort(String name) {
+    return state.latestCohort(name).orElse(null);
+  }
+
+  private LocalQueue localQueue(String key) {
+    return state.latestLocalQueue(key).orElse(null);
+  }
+
+  private static String key(LocalQueue lq) {
+    return lq.getMetadata().getNamespace() + "/" + lq.getMetadata().getName();
+  }
+
+  /**
+   * Hands the status to the writers if it changed and its rate bound allows; false when it is held
+   * back (the object stays touched for a later pass).
+   */
+  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> boolean write(
+      String poolKey, Object before, Object after, T copy, Instant now) {
+    if (Objects.equals(json(before), json(after))) {
+      return true;
+    }
+    Instant last = lastWrite.get(poolKey);
+    if (last != null && now.isBefore(last.plus(OBJECT_EVERY)) || pool.busy(poolKey)) {
+      return false;
+    }
+    if (!pool.submit(poolKey, () -> () -> send(copy))) {
+      return false;
+    }
+    lastWrite.put(poolKey, now);
+    return true;
+  }
+
+  private boolean publish(ClusterQueue cq, AdmissionEngine engine, Instant now) {
     String name = cq.getMetadata().getName();
     ClusterQueue copy = Serialization.clone(cq);
     ClusterQueueStatus status =
@@ -103,9 +241,7 @@ public final class StatusPublisher
         inactive == null ? "Ready" : inactiveReason(cq),
         inactive == null ? "Can admit new workloads" : inactive,
         clock.instant());
-    if (!Objects.equals(json(cq.getStatus()), json(status))) {
-      write(copy);
-    }
+    return write("ClusterQueue/" + name, cq.getStatus(), status, copy, now);
   }
 
   private String inactiveReason(ClusterQueue cq) {
@@ -130,7 +266,7 @@ public final class StatusPublisher
   }
 
   /** A Cohort object's Active condition (false while its tree has a cycle) and its share. */
-  private void publish(Cohort cohort, AdmissionEngine engine) {
+  private boolean publish(Cohort cohort, AdmissionEngine engine, Instant now) {
     String name = cohort.getMetadata().getName();
     Cohort copy = Serialization.clone(cohort);
     CohortStatus status = copy.getStatus() == null ? new CohortStatus() : copy.getStatus();
@@ -148,45 +284,10 @@ public final class StatusPublisher
         clock.instant());
     status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
     status.fairSharing.weightedShare = engine.status().cohortWeightedShare(name);
-    if (!Objects.equals(json(cohort.getStatus()), json(status))) {
-      try {
-        state.cohortWritten(client.resource(copy).updateStatus());
-      } catch (KubernetesClientException e) {
-        log.debug("status of Cohort {} not written ({})", name, e.getCode());
-      }
-    }
+    return write("Cohort/" + name, cohort.getStatus(), status, copy, now);
   }
 
-  /** namespace/queue → flavor → resource → usage of the workloads holding quota. */
-  private Map<String, Map<String, Map<String, Long>>> localQueueUsage() {
-    Map<String, Map<String, Map<String, Long>>> out = new HashMap<>();
-    for (Workload wl : state.workloadsSnapshot()) {
-      if (!WorkloadConditions.hasQuotaReserved(wl) || WorkloadConditions.isFinished(wl)) {
-        continue;
-      }
-      String key = wl.getMetadata().getNamespace() + "/" + wl.getSpec().queueName;
-      for (var ps : wl.getStatus().admission.podSetAssignments) {
-        if (ps.flavors == null || ps.resourceUsage == null) {
-          continue;
-        }
-        ps.flavors.forEach(
-            (resource, flavor) -> {
-              var q = ps.resourceUsage.get(resource);
-              if (q != null) {
-                out.computeIfAbsent(key, k -> new LinkedHashMap<>())
-                    .computeIfAbsent(flavor, f -> new LinkedHashMap<>())
-                    .merge(resource, Quantity.parse(resource, q.toString()), Long::sum);
-              }
-            });
-      }
-    }
-    return out;
-  }
-
-  private void publish(
-      LocalQueue lq,
-      AdmissionEngine engine,
-      Map<String, Map<String, Map<String, Long>>> byLocalQueue) {
+  private boolean publish(LocalQueue lq, AdmissionEngine engine, Instant now) {
     String namespace = lq.getMetadata().getNamespace();
     String name = lq.getMetadata().getName();
     LocalQueue copy = Serialization.clone(lq);
@@ -197,8 +298,8 @@ public final class StatusPublisher
     status.reservingWorkloads = counts.reserving();
     status.admittedWorkloads = counts.admitted();
     List<FlavorUsage> flavors = new ArrayList<>();
-    byLocalQueue
-        .getOrDefault(namespace + "/" + name, Map.of())
+    state
+        .localQueueUsage(namespace, name)
         .forEach(
             (flavor, resources) -> {
               List<ResourceUsage> list = new ArrayList<>();
@@ -231,52 +332,55 @@ public final class StatusPublisher
                 : "Can submit new workloads to ClusterQueue " + cqName;
     WorkloadConditions.set(
         status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
-    if (!Objects.equals(json(lq.getStatus()), json(status))) {
-      write(copy);
+    return write("LocalQueue/" + namespace + "/" + name, lq.getStatus(), status, copy, now);
+  }
+
+  /**
+   * Writer thread: the status update; on a conflict (a metadata-only change made our copy stale)
+   * once more on the stored version. Only the stored version is kept from the reply: it must not
+   * overwrite what the engine was fed.
+   */
+  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> Consumer<ClusterState> send(
+      T copy) {
+    T object = copy;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      try {
+        T written = client.resource(object).updateStatus();
+        return s -> written(written, s);
+      } catch (KubernetesClientException e) {
+        T latest = e.getCode() == 409 && attempt == 0 ? client.resource(object).get() : null;
+        if (latest == null) {
+          log.debug(
+              "status of {} {} not written ({})",
+              object.getKind(),
+              object.getMetadata().getName(),
+              e.getCode());
+          return s -> {};
+        }
+        withStatusOf(latest, object);
+        object = latest;
+      }
+    }
+    return s -> {};
+  }
+
+  private static void withStatusOf(Object target, Object source) {
+    if (target instanceof ClusterQueue t && source instanceof ClusterQueue src) {
+      t.setStatus(src.getStatus());
+    } else if (target instanceof LocalQueue t && source instanceof LocalQueue src) {
+      t.setStatus(src.getStatus());
+    } else if (target instanceof Cohort t && source instanceof Cohort src) {
+      t.setStatus(src.getStatus());
     }
   }
 
-  private void write(ClusterQueue cq) {
-    write(cq, true);
-  }
-
-  private void write(ClusterQueue cq, boolean retryOnConflict) {
-    try {
-      // Only the stored version is kept: the reply must not overwrite what the engine was fed.
-      state.clusterQueueWritten(client.resource(cq).updateStatus());
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409 && retryOnConflict) {
-        // Our copy is stale (e.g. a metadata-only change); take the stored one and publish again.
-        ClusterQueue latest = client.resource(cq).get();
-        if (latest != null) {
-          latest.setStatus(cq.getStatus());
-          write(latest, false);
-          return;
-        }
-      }
-      log.debug(
-          "status of ClusterQueue {} not written ({})", cq.getMetadata().getName(), e.getCode());
-    }
-  }
-
-  private void write(LocalQueue lq) {
-    write(lq, true);
-  }
-
-  private void write(LocalQueue lq, boolean retryOnConflict) {
-    try {
-      state.localQueueWritten(client.resource(lq).updateStatus());
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409 && retryOnConflict) {
-        LocalQueue latest = client.resource(lq).get();
-        if (latest != null) {
-          latest.setStatus(lq.getStatus());
-          write(latest, false);
-          return;
-        }
-      }
-      log.debug(
-          "status of LocalQueue {} not written ({})", lq.getMetadata().getName(), e.getCode());
+  private static void written(Object written, ClusterState s) {
+    if (written instanceof ClusterQueue cq) {
+      s.clusterQueueWritten(cq);
+    } else if (written instanceof LocalQueue lq) {
+      s.localQueueWritten(lq);
+    } else if (written instanceof Cohort c) {
+      s.cohortWritten(c);
     }
   }
 

@@ -6,12 +6,15 @@ import dev.berth.engine.usage.UsageLedger;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.metrics.UsageMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * ended run to the {@link UsageRecorder} (DCGM join and monthly UsageReport), and once it is in its
  * report adds it to its Workload's status.usage. A record that already counts the run (same
  * reservation time) is left alone, so a restart or a retry never bills twice; a write the API
- * server refuses is retried after the next cycle.
+ * server refuses is retried after a later cycle, a second or more after it failed. The Workload
+ * writes are sent by the loop's {@link WritePool}, never on the loop thread.
  */
 public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(UsagePublisher.class);
@@ -30,10 +34,22 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
   private final ClusterState state;
   private final UsageMetrics metrics;
   private final UsageRecorder recorder;
+  private static final long RETRY_AFTER_NANOS = 1_000_000_000L;
+
   private final List<Run> unrecorded = new ArrayList<>();
 
+  /** Runs whose write failed, with System.nanoTime() of the failure. */
+  private final Map<Run, Long> failed = new LinkedHashMap<>();
+
+  private final WritePool pool;
+
   public UsagePublisher(
-      KubernetesClient client, ClusterState state, UsageMetrics metrics, UsageRecorder recorder) {
+      KubernetesClient client,
+      ClusterState state,
+      UsageMetrics metrics,
+      UsageRecorder recorder,
+      WritePool pool) {
+    this.pool = pool;
     this.client = client;
     this.state = state;
     this.metrics = metrics;
@@ -50,40 +66,72 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       }
     }
     unrecorded.addAll(recorder.takeRecorded());
+    long now = System.nanoTime();
+    failed
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (now - e.getValue() < RETRY_AFTER_NANOS) {
+                return false;
+              }
+              unrecorded.add(e.getKey());
+              return true;
+            });
     List<Run> pending = List.copyOf(unrecorded);
     unrecorded.clear();
     for (Run run : pending) {
-      if (!record(run)) {
-        unrecorded.add(run);
+      if (pool.busy(run.uid())) {
+        unrecorded.add(run); // after the write on the wire for it
+        continue;
+      }
+      boolean queued =
+          pool.submit(
+              run.uid(),
+              () -> {
+                Workload known = state.latestWorkload(run.uid()).orElse(null);
+                if (known == null || totals(known).counts(run)) {
+                  return null;
+                }
+                return () -> record(run, known);
+              });
+      if (!queued) {
+        failed.put(run, now);
       }
     }
   }
 
-  /** Whether the run is in the Workload's record now (or the Workload is gone). */
-  private boolean record(Run run) {
-    Workload known = state.latestWorkload(run.uid()).orElse(null);
+  private static UsageTotals totals(Workload known) {
+    return UsageTranslator.totals(known.getStatus() == null ? null : known.getStatus().usage);
+  }
+
+  /** Writer thread: adds the run to the Workload's record; what follows, for the loop thread. */
+  private Consumer<ClusterState> record(Run run, Workload stored) {
+    Workload known = stored;
     for (int attempt = 0; attempt < 2 && known != null; attempt++) {
-      UsageTotals totals =
-          UsageTranslator.totals(known.getStatus() == null ? null : known.getStatus().usage);
+      UsageTotals totals = totals(known);
       if (totals.counts(run)) {
-        return true;
+        return s -> {};
       }
       Workload copy = Serialization.clone(known);
       copy.getStatus().usage = UsageTranslator.toApi(totals.plus(run));
       try {
-        state.workload(client.resource(copy).updateStatus());
-        return true;
+        Workload written = client.resource(copy).updateStatus();
+        return s -> s.workloadWritten(written);
       } catch (KubernetesClientException e) {
         if (e.getCode() == 404) {
-          return true;
+          return s -> {};
         }
         if (e.getCode() != 409) {
           log.debug("usage of {} not recorded ({}); retried", run.name(), e.getCode());
-          return false;
+          break;
         }
         known = client.resource(copy).get();
       }
     }
-    return known == null;
+    if (known == null) {
+      return s -> {};
+    }
+    long at = System.nanoTime();
+    return s -> failed.put(run, at);
   }
 }

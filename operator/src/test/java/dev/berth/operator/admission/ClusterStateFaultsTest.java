@@ -54,7 +54,7 @@ class ClusterStateFaultsTest {
   private static int rv = 1;
 
   /** Flavor "default"; ClusterQueue "cq" with 4 cpu and LowerPriority preemption; LocalQueue. */
-  private static ClusterState cluster() {
+  static ClusterState cluster() {
     ClusterState state = new ClusterState(new AdmissionEngine());
     state.bootstrapped();
     ResourceFlavor flavor = new ResourceFlavor();
@@ -92,7 +92,7 @@ class ClusterStateFaultsTest {
   }
 
   /** A pending Workload of one pod with {@code cpu}. */
-  private static Workload pending(String name, int priority, String cpu) {
+  static Workload pending(String name, int priority, String cpu) {
     Workload wl = new Workload();
     wl.getMetadata().setName(name);
     wl.getMetadata().setNamespace("team");
@@ -123,7 +123,7 @@ class ClusterStateFaultsTest {
   }
 
   /** The same Workload, a newer version, admitted to "cq" at {@code at}. */
-  private static Workload admitted(Workload wl, String cpu, String at) {
+  static Workload admitted(Workload wl, String cpu, String at) {
     Workload out = Serialization.clone(wl);
     out.getMetadata().setResourceVersion(String.valueOf(rv++));
     out.getStatus().admission = new dev.berth.api.v1beta1.Admission();

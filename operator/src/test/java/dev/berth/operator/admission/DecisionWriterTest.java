@@ -1,0 +1,354 @@
+package dev.berth.operator.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.engine.CycleResult;
+import dev.berth.operator.WaitForPodsReady;
+import dev.berth.operator.events.EventRecorder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventList;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.V1APIGroupDSL;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The DecisionWriter on real API model objects and a real engine, with the test thread as the
+ * admission loop: the writers' results wait in an inbox until the test applies them, as the loop
+ * would before its next cycle. The Kubernetes client is a stand-in (Mockito) that answers each
+ * Workload status update as the test says, so that every answer the fault-path rules name (a
+ * conflict, a 429, a 5xx, no reply) can be given on cue; the same rules run against a real API
+ * server behind a fault proxy in FaultInjectionE2EIT and FaultSuiteE2EIT.
+ */
+class DecisionWriterTest {
+  private final KubernetesClient client = mock(KubernetesClient.class);
+  private final ClusterState state = ClusterStateFaultsTest.cluster();
+  private final LinkedBlockingQueue<Consumer<ClusterState>> inbox = new LinkedBlockingQueue<>();
+  private final WritePool pool = new WritePool(new WriterSettings(2, 4, 1_000, 1_000, 5), state);
+  private final DecisionWriter writer =
+      new DecisionWriter(
+          client,
+          new EventRecorder(client),
+          Clock.systemUTC(),
+          new SimpleMeterRegistry(),
+          WaitForPodsReady.DEFAULT,
+          new CheckBackoffs(),
+          pool);
+
+  /** The stand-in's answers to the next Workload status updates, in order; then "written". */
+  private final Deque<UnaryOperator<Workload>> answers = new ArrayDeque<>();
+
+  /** What each status update carried. */
+  private final List<Workload> sent = new ArrayList<>();
+
+  private long nextVersion = 1_000;
+
+  /** A cycle that decided nothing (of an empty engine): a write-out with only retries in it. */
+  private static final CycleResult NOTHING = new dev.berth.engine.AdmissionEngine().runCycle(0);
+
+  /** The read-back's answers (team/w), in order; each returns the stored object or throws. */
+  private final Deque<java.util.function.Supplier<Workload>> reads = new ArrayDeque<>();
+
+  /** The Events recorded. */
+  private final List<Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  @SuppressWarnings("unchecked")
+  DecisionWriterTest() {
+    pool.deliverTo(inbox::add);
+    MixedOperation<Workload, KubernetesResourceList<Workload>, Resource<Workload>> workloads =
+        mock(MixedOperation.class);
+    NonNamespaceOperation<Workload, KubernetesResourceList<Workload>, Resource<Workload>> inTeam =
+        mock(NonNamespaceOperation.class);
+    Resource<Workload> named = mock(Resource.class);
+    when(client.resources(Workload.class)).thenReturn((MixedOperation) workloads);
+    when(workloads.inNamespace("team")).thenReturn(inTeam);
+    when(inTeam.withName(any())).thenReturn(named);
+    when(named.get()).thenAnswer(i -> reads.poll().get());
+    V1APIGroupDSL v1 = mock(V1APIGroupDSL.class);
+    MixedOperation<Event, EventList, Resource<Event>> allEvents = mock(MixedOperation.class);
+    NonNamespaceOperation<Event, EventList, Resource<Event>> teamEvents =
+        mock(NonNamespaceOperation.class);
+    when(client.v1()).thenReturn(v1);
+    when(v1.events()).thenReturn(allEvents);
+    when(allEvents.inNamespace(any())).thenReturn(teamEvents);
+    when(teamEvents.resource(any(Event.class)))
+        .thenAnswer(
+            i -> {
+              events.add(i.getArgument(0));
+              return mock(Resource.class);
+            });
+    when(client.resource(any(Workload.class)))
+        .thenAnswer(
+            invocation -> {
+              Workload copy = invocation.getArgument(0);
+              @SuppressWarnings("unchecked")
+              NamespaceableResource<Workload> resource = mock(NamespaceableResource.class);
+              when(resource.updateStatus()).thenAnswer(i -> answer(copy));
+              return resource;
+            });
+  }
+
+  @AfterEach
+  void close() {
+    pool.close();
+  }
+
+  private synchronized Workload answer(Workload copy) {
+    sent.add(Serialization.clone(copy));
+    UnaryOperator<Workload> next = answers.poll();
+    return next == null ? written(copy) : next.apply(copy);
+  }
+
+  /** As the API server stores it: the same object at a new resourceVersion. */
+  private synchronized Workload written(Workload copy) {
+    Workload out = Serialization.clone(copy);
+    out.getMetadata().setResourceVersion(String.valueOf(nextVersion++));
+    return out;
+  }
+
+  private static UnaryOperator<Workload> refused(int code) {
+    return copy -> {
+      throw new KubernetesClientException(
+          new StatusBuilder().withCode(code).withMessage("refused " + code).build());
+    };
+  }
+
+  private static final UnaryOperator<Workload> NO_REPLY =
+      copy -> {
+        throw new KubernetesClientException("connection reset", new java.io.IOException("reset"));
+      };
+
+  /** The next read-back of team/w returns {@code stored}. */
+  private void readBackReturns(Workload stored) {
+    reads.add(() -> stored);
+  }
+
+  /** The loop applying the next result that comes back. */
+  private void applyNext() throws InterruptedException {
+    Consumer<ClusterState> result = inbox.poll(10, TimeUnit.SECONDS);
+    assertThat(result).as("a write's result came back").isNotNull();
+    result.accept(state);
+  }
+
+  private CycleResult cycle() {
+    return state.engine().runCycle(System.currentTimeMillis());
+  }
+
+  private static String clusterQueueOf(Workload wl) {
+    return wl.getStatus().admission == null ? null : wl.getStatus().admission.clusterQueue;
+  }
+
+  @Test
+  void anAdmissionIsHeldAsTentativeWhileItsWriteIsOutAndKeptWhenWritten() throws Exception {
+    Workload w = ClusterStateFaultsTest.pending("w", 0, "1");
+    state.workload(w);
+    CycleResult decided = cycle();
+    assertThat(decided.admissions()).hasSize(1);
+
+    assertThat(writer.apply(decided, state)).as("nothing to retry").isFalse();
+    // The loop is free: the engine holds the admission, the state still has the pending version.
+    assertThat(state.engine().admission("w")).isPresent();
+    applyNext();
+
+    assertThat(sent).hasSize(1);
+    assertThat(sent.get(0).getMetadata().getResourceVersion())
+        .as("written on the version the engine decided on")
+        .isEqualTo(w.getMetadata().getResourceVersion());
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+    assertThat(state.engine().admission("w")).isPresent();
+    // One Event for the admission, named for its transition.
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> assertThat(events).extracting(Event::getReason).containsExactly("Admitted"));
+  }
+
+  @Test
+  void aConflictRollsTheTentativeAdmissionBack() throws Exception {
+    state.workload(ClusterStateFaultsTest.pending("w", 0, "1"));
+    answers.add(refused(409));
+    assertThat(writer.apply(cycle(), state)).isFalse();
+    applyNext();
+
+    assertThat(state.engine().admission("w")).as("rolled back").isEmpty();
+    assertThat(state.engine().isPending("w")).as("decided again by a later cycle").isTrue();
+    // A conflict brings its own newer version: no timed retry.
+    assertThat(writer.apply(NOTHING, state)).isFalse();
+  }
+
+  @Test
+  void aThrottledAdmissionIsRolledBackAndAsksForATimedCycle() throws Exception {
+    state.workload(ClusterStateFaultsTest.pending("w", 0, "1"));
+    answers.add(refused(429));
+    writer.apply(cycle(), state);
+    applyNext();
+
+    assertThat(state.engine().admission("w")).isEmpty();
+    assertThat(writer.apply(NOTHING, state)).as("retry after a pause").isTrue();
+  }
+
+  @Test
+  void aServerErrorIsReadBackAndAnAppliedWriteIsKept() throws Exception {
+    Workload w = ClusterStateFaultsTest.pending("w", 0, "1");
+    state.workload(w);
+    answers.add(
+        copy -> {
+          // The server applied it, then failed to answer.
+          readBackReturns(written(copy));
+          throw new KubernetesClientException(
+              new StatusBuilder().withCode(503).withMessage("unavailable").build());
+        });
+    writer.apply(cycle(), state);
+    applyNext();
+
+    assertThat(state.engine().admission("w")).as("the read-back found it written").isPresent();
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+  }
+
+  @Test
+  void aServerErrorIsReadBackAndAWriteNotAppliedIsRolledBack() throws Exception {
+    Workload w = ClusterStateFaultsTest.pending("w", 0, "1");
+    state.workload(w);
+    readBackReturns(w);
+    answers.add(refused(500));
+    writer.apply(cycle(), state);
+    applyNext();
+
+    assertThat(state.engine().admission("w")).as("the read-back found it unwritten").isEmpty();
+    assertThat(state.engine().isPending("w")).isTrue();
+  }
+
+  @Test
+  void withNoReplyAndNoReadBackTheQuotaStaysReservedUntilARead() throws Exception {
+    Workload w = ClusterStateFaultsTest.pending("w", 0, "1");
+    state.workload(w);
+    reads.add(
+        () -> {
+          throw new KubernetesClientException("no route");
+        });
+    readBackReturns(w);
+    answers.add(NO_REPLY);
+    writer.apply(cycle(), state);
+    applyNext();
+
+    assertThat(state.engine().admission("w"))
+        .as("outcome unknown, read-back failed: the quota stays reserved")
+        .isPresent();
+    // The next cycle's write-out reads it back again; this time the read shows it unwritten.
+    assertThat(writer.apply(NOTHING, state)).isTrue();
+    applyNext();
+    assertThat(state.engine().admission("w")).isEmpty();
+    assertThat(writer.apply(NOTHING, state)).as("resolved").isFalse();
+  }
+
+  @Test
+  void aRefusedEvictionIsAskedAgainEveryCycleUntilWritten() throws Exception {
+    Workload low =
+        ClusterStateFaultsTest.admitted(
+            ClusterStateFaultsTest.pending("low", 0, "4"), "4", "2026-01-01T01:00:00Z");
+    state.workload(low);
+    state.workload(ClusterStateFaultsTest.pending("high", 10, "4"));
+    CycleResult first = cycle();
+    assertThat(first.evictions()).extracting(e -> e.workloadUid()).containsExactly("low");
+
+    answers.add(refused(409));
+    writer.apply(first, state);
+    applyNext();
+    assertThat(
+            WorkloadConditions.isTrue(
+                state.latestWorkload("low").orElseThrow(), WorkloadConditions.EVICTED))
+        .isFalse();
+
+    CycleResult second = cycle();
+    assertThat(second.evictions())
+        .as("the engine expects the eviction until the Workload shows it")
+        .extracting(e -> e.workloadUid())
+        .containsExactly("low");
+    writer.apply(second, state);
+    applyNext();
+    assertThat(
+            WorkloadConditions.isTrue(
+                state.latestWorkload("low").orElseThrow(), WorkloadConditions.EVICTED))
+        .isTrue();
+    assertThat(sent).hasSize(2);
+    assertThat(cycle().evictions()).as("seen Evicted: not asked again").isEmpty();
+  }
+
+  @Test
+  void anAdmissionTheWritersHaveNoRoomForIsRolledBack() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    // Four writes of other objects fill the pool (two on the wire, two waiting).
+    for (int i = 0; i < 4; i++) {
+      pool.submit(
+          "other-" + (i % 2),
+          () ->
+              () -> {
+                try {
+                  release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                return s -> {};
+              });
+    }
+    state.workload(ClusterStateFaultsTest.pending("w", 0, "1"));
+    assertThat(writer.apply(cycle(), state)).as("retry once there is room").isTrue();
+    assertThat(state.engine().admission("w")).isEmpty();
+    assertThat(state.engine().isPending("w")).isTrue();
+    release.countDown();
+    for (int i = 0; i < 4; i++) {
+      applyNext();
+    }
+    writer.apply(cycle(), state);
+    applyNext();
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+  }
+
+  @Test
+  void aWatchEventDuringTheAdmissionWriteDoesNotUndoIt() throws Exception {
+    Workload w = ClusterStateFaultsTest.pending("w", 0, "1");
+    state.workload(w);
+    CountDownLatch release = new CountDownLatch(1);
+    answers.add(
+        copy -> {
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return written(copy);
+        });
+    writer.apply(cycle(), state);
+    // The event of another version (here: the same pending version again, a resync) arrives
+    // while the write is out: held, and applied after the result, which is newer.
+    state.workload(Serialization.clone(w));
+    assertThat(state.engine().admission("w")).isPresent();
+    release.countDown();
+    applyNext();
+    assertThat(state.engine().admission("w")).isPresent();
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+  }
+}
