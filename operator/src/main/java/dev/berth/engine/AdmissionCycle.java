@@ -9,6 +9,7 @@ import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.queue.Bucket;
 import dev.berth.engine.queue.PendingWorkload;
 import dev.berth.engine.quota.QuotaTree;
+import dev.berth.engine.topology.TopologyState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

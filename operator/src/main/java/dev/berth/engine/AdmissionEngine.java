@@ -20,6 +20,7 @@ import dev.berth.engine.quota.QuotaTree;
 import dev.berth.engine.topology.NodeInventory;
 import dev.berth.engine.topology.Topology;
 import dev.berth.engine.topology.TopologyNode;
+import dev.berth.engine.topology.TopologyState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
