@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 
@@ -46,7 +47,10 @@ final class AdmissionCycle {
   private final PendingQueues pending;
   private final TopologyState topology;
   private final EvictionExpectations expectations;
+
+  /** Where the result's pending reasons come from; null when nobody reads them (the replay). */
   private final StatusView status;
+
   private final FlavorAssigner assigner;
   private final Comparator<Entry> ordering;
   private final PreemptionPlanner planner;
@@ -165,7 +169,7 @@ final class AdmissionCycle {
         admissions,
         expectations.outstanding(),
         expectations.takeFresh(),
-        status.reasonsOf(touched),
+        status == null ? Map.of() : status.reasonsOf(touched),
         evaluations);
   }
 

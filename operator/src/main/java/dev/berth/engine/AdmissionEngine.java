@@ -49,6 +49,9 @@ public final class AdmissionEngine {
   /** The last start-time replay's estimates by pending UID ({@link #estimateStarts}). */
   private Map<String, StartEstimate> estimates = Map.of();
 
+  /** Off in the start-time replay's copy, which reads only admissions and evictions. */
+  private boolean pendingReasonsInResults = true;
+
   /**
    * Entries ordered by {@link BorrowingLastOrdering}, victims chosen by {@link
    * ClassicalPreemption}.
@@ -348,7 +351,14 @@ public final class AdmissionEngine {
    * transaction: if it throws, the engine is as it was before (see {@link CycleTransaction}).
    */
   public CycleResult runCycle(long now) {
-    return new AdmissionCycle(quota, pending, topology, expectations, status, ordering, planner)
+    return new AdmissionCycle(
+            quota,
+            pending,
+            topology,
+            expectations,
+            pendingReasonsInResults ? status : null,
+            ordering,
+            planner)
         .run(now);
   }
 
@@ -408,6 +418,7 @@ public final class AdmissionEngine {
    */
   AdmissionEngine simulationCopy() {
     AdmissionEngine copy = new AdmissionEngine(ordering, planner);
+    copy.pendingReasonsInResults = false;
     quota.flavors().values().forEach(copy::upsertResourceFlavor);
     topology.copyTo(copy.topology);
     quota.cohorts().forEach(copy::upsertCohort);
