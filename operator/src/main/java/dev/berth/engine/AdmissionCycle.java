@@ -16,7 +16,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 
@@ -169,7 +168,7 @@ final class AdmissionCycle {
         admissions,
         expectations.outstanding(),
         expectations.takeFresh(),
-        status == null ? Map.of() : status.reasonsOf(touched),
+        status == null ? PendingReasons.NONE : status.reasonsOf(touched),
         evaluations);
   }
 

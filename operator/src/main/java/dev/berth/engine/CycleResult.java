@@ -1,6 +1,5 @@
 package dev.berth.engine;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -13,19 +12,19 @@ public final class CycleResult {
   private final List<Admission> admissions;
   private final List<Eviction> evictions;
   private final List<Eviction> newEvictions;
-  private final Map<String, PendingStatus> pendingReasons;
+  private final PendingReasons pendingReasons;
   private final int evaluations;
 
   CycleResult(
       List<Admission> admissions,
       List<Eviction> evictions,
       List<Eviction> newEvictions,
-      Map<String, PendingStatus> pendingReasons,
+      PendingReasons pendingReasons,
       int evaluations) {
     this.admissions = List.copyOf(admissions);
     this.evictions = List.copyOf(evictions);
     this.newEvictions = List.copyOf(newEvictions);
-    this.pendingReasons = Collections.unmodifiableMap(pendingReasons);
+    this.pendingReasons = pendingReasons;
     this.evaluations = evaluations;
   }
 
@@ -53,6 +52,6 @@ public final class CycleResult {
 
   /** Reasons of the workloads this cycle looked at and left pending, by UID, as the cycle ended. */
   public Map<String, PendingStatus> pendingReasons() {
-    return pendingReasons;
+    return pendingReasons.byUid();
   }
 }

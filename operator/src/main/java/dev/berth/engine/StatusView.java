@@ -60,30 +60,37 @@ public final class StatusView {
    * The reasons of every workload of these buckets, as a cycle leaves them. All but a queue's head
    * share their bucket's reason, so it is worked out once per bucket.
    */
-  Map<String, PendingStatus> reasonsOf(Collection<Bucket> buckets) {
-    Map<String, PendingStatus> out = new LinkedHashMap<>();
+  PendingReasons reasonsOf(Collection<Bucket> buckets) {
     if (buckets.isEmpty()) {
-      return out;
+      return PendingReasons.NONE;
     }
     quota.ensureTree();
+    List<PendingReasons.Group> groups = new ArrayList<>(buckets.size());
     for (Bucket b : buckets) {
       ClusterQueueState cq = quota.find(b.queue().clusterQueue());
-      PendingStatus shared = null;
+      String[] uids = new String[b.size()];
+      // Without a waiting preemptor only the front of the head bucket (its first member) is head.
+      String preemptor = cq.preemption == null ? null : cq.preemption.preemptorUid;
+      int head = preemptor == null && cq.queue.headBucket() == b ? 0 : -1;
+      int i = 0;
       for (PendingWorkload w : b.members()) {
-        if (isHead(cq, w)) {
-          out.put(w.uid(), new PendingStatus(w.uid(), cq.name, why(cq, b, true)));
-        } else if (shared == null) {
-          shared = new PendingStatus(w.uid(), cq.name, why(cq, b, false));
-          out.put(w.uid(), shared);
-        } else {
-          out.put(
-              w.uid(),
-              new PendingStatus(
-                  w.uid(), cq.name, shared.reason(), shared.message(), shared.summary()));
+        if (preemptor != null && preemptor.equals(w.uid())) {
+          head = i;
         }
+        uids[i++] = w.uid();
       }
+      if (uids.length == 0) {
+        continue;
+      }
+      groups.add(
+          new PendingReasons.Group(
+              cq.name,
+              uids,
+              head,
+              head < 0 ? null : why(cq, b, true),
+              uids.length > (head < 0 ? 0 : 1) ? why(cq, b, false) : null));
     }
-    return out;
+    return new PendingReasons(groups);
   }
 
   /** Whether the workload is the one its queue looks at (a waiting preemptor keeps its place). */

@@ -7,6 +7,7 @@ import static dev.berth.engine.Builders.workload;
 import static dev.berth.engine.model.PendingReason.WaitingForQuota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.engine.model.PendingReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -229,7 +230,7 @@ class AdmissionCycleTest {
     CycleResult result = e.runCycle(1);
     java.util.Map<String, PendingStatus> asDecided = java.util.Map.copyOf(result.pendingReasons());
     assertThat(asDecided).containsOnlyKeys("head", "next");
-    assertThat(asDecided.get("next").reason()).isEqualTo(WaitingForQuota);
+    assertThat(asDecided.get("next").reason()).isEqualTo(PendingReason.ExceedsMaxQuota);
 
     e.removeWorkload("head");
     e.upsertClusterQueue(clusterQueue("a").flavor("default").res("cpu", "4").build());
