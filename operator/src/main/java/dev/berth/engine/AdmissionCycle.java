@@ -6,47 +6,74 @@ import dev.berth.engine.flavor.FlavorMode;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.QueueingStrategy;
+import dev.berth.engine.model.Workload;
 import dev.berth.engine.queue.Bucket;
 import dev.berth.engine.queue.PendingWorkload;
 import dev.berth.engine.quota.QuotaTree;
+import dev.berth.engine.topology.TopologyState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
- * One admission cycle, in the numbered steps of the admission semantics, except that a queue's next
+ * One admission cycle, in the numbered steps of Kueue's scheduler, except that a queue's next
  * workload is nominated as soon as its head is decided, so everything that fits is admitted in one
  * pass in the same global order:
  *
  * <ol>
- *   <li>heads: the head of every ClusterQueue that had an event since it was last settled;
- *   <li>snapshot: the engine's quota tree; nothing else mutates it during a cycle (single thread);
+ *   <li>heads: the head of every ClusterQueue that had an event since it was last settled ({@link
+ *       PendingQueues});
+ *   <li>snapshot: the quota store's tree; nothing else mutates it during a cycle (single thread);
  *   <li>nominate: flavor assignment of each head;
  *   <li>order: the {@link EntryOrdering};
- *   <li>apply: admit what still fits (re-assigned if quota changed since nomination) once its
- *       topology-aware podSets are placed on their flavors' nodes ({@link TopologyState}), or, in
- *       Preempt mode, ask the {@link PreemptionPlanner} for victims;
+ *   <li>admit, in that order, what still fits (re-assigned if quota changed since nomination) once
+ *       its topology-aware podSets are placed on their flavors' nodes ({@link TopologyState}), or,
+ *       in Preempt mode, ask the {@link PreemptionPlanner} for victims and request their evictions;
  *   <li>requeue: StrictFIFO blocks the queue, BestEffortFIFO parks the head's bucket; both wait for
  *       an event in their cohort tree.
  * </ol>
+ *
+ * <p>The cycle is one {@link CycleTransaction}: if any step throws, every store is put back as it
+ * was and the exception propagates. Its {@link CycleResult} is a plain value, pending reasons
+ * included.
  */
 final class AdmissionCycle {
-  private final AdmissionEngine engine;
+  private final QuotaStore quota;
+  private final PendingQueues pending;
+  private final TopologyState topology;
+  private final EvictionExpectations expectations;
+
+  /** Where the result's pending reasons come from; null when nobody reads them (the replay). */
+  private final StatusView status;
+
   private final FlavorAssigner assigner;
   private final Comparator<Entry> ordering;
   private final PreemptionPlanner planner;
 
   private final List<Admission> admissions = new ArrayList<>();
-  private final List<Bucket> touched = new ArrayList<>();
+  private final Set<Bucket> touched = new LinkedHashSet<>();
   private final Set<String> claimedVictims = new HashSet<>();
   private final Set<String> admittedThisCycle = new HashSet<>();
+  private CycleTransaction tx;
   private int evaluations;
 
-  AdmissionCycle(AdmissionEngine engine, EntryOrdering ordering, PreemptionPlanner planner) {
-    this.engine = engine;
+  AdmissionCycle(
+      QuotaStore quota,
+      PendingQueues pending,
+      TopologyState topology,
+      EvictionExpectations expectations,
+      StatusView status,
+      EntryOrdering ordering,
+      PreemptionPlanner planner) {
+    this.quota = quota;
+    this.pending = pending;
+    this.topology = topology;
+    this.expectations = expectations;
+    this.status = status;
     // A preemptor whose victims are all gone goes first: the quota they freed is its own.
     this.ordering =
         (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
@@ -55,20 +82,41 @@ final class AdmissionCycle {
   }
 
   CycleResult run(long now) {
-    PriorityQueue<Entry> entries = new PriorityQueue<>(ordering);
-    // 1. heads (and 2. snapshot: the tree is current; ensureTree ran before).
-    for (ClusterQueueState cq : engine.takeDirty()) {
+    // 2. snapshot: the tree must be current before anything reads it.
+    quota.ensureTree();
+    if (!pending.hasDirty() || quota.podsReady().blocker().isPresent()) {
+      // Nothing happened, or blocked: the queues stay dirty and are looked at once the blocker is
+      // ready or gone.
+      return result();
+    }
+    tx = new CycleTransaction(quota, pending, topology, expectations);
+    try {
+      PriorityQueue<Entry> entries = new PriorityQueue<>(ordering);
+      nominateHeads(entries);
+      admitInOrder(entries, now);
+      return result();
+    } catch (RuntimeException | Error e) {
+      tx.abort();
+      throw e;
+    }
+  }
+
+  /** Steps 1 and 3: the head of every ClusterQueue with an event, with its flavor assignment. */
+  private void nominateHeads(PriorityQueue<Entry> entries) {
+    for (ClusterQueueState cq : pending.takeDirty()) {
       if (!cq.admissible()) {
         continue;
       }
       cq.blocked = false;
-      // 3. nominate
       Entry e = nominate(cq);
       if (e != null) {
         entries.add(e);
       }
     }
-    // 4. order + 5. apply + 6. requeue, one entry at a time.
+  }
+
+  /** Steps 4 to 6, one entry at a time in order; a decided queue's next head joins the line. */
+  private void admitInOrder(PriorityQueue<Entry> entries, long now) {
     Entry e;
     while ((e = entries.poll()) != null) {
       if (e.version != e.queue.node.version() && !stillFits(e)) {
@@ -84,18 +132,16 @@ final class AdmissionCycle {
       if (e.reserved) {
         // Its reservation is spent: admitted now, or it starts over like any other entry.
         e.reserved = false;
-        engine.cancelPreemption(e.queue);
+        quota.cancelPreemption(e.queue);
       }
       FlavorMode mode = e.assignment.mode();
-      TopologyState.Result placed = mode == FlavorMode.Fit ? engine.placeTopology(e) : null;
+      TopologyState.Result placed = mode == FlavorMode.Fit ? place(e) : null;
       if (placed != null && placed.refused() != null) {
         // Quota fits but the nodes do not: wait for capacity like any workload that does not fit.
         requeue(e, entries, placed.refused());
       } else if (mode == FlavorMode.Fit) {
-        Admission admission = engine.admit(e, now, placed.podSets());
-        admissions.add(admission);
-        admittedThisCycle.add(admission.workloadUid());
-        if (engine.admissionBlockedBy().isPresent()) {
+        admit(e, now, placed.podSets());
+        if (quota.podsReady().blocker().isPresent()) {
           // blockAdmission: the new admission's pods are not ready yet; the rest waits for them.
           holdForPodsReady(e.queue, entries);
           break;
@@ -107,7 +153,7 @@ final class AdmissionCycle {
       } else if (mode == FlavorMode.Preempt) {
         Explanation notPreempting = preempt(e);
         if (notPreempting == null) {
-          block(e.queue, e.bucket);
+          block(e.queue);
         } else {
           requeue(e, entries, notPreempting);
         }
@@ -115,7 +161,15 @@ final class AdmissionCycle {
         requeue(e, entries, explain(e));
       }
     }
-    return new CycleResult(admissions, engine.outstandingEvictions(), touched, engine, evaluations);
+  }
+
+  private CycleResult result() {
+    return new CycleResult(
+        admissions,
+        expectations.outstanding(),
+        expectations.takeFresh(),
+        status == null ? PendingReasons.NONE : status.reasonsOf(touched),
+        evaluations);
   }
 
   /**
@@ -136,6 +190,8 @@ final class AdmissionCycle {
     return true;
   }
 
+  // ---------------------------------------------------------------- 3. nominate
+
   private Entry nominate(ClusterQueueState cq) {
     if (cq.blocked) {
       return null;
@@ -143,25 +199,25 @@ final class AdmissionCycle {
     PendingPreemption p = cq.preemption;
     if (p != null) {
       // A preemptor keeps its place, even if a newcomer now sorts before it.
-      PendingWorkload pw = engine.pending.get(p.preemptorUid);
+      PendingWorkload pw = pending.pending(p.preemptorUid);
       if (pw != null && pw.bucket().state() == Bucket.State.ACTIVE) {
         if (!p.ready) {
-          block(cq, pw.bucket());
+          block(cq);
           return null;
         }
         Entry e = new Entry(cq, pw.bucket(), pw, assign(cq, pw.bucket()), cq.node.version());
         e.reserved = true;
-        e.frs = engine.flavorResources();
+        e.frs = quota.flavorResources();
         return e;
       }
-      engine.cancelPreemption(cq);
+      quota.cancelPreemption(cq);
     }
     Bucket head = cq.queue.headBucket();
     if (head == null) {
       return null;
     }
     Entry e = new Entry(cq, head, head.front(), assign(cq, head), cq.node.version());
-    e.frs = engine.flavorResources();
+    e.frs = quota.flavorResources();
     return e;
   }
 
@@ -170,20 +226,53 @@ final class AdmissionCycle {
     return assigner.assign(bucket.plan(cq.compiled), cq.node);
   }
 
+  // ---------------------------------------------------------------- 5. admit
+
+  /**
+   * Places the topology-aware podSets of a Fit entry on their flavors' nodes. On success the
+   * placements are held for the workload and {@link #admit} must follow.
+   */
+  private TopologyState.Result place(Entry e) {
+    TopologyState.Result placed =
+        topology.place(e.workloadUid(), e.bucket.podSets(), PodSetAssignment.of(e.assignment));
+    if (placed.refused() != null) {
+      pending.awaitTopology(e.queue);
+    } else {
+      tx.placed(e.workloadUid());
+    }
+    return placed;
+  }
+
+  /** Reserves quota for a Fit entry placed by {@link #place}: the workload is admitted. */
+  private void admit(Entry e, long now, List<PodSetAssignment> podSets) {
+    ClusterQueueState cq = e.queue;
+    Assignment a = e.assignment;
+    Workload w = pending.toWorkload(e.workload);
+    pending.admitted(e.workload, cq);
+    Admission admission =
+        new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
+    AdmittedWorkload held =
+        new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission);
+    quota.admit(held);
+    tx.admitted(held);
+    admissions.add(admission);
+    admittedThisCycle.add(admission.workloadUid());
+  }
+
   /** Requests the victims' evictions and returns null, or returns why it does not preempt. */
   private Explanation preempt(Entry e) {
     PreemptionContext ctx =
         new PreemptionContext(
             e,
-            engine.queues(),
-            engine.treeQueues(e.queue),
-            engine.flavorResources(),
+            quota.queues(),
+            quota.treeQueues(e.queue),
+            quota.flavorResources(),
             admittedThisCycle);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
     if (victims.isEmpty()) {
       if (ctx.leftOutFreshAdmissions()) {
         // Workloads admitted in this cycle are no candidates; look again next cycle.
-        engine.markDirty(e.queue);
+        pending.markDirty(e.queue);
       }
       return explain(e);
     }
@@ -195,21 +284,21 @@ final class AdmissionCycle {
     }
     // Evicting victims whose nodes would not hold it anyway only restarts them: they would be
     // admitted again behind it, and evicted again on the next wake.
-    Explanation unplaceable = engine.topologyRefusalAfterEvicting(e, victims);
+    Explanation unplaceable = topologyRefusalAfterEvicting(e, victims);
     if (unplaceable != null) {
       return unplaceable;
     }
     List<String> names = new ArrayList<>(victims.size());
     for (PreemptionPlanner.Victim v : victims) {
       claimedVictims.add(v.uid());
-      if (engine.requestPreemption(v, e) != null) {
+      if (requestEviction(v, e)) {
         names.add(v.uid());
       }
     }
     if (names.isEmpty()) {
       return explain(e);
     }
-    engine.reserveForPreemptor(e.queue, e.assignment);
+    quota.reserveForPreemptor(e.queue, e.assignment.frs(), e.assignment.usage());
     e.bucket.explain(
         Explanation.of(
             PendingReason.WaitingForPreemptedWorkloads,
@@ -219,6 +308,57 @@ final class AdmissionCycle {
                 + String.join(", ", names)));
     touched.add(e.bucket);
     return null;
+  }
+
+  /**
+   * Before a Preempt entry evicts anyone: why its topology-aware podSets could not be placed even
+   * once these victims are gone, or null. Null also when a victim holds no placement: its pods are
+   * bound pods the engine cannot tie to it, so what its eviction frees is unknown until it happens.
+   */
+  private Explanation topologyRefusalAfterEvicting(
+      Entry e, List<PreemptionPlanner.Victim> victims) {
+    List<String> uids = new ArrayList<>(victims.size());
+    for (PreemptionPlanner.Victim v : victims) {
+      if (!topology.holdsPlacements(v.uid())) {
+        return null;
+      }
+      uids.add(v.uid());
+    }
+    Explanation why =
+        topology.refusalWithout(uids, e.bucket.podSets(), PodSetAssignment.of(e.assignment));
+    if (why != null) {
+      pending.awaitTopology(e.queue);
+    }
+    return why;
+  }
+
+  /**
+   * Asks for a victim's eviction on behalf of a preemptor, who from now on keeps its place until
+   * the victim's quota is released. False when the victim is gone or already being evicted.
+   */
+  private boolean requestEviction(PreemptionPlanner.Victim victim, Entry preemptor) {
+    AdmittedWorkload a = quota.admitted(victim.uid());
+    if (a == null || a.evictionRequested) {
+      return false;
+    }
+    a.evictionRequested = true;
+    tx.evictionMarked(a);
+    quota.awaitVictim(preemptor.queue, preemptor.workloadUid(), victim.uid());
+    Eviction eviction =
+        new Eviction(
+            victim.uid(),
+            a.clusterQueue,
+            EvictionReason.Preempted,
+            "preempted to admit "
+                + preemptor.workload.name()
+                + " in ClusterQueue "
+                + preemptor.clusterQueue(),
+            victim.reason(),
+            preemptor.workloadUid());
+    if (expectations.expect(eviction)) {
+      tx.expectationAdded(eviction.workloadUid());
+    }
+    return true;
   }
 
   private static Explanation explain(Entry e) {
@@ -233,15 +373,17 @@ final class AdmissionCycle {
     return why;
   }
 
+  // ---------------------------------------------------------------- 6. requeue
+
   private void requeue(Entry e, PriorityQueue<Entry> entries, Explanation why) {
     touched.add(e.bucket);
     if (e.queue.spec.queueingStrategy() == QueueingStrategy.StrictFIFO) {
       e.bucket.explain(why);
-      block(e.queue, e.bucket);
+      block(e.queue);
       return;
     }
     e.queue.queue.park(e.bucket, why);
-    engine.registerWake(e.queue);
+    pending.registerWake(e.queue);
     Entry following = nominate(e.queue);
     if (following != null) {
       entries.add(following);
@@ -250,15 +392,15 @@ final class AdmissionCycle {
 
   /** The entries not decided yet wait, their queues kept dirty for the next cycle. */
   private void holdForPodsReady(ClusterQueueState admitting, PriorityQueue<Entry> entries) {
-    engine.markDirty(admitting);
+    pending.markDirty(admitting);
     for (Entry rest : entries) {
-      engine.markDirty(rest.queue);
+      pending.markDirty(rest.queue);
     }
     entries.clear();
   }
 
-  private void block(ClusterQueueState cq, Bucket bucket) {
+  private void block(ClusterQueueState cq) {
     cq.blocked = true;
-    engine.registerWake(cq);
+    pending.registerWake(cq);
   }
 }

@@ -11,9 +11,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A ClusterQueue as the engine tracks it: spec (null while unknown or deleted), compiled flavors,
- * its node in the quota tree, its usage (the truth, shared with the node), its pending queue and
- * its admitted workloads.
+ * A ClusterQueue as the engine tracks it, one record shared by the two stores (as Kueue keeps a
+ * ClusterQueue in its queue manager and another in its cache), each field changed by one of them:
+ * the {@link QuotaStore}'s spec (null while unknown or deleted), compiled flavors, node in the
+ * quota tree, usage (the truth, shared with the node), admitted workloads, terminating flag and
+ * waiting preemptor; the {@link PendingQueues}' pending queue and its dirty, blocked and waking
+ * flags.
  */
 final class ClusterQueueState {
   final String name;

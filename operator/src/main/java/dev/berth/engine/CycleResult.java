@@ -1,34 +1,30 @@
 package dev.berth.engine;
 
-import dev.berth.engine.queue.Bucket;
-import dev.berth.engine.queue.PendingWorkload;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What one admission cycle decided: admissions to write, evictions to perform, and the pending
- * workloads whose reason was (re)computed. Pending reasons are materialised on request from the
- * engine's current state, so read them before the next engine call.
+ * What one admission cycle decided: admissions to write, evictions to perform, and why the pending
+ * workloads it looked at still wait. A plain value, computed when the cycle ended: later engine
+ * calls do not change it.
  */
 public final class CycleResult {
   private final List<Admission> admissions;
   private final List<Eviction> evictions;
-  private final List<Bucket> touched;
-  private final AdmissionEngine engine;
+  private final List<Eviction> newEvictions;
+  private final PendingReasons pendingReasons;
   private final int evaluations;
-  private List<Eviction> newEvictions = List.of();
 
   CycleResult(
       List<Admission> admissions,
       List<Eviction> evictions,
-      List<Bucket> touched,
-      AdmissionEngine engine,
+      List<Eviction> newEvictions,
+      PendingReasons pendingReasons,
       int evaluations) {
-    this.admissions = admissions;
-    this.evictions = evictions;
-    this.touched = touched;
-    this.engine = engine;
+    this.admissions = List.copyOf(admissions);
+    this.evictions = List.copyOf(evictions);
+    this.newEvictions = List.copyOf(newEvictions);
+    this.pendingReasons = pendingReasons;
     this.evaluations = evaluations;
   }
 
@@ -49,27 +45,13 @@ public final class CycleResult {
     return newEvictions;
   }
 
-  CycleResult withNewEvictions(List<Eviction> fresh) {
-    this.newEvictions = fresh;
-    return this;
-  }
-
   /** How many flavor assignments the cycle computed (cost indicator for metrics). */
   public int evaluations() {
     return evaluations;
   }
 
-  /** Reasons of the workloads this cycle looked at and left pending, by UID. */
+  /** Reasons of the workloads this cycle looked at and left pending, by UID, as the cycle ended. */
   public Map<String, PendingStatus> pendingReasons() {
-    Map<String, PendingStatus> out = new LinkedHashMap<>();
-    for (Bucket b : touched) {
-      for (PendingWorkload w : b.members()) {
-        PendingStatus s = engine.status().pendingStatus(w.uid());
-        if (s != null) {
-          out.put(w.uid(), s);
-        }
-      }
-    }
-    return out;
+    return pendingReasons.byUid();
   }
 }

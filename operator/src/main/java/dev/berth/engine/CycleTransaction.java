@@ -1,6 +1,8 @@
 package dev.berth.engine;
 
+import dev.berth.engine.topology.TopologyState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -8,15 +10,19 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What one admission cycle changed in the engine, so that a cycle that throws part-way leaves
- * nothing behind (as Armada's scheduler aborts its cycle transaction and Volcano's Statement
- * discards its operations). Quota usage and the preemption bookkeeping are saved when the cycle
- * begins; admissions, topology placements and eviction requests are journalled as they happen.
- * {@link #abort()} undoes them all and rebuilds the quota tree, which also unparks and re-marks
- * every queue, so the next cycle decides everything again from the restored state.
+ * What one admission cycle changed in the engine's stores, so that a cycle that throws part-way
+ * leaves nothing behind (as Armada's scheduler aborts its cycle transaction and Volcano's Statement
+ * discards its operations). The quota store's usage and preemption bookkeeping are saved when the
+ * cycle begins; admissions (taken out of the pending queues), topology placements and eviction
+ * requests are journalled as they happen. {@link #abort()} undoes them all and rebuilds the quota
+ * tree, which also unparks and re-marks every pending queue, so the next cycle decides everything
+ * again from the restored state.
  */
 final class CycleTransaction {
-  private final AdmissionEngine engine;
+  private final QuotaStore quota;
+  private final PendingQueues pending;
+  private final TopologyState topology;
+  private final EvictionExpectations expectations;
   private final Map<ClusterQueueState, long[]> usage = new HashMap<>();
   private final Map<ClusterQueueState, Saved> preemptions = new HashMap<>();
   private final Map<String, PendingPreemption> preemptionOfVictim;
@@ -34,10 +40,17 @@ final class CycleTransaction {
       long[] reserved,
       boolean ready) {}
 
-  CycleTransaction(AdmissionEngine engine, Map<String, PendingPreemption> preemptionOfVictim) {
-    this.engine = engine;
-    this.preemptionOfVictim = new HashMap<>(preemptionOfVictim);
-    for (ClusterQueueState cq : engine.queues().values()) {
+  CycleTransaction(
+      QuotaStore quota,
+      PendingQueues pending,
+      TopologyState topology,
+      EvictionExpectations expectations) {
+    this.quota = quota;
+    this.pending = pending;
+    this.topology = topology;
+    this.expectations = expectations;
+    this.preemptionOfVictim = new HashMap<>(quota.preemptionOfVictim());
+    for (ClusterQueueState cq : quota.queues().values()) {
       usage.put(cq, cq.usage.clone());
       PendingPreemption p = cq.preemption;
       if (p != null) {
@@ -70,21 +83,23 @@ final class CycleTransaction {
     newExpectations.add(uid);
   }
 
-  /** Puts the engine back as it was before the cycle. */
-  void abort(Map<String, PendingPreemption> liveVictimMap, Map<String, Eviction> expectations) {
+  /** Puts the stores back as they were before the cycle. */
+  void abort() {
     for (int i = admitted.size() - 1; i >= 0; i--) {
-      engine.unadmit(admitted.get(i));
+      // Usage is not given back here: it is restored as a whole below.
+      AdmittedWorkload a = admitted.get(i);
+      quota.unhold(a);
+      topology.release(a.workload.uid());
+      pending.add(a.workload);
     }
     for (String uid : placed) {
-      engine.releasePlacement(uid);
+      topology.release(uid);
     }
     for (AdmittedWorkload a : evictionMarks) {
       a.evictionRequested = false;
     }
-    for (String uid : newExpectations) {
-      expectations.remove(uid);
-    }
-    for (ClusterQueueState cq : engine.queues().values()) {
+    expectations.forgetAll(newExpectations);
+    for (ClusterQueueState cq : quota.queues().values()) {
       Saved s = preemptions.get(cq);
       cq.preemption = s == null ? null : s.p;
       if (s != null) {
@@ -99,12 +114,12 @@ final class CycleTransaction {
       long[] saved = usage.get(cq);
       if (saved != null) {
         // The node shares this array: restore in place, cohort usage follows on the rebuild.
-        java.util.Arrays.fill(cq.usage, 0);
+        Arrays.fill(cq.usage, 0);
         System.arraycopy(saved, 0, cq.usage, 0, Math.min(saved.length, cq.usage.length));
       }
     }
-    liveVictimMap.clear();
-    liveVictimMap.putAll(preemptionOfVictim);
-    engine.rebuildTree();
+    quota.preemptionOfVictim().clear();
+    quota.preemptionOfVictim().putAll(preemptionOfVictim);
+    quota.rebuildTree();
   }
 }

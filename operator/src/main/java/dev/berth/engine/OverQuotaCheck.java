@@ -16,20 +16,20 @@ final class OverQuotaCheck {
   private OverQuotaCheck() {}
 
   /** The workloads to evict, newest admission first; empty when the tree is within quota. */
-  static List<AdmittedWorkload> victims(AdmissionEngine engine, AdmittedWorkload observed) {
-    ClusterQueueState cq = engine.queues().get(observed.clusterQueue);
+  static List<AdmittedWorkload> victims(QuotaStore quota, AdmittedWorkload observed) {
+    ClusterQueueState cq = quota.find(observed.clusterQueue);
     if (cq.node == null || !cq.node.active()) {
       return List.of();
     }
     List<AdmittedWorkload> leaving = new ArrayList<>();
     List<AdmittedWorkload> candidates = new ArrayList<>();
-    for (ClusterQueueState q : engine.treeQueues(cq)) {
+    for (ClusterQueueState q : quota.treeQueues(cq)) {
       for (AdmittedWorkload a : q.admitted.values()) {
         (a.evictionRequested ? leaving : candidates).add(a);
       }
     }
     for (AdmittedWorkload a : leaving) {
-      remove(engine, a);
+      remove(quota, a);
     }
     List<AdmittedWorkload> taken = new ArrayList<>();
     if (!within(cq.node, observed.frs)) {
@@ -41,7 +41,7 @@ final class OverQuotaCheck {
         if (!sharesAny(a, observed)) {
           continue;
         }
-        remove(engine, a);
+        remove(quota, a);
         taken.add(a);
         if (within(cq.node, observed.frs)) {
           break;
@@ -49,10 +49,10 @@ final class OverQuotaCheck {
       }
     }
     for (AdmittedWorkload a : taken) {
-      restore(engine, a);
+      restore(quota, a);
     }
     for (AdmittedWorkload a : leaving) {
-      restore(engine, a);
+      restore(quota, a);
     }
     return taken;
   }
@@ -80,15 +80,15 @@ final class OverQuotaCheck {
     return false;
   }
 
-  private static void remove(AdmissionEngine engine, AdmittedWorkload a) {
-    QuotaNode n = engine.queues().get(a.clusterQueue).node;
+  private static void remove(QuotaStore quota, AdmittedWorkload a) {
+    QuotaNode n = quota.find(a.clusterQueue).node;
     for (int k = 0; k < a.frs.length; k++) {
       QuotaTree.removeUsage(n, a.frs[k], a.usage[k]);
     }
   }
 
-  private static void restore(AdmissionEngine engine, AdmittedWorkload a) {
-    QuotaNode n = engine.queues().get(a.clusterQueue).node;
+  private static void restore(QuotaStore quota, AdmittedWorkload a) {
+    QuotaNode n = quota.find(a.clusterQueue).node;
     for (int k = 0; k < a.frs.length; k++) {
       QuotaTree.addUsage(n, a.frs[k], a.usage[k]);
     }

@@ -1,9 +1,11 @@
 package dev.berth.engine;
 
+import dev.berth.engine.model.Cohort;
 import dev.berth.engine.queue.PendingWorkload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +57,7 @@ final class StartEstimator {
   }
 
   Map<String, StartEstimate> run(long now) {
-    if (source.pending.isEmpty()) {
+    if (source.pendingQueues().pending().isEmpty()) {
       return Map.of();
     }
     AdmissionEngine sim = source.simulationCopy();
@@ -65,7 +67,7 @@ final class StartEstimator {
     // Per cohort tree: what a start there rests on, and the workloads nothing says the end of.
     Map<String, Set<String>> assumed = new HashMap<>();
     Map<String, Integer> neverEnding = new HashMap<>();
-    for (AdmittedWorkload a : sim.admitted.values()) {
+    for (AdmittedWorkload a : sim.quotaStore().admitted()) {
       End end =
           a.evictionRequested
               ? new End(now, a.workload.uid(), BEING_EVICTED, treeOf(sim, a.clusterQueue))
@@ -79,7 +81,7 @@ final class StartEstimator {
       }
     }
     Map<String, StartEstimate> out = new LinkedHashMap<>();
-    Set<String> targets = source.pending.keySet();
+    Set<String> targets = source.pendingQueues().pendingUids();
     long t = now;
     int cycles = 0;
     while (cycles < MAX_CYCLES && out.size() < Math.min(MAX_STARTS, targets.size())) {
@@ -129,7 +131,7 @@ final class StartEstimator {
     }
     rest.sort(null);
     for (String uid : rest) {
-      PendingWorkload pw = source.pending.get(uid);
+      PendingWorkload pw = source.pendingQueues().pending(uid);
       int stuck = neverEnding.getOrDefault(treeOf(sim, pw.bucket().queue().clusterQueue()), 0);
       out.put(
           uid,
@@ -203,14 +205,14 @@ final class StartEstimator {
    * ends within it can let its workloads start.
    */
   private static String treeOf(AdmissionEngine sim, String clusterQueue) {
-    ClusterQueueState cq = sim.queues.get(clusterQueue);
+    ClusterQueueState cq = sim.quotaStore().find(clusterQueue);
     String cohort = cq == null || cq.spec == null ? null : cq.spec.cohort();
     if (cohort == null) {
       return "cq/" + clusterQueue;
     }
-    Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     while (seen.add(cohort)) {
-      dev.berth.engine.model.Cohort c = sim.cohorts.get(cohort);
+      Cohort c = sim.quotaStore().cohort(cohort);
       if (c == null || c.parentName() == null) {
         break;
       }

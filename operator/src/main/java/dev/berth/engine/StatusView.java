@@ -3,6 +3,7 @@ package dev.berth.engine;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.FlavorQuotas;
 import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.PodSet;
 import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.model.ResourceGroup;
 import dev.berth.engine.model.ResourceQuota;
@@ -12,27 +13,36 @@ import dev.berth.engine.queue.PendingWorkload;
 import dev.berth.engine.quota.QuotaNode;
 import dev.berth.engine.quota.QuotaTree;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What the operator turns into status and metrics: why each workload waits and where it stands,
  * counts per ClusterQueue and LocalQueue, usage and borrowing per flavor-resource, and why a queue
- * or cohort is inactive. Reads the engine's state; same single-thread contract.
+ * or cohort is inactive. Reads the pending queues and the quota store through their queries, never
+ * changing what they hold; same single-thread contract as the engine.
  */
 public final class StatusView {
-  private final AdmissionEngine engine;
+  private final PendingQueues pending;
+  private final QuotaStore quota;
+  private final Function<String, StartEstimate> estimates;
 
-  StatusView(AdmissionEngine engine) {
-    this.engine = engine;
+  StatusView(PendingQueues pending, QuotaStore quota, Function<String, StartEstimate> estimates) {
+    this.pending = pending;
+    this.quota = quota;
+    this.estimates = estimates;
   }
 
   /** Why a pending workload waits, or null if the engine does not know it as pending. */
   public PendingStatus pendingStatus(String uid) {
-    PendingWorkload pw = engine.pending.get(uid);
+    PendingWorkload pw = pending.pending(uid);
     if (pw == null) {
-      LocalQueueState lq = engine.unrouted.get(uid);
+      LocalQueueState lq = pending.unroutedQueue(uid);
       return lq == null
           ? null
           : new PendingStatus(
@@ -41,25 +51,69 @@ public final class StatusView {
               Explanation.of(
                   PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist"));
     }
-    Bucket b = pw.bucket();
-    ClusterQueueState cq = engine.queues.get(b.queue().clusterQueue());
-    engine.ensureTree();
+    quota.ensureTree();
+    ClusterQueueState cq = quota.find(pw.bucket().queue().clusterQueue());
+    return new PendingStatus(uid, cq.name, why(cq, pw.bucket(), isHead(cq, pw)));
+  }
+
+  /**
+   * The reasons of every workload of these buckets, as a cycle leaves them. All but a queue's head
+   * share their bucket's reason, so it is worked out once per bucket.
+   */
+  PendingReasons reasonsOf(Collection<Bucket> buckets) {
+    if (buckets.isEmpty()) {
+      return PendingReasons.NONE;
+    }
+    quota.ensureTree();
+    List<PendingReasons.Group> groups = new ArrayList<>(buckets.size());
+    for (Bucket b : buckets) {
+      ClusterQueueState cq = quota.find(b.queue().clusterQueue());
+      String[] uids = new String[b.size()];
+      // Without a waiting preemptor only the front of the head bucket (its first member) is head.
+      String preemptor = cq.preemption == null ? null : cq.preemption.preemptorUid;
+      int head = preemptor == null && cq.queue.headBucket() == b ? 0 : -1;
+      int i = 0;
+      for (PendingWorkload w : b.members()) {
+        if (preemptor != null && preemptor.equals(w.uid())) {
+          head = i;
+        }
+        uids[i++] = w.uid();
+      }
+      if (uids.length == 0) {
+        continue;
+      }
+      groups.add(
+          new PendingReasons.Group(
+              cq.name,
+              uids,
+              head,
+              head < 0 ? null : why(cq, b, true),
+              uids.length > (head < 0 ? 0 : 1) ? why(cq, b, false) : null));
+    }
+    return new PendingReasons(groups);
+  }
+
+  /** Whether the workload is the one its queue looks at (a waiting preemptor keeps its place). */
+  private static boolean isHead(ClusterQueueState cq, PendingWorkload pw) {
+    if (cq.preemption != null) {
+      return cq.preemption.preemptorUid.equals(pw.uid());
+    }
+    Bucket head = cq.queue.headBucket();
+    return head == pw.bucket() && head.front() == pw;
+  }
+
+  private Explanation why(ClusterQueueState cq, Bucket b, boolean isHead) {
     Explanation why = cq.inadmissible();
     if (why == null && b.state() != Bucket.State.ACTIVE) {
       why = b.explanation();
     }
     if (why == null) {
       Bucket head = cq.queue.headBucket();
-      // A waiting preemptor keeps its place even when a newcomer sorts before it.
-      boolean isHead =
-          cq.preemption != null
-              ? cq.preemption.preemptorUid.equals(uid)
-              : head == b && b.front() == pw;
       if (cq.blocked && isHead) {
         why = b.explanation();
       } else if (cq.blocked && head != null) {
         PendingWorkload preemptor =
-            cq.preemption == null ? null : engine.pending.get(cq.preemption.preemptorUid);
+            cq.preemption == null ? null : pending.pending(cq.preemption.preemptorUid);
         String headName = preemptor != null ? preemptor.name() : head.front().name();
         why =
             cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
@@ -76,14 +130,15 @@ public final class StatusView {
     }
     if (why == null) {
       why =
-          engine
-              .admissionBlockedBy()
+          quota
+              .podsReady()
+              .blocker()
               .map(
                   blocker ->
                       Explanation.of(
                           PendingReason.WaitingForPodsReady,
                           "waiting for the pods of admitted workload "
-                              + engine.admitted.get(blocker).admission.name()
+                              + quota.admitted(blocker).admission.name()
                               + " to be ready (waitForPodsReady"
                               + " blockAdmission)"))
               .orElse(null);
@@ -91,16 +146,16 @@ public final class StatusView {
     if (why == null) {
       why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
     }
-    return new PendingStatus(uid, cq.name, why);
+    return why;
   }
 
   /** Why each pending workload waits, those without a LocalQueue included. */
   public List<PendingStatus> pendingStatuses() {
-    List<PendingStatus> out = new ArrayList<>(engine.pending.size() + engine.unrouted.size());
-    for (String uid : engine.pending.keySet()) {
+    List<PendingStatus> out = new ArrayList<>(pending.size());
+    for (String uid : pending.pendingUids()) {
       out.add(pendingStatus(uid));
     }
-    for (String uid : engine.unrouted.keySet()) {
+    for (String uid : pending.unroutedUids()) {
       out.add(pendingStatus(uid));
     }
     return out;
@@ -111,22 +166,22 @@ public final class StatusView {
    * reasons (the visibility API). Empty for an unknown ClusterQueue.
    */
   public List<PendingEntry> pendingWorkloads(String clusterQueue) {
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    ClusterQueueState cq = quota.find(clusterQueue);
     List<PendingEntry> out = new ArrayList<>();
     if (cq == null) {
       return out;
     }
-    Map<LocalQueueState, Integer> perLocalQueue = new java.util.HashMap<>();
+    Map<LocalQueueState, Integer> perLocalQueue = new HashMap<>();
     for (PendingWorkload w : cq.queue.inOrder()) {
       Bucket b = w.bucket();
       LocalQueueState lq = b.localQueue();
       int local = perLocalQueue.merge(lq, 1, Integer::sum) - 1;
-      Map<String, Long> requests = new java.util.TreeMap<>();
-      for (dev.berth.engine.model.PodSet ps : b.podSets()) {
+      Map<String, Long> requests = new TreeMap<>();
+      for (PodSet ps : b.podSets()) {
         ps.requests().forEach((r, v) -> requests.merge(r, v * ps.count(), Long::sum));
       }
       PendingStatus why = pendingStatus(w.uid());
-      StartEstimate est = engine.startEstimate(w.uid());
+      StartEstimate est = estimates.apply(w.uid());
       out.add(
           new PendingEntry(
               w.uid(),
@@ -146,9 +201,9 @@ public final class StatusView {
     return out;
   }
 
-  /** Position of each engine.pending workload of a ClusterQueue (0 = head), in queue order. */
+  /** Position of each pending workload of a ClusterQueue (0 = head), in queue order. */
   public Map<String, Integer> queuePositions(String clusterQueue) {
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    ClusterQueueState cq = quota.find(clusterQueue);
     Map<String, Integer> out = new LinkedHashMap<>();
     if (cq != null) {
       for (PendingWorkload w : cq.queue.inOrder()) {
@@ -158,14 +213,14 @@ public final class StatusView {
     return out;
   }
 
-  /** Position of each engine.pending workload of a LocalQueue among that LocalQueue's workloads. */
+  /** Position of each pending workload of a LocalQueue among that LocalQueue's workloads. */
   public Map<String, Integer> localQueuePositions(String namespace, String name) {
-    LocalQueueState lq = engine.localQueues.get(namespace + "/" + name);
+    LocalQueueState lq = pending.findLocalQueue(namespace + "/" + name);
     Map<String, Integer> out = new LinkedHashMap<>();
     if (lq == null || lq.spec() == null) {
       return out;
     }
-    ClusterQueueState cq = engine.queues.get(lq.spec().clusterQueue());
+    ClusterQueueState cq = quota.find(lq.spec().clusterQueue());
     for (PendingWorkload w : cq.queue.inOrder()) {
       if (w.bucket().localQueue() == lq) {
         out.put(w.uid(), out.size());
@@ -175,11 +230,11 @@ public final class StatusView {
   }
 
   public QueueCounts clusterQueueCounts(String name) {
-    ClusterQueueState cq = engine.queues.get(name);
+    ClusterQueueState cq = quota.find(name);
     if (cq == null) {
       return new QueueCounts(0, 0, 0, 0);
     }
-    engine.ensureTree();
+    quota.ensureTree();
     int active = cq.queue.activeCount();
     int inadmissible = cq.queue.inadmissibleCount();
     if (!cq.admissible()) {
@@ -190,14 +245,14 @@ public final class StatusView {
   }
 
   public QueueCounts localQueueCounts(String namespace, String name) {
-    LocalQueueState lq = engine.localQueues.get(namespace + "/" + name);
+    LocalQueueState lq = pending.findLocalQueue(namespace + "/" + name);
     if (lq == null) {
       return new QueueCounts(0, 0, 0, 0);
     }
-    engine.ensureTree();
+    quota.ensureTree();
     int active = lq.pendingActive();
     int inadmissible = lq.pendingInadmissible();
-    ClusterQueueState cq = lq.spec() == null ? null : engine.queues.get(lq.spec().clusterQueue());
+    ClusterQueueState cq = lq.spec() == null ? null : quota.find(lq.spec().clusterQueue());
     if (cq == null || !cq.admissible()) {
       inadmissible += active;
       active = 0;
@@ -207,7 +262,7 @@ public final class StatusView {
 
   /** Usage of every flavor-resource of a ClusterQueue, in spec order (flavorsReservation). */
   public List<FlavorUsage> usage(String clusterQueue) {
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    ClusterQueueState cq = quota.find(clusterQueue);
     List<FlavorUsage> out = new ArrayList<>();
     if (cq == null || cq.spec == null) {
       return out;
@@ -215,7 +270,7 @@ public final class StatusView {
     for (ResourceGroup g : cq.spec.resourceGroups()) {
       for (FlavorQuotas f : g.flavors()) {
         for (ResourceQuota q : f.resources()) {
-          int fr = engine.frs.find(f.name(), q.name());
+          int fr = quota.flavorResources().find(f.name(), q.name());
           long total = fr < 0 ? 0 : cq.usage(fr);
           out.add(
               new FlavorUsage(
@@ -232,8 +287,8 @@ public final class StatusView {
 
   /** Usage of one flavor-resource by a ClusterQueue, in canonical units. */
   public long usage(String clusterQueue, String flavor, String resource) {
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
-    int fr = engine.frs.find(flavor, resource);
+    ClusterQueueState cq = quota.find(clusterQueue);
+    int fr = quota.flavorResources().find(flavor, resource);
     return cq == null || fr < 0 ? 0 : cq.usage(fr);
   }
 
@@ -243,12 +298,12 @@ public final class StatusView {
    * weight 0 while borrowing.
    */
   public long weightedShare(String clusterQueue) {
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
+    ClusterQueueState cq = quota.find(clusterQueue);
     if (cq == null) {
       return 0;
     }
-    engine.ensureTree();
-    return DominantResourceShare.of(cq, engine.frs, null, null);
+    quota.ensureTree();
+    return DominantResourceShare.of(cq, quota.flavorResources(), null, null);
   }
 
   /**
@@ -257,42 +312,44 @@ public final class StatusView {
    * parent's pool, weight 1. 0 for a root cohort, an unknown or an inactive one.
    */
   public long cohortWeightedShare(String cohort) {
-    engine.ensureTree();
-    QuotaNode n = engine.tree.cohort(cohort);
-    return n == null || !n.active() ? 0 : DominantResourceShare.ofCohort(n, engine.frs);
+    quota.ensureTree();
+    QuotaNode n = quota.tree().cohort(cohort);
+    return n == null || !n.active()
+        ? 0
+        : DominantResourceShare.ofCohort(n, quota.flavorResources());
   }
 
   /** Why a ClusterQueue is not active (its Active condition), or null when it is. */
   public String clusterQueueInactiveMessage(String name) {
-    ClusterQueueState cq = engine.queues.get(name);
+    ClusterQueueState cq = quota.find(name);
     if (cq == null) {
       return "ClusterQueue " + name + " doesn't exist";
     }
-    engine.ensureTree();
+    quota.ensureTree();
     Explanation why = cq.inadmissible();
     return why == null ? null : why.message();
   }
 
   /** Why a cohort is inactive (a cycle), or null. */
   public String cohortInactiveMessage(String name) {
-    engine.ensureTree();
-    QuotaNode n = engine.tree.cohort(name);
+    quota.ensureTree();
+    QuotaNode n = quota.tree().cohort(name);
     return n == null ? null : n.inactiveMessage();
   }
 
   /** Quota of a cohort's subtree for one flavor-resource (nominal plus what children lend). */
   public long cohortSubtreeQuota(String cohort, String flavor, String resource) {
-    engine.ensureTree();
-    QuotaNode n = engine.tree.cohort(cohort);
-    int fr = engine.frs.find(flavor, resource);
+    quota.ensureTree();
+    QuotaNode n = quota.tree().cohort(cohort);
+    int fr = quota.flavorResources().find(flavor, resource);
     return n == null || fr < 0 ? 0 : n.subtreeQuota(fr);
   }
 
   /** What a ClusterQueue could take of a flavor-resource right now. */
   public long available(String clusterQueue, String flavor, String resource) {
-    engine.ensureTree();
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
-    int fr = engine.frs.find(flavor, resource);
+    quota.ensureTree();
+    ClusterQueueState cq = quota.find(clusterQueue);
+    int fr = quota.flavorResources().find(flavor, resource);
     return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.available(cq.node, fr);
   }
 
@@ -301,9 +358,9 @@ public final class StatusView {
    * in use: its nominal quota plus all it may borrow under every limit on the way up.
    */
   public long potentialAvailable(String clusterQueue, String flavor, String resource) {
-    engine.ensureTree();
-    ClusterQueueState cq = engine.queues.get(clusterQueue);
-    int fr = engine.frs.find(flavor, resource);
+    quota.ensureTree();
+    ClusterQueueState cq = quota.find(clusterQueue);
+    int fr = quota.flavorResources().find(flavor, resource);
     return cq == null || cq.node == null || fr < 0 ? 0 : QuotaTree.potentialAvailable(cq.node, fr);
   }
 }

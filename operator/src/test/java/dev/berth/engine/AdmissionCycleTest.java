@@ -7,6 +7,7 @@ import static dev.berth.engine.Builders.workload;
 import static dev.berth.engine.model.PendingReason.WaitingForQuota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.engine.model.PendingReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -215,5 +216,27 @@ class AdmissionCycleTest {
       runs.add(e.runCycle(0).admissions().stream().map(Admission::name).toList());
     }
     assertThat(runs.get(0)).isEqualTo(runs.get(1)).isNotEmpty();
+  }
+
+  @Test
+  void aCycleResultIsAValueThatLaterEngineCallsDoNotChange() {
+    AdmissionEngine e = new AdmissionEngine();
+    e.upsertResourceFlavor(flavor("default").build());
+    e.upsertClusterQueue(clusterQueue("a").flavor("default").res("cpu", "1").build());
+    e.upsertNamespace("default", java.util.Map.of());
+    e.upsertLocalQueue(localQueue("la", "a"));
+    e.upsertWorkload(workload("head").queue("la").podSet("main", 1, "cpu", "2").build());
+    e.upsertWorkload(workload("next").queue("la").created(1).podSet("main", 1, "cpu", "2").build());
+    CycleResult result = e.runCycle(1);
+    java.util.Map<String, PendingStatus> asDecided = java.util.Map.copyOf(result.pendingReasons());
+    assertThat(asDecided).containsOnlyKeys("head", "next");
+    assertThat(asDecided.get("next").reason()).isEqualTo(PendingReason.ExceedsMaxQuota);
+
+    e.removeWorkload("head");
+    e.upsertClusterQueue(clusterQueue("a").flavor("default").res("cpu", "4").build());
+    e.runCycle(2);
+
+    assertThat(result.pendingReasons()).isEqualTo(asDecided);
+    assertThat(result.admissions()).isEmpty();
   }
 }

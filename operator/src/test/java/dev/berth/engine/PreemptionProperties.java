@@ -113,12 +113,12 @@ class PreemptionProperties {
       return;
     }
     assertThat(r.admissions()).isEmpty();
-    ClusterQueueState cq = c.engine.queues.get(c.queueOf(preemptor));
+    ClusterQueueState cq = c.engine.quotaStore().find(c.queueOf(preemptor));
     PreemptionPolicy policy = cq.spec.preemption();
     List<AdmittedWorkload> victims = new ArrayList<>();
     for (Eviction e : r.evictions()) {
       assertThat(e.preemptorUid()).isEqualTo(p.uid());
-      AdmittedWorkload v = c.engine.admitted.get(e.workloadUid());
+      AdmittedWorkload v = c.engine.quotaStore().admitted(e.workloadUid());
       victims.add(v);
       int vp = v.workload.priority();
       switch (e.preemptionReason()) {
@@ -160,7 +160,7 @@ class PreemptionProperties {
     for (int i = 0; i < waiting.reservedFrs.length; i++) {
       QuotaTree.removeUsage(cq.node, waiting.reservedFrs[i], waiting.reserved[i]);
     }
-    PendingWorkload pw = c.engine.pending.get(p.uid());
+    PendingWorkload pw = c.engine.pendingQueues().pending(p.uid());
     Assignment a = new FlavorAssigner().assign(pw.bucket().plan(cq.compiled), cq.node);
     assertThat(a.mode()).isEqualTo(FlavorMode.Preempt);
     victims.forEach(c::remove);
@@ -237,7 +237,9 @@ class PreemptionProperties {
       @ForAll @Size(min = 3, max = 10) List<@From("job") Job> running,
       @ForAll @Size(min = 1, max = 40) List<@From("op") Op> ops) {
     Cluster c = new Cluster(queues, running);
-    Set<String> admitted = new HashSet<>(c.engine.admitted.keySet());
+    Set<String> admitted =
+        new HashSet<>(
+            c.engine.quotaStore().admitted().stream().map(a -> a.workload.uid()).toList());
     Map<String, String> victimOf = new java.util.HashMap<>();
     List<String> evicting = new ArrayList<>();
     int[] evictions = {0};
@@ -254,7 +256,7 @@ class PreemptionProperties {
                       evicting.remove(uid);
                     });
         case 6 -> {
-          List<String> pending = new ArrayList<>(c.engine.pending.keySet());
+          List<String> pending = new ArrayList<>(c.engine.pendingQueues().pendingUids());
           java.util.Collections.sort(pending);
           if (!pending.isEmpty()) {
             c.engine.removeWorkload(pending.get(op.a() % pending.size()));
@@ -431,14 +433,14 @@ class PreemptionProperties {
     }
 
     void remove(AdmittedWorkload w) {
-      QuotaNode n = engine.queues.get(w.clusterQueue).node;
+      QuotaNode n = engine.quotaStore().find(w.clusterQueue).node;
       for (int k = 0; k < w.frs.length; k++) {
         QuotaTree.removeUsage(n, w.frs[k], w.usage[k]);
       }
     }
 
     void restore(AdmittedWorkload w) {
-      QuotaNode n = engine.queues.get(w.clusterQueue).node;
+      QuotaNode n = engine.quotaStore().find(w.clusterQueue).node;
       for (int k = 0; k < w.frs.length; k++) {
         QuotaTree.addUsage(n, w.frs[k], w.usage[k]);
       }

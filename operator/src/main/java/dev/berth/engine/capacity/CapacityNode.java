@@ -1,5 +1,6 @@
 package dev.berth.engine.capacity;
 
+import dev.berth.engine.model.NodeLabelMatcher;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -28,11 +29,6 @@ public record CapacityNode(
 
   /** Whether the node carries every one of the flavor's node labels. */
   public boolean matches(Map<String, String> nodeLabels) {
-    for (Map.Entry<String, String> e : nodeLabels.entrySet()) {
-      if (!e.getValue().equals(labels.get(e.getKey()))) {
-        return false;
-      }
-    }
-    return true;
+    return NodeLabelMatcher.carriesAll(labels, nodeLabels);
   }
 }

@@ -1,7 +1,6 @@
 package dev.berth.engine.flavor;
 
-import dev.berth.engine.model.LabelSelectorRequirement;
-import dev.berth.engine.model.NodeSelectorTerm;
+import dev.berth.engine.model.NodeLabelMatcher;
 import dev.berth.engine.model.PodSet;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.Taint;
@@ -28,20 +27,19 @@ public final class FlavorMatcher {
           + " asks for a topology";
     }
     Map<String, String> labels = flavor.nodeLabels();
-    for (Map.Entry<String, String> sel : podSet.nodeSelector().entrySet()) {
-      String have = labels.get(sel.getKey());
-      if (have != null && !have.equals(sel.getValue())) {
-        return "flavor "
-            + flavor.name()
-            + " has node label "
-            + sel.getKey()
-            + "="
-            + have
-            + ", nodeSelector wants "
-            + sel.getValue();
-      }
+    String key = NodeLabelMatcher.contradictedKey(podSet.nodeSelector(), labels, true);
+    if (key != null) {
+      return "flavor "
+          + flavor.name()
+          + " has node label "
+          + key
+          + "="
+          + labels.get(key)
+          + ", nodeSelector wants "
+          + podSet.nodeSelector().get(key);
     }
-    if (!podSet.requiredNodeAffinity().isEmpty() && !anyTermMatches(podSet, labels)) {
+    if (!podSet.requiredNodeAffinity().isEmpty()
+        && !NodeLabelMatcher.anyTermMatches(podSet.requiredNodeAffinity(), labels, true)) {
       return "flavor "
           + flavor.name()
           + " node labels "
@@ -56,23 +54,6 @@ public final class FlavorMatcher {
       }
     }
     return null;
-  }
-
-  private static boolean anyTermMatches(PodSet podSet, Map<String, String> labels) {
-    for (NodeSelectorTerm term : podSet.requiredNodeAffinity()) {
-      boolean ok = true;
-      for (LabelSelectorRequirement req : term.matchExpressions()) {
-        // A key the flavor does not pin may be satisfied by the scheduler on any of its nodes.
-        if (labels.containsKey(req.key()) && !req.matchesValue(labels.get(req.key()))) {
-          ok = false;
-          break;
-        }
-      }
-      if (ok) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean tolerated(Taint taint, java.util.List<Toleration> tolerations) {

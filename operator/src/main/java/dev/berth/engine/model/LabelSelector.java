@@ -14,10 +14,8 @@ public record LabelSelector(
   }
 
   public boolean matches(Map<String, String> labels) {
-    for (Map.Entry<String, String> e : matchLabels.entrySet()) {
-      if (!e.getValue().equals(labels.get(e.getKey()))) {
-        return false;
-      }
+    if (!NodeLabelMatcher.carriesAll(labels, matchLabels)) {
+      return false;
     }
     for (LabelSelectorRequirement r : matchExpressions) {
       if (!r.matches(labels)) {

@@ -1,5 +1,6 @@
 package dev.berth.engine.topology;
 
+import dev.berth.engine.model.NodeLabelMatcher;
 import dev.berth.engine.model.Taint;
 import dev.berth.engine.model.Toleration;
 import java.util.ArrayList;
@@ -341,10 +342,8 @@ public final class NodeInventory {
       if (!n.ready() || n.unschedulable()) {
         return false;
       }
-      for (Map.Entry<String, String> e : nodeLabels.entrySet()) {
-        if (!e.getValue().equals(n.labels().get(e.getKey()))) {
-          return false;
-        }
+      if (!NodeLabelMatcher.carriesAll(n.labels(), nodeLabels)) {
+        return false;
       }
       for (String level : topology.nodeLevels()) {
         if (!n.labels().containsKey(level)) {

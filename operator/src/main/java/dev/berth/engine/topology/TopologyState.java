@@ -1,20 +1,13 @@
-package dev.berth.engine;
+package dev.berth.engine.topology;
 
+import dev.berth.engine.PodSetAssignment;
 import dev.berth.engine.model.Explanation;
-import dev.berth.engine.model.LabelSelectorRequirement;
-import dev.berth.engine.model.NodeSelectorTerm;
+import dev.berth.engine.model.NodeLabelMatcher;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.PodSet;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.Taint;
 import dev.berth.engine.model.Toleration;
-import dev.berth.engine.topology.NodeInventory;
-import dev.berth.engine.topology.NodeSubDomain;
-import dev.berth.engine.topology.Placement;
-import dev.berth.engine.topology.Topology;
-import dev.berth.engine.topology.TopologyAssignment;
-import dev.berth.engine.topology.TopologyNode;
-import dev.berth.engine.topology.TopologyPlacer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -38,7 +31,7 @@ import java.util.TreeMap;
  * <p>Pods of a placed podSet must not be passed as bound pods: their capacity is taken by the
  * placement from admission until release.
  */
-final class TopologyState {
+public final class TopologyState {
   /** The UID a trial placement is held under; no Kubernetes UID looks like it. */
   private static final String PROBE = "\u0000probe";
 
@@ -75,13 +68,13 @@ final class TopologyState {
   /**
    * The outcome of placing a workload: one assignment per podSet (null when quota alone decides).
    */
-  record Result(List<PodSetAssignment> podSets, Explanation refused) {}
+  public record Result(List<PodSetAssignment> podSets, Explanation refused) {}
 
   /**
    * Gives another engine's topology state the same topologies, nodes and bound pods (the start-time
    * replay's copy; placements come with its recorded admissions).
    */
-  void copyTo(TopologyState other) {
+  public void copyTo(TopologyState other) {
     topologies.values().forEach(other::upsertTopology);
     nodes.values().forEach(other::upsertNode);
     boundPods.forEach((uid, p) -> other.upsertBoundPod(uid, p.node(), p.subDomain(), p.requests()));
@@ -90,7 +83,7 @@ final class TopologyState {
   // ---------------------------------------------------------------- observations
 
   /** Returns true when the change can free capacity (waiting workloads should look again). */
-  boolean upsertTopology(Topology topology) {
+  public boolean upsertTopology(Topology topology) {
     if (topology.equals(topologies.put(topology.name(), topology))) {
       return false;
     }
@@ -98,13 +91,13 @@ final class TopologyState {
     return true;
   }
 
-  void deleteTopology(String name) {
+  public void deleteTopology(String name) {
     if (topologies.remove(name) != null) {
       stale = true;
     }
   }
 
-  boolean upsertNode(TopologyNode node) {
+  public boolean upsertNode(TopologyNode node) {
     if (node.equals(nodes.put(node.name(), node))) {
       return false;
     }
@@ -113,7 +106,7 @@ final class TopologyState {
   }
 
   /** Returns true when the deletion may have made a flavor usable again (duplicate hostnames). */
-  boolean deleteNode(String name) {
+  public boolean deleteNode(String name) {
     if (nodes.remove(name) == null) {
       return false;
     }
@@ -122,13 +115,14 @@ final class TopologyState {
   }
 
   /** The engine's flavors changed: inventories are rebuilt for the topology-aware ones. */
-  void flavorsChanged(Map<String, ResourceFlavor> current) {
+  public void flavorsChanged(Map<String, ResourceFlavor> current) {
     flavors = current;
     stale = true;
   }
 
   /** Returns true when the pod held capacity before and may hold less now. */
-  boolean upsertBoundPod(String uid, String node, String subDomain, Map<String, Long> requests) {
+  public boolean upsertBoundPod(
+      String uid, String node, String subDomain, Map<String, Long> requests) {
     BoundPod pod = new BoundPod(node, subDomain, Map.copyOf(requests));
     BoundPod old = boundPods.put(uid, pod);
     if (pod.equals(old)) {
@@ -142,7 +136,7 @@ final class TopologyState {
   }
 
   /** Returns true when the pod held capacity, now free. */
-  boolean deleteBoundPod(String uid) {
+  public boolean deleteBoundPod(String uid) {
     BoundPod old = boundPods.remove(uid);
     if (old == null) {
       return false;
@@ -158,7 +152,7 @@ final class TopologyState {
    * previous one took). On success the placements are held for {@code uid} until {@link #release};
    * on failure nothing is held and the explanation names the podSet, the flavor and the numbers.
    */
-  Result place(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
+  public Result place(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
     if (!asksForTopology(specs)) {
       return new Result(podSets, null);
     }
@@ -215,7 +209,7 @@ final class TopologyState {
   }
 
   /** Whether the admitted workload holds placements (so the engine knows which nodes it frees). */
-  boolean holdsPlacements(String uid) {
+  public boolean holdsPlacements(String uid) {
     return placements.containsKey(uid);
   }
 
@@ -223,7 +217,7 @@ final class TopologyState {
    * Why the podSets could not be placed even once the placements of {@code gone} are released, or
    * null if they could. Changes nothing: the release and the placement are undone.
    */
-  Explanation refusalWithout(
+  public Explanation refusalWithout(
       Collection<String> gone, List<PodSet> specs, List<PodSetAssignment> podSets) {
     if (!asksForTopology(specs)) {
       return null;
@@ -248,7 +242,7 @@ final class TopologyState {
   }
 
   /** Restart: an admitted workload's stored placements take their capacity again. */
-  void record(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
+  public void record(String uid, List<PodSet> specs, List<PodSetAssignment> podSets) {
     List<Held> held = new ArrayList<>();
     for (PodSetAssignment psa : podSets) {
       PodSet spec = spec(specs, psa.name());
@@ -266,7 +260,7 @@ final class TopologyState {
   }
 
   /** Returns true when the workload held placements, now free. */
-  boolean release(String uid) {
+  public boolean release(String uid) {
     List<Held> held = placements.remove(uid);
     if (held == null) {
       return false;
@@ -278,7 +272,7 @@ final class TopologyState {
   }
 
   /** The flavor inventories, current (read on the engine's thread only). */
-  Map<String, NodeInventory> inventories() {
+  public Map<String, NodeInventory> inventories() {
     ensure();
     return Collections.unmodifiableMap(inventories);
   }
@@ -331,7 +325,7 @@ final class TopologyState {
       return inv;
     }
     List<TopologyNode> allowed =
-        nodes.values().stream().filter(n -> selects(spec, n.labels())).toList();
+        nodes.values().stream().filter(n -> NodeLabelMatcher.selects(spec, n.labels())).toList();
     NodeInventory copy = build(flavors.get(flavor), inv.topology(), allowed);
     List<Held> all = new ArrayList<>(inProgress);
     placements.values().forEach(all::addAll);
@@ -342,24 +336,6 @@ final class TopologyState {
     }
     boundPods.values().forEach(p -> charge(copy, p, true));
     return copy;
-  }
-
-  private static boolean selects(PodSet spec, Map<String, String> labels) {
-    for (Map.Entry<String, String> s : spec.nodeSelector().entrySet()) {
-      if (!s.getValue().equals(labels.get(s.getKey()))) {
-        return false;
-      }
-    }
-    if (spec.requiredNodeAffinity().isEmpty()) {
-      return true;
-    }
-    for (NodeSelectorTerm term : spec.requiredNodeAffinity()) {
-      if (term.matchExpressions().stream()
-          .allMatch((LabelSelectorRequirement r) -> r.matches(labels))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Takes or gives back a pod's requests on every inventory. */
