@@ -11,6 +11,7 @@ import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
@@ -56,6 +57,7 @@ import dev.berth.operator.visibility.SecureEndpoints;
 import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -76,6 +78,7 @@ public final class BerthOperator implements AutoCloseable {
 
   private final Operator operator;
   private final AdmissionLoop loop;
+  private final InformerCaches caches;
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
@@ -115,12 +118,13 @@ public final class BerthOperator implements AutoCloseable {
             .waitForPodsReady(config.waitForPodsReady());
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
+    caches = new InformerCaches();
     CheckBackoffs checkBackoffs = new CheckBackoffs();
     loop =
         new AdmissionLoop(
             state.engine(),
             state,
-            new Bootstrap(client, check::accepts),
+            new Bootstrap(caches, check::accepts),
             new DecisionWriter(
                 client, events, clock, registry, config.waitForPodsReady(), checkBackoffs));
     loop.onCycle(new StatusPublisher(client, state, clock));
@@ -179,18 +183,24 @@ public final class BerthOperator implements AutoCloseable {
                         false));
               }
             });
-    operator.register(new ResourceFlavorReconciler(loop, check));
-    operator.register(new CohortReconciler(loop, check));
-    operator.register(new ClusterQueueReconciler(loop, check));
-    operator.register(new LocalQueueReconciler(loop, check));
-    operator.register(new AdmissionCheckReconciler(loop, check));
-    operator.register(new NamespaceReconciler(loop));
+    operator.register(new ResourceFlavorReconciler(loop, caches, check));
+    operator.register(new CohortReconciler(loop, caches, check));
+    operator.register(new ClusterQueueReconciler(loop, caches, check));
+    operator.register(new LocalQueueReconciler(loop, caches, check));
+    operator.register(new AdmissionCheckReconciler(loop, caches, check));
+    operator.register(new NamespaceReconciler(loop, caches));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
-    operator.register(new WorkloadReconciler(loop, check));
+    operator.register(new WorkloadReconciler(loop, caches, check));
     // Topology-aware placement: node capacity, pods bound to nodes, and the gates of placed pods.
-    operator.register(new TopologyReconciler(loop));
-    operator.register(new NodeReconciler(loop));
-    operator.register(new PodReconciler(loop, new TopologyUngater(state::latestWorkload)));
+    operator.register(new TopologyReconciler(loop, caches));
+    operator.register(new NodeReconciler(loop, caches));
+    operator.register(
+        new PodReconciler(
+            loop,
+            caches,
+            new TopologyUngater(
+                state::latestWorkload,
+                key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))));
     FlavorCache flavors = new FlavorCache(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
@@ -340,7 +350,9 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
+      // Returns once every informer has listed; only then may the loop rebuild its state.
       berth.operator.start();
+      berth.caches.markSynced();
     } catch (RuntimeException | IOException e) {
       // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
       // reconciler keeps deciding next to the process that is started in its place.
