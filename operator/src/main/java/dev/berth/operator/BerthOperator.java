@@ -58,6 +58,7 @@ import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -216,20 +217,17 @@ public final class BerthOperator implements AutoCloseable {
               new WorkloadLifecycle<>(
                   new JobSetAdapter(
                       js ->
-                          client
-                              .batch()
-                              .v1()
-                              .jobs()
-                              .inNamespace(js.getMetadata().getNamespace())
-                              .withLabel(
-                                  JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
-                              .list()
-                              .getItems()),
+                          caches.byIndex(
+                              Job.class,
+                              JobSetReconciler.CHILD_JOBS,
+                              JobSetReconciler.childJobsKey(
+                                  js.getMetadata().getNamespace(), js.getMetadata().getName()))),
                   priorities,
                   flavors,
                   events,
                   clock,
-                  podsReady)));
+                  podsReady),
+              caches));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {

@@ -161,18 +161,26 @@ public final class StartupBenchmark {
           1_000_000 / Math.max(1, arrivals),
           TimeUnit.MICROSECONDS);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
+      double cpu = 0;
+      double rss = 0;
       while (System.nanoTime() < deadline
           && operator.alive()
           && (seen.firstLateAdmission.get() == 0 || seen.firstActive.get() == 0)) {
         seen.rebuilt(operator.log());
+        try {
+          // The last reading before it exits, if it does.
+          cpu = operator.cpuSeconds();
+          rss = operator.peakRssMiB();
+        } catch (java.io.IOException gone) {
+          break;
+        }
         TimeUnit.MILLISECONDS.sleep(200);
       }
       seen.rebuilt(operator.log());
-      double cpu = operator.cpuSeconds();
-      double rss = operator.peakRssMiB();
+      seen.exited(operator.alive());
       arriving.shutdownNow();
       Map<String, Long> requests = ApiRequests.scrape(admin).since(before);
-      String report = seen.report(operator.alive(), cpu, rss, late.get(), requests);
+      String report = seen.report(cpu, rss, late.get(), requests);
       System.out.print(report);
       Files.writeString(dir.resolve("report.txt"), report);
     } finally {
@@ -247,6 +255,14 @@ public final class StartupBenchmark {
     private final AtomicLong rebuilt = new AtomicLong();
     private final AtomicInteger admissions = new AtomicInteger();
 
+    private volatile long exited;
+
+    void exited(boolean alive) {
+      if (!alive) {
+        exited = since();
+      }
+    }
+
     void start() {
       startedAt = LocalTime.now();
       started = System.nanoTime();
@@ -320,13 +336,15 @@ public final class StartupBenchmark {
       }
     }
 
-    String report(boolean alive, double cpu, double rss, int late, Map<String, Long> requests) {
+    String report(double cpu, double rss, int late, Map<String, Long> requests) {
       StringBuilder out = new StringBuilder();
       out.append(
           String.format(
               Locale.ROOT,
               "%n[startup] from the operator's start (%s):%n",
-              alive ? "running" : "EXITED, see its log"));
+              exited == 0
+                  ? "running"
+                  : String.format(Locale.ROOT, "EXITED after %.1f s, see its log", exited / 1e9)));
       out.append(line("\"rebuilt state\" logged", rebuilt.get()));
       out.append(line("first admission", firstAdmission.get()));
       out.append(
@@ -341,7 +359,10 @@ public final class StartupBenchmark {
               LoadAverage.now()));
       out.append(
           String.format(
-              Locale.ROOT, "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys)%n", rss, cpu));
+              Locale.ROOT,
+              "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys, at the last milestone)%n",
+              rss,
+              cpu));
       out.append("API requests in that time (apiserver_request_total), by verb and resource:\n");
       requests.forEach((k, v) -> out.append(String.format(Locale.ROOT, "  %-50s %8d%n", k, v)));
       return out.toString();
