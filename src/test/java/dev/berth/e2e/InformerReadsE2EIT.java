@@ -138,15 +138,15 @@ class InformerReadsE2EIT {
         .until(() -> waitingHolders() == 0);
     assertThat(holding).containsAllEntriesOf(heldHolding());
 
-    // The eviction in progress gives its quota back only once released; the released Workload
-    // is requeued and, the oldest there, takes the freed quota again: still nothing waiting fits.
-    String evicted = "held-" + (HELD - 1);
-    update(evicted, InformerReadsE2EIT::release);
-    await().atMost(Duration.ofSeconds(30)).until(() -> holding.get(evicted));
+    // The eviction in progress gives its quota back only once released: then one waiting fits
+    // (the released one is held back by its requeue). The loop is slow to get there on a loaded
+    // machine: it first writes the 1,000 pending reasons, one at a time.
+    update("held-" + (HELD - 1), InformerReadsE2EIT::release);
+    await().atMost(Duration.ofSeconds(120)).until(() -> waitingHolders() == 1);
     await()
         .during(Duration.ofSeconds(2))
         .atMost(Duration.ofSeconds(5))
-        .until(() -> waitingHolders() == 0);
+        .until(() -> waitingHolders() == 1);
   }
 
   @Test
@@ -164,7 +164,7 @@ class InformerReadsE2EIT {
             () ->
                 admin.resources(ClusterQueue.class).withName(CQ).get() != null
                     && admin.resources(ResourceFlavor.class).withName(FLAVOR).get() != null);
-    assertThat(waitingHolders()).isZero();
+    assertThat(waitingHolders()).isEqualTo(1);
 
     for (String name : Set.copyOf(holding.keySet())) {
       if (holding.get(name)) {
@@ -177,7 +177,7 @@ class InformerReadsE2EIT {
             () ->
                 admin.resources(ClusterQueue.class).withName(CQ).get() == null
                     && admin.resources(ResourceFlavor.class).withName(FLAVOR).get() == null);
-    assertThat(waitingHolders()).as("nothing admitted into the queue while it went").isZero();
+    assertThat(waitingHolders()).as("nothing admitted into the queue while it went").isEqualTo(1);
     assertThat(ApiServerRequests.count(admin, "LIST", "workloads") - workloadLists)
         .as("LISTs of Workloads while a ClusterQueue was deleted")
         .isZero();
