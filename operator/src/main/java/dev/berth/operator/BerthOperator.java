@@ -13,6 +13,7 @@ import dev.berth.operator.admission.WriterSettings;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
@@ -58,6 +59,8 @@ import dev.berth.operator.visibility.SecureEndpoints;
 import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -78,6 +81,7 @@ public final class BerthOperator implements AutoCloseable {
 
   private final Operator operator;
   private final AdmissionLoop loop;
+  private final InformerCaches caches;
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
@@ -117,6 +121,7 @@ public final class BerthOperator implements AutoCloseable {
             .waitForPodsReady(config.waitForPodsReady());
     EventRecorder events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
+    caches = new InformerCaches();
     CheckBackoffs checkBackoffs = new CheckBackoffs();
     // The loop decides; these threads write (admissions, evictions, status), in order per object.
     WriterSettings writerSettings = WriterSettings.from(System.getenv());
@@ -125,7 +130,7 @@ public final class BerthOperator implements AutoCloseable {
         new AdmissionLoop(
             state.engine(),
             state,
-            new Bootstrap(client, check::accepts),
+            new Bootstrap(caches, check::accepts),
             new DecisionWriter(
                 client,
                 events,
@@ -200,18 +205,24 @@ public final class BerthOperator implements AutoCloseable {
                         false));
               }
             });
-    operator.register(new ResourceFlavorReconciler(loop, check));
-    operator.register(new CohortReconciler(loop, check));
-    operator.register(new ClusterQueueReconciler(loop, check));
-    operator.register(new LocalQueueReconciler(loop, check));
-    operator.register(new AdmissionCheckReconciler(loop, check));
-    operator.register(new NamespaceReconciler(loop));
+    operator.register(new ResourceFlavorReconciler(loop, caches, check));
+    operator.register(new CohortReconciler(loop, caches, check));
+    operator.register(new ClusterQueueReconciler(loop, caches, check));
+    operator.register(new LocalQueueReconciler(loop, caches, check));
+    operator.register(new AdmissionCheckReconciler(loop, caches, check));
+    operator.register(new NamespaceReconciler(loop, caches));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
-    operator.register(new WorkloadReconciler(loop, check));
+    operator.register(new WorkloadReconciler(loop, caches, check));
     // Topology-aware placement: node capacity, pods bound to nodes, and the gates of placed pods.
-    operator.register(new TopologyReconciler(loop));
-    operator.register(new NodeReconciler(loop));
-    operator.register(new PodReconciler(loop, new TopologyUngater(state::latestWorkload)));
+    operator.register(new TopologyReconciler(loop, caches));
+    operator.register(new NodeReconciler(loop, caches));
+    operator.register(
+        new PodReconciler(
+            loop,
+            caches,
+            new TopologyUngater(
+                state::latestWorkload,
+                key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))));
     FlavorCache flavors = new FlavorCache(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
@@ -227,20 +238,17 @@ public final class BerthOperator implements AutoCloseable {
               new WorkloadLifecycle<>(
                   new JobSetAdapter(
                       js ->
-                          client
-                              .batch()
-                              .v1()
-                              .jobs()
-                              .inNamespace(js.getMetadata().getNamespace())
-                              .withLabel(
-                                  JobSetAdapter.JOBSET_NAME_LABEL, js.getMetadata().getName())
-                              .list()
-                              .getItems()),
+                          caches.byIndex(
+                              Job.class,
+                              JobSetReconciler.CHILD_JOBS,
+                              JobSetReconciler.childJobsKey(
+                                  js.getMetadata().getNamespace(), js.getMetadata().getName()))),
                   priorities,
                   flavors,
                   events,
                   clock,
-                  podsReady)));
+                  podsReady),
+              caches));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {
@@ -362,7 +370,9 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
+      // Returns once every informer has listed; only then may the loop rebuild its state.
       berth.operator.start();
+      berth.caches.markSynced();
     } catch (RuntimeException | IOException e) {
       // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
       // reconciler keeps deciding next to the process that is started in its place.

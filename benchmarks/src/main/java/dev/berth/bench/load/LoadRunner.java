@@ -143,6 +143,19 @@ final class LoadRunner implements AutoCloseable {
     String name = wc.name() + "-" + index;
     Life life = lives.computeIfAbsent(queue + "/" + name, k -> new Life(wc));
     life.created = System.nanoTime();
+    Workload wl = workload(queue, wc, name);
+    try {
+      creates.incrementAndGet();
+      client.resource(wl).create();
+    } catch (RuntimeException e) {
+      synchronized (createFailures) {
+        createFailures.add(e);
+      }
+    }
+  }
+
+  /** One Workload of the load: a single pod asking for its class's cpu, in {@code queue}. */
+  static Workload workload(String queue, WorkloadClass wc, String name) {
     Workload wl = new Workload();
     wl.getMetadata().setNamespace(queue);
     wl.getMetadata().setName(name);
@@ -169,14 +182,7 @@ final class LoadRunner implements AutoCloseable {
                     .endSpec()
                     .build()));
     wl.setSpec(spec);
-    try {
-      creates.incrementAndGet();
-      client.resource(wl).create();
-    } catch (RuntimeException e) {
-      synchronized (createFailures) {
-        createFailures.add(e);
-      }
-    }
+    return wl;
   }
 
   private void seen(Workload wl) {

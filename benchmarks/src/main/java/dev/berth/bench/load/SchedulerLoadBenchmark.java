@@ -39,11 +39,12 @@ import org.awaitility.Awaitility;
  *     dev.berth.bench.load.SchedulerLoadBenchmark
  * </pre>
  *
- * <p>System properties: {@code workloads} (default 15000, Kueue's size; the load is scaled per
- * ClusterQueue), {@code operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at
- * MaxRAMPercentage=75), {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code
- * berth.repo} (where operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds}
- * (default 1800).
+ * <p>System properties: {@code load} ("baseline", the default, or "large-scale": Kueue's 10 cohorts
+ * × 100 ClusterQueues with 50 Workloads each), {@code workloads} (default 15000 for the baseline,
+ * scaled per ClusterQueue; 50000 for large-scale, scaled by the number of ClusterQueues), {@code
+ * operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at MaxRAMPercentage=75),
+ * {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code berth.repo} (where
+ * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800).
  */
 public final class SchedulerLoadBenchmark {
   private static final String FLAVOR = "rf";
@@ -51,7 +52,10 @@ public final class SchedulerLoadBenchmark {
   private SchedulerLoadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    SchedulerLoad load = SchedulerLoad.baseline(Integer.getInteger("workloads", 15_000));
+    String name = System.getProperty("load", "baseline");
+    SchedulerLoad load =
+        SchedulerLoad.named(
+            name, Integer.getInteger("workloads", name.equals("baseline") ? 15_000 : 50_000));
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     Path jar = repo.resolve("operator/target/berth-operator.jar");
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
@@ -131,7 +135,7 @@ public final class SchedulerLoadBenchmark {
     }
   }
 
-  private static Map<String, String> parseEnv(String spec) {
+  static Map<String, String> parseEnv(String spec) {
     Map<String, String> env = new java.util.LinkedHashMap<>();
     for (String pair : spec.split(",")) {
       if (pair.isBlank()) {
@@ -147,7 +151,7 @@ public final class SchedulerLoadBenchmark {
   }
 
   /** The flavor, and per ClusterQueue a namespace and a LocalQueue of the same name. */
-  private static void queues(KubernetesClient admin, SchedulerLoad load) {
+  static void queues(KubernetesClient admin, SchedulerLoad load) {
     admin
         .namespaces()
         .resource(
@@ -299,7 +303,7 @@ public final class SchedulerLoadBenchmark {
     return out.toString();
   }
 
-  private static double percentile(List<Double> sorted, int p) {
+  static double percentile(List<Double> sorted, int p) {
     if (sorted.isEmpty()) {
       return Double.NaN;
     }

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * happened, or when a failed write, a failed cycle or a failed bootstrap asked to be tried again
  * after a back-off.
  *
- * <p>Before the first cycle the loop rebuilds the engine from a consistent list of every object
- * ({@link Bootstrap}), so a restarted operator knows every admitted workload before it admits
- * anything new.
+ * <p>Before the first cycle the loop rebuilds the engine from the informers' caches once they have
+ * all synced ({@link Bootstrap}), so a restarted operator knows every admitted workload before it
+ * admits anything new. The first observation comes from a reconciler, and reconcilers run only on
+ * the Lease holder, so only the leader bootstraps.
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AdmissionLoop.class);
@@ -130,6 +131,9 @@ public final class AdmissionLoop implements AutoCloseable {
           continue;
         }
         batch.add(first);
+        if (!bootstrapped && !awaitInformers()) {
+          break;
+        }
         inbox.drainTo(batch);
         busySince = System.nanoTime();
         if (!bootstrapped) {
@@ -201,6 +205,20 @@ public final class AdmissionLoop implements AutoCloseable {
           complete(w.batch());
           return true;
         });
+  }
+
+  /**
+   * Without leader election a reconciler may start while other informers still list; the bootstrap
+   * waits for all of them (JOSDK's start fails the operator if one does not sync in time). Not
+   * counted as busy: the wait is the informers', bounded by JOSDK's cache sync timeout.
+   */
+  private boolean awaitInformers() throws InterruptedException {
+    while (running) {
+      if (bootstrap.awaitSynced(Duration.ofSeconds(1))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void complete(List<Observation> batch) {

@@ -648,6 +648,14 @@ public final class ClusterState {
     return cohorts.values();
   }
 
+  /**
+   * Whether the engine holds quota for any workload in the ClusterQueue: admitted, being written,
+   * or evicted and not yet released.
+   */
+  public boolean holdsQuotaIn(String clusterQueue) {
+    return engine.status().clusterQueueCounts(clusterQueue).reserving() > 0;
+  }
+
   public Optional<Workload> latestWorkload(String uid) {
     return Optional.ofNullable(workloads.get(uid));
   }

@@ -1,6 +1,7 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
@@ -26,10 +27,23 @@ import java.util.List;
     generationAwareEventProcessing = false,
     informer = @Informer(labelSelector = Berth.QUEUE_NAME_LABEL))
 public final class JobSetReconciler implements Reconciler<JobSet> {
-  private final WorkloadLifecycle<JobSet> lifecycle;
+  /**
+   * The child-Job informer's index by {@code namespace/jobset-name} (their JobSet label), so that
+   * counting a JobSet's running pods reads its child Jobs from the cache, not a LIST per event.
+   */
+  public static final String CHILD_JOBS = "berth.dev/child-jobs-by-jobset";
 
-  public JobSetReconciler(WorkloadLifecycle<JobSet> lifecycle) {
+  private final WorkloadLifecycle<JobSet> lifecycle;
+  private final InformerCaches caches;
+
+  public JobSetReconciler(WorkloadLifecycle<JobSet> lifecycle, InformerCaches caches) {
     this.lifecycle = lifecycle;
+    this.caches = caches;
+  }
+
+  /** The index key of a JobSet's child Jobs. */
+  public static String childJobsKey(String namespace, String jobSetName) {
+    return namespace + "/" + jobSetName;
   }
 
   @Override
@@ -42,9 +56,18 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(JobSet.class, false))
             .withLabelSelector(JobSetAdapter.JOBSET_NAME_LABEL)
             .build();
-    return List.of(
-        OwnedWorkloads.eventSource(context, JobSet.class, "JobSet"),
-        new InformerEventSource<>(childJobs, context));
+    InformerEventSource<Job, JobSet> children = new InformerEventSource<>(childJobs, context);
+    children.addIndexer(
+        CHILD_JOBS,
+        job -> {
+          var labels = job.getMetadata().getLabels();
+          String name = labels == null ? null : labels.get(JobSetAdapter.JOBSET_NAME_LABEL);
+          return name == null
+              ? List.of()
+              : List.of(childJobsKey(job.getMetadata().getNamespace(), name));
+        });
+    caches.add(Job.class, children);
+    return List.of(OwnedWorkloads.eventSource(context, JobSet.class, "JobSet"), children);
   }
 
   @Override

@@ -3,25 +3,42 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.informers.InformerCaches;
+import dev.berth.operator.informers.Informers;
 import dev.berth.webhook.validation.BerthValidators;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Feeds ResourceFlavors to the engine and keeps {@code berth.dev/resource-in-use} on each one until
  * no ClusterQueue names it, so a flavor cannot vanish from under admitted workloads.
  */
-@ControllerConfiguration(triggerReconcilerOnAllEvents = true)
+@ControllerConfiguration(
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    triggerReconcilerOnAllEvents = true)
 public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor> {
   private final AdmissionLoop loop;
+  private final InformerCaches caches;
   private final SpecCheck check;
 
-  public ResourceFlavorReconciler(AdmissionLoop loop, SpecCheck check) {
+  public ResourceFlavorReconciler(AdmissionLoop loop, InformerCaches caches, SpecCheck check) {
+    this.caches = caches;
     this.loop = loop;
     this.check = check;
+  }
+
+  @Override
+  public List<EventSource<?, ResourceFlavor>> prepareEventSources(
+      EventSourceContext<ResourceFlavor> context) {
+    return caches.primary(ResourceFlavor.class, context, Map.of());
   }
 
   @Override
@@ -37,9 +54,9 @@ public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor
       loop.submit(state -> state.flavor(copy));
     }
     if (Finalizers.isDeleting(flavor)) {
+      // From the ClusterQueue informer's index, not a LIST of every ClusterQueue per event.
       boolean inUse =
-          context.getClient().resources(ClusterQueue.class).list().getItems().stream()
-              .anyMatch(cq -> References.flavors(cq).contains(name));
+          !caches.byIndex(ClusterQueue.class, ClusterQueueReconciler.BY_FLAVOR, name).isEmpty();
       if (inUse) {
         // Waits for the ClusterQueues to let go; rechecked on a timer only while terminating.
         return UpdateControl.<ResourceFlavor>noUpdate().rescheduleAfter(Duration.ofSeconds(5));

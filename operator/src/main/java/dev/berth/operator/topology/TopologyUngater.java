@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +25,53 @@ import org.slf4j.LoggerFactory;
  * terminating pods keep their domain's slot; finished ones give it back (a Job's replacement pod
  * goes where the finished one was).
  *
- * <p>One podSet at a time (a lock across the operator's reconciler threads) from a fresh list of
- * its pods, so two pods reconciled at once never take the same slot.
+ * <p>One podSet at a time (a lock across the operator's reconciler threads), from the pod
+ * informer's index of the podSet's pods ({@link #PODS_OF_PODSET}), so that a pod event costs the
+ * podSet's pods and no request: listing them from the API server on every pod event made a large
+ * gang's start quadratic. The informer lags the ungater's own patches, so the ungater remembers
+ * each pod it released, with its domain, until the informer shows it ungated (as Kueue's ungater
+ * keeps expectations): a pod released a moment ago keeps its slot and is not released twice.
  */
 public final class TopologyUngater {
   private static final Logger log = LoggerFactory.getLogger(TopologyUngater.class);
 
-  private final Function<String, Optional<Workload>> workloadsByUid;
+  /** The pod informer's index of gated-or-not pods by {@link #podSetKey}. */
+  public static final String PODS_OF_PODSET = "berth.dev/pods-by-podset";
 
-  public TopologyUngater(Function<String, Optional<Workload>> workloadsByUid) {
+  private final Function<String, Optional<Workload>> workloadsByUid;
+  private final Function<String, List<Pod>> podsOfPodSet;
+
+  /** Pods released by this ungater that the informer still shows gated: uid → their domain. */
+  private final Map<String, Map<String, String>> released = new HashMap<>();
+
+  /**
+   * @param workloadsByUid the latest Workload of a uid
+   * @param podsOfPodSet the pods the informer holds under a {@link #podSetKey}
+   */
+  public TopologyUngater(
+      Function<String, Optional<Workload>> workloadsByUid,
+      Function<String, List<Pod>> podsOfPodSet) {
     this.workloadsByUid = workloadsByUid;
+    this.podsOfPodSet = podsOfPodSet;
+  }
+
+  /** The index keys of a pod: its namespace, Workload uid and podSet, when it has both labels. */
+  public static List<String> podSetKey(Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    if (labels == null
+        || labels.get(Berth.WORKLOAD_LABEL) == null
+        || labels.get(Berth.PODSET_LABEL) == null) {
+      return List.of();
+    }
+    return List.of(
+        podSetKey(
+            pod.getMetadata().getNamespace(),
+            labels.get(Berth.WORKLOAD_LABEL),
+            labels.get(Berth.PODSET_LABEL)));
+  }
+
+  private static String podSetKey(String namespace, String workloadUid, String podSet) {
+    return namespace + "/" + workloadUid + "/" + podSet;
   }
 
   public static boolean isGated(Pod pod) {
@@ -61,25 +99,22 @@ public final class TopologyUngater {
     }
     synchronized (this) {
       String namespace = pod.getMetadata().getNamespace();
-      List<Pod> pods =
-          new ArrayList<>(
-              client
-                  .pods()
-                  .inNamespace(namespace)
-                  .withLabel(Berth.WORKLOAD_LABEL, workloadUid)
-                  .withLabel(Berth.PODSET_LABEL, podSet)
-                  .list()
-                  .getItems());
+      List<Pod> pods = podsOfPodSet.apply(podSetKey(namespace, workloadUid, podSet));
       DomainSlots slots = new DomainSlots(assignment);
       List<Pod> waiting = new ArrayList<>();
       for (Pod p : pods) {
+        String uid = p.getMetadata().getUid();
         if (finished(p)) {
+          released.remove(uid);
           continue;
         }
-        if (isGated(p)) {
-          waiting.add(p);
-        } else {
+        if (!isGated(p)) {
+          released.remove(uid);
           slots.take(p.getSpec().getNodeSelector());
+        } else if (released.containsKey(uid)) {
+          slots.take(released.get(uid));
+        } else {
+          waiting.add(p);
         }
       }
       waiting.sort(Comparator.comparing(p -> p.getMetadata().getName()));
@@ -95,12 +130,23 @@ public final class TopologyUngater {
               podSet);
           break;
         }
-        if (release(client, p, domain) && p.getMetadata().getUid().equals(uid)) {
-          thisOne = true;
+        if (release(client, p, domain)) {
+          released.put(p.getMetadata().getUid(), domain);
+          if (p.getMetadata().getUid().equals(uid)) {
+            thisOne = true;
+          }
         }
       }
       return thisOne;
     }
+  }
+
+  /**
+   * The informer shows the pod ungated, or no longer holds it (deleted, finished): a release of it
+   * is no longer expected.
+   */
+  public synchronized void observed(String podUid) {
+    released.remove(podUid);
   }
 
   private PodSetAssignment.TopologyAssignment assignment(String workloadUid, String podSet) {

@@ -51,6 +51,18 @@ class BootstrapTest {
   }
 
   @Test
+  void nothingIsFedBeforeEveryInformerHasSynced() throws InterruptedException {
+    var caches = new dev.berth.operator.informers.InformerCaches();
+    Bootstrap bootstrap = new Bootstrap(caches, (o, errors) -> true);
+    assertThat(bootstrap.awaitSynced(java.time.Duration.ofMillis(10))).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> bootstrap.load(null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not synced");
+    caches.markSynced();
+    assertThat(bootstrap.awaitSynced(java.time.Duration.ofMillis(10))).isTrue();
+  }
+
+  @Test
   void admittedWorkloadsComeFirstOldestAdmissionFirst() {
     Workload pending = workload("pending", null);
     Workload late = workload("late", "2026-01-01T02:00:00Z");
