@@ -58,21 +58,21 @@ class CapacityE2EIT {
     scenario = new Scenario(NS);
     admin = scenario.client;
     operator = RunningOperator.shared();
-    ResourceFlavor flavor = Objects.flavor(FLAVOR, Map.of(POOL, "capacity-h100"));
+    ResourceFlavor flavor = ScenarioObjects.flavor(FLAVOR, Map.of(POOL, "capacity-h100"));
     flavor.getSpec().platformReservation = Map.of(GPU, new Quantity("2"));
     admin.resource(flavor).create();
     Cohort cohort = new Cohort();
     cohort.getMetadata().setName("cap-pool");
     cohort.setSpec(new CohortSpec());
     admin.resource(cohort).create();
-    ClusterQueue a = Objects.clusterQueue("cap-team-a", FLAVOR, GPU, "16");
+    ClusterQueue a = ScenarioObjects.clusterQueue("cap-team-a", FLAVOR, GPU, "16");
     a.getSpec().cohortName = "cap-pool";
-    Objects.quota(a).borrowingLimit = new Quantity("8");
+    ScenarioObjects.quota(a).borrowingLimit = new Quantity("8");
     admin.resource(a).create();
-    ClusterQueue b = Objects.clusterQueue("cap-team-b", FLAVOR, GPU, "8");
+    ClusterQueue b = ScenarioObjects.clusterQueue("cap-team-b", FLAVOR, GPU, "8");
     b.getSpec().cohortName = "cap-pool";
     admin.resource(b).create();
-    admin.resource(Objects.localQueue(NS, "gpus", "cap-team-a")).create();
+    admin.resource(ScenarioObjects.localQueue(NS, "gpus", "cap-team-a")).create();
   }
 
   @AfterAll
@@ -159,7 +159,7 @@ class CapacityE2EIT {
   @Test
   @Order(40)
   void aMaintenanceTaintAndANodeGoingNotReadyPushAllocatableBelowWhatIsAdmitted() {
-    Job job = Objects.job(NS, "train", "gpus", 2, "1");
+    Job job = ScenarioObjects.job(NS, "train", "gpus", 2, "1");
     var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
     resources.setRequests(Map.of(GPU, new Quantity("8")));
     resources.setLimits(Map.of(GPU, new Quantity("8")));
@@ -270,8 +270,8 @@ class CapacityE2EIT {
   @Test
   @Order(60)
   void timeSlicedGpusAreMarkedSharedAndMigProfilesStayApart() {
-    admin.resource(Objects.flavor("cap-shared", Map.of(POOL, "capacity-ts"))).create();
-    admin.resource(Objects.flavor("cap-mig", Map.of(POOL, "capacity-mig"))).create();
+    admin.resource(ScenarioObjects.flavor("cap-shared", Map.of(POOL, "capacity-ts"))).create();
+    admin.resource(ScenarioObjects.flavor("cap-mig", Map.of(POOL, "capacity-mig"))).create();
     Node ts = readyNode("cap-ts", "capacity-ts", Map.of(GPU, "16"));
     admin
         .nodes()

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class CohortE2EIT {
 
   private static ClusterQueue member(String name, String cohort, String flavor, String nominal) {
-    ClusterQueue cq = Objects.clusterQueue(name, flavor, "cpu", nominal);
+    ClusterQueue cq = ScenarioObjects.clusterQueue(name, flavor, "cpu", nominal);
     cq.getSpec().cohortName = cohort;
     return cq;
   }
@@ -26,14 +26,14 @@ class CohortE2EIT {
   @Test
   void borrowsUpToItsBorrowingLimitAndNeverPast() {
     Scenario s = new Scenario("borrowing");
-    s.client.resource(Objects.flavor("borrowing-flavor", Map.of())).create();
+    s.client.resource(ScenarioObjects.flavor("borrowing-flavor", Map.of())).create();
     ClusterQueue borrower = member("borrowing-a", "borrowing", "borrowing-flavor", "4");
-    Objects.quota(borrower).borrowingLimit = new Quantity("2");
+    ScenarioObjects.quota(borrower).borrowingLimit = new Quantity("2");
     s.client.resource(borrower).create();
     s.client.resource(member("borrowing-b", "borrowing", "borrowing-flavor", "4")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "borrowing-a")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "borrowing-a")).create();
     for (int i = 0; i < 8; i++) {
-      s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+      s.client.resource(ScenarioObjects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 8) == 6);
     // And no more than that, for a while of cycles.
@@ -56,14 +56,14 @@ class CohortE2EIT {
   @Test
   void neverTakesMoreThanTheLenderLends() {
     Scenario s = new Scenario("lending");
-    s.client.resource(Objects.flavor("lending-flavor", Map.of())).create();
+    s.client.resource(ScenarioObjects.flavor("lending-flavor", Map.of())).create();
     ClusterQueue lender = member("lending-lender", "lending", "lending-flavor", "4");
-    Objects.quota(lender).lendingLimit = new Quantity("1");
+    ScenarioObjects.quota(lender).lendingLimit = new Quantity("1");
     s.client.resource(lender).create();
     s.client.resource(member("lending-borrower", "lending", "lending-flavor", "2")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "lending-borrower")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "lending-borrower")).create();
     for (int i = 0; i < 5; i++) {
-      s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+      s.client.resource(ScenarioObjects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 5) == 3);
     await()

@@ -27,8 +27,8 @@ import dev.berth.operator.provisioning.ProvisioningRequest;
 import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
+import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.CohortReconciler;
-import dev.berth.operator.reconciler.FlavorCache;
 import dev.berth.operator.reconciler.JobReconciler;
 import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
@@ -191,7 +191,7 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new TopologyReconciler(loop));
     operator.register(new NodeReconciler(loop));
     operator.register(new PodReconciler(loop, new TopologyUngater(state::latestWorkload)));
-    FlavorCache flavors = new FlavorCache(state);
+    ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
     operator.register(

@@ -276,14 +276,14 @@ public final class DecisionWriter {
       status.admission.podSetAssignments.add(out);
     }
     String message = "Quota reserved in ClusterQueue " + admission.clusterQueue();
-    WorkloadConditions.set(
-        status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
+    StatusConditions.set(
+        status, StatusConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
     List<String> checks =
         AdmissionCheckTracker.applicable(
             state.clusterQueues.get(admission.clusterQueue()), flavorsOf(admission));
     checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
-    WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
-    WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
+    StatusConditions.remove(status, StatusConditions.EVICTED);
+    StatusConditions.remove(status, StatusConditions.PREEMPTED);
     Workload written;
     try {
       written = client.resource(copy).updateStatus();
@@ -363,13 +363,13 @@ public final class DecisionWriter {
   private void admitted(Workload written, Admission admission) {
     events.normal(
         written, "QuotaReserved", "Quota reserved in ClusterQueue " + admission.clusterQueue());
-    if (WorkloadConditions.isTrue(written, WorkloadConditions.ADMITTED)) {
+    if (StatusConditions.isTrue(written, StatusConditions.ADMITTED)) {
       events.normal(written, "Admitted", "Admitted by ClusterQueue " + admission.clusterQueue());
     } else {
       events.normal(
           written,
           "AdmissionChecksPending",
-          WorkloadConditions.find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
+          StatusConditions.find(written.getStatus().conditions, StatusConditions.ADMITTED)
               .map(c -> c.message)
               .orElse("waiting for admission checks"));
     }
@@ -387,12 +387,11 @@ public final class DecisionWriter {
   private boolean evict(
       String uid, String reason, String message, ClusterState state, Instant now) {
     Workload latest = state.latestWorkload(uid).orElse(null);
-    if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+    if (latest == null || StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
       return false;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
+    StatusConditions.set(copy.getStatus(), StatusConditions.EVICTED, true, reason, message, now);
     evicting(copy, reason, message, now);
     try {
       Workload written = client.resource(copy).updateStatus();
@@ -418,9 +417,9 @@ public final class DecisionWriter {
    * The quota stays reserved (status True) until its pods are gone.
    */
   static void evicting(Workload copy, String reason, String message, Instant now) {
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.QUOTA_RESERVED,
+        StatusConditions.QUOTA_RESERVED,
         true,
         "Preempted".equals(reason) ? "Preempted" : "Evicted",
         dev.berth.engine.model.Explanation.oneLine(
@@ -436,7 +435,7 @@ public final class DecisionWriter {
   /** Evicted with reason Preempted, and a Preempted condition saying why and by whom. */
   private boolean preempt(Eviction eviction, ClusterState state, Instant now) {
     Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
-    if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+    if (latest == null || StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
       return false;
     }
     String preemptor =
@@ -452,11 +451,11 @@ public final class DecisionWriter {
             + "): "
             + eviction.message();
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.EVICTED, true, eviction.reason().name(), why, now);
-    WorkloadConditions.set(
+    StatusConditions.set(
+        copy.getStatus(), StatusConditions.EVICTED, true, eviction.reason().name(), why, now);
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.PREEMPTED,
+        StatusConditions.PREEMPTED,
         true,
         eviction.preemptionReason().name(),
         why,

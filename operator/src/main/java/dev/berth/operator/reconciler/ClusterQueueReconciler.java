@@ -3,7 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -39,9 +39,9 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
     return context.getClient().resources(Workload.class).inAnyNamespace().list().getItems().stream()
         .anyMatch(
             w ->
-                WorkloadConditions.hasQuotaReserved(w)
+                StatusConditions.hasQuotaReserved(w)
                     && name.equals(w.getStatus().admission.clusterQueue)
-                    && !WorkloadConditions.isFinished(w));
+                    && !StatusConditions.isFinished(w));
   }
 
   @Override

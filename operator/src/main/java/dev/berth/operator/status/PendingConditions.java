@@ -7,7 +7,7 @@ import dev.berth.engine.PendingStatus;
 import dev.berth.engine.model.Explanation;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -125,8 +125,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private void publish(PendingStatus pending, Instant now) {
     Workload latest = state.latestWorkload(pending.workloadUid()).orElse(null);
     if (latest == null
-        || WorkloadConditions.hasQuotaReserved(latest)
-        || WorkloadConditions.isFinished(latest)) {
+        || StatusConditions.hasQuotaReserved(latest)
+        || StatusConditions.isFinished(latest)) {
       return;
     }
     String reason = pending.reason().name();
@@ -134,8 +134,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition current =
         latest.getStatus() == null
             ? null
-            : WorkloadConditions.find(
-                    latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
+            : StatusConditions.find(latest.getStatus().conditions, StatusConditions.QUOTA_RESERVED)
                 .orElse(null);
     boolean reasonChanged =
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);
@@ -153,7 +152,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Workload copy = Serialization.clone(latest);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
-    WorkloadConditions.set(status, WorkloadConditions.QUOTA_RESERVED, false, reason, summary, now);
+    StatusConditions.set(status, StatusConditions.QUOTA_RESERVED, false, reason, summary, now);
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workload(written);
@@ -181,7 +180,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition requeued =
         wl.getStatus() == null
             ? null
-            : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED)
+            : StatusConditions.find(wl.getStatus().conditions, StatusConditions.REQUEUED)
                 .filter(Condition::isTrue)
                 .orElse(null);
     String text =

@@ -15,7 +15,7 @@ import dev.berth.engine.QueueCounts;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -96,7 +96,7 @@ public final class StatusPublisher
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();
     }
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         "Active",
         inactive == null,
@@ -139,7 +139,7 @@ public final class StatusPublisher
       status.conditions = new ArrayList<>();
     }
     String inactive = engine.status().cohortInactiveMessage(name);
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         "Active",
         inactive == null,
@@ -161,7 +161,7 @@ public final class StatusPublisher
   private Map<String, Map<String, Map<String, Long>>> localQueueUsage() {
     Map<String, Map<String, Map<String, Long>>> out = new HashMap<>();
     for (Workload wl : state.workloadsSnapshot()) {
-      if (!WorkloadConditions.hasQuotaReserved(wl) || WorkloadConditions.isFinished(wl)) {
+      if (!StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
         continue;
       }
       String key = wl.getMetadata().getNamespace() + "/" + wl.getSpec().queueName;
@@ -229,7 +229,7 @@ public final class StatusPublisher
             : stopped
                 ? "LocalQueue is stopped (" + lq.getSpec().stopPolicy + ")"
                 : "Can submit new workloads to ClusterQueue " + cqName;
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
     if (!Objects.equals(json(lq.getStatus()), json(status))) {
       write(copy);

@@ -134,9 +134,7 @@ class ClusterStateFaultsTest {
     ps.resourceUsage = Map.of("cpu", new Quantity(cpu));
     ps.count = 1;
     out.getStatus().admission.podSetAssignments = List.of(ps);
-    out.getStatus()
-        .conditions
-        .add(condition(WorkloadConditions.QUOTA_RESERVED, "QuotaReserved", at));
+    out.getStatus().conditions.add(condition(StatusConditions.QUOTA_RESERVED, "QuotaReserved", at));
     return out;
   }
 
@@ -145,7 +143,7 @@ class ClusterStateFaultsTest {
     out.getMetadata().setResourceVersion(String.valueOf(rv++));
     out.getStatus()
         .conditions
-        .add(condition(WorkloadConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
+        .add(condition(StatusConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
     return out;
   }
 

@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Fluent-enough builders for the objects scenarios create. */
-final class Objects {
-  private Objects() {}
+final class ScenarioObjects {
+  private ScenarioObjects() {}
 
   static ResourceFlavor flavor(String name, Map<String, String> nodeLabels) {
     ResourceFlavor rf = new ResourceFlavor();
