@@ -1,34 +1,22 @@
 package dev.berth.operator.admission;
 
+import static dev.berth.testing.Quota.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.ClusterQueuePreemption;
-import dev.berth.api.v1beta1.ClusterQueueSpec;
-import dev.berth.api.v1beta1.Condition;
-import dev.berth.api.v1beta1.FlavorQuotas;
-import dev.berth.api.v1beta1.LocalQueue;
-import dev.berth.api.v1beta1.LocalQueueSpec;
-import dev.berth.api.v1beta1.PodSet;
-import dev.berth.api.v1beta1.PodSetAssignment;
-import dev.berth.api.v1beta1.ResourceFlavor;
-import dev.berth.api.v1beta1.ResourceFlavorSpec;
-import dev.berth.api.v1beta1.ResourceGroup;
-import dev.berth.api.v1beta1.ResourceQuota;
+import dev.berth.api.v1beta1.ClusterQueuePreemption.WithinClusterQueue;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
-import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.engine.Admission;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.engine.EvictionReason;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.ResourceFlavors;
+import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -57,100 +45,41 @@ class ClusterStateFaultsTest {
   private static ClusterState cluster() {
     ClusterState state = new ClusterState(new AdmissionEngine());
     state.bootstrapped();
-    ResourceFlavor flavor = new ResourceFlavor();
-    flavor.getMetadata().setName("default");
-    flavor.setSpec(new ResourceFlavorSpec());
-    state.flavor(flavor);
+    state.flavor(ResourceFlavors.named("default").build());
     state.clusterQueue(clusterQueue(false));
     state.namespace("team", Map.of());
-    LocalQueue lq = new LocalQueue();
-    lq.getMetadata().setName("lq");
-    lq.getMetadata().setNamespace("team");
-    lq.setSpec(new LocalQueueSpec("cq"));
-    state.localQueue(lq);
+    state.localQueue(LocalQueues.named("lq").in("team").clusterQueue("cq").build());
     return state;
   }
 
   private static ClusterQueue clusterQueue(boolean deleting) {
-    ClusterQueue cq = new ClusterQueue();
-    cq.getMetadata().setName("cq");
-    cq.getMetadata().setResourceVersion(String.valueOf(rv++));
-    if (deleting) {
-      cq.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
-    }
-    cq.setSpec(new ClusterQueueSpec());
-    cq.getSpec().namespaceSelector = new LabelSelector();
-    cq.getSpec().preemption = new ClusterQueuePreemption();
-    cq.getSpec().preemption.withinClusterQueue =
-        dev.berth.api.v1beta1.ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    cq.getSpec().resourceGroups =
-        List.of(
-            new ResourceGroup(
-                List.of("cpu"),
-                List.of(new FlavorQuotas("default", List.of(new ResourceQuota("cpu", "4"))))));
-    return cq;
+    ClusterQueues cq =
+        ClusterQueues.named("cq")
+            .resourceVersion(String.valueOf(rv++))
+            .preemption(WithinClusterQueue.LowerPriority)
+            .flavor("default", cpu("4"));
+    return (deleting ? cq.deleting("2026-01-01T00:00:00Z") : cq).build();
   }
 
   /** A pending Workload of one pod with {@code cpu}. */
-  private static Workload pending(String name, int priority, String cpu) {
-    Workload wl = new Workload();
-    wl.getMetadata().setName(name);
-    wl.getMetadata().setNamespace("team");
-    wl.getMetadata().setUid(name);
-    wl.getMetadata().setResourceVersion(String.valueOf(rv++));
-    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().queueName = "lq";
-    wl.getSpec().priority = priority;
-    wl.getSpec().podSets =
-        List.of(
-            new PodSet(
-                "main",
-                1,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .addNewContainer()
-                    .withName("c")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity(cpu))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
-    wl.setStatus(new WorkloadStatus());
-    wl.getStatus().conditions = new ArrayList<>();
-    return wl;
+  private static Workloads pending(String name, int priority, String cpu) {
+    return Workloads.named(name)
+        .in("team")
+        .uid(name)
+        .resourceVersion(String.valueOf(rv++))
+        .created("2026-01-01T00:00:00Z")
+        .queue("lq")
+        .priority(priority)
+        .request("cpu", cpu);
   }
 
-  /** The same Workload, a newer version, admitted to "cq" at {@code at}. */
-  private static Workload admitted(Workload wl, String cpu, String at) {
-    Workload out = Serialization.clone(wl);
-    out.getMetadata().setResourceVersion(String.valueOf(rv++));
-    out.getStatus().admission = new dev.berth.api.v1beta1.Admission();
-    out.getStatus().admission.clusterQueue = "cq";
-    PodSetAssignment ps = new PodSetAssignment();
-    ps.name = "main";
-    ps.flavors = Map.of("cpu", "default");
-    ps.resourceUsage = Map.of("cpu", new Quantity(cpu));
-    ps.count = 1;
-    out.getStatus().admission.podSetAssignments = List.of(ps);
-    out.getStatus().conditions.add(condition(StatusConditions.QUOTA_RESERVED, "QuotaReserved", at));
-    return out;
+  /** A newer version of the Workload, admitted to "cq" at {@code at}. */
+  private static Workloads admitted(Workloads wl, String at) {
+    return wl.resourceVersion(String.valueOf(rv++)).reserved("cq", "default", at);
   }
 
-  private static Workload evicted(Workload wl) {
-    Workload out = Serialization.clone(wl);
-    out.getMetadata().setResourceVersion(String.valueOf(rv++));
-    out.getStatus()
-        .conditions
-        .add(condition(StatusConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
-    return out;
-  }
-
-  private static Condition condition(String type, String reason, String at) {
-    Condition c = new Condition(type, "True", reason, reason);
-    c.lastTransitionTime = at;
-    return c;
+  private static Workloads evicted(Workloads wl) {
+    return wl.resourceVersion(String.valueOf(rv++)).evicted("Preempted", "2026-01-01T02:00:00Z");
   }
 
   private static List<String> admittedNames(CycleResult r) {
@@ -163,7 +92,7 @@ class ClusterStateFaultsTest {
             "a ClusterQueue being deleted stays terminating after a status reply",
             s -> {
               s.clusterQueue(clusterQueue(true));
-              s.workload(pending("late", 0, "1"));
+              s.workload(pending("late", 0, "1").build());
               assertThat(s.engine().runCycle(1).admissions()).isEmpty();
               // StatusPublisher's write returns the stored object: it must not reopen the queue.
               s.clusterQueueWritten(clusterQueue(true));
@@ -183,13 +112,13 @@ class ClusterStateFaultsTest {
               assertThat(s.clusterQueues())
                   .extracting(c -> c.getSpec().stopPolicy)
                   .containsExactly(dev.berth.api.v1beta1.StopPolicy.Hold);
-              s.workload(pending("w", 0, "1"));
+              s.workload(pending("w", 0, "1").build());
               assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
             }),
         new Case(
             "admission times are rebuilt from the QuotaReserved condition",
             s -> {
-              s.workload(admitted(pending("old", 0, "1"), "1", "2026-01-01T01:00:00Z"));
+              s.workload(admitted(pending("old", 0, "1"), "2026-01-01T01:00:00Z").build());
               assertThat(s.engine().admission("old").orElseThrow().admittedAt())
                   .isEqualTo(Instant.parse("2026-01-01T01:00:00Z").toEpochMilli());
             }),
@@ -197,9 +126,9 @@ class ClusterStateFaultsTest {
             "at restart the most recently admitted is preempted first, as before it",
             s -> {
               // UID order alone (the tie-break when every time is 0) would pick "a-earlier".
-              s.workload(admitted(pending("a-earlier", 0, "2"), "2", "2026-01-01T01:00:00Z"));
-              s.workload(admitted(pending("z-later", 0, "2"), "2", "2026-01-01T01:30:00Z"));
-              s.workload(pending("urgent", 10, "2"));
+              s.workload(admitted(pending("a-earlier", 0, "2"), "2026-01-01T01:00:00Z").build());
+              s.workload(admitted(pending("z-later", 0, "2"), "2026-01-01T01:30:00Z").build());
+              s.workload(pending("urgent", 10, "2").build());
               assertThat(s.engine().runCycle(1).evictions())
                   .extracting(Eviction::workloadUid)
                   .containsExactly("z-later");
@@ -207,11 +136,10 @@ class ClusterStateFaultsTest {
         new Case(
             "a workload found Evicted at restart is an eviction in progress, no victim",
             s -> {
-              Workload stopping =
-                  admitted(pending("a-stopping", 0, "2"), "2", "2026-01-01T01:30:00Z");
-              s.workload(evicted(stopping));
-              s.workload(admitted(pending("running", 0, "2"), "2", "2026-01-01T01:00:00Z"));
-              s.workload(pending("urgent", 10, "2"));
+              Workloads stopping = admitted(pending("a-stopping", 0, "2"), "2026-01-01T01:30:00Z");
+              s.workload(evicted(stopping).build());
+              s.workload(admitted(pending("running", 0, "2"), "2026-01-01T01:00:00Z").build());
+              s.workload(pending("urgent", 10, "2").build());
               CycleResult r = s.engine().runCycle(1);
               assertThat(r.evictions())
                   .extracting(Eviction::workloadUid)
@@ -220,7 +148,7 @@ class ClusterStateFaultsTest {
         new Case(
             "the same version seen again does not undo the engine's admission",
             s -> {
-              Workload w = pending("w", 0, "1");
+              Workload w = pending("w", 0, "1").build();
               s.workload(w);
               assertThat(admittedNames(s.engine().runCycle(1))).containsExactly("w");
               // The write's outcome is unknown; the watch delivers the version it was decided on.
@@ -230,14 +158,14 @@ class ClusterStateFaultsTest {
         new Case(
             "an observed admission that does not fit is reported, the newer evicted",
             s -> {
-              Workload retried = pending("retried", 0, "3");
+              Workload retried = pending("retried", 0, "3").build();
               s.workload(retried);
               assertThat(
                       admittedNames(
                           s.engine()
                               .runCycle(Instant.parse("2026-01-01T02:00:00Z").toEpochMilli())))
                   .containsExactly("retried");
-              s.workload(admitted(pending("ambiguous", 0, "2"), "2", "2026-01-01T01:00:00Z"));
+              s.workload(admitted(pending("ambiguous", 0, "2"), "2026-01-01T01:00:00Z").build());
               List<ClusterState.OverQuota> over = s.takeOverQuota();
               assertThat(over)
                   .singleElement()
@@ -260,8 +188,8 @@ class ClusterStateFaultsTest {
               restarting.clusterQueue(clusterQueue(false));
               restarting.namespace("team", Map.of());
               restarting.localQueue(s.localQueues().iterator().next());
-              restarting.workload(admitted(pending("one", 0, "3"), "3", "2026-01-01T01:00:00Z"));
-              restarting.workload(admitted(pending("two", 0, "3"), "3", "2026-01-01T01:10:00Z"));
+              restarting.workload(admitted(pending("one", 0, "3"), "2026-01-01T01:00:00Z").build());
+              restarting.workload(admitted(pending("two", 0, "3"), "2026-01-01T01:10:00Z").build());
               assertThat(restarting.takeOverQuota()).isEmpty();
               assertThat(restarting.engine().runCycle(1).evictions()).isEmpty();
             }));
