@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * DecisionWriter}. It runs only when something happened, or when a failed write, a failed cycle or
  * a failed bootstrap asked to be tried again after a back-off.
  *
- * <p>Before the first cycle the loop rebuilds the engine from a consistent list of every object
- * ({@link Bootstrap}), so a restarted operator knows every admitted workload before it admits
- * anything new.
+ * <p>Before the first cycle the loop rebuilds the engine from a LIST of each kind ({@link
+ * Bootstrap}; one after another, not one snapshot: what changed in between is in the inbox and
+ * applied next), so a restarted operator knows every admitted workload before it admits anything
+ * new.
  */
 public final class AdmissionLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AdmissionLoop.class);
