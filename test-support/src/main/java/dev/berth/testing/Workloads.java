@@ -25,6 +25,7 @@ public final class Workloads {
   private final Workload wl = new Workload();
   private final List<Draft> podSets = new ArrayList<>();
   private final List<Condition> conditions = new ArrayList<>();
+  private WorkloadStatus.RequeueState requeueState;
   private String reservedIn;
   private String reservedOn;
 
@@ -143,6 +144,14 @@ public final class Workloads {
     return condition("Finished", true, reason, at);
   }
 
+  /** Requeued {@code count} times, not to be reconsidered before {@code at} (RFC 3339). */
+  public Workloads requeueState(int count, String at) {
+    requeueState = new WorkloadStatus.RequeueState();
+    requeueState.count = count;
+    requeueState.requeueAt = at;
+    return this;
+  }
+
   /** A condition as metav1.Condition holds it; its message is its reason. */
   public Workloads condition(String type, boolean status, String reason, String at) {
     conditions.removeIf(c -> type.equals(c.type));
@@ -155,9 +164,10 @@ public final class Workloads {
   public Workload build() {
     current();
     wl.getSpec().podSets = new ArrayList<>(podSets.stream().map(Workloads::podSet).toList());
-    if (!conditions.isEmpty()) {
+    if (!conditions.isEmpty() || requeueState != null) {
       WorkloadStatus status = new WorkloadStatus();
       status.conditions = conditions;
+      status.requeueState = requeueState;
       if (reservedIn != null) {
         status.admission = new Admission();
         status.admission.clusterQueue = reservedIn;
