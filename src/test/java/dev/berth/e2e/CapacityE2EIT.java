@@ -3,15 +3,18 @@ package dev.berth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.Cohort;
-import dev.berth.api.v1beta1.CohortSpec;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Cohorts;
+import dev.berth.testing.Jobs;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.Quota;
+import dev.berth.testing.ResourceFlavors;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -58,21 +61,25 @@ class CapacityE2EIT {
     scenario = new Scenario(NS);
     admin = scenario.client;
     operator = RunningOperator.shared();
-    ResourceFlavor flavor = ScenarioObjects.flavor(FLAVOR, Map.of(POOL, "capacity-h100"));
-    flavor.getSpec().platformReservation = Map.of(GPU, new Quantity("2"));
-    admin.resource(flavor).create();
-    Cohort cohort = new Cohort();
-    cohort.getMetadata().setName("cap-pool");
-    cohort.setSpec(new CohortSpec());
-    admin.resource(cohort).create();
-    ClusterQueue a = ScenarioObjects.clusterQueue("cap-team-a", FLAVOR, GPU, "16");
-    a.getSpec().cohortName = "cap-pool";
-    ScenarioObjects.quota(a).borrowingLimit = new Quantity("8");
-    admin.resource(a).create();
-    ClusterQueue b = ScenarioObjects.clusterQueue("cap-team-b", FLAVOR, GPU, "8");
-    b.getSpec().cohortName = "cap-pool";
-    admin.resource(b).create();
-    admin.resource(ScenarioObjects.localQueue(NS, "gpus", "cap-team-a")).create();
+    admin
+        .resource(
+            ResourceFlavors.named(FLAVOR)
+                .nodeLabel(POOL, "capacity-h100")
+                .platformReservation(GPU, "2")
+                .build())
+        .create();
+    admin.resource(Cohorts.named("cap-pool").build()).create();
+    admin
+        .resource(
+            ClusterQueues.named("cap-team-a")
+                .cohort("cap-pool")
+                .flavor(FLAVOR, Quota.gpu("16").borrowingLimit("8"))
+                .build())
+        .create();
+    admin
+        .resource(ClusterQueues.named("cap-team-b").cohort("cap-pool").flavor(FLAVOR, Quota.gpu("8")).build())
+        .create();
+    admin.resource(LocalQueues.named("gpus").in(NS).clusterQueue("cap-team-a").build()).create();
   }
 
   @AfterAll
@@ -159,11 +166,7 @@ class CapacityE2EIT {
   @Test
   @Order(40)
   void aMaintenanceTaintAndANodeGoingNotReadyPushAllocatableBelowWhatIsAdmitted() {
-    Job job = ScenarioObjects.job(NS, "train", "gpus", 2, "1");
-    var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-    resources.setRequests(Map.of(GPU, new Quantity("8")));
-    resources.setLimits(Map.of(GPU, new Quantity("8")));
-    scenario.submit(job);
+    scenario.submit(Jobs.named("train").in(NS).queue("gpus").parallelism(2).request(GPU, "8").build());
     scenario.awaitRunning("train");
     Workload wl = scenario.workload("train").orElseThrow();
     // One pod of it bound to a node, as kube-scheduler and the kubelet would: 8 GPUs in use.

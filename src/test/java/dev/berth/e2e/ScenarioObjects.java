@@ -1,47 +1,31 @@
 package dev.berth.e2e;
 
-import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.ClusterQueueSpec;
-import dev.berth.api.v1beta1.FlavorQuotas;
 import dev.berth.api.v1beta1.LocalQueue;
-import dev.berth.api.v1beta1.LocalQueueSpec;
 import dev.berth.api.v1beta1.ResourceFlavor;
-import dev.berth.api.v1beta1.ResourceFlavorSpec;
-import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.Quantity;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Jobs;
+import dev.berth.testing.Quota;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.ResourceFlavors;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import java.util.List;
 import java.util.Map;
 
-/** Fluent-enough builders for the objects scenarios create. */
+/**
+ * The short forms scenarios use most, over the shared builders of {@code dev.berth.testing}; for
+ * anything else use the builders themselves.
+ */
 final class ScenarioObjects {
   private ScenarioObjects() {}
 
   static ResourceFlavor flavor(String name, Map<String, String> nodeLabels) {
-    ResourceFlavor rf = new ResourceFlavor();
-    rf.getMetadata().setName(name);
-    rf.setSpec(new ResourceFlavorSpec());
-    rf.getSpec().nodeLabels = nodeLabels;
-    return rf;
+    return ResourceFlavors.named(name).nodeLabels(nodeLabels).build();
   }
 
   /** A ClusterQueue with one resource group covering one resource on one flavor. */
   static ClusterQueue clusterQueue(String name, String flavor, String resource, String nominal) {
-    ClusterQueue cq = new ClusterQueue();
-    cq.getMetadata().setName(name);
-    ClusterQueueSpec spec = new ClusterQueueSpec();
-    spec.namespaceSelector = new LabelSelector();
-    spec.resourceGroups =
-        List.of(
-            new ResourceGroup(
-                List.of(resource),
-                List.of(new FlavorQuotas(flavor, List.of(new ResourceQuota(resource, nominal))))));
-    cq.setSpec(spec);
-    return cq;
+    return ClusterQueues.named(name).flavor(flavor, Quota.quota(resource, nominal)).build();
   }
 
   static ResourceQuota quota(ClusterQueue cq) {
@@ -49,38 +33,11 @@ final class ScenarioObjects {
   }
 
   static LocalQueue localQueue(String namespace, String name, String clusterQueue) {
-    LocalQueue lq = new LocalQueue();
-    lq.getMetadata().setNamespace(namespace);
-    lq.getMetadata().setName(name);
-    lq.setSpec(new LocalQueueSpec(clusterQueue));
-    return lq;
+    return LocalQueues.named(name).in(namespace).clusterQueue(clusterQueue).build();
   }
 
   /** A suspended Job of {@code pods} pods, each requesting {@code cpu}, in queue {@code queue}. */
   static Job job(String namespace, String name, String queue, int pods, String cpu) {
-    return new JobBuilder()
-        .withNewMetadata()
-        .withNamespace(namespace)
-        .withName(name)
-        .addToLabels(Berth.QUEUE_NAME_LABEL, queue)
-        .endMetadata()
-        .withNewSpec()
-        .withSuspend(true)
-        .withParallelism(pods)
-        .withCompletions(pods)
-        .withNewTemplate()
-        .withNewSpec()
-        .withRestartPolicy("Never")
-        .addNewContainer()
-        .withName("main")
-        .withImage("busybox")
-        .withNewResources()
-        .addToRequests("cpu", new Quantity(cpu))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
+    return Jobs.named(name).in(namespace).queue(queue).parallelism(pods).request("cpu", cpu).build();
   }
 }
