@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
@@ -77,7 +76,11 @@ class CapacityE2EIT {
                 .build())
         .create();
     admin
-        .resource(ClusterQueues.named("cap-team-b").cohort("cap-pool").flavor(FLAVOR, Quota.gpu("8")).build())
+        .resource(
+            ClusterQueues.named("cap-team-b")
+                .cohort("cap-pool")
+                .flavor(FLAVOR, Quota.gpu("8"))
+                .build())
         .create();
     admin.resource(LocalQueues.named("gpus").in(NS).clusterQueue("cap-team-a").build()).create();
   }
@@ -166,7 +169,8 @@ class CapacityE2EIT {
   @Test
   @Order(40)
   void aMaintenanceTaintAndANodeGoingNotReadyPushAllocatableBelowWhatIsAdmitted() {
-    scenario.submit(Jobs.named("train").in(NS).queue("gpus").parallelism(2).request(GPU, "8").build());
+    scenario.submit(
+        Jobs.named("train").in(NS).queue("gpus").parallelism(2).request(GPU, "8").build());
     scenario.awaitRunning("train");
     Workload wl = scenario.workload("train").orElseThrow();
     // One pod of it bound to a node, as kube-scheduler and the kubelet would: 8 GPUs in use.

@@ -1,9 +1,8 @@
 package dev.berth.e2e;
 
+import static dev.berth.testing.Quota.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-
-import static dev.berth.testing.Quota.cpu;
 
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.testing.ClusterQueues;

@@ -9,7 +9,6 @@ import dev.berth.operator.BerthOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,7 +31,10 @@ class ReadmeYamlIT {
     List<String> objects =
         blocks.stream().filter(b -> !b.isFragment()).map(ReadmeBlocks.Block::yaml).toList();
     List<String> fragments =
-        blocks.stream().filter(ReadmeBlocks.Block::isFragment).map(ReadmeBlocks.Block::yaml).toList();
+        blocks.stream()
+            .filter(ReadmeBlocks.Block::isFragment)
+            .map(ReadmeBlocks.Block::yaml)
+            .toList();
     assertThat(objects).as("whole objects in the README").hasSizeGreaterThanOrEqualTo(5);
     try (TestApiServer.Cluster cluster = TestApiServer.dedicated()) {
       KubernetesClient client = cluster.client();
@@ -81,7 +81,8 @@ class ReadmeYamlIT {
                             .getSuspend()));
 
         for (String fragment : fragments) {
-          Job withFragment = ReadmeBlocks.withFragment(job, fragment, name + "-" + fragments.indexOf(fragment));
+          Job withFragment =
+              ReadmeBlocks.withFragment(job, fragment, name + "-" + fragments.indexOf(fragment));
           client.resource(withFragment).create();
           String fragmentJob = withFragment.getMetadata().getName();
           Workload wl =

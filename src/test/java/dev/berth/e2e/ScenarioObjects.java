@@ -6,8 +6,8 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.testing.ClusterQueues;
 import dev.berth.testing.Jobs;
-import dev.berth.testing.Quota;
 import dev.berth.testing.LocalQueues;
+import dev.berth.testing.Quota;
 import dev.berth.testing.ResourceFlavors;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.Map;
@@ -38,6 +38,11 @@ final class ScenarioObjects {
 
   /** A suspended Job of {@code pods} pods, each requesting {@code cpu}, in queue {@code queue}. */
   static Job job(String namespace, String name, String queue, int pods, String cpu) {
-    return Jobs.named(name).in(namespace).queue(queue).parallelism(pods).request("cpu", cpu).build();
+    return Jobs.named(name)
+        .in(namespace)
+        .queue(queue)
+        .parallelism(pods)
+        .request("cpu", cpu)
+        .build();
   }
 }

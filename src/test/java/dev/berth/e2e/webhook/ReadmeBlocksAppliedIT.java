@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Every ```yaml block of README.md is accepted as written by a real API server with Berth's CRDs
  * and webhooks, applied server-side by a user (not the operator), in the README's order, after what
- * the blocks name but do not define: the WorkloadPriorityClasses of samples/ (the Job's
- * {@code berth.dev/priority-class: production}). A fragment of the README's Job is applied inside
- * that Job, under a name of its own. A refused block fails the test with its README line and the
+ * the blocks name but do not define: the WorkloadPriorityClasses of samples/ (the Job's {@code
+ * berth.dev/priority-class: production}). A fragment of the README's Job is applied inside that
+ * Job, under a name of its own. A refused block fails the test with its README line and the
  * server's answer.
  *
  * <p>The rest of samples/ is not applied first: the README's flavor, ClusterQueue, Namespace and
@@ -118,10 +118,7 @@ class ReadmeBlocksAppliedIT {
           }
         };
     try {
-      await()
-          .atMost(INFORMER_LAG)
-          .pollInterval(Duration.ofMillis(500))
-          .until(accepted);
+      await().atMost(INFORMER_LAG).pollInterval(Duration.ofMillis(500)).until(accepted);
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       return refusal.get();
     }
