@@ -48,8 +48,10 @@ class AdmissionChecksE2EIT {
         RunningOperator.startNew(
             cluster.kubeconfig(),
             WaitForPodsReady.DEFAULT.withBackoff(new RequeueBackoff(1, 2, null)));
-    client.resource(Objects.flavor("ac-on-demand", Map.of("capacity", "on-demand"))).create();
-    client.resource(Objects.flavor("ac-spot", Map.of("capacity", "spot"))).create();
+    client
+        .resource(ScenarioObjects.flavor("ac-on-demand", Map.of("capacity", "on-demand")))
+        .create();
+    client.resource(ScenarioObjects.flavor("ac-spot", Map.of("capacity", "spot"))).create();
   }
 
   @AfterAll
@@ -71,7 +73,7 @@ class AdmissionChecksE2EIT {
 
   /** A ClusterQueue over cpu: 2 on demand, then 8 on spot; checks by name and flavors. */
   private static void clusterQueue(String name, Map<String, List<String>> checks) {
-    ClusterQueue cq = Objects.clusterQueue(name, "ac-on-demand", "cpu", "2");
+    ClusterQueue cq = ScenarioObjects.clusterQueue(name, "ac-on-demand", "cpu", "2");
     cq.getSpec().resourceGroups =
         List.of(
             new ResourceGroup(
@@ -95,7 +97,7 @@ class AdmissionChecksE2EIT {
 
   private static Scenario scenario(String ns, String cq) {
     Scenario s = new Scenario(client, ns);
-    client.resource(Objects.localQueue(ns, "main", cq)).create();
+    client.resource(ScenarioObjects.localQueue(ns, "main", cq)).create();
     return s;
   }
 
@@ -132,8 +134,8 @@ class AdmissionChecksE2EIT {
           }
         });
     Scenario s = scenario("ac-team", "ac-cq");
-    s.submit(Objects.job("ac-team", "small", "main", 1, "2"));
-    s.submit(Objects.job("ac-team", "big", "main", 1, "4"));
+    s.submit(ScenarioObjects.job("ac-team", "small", "main", 1, "2"));
+    s.submit(ScenarioObjects.job("ac-team", "big", "main", 1, "4"));
 
     Workload small =
         awaitWorkload(
@@ -212,12 +214,12 @@ class AdmissionChecksE2EIT {
     clusterQueue("ac-retry-cq", Map.of("retry-gate", List.of()));
     // Only the on-demand flavor's 2 cpu are usable by 2-cpu jobs once spot is taken: take it.
     Scenario s = scenario("ac-retry", "ac-retry-cq");
-    s.submit(Objects.job("ac-retry", "spot-filler", "main", 1, "8"));
-    s.submit(Objects.job("ac-retry", "first", "main", 1, "2"));
+    s.submit(ScenarioObjects.job("ac-retry", "spot-filler", "main", 1, "8"));
+    s.submit(ScenarioObjects.job("ac-retry", "first", "main", 1, "2"));
     CheckControllerStandIn gate = new CheckControllerStandIn(client, "retry-gate");
     gate.markActive();
     Workload first = awaitWorkload(s, "first", wl -> is(wl, "QuotaReserved", "True"));
-    s.submit(Objects.job("ac-retry", "second", "main", 1, "2"));
+    s.submit(ScenarioObjects.job("ac-retry", "second", "main", 1, "2"));
     awaitWorkload(s, "second", wl -> is(wl, "QuotaReserved", "False"));
 
     Instant asked = Instant.now();
@@ -264,7 +266,7 @@ class AdmissionChecksE2EIT {
     check("reject-gate", "example.com/reject-gate");
     clusterQueue("ac-reject-cq", Map.of("reject-gate", List.of()));
     Scenario s = scenario("ac-reject", "ac-reject-cq");
-    s.submit(Objects.job("ac-reject", "doomed", "main", 1, "2"));
+    s.submit(ScenarioObjects.job("ac-reject", "doomed", "main", 1, "2"));
     Workload wl = awaitWorkload(s, "doomed", w -> is(w, "QuotaReserved", "True"));
 
     // The schema refuses a state outside the four, naming the field.

@@ -43,12 +43,14 @@ class AdmissionE2EIT {
   void threeTwoCpuJobsInAFiveCpuQueue() throws Exception {
     String ns = "team-basic";
     Namespaces.ensure(client, ns);
-    client.resource(Objects.flavor("basic-flavor", Map.of("instance-type", "basic"))).create();
-    client.resource(Objects.clusterQueue("basic-cq", "basic-flavor", "cpu", "5")).create();
-    client.resource(Objects.localQueue(ns, "basic", "basic-cq")).create();
+    client
+        .resource(ScenarioObjects.flavor("basic-flavor", Map.of("instance-type", "basic")))
+        .create();
+    client.resource(ScenarioObjects.clusterQueue("basic-cq", "basic-flavor", "cpu", "5")).create();
+    client.resource(ScenarioObjects.localQueue(ns, "basic", "basic-cq")).create();
     Scenario scenario = new Scenario(ns);
     for (String name : List.of("job-a", "job-b", "job-c")) {
-      scenario.submit(Objects.job(ns, name, "basic", 1, "2"));
+      scenario.submit(ScenarioObjects.job(ns, name, "basic", 1, "2"));
     }
 
     await()

@@ -3,15 +3,18 @@ package dev.berth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.Cohort;
-import dev.berth.api.v1beta1.CohortSpec;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Cohorts;
+import dev.berth.testing.Jobs;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.Quota;
+import dev.berth.testing.ResourceFlavors;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -19,7 +22,6 @@ import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
@@ -58,21 +60,29 @@ class CapacityE2EIT {
     scenario = new Scenario(NS);
     admin = scenario.client;
     operator = RunningOperator.shared();
-    ResourceFlavor flavor = Objects.flavor(FLAVOR, Map.of(POOL, "capacity-h100"));
-    flavor.getSpec().platformReservation = Map.of(GPU, new Quantity("2"));
-    admin.resource(flavor).create();
-    Cohort cohort = new Cohort();
-    cohort.getMetadata().setName("cap-pool");
-    cohort.setSpec(new CohortSpec());
-    admin.resource(cohort).create();
-    ClusterQueue a = Objects.clusterQueue("cap-team-a", FLAVOR, GPU, "16");
-    a.getSpec().cohortName = "cap-pool";
-    Objects.quota(a).borrowingLimit = new Quantity("8");
-    admin.resource(a).create();
-    ClusterQueue b = Objects.clusterQueue("cap-team-b", FLAVOR, GPU, "8");
-    b.getSpec().cohortName = "cap-pool";
-    admin.resource(b).create();
-    admin.resource(Objects.localQueue(NS, "gpus", "cap-team-a")).create();
+    admin
+        .resource(
+            ResourceFlavors.named(FLAVOR)
+                .nodeLabel(POOL, "capacity-h100")
+                .platformReservation(GPU, "2")
+                .build())
+        .create();
+    admin.resource(Cohorts.named("cap-pool").build()).create();
+    admin
+        .resource(
+            ClusterQueues.named("cap-team-a")
+                .cohort("cap-pool")
+                .flavor(FLAVOR, Quota.gpu("16").borrowingLimit("8"))
+                .build())
+        .create();
+    admin
+        .resource(
+            ClusterQueues.named("cap-team-b")
+                .cohort("cap-pool")
+                .flavor(FLAVOR, Quota.gpu("8"))
+                .build())
+        .create();
+    admin.resource(LocalQueues.named("gpus").in(NS).clusterQueue("cap-team-a").build()).create();
   }
 
   @AfterAll
@@ -159,11 +169,8 @@ class CapacityE2EIT {
   @Test
   @Order(40)
   void aMaintenanceTaintAndANodeGoingNotReadyPushAllocatableBelowWhatIsAdmitted() {
-    Job job = Objects.job(NS, "train", "gpus", 2, "1");
-    var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-    resources.setRequests(Map.of(GPU, new Quantity("8")));
-    resources.setLimits(Map.of(GPU, new Quantity("8")));
-    scenario.submit(job);
+    scenario.submit(
+        Jobs.named("train").in(NS).queue("gpus").parallelism(2).request(GPU, "8").build());
     scenario.awaitRunning("train");
     Workload wl = scenario.workload("train").orElseThrow();
     // One pod of it bound to a node, as kube-scheduler and the kubelet would: 8 GPUs in use.
@@ -270,8 +277,8 @@ class CapacityE2EIT {
   @Test
   @Order(60)
   void timeSlicedGpusAreMarkedSharedAndMigProfilesStayApart() {
-    admin.resource(Objects.flavor("cap-shared", Map.of(POOL, "capacity-ts"))).create();
-    admin.resource(Objects.flavor("cap-mig", Map.of(POOL, "capacity-mig"))).create();
+    admin.resource(ScenarioObjects.flavor("cap-shared", Map.of(POOL, "capacity-ts"))).create();
+    admin.resource(ScenarioObjects.flavor("cap-mig", Map.of(POOL, "capacity-mig"))).create();
     Node ts = readyNode("cap-ts", "capacity-ts", Map.of(GPU, "16"));
     admin
         .nodes()

@@ -1,23 +1,21 @@
 package dev.berth.e2e;
 
+import static dev.berth.testing.Quota.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.ClusterQueue;
-import io.fabric8.kubernetes.api.model.Quantity;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Cohorts;
+import dev.berth.testing.Jobs;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.ResourceFlavors;
 import java.time.Duration;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Borrowing and lending between ClusterQueues of one cohort. */
 class CohortE2EIT {
-
-  private static ClusterQueue member(String name, String cohort, String flavor, String nominal) {
-    ClusterQueue cq = Objects.clusterQueue(name, flavor, "cpu", nominal);
-    cq.getSpec().cohortName = cohort;
-    return cq;
-  }
 
   private static long running(Scenario s, int jobs) {
     return IntStream.range(0, jobs).filter(i -> s.running("job-" + i)).count();
@@ -26,14 +24,28 @@ class CohortE2EIT {
   @Test
   void borrowsUpToItsBorrowingLimitAndNeverPast() {
     Scenario s = new Scenario("borrowing");
-    s.client.resource(Objects.flavor("borrowing-flavor", Map.of())).create();
-    ClusterQueue borrower = member("borrowing-a", "borrowing", "borrowing-flavor", "4");
-    Objects.quota(borrower).borrowingLimit = new Quantity("2");
-    s.client.resource(borrower).create();
-    s.client.resource(member("borrowing-b", "borrowing", "borrowing-flavor", "4")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "borrowing-a")).create();
+    s.client.resource(ResourceFlavors.named("borrowing-flavor").build()).create();
+    s.client
+        .resource(
+            ClusterQueues.named("borrowing-a")
+                .cohort("borrowing")
+                .flavor("borrowing-flavor", cpu("4").borrowingLimit("2"))
+                .build())
+        .create();
+    s.client
+        .resource(
+            ClusterQueues.named("borrowing-b")
+                .cohort("borrowing")
+                .flavor("borrowing-flavor", cpu("4"))
+                .build())
+        .create();
+    s.client
+        .resource(LocalQueues.named("lq").in(s.namespace).clusterQueue("borrowing-a").build())
+        .create();
     for (int i = 0; i < 8; i++) {
-      s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+      s.client
+          .resource(Jobs.named("job-" + i).in(s.namespace).queue("lq").request("cpu", "1").build())
+          .create();
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 8) == 6);
     // And no more than that, for a while of cycles.
@@ -56,14 +68,28 @@ class CohortE2EIT {
   @Test
   void neverTakesMoreThanTheLenderLends() {
     Scenario s = new Scenario("lending");
-    s.client.resource(Objects.flavor("lending-flavor", Map.of())).create();
-    ClusterQueue lender = member("lending-lender", "lending", "lending-flavor", "4");
-    Objects.quota(lender).lendingLimit = new Quantity("1");
-    s.client.resource(lender).create();
-    s.client.resource(member("lending-borrower", "lending", "lending-flavor", "2")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "lending-borrower")).create();
+    s.client.resource(ResourceFlavors.named("lending-flavor").build()).create();
+    s.client
+        .resource(
+            ClusterQueues.named("lending-lender")
+                .cohort("lending")
+                .flavor("lending-flavor", cpu("4").lendingLimit("1"))
+                .build())
+        .create();
+    s.client
+        .resource(
+            ClusterQueues.named("lending-borrower")
+                .cohort("lending")
+                .flavor("lending-flavor", cpu("2"))
+                .build())
+        .create();
+    s.client
+        .resource(LocalQueues.named("lq").in(s.namespace).clusterQueue("lending-borrower").build())
+        .create();
     for (int i = 0; i < 5; i++) {
-      s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+      s.client
+          .resource(Jobs.named("job-" + i).in(s.namespace).queue("lq").request("cpu", "1").build())
+          .create();
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, 5) == 3);
     await()
@@ -76,11 +102,7 @@ class CohortE2EIT {
   void aCycleInTheCohortTreeIsReportedOnEveryCohortInIt() {
     Scenario s = new Scenario("cohort-cycle");
     for (String[] pair : new String[][] {{"cycle-a", "cycle-b"}, {"cycle-b", "cycle-a"}}) {
-      dev.berth.api.v1beta1.Cohort cohort = new dev.berth.api.v1beta1.Cohort();
-      cohort.getMetadata().setName(pair[0]);
-      cohort.setSpec(new dev.berth.api.v1beta1.CohortSpec());
-      cohort.getSpec().parentName = pair[1];
-      s.client.resource(cohort).create();
+      s.client.resource(Cohorts.named(pair[0]).parent(pair[1]).build()).create();
     }
     await()
         .atMost(Duration.ofSeconds(30))

@@ -322,7 +322,7 @@ class DashboardE2EIT {
             new TopologySpec.TopologyLevel("topology.berth.dev/rack"),
             new TopologySpec.TopologyLevel("kubernetes.io/hostname"));
     admin.resource(topology).create();
-    var flavor = Objects.flavor("dash-h100", Map.of("gpu", "h100"));
+    var flavor = ScenarioObjects.flavor("dash-h100", Map.of("gpu", "h100"));
     flavor.getSpec().topologyName = "dash-dc";
     admin.resource(flavor).create();
     // Not Berth's: bound by "the scheduler", 3 of b1-r1-n1's 8 GPUs.
@@ -397,19 +397,19 @@ class DashboardE2EIT {
   }
 
   private static void queues() {
-    admin.resource(Objects.flavor("dash-cpu", Map.of())).create();
-    ClusterQueue a = Objects.clusterQueue("dash-a", "dash-cpu", "cpu", "4");
+    admin.resource(ScenarioObjects.flavor("dash-cpu", Map.of())).create();
+    ClusterQueue a = ScenarioObjects.clusterQueue("dash-a", "dash-cpu", "cpu", "4");
     a.getSpec().cohortName = "dash-cohort";
-    Objects.quota(a).borrowingLimit = new Quantity("2");
+    ScenarioObjects.quota(a).borrowingLimit = new Quantity("2");
     a.getSpec().preemption = new ClusterQueuePreemption();
     a.getSpec().preemption.withinClusterQueue =
         ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     admin.resource(a).create();
-    ClusterQueue b = Objects.clusterQueue("dash-b", "dash-cpu", "cpu", "2");
+    ClusterQueue b = ScenarioObjects.clusterQueue("dash-b", "dash-cpu", "cpu", "2");
     b.getSpec().cohortName = "dash-cohort";
     admin.resource(b).create();
-    admin.resource(Objects.localQueue(TEAM, "lq", "dash-a")).create();
-    admin.resource(Objects.localQueue(OTHER, "lq", "dash-a")).create();
+    admin.resource(ScenarioObjects.localQueue(TEAM, "lq", "dash-a")).create();
+    admin.resource(ScenarioObjects.localQueue(OTHER, "lq", "dash-a")).create();
     priorityClass("dash-low", 10);
     priorityClass("dash-high", 1000);
   }
@@ -434,7 +434,7 @@ class DashboardE2EIT {
   }
 
   private static Job job(String namespace, String name, int cpu, String priorityClass) {
-    Job job = Objects.job(namespace, name, "lq", 1, String.valueOf(cpu));
+    Job job = ScenarioObjects.job(namespace, name, "lq", 1, String.valueOf(cpu));
     if (priorityClass != null) {
       job.getMetadata().getLabels().put("berth.dev/priority-class", priorityClass);
     }

@@ -6,7 +6,7 @@ import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.job.Integration;
 import dev.berth.operator.job.JobAdapter;
@@ -121,7 +121,7 @@ class EvictedJobStartTimeIT {
 
   /** Started (not suspended), and not labelled for a queue: no operator but this test's acts. */
   private static Job job(String name) {
-    Job job = Objects.job(NS, name, "unused", 1, "1");
+    Job job = ScenarioObjects.job(NS, name, "unused", 1, "1");
     job.getMetadata().getLabels().remove(Berth.QUEUE_NAME_LABEL);
     job.getSpec().setSuspend(false);
     return job;
@@ -155,11 +155,11 @@ class EvictedJobStartTimeIT {
     status.admission = new Admission();
     status.admission.clusterQueue = "cq";
     Instant now = Instant.now();
-    WorkloadConditions.set(
-        status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", "reserved", now);
-    WorkloadConditions.set(status, WorkloadConditions.ADMITTED, true, "Admitted", "admitted", now);
-    WorkloadConditions.set(
-        status, WorkloadConditions.EVICTED, true, "Preempted", "preempted by a test", now);
+    StatusConditions.set(
+        status, StatusConditions.QUOTA_RESERVED, true, "QuotaReserved", "reserved", now);
+    StatusConditions.set(status, StatusConditions.ADMITTED, true, "Admitted", "admitted", now);
+    StatusConditions.set(
+        status, StatusConditions.EVICTED, true, "Preempted", "preempted by a test", now);
     workload.setStatus(status);
     return workload;
   }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class FairSharingE2EIT {
 
   private static ClusterQueue team(String name) {
-    ClusterQueue cq = Objects.clusterQueue(name, "fair-flavor", "cpu", "0");
+    ClusterQueue cq = ScenarioObjects.clusterQueue(name, "fair-flavor", "cpu", "0");
     cq.getSpec().cohortName = "fair";
     cq.getSpec().preemption = new ClusterQueuePreemption();
     cq.getSpec().preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
@@ -42,21 +42,29 @@ class FairSharingE2EIT {
       Namespaces.ensure(client, "team-b");
       BerthOperator operator = RunningOperator.startNew(cluster.kubeconfig(), false, true);
       try {
-        client.resource(Objects.flavor("fair-flavor", Map.of())).create();
-        ClusterQueue pool = Objects.clusterQueue("fair-pool", "fair-flavor", "cpu", "6");
+        client.resource(ScenarioObjects.flavor("fair-flavor", Map.of())).create();
+        ClusterQueue pool = ScenarioObjects.clusterQueue("fair-pool", "fair-flavor", "cpu", "6");
         pool.getSpec().cohortName = "fair";
         client.resource(pool).create();
         client.resource(team("fair-a")).create();
         client.resource(team("fair-b")).create();
-        client.resource(Objects.localQueue("team-a", "lq", "fair-a")).create();
-        client.resource(Objects.localQueue("team-b", "lq", "fair-b")).create();
+        client.resource(ScenarioObjects.localQueue("team-a", "lq", "fair-a")).create();
+        client.resource(ScenarioObjects.localQueue("team-b", "lq", "fair-b")).create();
 
         IntStream.range(0, 6)
-            .forEach(i -> client.resource(Objects.job("team-a", "a-" + i, "lq", 1, "1")).create());
+            .forEach(
+                i ->
+                    client
+                        .resource(ScenarioObjects.job("team-a", "a-" + i, "lq", 1, "1"))
+                        .create());
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "team-a") == 6);
 
         IntStream.range(0, 6)
-            .forEach(i -> client.resource(Objects.job("team-b", "b-" + i, "lq", 1, "1")).create());
+            .forEach(
+                i ->
+                    client
+                        .resource(ScenarioObjects.job("team-b", "b-" + i, "lq", 1, "1"))
+                        .create());
         await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(

@@ -57,10 +57,10 @@ class FaultInjectionE2EIT {
     try (TestApiServer.Cluster cluster = TestApiServer.dedicated()) {
       KubernetesClient admin = cluster.client();
       Namespaces.ensure(admin, NS);
-      admin.resource(Objects.flavor("fault-flavor", Map.of())).create();
+      admin.resource(ScenarioObjects.flavor("fault-flavor", Map.of())).create();
       for (String q : QUEUES) {
         admin.resource(clusterQueue(q)).create();
-        admin.resource(Objects.localQueue(NS, q, q)).create();
+        admin.resource(ScenarioObjects.localQueue(NS, q, q)).create();
       }
       Matcher server = Pattern.compile("server: (\\S+)").matcher(cluster.kubeconfig());
       assertThat(server.find()).isTrue();
@@ -91,7 +91,7 @@ class FaultInjectionE2EIT {
       for (int i = 0; i < JOBS; i++) {
         String queue = QUEUES.get(jobs.nextInt(QUEUES.size()));
         String cpu = String.valueOf(1 + jobs.nextInt(3));
-        admin.resource(Objects.job(NS, "job-" + i, queue, 1, cpu)).create();
+        admin.resource(ScenarioObjects.job(NS, "job-" + i, queue, 1, cpu)).create();
         if (i == JOBS / 3 || i == 2 * JOBS / 3) {
           // A crash or a rollout: a fresh operator rebuilds everything through the faults.
           operator.close();
@@ -144,9 +144,9 @@ class FaultInjectionE2EIT {
   }
 
   private static ClusterQueue clusterQueue(String name) {
-    ClusterQueue cq = Objects.clusterQueue(name, "fault-flavor", "cpu", "4");
+    ClusterQueue cq = ScenarioObjects.clusterQueue(name, "fault-flavor", "cpu", "4");
     cq.getSpec().cohortName = "faults";
-    Objects.quota(cq).borrowingLimit = new io.fabric8.kubernetes.api.model.Quantity("4");
+    ScenarioObjects.quota(cq).borrowingLimit = new io.fabric8.kubernetes.api.model.Quantity("4");
     cq.getSpec().preemption = new ClusterQueuePreemption();
     cq.getSpec().preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
     return cq;

@@ -57,16 +57,20 @@ class FullStackE2EIT {
     asAlice.setImpersonateGroups("system:authenticated");
     alice = new KubernetesClientBuilder().withConfig(asAlice).build();
 
-    admin.resource(Objects.flavor("fullstack-flavor", Map.of("pool", "fullstack"))).create();
-    admin.resource(Objects.clusterQueue("fullstack-cq", "fullstack-flavor", "cpu", "2")).create();
-    admin.resource(Objects.localQueue(NS, "default", "fullstack-cq")).create();
+    admin
+        .resource(ScenarioObjects.flavor("fullstack-flavor", Map.of("pool", "fullstack")))
+        .create();
+    admin
+        .resource(ScenarioObjects.clusterQueue("fullstack-cq", "fullstack-flavor", "cpu", "2"))
+        .create();
+    admin.resource(ScenarioObjects.localQueue(NS, "default", "fullstack-cq")).create();
     // The webhooks take a moment to be called by the API server after registration.
     await()
         .atMost(Duration.ofSeconds(30))
         .ignoreExceptions()
         .until(
             () -> {
-              Job probe = Objects.job(NS, "probe", "default", 1, "1");
+              Job probe = ScenarioObjects.job(NS, "probe", "default", 1, "1");
               probe.getSpec().setSuspend(false);
               Job stored = alice.resource(probe).dryRun().create();
               return Boolean.TRUE.equals(stored.getSpec().getSuspend());
@@ -88,7 +92,7 @@ class FullStackE2EIT {
 
   @Test
   void aTeamMembersJobIsSuspendedOnCreateQueuedByDefaultAndStartedOnlyByTheOperator() {
-    Job first = Objects.job(NS, "first", "default", 1, "2");
+    Job first = ScenarioObjects.job(NS, "first", "default", 1, "2");
     first.getSpec().setSuspend(false);
     first.getMetadata().getLabels().remove(Berth.QUEUE_NAME_LABEL);
     Job stored = alice.resource(first).create();
@@ -97,7 +101,7 @@ class FullStackE2EIT {
     assertThat(stored.getMetadata().getLabels()).containsEntry(Berth.QUEUE_NAME_LABEL, "default");
     await().atMost(Duration.ofSeconds(30)).until(() -> running("first"));
 
-    alice.resource(Objects.job(NS, "second", "default", 1, "2")).create();
+    alice.resource(ScenarioObjects.job(NS, "second", "default", 1, "2")).create();
     // No quota for it: it stays suspended through the cycles its creation triggers.
     await()
         .during(Duration.ofSeconds(2))

@@ -67,11 +67,11 @@ class JobSetE2EIT {
    */
   private static Scenario firstRunning(String namespace, String prefix, String pool) {
     Scenario s = new Scenario(namespace);
-    s.client.resource(Objects.flavor(prefix + "-flavor", Map.of("pool", pool))).create();
+    s.client.resource(ScenarioObjects.flavor(prefix + "-flavor", Map.of("pool", pool))).create();
     s.client
-        .resource(Objects.clusterQueue(prefix + "-cq", prefix + "-flavor", "cpu", "6"))
+        .resource(ScenarioObjects.clusterQueue(prefix + "-cq", prefix + "-flavor", "cpu", "6"))
         .create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", prefix + "-cq")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", prefix + "-cq")).create();
     s.client.resource(jobSet(s.namespace, "first")).create();
     await().atMost(Duration.ofSeconds(30)).until(() -> running(s, "first"));
     return s;

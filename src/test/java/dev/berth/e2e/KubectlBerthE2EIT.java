@@ -71,15 +71,15 @@ class KubectlBerthE2EIT {
     assertThat(bin.resolve("kubectl-berth")).isExecutable();
     assertThat(bin.resolve("kubectl-berth.d/kubectl-berth.jsa")).exists();
 
-    client.resource(Objects.flavor("kb-flavor", Map.of())).create();
-    ClusterQueue cq = Objects.clusterQueue("kb-cq", "kb-flavor", "cpu", "1");
+    client.resource(ScenarioObjects.flavor("kb-flavor", Map.of())).create();
+    ClusterQueue cq = ScenarioObjects.clusterQueue("kb-cq", "kb-flavor", "cpu", "1");
     cq.getSpec().cohortName = "kb-cohort";
     client.resource(cq).create();
-    ClusterQueue spare = Objects.clusterQueue("kb-spare", "kb-flavor", "cpu", "2");
+    ClusterQueue spare = ScenarioObjects.clusterQueue("kb-spare", "kb-flavor", "cpu", "2");
     spare.getSpec().cohortName = "kb-cohort";
-    Objects.quota(spare).lendingLimit = new Quantity("0");
+    ScenarioObjects.quota(spare).lendingLimit = new Quantity("0");
     client.resource(spare).create();
-    client.resource(Objects.localQueue(NS, "lq", "kb-cq")).create();
+    client.resource(ScenarioObjects.localQueue(NS, "lq", "kb-cq")).create();
     kubeconfig = home.resolve("alice.kubeconfig");
     Files.writeString(kubeconfig, kubeconfigOf(teamMemberToken()));
 
@@ -90,7 +90,7 @@ class KubectlBerthE2EIT {
   }
 
   private static Job bounded(String name, int seconds) {
-    Job job = Objects.job(NS, name, "lq", 1, "1");
+    Job job = ScenarioObjects.job(NS, name, "lq", 1, "1");
     job.getMetadata().getLabels().put(Berth.MAX_EXEC_TIME_LABEL, String.valueOf(seconds));
     return job;
   }

@@ -58,10 +58,10 @@ class LeaderElectionIT {
       BerthOperator second = RunningOperator.startExitingOnLostLease(cluster.kubeconfig());
       boolean firstClosed = false;
       try {
-        client.resource(Objects.flavor("le-flavor", Map.of())).create();
-        client.resource(Objects.clusterQueue("le-cq", "le-flavor", "cpu", "2")).create();
-        client.resource(Objects.localQueue("team", "lq", "le-cq")).create();
-        client.resource(Objects.job("team", "only", "lq", 1, "1")).create();
+        client.resource(ScenarioObjects.flavor("le-flavor", Map.of())).create();
+        client.resource(ScenarioObjects.clusterQueue("le-cq", "le-flavor", "cpu", "2")).create();
+        client.resource(ScenarioObjects.localQueue("team", "lq", "le-cq")).create();
+        client.resource(ScenarioObjects.job("team", "only", "lq", 1, "1")).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "only"));
         assertThat(first.isAdmitting()).as("the leader's loop rebuilt its state").isTrue();
         assertThat(second.isLeading()).isFalse();
@@ -80,7 +80,7 @@ class LeaderElectionIT {
         Duration failover = Duration.ofNanos(System.nanoTime() - stopped);
         assertThat(holder(client)).isNotEqualTo(firstHolder);
 
-        client.resource(Objects.job("team", "after-failover", "lq", 1, "1")).create();
+        client.resource(ScenarioObjects.job("team", "after-failover", "lq", 1, "1")).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "after-failover"));
         assertThat(second.isAdmitting()).isTrue();
         assertThat(probe(second, "/readyz")).isEqualTo(200);

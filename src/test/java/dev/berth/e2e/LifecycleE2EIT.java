@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 class LifecycleE2EIT {
 
   private static void queue(Scenario s, String cq, String nominal) {
-    s.client.resource(Objects.flavor(cq + "-flavor", Map.of())).create();
-    s.client.resource(Objects.clusterQueue(cq, cq + "-flavor", "cpu", nominal)).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", cq)).create();
+    s.client.resource(ScenarioObjects.flavor(cq + "-flavor", Map.of())).create();
+    s.client.resource(ScenarioObjects.clusterQueue(cq, cq + "-flavor", "cpu", nominal)).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", cq)).create();
   }
 
   private static void parallelism(Scenario s, String job, int parallelism) {
@@ -47,7 +47,7 @@ class LifecycleE2EIT {
   void aRunningJobResizedAroundTheWebhookIsStoppedAndRequeuedAtItsNewSize() {
     Scenario s = new Scenario("resized-running");
     queue(s, "resized-running-cq", "2");
-    var job = Objects.job(s.namespace, "resized", "lq", 2, "1");
+    var job = ScenarioObjects.job(s.namespace, "resized", "lq", 2, "1");
     job.getSpec().setCompletions(8);
     s.submit(job);
     s.awaitRunning("resized");
@@ -73,7 +73,7 @@ class LifecycleE2EIT {
   void deletingTheWorkloadOfARunningJobStopsItAndQueuesItAgain() {
     Scenario s = new Scenario("wl-deletion");
     queue(s, "wl-deletion-cq", "1");
-    s.submit(Objects.job(s.namespace, "victim", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "victim", "lq", 1, "1"));
     s.awaitRunning("victim");
     Workload first = s.workload("victim").orElseThrow();
     s.client.resource(first).delete();
@@ -94,7 +94,7 @@ class LifecycleE2EIT {
     // Workload's schema refuses. The Job must not wait silently.
     Scenario s = new Scenario("refused-wl");
     queue(s, "refused-wl-cq", "4");
-    var job = Objects.job(s.namespace, "two-modes", "lq", 2, "1");
+    var job = ScenarioObjects.job(s.namespace, "two-modes", "lq", 2, "1");
     job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
     job.getSpec()
         .getTemplate()
@@ -169,7 +169,7 @@ class LifecycleE2EIT {
   void aFlavorInUseAndAClusterQueueHoldingQuotaAreNotRemovedUntilFree() {
     Scenario s = new Scenario("finalizers");
     queue(s, "finalizers-cq", "1");
-    s.submit(Objects.job(s.namespace, "holder", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "holder", "lq", 1, "1"));
     s.awaitRunning("holder");
     await()
         .atMost(Duration.ofSeconds(10))
@@ -228,7 +228,7 @@ class LifecycleE2EIT {
   void aClusterQueueBeingDeletedAdmitsNothingNewAndSaysItIsTerminating() {
     Scenario s = new Scenario("cq-terminating");
     queue(s, "cq-terminating", "2");
-    s.submit(Objects.job(s.namespace, "holder", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "holder", "lq", 1, "1"));
     s.awaitRunning("holder");
     s.client.resources(ClusterQueue.class).withName("cq-terminating").delete();
     await()
@@ -245,7 +245,7 @@ class LifecycleE2EIT {
               assertThat(active.message)
                   .isEqualTo("ClusterQueue cq-terminating is terminating: it admits nothing new");
             });
-    s.submit(Objects.job(s.namespace, "late", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "late", "lq", 1, "1"));
     // It would fit (1 of 2 cpu is free), and stays suspended while the queue is on its way out;
     // the status writes of these cycles must not reopen it.
     await()

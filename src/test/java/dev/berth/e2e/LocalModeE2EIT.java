@@ -171,7 +171,7 @@ class LocalModeE2EIT {
   @Test
   void aJobBerthNeverAdmitsIsSuspendedInKubectlWithNoPods() throws Exception {
     // 8 pods of 8 H100s: more than team-llm can ever hold (24 GPUs, 8 more borrowed).
-    Job huge = Objects.job("team-llm", "too-big", "training", 8, "1");
+    Job huge = ScenarioObjects.job("team-llm", "too-big", "training", 8, "1");
     Map<String, Quantity> gpus = Map.of("nvidia.com/gpu", new Quantity("8"));
     huge.getSpec()
         .getTemplate()

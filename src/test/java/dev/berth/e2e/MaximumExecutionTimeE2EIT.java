@@ -18,10 +18,12 @@ class MaximumExecutionTimeE2EIT {
     String ns = "team-max-exec";
     Scenario s = new Scenario(ns);
     var client = s.client;
-    client.resource(Objects.flavor("max-exec-flavor", Map.of("pool", "max-exec"))).create();
-    client.resource(Objects.clusterQueue("max-exec-cq", "max-exec-flavor", "cpu", "4")).create();
-    client.resource(Objects.localQueue(ns, "main", "max-exec-cq")).create();
-    Job job = Objects.job(ns, "bounded", "main", 1, "1");
+    client.resource(ScenarioObjects.flavor("max-exec-flavor", Map.of("pool", "max-exec"))).create();
+    client
+        .resource(ScenarioObjects.clusterQueue("max-exec-cq", "max-exec-flavor", "cpu", "4"))
+        .create();
+    client.resource(ScenarioObjects.localQueue(ns, "main", "max-exec-cq")).create();
+    Job job = ScenarioObjects.job(ns, "bounded", "main", 1, "1");
     job.getMetadata().getLabels().put(Berth.MAX_EXEC_TIME_LABEL, "3");
     s.submit(job);
     assertThat(s.workload("bounded").orElseThrow().getSpec().maximumExecutionTimeSeconds)

@@ -46,7 +46,8 @@ final class OnPlane {
   ResourceFlavor flavor(
       String name, String product, String lifecycle, List<Toleration> tolerations) {
     ResourceFlavor rf =
-        Objects.flavor(name, Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
+        ScenarioObjects.flavor(
+            name, Map.of(SimNode.GPU_PRODUCT, product, SimNode.LIFECYCLE, lifecycle));
     rf.getSpec().tolerations = tolerations;
     return rf;
   }
@@ -65,16 +66,17 @@ final class OnPlane {
 
   Scenario queue(String name, String flavor, int gpus, ClusterQueuePreemption preemption) {
     Scenario s = new Scenario(plane.client(), name);
-    ClusterQueue cq = Objects.clusterQueue(name, flavor, SimNode.GPU, Integer.toString(gpus));
+    ClusterQueue cq =
+        ScenarioObjects.clusterQueue(name, flavor, SimNode.GPU, Integer.toString(gpus));
     cq.getSpec().preemption = preemption;
     s.client.resource(cq).create();
-    s.client.resource(Objects.localQueue(name, "lq", name)).create();
+    s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
     return s;
   }
 
   /** A suspended Job of {@code pods} pods of 8 GPUs each whose pods KWOK ends as annotated. */
   static Job gpuJob(Scenario s, String name, int pods, String annotation, String after) {
-    Job job = Objects.job(s.namespace, name, "lq", pods, "1");
+    Job job = ScenarioObjects.job(s.namespace, name, "lq", pods, "1");
     job.getSpec().getTemplate().getSpec().getContainers().get(0).setResources(eightGpus());
     job.getSpec().getTemplate().setMetadata(new ObjectMeta());
     job.getSpec()

@@ -56,19 +56,19 @@ class PendingReasonsE2EIT {
     Scenario o = new Scenario(outside);
     Namespaces.ensure(client, ns, Map.of("team", "why"));
     Namespaces.ensure(client, outside, Map.of("team", "other"));
-    client.resource(Objects.flavor("why-flavor", Map.of())).create();
-    ClusterQueue cq = Objects.clusterQueue("why-cq", "why-flavor", "cpu", "2");
+    client.resource(ScenarioObjects.flavor("why-flavor", Map.of())).create();
+    ClusterQueue cq = ScenarioObjects.clusterQueue("why-cq", "why-flavor", "cpu", "2");
     cq.getSpec().namespaceSelector =
         new LabelSelectorBuilder().addToMatchLabels("team", "why").build();
     cq.getSpec().queueingStrategy = QueueingStrategy.StrictFIFO;
     client.resource(cq).create();
-    client.resource(Objects.localQueue(ns, "lq", "why-cq")).create();
-    client.resource(Objects.localQueue(outside, "lq", "why-cq")).create();
+    client.resource(ScenarioObjects.localQueue(ns, "lq", "why-cq")).create();
+    client.resource(ScenarioObjects.localQueue(outside, "lq", "why-cq")).create();
 
-    s.submit(Objects.job(ns, "no-queue", "missing", 1, "1"));
+    s.submit(ScenarioObjects.job(ns, "no-queue", "missing", 1, "1"));
     awaitReason(s, "no-queue", "Inadmissible", "LocalQueue " + ns + "/missing doesn't exist");
 
-    o.submit(Objects.job(outside, "stranger", "lq", 1, "1"));
+    o.submit(ScenarioObjects.job(outside, "stranger", "lq", 1, "1"));
     awaitReason(
         o,
         "stranger",
@@ -76,8 +76,8 @@ class PendingReasonsE2EIT {
         "namespace " + outside + " doesn't match the namespaceSelector of ClusterQueue why-cq");
 
     // StrictFIFO: a head that can never fit blocks the queue; the one behind says so.
-    s.submit(Objects.job(ns, "too-big", "lq", 1, "3"));
-    s.submit(Objects.job(ns, "behind", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(ns, "too-big", "lq", 1, "3"));
+    s.submit(ScenarioObjects.job(ns, "behind", "lq", 1, "1"));
     awaitReason(s, "too-big", "ExceedsMaxQuota", "needs cpu 3 on flavor why-flavor");
     awaitReason(s, "behind", "WaitingForQuota", "the head of StrictFIFO ClusterQueue why-cq");
 
@@ -107,11 +107,13 @@ class PendingReasonsE2EIT {
   void finishedAndEvictedWorkloadsReadAsSuchInTheWideColumns() throws Exception {
     String ns = "why-columns";
     Namespaces.ensure(client, ns);
-    client.resource(Objects.flavor("why-col-flavor", Map.of())).create();
-    client.resource(Objects.clusterQueue("why-col-cq", "why-col-flavor", "cpu", "2")).create();
-    client.resource(Objects.localQueue(ns, "lq", "why-col-cq")).create();
+    client.resource(ScenarioObjects.flavor("why-col-flavor", Map.of())).create();
+    client
+        .resource(ScenarioObjects.clusterQueue("why-col-cq", "why-col-flavor", "cpu", "2"))
+        .create();
+    client.resource(ScenarioObjects.localQueue(ns, "lq", "why-col-cq")).create();
     Scenario s = new Scenario(ns);
-    s.submit(Objects.job(ns, "done", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(ns, "done", "lq", 1, "1"));
     s.awaitRunning("done");
     Kubelet.complete(client, s.job("done"));
     String name = s.workload("done").orElseThrow().getMetadata().getName();
@@ -126,7 +128,7 @@ class PendingReasonsE2EIT {
             });
 
     // Deactivated while admitted: evicted (and counted), then not requeued.
-    s.submit(Objects.job(ns, "stopped", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(ns, "stopped", "lq", 1, "1"));
     s.awaitRunning("stopped");
     Workload wl = s.workload("stopped").orElseThrow();
     wl.getSpec().active = false;

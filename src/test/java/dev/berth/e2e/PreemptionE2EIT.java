@@ -22,7 +22,7 @@ class PreemptionE2EIT {
   }
 
   private static Job job(Scenario s, String name, String priorityClass) {
-    Job job = Objects.job(s.namespace, name, "lq", 1, "2");
+    Job job = ScenarioObjects.job(s.namespace, name, "lq", 1, "2");
     job.getMetadata().getLabels().put("berth.dev/priority-class", priorityClass);
     return job;
   }
@@ -32,13 +32,13 @@ class PreemptionE2EIT {
     Scenario s = new Scenario("preempt-cq");
     priorityClass(s, "e2e-low", 10);
     priorityClass(s, "e2e-high", 1000);
-    s.client.resource(Objects.flavor("preempt-cq-flavor", Map.of())).create();
-    ClusterQueue cq = Objects.clusterQueue("preempt-cq", "preempt-cq-flavor", "cpu", "2");
+    s.client.resource(ScenarioObjects.flavor("preempt-cq-flavor", Map.of())).create();
+    ClusterQueue cq = ScenarioObjects.clusterQueue("preempt-cq", "preempt-cq-flavor", "cpu", "2");
     cq.getSpec().preemption = new ClusterQueuePreemption();
     cq.getSpec().preemption.withinClusterQueue =
         ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     s.client.resource(cq).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "preempt-cq")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "preempt-cq")).create();
 
     s.submit(job(s, "sweep", "e2e-low"));
     s.awaitRunning("sweep");
@@ -62,22 +62,24 @@ class PreemptionE2EIT {
   @Test
   void aLenderReclaimsItsQuotaFromABorrower() {
     Scenario s = new Scenario("reclaim");
-    s.client.resource(Objects.flavor("reclaim-flavor", Map.of())).create();
-    ClusterQueue lender = Objects.clusterQueue("reclaim-lender", "reclaim-flavor", "cpu", "2");
+    s.client.resource(ScenarioObjects.flavor("reclaim-flavor", Map.of())).create();
+    ClusterQueue lender =
+        ScenarioObjects.clusterQueue("reclaim-lender", "reclaim-flavor", "cpu", "2");
     lender.getSpec().cohortName = "reclaim";
     lender.getSpec().preemption = new ClusterQueuePreemption();
     lender.getSpec().preemption.reclaimWithinCohort =
         ClusterQueuePreemption.ReclaimWithinCohort.Any;
     s.client.resource(lender).create();
-    ClusterQueue borrower = Objects.clusterQueue("reclaim-borrower", "reclaim-flavor", "cpu", "0");
+    ClusterQueue borrower =
+        ScenarioObjects.clusterQueue("reclaim-borrower", "reclaim-flavor", "cpu", "0");
     borrower.getSpec().cohortName = "reclaim";
     s.client.resource(borrower).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "reclaim-borrower")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "own", "reclaim-lender")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "reclaim-borrower")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "own", "reclaim-lender")).create();
 
-    s.submit(Objects.job(s.namespace, "borrowed", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
     s.awaitRunning("borrowed");
-    s.submit(Objects.job(s.namespace, "owner", "own", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "owner", "own", 1, "2"));
 
     s.awaitRunning("owner");
     assertThat(s.running("borrowed")).isFalse();

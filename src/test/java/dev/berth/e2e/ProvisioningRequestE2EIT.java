@@ -101,14 +101,14 @@ class ProvisioningRequestE2EIT {
             new AdmissionCheckSpec.Parameters(Berth.GROUP, ProvisioningRequestConfig.KIND, name)));
     client.resource(ac).create();
     Scenario s = new Scenario(client, name);
-    ClusterQueue cq = Objects.clusterQueue(name, SPOT, SimNode.GPU, "32");
+    ClusterQueue cq = ScenarioObjects.clusterQueue(name, SPOT, SimNode.GPU, "32");
     cq.getSpec().admissionChecksStrategy = new AdmissionChecksStrategy();
     var rule = new AdmissionChecksStrategy.AdmissionCheckRule();
     rule.name = name;
     rule.onFlavors = List.of(SPOT);
     cq.getSpec().admissionChecksStrategy.admissionChecks = List.of(rule);
     client.resource(cq).create();
-    client.resource(Objects.localQueue(name, "lq", name)).create();
+    client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
     return s;
   }
 

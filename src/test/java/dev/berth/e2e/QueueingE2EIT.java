@@ -17,26 +17,26 @@ import org.junit.jupiter.api.Test;
 class QueueingE2EIT {
 
   private static void queue(Scenario s, String cq, String nominal, QueueingStrategy strategy) {
-    s.client.resource(Objects.flavor(cq + "-flavor", Map.of("pool", cq))).serverSideApply();
-    ClusterQueue queue = Objects.clusterQueue(cq, cq + "-flavor", "cpu", nominal);
+    s.client.resource(ScenarioObjects.flavor(cq + "-flavor", Map.of("pool", cq))).serverSideApply();
+    ClusterQueue queue = ScenarioObjects.clusterQueue(cq, cq + "-flavor", "cpu", nominal);
     queue.getSpec().queueingStrategy = strategy;
     s.client.resource(queue).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", cq)).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", cq)).create();
   }
 
   @Test
   void aJobCreatedUnsuspendedIsSuspendedUntilAdmitted() {
     Scenario s = new Scenario("unsuspended");
-    s.client.resource(Objects.flavor("unsuspended-flavor", Map.of())).create();
+    s.client.resource(ScenarioObjects.flavor("unsuspended-flavor", Map.of())).create();
     s.client
-        .resource(Objects.clusterQueue("unsuspended-cq", "unsuspended-flavor", "cpu", "1"))
+        .resource(ScenarioObjects.clusterQueue("unsuspended-cq", "unsuspended-flavor", "cpu", "1"))
         .create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "unsuspended-cq")).create();
-    Job blocker = Objects.job(s.namespace, "blocker", "lq", 1, "1");
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "unsuspended-cq")).create();
+    Job blocker = ScenarioObjects.job(s.namespace, "blocker", "lq", 1, "1");
     s.submit(blocker);
     s.awaitRunning("blocker");
 
-    Job sneaky = Objects.job(s.namespace, "sneaky", "lq", 1, "1");
+    Job sneaky = ScenarioObjects.job(s.namespace, "sneaky", "lq", 1, "1");
     sneaky.getSpec().setSuspend(false);
     s.client.resource(sneaky).create();
     await()
@@ -52,10 +52,10 @@ class QueueingE2EIT {
   void strictFifoHeadBlocksItsQueue() {
     Scenario s = new Scenario("strict");
     queue(s, "strict-cq", "4", QueueingStrategy.StrictFIFO);
-    s.submit(Objects.job(s.namespace, "first", "lq", 1, "3"));
+    s.submit(ScenarioObjects.job(s.namespace, "first", "lq", 1, "3"));
     s.awaitRunning("first");
-    s.submit(Objects.job(s.namespace, "big", "lq", 1, "2"));
-    s.submit(Objects.job(s.namespace, "small", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "big", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "small", "lq", 1, "1"));
     // small would fit, but the head (big) does not, and StrictFIFO keeps the order.
     assertThat(s.staysSuspended("small")).isTrue();
     assertThat(s.running("big")).isFalse();
@@ -67,10 +67,10 @@ class QueueingE2EIT {
   void bestEffortFifoLetsSmallerWorkloadsPass() {
     Scenario s = new Scenario("besteffort");
     queue(s, "besteffort-cq", "4", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "first", "lq", 1, "3"));
+    s.submit(ScenarioObjects.job(s.namespace, "first", "lq", 1, "3"));
     s.awaitRunning("first");
-    s.submit(Objects.job(s.namespace, "big", "lq", 1, "2"));
-    s.submit(Objects.job(s.namespace, "small", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "big", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "small", "lq", 1, "1"));
     s.awaitRunning("small");
     assertThat(s.running("big")).isFalse();
     await()
@@ -91,10 +91,10 @@ class QueueingE2EIT {
     high.setValue(1000);
     s.client.resource(high).create();
     queue(s, "priority-cq", "2", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "running", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "running", "lq", 1, "2"));
     s.awaitRunning("running");
-    s.submit(Objects.job(s.namespace, "low", "lq", 1, "2"));
-    Job urgent = Objects.job(s.namespace, "urgent", "lq", 1, "2");
+    s.submit(ScenarioObjects.job(s.namespace, "low", "lq", 1, "2"));
+    Job urgent = ScenarioObjects.job(s.namespace, "urgent", "lq", 1, "2");
     urgent.getMetadata().getLabels().put("berth.dev/priority-class", "priority-e2e-high");
     s.submit(urgent);
     assertThat(s.workload("urgent").orElseThrow().getSpec().priority).isEqualTo(1000);
@@ -108,9 +108,9 @@ class QueueingE2EIT {
   void deletingAJobReleasesItsQuota() {
     Scenario s = new Scenario("deletion");
     queue(s, "deletion-cq", "2", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "holder", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "holder", "lq", 1, "2"));
     s.awaitRunning("holder");
-    s.submit(Objects.job(s.namespace, "waiter", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "waiter", "lq", 1, "2"));
     assertThat(s.staysSuspended("waiter")).isTrue();
     s.client.resource(s.job("holder")).delete();
     s.awaitRunning("waiter");
@@ -121,7 +121,7 @@ class QueueingE2EIT {
   void holdAndDrainEvictsAdmittedWorkloads() {
     Scenario s = new Scenario("drain");
     queue(s, "drain-cq", "4", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "victim", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "victim", "lq", 1, "2"));
     s.awaitRunning("victim");
     s.client
         .resources(ClusterQueue.class)
@@ -158,9 +158,9 @@ class QueueingE2EIT {
   void aDeactivatedWorkloadIsEvictedAndNotRequeued() {
     Scenario s = new Scenario("deactivate");
     queue(s, "deactivate-cq", "2", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "stopped", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "stopped", "lq", 1, "2"));
     s.awaitRunning("stopped");
-    s.submit(Objects.job(s.namespace, "next", "lq", 1, "2"));
+    s.submit(ScenarioObjects.job(s.namespace, "next", "lq", 1, "2"));
     var wl = s.workload("stopped").orElseThrow();
     s.client
         .resource(wl)
@@ -178,7 +178,7 @@ class QueueingE2EIT {
   @Test
   void anInvalidClusterQueueStoredAroundTheWebhookIsIgnoredWithAnEvent() {
     Scenario s = new Scenario("invalid-cq");
-    ClusterQueue cq = Objects.clusterQueue("invalid-cq", "shared-flavor", "cpu", "1");
+    ClusterQueue cq = ScenarioObjects.clusterQueue("invalid-cq", "shared-flavor", "cpu", "1");
     // The same flavor in two resource groups: the schema allows it, the validators do not.
     cq.getSpec().resourceGroups =
         java.util.List.of(
@@ -208,8 +208,8 @@ class QueueingE2EIT {
   void localQueueReportsItsCounts() {
     Scenario s = new Scenario("lqstatus");
     queue(s, "lqstatus-cq", "1", QueueingStrategy.BestEffortFIFO);
-    s.submit(Objects.job(s.namespace, "one", "lq", 1, "1"));
-    s.submit(Objects.job(s.namespace, "two", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "one", "lq", 1, "1"));
+    s.submit(ScenarioObjects.job(s.namespace, "two", "lq", 1, "1"));
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(

@@ -9,7 +9,6 @@ import dev.berth.operator.BerthOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,23 +25,16 @@ import org.junit.jupiter.api.Test;
  * must give the Workload what the README says it asks for.
  */
 class ReadmeYamlIT {
-  private static final Pattern YAML_BLOCK = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL);
-
-  private static List<String> yamlBlocks() throws Exception {
-    String readme = Files.readString(Path.of(System.getProperty("berth.repo"), "README.md"));
-    List<String> blocks = new ArrayList<>();
-    Matcher m = YAML_BLOCK.matcher(readme);
-    while (m.find()) {
-      blocks.add(m.group(1));
-    }
-    return blocks;
-  }
-
   @Test
   void everyYamlBlockOfTheReadmeIsAcceptedAndItsJobAdmitted() throws Exception {
-    List<String> blocks = yamlBlocks();
-    List<String> objects = blocks.stream().filter(b -> !b.startsWith(" ")).toList();
-    List<String> fragments = blocks.stream().filter(b -> b.startsWith(" ")).toList();
+    List<ReadmeBlocks.Block> blocks = ReadmeBlocks.all();
+    List<String> objects =
+        blocks.stream().filter(b -> !b.isFragment()).map(ReadmeBlocks.Block::yaml).toList();
+    List<String> fragments =
+        blocks.stream()
+            .filter(ReadmeBlocks.Block::isFragment)
+            .map(ReadmeBlocks.Block::yaml)
+            .toList();
     assertThat(objects).as("whole objects in the README").hasSizeGreaterThanOrEqualTo(5);
     try (TestApiServer.Cluster cluster = TestApiServer.dedicated()) {
       KubernetesClient client = cluster.client();
@@ -91,7 +81,8 @@ class ReadmeYamlIT {
                             .getSuspend()));
 
         for (String fragment : fragments) {
-          Job withFragment = withFragment(job, fragment, name + "-" + fragments.indexOf(fragment));
+          Job withFragment =
+              ReadmeBlocks.withFragment(job, fragment, name + "-" + fragments.indexOf(fragment));
           client.resource(withFragment).create();
           String fragmentJob = withFragment.getMetadata().getName();
           Workload wl =
@@ -112,30 +103,6 @@ class ReadmeYamlIT {
         operator.close();
       }
     }
-  }
-
-  /** The README's Job with the fragment's keys merged into its spec, under a name of its own. */
-  @SuppressWarnings("unchecked")
-  private static Job withFragment(Job job, String fragment, String name) {
-    Map<String, Object> jobMap = Serialization.unmarshal(Serialization.asYaml(job), Map.class);
-    Map<String, Object> piece = Serialization.unmarshal(fragment.stripIndent(), Map.class);
-    merge((Map<String, Object>) jobMap.get("spec"), piece);
-    ((Map<String, Object>) jobMap.get("metadata")).put("name", name);
-    ((Map<String, Object>) jobMap.get("metadata")).remove("resourceVersion");
-    ((Map<String, Object>) jobMap.get("metadata")).remove("uid");
-    return Serialization.unmarshal(Serialization.asYaml(jobMap), Job.class);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static void merge(Map<String, Object> into, Map<String, Object> from) {
-    from.forEach(
-        (key, value) -> {
-          if (value instanceof Map<?, ?> m && into.get(key) instanceof Map<?, ?> existing) {
-            merge((Map<String, Object>) existing, (Map<String, Object>) m);
-          } else {
-            into.put(key, value);
-          }
-        });
   }
 
   private static List<String> sampleJobNames(KubernetesClient client) throws Exception {

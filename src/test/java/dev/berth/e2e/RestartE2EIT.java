@@ -31,9 +31,11 @@ class RestartE2EIT {
   @Test
   void restartMidwayAdmitsEveryJobExactlyOnceWithinQuota() throws Exception {
     Scenario s = new Scenario("restart");
-    s.client.resource(Objects.flavor("restart-flavor", Map.of())).create();
-    s.client.resource(Objects.clusterQueue("restart-cq", "restart-flavor", "cpu", "20")).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "restart-cq")).create();
+    s.client.resource(ScenarioObjects.flavor("restart-flavor", Map.of())).create();
+    s.client
+        .resource(ScenarioObjects.clusterQueue("restart-cq", "restart-flavor", "cpu", "20"))
+        .create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "restart-cq")).create();
 
     InvariantWatcher watcher = new InvariantWatcher();
     Watch watch = s.client.resources(Workload.class).inNamespace(s.namespace).watch(watcher);
@@ -42,13 +44,15 @@ class RestartE2EIT {
     kubelet.scheduleWithFixedDelay(() -> completeRunning(s), 300, 300, TimeUnit.MILLISECONDS);
     try {
       for (int i = 0; i < JOBS / 2; i++) {
-        s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+        s.client.resource(ScenarioObjects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
       }
       await().atMost(Duration.ofSeconds(60)).until(() -> watcher.admittedOnce() >= 30);
       RunningOperator.restartShared(
           () -> {
             for (int i = JOBS / 2; i < JOBS; i++) {
-              s.client.resource(Objects.job(s.namespace, "job-" + i, "lq", 1, "1")).create();
+              s.client
+                  .resource(ScenarioObjects.job(s.namespace, "job-" + i, "lq", 1, "1"))
+                  .create();
             }
           });
       await()

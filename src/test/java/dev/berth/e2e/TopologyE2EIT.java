@@ -76,11 +76,11 @@ class TopologyE2EIT {
             new TopologySpec.TopologyLevel(RACK),
             new TopologySpec.TopologyLevel(HOST));
     admin.resource(topology).create();
-    var flavor = Objects.flavor("h100", Map.of("gpu", "h100"));
+    var flavor = ScenarioObjects.flavor("h100", Map.of("gpu", "h100"));
     flavor.getSpec().topologyName = "datacenter";
     admin.resource(flavor).create();
-    admin.resource(Objects.clusterQueue("gpu-cq", "h100", GPU, "512")).create();
-    admin.resource(Objects.localQueue(NS, "gpus", "gpu-cq")).create();
+    admin.resource(ScenarioObjects.clusterQueue("gpu-cq", "h100", GPU, "512")).create();
+    admin.resource(ScenarioObjects.localQueue(NS, "gpus", "gpu-cq")).create();
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
     ServedWebhooks.awaitPodGating(admin, NS);
   }
@@ -497,7 +497,7 @@ class TopologyE2EIT {
 
   /** A suspended Job of {@code pods} pods of {@code gpus} GPUs, asking for a topology. */
   private static Job gpuJob(String name, int pods, int gpus, String annotation, String level) {
-    Job job = Objects.job(NS, name, "gpus", pods, "1");
+    Job job = ScenarioObjects.job(NS, name, "gpus", pods, "1");
     var template = job.getSpec().getTemplate();
     var resources = template.getSpec().getContainers().get(0).getResources();
     // GPUs only: the ClusterQueue covers nvidia.com/gpu alone.

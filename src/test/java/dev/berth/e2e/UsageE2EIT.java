@@ -41,13 +41,13 @@ class UsageE2EIT {
     Namespaces.ensure(s.client, s.namespace, Map.of("berth.dev/cost-centre", "cc-ml"));
     priorityClass(s, "usage-low", 10);
     priorityClass(s, "usage-high", 1000);
-    s.client.resource(Objects.flavor("usage-gpu", Map.of())).create();
-    ClusterQueue cq = Objects.clusterQueue("usage-cq", "usage-gpu", GPU, "8");
+    s.client.resource(ScenarioObjects.flavor("usage-gpu", Map.of())).create();
+    ClusterQueue cq = ScenarioObjects.clusterQueue("usage-cq", "usage-gpu", GPU, "8");
     cq.getSpec().preemption = new ClusterQueuePreemption();
     cq.getSpec().preemption.withinClusterQueue =
         ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     s.client.resource(cq).create();
-    s.client.resource(Objects.localQueue(s.namespace, "lq", "usage-cq")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "usage-cq")).create();
 
     s.submit(gpuJob(s, "sweep", "usage-low"));
     s.awaitRunning("sweep");
@@ -287,7 +287,7 @@ class UsageE2EIT {
   }
 
   private static Job gpuJob(Scenario s, String name, String priorityClass) {
-    Job job = Objects.job(s.namespace, name, "lq", 1, "1");
+    Job job = ScenarioObjects.job(s.namespace, name, "lq", 1, "1");
     job.getMetadata().getLabels().put("berth.dev/priority-class", priorityClass);
     var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
     resources.setRequests(Map.of(GPU, new Quantity("8")));

@@ -75,10 +75,10 @@ class UtilizationE2EIT {
                   Duration.ofSeconds(3)))) {
         Scenario s = new Scenario(admin, NS);
         Namespaces.ensure(admin, NS, Map.of("berth.dev/cost-centre", "cc-vision"));
-        admin.resource(Objects.flavor("util-gpu", Map.of())).create();
-        admin.resource(Objects.clusterQueue("util-cq", "util-gpu", GPU, "8")).create();
-        admin.resource(Objects.localQueue(NS, "lq", "util-cq")).create();
-        Job submitted = Objects.job(NS, "train", "lq", 2, "1");
+        admin.resource(ScenarioObjects.flavor("util-gpu", Map.of())).create();
+        admin.resource(ScenarioObjects.clusterQueue("util-cq", "util-gpu", GPU, "8")).create();
+        admin.resource(ScenarioObjects.localQueue(NS, "lq", "util-cq")).create();
+        Job submitted = ScenarioObjects.job(NS, "train", "lq", 2, "1");
         var resources =
             submitted.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
         resources.setRequests(Map.of(GPU, new Quantity("2")));

@@ -42,10 +42,10 @@ class VisibilityE2EIT {
   void aTeamMemberSeesTheQueueInOrderButOnlyHerNamespaces() throws Exception {
     Scenario a = new Scenario(A);
     Scenario b = new Scenario(B);
-    client.resource(Objects.flavor("vis-flavor", Map.of())).create();
-    client.resource(Objects.clusterQueue("vis-cq", "vis-flavor", "cpu", "1")).create();
-    client.resource(Objects.localQueue(A, "lq", "vis-cq")).create();
-    client.resource(Objects.localQueue(B, "lq", "vis-cq")).create();
+    client.resource(ScenarioObjects.flavor("vis-flavor", Map.of())).create();
+    client.resource(ScenarioObjects.clusterQueue("vis-cq", "vis-flavor", "cpu", "1")).create();
+    client.resource(ScenarioObjects.localQueue(A, "lq", "vis-cq")).create();
+    client.resource(ScenarioObjects.localQueue(B, "lq", "vis-cq")).create();
     client
         .rbac()
         .clusterRoles()
@@ -81,13 +81,13 @@ class VisibilityE2EIT {
                 .build())
         .serverSideApply();
 
-    a.submit(Objects.job(A, "running", "lq", 1, "1"));
+    a.submit(ScenarioObjects.job(A, "running", "lq", 1, "1"));
     a.awaitRunning("running");
     // Without the webhook the queue orders by creation second: one second apart across both
     // namespaces (each Scenario spaces only its own submissions).
-    nextSecondAfter(a.submit(Objects.job(A, "first", "lq", 1, "1")));
-    nextSecondAfter(b.submit(Objects.job(B, "theirs", "lq", 1, "1")));
-    a.submit(Objects.job(A, "second", "lq", 1, "1"));
+    nextSecondAfter(a.submit(ScenarioObjects.job(A, "first", "lq", 1, "1")));
+    nextSecondAfter(b.submit(ScenarioObjects.job(B, "theirs", "lq", 1, "1")));
+    a.submit(ScenarioObjects.job(A, "second", "lq", 1, "1"));
 
     String cqPath = "/visibility/v1/clusterqueues/vis-cq/pendingworkloads";
     await()

@@ -31,7 +31,7 @@ import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.CohortReconciler;
-import dev.berth.operator.reconciler.FlavorCache;
+import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.JobReconciler;
 import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
@@ -223,7 +223,7 @@ public final class BerthOperator implements AutoCloseable {
             new TopologyUngater(
                 state::latestWorkload,
                 key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))));
-    FlavorCache flavors = new FlavorCache(state);
+    ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
     operator.register(

@@ -5,7 +5,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -191,7 +191,7 @@ final class LoadRunner implements AutoCloseable {
     if (life == null) {
       return; // not one of the load's
     }
-    if (WorkloadConditions.isFinished(wl)) {
+    if (StatusConditions.isFinished(wl)) {
       if (life.finished == 0) {
         life.finished = System.nanoTime();
         lastFinish = life.finished;
@@ -202,20 +202,20 @@ final class LoadRunner implements AutoCloseable {
     }
     WorkloadStatus status = wl.getStatus();
     boolean holdsQuota = status != null && status.admission != null;
-    if (holdsQuota && WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+    if (holdsQuota && StatusConditions.isTrue(wl, StatusConditions.EVICTED)) {
       life.running = null;
       var evicted =
-          WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
+          StatusConditions.find(status.conditions, StatusConditions.EVICTED).orElseThrow();
       if (evictionsSeen.add(key + "@" + evicted.lastTransitionTime)) {
         evictions.incrementAndGet();
-        if (WorkloadConditions.isTrue(wl, WorkloadConditions.PREEMPTED)) {
+        if (StatusConditions.isTrue(wl, StatusConditions.PREEMPTED)) {
           preemptions.incrementAndGet();
         }
       }
       writers.execute(() -> release(key));
       return;
     }
-    if (holdsQuota && WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED)) {
+    if (holdsQuota && StatusConditions.isTrue(wl, StatusConditions.ADMITTED)) {
       if (life.running == null) {
         long now = System.nanoTime();
         if (life.firstAdmitted == 0) {
@@ -235,13 +235,13 @@ final class LoadRunner implements AutoCloseable {
   private void finish(String key, Object admission) {
     Life life = lives.get(key);
     Workload latest = informer.getStore().getByKey(key);
-    if (life.running != admission || latest == null || WorkloadConditions.isFinished(latest)) {
+    if (life.running != admission || latest == null || StatusConditions.isFinished(latest)) {
       return;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.FINISHED,
+        StatusConditions.FINISHED,
         true,
         "ByTest",
         "By the benchmark's runner",
@@ -258,22 +258,22 @@ final class LoadRunner implements AutoCloseable {
     if (latest == null
         || latest.getStatus() == null
         || latest.getStatus().admission == null
-        || !WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+        || !StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
       return;
     }
     Workload copy = Serialization.clone(latest);
     Instant now = Instant.now();
     copy.getStatus().admission = null;
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.QUOTA_RESERVED,
+        StatusConditions.QUOTA_RESERVED,
         false,
         "Pending",
         "Evicted by the benchmark's runner",
         now);
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.ADMITTED,
+        StatusConditions.ADMITTED,
         false,
         "NoReservation",
         "The workload has no reservation",

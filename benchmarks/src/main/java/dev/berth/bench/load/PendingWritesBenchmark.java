@@ -151,10 +151,10 @@ public final class PendingWritesBenchmark {
     for (Workload wl : admin.resources(Workload.class).inAnyNamespace().list().getItems()) {
       if (wl.getStatus() != null
           && wl.getStatus().admission != null
-          && dev.berth.operator.admission.WorkloadConditions.find(
+          && dev.berth.operator.admission.StatusConditions.find(
                   wl.getStatus().conditions, "Finished")
               .isEmpty()) {
-        dev.berth.operator.admission.WorkloadConditions.set(
+        dev.berth.operator.admission.StatusConditions.set(
             wl.getStatus(),
             "Finished",
             true,

@@ -2,7 +2,7 @@ package dev.berth.bench.load;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -109,7 +109,7 @@ final class ScaleRunner implements AutoCloseable {
               .inform(
                   new Handler<>(
                       wl -> {
-                        if (WorkloadConditions.hasQuotaReserved(wl)) {
+                        if (StatusConditions.hasQuotaReserved(wl)) {
                           admitted.putIfAbsent(wl.getMetadata().getUid(), System.nanoTime());
                         }
                       })));

@@ -3,7 +3,7 @@ package dev.berth.bench.load;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -289,7 +289,7 @@ public final class StartupBenchmark {
       return new Watcher<>() {
         @Override
         public void eventReceived(Action action, Workload wl) {
-          if (action == Action.MODIFIED && WorkloadConditions.hasQuotaReserved(wl)) {
+          if (action == Action.MODIFIED && StatusConditions.hasQuotaReserved(wl)) {
             long at = since();
             admissions.incrementAndGet();
             firstAdmission.compareAndSet(0, at);
@@ -311,7 +311,7 @@ public final class StartupBenchmark {
         @Override
         public void eventReceived(Action action, ClusterQueue cq) {
           if (cq.getStatus() != null
-              && WorkloadConditions.find(cq.getStatus().conditions, "Active")
+              && StatusConditions.find(cq.getStatus().conditions, "Active")
                   .filter(c -> "True".equals(c.status))
                   .isPresent()) {
             firstActive.compareAndSet(0, since());

@@ -39,7 +39,7 @@ public final class AdmissionCheckTracker {
     var active =
         check.getStatus() == null
             ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
-            : WorkloadConditions.find(check.getStatus().conditions, "Active");
+            : StatusConditions.find(check.getStatus().conditions, "Active");
     known.put(
         name,
         new KnownCheck(
@@ -64,14 +64,14 @@ public final class AdmissionCheckTracker {
     String uid = wl.getMetadata().getUid();
     List<CheckStatus> states = states(wl);
     boolean live =
-        WorkloadConditions.hasQuotaReserved(wl)
-            && !WorkloadConditions.isFinished(wl)
-            && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
+        StatusConditions.hasQuotaReserved(wl)
+            && !StatusConditions.isFinished(wl)
+            && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
             && !Boolean.FALSE.equals(wl.getSpec().active);
     boolean allReady = states.stream().allMatch(s -> s.state() == CheckState.Ready);
     if (!live
         || states.isEmpty()
-        || (allReady && WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED))) {
+        || (allReady && StatusConditions.isTrue(wl, StatusConditions.ADMITTED))) {
       awaiting.remove(uid);
       return;
     }

@@ -32,7 +32,7 @@ enum AdmissionReadBack {
     boolean changed =
         !Objects.equals(
             read.getMetadata().getResourceVersion(), decidedOn.getMetadata().getResourceVersion());
-    if (changed && WorkloadConditions.hasQuotaReserved(read) && carries(read, admission)) {
+    if (changed && StatusConditions.hasQuotaReserved(read) && carries(read, admission)) {
       return WRITTEN;
     }
     return NOT_WRITTEN;

@@ -87,9 +87,9 @@ public final class Bootstrap {
   static List<Workload> admittedFirst(List<Workload> workloads) {
     return workloads.stream()
         .sorted(
-            Comparator.comparing((Workload w) -> !WorkloadConditions.hasQuotaReserved(w))
+            Comparator.comparing((Workload w) -> !StatusConditions.hasQuotaReserved(w))
                 .thenComparingLong(
-                    w -> WorkloadConditions.hasQuotaReserved(w) ? ClusterState.admittedAt(w) : 0))
+                    w -> StatusConditions.hasQuotaReserved(w) ? ClusterState.admittedAt(w) : 0))
         .toList();
   }
 

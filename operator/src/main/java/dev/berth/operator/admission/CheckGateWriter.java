@@ -63,9 +63,9 @@ final class CheckGateWriter {
       Instant now) {
     if (checks.isEmpty()) {
       status.admissionChecks = null;
-      WorkloadConditions.set(
+      StatusConditions.set(
           status,
-          WorkloadConditions.ADMITTED,
+          StatusConditions.ADMITTED,
           true,
           "Admitted",
           "The workload is admitted" + (borrows ? ", borrowing from its cohort" : ""),
@@ -78,9 +78,9 @@ final class CheckGateWriter {
       status.admissionChecks.add(new AdmissionCheckState(name, "Pending", "", now.toString()));
       states.add(new CheckStatus(name, CheckState.Pending, ""));
     }
-    WorkloadConditions.set(
+    StatusConditions.set(
         status,
-        WorkloadConditions.ADMITTED,
+        StatusConditions.ADMITTED,
         false,
         WAITING,
         message(AdmissionCheckGate.decide(states, known)),
@@ -128,20 +128,20 @@ final class CheckGateWriter {
   }
 
   private static boolean waitsOnChecks(Workload wl) {
-    return WorkloadConditions.hasQuotaReserved(wl)
-        && !WorkloadConditions.isFinished(wl)
-        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
+    return StatusConditions.hasQuotaReserved(wl)
+        && !StatusConditions.isFinished(wl)
+        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
         && !Boolean.FALSE.equals(wl.getSpec().active);
   }
 
   private Workload admit(Workload latest, Instant now) {
-    if (WorkloadConditions.isTrue(latest, WorkloadConditions.ADMITTED)) {
+    if (StatusConditions.isTrue(latest, StatusConditions.ADMITTED)) {
       return null;
     }
     Workload copy = Serialization.clone(latest);
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.ADMITTED,
+        StatusConditions.ADMITTED,
         true,
         "Admitted",
         "The workload is admitted: every admission check is Ready",
@@ -167,8 +167,8 @@ final class CheckGateWriter {
 
   private Workload waiting(Workload latest, String message, Instant now) {
     Workload copy = Serialization.clone(latest);
-    if (!WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.ADMITTED, false, WAITING, message, now)) {
+    if (!StatusConditions.set(
+        copy.getStatus(), StatusConditions.ADMITTED, false, WAITING, message, now)) {
       return null;
     }
     return client.resource(copy).updateStatus();
@@ -191,10 +191,9 @@ final class CheckGateWriter {
     status.requeueState.requeueAt = Instant.ofEpochMilli(at).toString();
     String message =
         r.message() + "; requeued at " + status.requeueState.requeueAt + " (attempt " + count + ")";
-    WorkloadConditions.set(
-        status, WorkloadConditions.EVICTED, true, "AdmissionCheck", message, now);
-    WorkloadConditions.set(
-        status, WorkloadConditions.ADMITTED, false, "AdmissionCheckRetry", message, now);
+    StatusConditions.set(status, StatusConditions.EVICTED, true, "AdmissionCheck", message, now);
+    StatusConditions.set(
+        status, StatusConditions.ADMITTED, false, "AdmissionCheckRetry", message, now);
     Workload written = client.resource(copy).updateStatus();
     events.warning(written, "Evicted", message);
     Counter.builder("berth_workload_requeues_total")

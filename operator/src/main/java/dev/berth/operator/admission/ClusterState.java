@@ -339,18 +339,18 @@ public final class ClusterState {
     var deadline = ExecutionTimeLimit.deadline(wl);
     if (deadline.isPresent()
         && !Boolean.FALSE.equals(wl.getSpec().active)
-        && !WorkloadConditions.isFinished(wl)
-        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)) {
+        && !StatusConditions.isFinished(wl)
+        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)) {
       execDeadlines.put(uid, deadline.getAsLong());
     } else {
       execDeadlines.remove(uid);
     }
-    if (WorkloadConditions.isFinished(wl)) {
+    if (StatusConditions.isFinished(wl)) {
       learnRuntime(wl);
       holds.release(uid);
       engine.removeWorkload(uid);
-    } else if (WorkloadConditions.hasQuotaReserved(wl)) {
-      boolean evicted = WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED);
+    } else if (StatusConditions.hasQuotaReserved(wl)) {
+      boolean evicted = StatusConditions.isTrue(wl, StatusConditions.EVICTED);
       if (Boolean.FALSE.equals(wl.getSpec().active) && !evicted) {
         // Deactivated while holding quota: evicted, and its quota held until its pods stop.
         deactivated.add(uid);
@@ -374,7 +374,7 @@ public final class ClusterState {
           overQuota.add(new OverQuota(wl, evictions));
         }
       }
-      engine.podsReady(uid, WorkloadConditions.isTrue(wl, WorkloadConditions.PODS_READY));
+      engine.podsReady(uid, StatusConditions.isTrue(wl, StatusConditions.PODS_READY));
       if (evicted) {
         // Eviction in progress (also one found at restart): no more asking, and no victim again.
         engine.evictionObserved(uid);
@@ -419,7 +419,7 @@ public final class ClusterState {
     }
     if (wl.getStatus() != null && wl.getStatus().admission != null) {
       touched.clusterQueue(wl.getStatus().admission.clusterQueue);
-      if (!WorkloadConditions.isFinished(wl)) {
+      if (!StatusConditions.isFinished(wl)) {
         holders.add(lqKey, wl.getMetadata().getUid());
       }
     }
@@ -472,8 +472,8 @@ public final class ClusterState {
     for (String uid : holds.takeDue(now)) {
       Workload wl = workloads.get(uid);
       if (wl != null
-          && !WorkloadConditions.hasQuotaReserved(wl)
-          && !WorkloadConditions.isFinished(wl)
+          && !StatusConditions.hasQuotaReserved(wl)
+          && !StatusConditions.isFinished(wl)
           && !Boolean.FALSE.equals(wl.getSpec().active)) {
         engine.upsertWorkload(model(wl));
       }
@@ -518,7 +518,7 @@ public final class ClusterState {
     }
     long reservedAt = admittedAt(wl);
     long finishedAt =
-        WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.FINISHED)
+        StatusConditions.find(wl.getStatus().conditions, StatusConditions.FINISHED)
             .map(c -> parseTime(c.lastTransitionTime))
             .orElse(0L);
     if (reservedAt > 0 && finishedAt >= reservedAt) {
@@ -710,7 +710,7 @@ public final class ClusterState {
    * so preemption's "most recently admitted first" holds across restarts; 0 if unknown.
    */
   static long admittedAt(Workload wl) {
-    return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
+    return StatusConditions.find(wl.getStatus().conditions, StatusConditions.QUOTA_RESERVED)
         .map(c -> parseTime(c.lastTransitionTime))
         .orElse(0L);
   }

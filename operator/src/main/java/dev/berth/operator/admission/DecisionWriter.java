@@ -342,14 +342,14 @@ public final class DecisionWriter {
       status.admission.podSetAssignments.add(out);
     }
     String message = "Quota reserved in ClusterQueue " + admission.clusterQueue();
-    WorkloadConditions.set(
-        status, WorkloadConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
+    StatusConditions.set(
+        status, StatusConditions.QUOTA_RESERVED, true, "QuotaReserved", message, now);
     List<String> checks =
         AdmissionCheckTracker.applicable(
             state.clusterQueues.get(admission.clusterQueue()), flavorsOf(admission));
     checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
-    WorkloadConditions.remove(status, WorkloadConditions.EVICTED);
-    WorkloadConditions.remove(status, WorkloadConditions.PREEMPTED);
+    StatusConditions.remove(status, StatusConditions.EVICTED);
+    StatusConditions.remove(status, StatusConditions.PREEMPTED);
     return () -> send(admission, latest, copy);
   }
 
@@ -437,7 +437,7 @@ public final class DecisionWriter {
    * admission checks are still to pass (the Admitted Event then comes from the check gate).
    */
   private void admitted(Workload written, Admission admission) {
-    if (WorkloadConditions.isTrue(written, WorkloadConditions.ADMITTED)) {
+    if (StatusConditions.isTrue(written, StatusConditions.ADMITTED)) {
       events.normal(
           written,
           "Admitted",
@@ -449,7 +449,7 @@ public final class DecisionWriter {
           "Quota reserved in ClusterQueue "
               + admission.clusterQueue()
               + "; "
-              + WorkloadConditions.find(written.getStatus().conditions, WorkloadConditions.ADMITTED)
+              + StatusConditions.find(written.getStatus().conditions, StatusConditions.ADMITTED)
                   .map(c -> c.message)
                   .orElse("waiting for admission checks"));
     }
@@ -482,12 +482,12 @@ public final class DecisionWriter {
             uid,
             () -> {
               Workload latest = state.latestWorkload(uid).orElse(null);
-              if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+              if (latest == null || StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
                 return null;
               }
               Workload copy = Serialization.clone(latest);
-              WorkloadConditions.set(
-                  copy.getStatus(), WorkloadConditions.EVICTED, true, reason, message, now);
+              StatusConditions.set(
+                  copy.getStatus(), StatusConditions.EVICTED, true, reason, message, now);
               evicting(copy, reason, message, now);
               String cq = latest.getStatus().admission.clusterQueue;
               return () ->
@@ -541,9 +541,9 @@ public final class DecisionWriter {
    * The quota stays reserved (status True) until its pods are gone.
    */
   static void evicting(Workload copy, String reason, String message, Instant now) {
-    WorkloadConditions.set(
+    StatusConditions.set(
         copy.getStatus(),
-        WorkloadConditions.QUOTA_RESERVED,
+        StatusConditions.QUOTA_RESERVED,
         true,
         "Preempted".equals(reason) ? "Preempted" : "Evicted",
         dev.berth.engine.model.Explanation.oneLine(
@@ -565,7 +565,7 @@ public final class DecisionWriter {
         eviction.workloadUid(),
         () -> {
           Workload latest = state.latestWorkload(eviction.workloadUid()).orElse(null);
-          if (latest == null || WorkloadConditions.isTrue(latest, WorkloadConditions.EVICTED)) {
+          if (latest == null || StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
             return null;
           }
           String preemptor =
@@ -581,16 +581,16 @@ public final class DecisionWriter {
                   + "): "
                   + eviction.message();
           Workload copy = Serialization.clone(latest);
-          WorkloadConditions.set(
+          StatusConditions.set(
               copy.getStatus(),
-              WorkloadConditions.EVICTED,
+              StatusConditions.EVICTED,
               true,
               eviction.reason().name(),
               why,
               now);
-          WorkloadConditions.set(
+          StatusConditions.set(
               copy.getStatus(),
-              WorkloadConditions.PREEMPTED,
+              StatusConditions.PREEMPTED,
               true,
               eviction.preemptionReason().name(),
               why,

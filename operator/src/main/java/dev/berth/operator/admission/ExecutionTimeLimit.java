@@ -53,11 +53,11 @@ public final class ExecutionTimeLimit {
   }
 
   private static long admittedAt(Workload wl) {
-    if (!WorkloadConditions.hasQuotaReserved(wl)
-        || !WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED)) {
+    if (!StatusConditions.hasQuotaReserved(wl)
+        || !StatusConditions.isTrue(wl, StatusConditions.ADMITTED)) {
       return 0;
     }
-    return WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.ADMITTED)
+    return StatusConditions.find(wl.getStatus().conditions, StatusConditions.ADMITTED)
         .map(c -> c.lastTransitionTime)
         .map(
             t -> {

@@ -155,7 +155,7 @@ public final class ModelTranslator {
     var requeued =
         wl.getStatus() == null
             ? java.util.Optional.<dev.berth.api.v1beta1.Condition>empty()
-            : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED);
+            : StatusConditions.find(wl.getStatus().conditions, StatusConditions.REQUEUED);
     if (podsReadyByCreation) {
       requeued = requeued.filter(c -> !PodsReadyWriter.TIMEOUT.equals(c.reason));
     }

@@ -71,8 +71,8 @@ public final class PodsReadyTracker {
     if (!admitted(wl)) {
       return;
     }
-    long admittedAt = time(condition(wl, WorkloadConditions.ADMITTED));
-    Optional<Condition> ready = condition(wl, WorkloadConditions.PODS_READY);
+    long admittedAt = time(condition(wl, StatusConditions.ADMITTED));
+    Optional<Condition> ready = condition(wl, StatusConditions.PODS_READY);
     if (ready.filter(c -> c.isTrue() && PodsReadyTimeout.READY.equals(c.reason)).isPresent()
         && admittedAt > 0
         && !Long.valueOf(admittedAt).equals(measured.get(uid))) {
@@ -88,23 +88,23 @@ public final class PodsReadyTracker {
     if (!settings.enable() || !admitted(wl)) {
       return OptionalLong.empty();
     }
-    Optional<Condition> ready = condition(wl, WorkloadConditions.PODS_READY);
+    Optional<Condition> ready = condition(wl, StatusConditions.PODS_READY);
     PodsReadyTimeout.Phase phase =
         PodsReadyTimeout.phase(
             ready.map(Condition::isTrue).orElse(null), ready.map(c -> c.reason).orElse(null));
     long since =
         phase == PodsReadyTimeout.Phase.WaitForRecovery
             ? time(ready)
-            : time(condition(wl, WorkloadConditions.ADMITTED));
+            : time(condition(wl, StatusConditions.ADMITTED));
     return since == 0 ? OptionalLong.empty() : timer.deadline(phase, since);
   }
 
   /** Admitted (quota and every check), still running, not being evicted, not deactivated. */
   private static boolean admitted(Workload wl) {
-    return WorkloadConditions.hasQuotaReserved(wl)
-        && WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED)
-        && !WorkloadConditions.isFinished(wl)
-        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
+    return StatusConditions.hasQuotaReserved(wl)
+        && StatusConditions.isTrue(wl, StatusConditions.ADMITTED)
+        && !StatusConditions.isFinished(wl)
+        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
         && !Boolean.FALSE.equals(wl.getSpec().active);
   }
 
@@ -114,11 +114,11 @@ public final class PodsReadyTracker {
    */
   static boolean reactivatedAfterLimit(Workload wl) {
     return !Boolean.FALSE.equals(wl.getSpec().active)
-        && !WorkloadConditions.hasQuotaReserved(wl)
-        && !WorkloadConditions.isFinished(wl)
+        && !StatusConditions.hasQuotaReserved(wl)
+        && !StatusConditions.isFinished(wl)
         && wl.getStatus() != null
         && wl.getStatus().requeueState != null
-        && condition(wl, WorkloadConditions.EVICTED)
+        && condition(wl, StatusConditions.EVICTED)
             .filter(c -> c.isTrue() && PodsReadyWriter.LIMIT_EXCEEDED.equals(c.reason))
             .isPresent();
   }
@@ -182,7 +182,7 @@ public final class PodsReadyTracker {
   }
 
   private static Optional<Condition> condition(Workload wl, String type) {
-    return WorkloadConditions.find(wl.getStatus().conditions, type);
+    return StatusConditions.find(wl.getStatus().conditions, type);
   }
 
   private static long time(Optional<Condition> c) {

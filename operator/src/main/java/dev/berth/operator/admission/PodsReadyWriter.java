@@ -130,8 +130,7 @@ final class PodsReadyWriter {
             + " (attempt "
             + requeue.count()
             + ")";
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.EVICTED, true, TIMEOUT, message, now);
+    StatusConditions.set(copy.getStatus(), StatusConditions.EVICTED, true, TIMEOUT, message, now);
     DecisionWriter.evicting(copy, TIMEOUT, message, now);
     Workload written = client.resource(copy).updateStatus();
     events.warning(written, "Evicted", message);
@@ -153,7 +152,7 @@ final class PodsReadyWriter {
     }
     Workload copy = Serialization.clone(latest);
     copy.getStatus().requeueState = null;
-    WorkloadConditions.remove(copy.getStatus(), WorkloadConditions.EVICTED);
+    StatusConditions.remove(copy.getStatus(), StatusConditions.EVICTED);
     try {
       Workload written = client.resource(copy).updateStatus();
       state.workloadWritten(written);
@@ -175,7 +174,7 @@ final class PodsReadyWriter {
 
   /** What ran out: the timeout from admission, or the recovery timeout after losing readiness. */
   private String why(Workload wl) {
-    var ready = WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.PODS_READY);
+    var ready = StatusConditions.find(wl.getStatus().conditions, StatusConditions.PODS_READY);
     String pods = ready.map(c -> " (" + c.message + ")").orElse("");
     if (ready.map(c -> PodsReadyTimeout.WAIT_FOR_RECOVERY.equals(c.reason)).orElse(false)) {
       return "Pods not ready again within the waitForPodsReady recoveryTimeout of "

@@ -7,7 +7,7 @@ import dev.berth.engine.capacity.FlavorCapacity;
 import dev.berth.engine.capacity.FlavorCapacityCalculator;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.metrics.CapacityMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -135,7 +135,7 @@ public final class CapacityPublisher
     capacity.shortOfReserved().forEach(r -> shortResources.add(r.resource()));
     Set<String> out = new TreeSet<>();
     for (Workload wl : state.workloadsSnapshot()) {
-      if (!WorkloadConditions.hasQuotaReserved(wl) || WorkloadConditions.isFinished(wl)) {
+      if (!StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
         continue;
       }
       for (var ps : wl.getStatus().admission.podSetAssignments) {
@@ -158,13 +158,11 @@ public final class CapacityPublisher
       ResourceFlavorStatus status,
       String type,
       String reason) {
-    var now = WorkloadConditions.find(status.conditions, type).orElseThrow();
+    var now = StatusConditions.find(status.conditions, type).orElseThrow();
     boolean was =
         previous != null
             && previous.conditions != null
-            && WorkloadConditions.find(previous.conditions, type)
-                .map(c -> c.isTrue())
-                .orElse(false);
+            && StatusConditions.find(previous.conditions, type).map(c -> c.isTrue()).orElse(false);
     if (now.isTrue() && (!was || !Objects.equals(messageOf(previous, type), now.message))) {
       events.warning(flavor, reason, now.message);
     } else if (!now.isTrue() && was) {
@@ -173,7 +171,7 @@ public final class CapacityPublisher
   }
 
   private static String messageOf(ResourceFlavorStatus status, String type) {
-    return WorkloadConditions.find(status.conditions, type).map(c -> c.message).orElse(null);
+    return StatusConditions.find(status.conditions, type).map(c -> c.message).orElse(null);
   }
 
   /** Writes with the resourceVersion; on a conflict, once more on the stored object. */

@@ -5,7 +5,7 @@ import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.engine.capacity.FlavorCapacity;
 import dev.berth.engine.quota.Quantity;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ final class FlavorStatusBuilder {
       status.resources.add(out);
     }
     List<FlavorCapacity.ResourceCapacity> over = capacity.overCommitted();
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         OVER_COMMITTED,
         !over.isEmpty(),
@@ -82,7 +82,7 @@ final class FlavorStatusBuilder {
                 + unusable(capacity),
         now);
     List<FlavorCapacity.ResourceCapacity> short_ = capacity.shortOfReserved();
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         CAPACITY_SHORTFALL,
         !short_.isEmpty(),

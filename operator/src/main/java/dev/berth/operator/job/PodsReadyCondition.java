@@ -2,7 +2,7 @@ package dev.berth.operator.job;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.checks.PodsReadyTimeout;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,7 +27,7 @@ final class PodsReadyCondition {
     int admitted = admittedPods(workload);
     int ready = Math.min(admitted, integration.readyPods(owner));
     var previous =
-        WorkloadConditions.find(workload.getStatus().conditions, WorkloadConditions.PODS_READY);
+        StatusConditions.find(workload.getStatus().conditions, StatusConditions.PODS_READY);
     PodsReadyTimeout.Condition next =
         PodsReadyTimeout.condition(previous.map(c -> c.reason).orElse(null), ready >= admitted);
     if (previous
@@ -40,8 +40,8 @@ final class PodsReadyCondition {
             ? "All " + admitted + " pods are ready or succeeded"
             : ready + " of " + admitted + " pods are ready or succeeded";
     Workload copy = Serialization.clone(workload);
-    WorkloadConditions.set(
-        copy.getStatus(), WorkloadConditions.PODS_READY, next.ready(), next.reason(), message, now);
+    StatusConditions.set(
+        copy.getStatus(), StatusConditions.PODS_READY, next.ready(), next.reason(), message, now);
     Workload written = client.resource(copy).updateStatus();
     if (next.ready()) {
       events.normal(written, next.reason(), message);

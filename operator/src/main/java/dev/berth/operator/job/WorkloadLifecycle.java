@@ -2,7 +2,7 @@ package dev.berth.operator.job;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -78,23 +78,23 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     Workload workload = found.get();
     if (finished.isPresent()) {
       finish(client, owner, workload, finished.get());
-    } else if (WorkloadConditions.isFinished(workload)) {
+    } else if (StatusConditions.isFinished(workload)) {
       return;
-    } else if (WorkloadConditions.isTrue(workload, WorkloadConditions.EVICTED)
-        && WorkloadConditions.hasQuotaReserved(workload)) {
+    } else if (StatusConditions.isTrue(workload, StatusConditions.EVICTED)
+        && StatusConditions.hasQuotaReserved(workload)) {
       // Evicted stays True on the requeued workload until it is admitted again (as in Kueue).
       evict(client, owner, workload);
     } else if (!PodSetsMatch.of(integration.podSets(owner), workload.getSpec().podSets)) {
       requeueAtNewSize(client, owner, workload);
-    } else if (WorkloadConditions.hasQuotaReserved(workload)
-        && WorkloadConditions.isTrue(workload, WorkloadConditions.ADMITTED)) {
+    } else if (StatusConditions.hasQuotaReserved(workload)
+        && StatusConditions.isTrue(workload, StatusConditions.ADMITTED)) {
       // Admitted: quota reserved and every admission check Ready.
       if (integration.isSuspended(owner) || !podsReady) {
         start(client, owner, workload);
       } else {
         PodsReadyCondition.sync(client, integration, owner, workload, events, clock.instant());
       }
-    } else if (WorkloadConditions.hasQuotaReserved(workload)) {
+    } else if (StatusConditions.hasQuotaReserved(workload)) {
       if (!integration.isSuspended(owner)) {
         suspend(
             client,
@@ -220,22 +220,21 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       client.resource(restored).update();
       return;
     }
-    if (integration.activePods(owner) > 0 || !WorkloadConditions.hasQuotaReserved(workload)) {
+    if (integration.activePods(owner) > 0 || !StatusConditions.hasQuotaReserved(workload)) {
       return;
     }
     // No pod runs any more: give the quota back and queue again with a new queue timestamp.
     Workload copy = Serialization.clone(workload);
     WorkloadStatus status = copy.getStatus();
-    var evicted =
-        WorkloadConditions.find(status.conditions, WorkloadConditions.EVICTED).orElseThrow();
+    var evicted = StatusConditions.find(status.conditions, StatusConditions.EVICTED).orElseThrow();
     var now = clock.instant();
     status.accumulatedPastExecutionTimeSeconds =
         dev.berth.operator.admission.ExecutionTimeLimit.accumulatedAt(workload, now.toEpochMilli());
     status.admission = null;
     boolean requeued = !Boolean.FALSE.equals(copy.getSpec().active);
-    WorkloadConditions.set(
+    StatusConditions.set(
         status,
-        WorkloadConditions.QUOTA_RESERVED,
+        StatusConditions.QUOTA_RESERVED,
         false,
         requeued ? "Requeued" : "Deactivated",
         dev.berth.engine.model.Explanation.oneLine(
@@ -244,21 +243,21 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
                 + ": "
                 + evicted.message),
         now);
-    WorkloadConditions.set(
+    StatusConditions.set(
         status,
-        WorkloadConditions.ADMITTED,
+        StatusConditions.ADMITTED,
         false,
         "NoReservation",
         "The workload has no reservation",
         now);
-    WorkloadConditions.remove(status, WorkloadConditions.REQUEUED);
+    StatusConditions.remove(status, StatusConditions.REQUEUED);
     // The next admission's pods must become ready anew (waitForPodsReady).
-    WorkloadConditions.remove(status, WorkloadConditions.PODS_READY);
+    StatusConditions.remove(status, StatusConditions.PODS_READY);
     if (requeued) {
       String requeueAt = status.requeueState == null ? null : status.requeueState.requeueAt;
-      WorkloadConditions.set(
+      StatusConditions.set(
           status,
-          WorkloadConditions.REQUEUED,
+          StatusConditions.REQUEUED,
           true,
           evicted.reason,
           "Requeued after eviction"
@@ -288,25 +287,25 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
 
   private void finish(
       KubernetesClient client, T owner, Workload workload, Integration.Finish finish) {
-    if (WorkloadConditions.isFinished(workload)) {
+    if (StatusConditions.isFinished(workload)) {
       return;
     }
     Workload copy = Serialization.clone(workload);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
-    WorkloadConditions.set(
+    StatusConditions.set(
         status,
-        WorkloadConditions.FINISHED,
+        StatusConditions.FINISHED,
         true,
         finish.succeeded() ? "Succeeded" : "Failed",
         finish.message(),
         clock.instant());
     // The wide columns show QuotaReserved's reason: a finished workload reads as finished. The
     // status stays as it was (the usage ledger reads its transition time).
-    WorkloadConditions.set(
+    StatusConditions.set(
         status,
-        WorkloadConditions.QUOTA_RESERVED,
-        WorkloadConditions.isTrue(copy, WorkloadConditions.QUOTA_RESERVED),
+        StatusConditions.QUOTA_RESERVED,
+        StatusConditions.isTrue(copy, StatusConditions.QUOTA_RESERVED),
         "Finished",
         dev.berth.engine.model.Explanation.oneLine(
             "finished ("
@@ -324,7 +323,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   }
 
   private static String evictionMessage(Workload workload) {
-    return WorkloadConditions.find(workload.getStatus().conditions, WorkloadConditions.EVICTED)
+    return StatusConditions.find(workload.getStatus().conditions, StatusConditions.EVICTED)
         .map(c -> c.message)
         .orElse("evicted");
   }

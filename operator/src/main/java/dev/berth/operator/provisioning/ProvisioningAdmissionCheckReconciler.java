@@ -5,7 +5,7 @@ import dev.berth.api.v1beta1.AdmissionCheckStatus;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.operator.admission.CheckBackoffs;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -99,7 +99,7 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
             ? new ArrayList<>()
             : new ArrayList<>(copy.getStatus().conditions);
     copy.getStatus().conditions = conditions;
-    if (!WorkloadConditions.set(
+    if (!StatusConditions.set(
         conditions, "Active", r.ok(), r.ok() ? "Active" : "NotReady", message, clock.instant())) {
       return UpdateControl.noUpdate();
     }

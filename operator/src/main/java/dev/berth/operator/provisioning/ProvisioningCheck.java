@@ -8,7 +8,7 @@ import dev.berth.api.v1beta1.WorkloadStatus.PodSetUpdate;
 import dev.berth.engine.checks.CheckState;
 import dev.berth.engine.checks.ProvisioningOutcome;
 import dev.berth.engine.checks.ProvisioningOutcome.RequestCondition;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.job.Integration;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -75,9 +75,9 @@ public final class ProvisioningCheck {
   static boolean live(Workload wl) {
     return wl.getStatus() != null
         && wl.getStatus().admissionChecks != null
-        && WorkloadConditions.hasQuotaReserved(wl)
-        && !WorkloadConditions.isFinished(wl)
-        && !WorkloadConditions.isTrue(wl, WorkloadConditions.EVICTED)
+        && StatusConditions.hasQuotaReserved(wl)
+        && !StatusConditions.isFinished(wl)
+        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
         && !Boolean.FALSE.equals(wl.getSpec().active);
   }
 
@@ -143,7 +143,7 @@ public final class ProvisioningCheck {
         ProvisioningOutcome.decide(
             name,
             conditions(pr),
-            WorkloadConditions.isTrue(wl, WorkloadConditions.ADMITTED),
+            StatusConditions.isTrue(wl, StatusConditions.ADMITTED),
             retries,
             r.limitCount());
     List<PodSetUpdate> updates =

@@ -3,7 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
 import dev.berth.webhook.validation.BerthValidators;
@@ -49,7 +49,7 @@ public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   static final String QUOTA_HOLDERS = "berth.dev/quota-holders-by-clusterqueue";
 
   static List<String> quotaHeldIn(Workload w) {
-    return WorkloadConditions.hasQuotaReserved(w) && !WorkloadConditions.isFinished(w)
+    return StatusConditions.hasQuotaReserved(w) && !StatusConditions.isFinished(w)
         ? List.of(w.getStatus().admission.clusterQueue)
         : List.of();
   }

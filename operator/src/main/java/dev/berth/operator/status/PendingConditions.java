@@ -7,7 +7,7 @@ import dev.berth.engine.PendingStatus;
 import dev.berth.engine.model.Explanation;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
@@ -170,8 +170,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     String uid = pending.workloadUid();
     Workload latest = state.latestWorkload(uid).orElse(null);
     if (latest == null
-        || WorkloadConditions.hasQuotaReserved(latest)
-        || WorkloadConditions.isFinished(latest)
+        || StatusConditions.hasQuotaReserved(latest)
+        || StatusConditions.isFinished(latest)
         || state.engine().admission(uid).isPresent()) {
       return null;
     }
@@ -181,8 +181,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition current =
         latest.getStatus() == null
             ? null
-            : WorkloadConditions.find(
-                    latest.getStatus().conditions, WorkloadConditions.QUOTA_RESERVED)
+            : StatusConditions.find(
+                    latest.getStatus().conditions, StatusConditions.QUOTA_RESERVED)
                 .orElse(null);
     boolean reasonChanged =
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);
@@ -214,7 +214,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
             () -> {
               Workload latest = state.latestWorkload(uid).orElse(null);
               if (latest == null
-                  || WorkloadConditions.hasQuotaReserved(latest)
+                  || StatusConditions.hasQuotaReserved(latest)
                   || state.engine().admission(uid).isPresent()) {
                 return null; // admitted meanwhile: the admission's write says it all
               }
@@ -222,8 +222,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
               WorkloadStatus status =
                   copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
               copy.setStatus(status);
-              WorkloadConditions.set(
-                  status, WorkloadConditions.QUOTA_RESERVED, false, reason, c.summary(), now);
+              StatusConditions.set(
+                  status, StatusConditions.QUOTA_RESERVED, false, reason, c.summary(), now);
               return () -> write(copy, c);
             });
     if (!queued) {
@@ -264,7 +264,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition requeued =
         wl.getStatus() == null
             ? null
-            : WorkloadConditions.find(wl.getStatus().conditions, WorkloadConditions.REQUEUED)
+            : StatusConditions.find(wl.getStatus().conditions, StatusConditions.REQUEUED)
                 .filter(Condition::isTrue)
                 .orElse(null);
     String text =

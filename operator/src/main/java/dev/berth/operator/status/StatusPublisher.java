@@ -15,7 +15,7 @@ import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.TouchedQueues;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.WritePool;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -234,7 +234,7 @@ public final class StatusPublisher
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();
     }
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         "Active",
         inactive == null,
@@ -275,7 +275,7 @@ public final class StatusPublisher
       status.conditions = new ArrayList<>();
     }
     String inactive = engine.status().cohortInactiveMessage(name);
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions,
         "Active",
         inactive == null,
@@ -330,7 +330,7 @@ public final class StatusPublisher
             : stopped
                 ? "LocalQueue is stopped (" + lq.getSpec().stopPolicy + ")"
                 : "Can submit new workloads to ClusterQueue " + cqName;
-    WorkloadConditions.set(
+    StatusConditions.set(
         status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
     return write("LocalQueue/" + namespace + "/" + name, lq.getStatus(), status, copy, now);
   }

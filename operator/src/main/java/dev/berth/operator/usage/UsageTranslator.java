@@ -8,7 +8,7 @@ import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.engine.usage.WorkloadObservation;
-import dev.berth.operator.admission.WorkloadConditions;
+import dev.berth.operator.admission.StatusConditions;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,8 +31,8 @@ public final class UsageTranslator {
     Long reservedAt = null;
     String clusterQueue = "";
     List<UsageRequest> requests = new ArrayList<>();
-    if (WorkloadConditions.hasQuotaReserved(wl)) {
-      reservedAt = time(wl, WorkloadConditions.QUOTA_RESERVED);
+    if (StatusConditions.hasQuotaReserved(wl)) {
+      reservedAt = time(wl, StatusConditions.QUOTA_RESERVED);
       clusterQueue = status.admission.clusterQueue;
       if (status.admission.podSetAssignments != null) {
         for (var ps : status.admission.podSetAssignments) {
@@ -53,13 +53,12 @@ public final class UsageTranslator {
     }
     Long releasedAt =
         status != null
-                && WorkloadConditions.find(status.conditions, WorkloadConditions.QUOTA_RESERVED)
+                && StatusConditions.find(status.conditions, StatusConditions.QUOTA_RESERVED)
                     .map(c -> !c.isTrue())
                     .orElse(false)
-            ? time(wl, WorkloadConditions.QUOTA_RESERVED)
+            ? time(wl, StatusConditions.QUOTA_RESERVED)
             : null;
-    Long finishedAt =
-        WorkloadConditions.isFinished(wl) ? time(wl, WorkloadConditions.FINISHED) : null;
+    Long finishedAt = StatusConditions.isFinished(wl) ? time(wl, StatusConditions.FINISHED) : null;
     String costCentre =
         wl.getMetadata().getLabels() == null
             ? null
@@ -86,7 +85,7 @@ public final class UsageTranslator {
   }
 
   private static Long time(Workload wl, String type) {
-    return WorkloadConditions.find(wl.getStatus().conditions, type)
+    return StatusConditions.find(wl.getStatus().conditions, type)
         .map((Condition c) -> c.lastTransitionTime)
         .map(t -> Instant.parse(t).toEpochMilli())
         .orElse(null);

@@ -136,7 +136,7 @@ class ClusterStateFaultsTest {
     out.getStatus().admission.podSetAssignments = List.of(ps);
     out.getStatus()
         .conditions
-        .add(condition(WorkloadConditions.QUOTA_RESERVED, "QuotaReserved", at));
+        .add(condition(StatusConditions.QUOTA_RESERVED, "QuotaReserved", at));
     return out;
   }
 
@@ -145,7 +145,7 @@ class ClusterStateFaultsTest {
     out.getMetadata().setResourceVersion(String.valueOf(rv++));
     out.getStatus()
         .conditions
-        .add(condition(WorkloadConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
+        .add(condition(StatusConditions.EVICTED, "Preempted", "2026-01-01T02:00:00Z"));
     return out;
   }
 

@@ -278,8 +278,8 @@ class DecisionWriterTest {
     writer.apply(first, state);
     applyNext();
     assertThat(
-            WorkloadConditions.isTrue(
-                state.latestWorkload("low").orElseThrow(), WorkloadConditions.EVICTED))
+            StatusConditions.isTrue(
+                state.latestWorkload("low").orElseThrow(), StatusConditions.EVICTED))
         .isFalse();
 
     CycleResult second = cycle();
@@ -290,8 +290,8 @@ class DecisionWriterTest {
     writer.apply(second, state);
     applyNext();
     assertThat(
-            WorkloadConditions.isTrue(
-                state.latestWorkload("low").orElseThrow(), WorkloadConditions.EVICTED))
+            StatusConditions.isTrue(
+                state.latestWorkload("low").orElseThrow(), StatusConditions.EVICTED))
         .isTrue();
     assertThat(sent).hasSize(2);
     assertThat(cycle().evictions()).as("seen Evicted: not asked again").isEmpty();

@@ -1,42 +1,28 @@
 package dev.berth.operator.admission;
 
+import static dev.berth.testing.Quota.cpu;
+import static dev.berth.testing.Quota.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.ClusterQueue;
-import dev.berth.api.v1beta1.ClusterQueueSpec;
 import dev.berth.api.v1beta1.Condition;
-import dev.berth.api.v1beta1.FairSharing;
-import dev.berth.api.v1beta1.FlavorQuotas;
-import dev.berth.api.v1beta1.PodSet;
-import dev.berth.api.v1beta1.ResourceGroup;
-import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
-import dev.berth.api.v1beta1.WorkloadStatus;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Workloads;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ModelTranslatorTest {
 
   @Test
   void quotasBecomeExactCanonicalUnits() {
-    ResourceQuota cpu = new ResourceQuota("cpu", "2500m");
-    cpu.borrowingLimit = new Quantity("1");
-    ResourceQuota memory = new ResourceQuota("memory", "16Gi");
-    memory.lendingLimit = new Quantity("4Gi");
-    ClusterQueue cq = new ClusterQueue();
-    cq.getMetadata().setName("team");
-    cq.setSpec(new ClusterQueueSpec());
-    cq.getSpec().cohortName = "ai";
-    cq.getSpec().fairSharing = new FairSharing();
-    cq.getSpec().fairSharing.weight = new Quantity("1.5");
-    cq.getSpec().resourceGroups =
-        List.of(
-            new ResourceGroup(
-                List.of("cpu", "memory"), List.of(new FlavorQuotas("h100", List.of(cpu, memory)))));
+    ClusterQueue cq =
+        ClusterQueues.named("team")
+            .cohort("ai")
+            .fairSharingWeight("1.5")
+            .flavor("h100", cpu("2500m").borrowingLimit("1"), memory("16Gi").lendingLimit("4Gi"))
+            .noNamespaceSelector()
+            .build();
 
     var model = ModelTranslator.clusterQueue(cq);
 
@@ -52,32 +38,18 @@ class ModelTranslatorTest {
 
   @Test
   void aWorkloadQueuesByCreationUntilRequeued() {
-    Workload wl = new Workload();
-    wl.getMetadata().setName("train");
-    wl.getMetadata().setNamespace("team");
-    wl.getMetadata().setUid("uid-1");
-    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().queueName = "q";
-    wl.getSpec().priority = 7;
-    wl.getSpec().podSets =
-        List.of(
-            new PodSet(
-                "main",
-                3,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .addNewContainer()
-                    .withName("c")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity("250m"))
-                    .addToRequests("nvidia.com/gpu", new Quantity("2"))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
+    Workloads train =
+        Workloads.named("train")
+            .in("team")
+            .uid("uid-1")
+            .created("2026-01-01T00:00:00Z")
+            .queue("q")
+            .priority(7)
+            .podSet("main", 3)
+            .request("cpu", "250m")
+            .request("nvidia.com/gpu", "2");
 
-    var model = ModelTranslator.workload(wl);
+    var model = ModelTranslator.workload(train.build());
     assertThat(model.queueTimestamp())
         .isEqualTo(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
     assertThat(model.priority()).isEqualTo(7);
@@ -85,11 +57,10 @@ class ModelTranslatorTest {
         .containsEntry("cpu", 250L)
         .containsEntry("nvidia.com/gpu", 2L);
 
-    wl.setStatus(new WorkloadStatus());
-    Condition requeued = new Condition("Requeued", "True", "Preempted", "back in line");
-    requeued.lastTransitionTime = "2026-01-01T01:00:00Z";
-    wl.getStatus().conditions = new java.util.ArrayList<>(List.of(requeued));
-    assertThat(ModelTranslator.workload(wl).queueTimestamp())
+    // The same Workload, back in line after a preemption.
+    Workload requeued =
+        train.condition("Requeued", true, "Preempted", "2026-01-01T01:00:00Z").build();
+    assertThat(ModelTranslator.workload(requeued).queueTimestamp())
         .isEqualTo(Instant.parse("2026-01-01T01:00:00Z").toEpochMilli());
   }
 
@@ -117,12 +88,12 @@ class ModelTranslatorTest {
 
   @Test
   void requeuingTimestampCreationKeepsAPodsReadyTimeoutsPlaceByCreation() {
-    Workload wl = new Workload();
-    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
-    wl.setStatus(new WorkloadStatus());
-    Condition requeued = new Condition("Requeued", "True", "PodsReadyTimeout", "back in line");
-    requeued.lastTransitionTime = "2026-01-01T01:00:00Z";
-    wl.getStatus().conditions = new java.util.ArrayList<>(List.of(requeued));
+    Workload wl =
+        Workloads.named("train")
+            .created("2026-01-01T00:00:00Z")
+            .condition("Requeued", true, "PodsReadyTimeout", "2026-01-01T01:00:00Z")
+            .build();
+    Condition requeued = wl.getStatus().conditions.get(0);
     long created = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
     long evicted = Instant.parse("2026-01-01T01:00:00Z").toEpochMilli();
     assertThat(ModelTranslator.queueTimestamp(wl, false)).isEqualTo(evicted);

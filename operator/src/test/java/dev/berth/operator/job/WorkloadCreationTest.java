@@ -7,14 +7,12 @@ import static org.mockito.Mockito.RETURNS_DEEP_STUBS;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.events.EventRecorder;
-import io.fabric8.kubernetes.api.model.Quantity;
+import dev.berth.testing.Jobs;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -49,29 +47,7 @@ class WorkloadCreationTest {
           Clock.systemUTC());
 
   private static Job suspendedJob() {
-    return new JobBuilder()
-        .withNewMetadata()
-        .withNamespace("team")
-        .withName("train")
-        .withUid("uid-train")
-        .addToLabels(Berth.QUEUE_NAME_LABEL, "lq")
-        .endMetadata()
-        .withNewSpec()
-        .withSuspend(true)
-        .withParallelism(1)
-        .withCompletions(1)
-        .withNewTemplate()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("main")
-        .withNewResources()
-        .addToRequests("cpu", new Quantity("1"))
-        .endResources()
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
+    return Jobs.named("train").in("team").uid("uid-train").queue("lq").request("cpu", "1").build();
   }
 
   private void createAnswers(int code, String reason) {

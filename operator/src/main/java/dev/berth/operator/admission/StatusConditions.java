@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Reading and setting conditions the Kubernetes way: the transition time moves on change only. */
-public final class WorkloadConditions {
+public final class StatusConditions {
   public static final String QUOTA_RESERVED = "QuotaReserved";
   public static final String ADMITTED = "Admitted";
   public static final String EVICTED = "Evicted";
@@ -24,7 +24,7 @@ public final class WorkloadConditions {
   private static final java.util.regex.Pattern REASON =
       java.util.regex.Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");
 
-  private WorkloadConditions() {}
+  private StatusConditions() {}
 
   public static Optional<Condition> find(List<Condition> conditions, String type) {
     if (conditions == null) {

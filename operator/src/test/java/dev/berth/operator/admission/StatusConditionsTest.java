@@ -7,7 +7,7 @@ import dev.berth.api.v1beta1.WorkloadStatus;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-class WorkloadConditionsTest {
+class StatusConditionsTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant T1 = Instant.parse("2026-01-01T00:01:00Z");
 
@@ -15,19 +15,16 @@ class WorkloadConditionsTest {
   void transitionTimeMovesOnlyWhenTheStatusChanges() {
     WorkloadStatus status = new WorkloadStatus();
     assertThat(
-            WorkloadConditions.set(
-                status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T0))
+            StatusConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T0))
         .isTrue();
     assertThat(
-            WorkloadConditions.set(
-                status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T1))
+            StatusConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 8", T1))
         .isFalse();
     assertThat(
-            WorkloadConditions.set(
-                status, "QuotaReserved", false, "WaitingForQuota", "needs 4", T1))
+            StatusConditions.set(status, "QuotaReserved", false, "WaitingForQuota", "needs 4", T1))
         .isTrue();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T0.toString());
-    assertThat(WorkloadConditions.set(status, "QuotaReserved", true, "QuotaReserved", "ok", T1))
+    assertThat(StatusConditions.set(status, "QuotaReserved", true, "QuotaReserved", "ok", T1))
         .isTrue();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T1.toString());
     assertThat(status.conditions).hasSize(1);
@@ -36,12 +33,12 @@ class WorkloadConditionsTest {
   @Test
   void everyConditionCarriesWhatMetav1ConditionRequires() {
     WorkloadStatus status = new WorkloadStatus();
-    WorkloadConditions.set(status, "PodsReady", false, null, null, T0);
+    StatusConditions.set(status, "PodsReady", false, null, null, T0);
     assertThat(status.conditions.get(0).reason).isEqualTo("PodsReady");
     assertThat(status.conditions.get(0).message).isEmpty();
     assertThat(status.conditions.get(0).lastTransitionTime).isEqualTo(T0.toString());
     assertThatThrownBy(
-            () -> WorkloadConditions.set(status, "Evicted", true, "Pods ready timeout", "x", T0))
+            () -> StatusConditions.set(status, "Evicted", true, "Pods ready timeout", "x", T0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("CamelCase");
   }

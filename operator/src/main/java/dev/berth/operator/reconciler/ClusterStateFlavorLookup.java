@@ -12,10 +12,10 @@ import java.util.Optional;
  * Node labels and tolerations of flavors, for injecting into admitted Jobs: read from the flavors
  * the admission loop decided with, so a Job starts on exactly what was admitted.
  */
-public final class FlavorCache implements Integration.FlavorLookup {
+public final class ClusterStateFlavorLookup implements Integration.FlavorLookup {
   private final ClusterState state;
 
-  public FlavorCache(ClusterState state) {
+  public ClusterStateFlavorLookup(ClusterState state) {
     this.state = state;
   }
 

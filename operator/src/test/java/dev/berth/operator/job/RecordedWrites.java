@@ -1,0 +1,66 @@
+package dev.berth.operator.job;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.RETURNS_DEEP_STUBS;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A stand-in for the API server's write endpoints, for unit tests of what a lifecycle step writes:
+ * every {@code client.resource(object).create()/update()/updateStatus()/delete()} is recorded with
+ * the object as it was sent, and answered with that object. Nothing is stored: a step's effect on
+ * the real API server (and the event it causes) is the end-to-end suite's to test.
+ */
+final class RecordedWrites {
+  private static final Set<String> VERBS = Set.of("create", "update", "updateStatus", "delete");
+
+  /** One write: the verb and the object sent. */
+  record Write(String verb, HasMetadata object) {
+    @SuppressWarnings("unchecked")
+    <T extends HasMetadata> T as(Class<T> type) {
+      return (T) type.cast(object);
+    }
+  }
+
+  private final List<Write> writes = new ArrayList<>();
+  private final KubernetesClient client = mock(KubernetesClient.class, RETURNS_DEEP_STUBS);
+
+  RecordedWrites() {
+    when(client.resource(any(HasMetadata.class)))
+        .thenAnswer(call -> resource(call.getArgument(0, HasMetadata.class)));
+  }
+
+  KubernetesClient client() {
+    return client;
+  }
+
+  private NamespaceableResource<?> resource(HasMetadata object) {
+    return mock(
+        NamespaceableResource.class,
+        call -> {
+          String verb = call.getMethod().getName();
+          if ("toString".equals(verb)) {
+            return "resource(" + object.getMetadata().getName() + ")";
+          }
+          if (!VERBS.contains(verb) || call.getArguments().length > 0) {
+            throw new UnsupportedOperationException("not a write this stand-in records: " + verb);
+          }
+          writes.add(new Write(verb, object));
+          return "delete".equals(verb) ? List.of() : object;
+        });
+  }
+
+  /** The writes made since the last call. */
+  List<Write> take() {
+    List<Write> out = List.copyOf(writes);
+    writes.clear();
+    return out;
+  }
+}

@@ -1,0 +1,283 @@
+package dev.berth.operator.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.events.EventRecorder;
+import dev.berth.testing.Jobs;
+import dev.berth.testing.Workloads;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one reconcile of a Job writes for each state of the Job and its Workload: at most one write,
+ * and the right one. Real Job and Workload objects; the writes go to {@link RecordedWrites}, a
+ * stand-in for the API server's endpoints (the end-to-end suite runs the same steps on a real one).
+ */
+class WorkloadLifecycleTest {
+  private static final Instant NOW = Instant.parse("2026-01-01T02:00:00Z");
+  private static final String T0 = "2026-01-01T00:00:00Z";
+  private static final String T1 = "2026-01-01T01:00:00Z";
+
+  private static final Toleration GPU_TOLERATION =
+      new TolerationBuilder()
+          .withKey("nvidia.com/gpu")
+          .withOperator("Exists")
+          .withEffect("NoSchedule")
+          .build();
+
+  private static final Integration.FlavorLookup FLAVORS =
+      new Integration.FlavorLookup() {
+        @Override
+        public Map<String, String> nodeLabels(String flavor) {
+          return Map.of("gpu.product", flavor);
+        }
+
+        @Override
+        public List<Toleration> tolerations(String flavor) {
+          return List.of(GPU_TOLERATION);
+        }
+      };
+
+  private final RecordedWrites api = new RecordedWrites();
+  private final JobAdapter adapter = new JobAdapter();
+  private final PriorityResolver noPriorities = new PriorityResolver(null);
+  private final WorkloadLifecycle<Job> lifecycle =
+      new WorkloadLifecycle<>(
+          adapter,
+          noPriorities,
+          FLAVORS,
+          new EventRecorder(api.client()),
+          Clock.fixed(NOW, ZoneOffset.UTC));
+
+  /** Two pods of 8 GPUs, as a team submits it (suspended). */
+  private static Jobs train() {
+    return Jobs.named("train")
+        .in("team")
+        .uid("job-uid")
+        .queue("lq")
+        .parallelism(2)
+        .request("nvidia.com/gpu", "8");
+  }
+
+  /**
+   * The Workload the lifecycle creates for {@code job}, with the status of {@code status} (the
+   * loop's writes, built with the shared builders).
+   */
+  private Workload workloadOf(Job job, Workloads status) {
+    Workload wl = adapter.newWorkload(job, noPriorities);
+    wl.getMetadata().setUid("wl-uid");
+    wl.getMetadata().setResourceVersion("7");
+    wl.setStatus(status.podSet("main", 2).request("nvidia.com/gpu", "8").build().getStatus());
+    return wl;
+  }
+
+  private static Workloads status() {
+    return Workloads.named("status");
+  }
+
+  private RecordedWrites.Write onlyWrite(Job job, Workload wl) {
+    lifecycle.reconcile(api.client(), job, Optional.ofNullable(wl));
+    List<RecordedWrites.Write> writes = api.take();
+    assertThat(writes).as("one write per reconcile").hasSize(1);
+    return writes.get(0);
+  }
+
+  private void noWrite(Job job, Workload wl) {
+    lifecycle.reconcile(api.client(), job, Optional.ofNullable(wl));
+    assertThat(api.take()).isEmpty();
+  }
+
+  @Test
+  void aSuspendedJobWithoutAWorkloadGetsOneThatAsksForWhatItRuns() {
+    RecordedWrites.Write write = onlyWrite(train().build(), null);
+
+    assertThat(write.verb()).isEqualTo("create");
+    Workload created = write.as(Workload.class);
+    assertThat(created.getMetadata().getName()).isEqualTo(adapter.workloadName(train().build()));
+    assertThat(created.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo("job-uid"));
+    assertThat(created.getSpec().queueName).isEqualTo("lq");
+    assertThat(created.getSpec().podSets)
+        .singleElement()
+        .satisfies(ps -> assertThat(ps.count).isEqualTo(2));
+  }
+
+  @Test
+  void aJobRunningWithoutAWorkloadIsSuspendedFirst() {
+    RecordedWrites.Write write = onlyWrite(train().suspended(false).build(), null);
+
+    assertThat(write.verb()).isEqualTo("update");
+    assertThat(write.as(Job.class).getSpec().getSuspend()).isTrue();
+  }
+
+  @Test
+  void aPendingWorkloadKeepsItsJobSuspended() {
+    Job job = train().build();
+    noWrite(job, workloadOf(job, status()));
+
+    Job running = train().suspended(false).build();
+    RecordedWrites.Write write = onlyWrite(running, workloadOf(running, status()));
+    assertThat(write.verb()).isEqualTo("update");
+    assertThat(write.as(Job.class).getSpec().getSuspend()).isTrue();
+  }
+
+  @Test
+  void anAdmittedWorkloadStartsItsJobOnTheAssignedFlavor() {
+    Job job = train().build();
+    RecordedWrites.Write write =
+        onlyWrite(job, workloadOf(job, status().admitted("cq", "h100", T0)));
+
+    assertThat(write.verb()).isEqualTo("update");
+    Job started = write.as(Job.class);
+    assertThat(started.getSpec().getSuspend()).isFalse();
+    var pod = started.getSpec().getTemplate().getSpec();
+    assertThat(pod.getNodeSelector()).containsEntry("gpu.product", "h100");
+    assertThat(pod.getTolerations()).contains(GPU_TOLERATION);
+    assertThat(job.getSpec().getSuspend()).as("the observed Job is not changed").isTrue();
+  }
+
+  @Test
+  void quotaReservedButChecksNotReadyDoesNotStartTheJob() {
+    Job job = train().build();
+    noWrite(job, workloadOf(job, status().reserved("cq", "h100", T0)));
+
+    Job running = train().suspended(false).build();
+    RecordedWrites.Write write =
+        onlyWrite(running, workloadOf(running, status().reserved("cq", "h100", T0)));
+    assertThat(write.as(Job.class).getSpec().getSuspend()).isTrue();
+  }
+
+  @Test
+  void aCompleteJobFinishesItsWorkload() {
+    Job job = train().suspended(false).build();
+    job.setStatus(new JobStatus());
+    job.getStatus()
+        .setConditions(
+            List.of(
+                new JobConditionBuilder()
+                    .withType("Complete")
+                    .withStatus("True")
+                    .withMessage("Reached expected number of succeeded pods")
+                    .build()));
+    Workload wl = workloadOf(job, status().admitted("cq", "h100", T0));
+
+    RecordedWrites.Write write = onlyWrite(job, wl);
+
+    assertThat(write.verb()).isEqualTo("updateStatus");
+    Workload finished = write.as(Workload.class);
+    assertThat(StatusConditions.find(finished.getStatus().conditions, StatusConditions.FINISHED))
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.status).isEqualTo("True");
+              assertThat(c.reason).isEqualTo("Succeeded");
+              assertThat(c.lastTransitionTime).isEqualTo(NOW.toString());
+            });
+    assertThat(finished.getMetadata().getResourceVersion())
+        .as("written against the version seen")
+        .isEqualTo("7");
+    assertThat(wl.getStatus().conditions)
+        .as("the observed Workload is not changed")
+        .noneMatch(c -> c.type.equals(StatusConditions.FINISHED));
+
+    noWrite(job, finished);
+  }
+
+  @Test
+  void evictionIsSuspendThenRestoreThenReleaseTheQuota() {
+    Job original = train().build();
+    Workload evicted =
+        workloadOf(
+            original,
+            status().admitted("cq", "h100", T0).evicted("Preempted", T1).requeueState(1, T1));
+
+    // Running on its flavor: suspended first.
+    Job running =
+        adapter.admitted(
+            original, workloadOf(original, status().admitted("cq", "h100", T0)), FLAVORS);
+    RecordedWrites.Write suspend = onlyWrite(running, evicted);
+    assertThat(suspend.verb()).isEqualTo("update");
+    Job suspended = suspend.as(Job.class);
+    assertThat(suspended.getSpec().getSuspend()).isTrue();
+
+    // Suspended, the template still carries the flavor: the user's template is put back.
+    RecordedWrites.Write restore = onlyWrite(suspended, evicted);
+    assertThat(restore.verb()).isEqualTo("update");
+    Job restored = restore.as(Job.class);
+    assertThat(restored.getSpec().getTemplate().getSpec().getNodeSelector())
+        .doesNotContainKey("gpu.product");
+
+    // Restored, but a pod still terminates: the quota stays.
+    Job stopping = Serialization.clone(restored);
+    stopping.setStatus(new JobStatus());
+    stopping.getStatus().setTerminating(1);
+    noWrite(stopping, evicted);
+
+    // No pod left: the quota goes back and the Workload queues again.
+    RecordedWrites.Write release = onlyWrite(restored, evicted);
+    assertThat(release.verb()).isEqualTo("updateStatus");
+    var status = release.as(Workload.class).getStatus();
+    assertThat(status.admission).isNull();
+    assertThat(StatusConditions.find(status.conditions, StatusConditions.QUOTA_RESERVED))
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.status).isEqualTo("False");
+              assertThat(c.reason).isEqualTo("Requeued");
+            });
+    assertThat(StatusConditions.find(status.conditions, StatusConditions.REQUEUED))
+        .hasValueSatisfying(
+            c -> {
+              assertThat(c.status).isEqualTo("True");
+              assertThat(c.reason).isEqualTo("Preempted");
+              assertThat(c.message).contains("not reconsidered before " + T1);
+            });
+  }
+
+  @Test
+  void anEvictedJobWithAStartTimeHasItClearedOnceItsPodsAreCounted() {
+    Job original = train().build();
+    Workload evicted =
+        workloadOf(original, status().admitted("cq", "h100", T0).evicted("Preempted", T1));
+    Job started = train().build();
+    started.setStatus(new JobStatus());
+    started.getStatus().setStartTime(T0);
+    started.getStatus().setActive(1);
+    noWrite(started, evicted);
+
+    started.getStatus().setActive(0);
+    RecordedWrites.Write write = onlyWrite(started, evicted);
+    assertThat(write.verb()).isEqualTo("updateStatus");
+    assertThat(write.as(Job.class).getStatus().getStartTime()).isNull();
+  }
+
+  @Test
+  void aJobResizedWhileSuspendedGetsAWorkloadAtItsNewSize() {
+    Job job = train().build();
+    Workload wl = workloadOf(job, status());
+    Job resized = train().parallelism(4).build();
+
+    RecordedWrites.Write write = onlyWrite(resized, wl);
+
+    assertThat(write.verb()).isEqualTo("delete");
+    assertThat(write.object().getMetadata().getName()).isEqualTo(wl.getMetadata().getName());
+  }
+
+  @Test
+  void aFinishedWorkloadIsLeftAlone() {
+    Job job = train().suspended(false).build();
+    noWrite(job, workloadOf(job, status().admitted("cq", "h100", T0).finished("Succeeded", T1)));
+  }
+}
