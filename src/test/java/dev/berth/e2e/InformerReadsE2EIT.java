@@ -73,7 +73,9 @@ class InformerReadsE2EIT {
     Namespaces.ensure(admin, "berth-system");
     Namespaces.ensure(admin, NS);
     admin.resource(ScenarioObjects.flavor(FLAVOR, Map.of())).create();
-    admin.resource(ScenarioObjects.clusterQueue(CQ, FLAVOR, "cpu", Integer.toString(HELD))).create();
+    admin
+        .resource(ScenarioObjects.clusterQueue(CQ, FLAVOR, "cpu", Integer.toString(HELD)))
+        .create();
     admin.resource(ScenarioObjects.localQueue(NS, "lq", CQ)).create();
     // What a previous leader left: the whole quota reserved, oldest admission first, the newest
     // of them being evicted (its quota held until its pods are gone).

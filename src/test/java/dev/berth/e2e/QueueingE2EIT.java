@@ -80,7 +80,10 @@ class QueueingE2EIT {
             () ->
                 assertThat(s.condition("big", "QuotaReserved"))
                     .hasValueSatisfying(
-                        c -> assertThat(c.message).contains("cpu").contains("besteffort-cq-flavor")));
+                        c ->
+                            assertThat(c.message)
+                                .contains("cpu")
+                                .contains("besteffort-cq-flavor")));
   }
 
   @Test

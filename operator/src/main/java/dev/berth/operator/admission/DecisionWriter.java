@@ -582,12 +582,7 @@ public final class DecisionWriter {
                   + eviction.message();
           Workload copy = Serialization.clone(latest);
           StatusConditions.set(
-              copy.getStatus(),
-              StatusConditions.EVICTED,
-              true,
-              eviction.reason().name(),
-              why,
-              now);
+              copy.getStatus(), StatusConditions.EVICTED, true, eviction.reason().name(), why, now);
           StatusConditions.set(
               copy.getStatus(),
               StatusConditions.PREEMPTED,

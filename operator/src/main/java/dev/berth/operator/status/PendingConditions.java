@@ -181,8 +181,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     Condition current =
         latest.getStatus() == null
             ? null
-            : StatusConditions.find(
-                    latest.getStatus().conditions, StatusConditions.QUOTA_RESERVED)
+            : StatusConditions.find(latest.getStatus().conditions, StatusConditions.QUOTA_RESERVED)
                 .orElse(null);
     boolean reasonChanged =
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);

@@ -134,9 +134,7 @@ class ClusterStateFaultsTest {
     ps.resourceUsage = Map.of("cpu", new Quantity(cpu));
     ps.count = 1;
     out.getStatus().admission.podSetAssignments = List.of(ps);
-    out.getStatus()
-        .conditions
-        .add(condition(StatusConditions.QUOTA_RESERVED, "QuotaReserved", at));
+    out.getStatus().conditions.add(condition(StatusConditions.QUOTA_RESERVED, "QuotaReserved", at));
     return out;
   }
 
