@@ -6,8 +6,15 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.PodListBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.PodResource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,8 +23,11 @@ import java.util.Set;
  * A stand-in for the API server's write endpoints, for unit tests of what a lifecycle step writes:
  * every {@code client.resource(object).create()/update()/updateStatus()/delete()} is recorded with
  * the object as it was sent, and answered with that object. Nothing is stored: a step's effect on
- * the real API server (and the event it causes) is the end-to-end suite's to test.
+ * the real API server (and the event it causes) is the end-to-end suite's to test. The one read it
+ * answers is a list of pods by label (eviction counts a Job's pods live): the pods set with {@link
+ * #livePods}, whatever the namespace and labels.
  */
+@SuppressWarnings("unchecked") // mocks of the client's generic DSL types
 final class RecordedWrites {
   private static final Set<String> VERBS = Set.of("create", "update", "updateStatus", "delete");
 
@@ -30,11 +40,26 @@ final class RecordedWrites {
   }
 
   private final List<Write> writes = new ArrayList<>();
+  private List<Pod> livePods = List.of();
   private final KubernetesClient client = mock(KubernetesClient.class, RETURNS_DEEP_STUBS);
 
   RecordedWrites() {
     when(client.resource(any(HasMetadata.class)))
         .thenAnswer(call -> resource(call.getArgument(0, HasMetadata.class)));
+    MixedOperation<Pod, PodList, PodResource> pods = mock(MixedOperation.class);
+    NonNamespaceOperation<Pod, PodList, PodResource> inNamespace =
+        mock(NonNamespaceOperation.class);
+    FilterWatchListDeletable<Pod, PodList, PodResource> labelled =
+        mock(FilterWatchListDeletable.class);
+    when(client.pods()).thenReturn(pods);
+    when(pods.inNamespace(any())).thenReturn(inNamespace);
+    when(inNamespace.withLabels(any())).thenReturn(labelled);
+    when(labelled.list()).thenAnswer(call -> new PodListBuilder().withItems(livePods).build());
+  }
+
+  /** The pods a list by label answers with from now on. */
+  void livePods(Pod... pods) {
+    livePods = List.of(pods);
   }
 
   KubernetesClient client() {

@@ -7,6 +7,7 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.testing.Jobs;
 import dev.berth.testing.Workloads;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -257,7 +258,22 @@ class WorkloadLifecycleTest {
     started.getStatus().setActive(1);
     noWrite(started, evicted);
 
+    // The Job controller's suspend sync says no pod is active while the one it deleted still
+    // runs and carries its tracking finalizer: not counted yet, so the start time stays.
     started.getStatus().setActive(0);
+    api.livePods(
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("train-0")
+            .withFinalizers("batch.kubernetes.io/job-tracking")
+            .endMetadata()
+            .withNewStatus()
+            .withPhase("Running")
+            .endStatus()
+            .build());
+    noWrite(started, evicted);
+
+    api.livePods();
     RecordedWrites.Write write = onlyWrite(started, evicted);
     assertThat(write.verb()).isEqualTo("updateStatus");
     assertThat(write.as(Job.class).getStatus().getStartTime()).isNull();
