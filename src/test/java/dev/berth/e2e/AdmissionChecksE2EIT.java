@@ -287,8 +287,11 @@ class AdmissionChecksE2EIT {
     await()
         .atMost(WAIT)
         .untilAsserted(
-            () ->
-                assertThat(s.clusterQueue("ac-reject-cq").getStatus().reservingWorkloads).isZero());
+            () -> {
+              var status = s.clusterQueue("ac-reject-cq").getStatus();
+              assertThat(status).as("the ClusterQueue's status (written at a bounded rate)").isNotNull();
+              assertThat(status.reservingWorkloads).isZero();
+            });
   }
 
   @Test

@@ -235,11 +235,12 @@ class LifecycleE2EIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              var active =
-                  s.clusterQueue("cq-terminating").getStatus().conditions.stream()
-                      .filter(c -> c.type.equals("Active"))
-                      .findFirst()
-                      .orElseThrow();
+              // Queue status is written at a bounded rate: none yet is a reason to wait, not to fail.
+              var status = s.clusterQueue("cq-terminating").getStatus();
+              assertThat(status).as("the ClusterQueue's status").isNotNull();
+              var found = status.conditions.stream().filter(c -> c.type.equals("Active")).findFirst();
+              assertThat(found).as("its Active condition").isPresent();
+              var active = found.get();
               assertThat(active.status).isEqualTo("False");
               assertThat(active.reason).isEqualTo("Terminating");
               assertThat(active.message)
