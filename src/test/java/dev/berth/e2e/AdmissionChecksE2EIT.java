@@ -289,7 +289,9 @@ class AdmissionChecksE2EIT {
         .untilAsserted(
             () -> {
               var status = s.clusterQueue("ac-reject-cq").getStatus();
-              assertThat(status).as("the ClusterQueue's status (written at a bounded rate)").isNotNull();
+              assertThat(status)
+                  .as("the ClusterQueue's status (written at a bounded rate)")
+                  .isNotNull();
               assertThat(status.reservingWorkloads).isZero();
             });
   }

@@ -235,10 +235,12 @@ class LifecycleE2EIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              // Queue status is written at a bounded rate: none yet is a reason to wait, not to fail.
+              // Queue status is written at a bounded rate: none yet is a reason to wait, not to
+              // fail.
               var status = s.clusterQueue("cq-terminating").getStatus();
               assertThat(status).as("the ClusterQueue's status").isNotNull();
-              var found = status.conditions.stream().filter(c -> c.type.equals("Active")).findFirst();
+              var found =
+                  status.conditions.stream().filter(c -> c.type.equals("Active")).findFirst();
               assertThat(found).as("its Active condition").isPresent();
               var active = found.get();
               assertThat(active.status).isEqualTo("False");
