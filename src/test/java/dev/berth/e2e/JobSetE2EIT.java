@@ -183,8 +183,13 @@ class JobSetE2EIT {
     // The queue is empty again (its status is written after the cycle that released the
     // quota), and the resized JobSet still waits: it can never fit.
     await().atMost(Duration.ofSeconds(30)).until(() -> reservedCpu(s, "resize-cq") == 0);
-    assertThat(s.condition("waiting", "QuotaReserved"))
-        .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota"));
+    // Its pending reason is written once it has waited 2 s, and only when it changes.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("waiting", "QuotaReserved"))
+                    .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("ExceedsMaxQuota")));
     assertThat(running(s, "waiting")).isFalse();
 
     // Shrunk while queued: requeued at 1 + 1x2 = 3 cpu, which fits, and started at that size.

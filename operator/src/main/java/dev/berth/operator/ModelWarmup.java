@@ -10,8 +10,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +48,25 @@ final class ModelWarmup {
     return kinds;
   }
 
-  /** Parses an empty object of each kind with the client's own serialization. */
+  /**
+   * Builds the TLS stack's first client engine: the JDK's TLS classes, the security providers they
+   * load (BouncyCastle's set-up alone blocked an event loop for 5 s under load, after the readers
+   * were warmed) and Netty's JDK TLS defaults, which the first connection to the API server would
+   * otherwise initialise on an event loop.
+   */
+  static void warmTls() {
+    try {
+      SSLContext.getDefault().createSSLEngine();
+      Class.forName("io.netty.handler.ssl.JdkSslContext", true, ModelWarmup.class.getClassLoader());
+    } catch (NoSuchAlgorithmException | ClassNotFoundException e) {
+      log.debug("TLS warm-up skipped: {}", e.toString());
+    }
+  }
+
+  /** Parses an empty object of each kind with the client's own serialization, then warms TLS. */
   static void warm(KubernetesClient client) {
     long start = System.nanoTime();
+    warmTls();
     KubernetesSerialization serialization = client.getKubernetesSerialization();
     for (Class<?> kind : kinds()) {
       // An empty object is enough: Jackson resolves the deserializers of every property type,
@@ -56,7 +74,7 @@ final class ModelWarmup {
       serialization.unmarshal("{}", kind);
     }
     log.info(
-        "JSON readers of {} kinds built in {} ms",
+        "TLS and the JSON readers of {} kinds built in {} ms",
         kinds().size(),
         (System.nanoTime() - start) / 1_000_000);
   }
