@@ -119,6 +119,76 @@ class AdmissionE2EIT {
     assertThat(http("/readyz")).isEqualTo("ok\n");
   }
 
+  /**
+   * A sidecar (an init container with restartPolicy Always) runs beside the main container for the
+   * pod's whole life, so its GPUs are held too: 4 + 4 of an 8-GPU quota is the whole quota, and a
+   * second such Job waits. Counted as an ordinary init container (the larger, not the sum), both
+   * would run on 16 GPUs.
+   */
+  @Test
+  void aSidecarsGpusAreChargedWithTheMainContainers() {
+    String ns = "team-sidecar";
+    Namespaces.ensure(client, ns);
+    client.resource(ScenarioObjects.flavor("sidecar-flavor", Map.of("gpu", "h100"))).create();
+    client
+        .resource(
+            ScenarioObjects.clusterQueue("sidecar-cq", "sidecar-flavor", "nvidia.com/gpu", "8"))
+        .create();
+    client.resource(ScenarioObjects.localQueue(ns, "gpus", "sidecar-cq")).create();
+    Scenario scenario = new Scenario(ns);
+    for (String name : List.of("with-sidecar-a", "with-sidecar-b")) {
+      Job job =
+          dev.berth.testing.Jobs.named(name)
+              .in(ns)
+              .queue("gpus")
+              .limit("nvidia.com/gpu", "4")
+              .build();
+      job.getSpec()
+          .getTemplate()
+          .getSpec()
+          .setInitContainers(
+              List.of(
+                  new io.fabric8.kubernetes.api.model.ContainerBuilder()
+                      .withName("sidecar")
+                      .withImage("busybox")
+                      .withRestartPolicy("Always")
+                      .withNewResources()
+                      .addToLimits(
+                          "nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
+                      .endResources()
+                      .build()));
+      scenario.submit(job);
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> running(ns, "with-sidecar-a"));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Workload waiting = workloadOf(ns, "with-sidecar-b");
+              assertThat(waiting.getStatus()).isNotNull();
+              assertThat(waiting.getStatus().conditions)
+                  .anySatisfy(
+                      c -> {
+                        assertThat(c.type).isEqualTo("QuotaReserved");
+                        assertThat(c.status).isEqualTo("False");
+                        assertThat(c.reason).isEqualTo("WaitingForQuota");
+                      });
+            });
+    assertThat(running(ns, "with-sidecar-b")).isFalse();
+    Workload admitted = workloadOf(ns, "with-sidecar-a");
+    assertThat(
+            admitted
+                .getStatus()
+                .admission
+                .podSetAssignments
+                .get(0)
+                .resourceUsage
+                .get("nvidia.com/gpu")
+                .toString())
+        .isEqualTo("8");
+  }
+
   private static String http(String path) throws Exception {
     var request =
         java.net.http.HttpRequest.newBuilder(

@@ -10,24 +10,60 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one pod of a template asks the scheduler for, as kube-scheduler counts it: the sum over
- * containers (a limit stands in for a missing request), at least the largest init container, plus
- * the pod overhead.
+ * What one pod of a template asks the scheduler for, counted as kube-scheduler counts it, so that
+ * the quota Berth charges is what the pod really holds on its node:
+ *
+ * <ol>
+ *   <li>the sum over containers (a limit stands in for a missing request, as the API server
+ *       defaults it when the pod is created);
+ *   <li>sidecars (init containers with {@code restartPolicy: Always}) run beside the containers for
+ *       the pod's whole life, so they add to that sum;
+ *   <li>an ordinary init container runs alone, but after the sidecars started before it, so it
+ *       needs its own requests plus theirs; the pod needs at least the largest of those;
+ *   <li>pod-level requests ({@code spec.resources}), where given, replace the containers' total for
+ *       the resources that may be set at pod level (cpu, memory, hugepages);
+ *   <li>plus the pod overhead of its RuntimeClass.
+ * </ol>
+ *
+ * Counting a sidecar's GPUs as an init container's (the larger of the two, not the sum) would let a
+ * pod hold twice what it was admitted for.
  */
 public final class PodRequests {
+  private static final String SIDECAR = "Always";
+
   private PodRequests() {}
 
   public static Map<String, Quantity> of(PodSpec spec) {
-    Map<String, BigDecimal> total = new TreeMap<>();
     if (spec == null) {
       return Map.of();
     }
+    Map<String, BigDecimal> total = new TreeMap<>();
     for (Container container : nullSafe(spec.getContainers())) {
-      requests(container).forEach((name, amount) -> total.merge(name, amount, BigDecimal::add));
+      addTo(total, requests(container.getResources()));
     }
+    Map<String, BigDecimal> sidecars = new TreeMap<>();
+    Map<String, BigDecimal> largestInitStep = new TreeMap<>();
     for (Container init : nullSafe(spec.getInitContainers())) {
-      requests(init).forEach((name, amount) -> total.merge(name, amount, BigDecimal::max));
+      Map<String, BigDecimal> own = requests(init.getResources());
+      Map<String, BigDecimal> step = new TreeMap<>();
+      if (SIDECAR.equals(init.getRestartPolicy())) {
+        addTo(total, own);
+        addTo(sidecars, own);
+        addTo(step, sidecars);
+      } else {
+        addTo(step, own);
+        addTo(step, sidecars);
+      }
+      step.forEach((name, amount) -> largestInitStep.merge(name, amount, BigDecimal::max));
     }
+    largestInitStep.forEach((name, amount) -> total.merge(name, amount, BigDecimal::max));
+    requests(spec.getResources())
+        .forEach(
+            (name, amount) -> {
+              if (settableAtPodLevel(name)) {
+                total.put(name, amount);
+              }
+            });
     if (spec.getOverhead() != null) {
       spec.getOverhead()
           .forEach((name, q) -> total.merge(name, q.getNumericalAmount(), BigDecimal::add));
@@ -37,9 +73,17 @@ public final class PodRequests {
     return result;
   }
 
-  private static Map<String, BigDecimal> requests(Container container) {
+  /** The resources Kubernetes accepts in a pod's own {@code spec.resources}. */
+  private static boolean settableAtPodLevel(String name) {
+    return name.equals("cpu") || name.equals("memory") || name.startsWith("hugepages-");
+  }
+
+  private static void addTo(Map<String, BigDecimal> total, Map<String, BigDecimal> more) {
+    more.forEach((name, amount) -> total.merge(name, amount, BigDecimal::add));
+  }
+
+  private static Map<String, BigDecimal> requests(ResourceRequirements resources) {
     Map<String, BigDecimal> result = new TreeMap<>();
-    ResourceRequirements resources = container.getResources();
     if (resources == null) {
       return result;
     }
