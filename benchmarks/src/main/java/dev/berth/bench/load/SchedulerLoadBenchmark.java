@@ -79,10 +79,8 @@ public final class SchedulerLoadBenchmark {
 
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
+      Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, apiServer.kubeconfig());
       queues(admin, load);
       try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
           LoadRunner runner = new LoadRunner(admin, load)) {
