@@ -9,22 +9,20 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.FlavorQuotas;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueSpec;
-import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.engine.Admission;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.engine.EvictionReason;
+import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
@@ -93,30 +91,16 @@ class ClusterStateFaultsTest {
 
   /** A pending Workload of one pod with {@code cpu}. */
   static Workload pending(String name, int priority, String cpu) {
-    Workload wl = new Workload();
-    wl.getMetadata().setName(name);
-    wl.getMetadata().setNamespace("team");
-    wl.getMetadata().setUid(name);
-    wl.getMetadata().setResourceVersion(String.valueOf(rv++));
-    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().queueName = "lq";
-    wl.getSpec().priority = priority;
-    wl.getSpec().podSets =
-        List.of(
-            new PodSet(
-                "main",
-                1,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .addNewContainer()
-                    .withName("c")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity(cpu))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
+    Workload wl =
+        Workloads.named(name)
+            .in("team")
+            .uid(name)
+            .resourceVersion(String.valueOf(rv++))
+            .created("2026-01-01T00:00:00Z")
+            .queue("lq")
+            .priority(priority)
+            .request("cpu", cpu)
+            .build();
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().conditions = new ArrayList<>();
     return wl;
