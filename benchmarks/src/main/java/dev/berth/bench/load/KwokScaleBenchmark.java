@@ -140,10 +140,8 @@ public final class KwokScaleBenchmark {
     Files.createDirectories(dir);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
+      Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, apiServer.kubeconfig());
       long planeStart = System.nanoTime();
       try (LocalControlPlane plane =
           LocalControlPlane.start(

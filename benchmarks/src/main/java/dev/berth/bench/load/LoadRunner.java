@@ -1,13 +1,9 @@
 package dev.berth.bench.load;
 
-import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
 import dev.berth.operator.admission.StatusConditions;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -156,32 +152,9 @@ final class LoadRunner implements AutoCloseable {
 
   /** One Workload of the load: a single pod asking for its class's cpu, in {@code queue}. */
   static Workload workload(String queue, WorkloadClass wc, String name) {
-    Workload wl = new Workload();
-    wl.getMetadata().setNamespace(queue);
-    wl.getMetadata().setName(name);
+    Workload wl = OnePodWorkload.of(queue, name, wc.priority(), wc.cpu());
     wl.getMetadata()
         .setLabels(Map.of(CLASS_LABEL, wc.name(), RUNTIME_LABEL, Integer.toString(wc.runtimeMs())));
-    WorkloadSpec spec = new WorkloadSpec();
-    spec.queueName = queue;
-    spec.priority = wc.priority();
-    spec.podSets =
-        List.of(
-            new PodSet(
-                "main",
-                1,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .withRestartPolicy("Never")
-                    .addNewContainer()
-                    .withName("main")
-                    .withImage("busybox")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity(Integer.toString(wc.cpu())))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
-    wl.setSpec(spec);
     return wl;
   }
 

@@ -5,18 +5,14 @@ import dev.berth.api.v1beta1.ClusterQueueSpec;
 import dev.berth.api.v1beta1.FlavorQuotas;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueSpec;
-import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,10 +63,8 @@ public final class PendingWritesBenchmark {
         dir);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
+      Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, apiServer.kubeconfig());
       queues(admin);
       try (OperatorJvm operator =
           SchedulerLoadBenchmark.startReady(
@@ -192,32 +186,8 @@ public final class PendingWritesBenchmark {
   }
 
   private static Workload workload(int i) {
-    String queue = queue(i % QUEUES);
-    Workload wl = new Workload();
-    wl.getMetadata().setNamespace(queue);
-    wl.getMetadata().setName(String.format(Locale.ROOT, "wl-%05d", i));
-    WorkloadSpec spec = new WorkloadSpec();
-    spec.queueName = queue;
-    spec.priority = i % 3 * 50;
-    spec.podSets =
-        List.of(
-            new PodSet(
-                "main",
-                1,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .withRestartPolicy("Never")
-                    .addNewContainer()
-                    .withName("main")
-                    .withImage("busybox")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity("1"))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
-    wl.setSpec(spec);
-    return wl;
+    return OnePodWorkload.of(
+        queue(i % QUEUES), String.format(Locale.ROOT, "wl-%05d", i), i % 3 * 50, 1);
   }
 
   private static String queue(int q) {

@@ -31,7 +31,9 @@ import org.awaitility.Awaitility;
  * operator in a JVM of its own, and {@link LoadRunner} playing Kueue's runner (creating the
  * Workloads at the load's rates, finishing each {@code runtime} after its admission). Prints wall
  * time against the quota-bound ideal, time to admission per class, preemptions, the API server's
- * request counts by verb and resource, and the operator's peak RSS and CPU seconds.
+ * request counts by verb and resource (each also per admitted workload and per admission cycle, the
+ * cycles from the operator's {@code berth_admission_cycle_duration_seconds_count}), the operator's
+ * peak RSS and CPU seconds, and the load average the run saw.
  *
  * <pre>
  * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
@@ -77,10 +79,8 @@ public final class SchedulerLoadBenchmark {
 
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
+      Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, apiServer.kubeconfig());
       queues(admin, load);
       try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
           LoadRunner runner = new LoadRunner(admin, load)) {
@@ -88,12 +88,16 @@ public final class SchedulerLoadBenchmark {
         double cycles0 = operator.metric("berth_admission_cycle_duration_seconds_count");
         runner.watch();
         ApiRequests before = ApiRequests.scrape(admin);
+        LoadSampler loadAverage = LoadSampler.every(5);
         runner.create();
         boolean done = runner.awaitFinished(timeout, TimeUnit.SECONDS);
         ApiRequests after = ApiRequests.scrape(admin);
         double cycles = operator.metric("berth_admission_cycle_duration_seconds_count") - cycles0;
+        loadAverage.close();
         String report =
-            report(load, runner, operator, cpuAtStart, after.since(before), done, cycles);
+            report(load, runner, operator, cpuAtStart, after.since(before), done, cycles)
+                + loadAverage.summary()
+                + "\n";
         System.out.print(report);
         Files.writeString(dir.resolve("report.txt"), report);
       }
@@ -261,11 +265,21 @@ public final class SchedulerLoadBenchmark {
                 + " Workload status writes (finish, eviction release)%n",
             runner.creates(),
             runner.statusWrites()));
-    out.append("API requests during the run (apiserver_request_total), by verb and resource:\n");
+    long admitted = runner.lives().values().stream().filter(l -> l.firstAdmitted != 0).count();
+    out.append(
+        "API requests during the run (apiserver_request_total), by verb and resource:"
+            + " count, per admitted workload, per cycle\n");
     long writes = 0;
     long statusWrites = 0;
     for (var e : requests.entrySet()) {
-      out.append(String.format(Locale.ROOT, "  %-50s %8d%n", e.getKey(), e.getValue()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-50s %8d %8.2f %8.3f%n",
+              e.getKey(),
+              e.getValue(),
+              e.getValue() / (double) Math.max(1, admitted),
+              cycles > 0 ? e.getValue() / cycles : Double.NaN));
       String verb = e.getKey().substring(0, e.getKey().indexOf(' '));
       if (List.of("POST", "PUT", "PATCH", "DELETE").contains(verb)) {
         writes += e.getValue();
@@ -274,7 +288,6 @@ public final class SchedulerLoadBenchmark {
         }
       }
     }
-    long admitted = runner.lives().values().stream().filter(l -> l.firstAdmitted != 0).count();
     long operatorStatusWrites = statusWrites - runner.statusWrites();
     out.append(
         String.format(

@@ -75,10 +75,8 @@ public final class StartupBenchmark {
         dir);
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
-      apiServer.install(EmbeddedApiServer.berthCrds());
+      Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
-      Path kubeconfig = dir.resolve("kubeconfig");
-      Files.writeString(kubeconfig, apiServer.kubeconfig());
       long t = System.nanoTime();
       SchedulerLoadBenchmark.queues(admin, load);
       System.out.printf(

@@ -4,27 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
-import dev.berth.api.v1beta1.ClusterQueueSpec;
 import dev.berth.api.v1beta1.Condition;
-import dev.berth.api.v1beta1.FlavorQuotas;
-import dev.berth.api.v1beta1.LocalQueue;
-import dev.berth.api.v1beta1.LocalQueueSpec;
-import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
-import dev.berth.api.v1beta1.ResourceFlavor;
-import dev.berth.api.v1beta1.ResourceFlavorSpec;
-import dev.berth.api.v1beta1.ResourceGroup;
-import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.engine.Admission;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.engine.EvictionReason;
-import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.LocalQueues;
+import dev.berth.testing.Quota;
+import dev.berth.testing.ResourceFlavors;
+import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
@@ -57,66 +50,37 @@ class ClusterStateFaultsTest {
   static ClusterState cluster() {
     ClusterState state = new ClusterState(new AdmissionEngine());
     state.bootstrapped();
-    ResourceFlavor flavor = new ResourceFlavor();
-    flavor.getMetadata().setName("default");
-    flavor.setSpec(new ResourceFlavorSpec());
-    state.flavor(flavor);
+    state.flavor(ResourceFlavors.named("default").build());
     state.clusterQueue(clusterQueue(false));
     state.namespace("team", Map.of());
-    LocalQueue lq = new LocalQueue();
-    lq.getMetadata().setName("lq");
-    lq.getMetadata().setNamespace("team");
-    lq.setSpec(new LocalQueueSpec("cq"));
-    state.localQueue(lq);
+    state.localQueue(LocalQueues.named("lq").in("team").clusterQueue("cq").build());
     return state;
   }
 
   private static ClusterQueue clusterQueue(boolean deleting) {
-    ClusterQueue cq = new ClusterQueue();
-    cq.getMetadata().setName("cq");
-    cq.getMetadata().setResourceVersion(String.valueOf(rv++));
+    ClusterQueues cq =
+        ClusterQueues.named("cq")
+            .resourceVersion(String.valueOf(rv++))
+            .preemption(ClusterQueuePreemption.WithinClusterQueue.LowerPriority)
+            .flavor("default", Quota.cpu("4"));
     if (deleting) {
-      cq.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+      cq.deleting("2026-01-01T00:00:00Z");
     }
-    cq.setSpec(new ClusterQueueSpec());
-    cq.getSpec().namespaceSelector = new LabelSelector();
-    cq.getSpec().preemption = new ClusterQueuePreemption();
-    cq.getSpec().preemption.withinClusterQueue =
-        dev.berth.api.v1beta1.ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    cq.getSpec().resourceGroups =
-        List.of(
-            new ResourceGroup(
-                List.of("cpu"),
-                List.of(new FlavorQuotas("default", List.of(new ResourceQuota("cpu", "4"))))));
-    return cq;
+    return cq.build();
   }
 
   /** A pending Workload of one pod with {@code cpu}. */
   static Workload pending(String name, int priority, String cpu) {
-    Workload wl = new Workload();
-    wl.getMetadata().setName(name);
-    wl.getMetadata().setNamespace("team");
-    wl.getMetadata().setUid(name);
-    wl.getMetadata().setResourceVersion(String.valueOf(rv++));
-    wl.getMetadata().setCreationTimestamp("2026-01-01T00:00:00Z");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().queueName = "lq";
-    wl.getSpec().priority = priority;
-    wl.getSpec().podSets =
-        List.of(
-            new PodSet(
-                "main",
-                1,
-                new PodTemplateSpecBuilder()
-                    .withNewSpec()
-                    .addNewContainer()
-                    .withName("c")
-                    .withNewResources()
-                    .addToRequests("cpu", new Quantity(cpu))
-                    .endResources()
-                    .endContainer()
-                    .endSpec()
-                    .build()));
+    Workload wl =
+        Workloads.named(name)
+            .in("team")
+            .uid(name)
+            .resourceVersion(String.valueOf(rv++))
+            .created("2026-01-01T00:00:00Z")
+            .queue("lq")
+            .priority(priority)
+            .request("cpu", cpu)
+            .build();
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().conditions = new ArrayList<>();
     return wl;

@@ -31,18 +31,7 @@ class JobAdapterTest {
           .withEffect("NoSchedule")
           .build();
 
-  private static final Integration.FlavorLookup FLAVORS =
-      new Integration.FlavorLookup() {
-        @Override
-        public Map<String, String> nodeLabels(String flavor) {
-          return Map.of("gpu", flavor);
-        }
-
-        @Override
-        public List<Toleration> tolerations(String flavor) {
-          return List.of(GPU);
-        }
-      };
+  private static final Integration.FlavorLookup FLAVORS = FixedFlavors.labelled("gpu", GPU);
 
   private static Job job(int parallelism, Integer completions) {
     return new JobBuilder()

@@ -11,13 +11,10 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.testing.Jobs;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -32,17 +29,7 @@ class WorkloadCreationTest {
       new WorkloadLifecycle<>(
           new JobAdapter(),
           new PriorityResolver(client),
-          new Integration.FlavorLookup() {
-            @Override
-            public Map<String, String> nodeLabels(String flavor) {
-              return Map.of();
-            }
-
-            @Override
-            public List<Toleration> tolerations(String flavor) {
-              return List.of();
-            }
-          },
+          FixedFlavors.NONE,
           new EventRecorder(client),
           Clock.systemUTC());
 

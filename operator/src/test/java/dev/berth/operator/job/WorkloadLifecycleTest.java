@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -40,17 +39,7 @@ class WorkloadLifecycleTest {
           .build();
 
   private static final Integration.FlavorLookup FLAVORS =
-      new Integration.FlavorLookup() {
-        @Override
-        public Map<String, String> nodeLabels(String flavor) {
-          return Map.of("gpu.product", flavor);
-        }
-
-        @Override
-        public List<Toleration> tolerations(String flavor) {
-          return List.of(GPU_TOLERATION);
-        }
-      };
+      FixedFlavors.labelled("gpu.product", GPU_TOLERATION);
 
   private final RecordedWrites api = new RecordedWrites();
   private final JobAdapter adapter = new JobAdapter();
