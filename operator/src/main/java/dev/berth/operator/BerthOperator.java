@@ -14,6 +14,7 @@ import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
+import dev.berth.operator.informers.InformerSync;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
@@ -62,6 +63,7 @@ import dev.berth.webhook.WebhookSettings;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -82,6 +84,7 @@ public final class BerthOperator implements AutoCloseable {
   private final Operator operator;
   private final AdmissionLoop loop;
   private final InformerCaches caches;
+  private final InformerSync informerSync;
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
   private final WebhookRuntime webhooks;
@@ -186,7 +189,13 @@ public final class BerthOperator implements AutoCloseable {
     operator =
         new Operator(
             o -> {
-              o.withKubernetesClient(client).withCloseClientOnStop(false);
+              // A failed first list (a busy API server, a 429, a restart) is retried by the
+              // informer with backoff instead of stopping the operator: stopping only starts a
+              // replica that lists again from nothing, under the same load (a crash loop seen at
+              // 10,000 Jobs). InformerSync says when every informer has listed.
+              o.withKubernetesClient(listingClient(client))
+                  .withCloseClientOnStop(false)
+                  .withStopOnInformerErrorDuringStartup(false);
               if (config.leaderElection()) {
                 // JOSDK's own exit on a lost Lease calls System.exit from whatever thread stops
                 // leading, which is the shutdown hook on SIGTERM: a deadlock. Berth decides.
@@ -205,6 +214,7 @@ public final class BerthOperator implements AutoCloseable {
                         false));
               }
             });
+    informerSync = new InformerSync(operator::getRuntimeInfo, caches);
     operator.register(new ResourceFlavorReconciler(loop, caches, check));
     operator.register(new CohortReconciler(loop, caches, check));
     operator.register(new ClusterQueueReconciler(loop, caches, check));
@@ -320,9 +330,29 @@ public final class BerthOperator implements AutoCloseable {
     }
   }
 
+  /**
+   * How long an informer's list page (and every request of JOSDK's client) may take. fabric8's
+   * default of 10 s is shorter than a page of 500 Workloads takes from a busy API server; the API
+   * server bounds a request at 60 s itself, and client-go's reflectors set no client deadline.
+   */
+  static final int LISTING_REQUEST_TIMEOUT_MS = 60_000;
+
+  /** The same connection and credentials, with the longer request deadline for the informers. */
+  private static KubernetesClient listingClient(KubernetesClient client) {
+    return client
+        .newClient(
+            new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestTimeout(LISTING_REQUEST_TIMEOUT_MS)
+                .build())
+        .adapt(KubernetesClient.class);
+  }
+
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
 
-  /** Starts everything; returns once the informers have synced. */
+  /**
+   * Starts everything; returns once the informers have synced, or after JOSDK's cache-sync timeout
+   * with some still retrying their first list (the loop waits for them, see InformerSync).
+   */
   public static BerthOperator start(KubernetesClient client, OperatorConfig config)
       throws IOException {
     return start(client, config, () -> log.warn("restart Berth to switch the new integration on"));
@@ -370,9 +400,10 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
-      // Returns once every informer has listed; only then may the loop rebuild its state.
+      // The loop rebuilds its state only once every informer has listed (InformerSync): the
+      // return of JOSDK's start does not say so when a first list keeps failing.
+      berth.informerSync.start();
       berth.operator.start();
-      berth.caches.markSynced();
     } catch (RuntimeException | IOException e) {
       // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
       // reconciler keeps deciding next to the process that is started in its place.
@@ -445,6 +476,7 @@ public final class BerthOperator implements AutoCloseable {
     if (provisioningWatch != null) {
       provisioningWatch.close();
     }
+    informerSync.stop();
     loop.close();
     operator.stop();
     capacity.close();
