@@ -251,7 +251,11 @@ public final class AdmissionLoop implements AutoCloseable {
           held,
           ms);
     } else if (held > 0) {
-      log.info("admission loop: {} writes drained at stop in {} ms", held, ms);
+      log.info(
+          "admission loop: {} writes settled at stop in {} ms ({})",
+          held,
+          ms,
+          fenced ? "the Lease lost: those not yet sent were dropped" : "sent");
     }
   }
 
