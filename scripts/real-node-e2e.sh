@@ -514,15 +514,14 @@ admitted_per_workload=$(echo "$events" | jq -r '[.items[]
   | group_by(.name) | map("\(.[0].name) \(map(.n) | add)") | .[]')
 workloads=$(kubectl -n team-a get workloads --no-headers | wc -l)
 [ "$workloads" = "$submitted" ] || fail "$workloads Workloads for $submitted Jobs"
-# Exactly once is the Jobs' own count above (one successful pod each, one pod per Job) and every
-# Workload's Admitted condition here. Events are best effort: the write pool drops the Events still
-# queued in a leader stopped by the rollout (seen: 5 of 18 without one; issue 20), so an Event is
-# only checked never to be there twice.
 admitted=$(kubectl -n team-a get workloads -o json | jq '[.items[]
   | select(any(.status.conditions[]?; .type == "Admitted" and .status == "True"))] | length')
 [ "$admitted" = "$submitted" ] || fail "$admitted of $submitted Workloads Admitted"
-twice=$(echo "$admitted_per_workload" | grep -v ' 1$' || true)
-[ -z "$twice" ] || fail "Workloads with more than one Admitted Event: $twice"
+# One Admitted Event per Workload, also for those admitted around the restart: the stopping leader
+# writes the Events it still holds before its client closes, and the new one never writes another
+# for an admission it did not make (issue 20).
+[ "$(echo "$admitted_per_workload" | grep -c ' 1$')" = "$submitted" ] ||
+  fail "Admitted Events per Workload (want 1 each for $submitted): $admitted_per_workload"
 evicted=$(echo "$events" | jq '[.items[] | select(.reason == "Evicted")] | length')
 [ "$evicted" = 0 ] || fail "$evicted Evicted Events"
 # How long Jobs waited for admission (Job created to Workload Admitted), the longest being the

@@ -67,20 +67,35 @@ public final class RunningOperator {
     return start(kubeconfig, true, false, true);
   }
 
+  /**
+   * As {@link #startExitingOnLostLease(String)}, on a client the caller built and closes after the
+   * operator, as the jar's main does.
+   */
+  public static BerthOperator startExitingOnLostLease(KubernetesClient client) {
+    try {
+      return BerthOperator.start(client, config(true, false, true));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static BerthOperator start(
       String kubeconfig, boolean leaderElection, boolean fairSharing, boolean exitOnLostLease) {
-    return start(
-        kubeconfig,
-        new OperatorConfig(
-            "berth-system",
-            leaderElection,
-            "berth-leader",
-            0,
-            false,
-            0,
-            "berth-operator",
-            exitOnLostLease,
-            fairSharing));
+    return start(kubeconfig, config(leaderElection, fairSharing, exitOnLostLease));
+  }
+
+  private static OperatorConfig config(
+      boolean leaderElection, boolean fairSharing, boolean exitOnLostLease) {
+    return new OperatorConfig(
+        "berth-system",
+        leaderElection,
+        "berth-leader",
+        0,
+        false,
+        0,
+        "berth-operator",
+        exitOnLostLease,
+        fairSharing);
   }
 
   /** Without leader election or webhooks, with these waitForPodsReady and requeuing settings. */

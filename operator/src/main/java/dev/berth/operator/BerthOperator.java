@@ -71,6 +71,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +94,7 @@ public final class BerthOperator implements AutoCloseable {
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
   private final VisibilityEndpoint visibility;
+  private final EventRecorder events;
   private final DashboardEndpoint dashboard;
   private SecureEndpoints https;
   private volatile boolean started;
@@ -122,7 +124,7 @@ public final class BerthOperator implements AutoCloseable {
                     ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
                     : new AdmissionEngine())
             .waitForPodsReady(config.waitForPodsReady());
-    EventRecorder events = new EventRecorder(client);
+    events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
     caches = new InformerCaches();
     CheckBackoffs checkBackoffs = new CheckBackoffs();
@@ -322,6 +324,9 @@ public final class BerthOperator implements AutoCloseable {
       return;
     }
     leaseLost = true;
+    // At once, before the exit below runs the stop: another replica may be deciding already, so
+    // nothing this one still holds may be sent (the drain at stop then only applies results).
+    loop.fence();
     log.error("the Lease was lost; this replica stops admitting");
     if (exit) {
       // Not from this thread, which may be one the shutdown must wait for; exit runs the hooks.
@@ -348,6 +353,12 @@ public final class BerthOperator implements AutoCloseable {
   }
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
+
+  /**
+   * How long the Events still waiting at stop may take. With the loop's drain (10 s) and the
+   * reconcilers' stop it stays well inside the chart's 30 s termination grace period.
+   */
+  static final Duration EVENT_DRAIN = Duration.ofSeconds(5);
 
   /**
    * Starts everything; returns once the informers have synced, or after JOSDK's cache-sync timeout
@@ -462,9 +473,10 @@ public final class BerthOperator implements AutoCloseable {
   }
 
   /**
-   * Stops in order: the admission loop finishes (or abandons) its cycle first, while the client and
-   * the Lease are still there, so no write meets a closed client and no other replica starts
-   * admitting while this one still writes; then the reconcilers and the Lease; then the servers.
+   * Stops in order: the admission loop finishes its cycle and drains its writes first (bounded),
+   * while the client and the Lease are still there, so no write meets a closed client and no other
+   * replica starts admitting while this one still writes; then the reconcilers and the Lease; then
+   * the Events still waiting (bounded); then the servers.
    */
   @Override
   public void close() {
@@ -481,6 +493,8 @@ public final class BerthOperator implements AutoCloseable {
     operator.stop();
     capacity.close();
     usageRecorder.close();
+    // After the loop's drain (whose results record Events) and the reconcilers' stop.
+    events.close(EVENT_DRAIN);
     if (webhooks != null) {
       webhooks.close();
     }

@@ -51,6 +51,13 @@ public final class AdmissionLoop implements AutoCloseable {
             return t;
           });
   private volatile boolean running = true;
+
+  /** The Lease is lost: no cycle runs (see {@link #fence}). */
+  private volatile boolean fenced;
+
+  /** System.nanoTime() by which {@link #close} wants the drain done. */
+  private volatile long stopBy;
+
   private volatile boolean bootstrapped;
 
   /** System.nanoTime() when the current bootstrap or cycle began, or 0 while waiting. */
@@ -124,11 +131,16 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private void run() {
     List<Observation> batch = new ArrayList<>();
+    Observation leftover = null;
     while (running) {
       try {
         Observation first = inbox.poll(1, TimeUnit.SECONDS);
-        if (first == null || !running) {
+        if (first == null) {
           continue;
+        }
+        if (!running) {
+          leftover = first; // perhaps a write's result: the drain applies it
+          break;
         }
         batch.add(first);
         if (!bootstrapped && !awaitInformers()) {
@@ -150,7 +162,9 @@ public final class AdmissionLoop implements AutoCloseable {
             log.warn("admission loop: observation failed: {}", e.toString(), e);
           }
         }
-        cycle();
+        if (!fenced) {
+          cycle();
+        }
         failures = 0;
         completeWhenWritten(batch);
       } catch (InterruptedException e) {
@@ -179,6 +193,15 @@ public final class AdmissionLoop implements AutoCloseable {
         }
       }
     }
+    if (bootstrapped && !Thread.currentThread().isInterrupted()) {
+      try {
+        drain(leftover);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else if (leftover != null) {
+      batch.add(leftover);
+    }
     for (Observation o : batch) {
       o.decided().cancel(false);
     }
@@ -186,6 +209,54 @@ public final class AdmissionLoop implements AutoCloseable {
       w.batch().forEach(o -> o.decided().cancel(false));
     }
     log.info("admission loop stopped");
+  }
+
+  /**
+   * After the last cycle, until {@link #stopBy}: applies what comes back (the writes' results, and
+   * any observation meanwhile) without deciding anything new, until every write the pool holds is
+   * sent and its result applied. A write queued behind another of its object is prepared only once
+   * that one's result is applied, and an admission's Event is recorded only when its result is: a
+   * loop that stopped at once lost both (issue 20: Workloads admitted around a rollout restart with
+   * no Admitted Event). Once the Lease is lost the pool sends nothing more ({@link #fence}), so the
+   * drain only applies the results of what was already on the wire.
+   */
+  private void drain(Observation leftover) throws InterruptedException {
+    WritePool pool = writer.pool();
+    int held = pool.outstanding();
+    long started = System.nanoTime();
+    Observation next = leftover;
+    while (true) {
+      if (next != null) {
+        try {
+          next.apply().accept(state);
+        } catch (RuntimeException e) {
+          log.warn("admission loop: observation failed while stopping: {}", e.toString(), e);
+        }
+        // Applied, but no cycle decides on it any more.
+        next.decided().cancel(false);
+      }
+      long left = stopBy - System.nanoTime();
+      if (pool.outstanding() == 0 || left <= 0) {
+        break;
+      }
+      next = inbox.poll(left, TimeUnit.NANOSECONDS);
+    }
+    completeWhenWritten(List.of());
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    if (pool.outstanding() > 0) {
+      log.warn(
+          "admission loop: stopped with {} of {} writes not sent or not back after {} ms; the"
+              + " next leader decides them again",
+          pool.outstanding(),
+          held,
+          ms);
+    } else if (held > 0) {
+      log.info(
+          "admission loop: {} writes settled at stop in {} ms ({})",
+          held,
+          ms,
+          fenced ? "the Lease lost: those not yet sent were dropped" : "sent");
+    }
   }
 
   /**
@@ -281,22 +352,37 @@ public final class AdmissionLoop implements AutoCloseable {
   }
 
   /**
-   * Stops the loop: no new cycle starts, and the one running finishes its writes (up to 10 s; then
-   * it is interrupted). Call before closing the client, so that no write meets a closed one.
+   * The Lease is lost: decide nothing more and send nothing more (see {@link WritePool#fence}).
+   * Observations and the results of writes already on the wire are still applied, so the Events of
+   * admissions that were written are still recorded.
+   */
+  public void fence() {
+    fenced = true;
+    writer.pool().fence();
+  }
+
+  /**
+   * Stops the loop: no new cycle starts, the one running finishes, and the writes the pool holds
+   * are drained ({@link #drain}); all of it within {@link #STOP_WAIT}, well inside the chart's 30 s
+   * termination grace period, then the loop is interrupted. Call before closing the client and
+   * before giving up the Lease, so that no write meets a closed client and the drained writes are
+   * still this replica's to make.
    */
   @Override
   public void close() {
+    stopBy = System.nanoTime() + STOP_WAIT.toNanos();
     running = false;
     retryTimer.shutdownNow();
     inbox.add(new Observation(s -> {}, new CompletableFuture<>()));
     try {
-      thread.join(STOP_WAIT.toMillis());
+      thread.join(STOP_WAIT.plusSeconds(1).toMillis());
       if (thread.isAlive()) {
         log.warn(
-            "admission loop: the running cycle did not finish in {} s; interrupting it",
+            "admission loop: the running cycle and the drain did not finish in {} s; interrupting"
+                + " it",
             STOP_WAIT.toSeconds());
         thread.interrupt();
-        thread.join(STOP_WAIT.toMillis());
+        thread.join(2_000);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * and decided again, an eviction is asked again by the next cycle, a status stays due). Requests
  * are paced by a token bucket ({@link WriterSettings#qps()}, {@link WriterSettings#burst()}).
  *
+ * <p>Stopping: the loop drains the pool before it closes it ({@link AdmissionLoop#close}), so what
+ * it holds is sent while this replica still holds the Lease. Once the Lease is lost ({@link
+ * #fence}) nothing more is sent: another replica may be deciding by then, and a write prepared from
+ * this one's view could admit into quota the new leader has given away.
+ *
  * <p>Everything but {@link Write#send()} runs on the loop thread.
  */
 public final class WritePool implements AutoCloseable {
@@ -60,6 +65,13 @@ public final class WritePool implements AutoCloseable {
   private final TreeSet<Long> outstanding = new TreeSet<>();
 
   private long sequence;
+
+  /** The Lease is lost: writes not yet on the wire are dropped. */
+  private volatile boolean fenced;
+
+  /** Writes dropped since the fence (writer threads). */
+  private final AtomicInteger dropped = new AtomicInteger();
+
   private Consumer<Consumer<ClusterState>> results =
       r -> {
         throw new IllegalStateException("WritePool not attached to an admission loop");
@@ -166,7 +178,16 @@ public final class WritePool implements AutoCloseable {
     Consumer<ClusterState> result;
     try {
       rate.acquire();
-      result = write.send();
+      if (fenced) {
+        // Not sent: what it would have written is the new leader's to decide. Its result is
+        // nothing, so the write behind it (if any) is prepared and dropped the same way.
+        if (dropped.incrementAndGet() == 1) {
+          log.warn("the Lease is lost: writes not yet sent are dropped, starting with {}", key);
+        }
+        result = s -> {};
+      } else {
+        result = write.send();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return; // closing: the loop is gone
@@ -201,17 +222,29 @@ public final class WritePool implements AutoCloseable {
     start(key, following);
   }
 
-  /** Stops taking writes; those on the wire get up to 10 s to finish. */
+  /**
+   * The Lease is lost: from now on no write is sent, those waiting are dropped as their turn comes.
+   * A write already on the wire cannot be called back; the Lease's renew deadline, shorter than its
+   * duration, is what keeps it ahead of the next leader.
+   */
+  public void fence() {
+    fenced = true;
+  }
+
+  /**
+   * Stops the writers. Called once the loop has drained the pool (or its stop deadline passed):
+   * what is still waiting is dropped and a write still on the wire is interrupted, so that none
+   * meets the client the caller closes next.
+   */
   @Override
   public void close() {
-    writers.shutdown();
+    writers.shutdownNow();
     try {
-      if (!writers.awaitTermination(10, TimeUnit.SECONDS)) {
-        writers.shutdownNow();
+      if (!writers.awaitTermination(2, TimeUnit.SECONDS)) {
+        log.warn("writers still running 2 s after the stop");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      writers.shutdownNow();
     }
   }
 }

@@ -14,8 +14,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,11 +35,26 @@ import org.slf4j.LoggerFactory;
  * short of what it admitted, and refreshes the {@code berth_flavor_*} metrics. Pod churn runs many
  * cycles, so it computes at most once a second; a change inside that second is published by a cycle
  * it asks the loop for when the second is over.
+ *
+ * <p>A status whose only news is the figures admissions move (a resource's reserved, in use and
+ * borrowing peak) is written at most once per {@link #FIGURES_EVERY} per flavor: under load they
+ * change at every admission and finish, and writing them each second cost a write for every few
+ * admissions (issue 20). The metrics still follow them every second; anything else (nodes,
+ * allocatable, quota, a condition) is written within the second.
  */
 public final class CapacityPublisher
     implements Consumer<AdmissionLoop.CycleOutcome>, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CapacityPublisher.class);
   private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** How often a flavor's status is written when only admission-driven figures changed. */
+  static final Duration FIGURES_EVERY = Duration.ofSeconds(10);
+
+  /** Flavor name to clock millis of its last status write. */
+  private final Map<String, Long> writtenAt = new HashMap<>();
+
+  /** A cycle is asked for at this clock millis, for figures held back (0: none). */
+  private long figuresWakeAt;
 
   private final KubernetesClient client;
   private final ClusterState state;
@@ -120,12 +138,50 @@ public final class CapacityPublisher
     if (Objects.equals(json(previous), json(status))) {
       return;
     }
+    String name = flavor.getMetadata().getName();
+    long now = clock.millis();
+    Long last = writtenAt.get(name);
+    if (last != null
+        && now < last + FIGURES_EVERY.toMillis()
+        && Objects.equals(json(withoutFigures(previous)), json(withoutFigures(status)))) {
+      wakeFor(last + FIGURES_EVERY.toMillis(), now);
+      return;
+    }
     ResourceFlavor copy = Serialization.clone(flavor);
     copy.setStatus(status);
     if (write(copy)) {
+      writtenAt.put(name, now);
       warnOnTransition(copy, previous, status, FlavorStatusBuilder.OVER_COMMITTED, "OverCommitted");
       warnOnTransition(
           copy, previous, status, FlavorStatusBuilder.CAPACITY_SHORTFALL, "CapacityShortfall");
+    }
+  }
+
+  /** The status without the figures admissions move, to tell whether anything else changed. */
+  static ResourceFlavorStatus withoutFigures(ResourceFlavorStatus status) {
+    if (status == null || status.resources == null) {
+      return status;
+    }
+    ResourceFlavorStatus copy = Serialization.clone(status);
+    for (var r : copy.resources) {
+      r.reserved = null;
+      r.inUse = null;
+      r.borrowingPeak = null;
+    }
+    return copy;
+  }
+
+  /** Asks the loop for a cycle at {@code at} (clock millis) unless an earlier one is asked. */
+  private void wakeFor(long at, long now) {
+    if (figuresWakeAt > now && figuresWakeAt <= at) {
+      return;
+    }
+    figuresWakeAt = at;
+    try {
+      // A little after the bound, so that the cycle it brings finds the figures due.
+      timer.schedule(wake, at - now + 50, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // Stopping.
     }
   }
 

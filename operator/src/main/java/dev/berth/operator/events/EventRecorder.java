@@ -5,8 +5,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +41,37 @@ public final class EventRecorder {
   }
 
   private void record(HasMetadata object, String type, String reason, String message) {
-    writer.execute(() -> write(object, type, reason, message));
+    try {
+      writer.execute(() -> write(object, type, reason, message));
+    } catch (RejectedExecutionException stopped) {
+      log.debug("event {} for {} not recorded: stopping", reason, object.getMetadata().getName());
+    }
+  }
+
+  /**
+   * Writes the Events still waiting, for up to {@code deadline}, then drops the rest (logged with
+   * their count). Called at stop after the admission loop's drain, before the client closes: an
+   * admission written by this replica has its Event here or nowhere, because the next leader
+   * records Events only for what it decides itself. It does not look for admissions without one:
+   * knowing would take a LIST of Events at every start (the start-up issue 20 measures), and it
+   * would race with this drain and write a second. So an Admitted Event is written exactly once per
+   * admission unless the API server takes no Event for the whole deadline; Events are best effort
+   * in Kubernetes too (they expire after an hour).
+   */
+  public void close(Duration deadline) {
+    writer.shutdown();
+    try {
+      if (writer.awaitTermination(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    int dropped = writer.shutdownNow().size();
+    log.warn(
+        "{} Events not written at stop: the API server did not take them within {} ms",
+        dropped,
+        deadline.toMillis());
   }
 
   private void write(HasMetadata object, String type, String reason, String message) {

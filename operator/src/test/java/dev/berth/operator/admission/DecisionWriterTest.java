@@ -48,10 +48,11 @@ class DecisionWriterTest {
   private final ClusterState state = ClusterStateFaultsTest.cluster();
   private final LinkedBlockingQueue<Consumer<ClusterState>> inbox = new LinkedBlockingQueue<>();
   private final WritePool pool = new WritePool(new WriterSettings(2, 4, 1_000, 1_000, 5), state);
+  private final EventRecorder recorder = new EventRecorder(client);
   private final DecisionWriter writer =
       new DecisionWriter(
           client,
-          new EventRecorder(client),
+          recorder,
           Clock.systemUTC(),
           new SimpleMeterRegistry(),
           WaitForPodsReady.DEFAULT,
@@ -350,5 +351,122 @@ class DecisionWriterTest {
     applyNext();
     assertThat(state.engine().admission("w")).isPresent();
     assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+  }
+
+  // Stopping: the loop around this writer, closed while a write is on the wire.
+
+  /** The loop, on caches that have synced with nothing in them (the state is fed directly). */
+  private AdmissionLoop loop() throws InterruptedException {
+    dev.berth.operator.informers.InformerCaches caches =
+        mock(dev.berth.operator.informers.InformerCaches.class);
+    when(caches.awaitSynced(any())).thenReturn(true);
+    when(caches.isSynced()).thenReturn(true);
+    when(caches.list(any())).thenReturn(List.of());
+    return new AdmissionLoop(state.engine(), state, new Bootstrap(caches, (o, e) -> true), writer)
+        .start();
+  }
+
+  /** A running loop whose admission of "w" is on the wire, its reply held until {@code release}. */
+  private AdmissionLoop admittingW(CountDownLatch release) throws InterruptedException {
+    CountDownLatch onWire = new CountDownLatch(1);
+    answers.add(
+        copy -> {
+          onWire.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return written(copy);
+        });
+    AdmissionLoop loop = loop();
+    loop.submit(s -> s.workload(ClusterStateFaultsTest.pending("w", 0, "1")));
+    assertThat(onWire.await(10, TimeUnit.SECONDS)).as("the admission is on the wire").isTrue();
+    return loop;
+  }
+
+  /** Closes the loop on another thread and returns once it has begun (no cycle starts any more). */
+  private java.util.concurrent.CompletableFuture<Void> closing(AdmissionLoop loop) {
+    var closed = java.util.concurrent.CompletableFuture.runAsync(loop::close);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> !loop.isLive());
+    return closed;
+  }
+
+  /**
+   * Queues, on the loop thread, a write of {@code key} behind the one on the wire; it logs "sent"
+   * and "applied" to {@code log}. Returns once it is queued.
+   */
+  private void queueBehind(AdmissionLoop loop, String key, List<String> log) throws Exception {
+    CountDownLatch queued = new CountDownLatch(1);
+    loop.submit(
+        s -> {
+          assertThat(pool.busy(key)).as("a write of %s is on the wire", key).isTrue();
+          pool.submit(
+              key,
+              () ->
+                  () -> {
+                    log.add("sent");
+                    return r -> log.add("applied");
+                  });
+          queued.countDown();
+        });
+    assertThat(queued.await(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void anAdmissionWrittenWhileTheLoopStopsIsAppliedAndGetsItsEvent() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AdmissionLoop loop = admittingW(release);
+
+    var closed = closing(loop);
+    release.countDown();
+    closed.get(15, TimeUnit.SECONDS);
+    // As the operator stops: the Events still waiting are written before the client closes.
+    recorder.close(java.time.Duration.ofSeconds(5));
+
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow()))
+        .as("the written admission's result was applied")
+        .isEqualTo("cq");
+    assertThat(events).extracting(Event::getReason).containsExactly("Admitted");
+  }
+
+  @Test
+  void aWriteQueuedBehindAnotherOfItsObjectIsSentAtStop() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AdmissionLoop loop = admittingW(release);
+    List<String> after = new java.util.concurrent.CopyOnWriteArrayList<>();
+    queueBehind(loop, "w", after);
+
+    var closed = closing(loop);
+    release.countDown();
+    closed.get(15, TimeUnit.SECONDS);
+
+    assertThat(after).containsExactly("sent", "applied");
+  }
+
+  @Test
+  void onceTheLeaseIsLostNothingMoreIsDecidedOrSentButWrittenAdmissionsGetTheirEvent()
+      throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AdmissionLoop loop = admittingW(release);
+    List<String> after = new java.util.concurrent.CopyOnWriteArrayList<>();
+    queueBehind(loop, "w", after);
+
+    loop.fence();
+    // Observed after the fence: applied, never decided.
+    var seen = loop.submit(s -> s.workload(ClusterStateFaultsTest.pending("w2", 0, "1")));
+    release.countDown();
+    seen.get(10, TimeUnit.SECONDS);
+    loop.close();
+    recorder.close(java.time.Duration.ofSeconds(5));
+
+    assertThat(sent).as("only the admission that was already on the wire").hasSize(1);
+    assertThat(after).as("the write queued behind it was dropped").isEmpty();
+    assertThat(state.engine().admission("w2")).isEmpty();
+    assertThat(state.engine().isPending("w2")).isTrue();
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
+    assertThat(events).extracting(Event::getReason).containsExactly("Admitted");
   }
 }

@@ -82,6 +82,25 @@ class WritePoolTest {
   }
 
   @Test
+  void afterTheFenceAWriteOnTheWireComesBackAndNothingMoreIsSent() throws Exception {
+    CountDownLatch first = new CountDownLatch(1);
+    pool.submit("w", () -> write("1", first));
+    pool.submit(
+        "w",
+        () -> {
+          log.add("prepare 2");
+          return write("2", new CountDownLatch(0));
+        });
+    assertThat(sent.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+    pool.fence(); // the Lease is lost while write 1 is on the wire
+    first.countDown();
+    applyNext();
+    applyNext();
+    assertThat(log).containsExactly("send 1", "applied 1", "prepare 2");
+    assertThat(pool.outstanding()).isZero();
+  }
+
+  @Test
   void writesOfDifferentObjectsAreOnTheWireTogether() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     pool.submit("a", () -> write("a", release));

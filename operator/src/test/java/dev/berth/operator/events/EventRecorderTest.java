@@ -1,0 +1,97 @@
+package dev.berth.operator.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import dev.berth.api.v1beta1.Workload;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.V1APIGroupDSL;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events still waiting when the operator stops: written before close returns, within its deadline.
+ * The client is a stand-in (Mockito) whose Event create takes as long as the test says; on a real
+ * API server the same is shown by LeaderElectionIT.
+ */
+class EventRecorderTest {
+  private final KubernetesClient client = mock(KubernetesClient.class);
+  private final List<String> created = new CopyOnWriteArrayList<>();
+
+  /** Each create waits for this before it returns. */
+  private volatile CountDownLatch slow = new CountDownLatch(0);
+
+  @SuppressWarnings("unchecked")
+  EventRecorderTest() {
+    V1APIGroupDSL v1 = mock(V1APIGroupDSL.class);
+    MixedOperation<Event, EventList, Resource<Event>> events = mock(MixedOperation.class);
+    NonNamespaceOperation<Event, EventList, Resource<Event>> inTeam =
+        mock(NonNamespaceOperation.class);
+    when(client.v1()).thenReturn(v1);
+    when(v1.events()).thenReturn(events);
+    when(events.inNamespace(any())).thenReturn(inTeam);
+    when(inTeam.resource(any(Event.class)))
+        .thenAnswer(
+            i -> {
+              Event event = i.getArgument(0);
+              Resource<Event> resource = mock(Resource.class);
+              when(resource.create())
+                  .thenAnswer(
+                      c -> {
+                        slow.await(10, TimeUnit.SECONDS);
+                        created.add(event.getInvolvedObject().getName());
+                        return event;
+                      });
+              return resource;
+            });
+  }
+
+  private static Workload workload(String name) {
+    Workload wl = new Workload();
+    wl.getMetadata().setName(name);
+    wl.getMetadata().setNamespace("team");
+    return wl;
+  }
+
+  @Test
+  void theEventsWaitingAtStopAreWrittenBeforeCloseReturns() {
+    CountDownLatch hold = new CountDownLatch(1);
+    slow = hold;
+    EventRecorder recorder = new EventRecorder(client);
+    for (int i = 0; i < 5; i++) {
+      recorder.normal(workload("w" + i), "Admitted", "admitted");
+    }
+    assertThat(created).as("all five wait behind the first create").isEmpty();
+    slow = new CountDownLatch(0);
+    hold.countDown();
+    recorder.close(Duration.ofSeconds(10));
+    assertThat(created).containsExactly("w0", "w1", "w2", "w3", "w4");
+    // After the stop: dropped, not thrown at the caller.
+    recorder.normal(workload("late"), "Admitted", "admitted");
+    assertThat(created).hasSize(5);
+  }
+
+  @Test
+  void anApiServerThatTakesNoEventDoesNotHoldTheStopPastItsDeadline() {
+    slow = new CountDownLatch(1); // never released: every create hangs
+    EventRecorder recorder = new EventRecorder(client);
+    recorder.normal(workload("a"), "Admitted", "admitted");
+    recorder.normal(workload("b"), "Admitted", "admitted");
+    long started = System.nanoTime();
+    recorder.close(Duration.ofMillis(300));
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    assertThat(ms).as("close returned after its deadline, not after the create").isLessThan(5_000);
+    assertThat(created).isEmpty();
+  }
+}
