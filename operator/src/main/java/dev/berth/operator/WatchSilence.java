@@ -23,10 +23,13 @@ import org.slf4j.LoggerFactory;
  * fabric8's own rotation of the watch, 5 to 10 minutes later, and with it finished Jobs never give
  * their quota back.
  *
- * <p>Silence is a safe sign of a dead connection because fabric8's informers ask for bookmarks
- * ({@code allowWatchBookmarks=true}) and kube-apiserver sends one on every such watch about once a
- * minute even when nothing changes, so the default bound ({@link #DEFAULT}) is twice that. A false
- * alarm costs one watch re-opened from the last resourceVersion, not a relist.
+ * <p>A live watch is rarely that silent: fabric8's informers ask for bookmarks ({@code
+ * allowWatchBookmarks=true}), and kube-apiserver sends one on each such watch about once a minute
+ * once its watch cache has seen a change, or an etcd progress notification, of that resource. A
+ * resource nobody writes (a fresh API server's ResourceFlavors, say) may get none for longer
+ * (etcd's progress notifications come every 10 minutes by default); its watch is then re-opened
+ * each bound for nothing, which costs one watch request from the last resourceVersion, so that is
+ * logged at INFO.
  */
 public final class WatchSilence {
   private static final Logger LOG = LoggerFactory.getLogger(WatchSilence.class);
@@ -189,9 +192,9 @@ public final class WatchSilence {
               + uri.getRawPath()
               + " heard nothing for "
               + TimeUnit.NANOSECONDS.toSeconds(silent)
-              + " s (no event, no bookmark): its connection is taken for dead, and the watch"
-              + " is opened again from its last resourceVersion";
-      LOG.warn(message);
+              + " s (no event, no bookmark): its connection may be dead, so the watch is"
+              + " opened again from its last resourceVersion";
+      LOG.info(message);
       try {
         webSocket.sendClose(1000, "silent for too long");
       } finally {

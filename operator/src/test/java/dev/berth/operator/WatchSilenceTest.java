@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -45,8 +42,9 @@ class WatchSilenceTest {
   void aWatchAnsweredAndThenSilentIsOpenedAgainFromItsLastResourceVersion() throws Exception {
     SilentApiServer api = new SilentApiServer(false);
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    try (KubernetesClient client = client(api, SILENCE)) {
-      SharedIndexInformer<ConfigMap> informer = inform(client, seen);
+    try (KubernetesClient client =
+        ConfigMapApiStandIn.client(api.server, Duration.ofSeconds(10), SILENCE)) {
+      SharedIndexInformer<ConfigMap> informer = ConfigMapApiStandIn.inform(client, seen);
       try {
         // The first watch delivers "first" and goes silent; the second one delivers "second".
         await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("second"));
@@ -64,8 +62,9 @@ class WatchSilenceTest {
   void aWatchThatHearsBookmarksIsLeftOpen() throws Exception {
     SilentApiServer api = new SilentApiServer(true);
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    try (KubernetesClient client = client(api, SILENCE)) {
-      SharedIndexInformer<ConfigMap> informer = inform(client, seen);
+    try (KubernetesClient client =
+        ConfigMapApiStandIn.client(api.server, Duration.ofSeconds(10), SILENCE)) {
+      SharedIndexInformer<ConfigMap> informer = ConfigMapApiStandIn.inform(client, seen);
       try {
         await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains("first"));
         // Three bounds of bookmarks, four a bound: no event, but never silent that long.
@@ -90,72 +89,24 @@ class WatchSilenceTest {
         .hasMessageContaining("BERTH_WATCH_SILENCE_SECONDS");
   }
 
-  private static KubernetesClient client(SilentApiServer api, Duration silence) {
-    Config config =
-        new ConfigBuilder(Config.empty())
-            .withMasterUrl("http://127.0.0.1:" + api.port())
-            .withWatchReconnectInterval(100)
-            .build();
-    return Clients.builder(Duration.ofSeconds(10), silence).withConfig(config).build();
-  }
-
-  private static SharedIndexInformer<ConfigMap> inform(KubernetesClient client, Set<String> seen) {
-    return client
-        .configMaps()
-        .inNamespace("team")
-        .inform(
-            new ResourceEventHandler<>() {
-              @Override
-              public void onAdd(ConfigMap configMap) {
-                seen.add(configMap.getMetadata().getName());
-              }
-
-              @Override
-              public void onUpdate(ConfigMap before, ConfigMap after) {}
-
-              @Override
-              public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {}
-            },
-            0);
-  }
-
   /**
    * A stand-in for kube-apiserver: lists no ConfigMap (resourceVersion 1); its first WebSocket
    * watch delivers ConfigMap "first" (resourceVersion 2) and then nothing, neither closing nor
    * answering a close (a dead peer behind a relay that kept its side), or, with {@code bookmarks},
-   * a BOOKMARK every half bound; a later watch delivers "second".
+   * a BOOKMARK four times a bound; a later watch delivers "second".
    */
   private final class SilentApiServer {
     final List<String> watches = new CopyOnWriteArrayList<>();
     final AtomicInteger bookmarks = new AtomicInteger();
     private final boolean sendBookmarks;
-    private final HttpServer server;
+    final HttpServer server;
 
     SilentApiServer(boolean sendBookmarks) throws Exception {
       this.sendBookmarks = sendBookmarks;
-      this.server = vertx.createHttpServer().requestHandler(this::handle);
-      server
-          .listen(0, "127.0.0.1")
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(10, TimeUnit.SECONDS);
+      this.server = ConfigMapApiStandIn.listen(vertx, this::watch);
     }
 
-    int port() {
-      return server.actualPort();
-    }
-
-    private void handle(HttpServerRequest request) {
-      if (!"true".equals(request.getParam("watch"))) {
-        request
-            .response()
-            .putHeader("Content-Type", "application/json")
-            .end(
-                """
-                {"apiVersion":"v1","kind":"ConfigMapList","metadata":{"resourceVersion":"1"},\
-                "items":[]}""");
-        return;
-      }
+    private void watch(HttpServerRequest request) {
       watches.add(request.getParam("resourceVersion"));
       boolean first = watches.size() == 1;
       request
@@ -163,12 +114,12 @@ class WatchSilenceTest {
           .onSuccess(
               ws -> {
                 if (!first) {
-                  ws.writeTextMessage(added("second", 3));
+                  ws.writeTextMessage(ConfigMapApiStandIn.added("second", 3));
                   return;
                 }
                 // A dead peer: the close frame the client sends is never answered.
                 ws.frameHandler(frame -> {});
-                ws.writeTextMessage(added("first", 2));
+                ws.writeTextMessage(ConfigMapApiStandIn.added("first", 2));
                 if (sendBookmarks) {
                   vertx.setPeriodic(
                       SILENCE.toMillis() / 4,
@@ -181,13 +132,6 @@ class WatchSilenceTest {
                       });
                 }
               });
-    }
-
-    private static String added(String name, int resourceVersion) {
-      return """
-          {"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":\
-          {"name":"%s","namespace":"team","resourceVersion":"%d"}}}"""
-          .formatted(name, resourceVersion);
     }
   }
 }
