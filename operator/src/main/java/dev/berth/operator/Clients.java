@@ -8,21 +8,30 @@ import java.time.Duration;
  * The one way the operator builds a Kubernetes client. Its jar carries two HTTP client factories
  * (Vert.x, fabric8's default, and the JDK one that local mode's embedded API server brings), and
  * with both on the classpath fabric8 picks one at random on each start: the operator names it. Its
- * WebSocket watches get a handshake deadline ({@link WatchDeadlines}), so that no informer waits
- * for ever on a watch that was lost.
+ * WebSocket watches get two deadlines, so that no informer waits for ever on a watch that was lost:
+ * one on the upgrade ({@link WatchDeadlines}) and one on silence once it is open ({@link
+ * WatchSilence}, {@value WatchSilence#VARIABLE}).
  */
 public final class Clients {
   private Clients() {}
 
+  /** With the silence bound of {@value WatchSilence#VARIABLE}. */
   public static KubernetesClientBuilder builder() {
-    return builder(WatchDeadlines.HANDSHAKE);
+    return builder(WatchDeadlines.HANDSHAKE, WatchSilence.from(System.getenv()).bound());
   }
 
   /** With another watch handshake deadline (tests, which cannot wait that long). */
   public static KubernetesClientBuilder builder(Duration handshake) {
+    return builder(handshake, WatchSilence.DEFAULT);
+  }
+
+  /** With other watch deadlines: the upgrade's, and silence's once open (zero: none). */
+  public static KubernetesClientBuilder builder(Duration handshake, Duration silence) {
     WatchDeadlines deadlines = new WatchDeadlines(handshake);
     return new KubernetesClientBuilder()
-        .withHttpClientFactory(new VertxHttpClientFactory())
+        .withHttpClientFactory(
+            SilenceGuardedHttpClient.factory(
+                new VertxHttpClientFactory(), new WatchSilence(silence)))
         .withHttpClientBuilderConsumer(
             http -> http.addOrReplaceInterceptor(WatchDeadlines.NAME, deadlines));
   }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.http.WebSocket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -42,7 +43,11 @@ public final class WatchDeadlines implements Interceptor {
   }
 
   static boolean isWatch(HttpRequest request) {
-    String query = request.uri().getRawQuery();
+    return isWatch(request.uri());
+  }
+
+  static boolean isWatch(URI uri) {
+    String query = uri.getRawQuery();
     if (query == null) {
       return false;
     }

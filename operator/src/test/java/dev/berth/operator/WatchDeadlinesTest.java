@@ -1,21 +1,20 @@
 package dev.berth.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.StandardHttpRequest;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -59,31 +58,13 @@ class WatchDeadlinesTest {
 
   /** The name of the first ConfigMap an informer on the stand-in hears of. */
   private String informerSees(LosingApiServer api) throws Exception {
-    Config config =
-        new ConfigBuilder(Config.empty())
-            .withMasterUrl("http://127.0.0.1:" + api.port())
-            .withWatchReconnectInterval(100)
-            .build();
-    CompletableFuture<String> added = new CompletableFuture<>();
-    try (KubernetesClient client = Clients.builder(HANDSHAKE).withConfig(config).build()) {
-      SharedIndexInformer<ConfigMap> informer =
-          client.configMaps().inNamespace("team").runnableInformer(0);
-      informer.addEventHandler(
-          new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(ConfigMap configMap) {
-              added.complete(configMap.getMetadata().getName());
-            }
-
-            @Override
-            public void onUpdate(ConfigMap before, ConfigMap after) {}
-
-            @Override
-            public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {}
-          });
-      informer.start();
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    try (KubernetesClient client =
+        ConfigMapApiStandIn.client(api.server, HANDSHAKE, WatchSilence.DEFAULT)) {
+      SharedIndexInformer<ConfigMap> informer = ConfigMapApiStandIn.inform(client, seen);
       try {
-        return added.get(30, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !seen.isEmpty());
+        return seen.iterator().next();
       } finally {
         informer.stop();
       }
@@ -96,38 +77,16 @@ class WatchDeadlinesTest {
    */
   private final class LosingApiServer {
     final AtomicInteger watches = new AtomicInteger();
-    private final HttpServer server;
+    final HttpServer server;
 
     LosingApiServer() throws Exception {
-      this.server = vertx.createHttpServer().requestHandler(this::handle);
-      server
-          .listen(0, "127.0.0.1")
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(10, TimeUnit.SECONDS);
+      this.server = ConfigMapApiStandIn.listen(vertx, this::watch);
     }
 
-    int port() {
-      return server.actualPort();
-    }
-
-    private void handle(HttpServerRequest request) {
+    private void watch(HttpServerRequest request) {
       boolean upgrade = "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
-      if (!"true".equals(request.getParam("watch"))) {
-        request
-            .response()
-            .putHeader("Content-Type", "application/json")
-            .end(
-                """
-            {"apiVersion":"v1","kind":"ConfigMapList","metadata":{"resourceVersion":"1"},\
-            "items":[]}""");
-        return;
-      }
       boolean lost = watches.incrementAndGet() == 1;
-      String event =
-          """
-          {"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":\
-          {"name":"seen","namespace":"team","resourceVersion":"2"}}}""";
+      String event = ConfigMapApiStandIn.added("seen", 2);
       if (lost) {
         assertThat(upgrade).as("fabric8 opens a watch as a WebSocket first").isTrue();
         return; // the upgrade is never answered

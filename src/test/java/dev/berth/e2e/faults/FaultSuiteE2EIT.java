@@ -41,7 +41,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The fault-injection suite: Jobs stream through three ClusterQueues of a cohort (borrowing, and
@@ -57,16 +56,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * admission at every Workload and Job event; at the end every Job has completed exactly once. One
  * summary line goes to the log and to target/e2e/control-plane/faults-summary.log.
  *
- * <p>Still opt-in ({@code -Dberth.faults=true}; 200 Jobs, 4 to 12 minutes on two shared cores): of
- * the third stall (seed 30134220855606) the start-time part is fixed, but its replay stalled again
- * the other way: after the kube-apiserver restart the leader's watches, opened while it was down,
- * were never answered nor failed, and the leader heard nothing more (docs/reliability.md). On a
- * stall it prints each unfinished Job's status and its Workloads' conditions, and leaves every
- * replica's metrics and a thread dump beside its log. docs/reliability.md has the properties for
- * the 1,000-Job run and a longer soak: berth.faults.jobs, berth.faults.minutes, berth.faults.seed,
- * berth.faults.rate, berth.faults.jobsPerSecond, berth.faults.chaosSeconds.
+ * <p>In the default run: 200 Jobs, 4 to 12 minutes on two shared cores. On a stall it prints each
+ * unfinished Job's status and its Workloads' conditions, and leaves every replica's metrics and a
+ * thread dump beside its log. docs/reliability.md has the properties for the 1,000-Job run and a
+ * longer soak: berth.faults.jobs, berth.faults.minutes, berth.faults.seed, berth.faults.rate,
+ * berth.faults.jobsPerSecond, berth.faults.chaosSeconds.
  */
-@EnabledIfSystemProperty(named = "berth.faults", matches = "true")
 class FaultSuiteE2EIT {
   private static final double JOBS_PER_SECOND =
       Double.parseDouble(System.getProperty("berth.faults.jobsPerSecond", "2"));

@@ -18,9 +18,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.UpgradeRejectedException;
-import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
@@ -275,38 +273,30 @@ final class FaultyApiProxy implements AutoCloseable {
                 }
                 return;
               }
-              WebSocket up = connected.result();
+              // From here on the API server's messages and its close are relayed or held: after
+              // a restart it answers a watch from an old resourceVersion with a 410 and closes at
+              // once, before the operator's side is upgraded; dropped, they left the operator's
+              // watch open and silent for good (the fault suite's second stall).
+              WebSocketRelay relay = new WebSocketRelay(connected.result(), downstream);
               in.toWebSocket()
                   .onComplete(
                       accepted -> {
                         if (accepted.failed()) {
-                          up.close();
+                          relay.abort();
                           return;
                         }
-                        pipe(accepted.result(), up, downstream, drop);
+                        relay.attach(accepted.result());
+                        if (drop) {
+                          vertx.setTimer(
+                              schedule.dropAfterMillis(),
+                              t -> {
+                                if (relay.cut()) {
+                                  injected.get(Fault.WATCH_DROP).incrementAndGet();
+                                }
+                              });
+                        }
                       });
             });
-  }
-
-  private void pipe(ServerWebSocket down, WebSocket up, HttpConnection downstream, boolean drop) {
-    up.textMessageHandler(down::writeTextMessage);
-    up.binaryMessageHandler(down::writeBinaryMessage);
-    down.textMessageHandler(up::writeTextMessage);
-    down.binaryMessageHandler(up::writeBinaryMessage);
-    up.closeHandler(v -> down.close());
-    up.exceptionHandler(e -> downstream.close());
-    down.closeHandler(v -> up.close());
-    if (drop) {
-      vertx.setTimer(
-          schedule.dropAfterMillis(),
-          t -> {
-            if (!down.isClosed()) {
-              injected.get(Fault.WATCH_DROP).incrementAndGet();
-              downstream.close();
-              up.close();
-            }
-          });
-    }
   }
 
   /** A refusal as kube-apiserver words it: a Status object, the request never forwarded. */
