@@ -12,8 +12,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
  * largest part of a Workload's, Job's or Pod's metadata: one entry per writer with the field set it
  * owns, so an object written by the Job controller, the scheduler, the kubelet and Berth holds
  * four. Writes are unaffected: the API server keeps the live object's managedFields on any write
- * that omits them (it takes an empty list for a client that does not know them), so a Berth
- * write based on a cached object leaves them as they were.
+ * that omits them (it takes an empty list for a client that does not know them), so a Berth write
+ * based on a cached object leaves them as they were.
  *
  * <p>The object is changed in place, before fabric8 hands it to the event handlers: the stored
  * object and the one in the event are the same instance, freshly read from the watch or the list
@@ -32,8 +32,11 @@ public class LeanItemStore<T extends HasMetadata> extends BasicItemStore<T> {
     return super.put(key, lean(obj));
   }
 
-  /** Drops what Berth never reads from an object about to be cached; returns it. */
-  static <T extends HasMetadata> T lean(T obj) {
+  /**
+   * Drops what Berth never reads from an object about to be kept (cached, or held as the reply of
+   * one of Berth's own writes); returns it.
+   */
+  public static <T extends HasMetadata> T lean(T obj) {
     ObjectMeta metadata = obj.getMetadata();
     if (metadata != null) {
       metadata.setManagedFields(null);

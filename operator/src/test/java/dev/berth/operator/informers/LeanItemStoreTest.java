@@ -6,10 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.reconciler.PodReconciler;
+import dev.berth.operator.reconciler.WorkloadReconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.BaseConfigurationService;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LeanItemStoreTest {
@@ -133,6 +138,20 @@ class LeanItemStoreTest {
     assertThat(store.size()).isEqualTo(1);
     assertThat(store.remove(key)).isSameAs(second);
     assertThat(store.size()).isZero();
+  }
+
+  /** JOSDK reads the annotation and hands the informer a store of that class (not a default). */
+  @Test
+  void josdkGivesTheReconcilersInformersALeanItemStore() {
+    var josdk = new BaseConfigurationService();
+
+    for (Reconciler<?> reconciler :
+        List.<Reconciler<?>>of(
+            new WorkloadReconciler(null, null, null), new PodReconciler(null, null, null))) {
+      assertThat(josdk.getConfigurationFor(reconciler).getInformerConfig().getItemStore())
+          .as(reconciler.getClass().getSimpleName())
+          .isInstanceOf(LeanItemStore.class);
+    }
   }
 
   @Test
