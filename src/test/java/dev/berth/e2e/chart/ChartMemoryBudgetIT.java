@@ -29,11 +29,12 @@ class ChartMemoryBudgetIT {
 
   /**
    * The operator's resident memory beyond its heap at peak, measured with the GC the chart names
-   * (metaspace ~46 MiB, code cache ~35, thread stacks ~12, symbols ~10, direct buffers ~16, the
-   * class-data archive ~12, the collector's own tables and the JIT's arenas the rest). The heap
-   * itself is counted at its maximum, since a Serial-collected heap does grow to it under load.
+   * (peak RSS minus the heap's touched pages on the 810-workload runs: metaspace ~50 MiB, code
+   * cache ~35, thread stacks ~12, symbols ~10, direct buffers ~16, the class-data archive ~12,
+   * malloc arenas the rest). The heap itself is counted at its maximum, which a Serial-collected
+   * heap reaches when the live objects need it.
    */
-  private static final long NON_HEAP_PEAK_MIB = 160;
+  private static final long NON_HEAP_PEAK_MIB = 190;
 
   static Stream<Arguments> limits() {
     return Stream.of(
