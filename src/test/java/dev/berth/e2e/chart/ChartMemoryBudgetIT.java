@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,6 +36,13 @@ class ChartMemoryBudgetIT {
    * heap reaches when the live objects need it.
    */
   private static final long NON_HEAP_PEAK_MIB = 190;
+
+  /**
+   * The share of the limit heap + non-heap may fill: the rest is headroom, since malloc's and the
+   * JIT's arenas vary from run to run and 190 MiB is one load's peak. (The old default, 75% of 1
+   * GiB, gave 768 + 190 = 958 MiB: inside the limit, but with nothing to spare.)
+   */
+  private static final double FILL = 0.85;
 
   static Stream<Arguments> limits() {
     return Stream.of(
@@ -62,12 +70,13 @@ class ChartMemoryBudgetIT {
         .as("the non-heap budget is measured with the Serial collector; G1's tables are larger")
         .isTrue();
     assertThat(flags.maxHeap() + NON_HEAP_PEAK_MIB * MIB)
-        .as("max heap %d MiB + non-heap %d MiB under the limit %d MiB (%s)",
-            flags.maxHeap() / MIB, NON_HEAP_PEAK_MIB, limit / MIB, options)
-        .isLessThanOrEqualTo(limit);
+        .as(
+            "max heap %d MiB + non-heap %d MiB within %.0f%% of the limit %d MiB (%s)",
+            flags.maxHeap() / MIB, NON_HEAP_PEAK_MIB, FILL * 100, limit / MIB, options)
+        .isLessThanOrEqualTo((long) (limit * FILL));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void theImageDefaultsToTheChartsMemorySettings() throws IOException {
     String rootfs = Files.readString(Repo.root().resolve("image/rootfs.sh"));
     Matcher image = Pattern.compile("JVM_OPTIONS=\"([^\"]*)\"").matcher(rootfs);
@@ -103,13 +112,12 @@ class ChartMemoryBudgetIT {
       String out = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(java.exitValue()).as(out).isZero();
-      return new JvmFlags(Long.parseLong(flag(out, "MaxHeapSize")), flag(out, "UseSerialGC")
-          .equals("true"));
+      return new JvmFlags(
+          Long.parseLong(flag(out, "MaxHeapSize")), flag(out, "UseSerialGC").equals("true"));
     }
 
     private static String flag(String printFlagsFinal, String name) {
-      Matcher m =
-          Pattern.compile("\\s" + name + "\\s+=\\s+(\\S+)").matcher(printFlagsFinal);
+      Matcher m = Pattern.compile("\\s" + name + "\\s+=\\s+(\\S+)").matcher(printFlagsFinal);
       assertThat(m.find()).as(name + " in -XX:+PrintFlagsFinal").isTrue();
       return m.group(1);
     }

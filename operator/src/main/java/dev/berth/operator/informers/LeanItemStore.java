@@ -20,7 +20,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
  * and not yet seen by anyone else, so every reader sees the same lean object.
  *
  * <p>Named in each reconciler's {@code @Informer(itemStore = ...)} (JOSDK instantiates it by its
- * no-argument constructor, one per informer) and passed to the secondary informers' configurations.
+ * no-argument constructor) and passed to the secondary informers' configurations. JOSDK would hand
+ * one configuration's store to each namespace's informer if a controller watched a list of
+ * namespaces; Berth's watch all namespaces, one informer per configuration, so none is shared.
  */
 public class LeanItemStore<T extends HasMetadata> extends BasicItemStore<T> {
   public LeanItemStore() {
