@@ -10,11 +10,14 @@ set -eu
 here=$(dirname "$0")
 
 # JVM defaults for a container, written into the runtime itself (lib/modules), so that they hold
-# without any flag and JAVA_TOOL_OPTIONS or the command line still override them: the heap is
-# 75% of the cgroup memory limit (the JVM reads the limit; UseContainerSupport is on by default),
-# an OutOfMemoryError ends the process so that the kubelet restarts it instead of leaving a
-# half-working operator, and text is UTF-8 whatever the (absent) locale says.
-JVM_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8"
+# without any flag and JAVA_TOOL_OPTIONS or the command line still override them: the Serial
+# collector, the heap 50% of the cgroup memory limit (the JVM reads the limit;
+# UseContainerSupport is on by default; the ~190 MiB the operator uses outside the heap need the
+# rest, see docs/benchmarks.md "Operator memory"), an OutOfMemoryError ends the process so that
+# the kubelet restarts it instead of leaving a half-working operator, and text is UTF-8 whatever
+# the (absent) locale says. The chart's jvmOptions repeat the first three (ChartMemoryBudgetIT).
+JVM_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError"
+JVM_OPTIONS="$JVM_OPTIONS -Dfile.encoding=UTF-8"
 
 list() {
   sed -e 's/#.*//' -e 's/[[:space:]]//g' "$1" | grep -v '^$'

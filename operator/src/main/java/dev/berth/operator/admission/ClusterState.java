@@ -11,6 +11,7 @@ import dev.berth.engine.capacity.CapacityInventory;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.engine.usage.UsageLedger;
 import dev.berth.operator.capacity.CapacityTranslator;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.usage.UsageTranslator;
 import dev.berth.operator.usage.WorkloadPods;
 import java.util.ArrayList;
@@ -283,9 +284,12 @@ public final class ClusterState {
     observe(wl);
   }
 
-  /** A Workload as the loop's own write left it: applied at once, never held. */
+  /**
+   * A Workload as the loop's own write left it: applied at once, never held. Kept without its
+   * managedFields, like the informers' objects (a write's reply carries them; nothing reads them).
+   */
   public void workloadWritten(Workload wl) {
-    observe(wl);
+    observe(LeanItemStore.lean(wl));
   }
 
   /**
@@ -294,6 +298,7 @@ public final class ClusterState {
    * version the engine decided on by that condition alone.
    */
   public void pendingConditionWritten(Workload wl) {
+    LeanItemStore.lean(wl);
     String uid = wl.getMetadata().getUid();
     Workload known = workloads.get(uid);
     if (engine.admission(uid).isPresent() && known != null && isNewer(wl, known)) {

@@ -6,8 +6,10 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.operator.admission.CheckBackoffs;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.informers.LeanItemStore;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -28,7 +30,9 @@ import java.util.stream.Collectors;
  * Active=False with the reason otherwise, and keeps each check's retry backoff where the admission
  * loop reads it.
  */
-@ControllerConfiguration(name = "provisioning-admission-checks")
+@ControllerConfiguration(
+    name = "provisioning-admission-checks",
+    informer = @Informer(itemStore = LeanItemStore.class))
 public final class ProvisioningAdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
   static final String BY_CONFIG = "provisioning-config";
   private final CheckBackoffs backoffs;
@@ -51,6 +55,7 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
         .addIndexer(BY_CONFIG, ac -> CheckConfigs.configName(ac).map(List::of).orElse(List.of()));
     var configuration =
         InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, AdmissionCheck.class)
+            .withItemStore(new LeanItemStore<>())
             .withSecondaryToPrimaryMapper(
                 config ->
                     context

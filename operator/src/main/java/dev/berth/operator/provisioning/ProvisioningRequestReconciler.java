@@ -3,6 +3,8 @@ package dev.berth.operator.provisioning;
 import dev.berth.api.v1beta1.AdmissionCheck;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.informers.LeanItemStore;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -25,7 +27,10 @@ import java.util.stream.Collectors;
  * CRD is installed.
  */
 // Not generation-aware: the reservation and the check states are status changes.
-@ControllerConfiguration(name = "provisioning-requests", generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    name = "provisioning-requests",
+    generationAwareEventProcessing = false,
+    informer = @Informer(itemStore = LeanItemStore.class))
 public final class ProvisioningRequestReconciler implements Reconciler<Workload> {
   static final String BY_CHECK = "admission-check";
   private final ProvisioningCheck check;
@@ -51,18 +56,21 @@ public final class ProvisioningRequestReconciler implements Reconciler<Workload>
     var requests =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(ProvisioningRequest.class, Workload.class)
+                .withItemStore(new LeanItemStore<>())
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Workload.class, false))
                 .build(),
             context);
     checks =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(AdmissionCheck.class, Workload.class)
+                .withItemStore(new LeanItemStore<>())
                 .withSecondaryToPrimaryMapper(ac -> listing(workloads, ac.getMetadata().getName()))
                 .build(),
             context);
     configs =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, Workload.class)
+                .withItemStore(new LeanItemStore<>())
                 .withSecondaryToPrimaryMapper(
                     config ->
                         checks

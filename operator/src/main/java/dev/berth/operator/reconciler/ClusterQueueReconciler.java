@@ -6,6 +6,7 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -25,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * quota in the queue. Status is written by the admission loop's publisher.
  */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true)
 public final class ClusterQueueReconciler implements Reconciler<ClusterQueue> {
   private final AdmissionLoop loop;

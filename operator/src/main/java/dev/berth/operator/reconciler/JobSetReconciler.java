@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.InformerCaches;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
@@ -25,7 +26,7 @@ import java.util.List;
 @ControllerConfiguration(
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false,
-    informer = @Informer(labelSelector = Berth.QUEUE_NAME_LABEL))
+    informer = @Informer(labelSelector = Berth.QUEUE_NAME_LABEL, itemStore = LeanItemStore.class))
 public final class JobSetReconciler implements Reconciler<JobSet> {
   /**
    * The child-Job informer's index by {@code namespace/jobset-name} (their JobSet label), so that
@@ -52,6 +53,7 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
     // terminating count and nothing of the JobSet, yet it is when the quota may go back.
     var childJobs =
         InformerEventSourceConfiguration.from(Job.class, JobSet.class)
+            .withItemStore(new LeanItemStore<>())
             .withName("jobset-child-jobs")
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(JobSet.class, false))
             .withLabelSelector(JobSetAdapter.JOBSET_NAME_LABEL)

@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -17,7 +18,7 @@ import java.util.Map;
 
 /** Feeds LocalQueues to the engine. */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true)
 public final class LocalQueueReconciler implements Reconciler<LocalQueue> {
   private final AdmissionLoop loop;

@@ -3,6 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -17,7 +18,7 @@ import java.util.Map;
 
 /** Namespace labels, for the ClusterQueues' namespaceSelectors. */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false)
 public final class NamespaceReconciler implements Reconciler<Namespace> {

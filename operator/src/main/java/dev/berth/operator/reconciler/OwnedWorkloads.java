@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.informers.LeanItemStore;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -18,6 +19,7 @@ final class OwnedWorkloads {
       EventSourceContext<P> context, Class<P> ownerType, String ownerKind) {
     var configuration =
         InformerEventSourceConfiguration.from(Workload.class, ownerType)
+            .withItemStore(new LeanItemStore<>())
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
             .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
             .build();

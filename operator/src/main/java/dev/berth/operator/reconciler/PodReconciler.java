@@ -3,6 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.topology.TopologyUngater;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.Field;
@@ -30,6 +31,7 @@ import java.util.Map;
     informer =
         @Informer(
             informerListLimit = Informers.LIST_LIMIT,
+            itemStore = LeanItemStore.class,
             fieldSelector = {
               @Field(path = "status.phase", value = "Succeeded", negated = true),
               @Field(path = "status.phase", value = "Failed", negated = true)

@@ -5,6 +5,7 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -22,7 +23,7 @@ import java.util.Map;
  * no ClusterQueue names it, so a flavor cannot vanish from under admitted workloads.
  */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true)
 public final class ResourceFlavorReconciler implements Reconciler<ResourceFlavor> {
   private final AdmissionLoop loop;

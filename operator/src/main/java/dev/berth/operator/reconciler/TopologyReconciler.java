@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.Topology;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -16,7 +17,7 @@ import java.util.Map;
 
 /** Topologies, for the node inventories of topology-aware flavors. */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true)
 public final class TopologyReconciler implements Reconciler<Topology> {
   private final AdmissionLoop loop;

@@ -1,7 +1,9 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.PriorityResolver;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -9,6 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /** Keeps the priority values that new Workloads get. */
 @ControllerConfiguration(
+    informer = @Informer(itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false)
 public final class WorkloadPriorityClassReconciler implements Reconciler<WorkloadPriorityClass> {

@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -20,7 +21,7 @@ import java.util.Map;
  * quota, waits, or finished.
  */
 @ControllerConfiguration(
-    informer = @Informer(informerListLimit = Informers.LIST_LIMIT),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false)
 public final class WorkloadReconciler implements Reconciler<Workload> {

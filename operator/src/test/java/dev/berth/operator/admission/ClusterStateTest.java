@@ -224,4 +224,27 @@ class ClusterStateTest {
     assertThat(state.clusterQueues()).isEmpty();
     assertThat(cycle()).isEmpty();
   }
+
+  @Test
+  void theReplyOfItsOwnWriteIsKeptWithoutManagedFields() {
+    var written = workload("train", "1").build();
+    written
+        .getMetadata()
+        .setManagedFields(
+            List.of(
+                new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
+                    .withManager("berth")
+                    .withOperation("Update")
+                    .withSubresource("status")
+                    .build()));
+    String spec = io.fabric8.kubernetes.client.utils.Serialization.asJson(written.getSpec());
+
+    state.workloadWritten(written);
+
+    var kept = state.latestWorkload("train").orElseThrow();
+    assertThat(kept.getMetadata().getManagedFields()).isNull();
+    assertThat(io.fabric8.kubernetes.client.utils.Serialization.asJson(kept.getSpec()))
+        .isEqualTo(spec);
+    assertThat(state.engine().isPending("train")).isTrue();
+  }
 }
