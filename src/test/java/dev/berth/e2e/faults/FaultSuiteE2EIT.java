@@ -57,13 +57,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * admission at every Workload and Job event; at the end every Job has completed exactly once. One
  * summary line goes to the log and to target/e2e/control-plane/faults-summary.log.
  *
- * <p>Opt-in ({@code -Dberth.faults=true}; 200 Jobs, 4 to 12 minutes on two shared cores): the
- * watch stall is fixed, but two of three seeds then found a Job unsuspended while no Workload held
- * quota for it (seeds 48613348163318, 37289821257039; docs/reliability.md), not yet diagnosed, and
- * the default run must not go red on a coin toss. On a stall it prints each
- * unfinished Job's status and its Workloads' conditions, and leaves every replica's metrics and a
- * thread dump beside its log. docs/reliability.md has the properties for the 1,000-Job run and a
- * longer soak: berth.faults.jobs, berth.faults.minutes, berth.faults.seed, berth.faults.rate,
+ * <p>Opt-in ({@code -Dberth.faults=true}; 200 Jobs, 4 to 12 minutes on two shared cores): the watch
+ * stall is fixed, but two of three seeds then found a Job unsuspended while no Workload held quota
+ * for it (seeds 48613348163318, 37289821257039; docs/reliability.md), not yet diagnosed, and the
+ * default run must not go red on a coin toss. On a stall it prints each unfinished Job's status and
+ * its Workloads' conditions, and leaves every replica's metrics and a thread dump beside its log.
+ * docs/reliability.md has the properties for the 1,000-Job run and a longer soak:
+ * berth.faults.jobs, berth.faults.minutes, berth.faults.seed, berth.faults.rate,
  * berth.faults.jobsPerSecond, berth.faults.chaosSeconds.
  */
 @EnabledIfSystemProperty(named = "berth.faults", matches = "true")
