@@ -411,10 +411,11 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
-      // The loop rebuilds its state only once every informer has listed (InformerSync): the
-      // return of JOSDK's start does not say so when a first list keeps failing.
-      berth.informerSync.start();
       berth.operator.start();
+      // The loop rebuilds its state only once every informer has listed (InformerSync): the
+      // return of JOSDK's start does not say so when a first list keeps failing. Asked only
+      // after it, since JOSDK's runtime information is not meant to be read before.
+      berth.informerSync.start();
     } catch (RuntimeException | IOException e) {
       // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
       // reconciler keeps deciding next to the process that is started in its place.

@@ -6,6 +6,7 @@ import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,19 +58,29 @@ public final class InformerSync {
       for (var source : sources.entrySet()) {
         InformerWrappingEventSourceHealthIndicator<?> indicator = source.getValue();
         String name = controller.getConfiguration().getName() + "/" + source.getKey();
-        // JOSDK makes an event source's informers only when it starts: none yet is not synced.
-        if (indicator.informerHealthIndicators().isEmpty()) {
+        if (!synced(indicator)) {
           waiting.add(name);
-        }
-        for (var informer : indicator.informerHealthIndicators().entrySet()) {
-          InformerHealthIndicator health = informer.getValue();
-          if (!health.hasSynced()) {
-            waiting.add(name);
-          }
         }
       }
     }
     return waiting;
+  }
+
+  /**
+   * JOSDK makes an event source's informers only when it starts, and until then asking for them
+   * throws: none yet, or not yet readable, is not synced.
+   */
+  private static boolean synced(InformerWrappingEventSourceHealthIndicator<?> indicator) {
+    Map<String, InformerHealthIndicator> informers;
+    try {
+      informers = indicator.informerHealthIndicators();
+    } catch (RuntimeException notStartedYet) {
+      return false;
+    }
+    if (informers.isEmpty()) {
+      return false;
+    }
+    return informers.values().stream().allMatch(InformerHealthIndicator::hasSynced);
   }
 
   /**
@@ -81,7 +92,14 @@ public final class InformerSync {
     long lastReport = started;
     try {
       while (running) {
-        List<String> waiting = unsynced(runtime.get());
+        List<String> waiting;
+        try {
+          waiting = unsynced(runtime.get());
+        } catch (RuntimeException e) {
+          // Never let the one thread that unblocks the bootstrap die: ask again.
+          log.warn("could not read the informers' state yet: {}", e.toString());
+          waiting = List.of("(unreadable)");
+        }
         if (waiting.isEmpty()) {
           caches.markSynced();
           log.info(
