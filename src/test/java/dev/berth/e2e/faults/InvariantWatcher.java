@@ -6,6 +6,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.quota.Quantity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import java.util.function.LongFunction;
 
 /**
  * The test's own view of admission, from its own client straight to the API server (never through
@@ -34,7 +36,10 @@ import java.util.function.BiConsumer;
  * it holds quota (a second admission without a release), and that a Workload is admitted to its
  * LocalQueue's ClusterQueue. A Job seen running (spec.suspend=false, not finished) must have a
  * Workload holding quota at that resourceVersion; since Jobs and Workloads come on two streams,
- * that is checked once the Workload stream has had {@link #SETTLE_NANOS} to catch up.
+ * that is checked once the Workload stream has had {@link #SETTLE_NANOS} to catch up. A watch that
+ * is closed lists again, and what changed in between is not in the stream's history: so a Job the
+ * history finds unadmitted is read again from etcd itself, the Workloads as they were at the Job's
+ * resourceVersion ({@code resourceVersionMatch=Exact}), and only what etcd confirms is a violation.
  */
 final class InvariantWatcher implements AutoCloseable {
   private static final long SETTLE_NANOS = 3_000_000_000L;
@@ -44,6 +49,7 @@ final class InvariantWatcher implements AutoCloseable {
   private final Map<String, Long> limit;
   private final long cohortLimit;
   private final Map<String, String> clusterQueueOfLocalQueue;
+  private final LongFunction<List<Workload>> workloadsAt;
   private final Map<String, Held> held = new HashMap<>();
   private final Map<String, TreeMap<Long, Boolean>> history = new HashMap<>();
   private final Map<String, Set<String>> workloadsOfJob = new HashMap<>();
@@ -72,6 +78,36 @@ final class InvariantWatcher implements AutoCloseable {
       Map<String, Long> limit,
       long cohortLimit,
       Map<String, String> clusterQueueOfLocalQueue) {
+    this(
+        client,
+        namespace,
+        limit,
+        cohortLimit,
+        clusterQueueOfLocalQueue,
+        rv ->
+            client
+                .resources(Workload.class)
+                .inNamespace(namespace)
+                .list(
+                    new ListOptionsBuilder()
+                        .withResourceVersion(Long.toString(rv))
+                        .withResourceVersionMatch("Exact")
+                        .build())
+                .getItems());
+  }
+
+  /**
+   * @param workloadsAt the namespace's Workloads as they were at a resourceVersion (etcd's own
+   *     history; the unit test gives its own)
+   */
+  InvariantWatcher(
+      KubernetesClient client,
+      String namespace,
+      Map<String, Long> limit,
+      long cohortLimit,
+      Map<String, String> clusterQueueOfLocalQueue,
+      LongFunction<List<Workload>> workloadsAt) {
+    this.workloadsAt = workloadsAt;
     this.client = client;
     this.namespace = namespace;
     this.limit = Map.copyOf(limit);
@@ -276,14 +312,66 @@ final class InvariantWatcher implements AutoCloseable {
               .map(h -> h.floorEntry(running.resourceVersion()))
               .anyMatch(e -> e != null && e.getValue());
       if (!admitted) {
-        violations.add(
-            "Job "
-                + running.name()
-                + " unsuspended at resourceVersion "
-                + running.resourceVersion()
-                + " without a Workload holding quota");
+        String unconfirmed = confirmedUnadmitted(running);
+        if (unconfirmed != null) {
+          violations.add(
+              "Job "
+                  + running.name()
+                  + " unsuspended at resourceVersion "
+                  + running.resourceVersion()
+                  + " without a Workload holding quota: "
+                  + unconfirmed);
+        }
       }
     }
+  }
+
+  /**
+   * What etcd held for the Job's Workloads at the Job's resourceVersion, or null if one of them
+   * held quota then (the watch history missed it). If etcd can no longer say (compacted, or
+   * unreachable), the watch history stands, and the message says so.
+   */
+  private String confirmedUnadmitted(RunningJob running) {
+    List<Workload> then;
+    try {
+      then = workloadsAt.apply(running.resourceVersion());
+    } catch (RuntimeException e) {
+      return "from the watch history only (etcd at that revision: " + e.getMessage() + ")";
+    }
+    List<String> seen = new ArrayList<>();
+    for (Workload wl : then) {
+      boolean ofJob =
+          wl.getMetadata().getOwnerReferences() != null
+              && wl.getMetadata().getOwnerReferences().stream()
+                  .anyMatch(o -> running.uid().equals(o.getUid()));
+      if (!ofJob) {
+        continue;
+      }
+      if (holdsQuota(wl)) {
+        return null;
+      }
+      seen.add(describe(wl));
+    }
+    return "confirmed in etcd at that revision, where its Workloads were "
+        + (seen.isEmpty() ? "none" : String.join("; ", seen));
+  }
+
+  private static String describe(Workload wl) {
+    StringBuilder text =
+        new StringBuilder(wl.getMetadata().getName())
+            .append(" at resourceVersion ")
+            .append(wl.getMetadata().getResourceVersion())
+            .append(": admission ")
+            .append(
+                wl.getStatus() == null || wl.getStatus().admission == null
+                    ? "none"
+                    : wl.getStatus().admission.clusterQueue);
+    if (wl.getStatus() != null && wl.getStatus().conditions != null) {
+      for (Condition c : wl.getStatus().conditions) {
+        text.append(", ").append(c.type).append('=').append(c.status).append(' ').append(c.reason);
+      }
+    }
+    return text.toString();
   }
 
   /** Checks what is left to check, now that the run is over. */

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.Watcher.Action;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The suite's watcher flags what it is there to catch, and nothing in a run within the rules. */
@@ -23,7 +24,26 @@ class InvariantWatcherTest {
   /** Two ClusterQueues a and b, 4 cpu each with nominal + borrowing, 6 cpu in the cohort. */
   private final InvariantWatcher watcher =
       new InvariantWatcher(
-          null, "ns", Map.of("a", 4_000L, "b", 4_000L), 6_000L, Map.of("a", "a", "b", "b"));
+          null,
+          "ns",
+          Map.of("a", 4_000L, "b", 4_000L),
+          6_000L,
+          Map.of("a", "a", "b", "b"),
+          this::workloadsAt);
+
+  /** Every Workload version written, as etcd keeps them; the watcher may not see them all. */
+  private final List<Workload> etcd = new ArrayList<>();
+
+  /** Each Workload's newest version at or before a resourceVersion, as an Exact list reads it. */
+  private List<Workload> workloadsAt(long rv) {
+    Map<String, Workload> then = new TreeMap<>();
+    for (Workload wl : etcd) {
+      if (Long.parseLong(wl.getMetadata().getResourceVersion()) <= rv) {
+        then.put(wl.getMetadata().getName(), wl);
+      }
+    }
+    return List.copyOf(then.values());
+  }
 
   private long resourceVersion = 100;
 
@@ -53,6 +73,7 @@ class InvariantWatcherTest {
     if (finished) {
       wl.getStatus().conditions.add(new Condition("Finished", "True", "Succeeded", ""));
     }
+    etcd.add(wl);
     return wl;
   }
 
@@ -136,5 +157,31 @@ class InvariantWatcherTest {
     assertThat(watcher.violations())
         .hasSize(2)
         .allSatisfy(v -> assertThat(v).contains("without a Workload holding quota"));
+  }
+
+  @Test
+  void anAdmissionTheWatchMissedIsReadFromEtcdAndIsNoViolation() {
+    watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", null, "0", false));
+    // Admitted while the watcher's Workload watch was down: it lists again only after w1 ended.
+    workload("w1", "j1", "a", "a", "1", false);
+    watcher.onJob(Action.MODIFIED, running("j1"));
+    watcher.onWorkload(Action.MODIFIED, workload("w1", "j1", "a", "a", "1", true));
+    watcher.finish();
+
+    assertThat(watcher.violations()).isEmpty();
+    assertThat(watcher.runningJobsChecked()).isEqualTo(1);
+  }
+
+  @Test
+  void aViolationSaysWhatEtcdHeldForTheJobsWorkloads() {
+    watcher.onWorkload(Action.ADDED, workload("w1", "j1", "a", null, "0", false));
+    watcher.onJob(Action.MODIFIED, running("j1"));
+    watcher.finish();
+
+    assertThat(watcher.violations())
+        .singleElement()
+        .asString()
+        .contains("confirmed in etcd")
+        .contains("w1 at resourceVersion 101: admission none");
   }
 }
