@@ -150,7 +150,16 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     if (!integration.isSuspended(owner)) {
       return;
     }
-    client.resource(integration.admitted(owner, workload, flavors)).update();
+    // Starting is what spends the quota, and it was decided on the informer's copy of the
+    // Workload, which can lag the API server behind the owner's (a watch that has gone quiet, a
+    // replica's first list): a Workload since evicted and released would start its owner with no
+    // quota held. The fault suite caught exactly that (a Job unsuspended 20 revisions after its
+    // Workload was preempted and released, confirmed in etcd). So the stored Workload decides.
+    Workload live = client.resource(workload).get();
+    if (live == null || !holdsAdmission(live)) {
+      return; // its newer version's event brings the next reconcile
+    }
+    client.resource(integration.admitted(owner, live, flavors)).update();
     events.normal(
         owner,
         "Started",
@@ -174,7 +183,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
               + ": stopped, to be requeued at its new size");
       return;
     }
-    if (integration.activePods(owner) > 0) {
+    if (integration.activePods(owner) > 0 || !stoppedLive(client, owner, false)) {
       return; // the status update that counts the last pod gone brings us back
     }
     client.resource(workload).delete();
@@ -220,7 +229,9 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       client.resource(restored).update();
       return;
     }
-    if (integration.activePods(owner) > 0 || !StatusConditions.hasQuotaReserved(workload)) {
+    if (integration.activePods(owner) > 0
+        || !StatusConditions.hasQuotaReserved(workload)
+        || !stoppedLive(client, owner, true)) {
       return;
     }
     // No pod runs any more: give the quota back and queue again with a new queue timestamp.
@@ -275,6 +286,27 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       }
     }
     client.resource(copy).updateStatus();
+  }
+
+  private static boolean holdsAdmission(Workload wl) {
+    return StatusConditions.hasQuotaReserved(wl)
+        && StatusConditions.isTrue(wl, StatusConditions.ADMITTED)
+        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
+        && !StatusConditions.isFinished(wl);
+  }
+
+  /**
+   * Whether the stored owner is suspended with no pod left (and, if asked, no start time): checked
+   * before its Workload's quota is given back, because the informer's copy of the owner can lag
+   * Berth's own last write to it (a start whose event has not come back yet reads as still
+   * suspended), and quota given back while its pods run is quota another workload takes twice.
+   */
+  private boolean stoppedLive(KubernetesClient client, T owner, boolean withoutStartTime) {
+    T live = client.resource(owner).get();
+    return live != null
+        && integration.isSuspended(live)
+        && integration.activePods(live) == 0
+        && !(withoutStartTime && integration.hasStartTime(live));
   }
 
   private T withEmptyAnnotations(T owner) {

@@ -6,6 +6,7 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.operator.admission.CheckBackoffs;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -32,7 +33,7 @@ import java.util.stream.Collectors;
  */
 @ControllerConfiguration(
     name = "provisioning-admission-checks",
-    informer = @Informer(itemStore = LeanItemStore.class))
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class))
 public final class ProvisioningAdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
   static final String BY_CONFIG = "provisioning-config";
   private final CheckBackoffs backoffs;
@@ -56,6 +57,7 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
     var configuration =
         InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, AdmissionCheck.class)
             .withItemStore(new LeanItemStore<>())
+            .withInformerListLimit(Informers.LIST_LIMIT)
             .withSecondaryToPrimaryMapper(
                 config ->
                     context

@@ -3,6 +3,7 @@ package dev.berth.operator.provisioning;
 import dev.berth.api.v1beta1.AdmissionCheck;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
 @ControllerConfiguration(
     name = "provisioning-requests",
     generationAwareEventProcessing = false,
-    informer = @Informer(itemStore = LeanItemStore.class))
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class))
 public final class ProvisioningRequestReconciler implements Reconciler<Workload> {
   static final String BY_CHECK = "admission-check";
   private final ProvisioningCheck check;
@@ -57,6 +58,7 @@ public final class ProvisioningRequestReconciler implements Reconciler<Workload>
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(ProvisioningRequest.class, Workload.class)
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(Informers.LIST_LIMIT)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Workload.class, false))
                 .build(),
             context);
@@ -64,6 +66,7 @@ public final class ProvisioningRequestReconciler implements Reconciler<Workload>
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(AdmissionCheck.class, Workload.class)
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(Informers.LIST_LIMIT)
                 .withSecondaryToPrimaryMapper(ac -> listing(workloads, ac.getMetadata().getName()))
                 .build(),
             context);
@@ -71,6 +74,7 @@ public final class ProvisioningRequestReconciler implements Reconciler<Workload>
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(ProvisioningRequestConfig.class, Workload.class)
                 .withItemStore(new LeanItemStore<>())
+                .withInformerListLimit(Informers.LIST_LIMIT)
                 .withSecondaryToPrimaryMapper(
                     config ->
                         checks

@@ -1,6 +1,7 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.WorkloadLifecycle;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -17,7 +18,11 @@ import java.util.List;
 @ControllerConfiguration(
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false,
-    informer = @Informer(labelSelector = Berth.QUEUE_NAME_LABEL, itemStore = LeanItemStore.class))
+    informer =
+        @Informer(
+            informerListLimit = Informers.LIST_LIMIT,
+            labelSelector = Berth.QUEUE_NAME_LABEL,
+            itemStore = LeanItemStore.class))
 public final class JobReconciler implements Reconciler<Job> {
   private final WorkloadLifecycle<Job> lifecycle;
 

@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.InformerCaches;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
@@ -26,7 +27,11 @@ import java.util.List;
 @ControllerConfiguration(
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false,
-    informer = @Informer(labelSelector = Berth.QUEUE_NAME_LABEL, itemStore = LeanItemStore.class))
+    informer =
+        @Informer(
+            informerListLimit = Informers.LIST_LIMIT,
+            labelSelector = Berth.QUEUE_NAME_LABEL,
+            itemStore = LeanItemStore.class))
 public final class JobSetReconciler implements Reconciler<JobSet> {
   /**
    * The child-Job informer's index by {@code namespace/jobset-name} (their JobSet label), so that
@@ -54,6 +59,7 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
     var childJobs =
         InformerEventSourceConfiguration.from(Job.class, JobSet.class)
             .withItemStore(new LeanItemStore<>())
+            .withInformerListLimit(Informers.LIST_LIMIT)
             .withName("jobset-child-jobs")
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(JobSet.class, false))
             .withLabelSelector(JobSetAdapter.JOBSET_NAME_LABEL)

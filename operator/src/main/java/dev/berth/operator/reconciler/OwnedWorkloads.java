@@ -2,6 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -20,6 +21,7 @@ final class OwnedWorkloads {
     var configuration =
         InformerEventSourceConfiguration.from(Workload.class, ownerType)
             .withItemStore(new LeanItemStore<>())
+            .withInformerListLimit(Informers.LIST_LIMIT)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
             .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
             .build();

@@ -1,6 +1,7 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.PriorityResolver;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -11,7 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /** Keeps the priority values that new Workloads get. */
 @ControllerConfiguration(
-    informer = @Informer(itemStore = LeanItemStore.class),
+    informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
     triggerReconcilerOnAllEvents = true,
     generationAwareEventProcessing = false)
 public final class WorkloadPriorityClassReconciler implements Reconciler<WorkloadPriorityClass> {

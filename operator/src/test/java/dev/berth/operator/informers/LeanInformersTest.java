@@ -71,6 +71,53 @@ class LeanInformersTest {
                 }
               });
 
+  /** A limit makes the first list a consistent read, not the watch cache's (see Informers). */
+  @ArchTest
+  static final ArchRule everyReconcilersInformerListsWithALimit =
+      classes()
+          .that()
+          .areAnnotatedWith(ControllerConfiguration.class)
+          .should(
+              new ArchCondition<JavaClass>("set @Informer(informerListLimit)") {
+                @Override
+                public void check(JavaClass reconciler, ConditionEvents events) {
+                  long limit =
+                      reconciler
+                          .reflect()
+                          .getAnnotation(ControllerConfiguration.class)
+                          .informer()
+                          .informerListLimit();
+                  events.add(
+                      new SimpleConditionEvent(
+                          reconciler,
+                          limit == Informers.LIST_LIMIT,
+                          reconciler.getName() + "'s informer lists with limit " + limit));
+                }
+              });
+
+  @ArchTest
+  static final ArchRule everySecondaryInformerListsWithALimit =
+      codeUnits()
+          .that(callInformerEventSourceConfigurationFrom())
+          .should(
+              new ArchCondition<JavaCodeUnit>("give the builder a list limit") {
+                @Override
+                public void check(JavaCodeUnit method, ConditionEvents events) {
+                  long from = calls(method, "from");
+                  long limits = calls(method, "withInformerListLimit");
+                  events.add(
+                      new SimpleConditionEvent(
+                          method,
+                          limits >= from,
+                          method.getFullName()
+                              + " builds "
+                              + from
+                              + " informer configuration(s) and sets "
+                              + limits
+                              + " list limit(s)"));
+                }
+              });
+
   private static com.tngtech.archunit.base.DescribedPredicate<JavaCodeUnit>
       callInformerEventSourceConfigurationFrom() {
     return com.tngtech.archunit.base.DescribedPredicate.describe(

@@ -16,7 +16,9 @@ import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.PodResource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,8 +26,10 @@ import java.util.Set;
  * every {@code client.resource(object).create()/update()/updateStatus()/delete()} is recorded with
  * the object as it was sent, and answered with that object. Nothing is stored: a step's effect on
  * the real API server (and the event it causes) is the end-to-end suite's to test. The one read it
- * answers is a list of pods by label (eviction counts a Job's pods live): the pods set with {@link
- * #livePods}, whatever the namespace and labels.
+ * answers are a list of pods by label (eviction counts a Job's pods live): the pods set with {@link
+ * #livePods}, whatever the namespace and labels; and a {@code get} of an object (a step checks the
+ * stored object before it starts an owner or gives quota back): the version set with {@link
+ * #stored}, else the object itself, as when the informer's copy is the latest.
  */
 @SuppressWarnings("unchecked") // mocks of the client's generic DSL types
 final class RecordedWrites {
@@ -41,6 +45,7 @@ final class RecordedWrites {
 
   private final List<Write> writes = new ArrayList<>();
   private List<Pod> livePods = List.of();
+  private final Map<String, HasMetadata> stored = new HashMap<>();
   private final KubernetesClient client = mock(KubernetesClient.class, RETURNS_DEEP_STUBS);
 
   RecordedWrites() {
@@ -62,6 +67,15 @@ final class RecordedWrites {
     livePods = List.of(pods);
   }
 
+  /** The version a {@code get} of this object's kind and name answers with from now on. */
+  void stored(HasMetadata object) {
+    stored.put(key(object), object);
+  }
+
+  private static String key(HasMetadata object) {
+    return object.getKind() + "/" + object.getMetadata().getName();
+  }
+
   KubernetesClient client() {
     return client;
   }
@@ -73,6 +87,9 @@ final class RecordedWrites {
           String verb = call.getMethod().getName();
           if ("toString".equals(verb)) {
             return "resource(" + object.getMetadata().getName() + ")";
+          }
+          if ("get".equals(verb) && call.getArguments().length == 0) {
+            return stored.getOrDefault(key(object), object);
           }
           if (!VERBS.contains(verb) || call.getArguments().length > 0) {
             throw new UnsupportedOperationException("not a write this stand-in records: " + verb);

@@ -141,6 +141,44 @@ class WorkloadLifecycleTest {
   }
 
   @Test
+  void aJobIsStartedOnlyIfItsStoredWorkloadStillHoldsTheAdmission() {
+    Job job = train().build();
+    Workload cached = workloadOf(job, status().admitted("cq", "h100", T0));
+    // The informer's copy lags: the stored Workload was preempted and its quota given back.
+    Workload released = workloadOf(job, status().evicted("Preempted", T1));
+    released.getMetadata().setResourceVersion("9");
+    api.stored(released);
+    noWrite(job, cached);
+
+    // Stored as admitted again, on another flavor: started on what is stored.
+    Workload readmitted = workloadOf(job, status().admitted("cq", "a100", T1));
+    readmitted.getMetadata().setResourceVersion("11");
+    api.stored(readmitted);
+    Job started = onlyWrite(job, cached).as(Job.class);
+    assertThat(started.getSpec().getSuspend()).isFalse();
+    assertThat(started.getSpec().getTemplate().getSpec().getNodeSelector())
+        .containsEntry("gpu.product", "a100");
+  }
+
+  @Test
+  void quotaIsGivenBackOnlyIfTheStoredJobIsStopped() {
+    Job original = train().build();
+    Workload evicted =
+        workloadOf(
+            original,
+            status().admitted("cq", "h100", T0).evicted("Preempted", T1).requeueState(1, T1));
+    // The informer's copy reads suspended with no pod, but Berth's own start of it, not yet seen
+    // in the informer, is what is stored: its pods run, and the quota must stay.
+    api.stored(
+        adapter.admitted(
+            original, workloadOf(original, status().admitted("cq", "h100", T0)), FLAVORS));
+    noWrite(original, evicted);
+
+    api.stored(original);
+    assertThat(onlyWrite(original, evicted).verb()).isEqualTo("updateStatus");
+  }
+
+  @Test
   void quotaReservedButChecksNotReadyDoesNotStartTheJob() {
     Job job = train().build();
     noWrite(job, workloadOf(job, status().reserved("cq", "h100", T0)));
