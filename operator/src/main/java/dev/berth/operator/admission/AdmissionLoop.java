@@ -1,5 +1,6 @@
 package dev.berth.operator.admission;
 
+import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
 import java.time.Duration;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -65,6 +67,12 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private int failures;
 
+  /**
+   * The newest version of each Workload, by uid, whose observation waits in the inbox: a newer one
+   * replaces it there rather than queue behind it (see {@link #submitWorkload}).
+   */
+  private final ConcurrentHashMap<String, Workload> newestWorkloads = new ConcurrentHashMap<>();
+
   private record Observation(Consumer<ClusterState> apply, CompletableFuture<Void> decided) {}
 
   /** Observations decided on by a cycle whose writes (up to {@code mark}) are still out. */
@@ -102,6 +110,36 @@ public final class AdmissionLoop implements AutoCloseable {
     CompletableFuture<Void> decided = new CompletableFuture<>();
     inbox.add(new Observation(observation, decided));
     return decided;
+  }
+
+  /**
+   * Queue a Workload's version for the engine. While an earlier version of the same Workload still
+   * waits in the inbox, this one takes its place there instead of queueing behind it: the engine
+   * only needs the newest, and a loop that lags a busy API server would otherwise hold a copy of
+   * every version (about four a Workload: created, pending, admitted, finished), the bulk of the
+   * operator's heap at scale. Only the order of a Workload's versions among other objects' changes
+   * moves, and the informers give no such order anyway (each kind is its own watch).
+   */
+  public void submitWorkload(String uid, Workload version) {
+    if (newestWorkloads.put(uid, version) == null) {
+      submit(
+          state -> {
+            Workload newest = newestWorkloads.remove(uid);
+            if (newest != null) {
+              state.workload(newest);
+            }
+          });
+    }
+  }
+
+  /** Observations waiting for the loop. */
+  int inboxSize() {
+    return inbox.size();
+  }
+
+  /** Versions held by {@link #submitWorkload} for the inbox: at most one per Workload. */
+  int queuedWorkloads() {
+    return newestWorkloads.size();
   }
 
   /** Ask for a cycle without a new observation (e.g. after a write failed and was rolled back). */

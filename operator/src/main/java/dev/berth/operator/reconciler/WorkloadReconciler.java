@@ -49,9 +49,8 @@ public final class WorkloadReconciler implements Reconciler<Workload> {
     if (context.isPrimaryResourceDeleted()) {
       loop.submit(state -> state.workloadDeleted(uid));
     } else {
-      Workload copy = Finalizers.copy(workload);
       if (check.accepts(workload, BerthValidators.workload(workload))) {
-        loop.submit(state -> state.workload(copy));
+        loop.submitWorkload(uid, Finalizers.copy(workload));
       }
     }
     return UpdateControl.noUpdate();

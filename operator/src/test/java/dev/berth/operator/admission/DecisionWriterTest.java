@@ -355,15 +355,49 @@ class DecisionWriterTest {
 
   // Stopping: the loop around this writer, closed while a write is on the wire.
 
+  @Test
+  void aWorkloadsVersionsWaitingForTheLoopAreOneObservationOfTheNewest() throws Exception {
+    AdmissionLoop loop = unstartedLoop();
+    // Far over the queue's quota: it stays pending whatever the engine decides.
+    Workload first = ClusterStateFaultsTest.pending("w", 0, "1000");
+    Workload second = ClusterStateFaultsTest.pending("w", 1, "1000");
+    Workload third = ClusterStateFaultsTest.pending("w", 2, "1000");
+    loop.submitWorkload("w", first);
+    loop.submitWorkload("w", second);
+    loop.submitWorkload("w", third);
+    loop.submitWorkload("other", ClusterStateFaultsTest.pending("other", 0, "1000"));
+
+    assertThat(loop.inboxSize()).as("one observation per Workload").isEqualTo(2);
+    assertThat(loop.queuedWorkloads()).isEqualTo(2);
+
+    loop.start();
+    try {
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> loop.queuedWorkloads() == 0 && state.latestWorkload("w").isPresent());
+      assertThat(state.latestWorkload("w").orElseThrow().getSpec().priority).isEqualTo(2);
+      // Taken by the loop: the next version queues anew.
+      loop.submitWorkload("w", ClusterStateFaultsTest.pending("w", 3, "1000"));
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> state.latestWorkload("w").orElseThrow().getSpec().priority == 3);
+    } finally {
+      loop.close();
+    }
+  }
+
   /** The loop, on caches that have synced with nothing in them (the state is fed directly). */
   private AdmissionLoop loop() throws InterruptedException {
+    return unstartedLoop().start();
+  }
+
+  private AdmissionLoop unstartedLoop() throws InterruptedException {
     dev.berth.operator.informers.InformerCaches caches =
         mock(dev.berth.operator.informers.InformerCaches.class);
     when(caches.awaitSynced(any())).thenReturn(true);
     when(caches.isSynced()).thenReturn(true);
     when(caches.list(any())).thenReturn(List.of());
-    return new AdmissionLoop(state.engine(), state, new Bootstrap(caches, (o, e) -> true), writer)
-        .start();
+    return new AdmissionLoop(state.engine(), state, new Bootstrap(caches, (o, e) -> true), writer);
   }
 
   /** A running loop whose admission of "w" is on the wire, its reply held until {@code release}. */
