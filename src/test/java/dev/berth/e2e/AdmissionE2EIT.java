@@ -113,7 +113,10 @@ class AdmissionE2EIT {
                       "berth_cluster_queue_resource_usage{cluster_queue=\"basic-cq\",cohort=\"\",flavor=\"basic-flavor\",resource=\"cpu\"} 4.0")
                   .contains(
                       "berth_quota_reserved_wait_time_seconds_count{cluster_queue=\"basic-cq\"} 3")
-                  .contains("berth_admission_cycle_duration_seconds_count");
+                  .contains("berth_admission_cycle_duration_seconds_count")
+                  // The JVM's own, to size the heap by (docs/helm.md#memory).
+                  .contains("jvm_memory_used_bytes{area=\"heap\"")
+                  .contains("jvm_gc_memory_allocated_bytes_total");
             });
     assertThat(http("/healthz")).isEqualTo("ok\n");
     assertThat(http("/readyz")).isEqualTo("ok\n");

@@ -67,6 +67,8 @@ import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -88,6 +90,10 @@ public final class BerthOperator implements AutoCloseable {
   private final InformerSync informerSync;
   private final MetricsServer metrics;
   private final PrometheusMeterRegistry registry;
+
+  /** Closed with the operator: it listens to the JVM's collectors. */
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
   private final WebhookRuntime webhooks;
   private final IntegrationWatch jobSetWatch;
   private final IntegrationWatch provisioningWatch;
@@ -118,6 +124,11 @@ public final class BerthOperator implements AutoCloseable {
       throws IOException {
     Clock clock = Clock.systemUTC();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // The JVM's heap and collector: a heap too small for the cluster shows as collection time
+    // growing (jvm_gc_pause_seconds) long before it runs out, while admission slows for no
+    // visible reason otherwise (docs/helm.md#memory).
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
     ClusterState state =
         new ClusterState(
                 config.fairSharing()
@@ -500,6 +511,7 @@ public final class BerthOperator implements AutoCloseable {
       webhooks.close();
     }
     metrics.close();
+    gcMetrics.close();
     synchronized (this) {
       if (https != null) {
         https.close();
