@@ -25,94 +25,56 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
     importOptions = ImportOption.DoNotIncludeTests.class)
 class LeanInformersTest {
 
+  /**
+   * Lean, and listing with a limit: a limit also makes the first list a consistent read, not the
+   * watch cache's (see Informers).
+   */
   @ArchTest
-  static final ArchRule everyReconcilersInformerIsLean =
+  static final ArchRule everyReconcilersInformerIsLeanAndListsWithALimit =
       classes()
           .that()
           .areAnnotatedWith(ControllerConfiguration.class)
           .should(
-              new ArchCondition<JavaClass>("name LeanItemStore as @Informer(itemStore)") {
+              new ArchCondition<JavaClass>(
+                  "name LeanItemStore as @Informer(itemStore) and set its informerListLimit") {
                 @Override
                 public void check(JavaClass reconciler, ConditionEvents events) {
-                  Class<?> store =
-                      reconciler
-                          .reflect()
-                          .getAnnotation(ControllerConfiguration.class)
-                          .informer()
-                          .itemStore();
+                  var informer =
+                      reconciler.reflect().getAnnotation(ControllerConfiguration.class).informer();
                   events.add(
                       new SimpleConditionEvent(
                           reconciler,
-                          store == LeanItemStore.class,
-                          reconciler.getName() + "'s informer stores in " + store.getName()));
+                          informer.itemStore() == LeanItemStore.class
+                              && informer.informerListLimit() == Informers.LIST_LIMIT,
+                          reconciler.getName()
+                              + "'s informer stores in "
+                              + informer.itemStore().getName()
+                              + " and lists with limit "
+                              + informer.informerListLimit()));
                 }
               });
 
   @ArchTest
-  static final ArchRule everySecondaryInformerIsLean =
+  static final ArchRule everySecondaryInformerIsLeanAndListsWithALimit =
       codeUnits()
           .that(callInformerEventSourceConfigurationFrom())
           .should(
-              new ArchCondition<JavaCodeUnit>("give the builder a LeanItemStore") {
+              new ArchCondition<JavaCodeUnit>("give the builder a LeanItemStore and a list limit") {
                 @Override
                 public void check(JavaCodeUnit method, ConditionEvents events) {
                   long from = calls(method, "from");
                   long stores = calls(method, "withItemStore");
+                  long limits = calls(method, "withInformerListLimit");
                   events.add(
                       new SimpleConditionEvent(
                           method,
-                          stores >= from && constructsLeanItemStore(method),
+                          stores >= from && limits >= from && constructsLeanItemStore(method),
                           method.getFullName()
                               + " builds "
                               + from
                               + " informer configuration(s) and sets "
                               + stores
-                              + " LeanItemStore(s)"));
-                }
-              });
-
-  /** A limit makes the first list a consistent read, not the watch cache's (see Informers). */
-  @ArchTest
-  static final ArchRule everyReconcilersInformerListsWithALimit =
-      classes()
-          .that()
-          .areAnnotatedWith(ControllerConfiguration.class)
-          .should(
-              new ArchCondition<JavaClass>("set @Informer(informerListLimit)") {
-                @Override
-                public void check(JavaClass reconciler, ConditionEvents events) {
-                  long limit =
-                      reconciler
-                          .reflect()
-                          .getAnnotation(ControllerConfiguration.class)
-                          .informer()
-                          .informerListLimit();
-                  events.add(
-                      new SimpleConditionEvent(
-                          reconciler,
-                          limit == Informers.LIST_LIMIT,
-                          reconciler.getName() + "'s informer lists with limit " + limit));
-                }
-              });
-
-  @ArchTest
-  static final ArchRule everySecondaryInformerListsWithALimit =
-      codeUnits()
-          .that(callInformerEventSourceConfigurationFrom())
-          .should(
-              new ArchCondition<JavaCodeUnit>("give the builder a list limit") {
-                @Override
-                public void check(JavaCodeUnit method, ConditionEvents events) {
-                  long from = calls(method, "from");
-                  long limits = calls(method, "withInformerListLimit");
-                  events.add(
-                      new SimpleConditionEvent(
-                          method,
-                          limits >= from,
-                          method.getFullName()
-                              + " builds "
-                              + from
-                              + " informer configuration(s) and sets "
+                              + " LeanItemStore(s) and "
                               + limits
                               + " list limit(s)"));
                 }

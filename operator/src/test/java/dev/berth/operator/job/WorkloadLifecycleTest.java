@@ -74,6 +74,12 @@ class WorkloadLifecycleTest {
     return wl;
   }
 
+  /** The Workload of {@code job}, admitted at T0 and preempted at T1 (quota still held). */
+  private Workload preempted(Job job) {
+    return workloadOf(
+        job, status().admitted("cq", "h100", T0).evicted("Preempted", T1).requeueState(1, T1));
+  }
+
   private static Workloads status() {
     return Workloads.named("status");
   }
@@ -163,10 +169,7 @@ class WorkloadLifecycleTest {
   @Test
   void quotaIsGivenBackOnlyIfTheStoredJobIsStopped() {
     Job original = train().build();
-    Workload evicted =
-        workloadOf(
-            original,
-            status().admitted("cq", "h100", T0).evicted("Preempted", T1).requeueState(1, T1));
+    Workload evicted = preempted(original);
     // The informer's copy reads suspended with no pod, but Berth's own start of it, not yet seen
     // in the informer, is what is stored: its pods run, and the quota must stay.
     api.stored(
@@ -227,10 +230,7 @@ class WorkloadLifecycleTest {
   @Test
   void evictionIsSuspendThenRestoreThenReleaseTheQuota() {
     Job original = train().build();
-    Workload evicted =
-        workloadOf(
-            original,
-            status().admitted("cq", "h100", T0).evicted("Preempted", T1).requeueState(1, T1));
+    Workload evicted = preempted(original);
 
     // Running on its flavor: suspended first.
     Job running =
