@@ -111,6 +111,8 @@ public final class InformerSync {
           lastReport = System.nanoTime();
           log.info("still waiting for the first list of {}", waiting);
         }
+        // A poll interval, not a stand-in for a condition: the condition is the health check above,
+        // and JOSDK 5.2.3 offers no callback for an informer's first list done.
         Thread.sleep(200);
       }
     } catch (InterruptedException e) {
