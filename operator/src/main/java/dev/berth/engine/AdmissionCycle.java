@@ -84,6 +84,7 @@ final class AdmissionCycle {
   CycleResult run(long now) {
     // 2. snapshot: the tree must be current before anything reads it.
     quota.ensureTree();
+    pending.unparkLookAgain();
     if (!pending.hasDirty() || quota.podsReady().blocker().isPresent()) {
       // Nothing happened, or blocked: the queues stay dirty and are looked at once the blocker is
       // ready or gone.
@@ -269,11 +270,20 @@ final class AdmissionCycle {
             quota.flavorResources(),
             admittedThisCycle);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
+    if (ctx.leftOutFreshAdmissions()) {
+      // Workloads admitted in this cycle are no candidates; look again next cycle, when they are.
+      // Victims found without them are not taken either: the planner would have chosen one of
+      // them first where it ranks first (a lower priority), and the victims it chose instead
+      // could include the very workload that evicted this one.
+      pending.lookAgainNextCycle(e.queue);
+      return victims.isEmpty()
+          ? explain(e)
+          : Explanation.withSuffix(
+              PendingReason.WaitingForQuota,
+              e.assignment.explanation(),
+              "; preemption waits one cycle for the workloads admitted in this one");
+    }
     if (victims.isEmpty()) {
-      if (ctx.leftOutFreshAdmissions()) {
-        // Workloads admitted in this cycle are no candidates; look again next cycle.
-        pending.markDirty(e.queue);
-      }
       return explain(e);
     }
     for (PreemptionPlanner.Victim v : victims) {

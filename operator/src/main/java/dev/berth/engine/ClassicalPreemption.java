@@ -30,9 +30,10 @@ import java.util.List;
  *
  * Each attempt removes candidates from the quota tree one by one until the preemptor fits, then
  * gives back every victim it can do without (newest taken first), so no victim is needless, and
- * restores the tree. Because a preemptor either stays within its nominal quota or only takes
- * strictly lower priorities (or newer equal priorities from its own queue), a victim can never
- * preempt its preemptor back.
+ * restores the tree. A preemptor that borrows takes from another queue only what that queue
+ * borrows, never its nominal quota. A victim can still take quota back from its preemptor's queue
+ * once that queue borrows (a reclamation within its own nominal quota), but preemption settles: it
+ * does not go round.
  */
 public final class ClassicalPreemption implements PreemptionPlanner {
 
@@ -241,9 +242,12 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     List<AdmittedWorkload> taken = new ArrayList<>();
     boolean fits = false;
     for (AdmittedWorkload w : candidates) {
-      if (!w.clusterQueue.equals(own.name)
-          && !borrowsOnNeeded(ctx.queue(w.clusterQueue).node, w, frs, needed)) {
-        continue;
+      if (!w.clusterQueue.equals(own.name)) {
+        QuotaNode theirs = ctx.queue(w.clusterQueue).node;
+        if (!borrowsOnNeeded(theirs, w, frs, needed)
+            || (allowBorrowing && !staysAtNominal(theirs, w, frs, needed))) {
+          continue;
+        }
       }
       SimulatedRemoval.remove(ctx, w);
       taken.add(w);
@@ -259,6 +263,24 @@ public final class ClassicalPreemption implements PreemptionPlanner {
           SimulatedRemoval.IndexedCheck.of(() -> fits(own.node, frs, need, allowBorrowing)));
     }
     return SimulatedRemoval.restoreAndName(ctx, taken, own.name, cohortReason, fits);
+  }
+
+  /**
+   * Whether taking w leaves its queue at or above its nominal quota on every needed
+   * flavor-resource: a preemptor that borrows takes only what other queues borrow, never their
+   * nominal quota. Otherwise the victim's queue, back under its nominal quota, reclaims from the
+   * preemptor's queue, which borrows, and the three can go round for ever (found by
+   * PreemptionProperties: in-queue preemption with borrowing, reclaim while borrowing, reclamation,
+   * and again).
+   */
+  private static boolean staysAtNominal(
+      QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
+    for (int i = 0; i < frs.length; i++) {
+      if (needed[i] && node.usage(frs[i]) - amountOf(w, frs[i]) < node.nominal(frs[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean borrowsOnNeeded(

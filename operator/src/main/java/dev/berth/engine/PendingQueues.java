@@ -45,6 +45,8 @@ final class PendingQueues implements QuotaStore.Events {
   /** ClusterQueues whose head waits for topology capacity: woken when nodes or pods free some. */
   private final Set<ClusterQueueState> topologyWaiters = new LinkedHashSet<>();
 
+  private final Set<ClusterQueueState> lookAgain = new LinkedHashSet<>();
+
   PendingQueues(QuotaStore quota) {
     this.quota = quota;
     quota.listen(this);
@@ -324,6 +326,25 @@ final class PendingQueues implements QuotaStore.Events {
       wakeLists.get(cq.node.treeIndex()).add(cq);
       cq.waking = true;
     }
+  }
+
+  /**
+   * Its head's preemption waits for this cycle's admissions to become candidates: it competes again
+   * at the start of the next cycle. (An admission is written, and the write's result brings the
+   * operator's next cycle.)
+   */
+  void lookAgainNextCycle(ClusterQueueState cq) {
+    lookAgain.add(cq);
+  }
+
+  /** At the start of a cycle: the heads that waited for the previous cycle's admissions. */
+  void unparkLookAgain() {
+    for (ClusterQueueState cq : lookAgain) {
+      cq.blocked = false;
+      cq.queue.unparkAll();
+      markDirty(cq);
+    }
+    lookAgain.clear();
   }
 
   /** Its head waits for node capacity: it looks again when nodes or pods free some. */
