@@ -339,12 +339,7 @@ final class PendingQueues implements QuotaStore.Events {
 
   /** At the start of a cycle: the heads that waited for the previous cycle's admissions. */
   void unparkLookAgain() {
-    for (ClusterQueueState cq : lookAgain) {
-      cq.blocked = false;
-      cq.queue.unparkAll();
-      markDirty(cq);
-    }
-    lookAgain.clear();
+    wakeAll(lookAgain);
   }
 
   /** Its head waits for node capacity: it looks again when nodes or pods free some. */
@@ -371,12 +366,17 @@ final class PendingQueues implements QuotaStore.Events {
 
   /** Node capacity was freed: heads that waited for a topology placement look again. */
   void wakeTopologyWaiters() {
-    for (ClusterQueueState cq : topologyWaiters) {
+    wakeAll(topologyWaiters);
+  }
+
+  /** The queues' parked heads compete again in the next cycle; the set starts empty again. */
+  private void wakeAll(Set<ClusterQueueState> waiting) {
+    for (ClusterQueueState cq : waiting) {
       cq.blocked = false;
       cq.queue.unparkAll();
       markDirty(cq);
     }
-    topologyWaiters.clear();
+    waiting.clear();
   }
 
   @Override
