@@ -32,6 +32,7 @@ import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.From;
 import net.jqwik.api.Property;
@@ -212,6 +213,93 @@ class PreemptionProperties {
     assertThat(quietCycles).as("preemption settles on a stable input").isEqualTo(3);
     Statistics.label("preemptions")
         .collect(pairs.isEmpty() ? "none" : pairs.size() < 3 ? "1-2" : "3+");
+  }
+
+  /**
+   * The shrunk sample of seed 5553114057537465590: w002, back in cq1 under its nominal quota,
+   * reclaims from cq0 in the cycle in which cq0's lowest-priority workload w003 is admitted. It
+   * waits one cycle and takes w003, not w004 (which evicted it).
+   */
+  @Example
+  void aReclaimWaitsForTheCyclesAdmissionsAndTakesTheLowestPriority() {
+    Cluster c =
+        new Cluster(
+            List.of(
+                new QueueConfig(
+                    2,
+                    null,
+                    WithinClusterQueue.LowerPriority,
+                    ReclaimWithinCohort.LowerPriority,
+                    BorrowWithinCohort.Never,
+                    null),
+                new QueueConfig(
+                    2,
+                    null,
+                    WithinClusterQueue.LowerPriority,
+                    ReclaimWithinCohort.Any,
+                    BorrowWithinCohort.Never,
+                    null)),
+            List.of(new Job(0, 0, 1), new Job(1, 0, 2), new Job(1, 0, 1)));
+    List.of(new Job(0, 2, 2), new Job(0, 3, 1), new Job(0, 3, 3), new Job(1, 2, 1))
+        .forEach(c::submit);
+    List<String> evictions = settle(c);
+    assertThat(evictions)
+        .contains("w004>w002", "w003>w000", "w002>w003")
+        .doesNotContain("w002>w004");
+  }
+
+  /**
+   * A loop the property found: w008 preempts in cq1 and borrows, w004 reclaims while borrowing and
+   * took cq1 below nominal, w003 reclaims that from cq0, and again. A borrowing preemptor now
+   * leaves other queues at their nominal quota, and it settles.
+   */
+  @Example
+  void aBorrowingPreemptorLeavesOtherQueuesAtNominalAndPreemptionSettles() {
+    Cluster c =
+        new Cluster(
+            List.of(
+                new QueueConfig(
+                    6,
+                    null,
+                    WithinClusterQueue.Never,
+                    ReclaimWithinCohort.LowerPriority,
+                    BorrowWithinCohort.LowerPriority,
+                    null),
+                new QueueConfig(
+                    4,
+                    null,
+                    WithinClusterQueue.LowerPriority,
+                    ReclaimWithinCohort.Any,
+                    BorrowWithinCohort.Never,
+                    null)),
+            List.of(new Job(0, 0, 1), new Job(0, 0, 2), new Job(0, 3, 1), new Job(1, 0, 2)));
+    List.of(
+            new Job(0, 3, 3),
+            new Job(0, 4, 1),
+            new Job(0, 4, 2),
+            new Job(1, 2, 1),
+            new Job(1, 2, 3),
+            new Job(1, 3, 1))
+        .forEach(c::submit);
+    List<String> evictions = settle(c);
+    assertThat(evictions).doesNotHaveDuplicates();
+  }
+
+  /** Cycles until three pass without an eviction; the evictions as preemptor>victim, in order. */
+  private static List<String> settle(Cluster c) {
+    List<String> out = new ArrayList<>();
+    int quiet = 0;
+    for (int i = 0; i < 60 && quiet < 3; i++) {
+      CycleResult r = c.engine.runCycle(c.now += 10);
+      c.checkQuota();
+      quiet = r.evictions().isEmpty() ? quiet + 1 : 0;
+      for (Eviction e : r.evictions()) {
+        out.add(e.preemptorUid() + ">" + e.workloadUid());
+        c.engine.workloadEvicted(e.workloadUid(), c.now += 1);
+      }
+    }
+    assertThat(quiet).as("preemption settles").isEqualTo(3);
+    return out;
   }
 
   /** One step of a random stream: 0-2 submit, 3-4 cycle, 5 finish, 6 delete pending, 7 rollback. */
