@@ -15,6 +15,8 @@ import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
+import dev.berth.operator.informers.SharedLeanItemStore;
+import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
@@ -129,11 +131,14 @@ public final class BerthOperator implements AutoCloseable {
     // visible reason otherwise (docs/helm.md#memory).
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
+    // One instance of each Workload version between the informers and the loop's state.
+    SharedVersions versions = new SharedVersions();
     ClusterState state =
         new ClusterState(
                 config.fairSharing()
                     ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
-                    : new AdmissionEngine())
+                    : new AdmissionEngine(),
+                versions)
             .waitForPodsReady(config.waitForPodsReady());
     events = new EventRecorder(client);
     SpecCheck check = new SpecCheck(events);
@@ -235,7 +240,8 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new AdmissionCheckReconciler(loop, caches, check));
     operator.register(new NamespaceReconciler(loop, caches));
     operator.register(new WorkloadPriorityClassReconciler(priorities));
-    operator.register(new WorkloadReconciler(loop, caches, check));
+    operator.register(
+        new WorkloadReconciler(loop, caches, check), SharedLeanItemStore.primary(versions));
     // Topology-aware placement: node capacity, pods bound to nodes, and the gates of placed pods.
     operator.register(new TopologyReconciler(loop, caches));
     operator.register(new NodeReconciler(loop, caches));
@@ -252,7 +258,8 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(
         new JobReconciler(
             new WorkloadLifecycle<>(
-                new JobAdapter(), priorities, flavors, events, clock, podsReady)));
+                new JobAdapter(), priorities, flavors, events, clock, podsReady),
+            versions));
     // The JobSet integration switches itself on when the JobSet CRD is installed.
     if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
         != null) {
@@ -271,7 +278,8 @@ public final class BerthOperator implements AutoCloseable {
                   events,
                   clock,
                   podsReady),
-              caches));
+              caches,
+              versions));
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {
@@ -290,7 +298,8 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock));
     if (requestCrd) {
       operator.register(
-          new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)));
+          new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)),
+          SharedLeanItemStore.primary(versions));
       provisioningWatch = null;
     } else {
       log.info(

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * replicatedJobsStatus and marks the JobSet Completed once every child Job is Complete, or Failed
  * once one fails. No failure policy, success policy or startup order.
  */
-final class JobSetStandIn implements AutoCloseable {
+public final class JobSetStandIn implements AutoCloseable {
   static final String JOBSET_NAME = "jobset.sigs.k8s.io/jobset-name";
   static final String REPLICATED_JOB = "jobset.sigs.k8s.io/replicatedjob-name";
 
@@ -70,7 +70,7 @@ final class JobSetStandIn implements AutoCloseable {
                             job.getMetadata().getLabels().get(JOBSET_NAME))));
   }
 
-  static JobSetStandIn start(KubernetesClient client) {
+  public static JobSetStandIn start(KubernetesClient client) {
     return new JobSetStandIn(client);
   }
 

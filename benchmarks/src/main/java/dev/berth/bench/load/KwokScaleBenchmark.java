@@ -53,13 +53,15 @@ import java.util.concurrent.TimeUnit;
  * {@code controlPlaneQps} (burst twice that; defaults 20/30 and 50/100), {@code jobSyncs} Job
  * controller workers (default 5: at 5, on this loaded machine, the floor ran 2.7 pods a second, the
  * workers waiting on their requests in turn) and a Node grace period of {@code nodeGraceSeconds}
- * (default 50 s: KWOK renews a thousand Leases late when the machine is busy). KWOK's client has no
- * rate limit. Berth's own client is as the operator configures it.
+ * (default 50 s: KWOK renews a thousand Leases late when the machine is busy), and {@code
+ * kwokWorkers} for KWOK's pod stages, Node stages and Node Leases (default 4 each: at 10,000 Jobs
+ * bound pods waited minutes for KWOK to start them, holding their quota). KWOK's client has no rate
+ * limit. Berth's own client is as the operator configures it.
  *
  * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000), {@code
  * runSeconds} (30), {@code mode} (both | berth | floor), {@code controlPlaneQps} (200), {@code
- * jobSyncs} (50), {@code nodeGraceSeconds} (300), {@code operator.jvm} ("-Xmx768m"), {@code
- * berth.repo} ("."), {@code timeoutSeconds} (3600).
+ * jobSyncs} (50), {@code nodeGraceSeconds} (300), {@code kwokWorkers} (50), {@code operator.jvm}
+ * ("-Xmx768m"), {@code berth.repo} ("."), {@code timeoutSeconds} (3600).
  *
  * <p>Every process it starts (etcd, kube-apiserver, the control plane, the operator) is its child
  * and is stopped when it ends, however it ends short of SIGKILL: a shutdown hook stops any that a
@@ -90,7 +92,8 @@ public final class KwokScaleBenchmark {
             qps,
             2 * qps,
             Integer.getInteger("jobSyncs", 50),
-            Duration.ofSeconds(Long.getLong("nodeGraceSeconds", 300)));
+            Duration.ofSeconds(Long.getLong("nodeGraceSeconds", 300)),
+            Integer.getInteger("kwokWorkers", 50));
     Runtime.getRuntime().addShutdownHook(new Thread(KwokScaleBenchmark::stopChildren));
     Path dir = Files.createTempDirectory("berth-kwok-scale-");
     System.out.printf(
@@ -98,7 +101,7 @@ public final class KwokScaleBenchmark {
         "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
             + " each) in %d ClusterQueues over %d cohorts; controller-manager and scheduler"
             + " clients at %d QPS, burst %d; %d Job controller workers; Node grace period %d s;"
-            + " load %s; logs in %s%n",
+            + " %d KWOK workers; load %s; logs in %s%n",
         nodes,
         GPUS_PER_NODE,
         jobs,
@@ -109,6 +112,7 @@ public final class KwokScaleBenchmark {
         rate.apiBurst(),
         rate.concurrentJobSyncs(),
         rate.nodeMonitorGracePeriod().toSeconds(),
+        rate.kwokWorkers(),
         LoadAverage.now(),
         dir);
     List<String> reports = new ArrayList<>();

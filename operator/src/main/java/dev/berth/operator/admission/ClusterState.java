@@ -12,6 +12,7 @@ import dev.berth.engine.quota.Quantity;
 import dev.berth.engine.usage.UsageLedger;
 import dev.berth.operator.capacity.CapacityTranslator;
 import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.usage.UsageTranslator;
 import dev.berth.operator.usage.WorkloadPods;
 import java.util.ArrayList;
@@ -89,8 +90,16 @@ public final class ClusterState {
   /** An observed admission that did not fit, and the evictions asked for to fit again. */
   public record OverQuota(Workload workload, List<dev.berth.engine.Eviction> evictions) {}
 
+  /** The instances the informers keep, shared with them (see SharedVersions). */
+  private final SharedVersions versions;
+
   public ClusterState(AdmissionEngine engine) {
+    this(engine, new SharedVersions());
+  }
+
+  public ClusterState(AdmissionEngine engine, SharedVersions versions) {
     this.engine = engine;
+    this.versions = versions;
   }
 
   public AdmissionEngine engine() {
@@ -334,6 +343,8 @@ public final class ClusterState {
       // in particular it must not roll back an admission whose write is still being resolved.
       return;
     }
+    // The reconcile's copy (JOSDK hands each reconcile one) becomes the informers' instance.
+    wl = versions.intern(wl);
     workloads.put(uid, wl);
     touch(known);
     touch(wl);

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs a batch object (Job, JobSet) under its Workload: created with a Workload; suspended until
@@ -68,10 +69,22 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   }
 
   public void reconcile(KubernetesClient client, T owner, Optional<Workload> found) {
+    reconcile(client, owner, found, created -> {});
+  }
+
+  /**
+   * Reconciles {@code owner} with the Workload its informer {@code found}; a Workload created here
+   * goes to {@code created}, for the caller to put in that informer's cache: the owner's next event
+   * can come before the Workload's (the Job controller writes a new Job's status at once), and a
+   * reconcile that still found none would create it again, to be refused as AlreadyExists (3,901
+   * refused creates for 10,000 Jobs in the KWOK scale benchmark).
+   */
+  public void reconcile(
+      KubernetesClient client, T owner, Optional<Workload> found, Consumer<Workload> created) {
     Optional<Integration.Finish> finished = integration.finished(owner);
     if (found.isEmpty()) {
       if (finished.isEmpty()) {
-        withoutWorkload(client, owner);
+        withoutWorkload(client, owner, created);
       }
       return;
     }
@@ -106,7 +119,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     }
   }
 
-  private void withoutWorkload(KubernetesClient client, T owner) {
+  private void withoutWorkload(KubernetesClient client, T owner, Consumer<Workload> created) {
     if (!integration.isSuspended(owner)) {
       // Running without admission: created around the webhook, or its Workload was deleted.
       suspend(
@@ -117,7 +130,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     }
     Workload workload = integration.newWorkload(owner, priorities);
     try {
-      client.resource(workload).create();
+      created.accept(client.resource(workload).create());
       events.normal(
           owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
     } catch (KubernetesClientException e) {

@@ -42,11 +42,18 @@ public final class Kwok {
 
   private Kwok() {}
 
-  /** Starts KWOK for the API server of {@code kubeconfig}, logging to {@code logDir}/kwok.log. */
-  static LoggedProcess start(Path kubeconfig, Path logDir, Optional<Duration> defaultRunFor)
+  /**
+   * Starts KWOK for the API server of {@code kubeconfig}, logging to {@code logDir}/kwok.log; with
+   * a {@code scale}, its workers set for it (else KWOK's defaults).
+   */
+  static LoggedProcess start(
+      Path kubeconfig,
+      Path logDir,
+      Optional<Duration> defaultRunFor,
+      Optional<ControlPlaneScale> scale)
       throws IOException {
     Path stages = logDir.resolve("kwok-stages.yaml");
-    Files.writeString(stages, stages(defaultRunFor), StandardCharsets.UTF_8);
+    Files.writeString(stages, config(defaultRunFor, scale), StandardCharsets.UTF_8);
     // --config replaces ~/.kwok/kwok.yaml, so a developer's own KWOK setup does not leak in.
     return LoggedProcess.start(
         "kwok",
@@ -59,6 +66,13 @@ public final class Kwok {
             "--cidr=10.240.0.0/16",
             "--node-ip=10.239.0.1"),
         logDir.resolve("kwok.log"));
+  }
+
+  /** What KWOK's {@code --config} reads: the stages and, with a scale, its KwokConfiguration. */
+  public static String config(Optional<Duration> defaultRunFor, Optional<ControlPlaneScale> scale)
+      throws IOException {
+    String stages = stages(defaultRunFor);
+    return scale.map(s -> stages + "---\n" + s.kwokConfiguration()).orElse(stages);
   }
 
   /**
@@ -92,7 +106,7 @@ public final class Kwok {
   }
 
   /** The binary scripts/kwok-binary.sh installs. */
-  static Path binary() {
+  public static Path binary() {
     Path binary = Binaries.cacheDir().resolve("kwok").resolve("v" + VERSION).resolve("kwok");
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException(

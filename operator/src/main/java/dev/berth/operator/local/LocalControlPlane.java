@@ -111,7 +111,7 @@ public final class LocalControlPlane implements AutoCloseable {
     processes.add(ControllerManager.start(admin, kubeconfigYaml, logDir, CONTROLLERS, rate));
     LoggedProcess scheduler = KubeScheduler.start(kubeconfig, logDir, rate);
     processes.add(scheduler);
-    LoggedProcess kwok = Kwok.start(kubeconfig, logDir, defaultRunFor);
+    LoggedProcess kwok = Kwok.start(kubeconfig, logDir, defaultRunFor, rate);
     processes.add(kwok);
     if (jobSetController) {
       jobSet = JobSetController.startIfBuilt(admin, kubeconfig, logDir);

@@ -3,6 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -25,14 +26,16 @@ import java.util.List;
             itemStore = LeanItemStore.class))
 public final class JobReconciler implements Reconciler<Job> {
   private final WorkloadLifecycle<Job> lifecycle;
+  private final SharedVersions versions;
 
-  public JobReconciler(WorkloadLifecycle<Job> lifecycle) {
+  public JobReconciler(WorkloadLifecycle<Job> lifecycle, SharedVersions versions) {
     this.lifecycle = lifecycle;
+    this.versions = versions;
   }
 
   @Override
   public List<EventSource<?, Job>> prepareEventSources(EventSourceContext<Job> context) {
-    return List.of(OwnedWorkloads.eventSource(context, Job.class, "Job"));
+    return List.of(OwnedWorkloads.eventSource(context, Job.class, "Job", versions));
   }
 
   @Override
@@ -41,7 +44,10 @@ public final class JobReconciler implements Reconciler<Job> {
       lifecycle.deleted(context.getClient(), job);
     } else {
       lifecycle.reconcile(
-          context.getClient(), job, OwnedWorkloads.find(context, lifecycle.workloadName(job)));
+          context.getClient(),
+          job,
+          OwnedWorkloads.find(context, lifecycle.workloadName(job)),
+          created -> OwnedWorkloads.created(context, created));
     }
     return UpdateControl.noUpdate();
   }

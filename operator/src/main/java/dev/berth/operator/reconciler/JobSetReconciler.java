@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
@@ -41,10 +42,13 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
 
   private final WorkloadLifecycle<JobSet> lifecycle;
   private final InformerCaches caches;
+  private final SharedVersions versions;
 
-  public JobSetReconciler(WorkloadLifecycle<JobSet> lifecycle, InformerCaches caches) {
+  public JobSetReconciler(
+      WorkloadLifecycle<JobSet> lifecycle, InformerCaches caches, SharedVersions versions) {
     this.lifecycle = lifecycle;
     this.caches = caches;
+    this.versions = versions;
   }
 
   /** The index key of a JobSet's child Jobs. */
@@ -75,7 +79,7 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
               : List.of(childJobsKey(job.getMetadata().getNamespace(), name));
         });
     caches.add(Job.class, children);
-    return List.of(OwnedWorkloads.eventSource(context, JobSet.class, "JobSet"), children);
+    return List.of(OwnedWorkloads.eventSource(context, JobSet.class, "JobSet", versions), children);
   }
 
   @Override
@@ -86,7 +90,8 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
       lifecycle.reconcile(
           context.getClient(),
           jobSet,
-          OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)));
+          OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)),
+          created -> OwnedWorkloads.created(context, created));
     }
     return UpdateControl.noUpdate();
   }

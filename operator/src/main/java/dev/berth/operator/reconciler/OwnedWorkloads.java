@@ -3,11 +3,14 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.informers.SharedLeanItemStore;
+import dev.berth.operator.informers.SharedVersions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.Optional;
@@ -17,15 +20,33 @@ final class OwnedWorkloads {
   private OwnedWorkloads() {}
 
   static <P extends HasMetadata> InformerEventSource<Workload, P> eventSource(
-      EventSourceContext<P> context, Class<P> ownerType, String ownerKind) {
+      EventSourceContext<P> context,
+      Class<P> ownerType,
+      String ownerKind,
+      SharedVersions versions) {
     var configuration =
         InformerEventSourceConfiguration.from(Workload.class, ownerType)
-            .withItemStore(new LeanItemStore<>())
+            .withItemStore(new SharedLeanItemStore<>(versions))
             .withInformerListLimit(Informers.LIST_LIMIT)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
             .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
             .build();
     return new InformerEventSource<>(configuration, context);
+  }
+
+  /**
+   * A Workload the reconcile just created, into the informer's cache until the informer's own event
+   * for it comes, so that a reconcile before then finds it (JOSDK's temporary resource cache; it
+   * will not bring back a Workload whose deletion the informer has already seen).
+   */
+  static <P extends HasMetadata> void created(Context<P> context, Workload workload) {
+    var source = context.eventSourceRetriever().getEventSourceFor(Workload.class);
+    if (source instanceof RecentOperationCacheFiller<?> filler) {
+      @SuppressWarnings("unchecked")
+      RecentOperationCacheFiller<Workload> workloads =
+          (RecentOperationCacheFiller<Workload>) filler;
+      workloads.handleRecentResourceCreate(ResourceID.fromResource(workload), workload);
+    }
   }
 
   static <P extends HasMetadata> Optional<Workload> find(Context<P> context, String name) {

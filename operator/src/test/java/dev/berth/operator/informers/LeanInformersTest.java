@@ -100,6 +100,6 @@ class LeanInformersTest {
 
   private static boolean constructsLeanItemStore(JavaCodeUnit method) {
     return method.getConstructorCallsFromSelf().stream()
-        .anyMatch(call -> call.getTargetOwner().isEquivalentTo(LeanItemStore.class));
+        .anyMatch(call -> call.getTargetOwner().isAssignableTo(LeanItemStore.class));
   }
 }

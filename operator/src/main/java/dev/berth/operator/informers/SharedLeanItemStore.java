@@ -1,0 +1,34 @@
+package dev.berth.operator.informers;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import java.util.function.Consumer;
+
+/**
+ * A {@link LeanItemStore} for a kind that more than one informer watches (Workloads): each version
+ * is stored as the one instance the operator's {@link SharedVersions} hands out, so the informers
+ * keep one copy between them. fabric8 still hands its event handlers the object it read; the store
+ * keeps the shared one, which is what every cache read returns.
+ */
+public class SharedLeanItemStore<T extends HasMetadata> extends LeanItemStore<T> {
+  private final SharedVersions versions;
+
+  public SharedLeanItemStore(SharedVersions versions) {
+    this.versions = versions;
+  }
+
+  /**
+   * For {@code Operator.register}: a reconciler's primary informer stores in a SharedLeanItemStore
+   * of {@code versions} instead of the LeanItemStore its annotation names (JOSDK builds that one by
+   * its no-argument constructor, so it cannot be handed the operator's SharedVersions).
+   */
+  public static <R extends HasMetadata> Consumer<ControllerConfigurationOverrider<R>> primary(
+      SharedVersions versions) {
+    return override -> override.withItemStore(new SharedLeanItemStore<>(versions));
+  }
+
+  @Override
+  public T put(String key, T obj) {
+    return super.put(key, versions.intern(lean(obj)));
+  }
+}
