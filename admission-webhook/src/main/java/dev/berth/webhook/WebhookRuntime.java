@@ -3,6 +3,7 @@ package dev.berth.webhook;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookServer;
+import dev.berth.webhook.server.WebhookWarmup;
 import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateRotator;
 import dev.berth.webhook.tls.CertificateSource;
@@ -44,7 +45,10 @@ public final class WebhookRuntime implements AutoCloseable {
             BerthWebhooks.routes(settings.operatorIdentity(), localQueues),
             keys,
             settings.threads());
-    return server.start(settings.port());
+    int port = server.start(settings.port());
+    // Before the process reports ready: the API server's first calls find the path warm.
+    WebhookWarmup.warm(port);
+    return port;
   }
 
   /**
