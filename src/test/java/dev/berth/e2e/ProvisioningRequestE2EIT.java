@@ -141,11 +141,36 @@ class ProvisioningRequestE2EIT {
   }
 
   private static ProvisioningRequest awaitRequest(String ns, String name) {
-    return await()
-        .atMost(WAIT)
-        .until(
-            () -> client.resources(ProvisioningRequest.class).inNamespace(ns).withName(name).get(),
-            java.util.Objects::nonNull);
+    try {
+      return await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  client.resources(ProvisioningRequest.class).inNamespace(ns).withName(name).get(),
+              java.util.Objects::nonNull);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      // Seen twice in full runs (never alone), cause not found yet: say where the Workloads and
+      // requests of the namespace stood, so the next failure tells.
+      throw new AssertionError(
+          "no ProvisioningRequest "
+              + name
+              + " within "
+              + WAIT
+              + "; the namespace's Workloads:\n"
+              + io.fabric8.kubernetes.client.utils.Serialization.asYaml(
+                  client.resources(Workload.class).inNamespace(ns).list().getItems())
+              + "its requests: "
+              + requests(ns).stream().map(pr -> pr.getMetadata().getName()).toList()
+              + "\nits Events:\n"
+              + String.join(
+                  "\n",
+                  client.v1().events().inNamespace(ns).list().getItems().stream()
+                      .map(
+                          ev ->
+                              ev.getLastTimestamp() + " " + ev.getReason() + ": " + ev.getMessage())
+                      .toList()),
+          e);
+    }
   }
 
   private static List<String> events(String ns, String reason) {
