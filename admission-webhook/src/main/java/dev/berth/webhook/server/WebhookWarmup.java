@@ -48,13 +48,14 @@ public final class WebhookWarmup {
 
   private WebhookWarmup() {}
 
-  /** The paths warmed and the object each is sent. */
-  static List<String[]> calls() {
-    return List.of(
-        new String[] {WebhookPaths.VALIDATE_CLUSTER_QUEUE, CLUSTER_QUEUE, "ClusterQueue"},
-        new String[] {WebhookPaths.MUTATE_CLUSTER_QUEUE, CLUSTER_QUEUE, "ClusterQueue"},
-        new String[] {WebhookPaths.VALIDATE_LOCAL_QUEUE, LOCAL_QUEUE, "LocalQueue"});
-  }
+  /** A path warmed, the object sent to it and that object's kind. */
+  record Call(String path, String object, String kind) {}
+
+  static final List<Call> CALLS =
+      List.of(
+          new Call(WebhookPaths.VALIDATE_CLUSTER_QUEUE, CLUSTER_QUEUE, "ClusterQueue"),
+          new Call(WebhookPaths.MUTATE_CLUSTER_QUEUE, CLUSTER_QUEUE, "ClusterQueue"),
+          new Call(WebhookPaths.VALIDATE_LOCAL_QUEUE, LOCAL_QUEUE, "LocalQueue"));
 
   /** Warms the server on {@code port}; returns how many calls were answered. */
   public static int warm(int port) {
@@ -68,13 +69,14 @@ public final class WebhookWarmup {
               .connectTimeout(CALL_TIMEOUT)
               .build();
       int n = 0;
-      for (String[] call : calls()) {
+      for (Call call : CALLS) {
         HttpRequest request =
-            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + call[0]))
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + call.path()))
                 .timeout(CALL_TIMEOUT)
                 .header("Content-Type", "application/json")
                 .POST(
-                    HttpRequest.BodyPublishers.ofString(review("warmup-" + n++, call[1], call[2])))
+                    HttpRequest.BodyPublishers.ofString(
+                        review("warmup-" + n++, call.object(), call.kind())))
                 .build();
         HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 200) {
@@ -89,7 +91,7 @@ public final class WebhookWarmup {
     LOG.info(
         "webhook warm-up: {} of {} reviews answered in {} ms",
         answered,
-        calls().size(),
+        CALLS.size(),
         (System.nanoTime() - started) / 1_000_000);
     return answered;
   }

@@ -40,12 +40,12 @@ class WebhookWarmupTest {
     WebhookServer server = new WebhookServer(routes, keys, 2);
     int port = server.start("127.0.0.1", 0);
     try {
-      assertThat(WebhookWarmup.warm(port)).isEqualTo(WebhookWarmup.calls().size());
+      assertThat(WebhookWarmup.warm(port)).isEqualTo(WebhookWarmup.CALLS.size());
       // The validator ran its whole error path on the warm-up ClusterQueue.
       assertThat(answers).containsEntry(WebhookPaths.VALIDATE_CLUSTER_QUEUE, "invalid");
       assertThat(answers.keySet())
           .containsExactlyInAnyOrderElementsOf(
-              WebhookWarmup.calls().stream().map(c -> c[0]).toList());
+              WebhookWarmup.CALLS.stream().map(WebhookWarmup.Call::path).toList());
     } finally {
       server.stop();
     }
