@@ -174,7 +174,7 @@ public final class BerthOperator implements AutoCloseable {
             estimates,
             writers,
             writerSettings.pendingQps()));
-    loop.onCycle(new BerthMetrics(registry, state));
+    loop.onCycle(new BerthMetrics(registry, state, loop::pokeAfter));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     loop.onCycle(
         new dev.berth.operator.metrics.AdmissionCheckMetrics(registry, state.checks(), clock));

@@ -30,7 +30,13 @@ public final class StatusConditions {
     if (conditions == null) {
       return Optional.empty();
     }
-    return conditions.stream().filter(c -> type.equals(c.type)).findFirst();
+    // A loop, not a stream: called for every pending workload several times a second.
+    for (Condition c : conditions) {
+      if (type.equals(c.type)) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
   }
 
   public static boolean isTrue(Workload workload, String type) {

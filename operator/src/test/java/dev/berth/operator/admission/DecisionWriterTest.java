@@ -450,6 +450,30 @@ class DecisionWriterTest {
   }
 
   @Test
+  void anObservationsFutureCompletesOnlyOnceTheWritesBeforeItAreBack() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AdmissionLoop loop = admittingW(release);
+    CountDownLatch applied = new CountDownLatch(1);
+    var seenWhileWriting = loop.submit(s -> applied.countDown());
+    assertThat(applied.await(10, TimeUnit.SECONDS)).isTrue();
+    // Applied in a later cycle than the one above, so that one's completion step has run.
+    CountDownLatch later = new CountDownLatch(1);
+    var seenLater = loop.submit(s -> later.countDown());
+    assertThat(later.await(10, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(seenWhileWriting)
+        .as("decided while the admission of w was on the wire: not complete before it is back")
+        .isNotDone();
+    release.countDown();
+    seenWhileWriting.get(10, TimeUnit.SECONDS);
+    seenLater.get(10, TimeUnit.SECONDS);
+    assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow()))
+        .as("the admission's result was applied before the futures completed")
+        .isEqualTo("cq");
+    loop.close();
+  }
+
+  @Test
   void anAdmissionWrittenWhileTheLoopStopsIsAppliedAndGetsItsEvent() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     AdmissionLoop loop = admittingW(release);
