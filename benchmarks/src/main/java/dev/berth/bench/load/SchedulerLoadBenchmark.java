@@ -49,7 +49,7 @@ import org.awaitility.Awaitility;
  * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800).
  */
 public final class SchedulerLoadBenchmark {
-  private static final String FLAVOR = "rf";
+  static final String FLAVOR = "rf";
 
   private SchedulerLoadBenchmark() {}
 

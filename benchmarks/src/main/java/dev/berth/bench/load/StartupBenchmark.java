@@ -1,11 +1,19 @@
 package dev.berth.bench.load;
 
 import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.api.v1beta1.ClusterQueueSpec;
+import dev.berth.api.v1beta1.FlavorQuotas;
+import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.LocalQueueSpec;
+import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.local.EmbeddedApiServer;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -79,6 +87,7 @@ public final class StartupBenchmark {
       KubernetesClient admin = apiServer.client();
       long t = System.nanoTime();
       SchedulerLoadBenchmark.queues(admin, load);
+      lateQueue(admin, arrivals);
       System.out.printf(
           Locale.ROOT,
           "[startup] %d ClusterQueues, LocalQueues and namespaces in %.1f s%n",
@@ -143,14 +152,12 @@ public final class StartupBenchmark {
       OperatorJvm operator =
           OperatorJvm.start(jar, kubeconfig, dir.resolve("operator-1.log"), jvm, env);
       AtomicInteger late = new AtomicInteger();
-      List<String> queueNames = queueNames(load);
       WorkloadClass small = load.classes().get(0);
       arriving.scheduleAtFixedRate(
           () -> {
             int i = late.getAndIncrement();
-            String queue = queueNames.get(i % queueNames.size());
             try {
-              admin.resource(LoadRunner.workload(queue, small, "late-" + i)).create();
+              admin.resource(LoadRunner.workload(LATE, small, "late-" + i)).create();
             } catch (RuntimeException e) {
               late.decrementAndGet();
             }
@@ -196,6 +203,41 @@ public final class StartupBenchmark {
     } finally {
       arriving.shutdownNow();
     }
+  }
+
+  /**
+   * Where the Workloads created after the start go: a ClusterQueue of its own, in no cohort, with
+   * room for every one of them until the timeout. The pre-created Workloads ask for many times the
+   * load's quota and none finishes here, so a late arrival in one of the load's queues could never
+   * be admitted: what its admission measures is how soon the operator admits new work, not whether
+   * quota comes free.
+   */
+  static final String LATE = "late-arrivals";
+
+  private static void lateQueue(KubernetesClient admin, int arrivalsPerSecond) {
+    ClusterQueue cq = new ClusterQueue();
+    cq.getMetadata().setName(LATE);
+    ClusterQueueSpec spec = new ClusterQueueSpec();
+    spec.namespaceSelector = new LabelSelector();
+    // 1 cpu each: room for 1,000 s of arrivals, more than the timeout's default.
+    ResourceQuota cpu =
+        new ResourceQuota("cpu", Integer.toString(Math.max(1, arrivalsPerSecond) * 1_000));
+    spec.resourceGroups =
+        List.of(
+            new ResourceGroup(
+                List.of("cpu"),
+                List.of(new FlavorQuotas(SchedulerLoadBenchmark.FLAVOR, List.of(cpu)))));
+    cq.setSpec(spec);
+    admin.resource(cq).create();
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(LATE).endMetadata().build())
+        .create();
+    LocalQueue lq = new LocalQueue();
+    lq.getMetadata().setNamespace(LATE);
+    lq.getMetadata().setName(LATE);
+    lq.setSpec(new LocalQueueSpec(LATE));
+    admin.resource(lq).create();
   }
 
   private static List<String> queueNames(SchedulerLoad load) {

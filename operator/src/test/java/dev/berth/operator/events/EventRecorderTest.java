@@ -29,6 +29,9 @@ class EventRecorderTest {
   private final KubernetesClient client = mock(KubernetesClient.class);
   private final List<String> created = new CopyOnWriteArrayList<>();
 
+  /** The reasons of the Events created, in order. */
+  private final List<String> reasons = new CopyOnWriteArrayList<>();
+
   /** Each create waits for this before it returns. */
   private volatile CountDownLatch slow = new CountDownLatch(0);
 
@@ -51,6 +54,7 @@ class EventRecorderTest {
                       c -> {
                         slow.await(10, TimeUnit.SECONDS);
                         created.add(event.getInvolvedObject().getName());
+                        reasons.add(event.getReason());
                         return event;
                       });
               return resource;
@@ -72,14 +76,39 @@ class EventRecorderTest {
     for (int i = 0; i < 5; i++) {
       recorder.normal(workload("w" + i), "Admitted", "admitted");
     }
-    assertThat(created).as("all five wait behind the first create").isEmpty();
+    assertThat(created).as("all five wait behind the creates on the wire").isEmpty();
     slow = new CountDownLatch(0);
     hold.countDown();
     recorder.close(Duration.ofSeconds(10));
-    assertThat(created).containsExactly("w0", "w1", "w2", "w3", "w4");
+    assertThat(created).containsExactlyInAnyOrder("w0", "w1", "w2", "w3", "w4");
     // After the stop: dropped, not thrown at the caller.
     recorder.normal(workload("late"), "Admitted", "admitted");
     assertThat(created).hasSize(5);
+  }
+
+  @Test
+  void anObjectsEventsAreWrittenInTheOrderRecordedWhileOthersGoInParallel() throws Exception {
+    CountDownLatch hold = new CountDownLatch(1);
+    slow = hold;
+    EventRecorder recorder = new EventRecorder(client);
+    Workload one = workload("one");
+    one.getMetadata().setUid("uid-one");
+    for (int i = 0; i < 20; i++) {
+      recorder.normal(one, "R" + i, "step " + i);
+    }
+    // Other objects' Events are not held behind "one"'s: some go through other writers.
+    for (int i = 0; i < 20; i++) {
+      Workload other = workload("other" + i);
+      other.getMetadata().setUid("uid-other-" + i);
+      recorder.normal(other, "Other", "other");
+    }
+    hold.countDown();
+    slow = new CountDownLatch(0);
+    recorder.close(Duration.ofSeconds(10));
+    assertThat(reasons.stream().filter(r -> r.startsWith("R")))
+        .containsExactlyElementsOf(
+            java.util.stream.IntStream.range(0, 20).mapToObj(i -> "R" + i).toList());
+    assertThat(created).hasSize(40);
   }
 
   @Test
