@@ -3,8 +3,6 @@ package dev.berth.bench.load;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueueSpec;
 import dev.berth.api.v1beta1.FlavorQuotas;
-import dev.berth.api.v1beta1.LocalQueue;
-import dev.berth.api.v1beta1.LocalQueueSpec;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
@@ -218,15 +216,7 @@ public final class PendingWritesBenchmark {
                   List.of(new FlavorQuotas(FLAVOR, List.of(new ResourceQuota("cpu", "1"))))));
       cq.setSpec(spec);
       admin.resource(cq).create();
-      admin
-          .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-          .create();
-      LocalQueue lq = new LocalQueue();
-      lq.getMetadata().setNamespace(name);
-      lq.getMetadata().setName(name);
-      lq.setSpec(new LocalQueueSpec(name));
-      admin.resource(lq).create();
+      SchedulerLoadBenchmark.namespaceWithLocalQueue(admin, name);
     }
   }
 }

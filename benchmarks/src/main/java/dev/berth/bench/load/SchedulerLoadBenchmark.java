@@ -184,17 +184,22 @@ public final class SchedulerLoadBenchmark {
         spec.preemption.reclaimWithinCohort = ClusterQueuePreemption.ReclaimWithinCohort.Any;
         cq.setSpec(spec);
         admin.resource(cq).create();
-        admin
-            .namespaces()
-            .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-            .create();
-        LocalQueue lq = new LocalQueue();
-        lq.getMetadata().setNamespace(name);
-        lq.getMetadata().setName(name);
-        lq.setSpec(new LocalQueueSpec(name));
-        admin.resource(lq).create();
+        namespaceWithLocalQueue(admin, name);
       }
     }
+  }
+
+  /** Namespace {@code name} and in it LocalQueue {@code name}, of ClusterQueue {@code name}. */
+  static void namespaceWithLocalQueue(KubernetesClient admin, String name) {
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
+    LocalQueue lq = new LocalQueue();
+    lq.getMetadata().setNamespace(name);
+    lq.getMetadata().setName(name);
+    lq.setSpec(new LocalQueueSpec(name));
+    admin.resource(lq).create();
   }
 
   private static String report(

@@ -3,8 +3,6 @@ package dev.berth.bench.load;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueueSpec;
 import dev.berth.api.v1beta1.FlavorQuotas;
-import dev.berth.api.v1beta1.LocalQueue;
-import dev.berth.api.v1beta1.LocalQueueSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
@@ -13,7 +11,6 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -229,15 +226,7 @@ public final class StartupBenchmark {
                 List.of(new FlavorQuotas(SchedulerLoadBenchmark.FLAVOR, List.of(cpu)))));
     cq.setSpec(spec);
     admin.resource(cq).create();
-    admin
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(LATE).endMetadata().build())
-        .create();
-    LocalQueue lq = new LocalQueue();
-    lq.getMetadata().setNamespace(LATE);
-    lq.getMetadata().setName(LATE);
-    lq.setSpec(new LocalQueueSpec(LATE));
-    admin.resource(lq).create();
+    SchedulerLoadBenchmark.namespaceWithLocalQueue(admin, LATE);
   }
 
   private static List<String> queueNames(SchedulerLoad load) {
