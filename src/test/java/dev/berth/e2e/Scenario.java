@@ -77,9 +77,63 @@ final class Scenario {
   }
 
   void awaitRunning(String... names) {
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> java.util.Arrays.stream(names).allMatch(this::running));
+    try {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> java.util.Arrays.stream(names).allMatch(this::running));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new AssertionError(
+          "not all of " + java.util.Arrays.toString(names) + " running in 30 s\n" + report(), e);
+    }
+  }
+
+  /**
+   * What a failed wait saw: the namespace's Jobs, Workloads (with their conditions) and Events, so
+   * that a failure in CI, where only the build log is kept, says which step did not happen.
+   */
+  String report() {
+    StringBuilder out = new StringBuilder("namespace ").append(namespace).append(":\n");
+    for (Job job : client.batch().v1().jobs().inNamespace(namespace).list().getItems()) {
+      out.append(
+          String.format(
+              "  Job %s rv %s suspend %s annotations %s%n",
+              job.getMetadata().getName(),
+              job.getMetadata().getResourceVersion(),
+              job.getSpec().getSuspend(),
+              job.getMetadata().getAnnotations() == null
+                  ? "{}"
+                  : job.getMetadata().getAnnotations().keySet()));
+    }
+    for (Workload wl : client.resources(Workload.class).inNamespace(namespace).list().getItems()) {
+      out.append(
+          String.format(
+              "  Workload %s uid %s rv %s created %s%n",
+              wl.getMetadata().getName(),
+              wl.getMetadata().getUid(),
+              wl.getMetadata().getResourceVersion(),
+              wl.getMetadata().getCreationTimestamp()));
+      if (wl.getStatus() != null && wl.getStatus().conditions != null) {
+        for (var c : wl.getStatus().conditions) {
+          out.append(
+              String.format(
+                  "    %s=%s %s at %s: %s%n",
+                  c.type, c.status, c.reason, c.lastTransitionTime, c.message));
+        }
+      }
+    }
+    var events = client.v1().events().inNamespace(namespace).list().getItems();
+    events.sort(java.util.Comparator.comparing(ev -> String.valueOf(ev.getLastTimestamp())));
+    for (var ev : events) {
+      out.append(
+          String.format(
+              "  Event %s %s/%s %s: %s%n",
+              ev.getLastTimestamp(),
+              ev.getInvolvedObject().getKind(),
+              ev.getInvolvedObject().getName(),
+              ev.getReason(),
+              ev.getMessage()));
+    }
+    return out.toString();
   }
 
   /** The Job stays suspended for 2 s of cycles (false as soon as it runs). */

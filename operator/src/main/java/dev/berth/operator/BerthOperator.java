@@ -41,6 +41,7 @@ import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.NodeReconciler;
 import dev.berth.operator.reconciler.PodReconciler;
+import dev.berth.operator.reconciler.ReconcileRetry;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
 import dev.berth.operator.reconciler.SpecCheck;
 import dev.berth.operator.reconciler.TopologyReconciler;
@@ -233,25 +234,27 @@ public final class BerthOperator implements AutoCloseable {
               }
             });
     informerSync = new InformerSync(operator::getRuntimeInfo, caches);
-    operator.register(new ResourceFlavorReconciler(loop, caches, check));
-    operator.register(new CohortReconciler(loop, caches, check));
-    operator.register(new ClusterQueueReconciler(loop, caches, check));
-    operator.register(new LocalQueueReconciler(loop, caches, check));
-    operator.register(new AdmissionCheckReconciler(loop, caches, check));
-    operator.register(new NamespaceReconciler(loop, caches));
-    operator.register(new WorkloadPriorityClassReconciler(priorities));
+    operator.register(new ResourceFlavorReconciler(loop, caches, check), ReconcileRetry.only());
+    operator.register(new CohortReconciler(loop, caches, check), ReconcileRetry.only());
+    operator.register(new ClusterQueueReconciler(loop, caches, check), ReconcileRetry.only());
+    operator.register(new LocalQueueReconciler(loop, caches, check), ReconcileRetry.only());
+    operator.register(new AdmissionCheckReconciler(loop, caches, check), ReconcileRetry.only());
+    operator.register(new NamespaceReconciler(loop, caches), ReconcileRetry.only());
+    operator.register(new WorkloadPriorityClassReconciler(priorities), ReconcileRetry.only());
     operator.register(
-        new WorkloadReconciler(loop, caches, check), SharedLeanItemStore.primary(versions));
+        new WorkloadReconciler(loop, caches, check),
+        ReconcileRetry.with(SharedLeanItemStore.primary(versions)));
     // Topology-aware placement: node capacity, pods bound to nodes, and the gates of placed pods.
-    operator.register(new TopologyReconciler(loop, caches));
-    operator.register(new NodeReconciler(loop, caches));
+    operator.register(new TopologyReconciler(loop, caches), ReconcileRetry.only());
+    operator.register(new NodeReconciler(loop, caches), ReconcileRetry.only());
     operator.register(
         new PodReconciler(
             loop,
             caches,
             new TopologyUngater(
                 state::latestWorkload,
-                key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))));
+                key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))),
+        ReconcileRetry.only());
     ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
     boolean podsReady = config.waitForPodsReady().enable();
@@ -259,7 +262,8 @@ public final class BerthOperator implements AutoCloseable {
         new JobReconciler(
             new WorkloadLifecycle<>(
                 new JobAdapter(), priorities, flavors, events, clock, podsReady),
-            versions));
+            versions),
+        ReconcileRetry.only());
     // The JobSet integration switches itself on when the JobSet CRD is installed.
     if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
         != null) {
@@ -279,7 +283,8 @@ public final class BerthOperator implements AutoCloseable {
                   clock,
                   podsReady),
               caches,
-              versions));
+              versions),
+          ReconcileRetry.only());
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
     } else {
@@ -295,11 +300,13 @@ public final class BerthOperator implements AutoCloseable {
                 .withName(ProvisioningRequest.CRD)
                 .get()
             != null;
-    operator.register(new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock));
+    operator.register(
+        new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock),
+        ReconcileRetry.only());
     if (requestCrd) {
       operator.register(
           new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)),
-          SharedLeanItemStore.primary(versions));
+          ReconcileRetry.with(SharedLeanItemStore.primary(versions)));
       provisioningWatch = null;
     } else {
       log.info(
