@@ -19,12 +19,6 @@ import org.junit.jupiter.api.Test;
 /** Workload deletion, standalone Workloads, and the resource-in-use finalizers. */
 class LifecycleE2EIT {
 
-  private static void queue(Scenario s, String cq, String nominal) {
-    s.client.resource(ScenarioObjects.flavor(cq + "-flavor", Map.of())).create();
-    s.client.resource(ScenarioObjects.clusterQueue(cq, cq + "-flavor", "cpu", nominal)).create();
-    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", cq)).create();
-  }
-
   private static void parallelism(Scenario s, String job, int parallelism) {
     s.client
         .batch()
@@ -46,7 +40,7 @@ class LifecycleE2EIT {
   @Test
   void aRunningJobResizedAroundTheWebhookIsStoppedAndRequeuedAtItsNewSize() {
     Scenario s = new Scenario("resized-running");
-    queue(s, "resized-running-cq", "2");
+    s.queue("resized-running-cq", "2");
     var job = ScenarioObjects.job(s.namespace, "resized", "lq", 2, "1");
     job.getSpec().setCompletions(8);
     s.submit(job);
@@ -72,7 +66,7 @@ class LifecycleE2EIT {
   @Test
   void deletingTheWorkloadOfARunningJobStopsItAndQueuesItAgain() {
     Scenario s = new Scenario("wl-deletion");
-    queue(s, "wl-deletion-cq", "1");
+    s.queue("wl-deletion-cq", "1");
     s.submit(ScenarioObjects.job(s.namespace, "victim", "lq", 1, "1"));
     s.awaitRunning("victim");
     Workload first = s.workload("victim").orElseThrow();
@@ -93,7 +87,7 @@ class LifecycleE2EIT {
     // Stored around the webhook (it is not running here): two placement modes at once, which the
     // Workload's schema refuses. The Job must not wait silently.
     Scenario s = new Scenario("refused-wl");
-    queue(s, "refused-wl-cq", "4");
+    s.queue("refused-wl-cq", "4");
     var job = ScenarioObjects.job(s.namespace, "two-modes", "lq", 2, "1");
     job.getSpec().getTemplate().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
     job.getSpec()
@@ -122,7 +116,7 @@ class LifecycleE2EIT {
   @Test
   void aStandaloneWorkloadIsAdmitted() {
     Scenario s = new Scenario("standalone");
-    queue(s, "standalone-cq", "4");
+    s.queue("standalone-cq", "4");
     Workload wl = new Workload();
     wl.getMetadata().setName("notebook");
     wl.getMetadata().setNamespace(s.namespace);
@@ -168,7 +162,7 @@ class LifecycleE2EIT {
   @Test
   void aFlavorInUseAndAClusterQueueHoldingQuotaAreNotRemovedUntilFree() {
     Scenario s = new Scenario("finalizers");
-    queue(s, "finalizers-cq", "1");
+    s.queue("finalizers-cq", "1");
     s.submit(ScenarioObjects.job(s.namespace, "holder", "lq", 1, "1"));
     s.awaitRunning("holder");
     await()
@@ -227,7 +221,7 @@ class LifecycleE2EIT {
   @Test
   void aClusterQueueBeingDeletedAdmitsNothingNewAndSaysItIsTerminating() {
     Scenario s = new Scenario("cq-terminating");
-    queue(s, "cq-terminating", "2");
+    s.queue("cq-terminating", "2");
     s.submit(ScenarioObjects.job(s.namespace, "holder", "lq", 1, "1"));
     s.awaitRunning("holder");
     s.client.resources(ClusterQueue.class).withName("cq-terminating").delete();

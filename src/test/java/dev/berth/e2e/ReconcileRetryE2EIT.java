@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -38,12 +37,7 @@ class ReconcileRetryE2EIT {
   void aJobWhoseStartIsRefusedForAMinuteStartsOnceTheRefusalEnds() {
     Scenario s = new Scenario(NAMESPACE);
     var client = s.client;
-    client.resource(ScenarioObjects.flavor("refused-start-flavor", Map.of())).create();
-    client
-        .resource(
-            ScenarioObjects.clusterQueue("refused-start-cq", "refused-start-flavor", "cpu", "2"))
-        .create();
-    client.resource(ScenarioObjects.localQueue(NAMESPACE, "lq", "refused-start-cq")).create();
+    s.queue("refused-start-cq", "2");
     HasMetadata policy = client.resource(policy()).create();
     HasMetadata binding = client.resource(binding()).create();
     try {

@@ -30,6 +30,16 @@ final class Scenario {
     Namespaces.ensure(client, namespace);
   }
 
+  /**
+   * A ClusterQueue {@code cq} of {@code nominalCpu} cpu on a flavor of its own ({@code cq-flavor}),
+   * and the LocalQueue {@code lq} of this namespace pointing to it.
+   */
+  void queue(String cq, String nominalCpu) {
+    client.resource(ScenarioObjects.flavor(cq + "-flavor", java.util.Map.of())).create();
+    client.resource(ScenarioObjects.clusterQueue(cq, cq + "-flavor", "cpu", nominalCpu)).create();
+    client.resource(ScenarioObjects.localQueue(namespace, "lq", cq)).create();
+  }
+
   Job job(String name) {
     return client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
   }
@@ -82,8 +92,14 @@ final class Scenario {
           .atMost(Duration.ofSeconds(30))
           .until(() -> java.util.Arrays.stream(names).allMatch(this::running));
     } catch (org.awaitility.core.ConditionTimeoutException e) {
+      String report;
+      try {
+        report = report();
+      } catch (RuntimeException unread) {
+        report = "(namespace not readable: " + unread + ")";
+      }
       throw new AssertionError(
-          "not all of " + java.util.Arrays.toString(names) + " running in 30 s\n" + report(), e);
+          "not all of " + java.util.Arrays.toString(names) + " running in 30 s\n" + report, e);
     }
   }
 
