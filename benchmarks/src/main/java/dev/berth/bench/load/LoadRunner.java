@@ -212,17 +212,17 @@ final class LoadRunner implements AutoCloseable {
       return;
     }
     Workload copy = Serialization.clone(latest);
-    StatusConditions.set(
-        copy.getStatus(),
-        StatusConditions.FINISHED,
-        true,
-        "ByTest",
-        "By the benchmark's runner",
-        Instant.now());
+    setFinished(copy.getStatus(), Instant.now());
     if (!write(copy)) {
       // A newer version (or a failure): try again on what is stored then.
       writers.schedule(() -> finish(key, admission), 50, TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** The runner's Finished condition, as it writes it on a Workload whose runtime is over. */
+  static void setFinished(WorkloadStatus status, Instant now) {
+    StatusConditions.set(
+        status, StatusConditions.FINISHED, true, "ByTest", "By the benchmark's runner", now);
   }
 
   /** The pods of an evicted Workload are gone at once here: its quota is given back. */

@@ -5,23 +5,22 @@ import dev.berth.api.v1beta1.UsageReportSpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.Run;
-import dev.berth.engine.usage.UsageTotals;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
- * Adds an ended run to its namespace's UsageReport of the month the run ended in, exactly once: the
- * report lists which workloads' runs it counts, and every write carries the resourceVersion it read
- * (a conflict is read again and decided again). The list is kept short: past {@link #PRUNE_AT}
- * entries, the oldest are dropped when their Workload's own status.usage already counts the run (it
- * is never offered again) or the Workload is gone.
+ * Adds ended runs to their namespace's UsageReport of the month they ended in, exactly once and as
+ * many as are ready in one write: the report lists which workloads' runs it counts, and every write
+ * carries the resourceVersion it read (a conflict is read again and decided again). The list is
+ * kept short: past {@link #PRUNE_AT} entries, the oldest are dropped when their Workload's own
+ * status.usage already counts the run (it is never offered again) or the Workload is gone.
  */
 public final class ReportWriter implements UsageRecorder.Reports {
   static final int PRUNE_AT = 3000;
@@ -37,25 +36,43 @@ public final class ReportWriter implements UsageRecorder.Reports {
   }
 
   /**
-   * @return whether the report counts the run now (false: it already did)
+   * @return the uids of the runs the report counts now and did not before
    * @throws KubernetesClientException when the API server keeps refusing; retried by the caller
+   * @throws IllegalArgumentException for runs of more than one report
    */
   @Override
-  public boolean add(Run run, Map<UsageTotals.Key, BigDecimal> used) {
-    String namespace = run.owner().namespace();
-    String month = ReportTranslator.monthOf(run.end());
+  public Set<String> add(List<UsageRecorder.Measured> runs) {
+    if (runs.isEmpty()) {
+      return Set.of();
+    }
+    Run first = runs.get(0).run();
+    String namespace = first.owner().namespace();
+    String month = ReportTranslator.monthOf(first.end());
+    for (UsageRecorder.Measured m : runs) {
+      if (!m.run().owner().namespace().equals(namespace)
+          || !ReportTranslator.monthOf(m.run().end()).equals(month)) {
+        throw new IllegalArgumentException(
+            m.run().name() + " is not billed to " + namespace + "/" + UsageReport.nameFor(month));
+      }
+    }
     for (int attempt = 1; ; attempt++) {
       UsageReport report = getOrCreate(namespace, month);
-      MonthlyUsage before = ReportTranslator.usage(report.getStatus());
-      if (before.counts(run)) {
-        return false;
+      MonthlyUsage usage = ReportTranslator.usage(report.getStatus());
+      Set<String> added = new LinkedHashSet<>();
+      for (UsageRecorder.Measured m : runs) {
+        if (!usage.counts(m.run())) {
+          usage = usage.plus(m.run(), m.used());
+          added.add(m.run().uid());
+        }
       }
-      MonthlyUsage after = prune(namespace, before.plus(run, used));
+      if (added.isEmpty()) {
+        return Set.of();
+      }
       UsageReport copy = Serialization.clone(report);
-      copy.setStatus(ReportTranslator.status(after, Instant.now(clock)));
+      copy.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
       try {
         client.resource(copy).updateStatus();
-        return true;
+        return added;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;

@@ -10,11 +10,14 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,21 +32,37 @@ import org.slf4j.LoggerFactory;
  * records it on the Workload. That order makes both records exactly-once across restarts: a run in
  * the report but not yet on the Workload is offered again by the ledger after a restart, and the
  * report says it already counts it.
+ *
+ * <p>The runs that are ready for the same report when the worker gets to them go in one write (at
+ * most {@link #MAX_BATCH}): one run per GET and PUT could not keep up with a cluster finishing 60
+ * workloads a second, and a report behind by thousands of runs is a bill that is late. Runs keep
+ * arriving while a write is on the wire, so the busier the cluster, the larger the batches.
  */
 public final class UsageRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UsageRecorder.class);
   private static final String GPU = ReportTranslator.GPU;
   private static final long MAX_BACKOFF_MS = 30_000;
 
+  /**
+   * Runs in one report write at most. Half of {@link ReportWriter#PRUNE_BATCH}, so that a report
+   * past its prune threshold still shrinks with every write.
+   */
+  static final int MAX_BATCH = ReportWriter.PRUNE_BATCH / 2;
+
   /** An ended run, with pod name → podSet of its workload's pods (for the DCGM join). */
   public record Task(Run run, boolean durable, Map<String, String> pods) {}
+
+  /** An ended run with the device-seconds measured for its GPU requests (empty: unmeasured). */
+  public record Measured(Run run, Map<UsageTotals.Key, BigDecimal> used) {}
 
   /** Where runs are billed: the monthly reports ({@link ReportWriter}). */
   public interface Reports {
     /**
-     * @return whether the run was added (false: already counted)
+     * Adds runs that all belong to one report: the same namespace, ended in the same month.
+     *
+     * @return the uids of the runs added now (the others it already counted)
      */
-    boolean add(Run run, Map<UsageTotals.Key, BigDecimal> used);
+    Set<String> add(List<Measured> runs);
   }
 
   private final Reports reports;
@@ -54,11 +73,20 @@ public final class UsageRecorder implements AutoCloseable {
   private final Runnable recorded;
   private final ScheduledExecutorService worker;
 
-  /** Runs in the order they ended; the head is worked on, a failing head holds the rest. */
+  /** Submitted by the loop, not yet moved to {@link #queue} by the worker. */
+  private final Queue<Task> incoming = new ConcurrentLinkedQueue<>();
+
+  /**
+   * Worker thread only. Runs in the order they ended; the head's batch is worked on, and a failing
+   * head holds the rest. Not empty means the worker is working or has a retry scheduled.
+   */
   private final Deque<Task> queue = new ArrayDeque<>();
 
   private final Queue<Run> done = new ConcurrentLinkedQueue<>();
   private long backoff = 1000;
+
+  /** Batches still to be sent one run each, after a report refused a batch for good. */
+  private int singly;
 
   /**
    * @param recorded called (from the worker) when runs are in their report: the loop should record
@@ -87,13 +115,21 @@ public final class UsageRecorder implements AutoCloseable {
 
   /** From the loop thread, in the order runs ended. */
   public void submit(Task task) {
+    incoming.add(task);
     worker.execute(
         () -> {
-          queue.addLast(task);
-          if (queue.size() == 1) {
+          boolean idle = queue.isEmpty();
+          moveIncoming();
+          if (idle && !queue.isEmpty()) {
             work();
           }
         });
+  }
+
+  private void moveIncoming() {
+    for (Task t; (t = incoming.poll()) != null; ) {
+      queue.addLast(t);
+    }
   }
 
   /** Runs now in their report whose Workload record is still to be written (loop thread). */
@@ -106,39 +142,107 @@ public final class UsageRecorder implements AutoCloseable {
   }
 
   private void work() {
-    while (!queue.isEmpty()) {
-      Task task = queue.peekFirst();
-      long wait = task.run().end() + settings.delay().toMillis() - clock.millis();
-      if (prometheus != null && wait > 0 && measurable(task)) {
+    while (true) {
+      moveIncoming();
+      if (queue.isEmpty()) {
+        return;
+      }
+      Task head = queue.peekFirst();
+      long wait = waitFor(head);
+      if (wait > 0) {
         worker.schedule(this::work, wait, TimeUnit.MILLISECONDS);
         return;
       }
+      List<Task> batch = batch(head, singly > 0 ? 1 : MAX_BATCH);
+      List<Measured> measured = new ArrayList<>(batch.size());
       try {
-        Map<UsageTotals.Key, BigDecimal> used = measure(task);
-        if (reports.add(task.run(), used)) {
-          metrics.recorded(task.run(), used);
+        for (Task task : batch) {
+          measured.add(new Measured(task.run(), measure(task)));
         }
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 400 && e.getCode() != 422) {
-          retryLater(task, e);
+      } catch (IOException e) {
+        if (measured.isEmpty()) {
+          retryLater(head, e);
           return;
         }
-        // The report refuses it for good (e.g. a bound of its schema): waiting would hold every
-        // later run back; the Workload record and the counters still have it.
-        log.error("usage of {} left out of its UsageReport: {}", task.run().name(), e.getMessage());
-      } catch (RuntimeException | IOException e) {
-        retryLater(task, e);
-        return;
+        // The rest waits for Prometheus in a later batch; these are measured.
+        batch = batch.subList(0, measured.size());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
+      try {
+        Set<String> added = reports.add(measured);
+        for (Measured m : measured) {
+          if (added.contains(m.run().uid())) {
+            metrics.recorded(m.run(), m.used());
+          }
+        }
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 400 && e.getCode() != 422) {
+          retryLater(head, e);
+          return;
+        }
+        if (batch.size() > 1) {
+          // One of them is refused for good: each alone, so that only that one is left out.
+          singly = batch.size();
+          continue;
+        }
+        // The report refuses it for good (e.g. a bound of its schema): waiting would hold every
+        // later run back; the Workload record and the counters still have it.
+        log.error("usage of {} left out of its UsageReport: {}", head.run().name(), e.getMessage());
+      } catch (RuntimeException e) {
+        retryLater(head, e);
+        return;
+      }
       backoff = 1000;
-      queue.removeFirst();
+      if (singly > 0) {
+        singly--;
+      }
+      finish(batch);
+    }
+  }
+
+  /** Milliseconds until the task can be measured (the Prometheus delay), 0 if it can be now. */
+  private long waitFor(Task task) {
+    if (prometheus == null || !measurable(task)) {
+      return 0;
+    }
+    return Math.max(0, task.run().end() + settings.delay().toMillis() - clock.millis());
+  }
+
+  /** The head and the tasks after it that are ready for the same report, in queue order. */
+  private List<Task> batch(Task head, int max) {
+    String report = reportOf(head);
+    List<Task> batch = new ArrayList<>();
+    for (Task t : queue) {
+      if (batch.size() == max) {
+        break;
+      }
+      if (t == head || (reportOf(t).equals(report) && waitFor(t) == 0)) {
+        batch.add(t);
+      }
+    }
+    return batch;
+  }
+
+  private static String reportOf(Task task) {
+    return task.run().owner().namespace() + "/" + ReportTranslator.monthOf(task.run().end());
+  }
+
+  /** Takes the batch out of the queue and hands its durable runs back for their Workload record. */
+  private void finish(List<Task> batch) {
+    Set<Task> sent = Collections.newSetFromMap(new IdentityHashMap<>());
+    sent.addAll(batch);
+    queue.removeIf(sent::contains);
+    boolean any = false;
+    for (Task task : batch) {
       if (task.durable()) {
         done.add(task.run());
-        recorded.run();
+        any = true;
       }
+    }
+    if (any) {
+      recorded.run();
     }
   }
 

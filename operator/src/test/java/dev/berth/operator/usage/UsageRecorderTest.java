@@ -9,9 +9,12 @@ import dev.berth.operator.metrics.UtilizationMetrics;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,8 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The recorder's order of work without Prometheus: runs reach their report in the order they ended,
- * a report write that fails holds the later runs back until it succeeds, and a run is handed back
- * for its Workload record only once it is in its report.
+ * those that wait behind a write go in one write per report, a report write that fails holds the
+ * later runs back until it succeeds, and a run is handed back for its Workload record only once it
+ * is in its report.
  */
 class UsageRecorderTest {
   private static final UsageOwner OWNER = new UsageOwner("team", "lq", "cq", "");
@@ -35,13 +39,13 @@ class UsageRecorderTest {
     failuresLeft.set(2);
     try (UsageRecorder recorder =
         recorder(
-            (run, used) -> {
+            runs -> {
               if (failuresLeft.getAndDecrement() > 0) {
                 throw new KubernetesClientException("etcd is slow", 500, null);
               }
-              reported.add(run.uid());
-              reports.release();
-              return true;
+              runs.forEach(m -> reported.add(m.run().uid()));
+              reports.release(runs.size());
+              return Set.copyOf(uids(runs));
             })) {
       recorder.submit(task("first", true));
       recorder.submit(task("second", true));
@@ -51,9 +55,12 @@ class UsageRecorderTest {
       // Two failures: retried after 1 s and 2 s.
       assertThat(reports.tryAcquire(3, 20, TimeUnit.SECONDS)).isTrue();
       assertThat(reported).containsExactly("first", "second", "deleted");
-      assertThat(pokes.tryAcquire(2, 5, TimeUnit.SECONDS)).isTrue();
-      assertThat(recorder.takeRecorded())
-          .extracting(Run::uid)
+      // One poke per batch; how the three were batched depends on when the worker got to them.
+      List<String> recorded = new ArrayList<>();
+      while (recorded.size() < 2 && pokes.tryAcquire(5, TimeUnit.SECONDS)) {
+        recorder.takeRecorded().forEach(r -> recorded.add(r.uid()));
+      }
+      assertThat(recorded)
           .as("a deleted Workload has no record to write")
           .containsExactly("first", "second");
     }
@@ -63,19 +70,101 @@ class UsageRecorderTest {
   void aRunTheReportRefusesForGoodDoesNotHoldTheRestBack() throws InterruptedException {
     try (UsageRecorder recorder =
         recorder(
-            (run, used) -> {
-              if (run.uid().equals("refused")) {
-                throw new KubernetesClientException("entries: Too many", 422, null);
-              }
-              reported.add(run.uid());
-              return true;
-            })) {
+            gated(
+                runs -> {
+                  if (uids(runs).contains("refused")) {
+                    throw new KubernetesClientException("entries: Too many", 422, null);
+                  }
+                  runs.forEach(m -> reported.add(m.run().uid()));
+                  return Set.copyOf(uids(runs));
+                }))) {
+      recorder.submit(task("first", true));
+      assertThat(firstWrite.await(5, TimeUnit.SECONDS)).isTrue();
       recorder.submit(task("refused", true));
       recorder.submit(task("next", true));
+      release.countDown();
+
+      assertThat(pokes.tryAcquire(3, 5, TimeUnit.SECONDS)).isTrue();
+      assertThat(calls)
+          .as("the refused batch is sent again one run at a time")
+          .containsExactly(
+              List.of("first"), List.of("refused", "next"), List.of("refused"), List.of("next"));
+      assertThat(reported).containsExactly("first", "next");
+      assertThat(recorder.takeRecorded())
+          .extracting(Run::uid)
+          .containsExactly("first", "refused", "next");
+    }
+  }
+
+  @Test
+  void runsThatArriveWhileAWriteIsOnTheWireGoInOneWritePerReport() throws InterruptedException {
+    try (UsageRecorder recorder = recorder(gated(runs -> Set.copyOf(uids(runs))))) {
+      recorder.submit(task("a", true));
+      assertThat(firstWrite.await(5, TimeUnit.SECONDS)).isTrue();
+      for (String uid : List.of("b", "c", "d")) {
+        recorder.submit(task(uid, true));
+      }
+      recorder.submit(task("elsewhere", "other", true));
+      recorder.submit(task("e", false));
+      release.countDown();
+
+      assertThat(pokes.tryAcquire(3, 5, TimeUnit.SECONDS)).isTrue();
+      assertThat(calls)
+          .as("one write for the first run, then one per report for what waited behind it")
+          .containsExactly(List.of("a"), List.of("b", "c", "d", "e"), List.of("elsewhere"));
+      List<String> recorded = new ArrayList<>();
+      recorder.takeRecorded().forEach(r -> recorded.add(r.uid()));
+      assertThat(recorded).containsExactly("a", "b", "c", "d", "elsewhere");
+    }
+  }
+
+  @Test
+  void aBatchHoldsAtMostMaxBatchRuns() throws InterruptedException {
+    int waiting = UsageRecorder.MAX_BATCH + 5;
+    try (UsageRecorder recorder = recorder(gated(runs -> Set.copyOf(uids(runs))))) {
+      recorder.submit(task("first", false));
+      assertThat(firstWrite.await(5, TimeUnit.SECONDS)).isTrue();
+      for (int i = 0; i < waiting; i++) {
+        recorder.submit(task("r" + i, true));
+      }
+      release.countDown();
 
       assertThat(pokes.tryAcquire(2, 5, TimeUnit.SECONDS)).isTrue();
-      assertThat(reported).containsExactly("next");
-      assertThat(recorder.takeRecorded()).extracting(Run::uid).containsExactly("refused", "next");
+      assertThat(calls).extracting(List::size).containsExactly(1, UsageRecorder.MAX_BATCH, 5);
+    }
+  }
+
+  private final List<List<String>> calls = new CopyOnWriteArrayList<>();
+  private final CountDownLatch firstWrite = new CountDownLatch(1);
+  private final CountDownLatch release = new CountDownLatch(1);
+
+  /**
+   * Reports that note each call's runs, and hold every call until {@link #release}: what is
+   * submitted while the first call waits is what the next ones batch.
+   */
+  private UsageRecorder.Reports gated(UsageRecorder.Reports reply) {
+    return runs -> {
+      calls.add(List.copyOf(uids(runs)));
+      firstWrite.countDown();
+      await(release);
+      return reply.add(runs);
+    };
+  }
+
+  private static List<String> uids(List<UsageRecorder.Measured> runs) {
+    List<String> out = new ArrayList<>();
+    runs.forEach(m -> out.add(m.run().uid()));
+    return out;
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("not released");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
@@ -89,11 +178,15 @@ class UsageRecorderTest {
   }
 
   private static UsageRecorder.Task task(String uid, boolean durable) {
+    return task(uid, OWNER.namespace(), durable);
+  }
+
+  private static UsageRecorder.Task task(String uid, String namespace, boolean durable) {
     Run run =
         new Run(
             uid,
-            "team/" + uid,
-            OWNER,
+            namespace + "/" + uid,
+            new UsageOwner(namespace, OWNER.localQueue(), OWNER.clusterQueue(), ""),
             0,
             1000L,
             List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", 1)));
