@@ -301,6 +301,13 @@ final class LoadRunner implements AutoCloseable {
     return (lastFinish - firstCreate) / 1e9;
   }
 
+  /** Workloads the runner's informer holds with their usage recorded (status.usage). */
+  long withUsageRecord() {
+    return informer.getStore().list().stream()
+        .filter(w -> w.getStatus() != null && w.getStatus().usage != null)
+        .count();
+  }
+
   Map<String, Life> lives() {
     return lives;
   }

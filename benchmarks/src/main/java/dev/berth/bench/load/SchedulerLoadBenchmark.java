@@ -98,6 +98,11 @@ public final class SchedulerLoadBenchmark {
             report(load, runner, operator, cpuAtStart, after.since(before), done, cycles)
                 + loadAverage.summary()
                 + "\n";
+        if (done) {
+          report +=
+              Billing.awaitComplete(
+                  admin, runner, runner.finished(), Billing.now(admin, runner), after, 600);
+        }
         System.out.print(report);
         Files.writeString(dir.resolve("report.txt"), report);
       }

@@ -54,6 +54,7 @@ public final class WritePool implements AutoCloseable {
   private record Queued(long sequence, Supplier<Write> prepare) {}
 
   private final ThreadPoolExecutor writers;
+  private final int threads;
   private final int limit;
   private final WriteRate rate;
   private final ClusterState state;
@@ -79,6 +80,7 @@ public final class WritePool implements AutoCloseable {
 
   public WritePool(WriterSettings settings, ClusterState state) {
     this.state = state;
+    this.threads = settings.threads();
     this.limit = settings.queue();
     this.rate = new WriteRate(settings.qps(), settings.burst());
     AtomicInteger n = new AtomicInteger();
@@ -140,6 +142,11 @@ public final class WritePool implements AutoCloseable {
   /** Writes in flight or waiting. */
   public int outstanding() {
     return outstanding.size();
+  }
+
+  /** Writer threads with nothing to send now: a write submitted goes on the wire at once. */
+  public int idleWriters() {
+    return Math.max(0, threads - outstanding.size());
   }
 
   /** Room for {@code n} more writes. */

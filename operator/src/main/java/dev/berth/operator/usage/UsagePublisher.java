@@ -11,9 +11,9 @@ import dev.berth.operator.metrics.UsageMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
  * reservation time) is left alone, so a restart or a retry never bills twice; a write the API
  * server refuses is retried after a later cycle, a second or more after it failed. The Workload
  * writes are sent by the loop's {@link WritePool}, never on the loop thread.
+ *
+ * <p>The Workload records give way to admissions: one is sent only when a writer is idle, and
+ * {@link #FLOOR_PER_SECOND} a second whatever the pool is doing, so that they always advance. On a
+ * cluster whose API server is the bound (every writer waiting on it), a record per finished
+ * workload would otherwise take the place of an admission; the bill does not wait for them (the
+ * monthly report is written first), and a record not yet written when the operator stops is written
+ * after the restart (the ledger offers the run again, the report says it counts it).
  */
 public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(UsagePublisher.class);
@@ -36,7 +43,13 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
   private final UsageRecorder recorder;
   private static final long RETRY_AFTER_NANOS = 1_000_000_000L;
 
-  private final List<Run> unrecorded = new ArrayList<>();
+  /** Workload records sent per second even while every writer is busy. */
+  static final int FLOOR_PER_SECOND = 5;
+
+  /** In their report, their Workload record still to be sent; oldest first. */
+  private final Deque<Run> unrecorded = new ArrayDeque<>();
+
+  private final RecordPace pace = new RecordPace(FLOOR_PER_SECOND, System.nanoTime());
 
   /** Runs whose write failed, with System.nanoTime() of the failure. */
   private final Map<Run, Long> failed = new LinkedHashMap<>();
@@ -77,11 +90,12 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
               unrecorded.add(e.getKey());
               return true;
             });
-    List<Run> pending = List.copyOf(unrecorded);
-    unrecorded.clear();
-    for (Run run : pending) {
+    int allowed = unrecorded.isEmpty() ? 0 : pace.allowed(pool.idleWriters(), now);
+    // At most one look at each waiting run per cycle: a busy one goes to the back.
+    for (int looked = unrecorded.size(); allowed > 0 && looked > 0; looked--) {
+      Run run = unrecorded.pollFirst();
       if (pool.busy(run.uid())) {
-        unrecorded.add(run); // after the write on the wire for it
+        unrecorded.addLast(run); // after the write on the wire for it
         continue;
       }
       boolean queued =
@@ -97,6 +111,7 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       if (!queued) {
         failed.put(run, now);
       }
+      allowed--;
     }
   }
 
