@@ -27,23 +27,31 @@ record Billing(long reportedRuns, long workloadRecords) {
     return reportedRuns >= workloads && workloadRecords >= workloads;
   }
 
+  /** This, without what was billed before {@code base} (a warm-up round's runs). */
+  Billing minus(Billing base) {
+    return new Billing(reportedRuns - base.reportedRuns, workloadRecords - base.workloadRecords);
+  }
+
   /**
    * Waits up to {@code timeoutSeconds} for every finished run to be billed in both records, and
    * describes what that took after the run.
+   *
+   * @param base what was billed before the run started (counted out)
    */
   static String awaitComplete(
       KubernetesClient admin,
       LoadRunner runner,
       long runs,
-      Billing atFinish,
+      Billing base,
       ApiRequests atFinishRequests,
       long timeoutSeconds)
       throws InterruptedException {
     long t0 = System.nanoTime();
+    Billing atFinish = now(admin, runner).minus(base);
     Billing b = atFinish;
     while (!b.complete(runs) && System.nanoTime() - t0 < timeoutSeconds * 1_000_000_000L) {
       Thread.sleep(1000);
-      b = now(admin, runner);
+      b = now(admin, runner).minus(base);
     }
     double waited = (System.nanoTime() - t0) / 1e9;
     Map<String, Long> after = ApiRequests.scrape(admin).since(atFinishRequests);

@@ -65,12 +65,22 @@ final class LoadRunner implements AutoCloseable {
   private final AtomicLong statusWrites = new AtomicLong();
   private final List<RuntimeException> createFailures = new ArrayList<>();
   private SharedIndexInformer<Workload> informer;
+  private final String prefix;
   private volatile long firstCreate;
   private volatile long lastFinish;
 
   LoadRunner(KubernetesClient client, SchedulerLoad load) {
+    this(client, load, "");
+  }
+
+  /**
+   * @param prefix of the runner's Workload names: a second runner on the same queues (a warm-up
+   *     round before the measured one) creates and counts only its own
+   */
+  LoadRunner(KubernetesClient client, SchedulerLoad load, String prefix) {
     this.client = client;
     this.load = load;
+    this.prefix = prefix;
     this.allFinished = new CountDownLatch(load.workloads());
     this.creators = Executors.newScheduledThreadPool(16, named("bench-create"));
     this.writers = Executors.newScheduledThreadPool(8, named("bench-runner"));
@@ -136,7 +146,7 @@ final class LoadRunner implements AutoCloseable {
   }
 
   private void createOne(String queue, WorkloadClass wc, int index) {
-    String name = wc.name() + "-" + index;
+    String name = prefix + wc.name() + "-" + index;
     Life life = lives.computeIfAbsent(queue + "/" + name, k -> new Life(wc));
     life.created = System.nanoTime();
     Workload wl = workload(queue, wc, name);
@@ -301,9 +311,13 @@ final class LoadRunner implements AutoCloseable {
     return (lastFinish - firstCreate) / 1e9;
   }
 
-  /** Workloads the runner's informer holds with their usage recorded (status.usage). */
+  /** The runner's own Workloads with their usage recorded (status.usage). */
   long withUsageRecord() {
     return informer.getStore().list().stream()
+        .filter(w -> w.getMetadata().getName().startsWith(prefix))
+        .filter(
+            w ->
+                lives.containsKey(w.getMetadata().getNamespace() + "/" + w.getMetadata().getName()))
         .filter(w -> w.getStatus() != null && w.getStatus().usage != null)
         .count();
   }

@@ -46,7 +46,10 @@ import org.awaitility.Awaitility;
  * scaled per ClusterQueue; 50000 for large-scale, scaled by the number of ClusterQueues), {@code
  * operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at MaxRAMPercentage=75),
  * {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code berth.repo} (where
- * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800).
+ * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800),
+ * {@code warmup} (default 0: a first round of that many Workloads, run and billed on the same
+ * operator before the measured one, so that the figures are those of an operator past its JIT
+ * warm-up).
  */
 public final class SchedulerLoadBenchmark {
   static final String FLAVOR = "rf";
@@ -63,6 +66,7 @@ public final class SchedulerLoadBenchmark {
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
     Map<String, String> env = parseEnv(System.getProperty("operator.env", ""));
     long timeout = Long.getLong("timeoutSeconds", 1800);
+    int warmup = Integer.getInteger("warmup", 0);
     Path dir = Files.createTempDirectory("berth-load-");
     System.out.printf(
         Locale.ROOT,
@@ -84,9 +88,13 @@ public final class SchedulerLoadBenchmark {
       queues(admin, load);
       try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
           LoadRunner runner = new LoadRunner(admin, load)) {
+        if (warmup > 0) {
+          warmUp(admin, operator, SchedulerLoad.named(name, warmup), timeout);
+        }
         double cpuAtStart = operator.cpuSeconds();
         double cycles0 = operator.metric("berth_admission_cycle_duration_seconds_count");
         runner.watch();
+        Billing billedBefore = Billing.now(admin, runner);
         ApiRequests before = ApiRequests.scrape(admin);
         LoadSampler loadAverage = LoadSampler.every(5);
         runner.create();
@@ -100,8 +108,7 @@ public final class SchedulerLoadBenchmark {
                 + "\n";
         if (done) {
           report +=
-              Billing.awaitComplete(
-                  admin, runner, runner.finished(), Billing.now(admin, runner), after, 600);
+              Billing.awaitComplete(admin, runner, runner.finished(), billedBefore, after, 600);
         }
         System.out.print(report);
         Files.writeString(dir.resolve("report.txt"), report);
@@ -110,6 +117,36 @@ public final class SchedulerLoadBenchmark {
       apiServer.close();
     }
     System.exit(0);
+  }
+
+  /**
+   * A first round of {@code warm}'s Workloads on the same queues and operator, run to the end and
+   * billed, before the measured round: the operator's JIT compilation and class loading are then
+   * behind it, as in an operator that has been running for a while.
+   */
+  private static void warmUp(
+      KubernetesClient admin, OperatorJvm operator, SchedulerLoad warm, long timeout)
+      throws Exception {
+    double cpu0 = operator.cpuSeconds();
+    try (LoadRunner round = new LoadRunner(admin, warm, "warm-")) {
+      round.watch();
+      Billing base = Billing.now(admin, round);
+      round.create();
+      if (!round.awaitFinished(timeout, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "warm-up: " + round.finished() + " of " + warm.workloads() + " finished in time");
+      }
+      String billing =
+          Billing.awaitComplete(
+              admin, round, round.finished(), base, ApiRequests.scrape(admin), timeout);
+      System.out.printf(
+          Locale.ROOT,
+          "[load] warm-up round: %d workloads finished in %.1f s, operator CPU %.1f s; %s",
+          warm.workloads(),
+          round.wallSeconds(),
+          operator.cpuSeconds() - cpu0,
+          billing);
+    }
   }
 
   /**
