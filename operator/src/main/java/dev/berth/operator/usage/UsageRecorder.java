@@ -159,12 +159,13 @@ public final class UsageRecorder implements AutoCloseable {
         for (Task task : batch) {
           measured.add(new Measured(task.run(), measure(task)));
         }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         if (measured.isEmpty()) {
           retryLater(head, e);
           return;
         }
-        // The rest waits for Prometheus in a later batch; these are measured.
+        // The rest waits for Prometheus in a later batch; these are measured. (A throw that
+        // left this loop would leave the queue full and nothing scheduled: the bill stuck.)
         batch = batch.subList(0, measured.size());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
