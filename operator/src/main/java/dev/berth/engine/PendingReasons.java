@@ -34,20 +34,10 @@ final class PendingReasons {
     if (built == null) {
       Map<String, PendingStatus> out = new LinkedHashMap<>();
       for (Group g : groups) {
-        PendingStatus shared = null;
         for (int i = 0; i < g.uids.length; i++) {
           String uid = g.uids[i];
-          if (i == g.head) {
-            out.put(uid, new PendingStatus(uid, g.clusterQueue, g.headWhy));
-          } else if (shared == null) {
-            shared = new PendingStatus(uid, g.clusterQueue, g.sharedWhy);
-            out.put(uid, shared);
-          } else {
-            out.put(
-                uid,
-                new PendingStatus(
-                    uid, g.clusterQueue, shared.reason(), shared.message(), shared.summary()));
-          }
+          out.put(
+              uid, new PendingStatus(uid, g.clusterQueue, i == g.head ? g.headWhy : g.sharedWhy));
         }
       }
       built = Collections.unmodifiableMap(out);

@@ -48,8 +48,8 @@ public final class StatusView {
           : new PendingStatus(
               uid,
               null,
-              Explanation.of(
-                  PendingReason.Inadmissible, "LocalQueue " + lq.key() + " doesn't exist"));
+              Explanation.lazy(
+                  PendingReason.Inadmissible, () -> "LocalQueue " + lq.key() + " doesn't exist"));
     }
     quota.ensureTree();
     ClusterQueueState cq = quota.find(pw.bucket().queue().clusterQueue());
@@ -102,6 +102,9 @@ public final class StatusView {
     return head == pw.bucket() && head.front() == pw;
   }
 
+  private static final Explanation NEXT_CYCLE =
+      Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
+
   private Explanation why(ClusterQueueState cq, Bucket b, boolean isHead) {
     Explanation why = cq.inadmissible();
     if (why == null && b.state() != Bucket.State.ACTIVE) {
@@ -115,17 +118,20 @@ public final class StatusView {
         PendingWorkload preemptor =
             cq.preemption == null ? null : pending.pending(cq.preemption.preemptorUid);
         String headName = preemptor != null ? preemptor.name() : head.front().name();
+        String name = cq.name;
+        // Lazy: a sweep reads this for every workload behind the head, and writes a handful.
         why =
             cq.spec.queueingStrategy() == QueueingStrategy.StrictFIFO
-                ? Explanation.of(
+                ? Explanation.lazy(
                     PendingReason.WaitingForQuota,
-                    "waiting behind "
-                        + headName
-                        + ", the head of StrictFIFO ClusterQueue "
-                        + cq.name)
-                : Explanation.of(
+                    () ->
+                        "waiting behind "
+                            + headName
+                            + ", the head of StrictFIFO ClusterQueue "
+                            + name)
+                : Explanation.lazy(
                     PendingReason.WaitingForQuota,
-                    "waiting behind " + headName + ", which waits for preempted workloads");
+                    () -> "waiting behind " + headName + ", which waits for preempted workloads");
       }
     }
     if (why == null) {
@@ -134,26 +140,38 @@ public final class StatusView {
               .podsReady()
               .blocker()
               .map(
-                  blocker ->
-                      Explanation.of(
-                          PendingReason.WaitingForPodsReady,
-                          "waiting for the pods of admitted workload "
-                              + quota.admitted(blocker).admission.name()
-                              + " to be ready (waitForPodsReady"
-                              + " blockAdmission)"))
+                  blocker -> {
+                    String name = quota.admitted(blocker).admission.name();
+                    return Explanation.lazy(
+                        PendingReason.WaitingForPodsReady,
+                        () ->
+                            "waiting for the pods of admitted workload "
+                                + name
+                                + " to be ready (waitForPodsReady blockAdmission)");
+                  })
               .orElse(null);
     }
     if (why == null) {
-      why = Explanation.of(PendingReason.WaitingForQuota, "waiting for the next admission cycle");
+      why = NEXT_CYCLE;
     }
     return why;
   }
 
-  /** Why each pending workload waits, those without a LocalQueue included. */
+  /**
+   * Why each pending workload waits, those without a LocalQueue included. All but a queue's head
+   * share their bucket's explanation, worked out once per bucket: the operator's sweep reads this
+   * every second, tens of thousands of workloads on a large cluster.
+   */
   public List<PendingStatus> pendingStatuses() {
     List<PendingStatus> out = new ArrayList<>(pending.size());
-    for (String uid : pending.pendingUids()) {
-      out.add(pendingStatus(uid));
+    quota.ensureTree();
+    Map<Bucket, Explanation> shared = new HashMap<>();
+    for (PendingWorkload pw : pending.pending()) {
+      Bucket b = pw.bucket();
+      ClusterQueueState cq = quota.find(b.queue().clusterQueue());
+      Explanation why =
+          isHead(cq, pw) ? why(cq, b, true) : shared.computeIfAbsent(b, k -> why(cq, k, false));
+      out.add(new PendingStatus(pw.uid(), cq.name, why));
     }
     for (String uid : pending.unroutedUids()) {
       out.add(pendingStatus(uid));

@@ -161,7 +161,9 @@ public final class BerthOperator implements AutoCloseable {
                 config.waitForPodsReady(),
                 checkBackoffs,
                 writers));
-    loop.onCycle(new StatusPublisher(client, state, clock, writers, loop::pokeAfter));
+    loop.onCycle(
+        new StatusPublisher(
+            client, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
     loop.onCycle(

@@ -18,6 +18,9 @@ public final class Explanation {
   private final String summarySuffix;
   private String message;
 
+  /** Formatted on first read; a String, so a racing second read at worst formats it again. */
+  private String summary;
+
   private Explanation(
       PendingReason reason, List<? extends Object> parts, Supplier<String> lazy, String message) {
     this(reason, parts, lazy, message, null, null);
@@ -87,6 +90,15 @@ public final class Explanation {
    * detail ({@link #message}) has.
    */
   public String summary() {
+    String done = summary;
+    if (done == null) {
+      done = formatSummary();
+      summary = done;
+    }
+    return done;
+  }
+
+  private String formatSummary() {
     String head;
     if (summaryBase != null || (parts != null && parts.size() > 1)) {
       head = firstPart() + more();

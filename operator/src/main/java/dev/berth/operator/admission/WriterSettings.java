@@ -14,9 +14,18 @@ import java.util.Map;
  * @param burst BERTH_WRITE_BURST: requests sent at once before the rate applies (default 200)
  * @param pendingQps BERTH_PENDING_WRITE_QPS: pending workloads' QuotaReserved=False writes a
  *     second, all workloads together (default 5); the reasons that wait longest go first
+ * @param queueStatusQps BERTH_QUEUE_STATUS_WRITE_QPS: ClusterQueue, LocalQueue and Cohort status
+ *     writes a second, all queues together (default 10); a changed Active condition goes first,
+ *     then the status written longest ago
  */
-public record WriterSettings(int threads, int queue, double qps, int burst, double pendingQps) {
-  public static final WriterSettings DEFAULT = new WriterSettings(8, 20_000, 100, 200, 5);
+public record WriterSettings(
+    int threads, int queue, double qps, int burst, double pendingQps, double queueStatusQps) {
+  public static final WriterSettings DEFAULT = new WriterSettings(8, 20_000, 100, 200, 5, 10);
+
+  /** The defaults' queue status budget (tests that set the rest). */
+  public WriterSettings(int threads, int queue, double qps, int burst, double pendingQps) {
+    this(threads, queue, qps, burst, pendingQps, 10);
+  }
 
   public WriterSettings {
     if (threads < 1 || threads > 256) {
@@ -39,6 +48,13 @@ public record WriterSettings(int threads, int queue, double qps, int burst, doub
               + "), got "
               + pendingQps);
     }
+    if (!(queueStatusQps > 0) || queueStatusQps > qps) {
+      throw new IllegalArgumentException(
+          "BERTH_QUEUE_STATUS_WRITE_QPS must be more than 0 and at most BERTH_WRITE_QPS ("
+              + qps
+              + "), got "
+              + queueStatusQps);
+    }
   }
 
   public static WriterSettings from(Map<String, String> env) {
@@ -47,7 +63,8 @@ public record WriterSettings(int threads, int queue, double qps, int burst, doub
         integer(env, "BERTH_WRITE_QUEUE", DEFAULT.queue()),
         number(env, "BERTH_WRITE_QPS", DEFAULT.qps()),
         integer(env, "BERTH_WRITE_BURST", DEFAULT.burst()),
-        number(env, "BERTH_PENDING_WRITE_QPS", DEFAULT.pendingQps()));
+        number(env, "BERTH_PENDING_WRITE_QPS", DEFAULT.pendingQps()),
+        number(env, "BERTH_QUEUE_STATUS_WRITE_QPS", DEFAULT.queueStatusQps()));
   }
 
   private static int integer(Map<String, String> env, String name, int fallback) {

@@ -90,7 +90,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   private Instant lastPass = Instant.EPOCH;
 
-  /** A change due now, waiting for the shared budget. */
+  /** A change due now, waiting for the shared budget; {@code summary} null until it is sent. */
   private record Candidate(
       PendingStatus pending,
       Workload latest,
@@ -202,7 +202,6 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
       return null;
     }
     String reason = pending.reason().name();
-    String summary = summary(latest, pending, estimates.note(uid));
     Condition current =
         latest.getStatus() == null
             ? null
@@ -210,6 +209,10 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
                 .orElse(null);
     boolean reasonChanged =
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);
+    // A changed reason is news whatever the text: the summary is built only if it is sent. On a
+    // large cluster most pending workloads have no reason written yet and a handful a second get
+    // one, so building the summary of each at every sweep was the sweep's main cost.
+    String summary = reasonChanged ? null : summary(latest, pending, estimates.note(uid));
     if (!reasonChanged && Objects.equals(summary, current.message)) {
       due.remove(uid);
       return null;
@@ -230,6 +233,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private void send(Candidate c, Instant now) {
     String uid = c.pending().workloadUid();
     String reason = c.pending().reason().name();
+    String summary =
+        c.summary() != null ? c.summary() : summary(c.latest(), c.pending(), estimates.note(uid));
     lastWrite.put(uid, now);
     boolean queued =
         pool.submit(
@@ -246,7 +251,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
                   copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
               copy.setStatus(status);
               StatusConditions.set(
-                  status, StatusConditions.QUOTA_RESERVED, false, reason, c.summary(), now);
+                  status, StatusConditions.QUOTA_RESERVED, false, reason, summary, now);
               return () -> write(copy, c);
             });
     if (!queued) {

@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueueStatus;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.CohortStatus;
+import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.FlavorUsage;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueStatus;
@@ -17,6 +18,8 @@ import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.TouchedQueues;
 import dev.berth.operator.admission.WritePool;
+import dev.berth.operator.admission.WriteRate;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -24,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,8 +48,14 @@ import org.slf4j.LoggerFactory;
  * the cohorts above their ClusterQueues; a LocalQueue's usage is summed from its own workloads.
  * Passes run at most once per {@link #PASS_EVERY}, and each object is written at most once per
  * {@link #OBJECT_EVERY} (its first write at once), so a busy queue's status costs a bounded number
- * of writes however many workloads move through it. Writes go through the loop's {@link WritePool}
- * and carry the resourceVersion; a conflict is retried once on the stored version.
+ * of writes however many workloads move through it. All queues together share a budget of {@code
+ * BERTH_QUEUE_STATUS_WRITE_QPS} writes a second: with a thousand ClusterQueues and as many
+ * LocalQueues the per-object bound alone allowed 400 writes a second, the whole write rate of a
+ * small API server, taken from admissions (issue 20's large-scale load). The budget goes to a
+ * changed Active condition first (and to a status never written), then to the status written
+ * longest ago; the rest wait for the next pass. A status held back by its own bound is not even
+ * built. Writes go through the loop's {@link WritePool} and carry the resourceVersion; a conflict
+ * is retried once on the stored version.
  */
 public final class StatusPublisher
     implements java.util.function.Consumer<AdmissionLoop.CycleOutcome> {
@@ -62,6 +72,24 @@ public final class StatusPublisher
   /** When each object's status was last handed to the writers (by pool key). */
   private final Map<String, Instant> lastWrite = new HashMap<>();
 
+  /** The budget all queues' status writes share (BERTH_QUEUE_STATUS_WRITE_QPS). */
+  private final WriteRate budget;
+
+  /**
+   * A changed status waiting for the budget: the object to send, under its pool key, and where to
+   * hold its name if the budget is spent.
+   */
+  private record Change(
+      String poolKey,
+      HasMetadata copy,
+      boolean urgent,
+      Instant lastWrite,
+      Set<String> heldIn,
+      String name) {}
+
+  /** A status held back by its object's own bound or by a write of it still out. */
+  private static final Change HELD = new Change(null, null, false, null, null, null);
+
   private Instant lastPass = Instant.EPOCH;
 
   /** Touched queues held back by a rate bound, for the next pass. */
@@ -75,12 +103,14 @@ public final class StatusPublisher
       ClusterState state,
       Clock clock,
       WritePool pool,
-      Consumer<Duration> pokeAfter) {
+      Consumer<Duration> pokeAfter,
+      double writesPerSecond) {
     this.client = client;
     this.state = state;
     this.clock = clock;
     this.pool = pool;
     this.wakeUp = new WakeUp(pokeAfter);
+    this.budget = new WriteRate(writesPerSecond, (int) Math.max(1, Math.ceil(writesPerSecond * 2)));
   }
 
   @Override
@@ -116,30 +146,67 @@ public final class StatusPublisher
       }
     }
     Instant next = null;
+    List<Change> changes = new ArrayList<>();
     for (String name : cqs) {
       ClusterQueue cq = clusterQueue(name);
-      if (cq != null && !publish(cq, engine, now)) {
-        heldClusterQueues.add(name);
-        next = earliest(next, due("ClusterQueue/" + name, now));
+      if (cq != null) {
+        next =
+            collect(
+                publish(cq, engine, now),
+                "ClusterQueue",
+                heldClusterQueues,
+                name,
+                changes,
+                next,
+                now);
       }
     }
     for (String name : cohorts) {
       Cohort cohort = cohort(name);
-      if (cohort != null && !publish(cohort, engine, now)) {
-        heldCohorts.add(name);
-        next = earliest(next, due("Cohort/" + name, now));
+      if (cohort != null) {
+        next =
+            collect(publish(cohort, engine, now), "Cohort", heldCohorts, name, changes, next, now);
       }
     }
     for (String k : lqs) {
       LocalQueue lq = localQueue(k);
-      if (lq != null && !publish(lq, engine, now)) {
-        heldLocalQueues.add(k);
-        next = earliest(next, due("LocalQueue/" + k, now));
+      if (lq != null) {
+        next =
+            collect(publish(lq, engine, now), "LocalQueue", heldLocalQueues, k, changes, next, now);
+      }
+    }
+    changes.sort(
+        Comparator.comparing((Change c) -> !c.urgent())
+            .thenComparing(c -> c.lastWrite() == null ? Instant.MIN : c.lastWrite()));
+    long nanos = System.nanoTime();
+    for (Change c : changes) {
+      if (!budget.tryAcquire(nanos) || !handOver(c, now)) {
+        c.heldIn().add(c.name());
+        next = earliest(next, now.plusNanos(Math.max(budget.nanosUntilToken(nanos), 1)));
       }
     }
     if (next != null) {
       pokeAt(next, now);
     }
+  }
+
+  /** Sorts one object's outcome: nothing to write, held back, or a change for the budget. */
+  private Instant collect(
+      Change c,
+      String kind,
+      Set<String> held,
+      String name,
+      List<Change> changes,
+      Instant next,
+      Instant now) {
+    if (c == HELD) {
+      held.add(name);
+      return earliest(next, due(kind + "/" + name, now));
+    }
+    if (c != null) {
+      changes.add(new Change(c.poolKey(), c.copy(), c.urgent(), c.lastWrite(), held, name));
+    }
+    return next;
   }
 
   private Instant due(String poolKey, Instant now) {
@@ -181,28 +248,44 @@ public final class StatusPublisher
     return lq.getMetadata().getNamespace() + "/" + lq.getMetadata().getName();
   }
 
-  /**
-   * Hands the status to the writers if it changed and its rate bound allows; false when it is held
-   * back (the object stays touched for a later pass).
-   */
-  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> boolean write(
-      String poolKey, Object before, Object after, T copy, Instant now) {
-    if (Objects.equals(json(before), json(after))) {
-      return true;
-    }
+  /** Whether the object's own bound (or a write of it still out) holds its status back. */
+  private boolean held(String poolKey, Instant now) {
     Instant last = lastWrite.get(poolKey);
-    if (last != null && now.isBefore(last.plus(OBJECT_EVERY)) || pool.busy(poolKey)) {
+    return last != null && now.isBefore(last.plus(OBJECT_EVERY)) || pool.busy(poolKey);
+  }
+
+  /** The change to write, or null when the status is as stored. */
+  private Change change(
+      String poolKey, Object before, Object after, HasMetadata copy, boolean urgent) {
+    if (Objects.equals(json(before), json(after))) {
+      return null;
+    }
+    return new Change(poolKey, copy, urgent, lastWrite.get(poolKey), null, null);
+  }
+
+  /** Hands the change to the writers; false when the pool has no room for it. */
+  private boolean handOver(Change c, Instant now) {
+    HasMetadata copy = c.copy();
+    if (!pool.submit(c.poolKey(), () -> () -> send(copy))) {
       return false;
     }
-    if (!pool.submit(poolKey, () -> () -> send(copy))) {
-      return false;
-    }
-    lastWrite.put(poolKey, now);
+    lastWrite.put(c.poolKey(), now);
     return true;
   }
 
-  private boolean publish(ClusterQueue cq, AdmissionEngine engine, Instant now) {
+  /** Whether the Active condition the status would carry differs from the stored one. */
+  private static boolean activeChanged(List<Condition> stored, boolean active) {
+    Condition current =
+        stored == null ? null : StatusConditions.find(stored, "Active").orElse(null);
+    return current == null || current.isTrue() != active;
+  }
+
+  private Change publish(ClusterQueue cq, AdmissionEngine engine, Instant now) {
     String name = cq.getMetadata().getName();
+    String poolKey = "ClusterQueue/" + name;
+    if (held(poolKey, now)) {
+      return HELD;
+    }
     ClusterQueue copy = Serialization.clone(cq);
     ClusterQueueStatus status =
         copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
@@ -241,7 +324,12 @@ public final class StatusPublisher
         inactive == null ? "Ready" : inactiveReason(cq),
         inactive == null ? "Can admit new workloads" : inactive,
         clock.instant());
-    return write("ClusterQueue/" + name, cq.getStatus(), status, copy, now);
+    return change(
+        poolKey,
+        cq.getStatus(),
+        status,
+        copy,
+        cq.getStatus() == null || activeChanged(cq.getStatus().conditions, inactive == null));
   }
 
   private String inactiveReason(ClusterQueue cq) {
@@ -266,8 +354,12 @@ public final class StatusPublisher
   }
 
   /** A Cohort object's Active condition (false while its tree has a cycle) and its share. */
-  private boolean publish(Cohort cohort, AdmissionEngine engine, Instant now) {
+  private Change publish(Cohort cohort, AdmissionEngine engine, Instant now) {
     String name = cohort.getMetadata().getName();
+    String poolKey = "Cohort/" + name;
+    if (held(poolKey, now)) {
+      return HELD;
+    }
     Cohort copy = Serialization.clone(cohort);
     CohortStatus status = copy.getStatus() == null ? new CohortStatus() : copy.getStatus();
     copy.setStatus(status);
@@ -284,12 +376,22 @@ public final class StatusPublisher
         clock.instant());
     status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
     status.fairSharing.weightedShare = engine.status().cohortWeightedShare(name);
-    return write("Cohort/" + name, cohort.getStatus(), status, copy, now);
+    return change(
+        poolKey,
+        cohort.getStatus(),
+        status,
+        copy,
+        cohort.getStatus() == null
+            || activeChanged(cohort.getStatus().conditions, inactive == null));
   }
 
-  private boolean publish(LocalQueue lq, AdmissionEngine engine, Instant now) {
+  private Change publish(LocalQueue lq, AdmissionEngine engine, Instant now) {
     String namespace = lq.getMetadata().getNamespace();
     String name = lq.getMetadata().getName();
+    String poolKey = "LocalQueue/" + namespace + "/" + name;
+    if (held(poolKey, now)) {
+      return HELD;
+    }
     LocalQueue copy = Serialization.clone(lq);
     LocalQueueStatus status = copy.getStatus() == null ? new LocalQueueStatus() : copy.getStatus();
     copy.setStatus(status);
@@ -332,7 +434,12 @@ public final class StatusPublisher
                 : "Can submit new workloads to ClusterQueue " + cqName;
     StatusConditions.set(
         status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
-    return write("LocalQueue/" + namespace + "/" + name, lq.getStatus(), status, copy, now);
+    return change(
+        poolKey,
+        lq.getStatus(),
+        status,
+        copy,
+        lq.getStatus() == null || activeChanged(lq.getStatus().conditions, cqExists && !stopped));
   }
 
   /**

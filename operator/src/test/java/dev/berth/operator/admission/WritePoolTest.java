@@ -216,6 +216,12 @@ class WritePoolTest {
         .hasMessageContaining("BERTH_WRITE_QUEUE");
     assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_PENDING_WRITE_QPS", "500")))
         .hasMessageContaining("BERTH_PENDING_WRITE_QPS");
+    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "0")))
+        .hasMessageContaining("BERTH_QUEUE_STATUS_WRITE_QPS");
+    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "fast")))
+        .hasMessageContaining("BERTH_QUEUE_STATUS_WRITE_QPS must be a number");
+    assertThat(WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "2.5")).queueStatusQps())
+        .isEqualTo(2.5);
     assertThat(WriterSettings.from(Map.of("BERTH_WRITERS", "16", "BERTH_WRITE_QPS", "50")))
         .isEqualTo(new WriterSettings(16, 20_000, 50, 200, 5));
     assertThat(WriterSettings.from(Map.of())).isEqualTo(WriterSettings.DEFAULT);

@@ -37,7 +37,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +59,7 @@ class StatusPublisherTest {
   private final WritePool pool = new WritePool(new WriterSettings(2, 100, 1_000, 1_000, 5), state);
   private final List<Duration> pokes = new ArrayList<>();
   private final StatusPublisher publisher =
-      new StatusPublisher(client, state, clock, pool, pokes::add);
+      new StatusPublisher(client, state, clock, pool, pokes::add, 1_000);
 
   /** "Kind/name" of every status update sent, and the objects as sent. */
   private final List<String> sent = new CopyOnWriteArrayList<>();
@@ -80,7 +82,11 @@ class StatusPublisherTest {
     flavor.getMetadata().setName("default");
     flavor.setSpec(new ResourceFlavorSpec());
     state.flavor(flavor);
-    for (String team : List.of("a", "b")) {
+    teams(List.of("a", "b"));
+  }
+
+  private void teams(List<String> names) {
+    for (String team : names) {
       state.namespace(team, java.util.Map.of());
       state.clusterQueue(clusterQueue("cq-" + team));
       LocalQueue lq = new LocalQueue();
@@ -152,10 +158,16 @@ class StatusPublisherTest {
 
   /** One cycle and the publisher after it; then every write it queued is applied. */
   private void cycleAndPublish() throws InterruptedException {
+    cycleAndPublish(publisher, pool, inbox);
+  }
+
+  private void cycleAndPublish(
+      StatusPublisher p, WritePool writers, LinkedBlockingQueue<Consumer<ClusterState>> replies)
+      throws InterruptedException {
     var result = state.engine().runCycle(clock.millis());
-    publisher.accept(new AdmissionLoop.CycleOutcome(result, 0));
-    while (pool.outstanding() > 0) {
-      Consumer<ClusterState> r = inbox.poll(10, TimeUnit.SECONDS);
+    p.accept(new AdmissionLoop.CycleOutcome(result, 0));
+    while (writers.outstanding() > 0) {
+      Consumer<ClusterState> r = replies.poll(10, TimeUnit.SECONDS);
       assertThat(r).as("a status write came back").isNotNull();
       r.accept(state);
     }
@@ -205,5 +217,79 @@ class StatusPublisherTest {
     clock.advance(StatusPublisher.OBJECT_EVERY.toMillis());
     cycleAndPublish();
     assertThat(sent).containsExactlyInAnyOrder("ClusterQueue/cq-a", "LocalQueue/a/lq");
+  }
+
+  /**
+   * Passes one pass-interval apart, in real time too (the shared budget refills on the monotonic
+   * clock), until {@code done}.
+   */
+  private void passUntil(
+      StatusPublisher p,
+      WritePool writers,
+      LinkedBlockingQueue<Consumer<ClusterState>> replies,
+      BooleanSupplier done) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              clock.advance(StatusPublisher.PASS_EVERY.toMillis());
+              cycleAndPublish(p, writers, replies);
+              return done.getAsBoolean();
+            });
+  }
+
+  private static final List<String> SIX_TEAMS = List.of("t0", "t1", "t2", "t3", "t4", "t5");
+
+  /** One writer: writes leave in the order the publisher handed them over. */
+  private WritePool oneWriter(LinkedBlockingQueue<Consumer<ClusterState>> replies) {
+    WritePool one = new WritePool(new WriterSettings(1, 100, 1_000, 1_000, 5), state);
+    one.deliverTo(replies::add);
+    return one;
+  }
+
+  @Test
+  void allQueuesShareOneBudgetAndEveryStatusIsWrittenInTheEnd() throws Exception {
+    teams(SIX_TEAMS); // with a and b: 8 ClusterQueues and 8 LocalQueues
+    var replies = new LinkedBlockingQueue<Consumer<ClusterState>>();
+    try (WritePool one = oneWriter(replies)) {
+      // A burst of 4, then 2 a second.
+      StatusPublisher p = new StatusPublisher(client, state, clock, one, pokes::add, 2);
+      cycleAndPublish(p, one, replies);
+      assertThat(sent).as("the burst, not one write per queue").hasSize(4);
+      assertThat(pokes).as("a wake-up for when the budget refills").isNotEmpty();
+
+      passUntil(p, one, replies, () -> sent.size() >= 16);
+      assertThat(sent).as("each status once: none was lost while held").doesNotHaveDuplicates();
+      assertThat(sent).hasSize(16);
+    }
+  }
+
+  @Test
+  void aChangedActiveConditionGoesBeforeChangedCounts() throws Exception {
+    teams(SIX_TEAMS);
+    var replies = new LinkedBlockingQueue<Consumer<ClusterState>>();
+    try (WritePool one = oneWriter(replies)) {
+      // A burst of 8, then 4 a second.
+      StatusPublisher p = new StatusPublisher(client, state, clock, one, pokes::add, 4);
+      passUntil(p, one, replies, () -> sent.size() >= 16);
+      // cq-t5's status becomes the one written last, so that by age alone it would go last.
+      sent.clear();
+      clock.advance(StatusPublisher.OBJECT_EVERY.toMillis() + 1);
+      state.workload(pending("t5", "first"));
+      passUntil(p, one, replies, () -> sent.contains("ClusterQueue/cq-t5"));
+      sent.clear();
+      clock.advance(StatusPublisher.OBJECT_EVERY.toMillis() + 1);
+      // Counts change in every team's queues; one ClusterQueue is held (Active becomes False).
+      for (String team : SIX_TEAMS) {
+        state.workload(pending(team, "w"));
+      }
+      ClusterQueue held = clusterQueue("cq-t5");
+      held.getMetadata().setResourceVersion("2");
+      held.getSpec().stopPolicy = dev.berth.api.v1beta1.StopPolicy.Hold;
+      state.clusterQueue(held);
+      passUntil(p, one, replies, () -> !sent.isEmpty());
+      assertThat(sent.get(0)).isEqualTo("ClusterQueue/cq-t5");
+    }
   }
 }
