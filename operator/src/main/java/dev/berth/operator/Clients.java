@@ -1,5 +1,6 @@
 package dev.berth.operator;
 
+import dev.berth.operator.informers.InternedStrings;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.time.Duration;
@@ -10,7 +11,8 @@ import java.time.Duration;
  * with both on the classpath fabric8 picks one at random on each start: the operator names it. Its
  * WebSocket watches get two deadlines, so that no informer waits for ever on a watch that was lost:
  * one on the upgrade ({@link WatchDeadlines}) and one on silence once it is open ({@link
- * WatchSilence}, {@value WatchSilence#VARIABLE}).
+ * WatchSilence}, {@value WatchSilence#VARIABLE}). What it reads is decoded with its strings
+ * interned ({@link InternedStrings}): the informers' caches hold one copy of each repeated value.
  */
 public final class Clients {
   private Clients() {}
@@ -29,6 +31,7 @@ public final class Clients {
   public static KubernetesClientBuilder builder(Duration handshake, Duration silence) {
     WatchDeadlines deadlines = new WatchDeadlines(handshake);
     return new KubernetesClientBuilder()
+        .withKubernetesSerialization(InternedStrings.serialization())
         .withHttpClientFactory(
             SilenceGuardedHttpClient.factory(
                 new VertxHttpClientFactory(), new WatchSilence(silence)))
