@@ -1,5 +1,7 @@
 package dev.berth.operator.informers;
 
+import dev.berth.api.v1beta1.PodSet;
+import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import java.util.function.Consumer;
@@ -29,6 +31,17 @@ public class SharedLeanItemStore<T extends HasMetadata> extends LeanItemStore<T>
 
   @Override
   public T put(String key, T obj) {
+    share(obj);
     return super.put(key, versions.intern(lean(obj)));
+  }
+
+  /** The empty collections of its metadata and pod templates shared ({@link SharedEmpties}). */
+  private static void share(HasMetadata obj) {
+    SharedEmpties.share(obj.getMetadata());
+    if (obj instanceof Workload w && w.getSpec() != null && w.getSpec().podSets != null) {
+      for (PodSet ps : w.getSpec().podSets) {
+        SharedEmpties.share(ps.template);
+      }
+    }
   }
 }
