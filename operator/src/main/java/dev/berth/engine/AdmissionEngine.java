@@ -351,12 +351,21 @@ public final class AdmissionEngine {
    * transaction: if it throws, the engine is as it was before (see {@link CycleTransaction}).
    */
   public CycleResult runCycle(long now) {
+    return runCycle(now, true);
+  }
+
+  /**
+   * As {@link #runCycle(long)}; without {@code withReasons} the result has no pending reasons
+   * (working them out walks every workload of each bucket the cycle looked at, and a caller that
+   * reads them a few times a second need not pay for them in each of a hundred cycles).
+   */
+  public CycleResult runCycle(long now, boolean withReasons) {
     return new AdmissionCycle(
             quota,
             pending,
             topology,
             expectations,
-            pendingReasonsInResults ? status : null,
+            pendingReasonsInResults && withReasons ? status : null,
             ordering,
             planner)
         .run(now);
@@ -472,6 +481,18 @@ public final class AdmissionEngine {
 
   public int admittedCount() {
     return quota.admittedCount();
+  }
+
+  /**
+   * The UIDs of the workloads holding quota: admitted, being written, or evicted and not yet
+   * released (a few hundred where the cluster knows tens of thousands of workloads).
+   */
+  public List<String> quotaHolderUids() {
+    List<String> out = new ArrayList<>(quota.admittedCount());
+    for (AdmittedWorkload a : quota.admitted()) {
+      out.add(a.workload.uid());
+    }
+    return out;
   }
 
   /** Status and metrics of queues and pending workloads (read-only, same thread). */

@@ -42,6 +42,7 @@ import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.NodeReconciler;
 import dev.berth.operator.reconciler.PodReconciler;
+import dev.berth.operator.reconciler.ReconcileCopies;
 import dev.berth.operator.reconciler.ReconcileRetry;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
 import dev.berth.operator.reconciler.SpecCheck;
@@ -169,7 +170,7 @@ public final class BerthOperator implements AutoCloseable {
             client, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
-    loop.onCycle(
+    PendingConditions pendingConditions =
         new PendingConditions(
             client,
             state,
@@ -179,7 +180,9 @@ public final class BerthOperator implements AutoCloseable {
             registry,
             estimates,
             writers,
-            writerSettings.pendingQps()));
+            writerSettings.pendingQps());
+    loop.onCycle(pendingConditions);
+    loop.reasonsWhen(pendingConditions::passDue);
     loop.onCycle(new BerthMetrics(registry, state, loop::pokeAfter));
     loop.onCycle(new TopologyMetrics(registry, state.engine()));
     loop.onCycle(
@@ -218,6 +221,7 @@ public final class BerthOperator implements AutoCloseable {
               // replica that lists again from nothing, under the same load (a crash loop seen at
               // 10,000 Jobs). InformerSync says when every informer has listed.
               o.withKubernetesClient(listingClient(client))
+                  .withResourceCloner(new ReconcileCopies(client.getKubernetesSerialization()))
                   .withCloseClientOnStop(false)
                   .withStopOnInformerErrorDuringStartup(false);
               if (config.leaderElection()) {

@@ -13,6 +13,7 @@ import java.time.Duration;
  * one on the upgrade ({@link WatchDeadlines}) and one on silence once it is open ({@link
  * WatchSilence}, {@value WatchSilence#VARIABLE}). What it reads is decoded with its strings
  * interned ({@link InternedStrings}): the informers' caches hold one copy of each repeated value.
+ * fabric8's token refresh runs at most once a minute ({@link TokenRefreshBound}).
  */
 public final class Clients {
   private Clients() {}
@@ -33,8 +34,9 @@ public final class Clients {
     return new KubernetesClientBuilder()
         .withKubernetesSerialization(InternedStrings.serialization())
         .withHttpClientFactory(
-            SilenceGuardedHttpClient.factory(
-                new VertxHttpClientFactory(), new WatchSilence(silence)))
+            TokenRefreshBound.factory(
+                SilenceGuardedHttpClient.factory(
+                    new VertxHttpClientFactory(), new WatchSilence(silence))))
         .withHttpClientBuilderConsumer(
             http -> http.addOrReplaceInterceptor(WatchDeadlines.NAME, deadlines));
   }

@@ -195,6 +195,42 @@ class AdmissionCycleTest {
   }
 
   @Test
+  void aCycleWithoutReasonsDecidesAlikeAndTheEngineStillExplainsItsPendingWorkloads() {
+    AdmissionEngine explained = engineWithAHundredTooBig();
+    AdmissionEngine unexplained = engineWithAHundredTooBig();
+
+    CycleResult with = explained.runCycle(1, true);
+    CycleResult without = unexplained.runCycle(1, false);
+
+    assertThat(without.admissions()).isEqualTo(with.admissions());
+    assertThat(with.pendingReasons()).hasSize(100);
+    assertThat(without.pendingReasons()).isEmpty();
+    // What the sweep reads (PendingConditions) is the same either way.
+    assertThat(unexplained.status().pendingStatuses())
+        .extracting(PendingStatus::workloadUid, PendingStatus::summary)
+        .containsExactlyInAnyOrderElementsOf(
+            explained.status().pendingStatuses().stream()
+                .map(p -> org.assertj.core.groups.Tuple.tuple(p.workloadUid(), p.summary()))
+                .toList());
+    assertThat(unexplained.status().pendingStatuses()).hasSize(100);
+  }
+
+  private static AdmissionEngine engineWithAHundredTooBig() {
+    AdmissionEngine e = new AdmissionEngine();
+    e.upsertResourceFlavor(flavor("default").build());
+    e.upsertClusterQueue(clusterQueue("a").flavor("default").res("cpu", "1").build());
+    e.upsertNamespace("default", java.util.Map.of());
+    e.upsertLocalQueue(localQueue("la", "a"));
+    for (int i = 0; i < 100; i++) {
+      e.upsertWorkload(
+          workload("big" + i).queue("la").created(i).podSet("main", 1, "cpu", "2").build());
+    }
+    e.upsertWorkload(
+        workload("fits").queue("la").created(200).podSet("main", 1, "cpu", "1").build());
+    return e;
+  }
+
+  @Test
   void sameInputsGiveSameDecisions() {
     List<List<String>> runs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {

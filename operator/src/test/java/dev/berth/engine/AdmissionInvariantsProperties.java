@@ -370,6 +370,7 @@ class AdmissionInvariantsProperties {
                   .as("usage in pool of %s within what was lent", tree)
                   .isLessThanOrEqualTo(t[1]));
       assertThat(Objects.requireNonNull(engine).admittedCount()).isEqualTo(admitted.size());
+      assertThat(engine.quotaHolderUids()).containsExactlyInAnyOrderElementsOf(admitted.keySet());
       assertThat(engine.pendingCount()).isEqualTo(pending.size());
     }
   }

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ public final class AdmissionLoop implements AutoCloseable {
   private final Bootstrap bootstrap;
   private final DecisionWriter writer;
   private final List<Consumer<CycleOutcome>> listeners = new ArrayList<>();
+  private volatile BooleanSupplier reasonsWanted = () -> true;
   private final BlockingQueue<Observation> inbox = new LinkedBlockingQueue<>();
   private final Thread thread;
   private final ScheduledExecutorService retryTimer =
@@ -125,6 +127,15 @@ public final class AdmissionLoop implements AutoCloseable {
   /** Called with the outcome of every cycle, on the loop thread (status and metrics publishers). */
   public void onCycle(Consumer<CycleOutcome> listener) {
     listeners.add(listener);
+  }
+
+  /**
+   * Whether a cycle starting now must work out its pending reasons ({@link
+   * CycleResult#pendingReasons()}): only the one reader of them (PendingConditions) knows when it
+   * next reads them. Without this, every cycle does.
+   */
+  public void reasonsWhen(BooleanSupplier wanted) {
+    this.reasonsWanted = wanted;
   }
 
   /**
@@ -391,7 +402,7 @@ public final class AdmissionLoop implements AutoCloseable {
     // Requeued workloads whose backoff is over compete again; wake up for the next one, or for
     // the next maximum execution time to run out.
     state.releaseDue(now).ifPresent(this::wakeAt);
-    CycleResult result = engine.runCycle(now);
+    CycleResult result = engine.runCycle(now, reasonsWanted.getAsBoolean());
     boolean retry = writer.apply(result, state);
     CycleOutcome outcome = new CycleOutcome(result, System.nanoTime() - started);
     for (Consumer<CycleOutcome> listener : listeners) {

@@ -656,10 +656,6 @@ public final class ClusterState {
     return localQueues.values();
   }
 
-  public List<Workload> workloadsSnapshot() {
-    return List.copyOf(workloads.values());
-  }
-
   public java.util.Collection<Cohort> cohorts() {
     return cohorts.values();
   }

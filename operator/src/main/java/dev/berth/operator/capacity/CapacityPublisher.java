@@ -190,8 +190,11 @@ public final class CapacityPublisher
     Set<String> shortResources = new TreeSet<>();
     capacity.shortOfReserved().forEach(r -> shortResources.add(r.resource()));
     Set<String> out = new TreeSet<>();
-    for (Workload wl : state.workloadsSnapshot()) {
-      if (!StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
+    // Only the engine's quota holders can be at risk: reading every Workload known (finished ones
+    // included, 15,000 on the benchmark) once a second was 4 % of the operator's CPU there.
+    for (String uid : state.engine().quotaHolderUids()) {
+      Workload wl = state.latestWorkload(uid).orElse(null);
+      if (wl == null || !StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
         continue;
       }
       for (var ps : wl.getStatus().admission.podSetAssignments) {

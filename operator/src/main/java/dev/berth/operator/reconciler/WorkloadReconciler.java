@@ -50,7 +50,8 @@ public final class WorkloadReconciler implements Reconciler<Workload> {
       loop.submit(state -> state.workloadDeleted(uid));
     } else {
       if (check.accepts(workload, BerthValidators.workload(workload))) {
-        loop.submitWorkload(uid, Finalizers.copy(workload));
+        // Handed as cached (ReconcileCopies): read only, here and in the loop.
+        loop.submitWorkload(uid, workload);
       }
     }
     return UpdateControl.noUpdate();

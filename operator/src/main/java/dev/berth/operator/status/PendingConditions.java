@@ -122,6 +122,14 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
             .register(registry);
   }
 
+  /**
+   * Whether a cycle that ends now brings a pass, and so needs its pending reasons (the loop asks
+   * before each cycle: the cycles between two passes are spared working them out).
+   */
+  public boolean passDue() {
+    return !clock.instant().isBefore(lastPass.plus(PASS_EVERY));
+  }
+
   @Override
   public void accept(AdmissionLoop.CycleOutcome outcome) {
     Instant now = clock.instant();
