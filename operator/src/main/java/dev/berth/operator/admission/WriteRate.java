@@ -49,6 +49,12 @@ public final class WriteRate {
     return true;
   }
 
+  /** How many {@link #tryAcquire} calls would succeed at {@code nowNanos}. */
+  public synchronized int available(long nowNanos) {
+    refill(nowNanos);
+    return tokens < 1 ? 0 : (int) tokens;
+  }
+
   /** Nanoseconds from {@code nowNanos} until {@link #tryAcquire} can succeed. */
   public synchronized long nanosUntilToken(long nowNanos) {
     refill(nowNanos);

@@ -90,6 +90,10 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   private Instant lastPass = Instant.EPOCH;
 
+  /** Which due change goes first: a changed reason, then the one pending longest. */
+  private static final Comparator<Candidate> ORDER =
+      Comparator.comparing((Candidate c) -> !c.reasonChanged()).thenComparing(Candidate::since);
+
   /** A change due now, waiting for the shared budget; {@code summary} null until it is sent. */
   private record Candidate(
       PendingStatus pending,
@@ -164,20 +168,24 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
         log.warn("pending condition of {} not written: {}", s.workloadUid(), e.toString());
       }
     }
-    candidates.sort(
-        Comparator.comparing((Candidate c) -> !c.reasonChanged()).thenComparing(Candidate::since));
     long nanos = System.nanoTime();
-    for (int i = 0; i < candidates.size(); i++) {
-      Candidate c = candidates.get(i);
-      if (!budget.tryAcquire(nanos)) {
-        // The shared budget is spent: the rest are due when it refills.
-        Instant refill = now.plusNanos(budget.nanosUntilToken(nanos));
-        for (Candidate rest : candidates.subList(i, candidates.size())) {
-          due.put(rest.pending().workloadUid(), refill);
-        }
-        break;
+    // Only as many as the budget lets out now are chosen, changed reasons first, then the longest
+    // waiting; the rest are due when it refills.
+    FirstInOrder.Split<Candidate> split =
+        FirstInOrder.split(candidates, budget.available(nanos), ORDER);
+    List<Candidate> held = new ArrayList<>(split.rest());
+    for (Candidate c : split.first()) {
+      if (budget.tryAcquire(nanos)) {
+        send(c, now);
+      } else {
+        held.add(c);
       }
-      send(c, now);
+    }
+    if (!held.isEmpty()) {
+      Instant refill = now.plusNanos(budget.nanosUntilToken(nanos));
+      for (Candidate rest : held) {
+        due.put(rest.pending().workloadUid(), refill);
+      }
     }
     Instant next = null;
     for (Instant when : due.values()) {

@@ -7,7 +7,6 @@ import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.Run;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
@@ -68,10 +67,12 @@ public final class ReportWriter implements UsageRecorder.Reports {
       if (added.isEmpty()) {
         return Set.of();
       }
-      UsageReport copy = Serialization.clone(report);
-      copy.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
+      // The report was read for this attempt and is held nowhere else, so it is changed in place:
+      // a copy of a month's report (up to PRUNE_AT runs) was 4 % of the operator's CPU on the
+      // 15,000-workload benchmark, for an object dropped right after.
+      report.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
       try {
-        client.resource(copy).updateStatus();
+        client.resource(report).updateStatus();
         return added;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {

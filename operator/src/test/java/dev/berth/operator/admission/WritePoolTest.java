@@ -228,6 +228,23 @@ class WritePoolTest {
   }
 
   @Test
+  void theTokensAvailableAreWhatTryAcquireWouldTake() {
+    WriteRate rate = new WriteRate(10, 3);
+    long t0 = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+
+    assertThat(rate.available(t0)).isEqualTo(3);
+    assertThat(rate.tryAcquire(t0)).isTrue();
+    assertThat(rate.tryAcquire(t0)).isTrue();
+    assertThat(rate.available(t0)).isEqualTo(1);
+    assertThat(rate.tryAcquire(t0)).isTrue();
+    assertThat(rate.available(t0)).isZero();
+    assertThat(rate.tryAcquire(t0)).isFalse();
+    // 10 a second: one more after 100 ms, and never more than the burst.
+    assertThat(rate.available(t0 + TimeUnit.MILLISECONDS.toNanos(150))).isEqualTo(1);
+    assertThat(rate.available(t0 + TimeUnit.SECONDS.toNanos(10))).isEqualTo(3);
+  }
+
+  @Test
   void theRateBoundMakesAWriterWaitOnceTheBurstIsSpent() throws Exception {
     WriteRate rate = new WriteRate(20, 2);
     long start = System.nanoTime();
