@@ -10,9 +10,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real kube-apiserver and etcd on this machine (fabric8 kube-api-test, offline: the binaries
@@ -20,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * API-server test. There is no fallback to a mock: missing binaries fail with how to get them.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedApiServer.class);
+  private static final int START_ATTEMPTS = 3;
   private static final List<String> BERTH_CRDS =
       List.of(
           "resourceflavors",
@@ -44,24 +50,54 @@ public final class EmbeddedApiServer implements AutoCloseable {
         dev.berth.operator.Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
   }
 
+  /**
+   * Starts etcd and kube-apiserver, trying again on fresh ports and data directories when a start
+   * fails ({@link StartAttempts}): a port taken between kube-api-test's probe and the bind, or a
+   * disk slow enough to hold etcd past the readiness timeout, should not fail a test run or local
+   * mode. Every try's error is in the one thrown when none starts.
+   */
   public static EmbeddedApiServer start() {
+    return new StartAttempts<EmbeddedApiServer>(
+            "kube-apiserver", START_ATTEMPTS, why -> LOG.warn("{}; trying again", why))
+        .start(EmbeddedApiServer::startOnce, EmbeddedApiServer::startContext);
+  }
+
+  private static EmbeddedApiServer startOnce() {
     KubeAPIServer server =
         new KubeAPIServer(
             KubeAPIServerConfigBuilder.anAPIServerConfig()
                 .withOfflineMode(true)
                 .withUpdateKubeConfig(false)
+                // etcd's failures then read "etcd did not start", apart from kube-apiserver's.
+                .withWaitForEtcdHealthCheckOnStartup(true)
                 .build());
     try {
       server.start();
+      return new EmbeddedApiServer(server);
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "cannot start kube-apiserver ("
-              + e.getMessage()
-              + "). Run scripts/kube-binaries.sh (needs Go 1.26+) to build kube-apiserver, etcd and"
-              + " kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set KUBE_API_TEST_DIR.",
-          e);
+      // A failed start can leave etcd or kube-apiserver running; the next try must not meet them.
+      try {
+        server.stop();
+      } catch (RuntimeException stopFailure) {
+        e.addSuppressed(stopFailure);
+      }
+      throw e;
     }
-    return new EmbeddedApiServer(server);
+  }
+
+  /** What the error of a start that failed every try adds: where to get binaries, free disk. */
+  private static String startContext() {
+    String tmp = System.getProperty("java.io.tmpdir");
+    String free;
+    try {
+      free = (Files.getFileStore(Path.of(tmp)).getUsableSpace() >> 20) + " MiB free in " + tmp;
+    } catch (IOException e) {
+      free = "free space in " + tmp + " unknown (" + e.getMessage() + ")";
+    }
+    return free
+        + "; missing binaries: run scripts/kube-binaries.sh (needs Go 1.26+) to build"
+        + " kube-apiserver, etcd and kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set"
+        + " KUBE_API_TEST_DIR";
   }
 
   public KubernetesClient client() {
