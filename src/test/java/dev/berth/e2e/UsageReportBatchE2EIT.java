@@ -11,10 +11,16 @@ import dev.berth.engine.usage.UsageRequest;
 import dev.berth.operator.usage.ReportTranslator;
 import dev.berth.operator.usage.ReportWriter;
 import dev.berth.operator.usage.UsageRecorder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.http.Interceptor.RequestTags;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * The monthly UsageReport written in batches, on the real API server: the runs of one batch reach
  * the report in one write, a batch offered again is counted nothing twice and written no more, two
  * writers adding to the same report at once lose nothing (the resourceVersion each write carries
- * turns the race into a 409, read again), and runs of two reports are never mixed in one write.
+ * turns the race into a 409, read again), a writer's next batch starts from its last write unless
+ * the report changed meanwhile, and runs of two reports are never mixed in one write.
  */
 class UsageReportBatchE2EIT {
   private static final long END = 1_764_547_200_000L + 3_600_000L; // 2025-12-01T01:00Z
@@ -107,6 +114,55 @@ class UsageReportBatchE2EIT {
     assertThat(status.runs).isEqualTo(2 * rounds * perBatch);
     assertThat(status.counted).hasSize(2 * rounds * perBatch);
     assertThat(status.gpuHours).isEqualTo(ReportTranslator.hours(seconds(2 * rounds * perBatch)));
+  }
+
+  @Test
+  void aBatchStartsFromTheWritersLastWriteAndAReportChangedMeanwhileIsReadAgain() {
+    String ns = "usage-batch-kept";
+    Namespaces.ensure(client, ns);
+    List<String> reads = new CopyOnWriteArrayList<>();
+    try (KubernetesClient counted = countingReportReads(reads)) {
+      ReportWriter writer = new ReportWriter(counted, Clock.systemUTC());
+      assertThat(writer.add(runs(ns, "a", 3))).hasSize(3);
+      assertThat(reads).as("the first batch reads the report (not found: created)").hasSize(1);
+
+      assertThat(writer.add(runs(ns, "b", 2))).hasSize(2);
+      assertThat(reads).as("the next starts from what the last write returned").hasSize(1);
+
+      // Another writer (another replica, an old leader) adds to the report meanwhile: this
+      // writer's copy is stale, its write meets a conflict, and it reads the report again.
+      assertThat(new ReportWriter(client, Clock.systemUTC()).add(runs(ns, "c", 2))).hasSize(2);
+      assertThat(writer.add(runs(ns, "d", 1))).hasSize(1);
+      assertThat(reads).as("read again after the conflict").hasSize(2);
+      assertThat(writer.add(runs(ns, "c", 2)))
+          .as("the other writer's runs, offered again")
+          .isEmpty();
+    }
+    UsageReportStatus status = report(ns).getStatus();
+    assertThat(status.runs).isEqualTo(8);
+    assertThat(status.counted).hasSize(8);
+    assertThat(status.gpuHours).isEqualTo(ReportTranslator.hours(seconds(8)));
+  }
+
+  /** A client like the shared one that notes each GET of a UsageReport it sends. */
+  private static KubernetesClient countingReportReads(List<String> reads) {
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(TestApiServer.kubeconfigYaml()))
+        .withHttpClientBuilderConsumer(
+            b ->
+                b.addOrReplaceInterceptor(
+                    "count-report-reads",
+                    new Interceptor() {
+                      @Override
+                      public void before(
+                          BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                        if ("GET".equals(request.method())
+                            && request.uri().getPath().contains("/usagereports/")) {
+                          reads.add(request.uri().getPath());
+                        }
+                      }
+                    }))
+        .build();
   }
 
   @Test

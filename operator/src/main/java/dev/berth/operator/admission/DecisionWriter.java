@@ -7,6 +7,7 @@ import dev.berth.engine.Admission;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.informers.StatusCopies;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -324,7 +325,7 @@ public final class DecisionWriter {
       state.engine().rollback(admission);
       return null;
     }
-    Workload copy = Serialization.clone(latest);
+    Workload copy = StatusCopies.of(latest);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
     status.admission = new dev.berth.api.v1beta1.Admission();

@@ -1,8 +1,6 @@
 package dev.berth.operator.events;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
@@ -16,7 +14,23 @@ import org.slf4j.LoggerFactory;
 /** Kubernetes Events that explain a decision to whoever runs {@code kubectl describe}. */
 public final class EventRecorder {
   private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
-  private static final String COMPONENT = "berth-operator";
+  static final String COMPONENT = "berth-operator";
+
+  /** An Event to create: {@code name} is unique, {@code time} both its first and last time. */
+  public record Pending(
+      String namespace,
+      String name,
+      HasMetadata object,
+      String type,
+      String reason,
+      String message,
+      String time) {}
+
+  /** Where Events are created: the API server ({@link EventPoster}), or a test's stand-in. */
+  public interface Sink {
+    /** Creates one Event, or throws {@link KubernetesClientException}. */
+    void create(Pending event);
+  }
 
   /**
    * Writers of Events, each one at a time: one thread wrote 25-50 a second on a busy API server,
@@ -26,13 +40,18 @@ public final class EventRecorder {
    */
   static final int WRITERS = 4;
 
-  private final KubernetesClient client;
+  private final Sink sink;
   // Events are written off the caller's thread: the admission loop must not wait on them.
   private final java.util.concurrent.ExecutorService[] writers =
       new java.util.concurrent.ExecutorService[WRITERS];
 
   public EventRecorder(KubernetesClient client) {
-    this.client = client;
+    this(new EventPoster(client));
+  }
+
+  /** Events go to {@code sink}: for tests, that stand in for the API server. */
+  public EventRecorder(Sink sink) {
+    this.sink = sink;
     for (int i = 0; i < WRITERS; i++) {
       String name = "berth-events-" + i;
       writers[i] =
@@ -108,43 +127,17 @@ public final class EventRecorder {
         object.getMetadata().getNamespace() == null
             ? "default"
             : object.getMetadata().getNamespace();
-    String now = Instant.now().toString();
     try {
-      client
-          .v1()
-          .events()
-          .inNamespace(namespace)
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(
-                      object.getMetadata().getName()
-                          + "."
-                          + UUID.randomUUID().toString().substring(0, 8))
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(
-                      new ObjectReferenceBuilder()
-                          .withApiVersion(object.getApiVersion())
-                          .withKind(object.getKind())
-                          .withName(object.getMetadata().getName())
-                          .withNamespace(object.getMetadata().getNamespace())
-                          .withUid(object.getMetadata().getUid())
-                          .withResourceVersion(object.getMetadata().getResourceVersion())
-                          .build())
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message.length() > 1024 ? message.substring(0, 1024) : message)
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(1)
-                  .withNewSource()
-                  .withComponent(COMPONENT)
-                  .endSource()
-                  .withReportingComponent(COMPONENT)
-                  .build())
-          .create();
-    } catch (KubernetesClientException e) {
+      sink.create(
+          new Pending(
+              namespace,
+              object.getMetadata().getName() + "." + UUID.randomUUID().toString().substring(0, 8),
+              object,
+              type,
+              reason,
+              message.length() > 1024 ? message.substring(0, 1024) : message,
+              Instant.now().toString()));
+    } catch (RuntimeException e) {
       // An event is an explanation, never a reason to fail a decision.
       log.debug(
           "event {} for {} not recorded: {}",

@@ -11,9 +11,9 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.informers.StatusCopies;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -32,11 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * After cycles, gives every pending Workload its {@code QuotaReserved=False} condition: the
  * engine's reason and its one-line summary (the whole explanation goes into an Event when the
- * reason changes). Inadmissible workloads (missing LocalQueue, namespace outside the selector,
- * ClusterQueue held or terminating, behind a StrictFIFO head) are never evaluated by a cycle, so
- * besides the workloads a cycle looked at, all pending workloads are swept at most once per {@link
- * #SWEEP_EVERY}, however many cycles run meanwhile; and a pass runs at most once per {@link
- * #PASS_EVERY}.
+ * reason changes). A pass runs at most once per {@link #PASS_EVERY}, however many cycles run
+ * meanwhile, and looks at every pending workload the engine knows, so inadmissible workloads
+ * (missing LocalQueue, namespace outside the selector, ClusterQueue held or terminating, behind a
+ * StrictFIFO head), which no cycle evaluates, get their reason too.
  *
  * <p>Writes carry news only, and few of them: a condition is written when its reason or message
  * changed, carrying the resourceVersion, sent by the loop's {@link WritePool} (never on the loop
@@ -50,20 +49,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutcome> {
   private static final Logger log = LoggerFactory.getLogger(PendingConditions.class);
-  static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
   static final Duration FIRST_AFTER = Duration.ofSeconds(2);
   static final Duration REASON_EVERY = Duration.ofSeconds(1);
   static final Duration MESSAGE_EVERY = Duration.ofSeconds(30);
 
   /**
-   * At most one pass per this, whatever the number of cycles: a cycle's reasons cover every
-   * workload of each bucket it looked at, thousands under load, while the shared budget lets only a
-   * handful of writes a second out, so a pass after each of 100 cycles a second was half the
-   * operator's CPU on the baseline load (issue 20's profile). The reasons of the cycles between two
-   * passes are not lost: the engine still holds them, and the sweep reads them within {@link
-   * #SWEEP_EVERY}.
+   * At most one pass per this, whatever the number of cycles. A pass over every pending workload
+   * costs the same whatever the engine decided meanwhile, and the shared budget lets only a handful
+   * of writes a second out: a pass after each of 100 cycles a second was half the operator's CPU on
+   * the baseline load, and passes every 200 ms over the cycle's workloads plus a sweep of all of
+   * them each second were still a tenth of it (issue 20's profiles). The reasons of the cycles
+   * between two passes are not lost: the engine holds each workload's latest, and the cycle before
+   * a pass works them out ({@link #passDue}). A first reason waits {@link #FIRST_AFTER} anyway, so
+   * this delays none by more than a second.
    */
-  static final Duration PASS_EVERY = Duration.ofMillis(200);
+  static final Duration PASS_EVERY = Duration.ofSeconds(1);
 
   private final KubernetesClient client;
   private final ClusterState state;
@@ -85,8 +85,6 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   /** Changes held back by a rate bound: when each becomes due. */
   private final Map<String, Instant> due = new HashMap<>();
-
-  private Instant lastSweep = Instant.EPOCH;
 
   private Instant lastPass = Instant.EPOCH;
 
@@ -144,19 +142,13 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     }
     lastPass = now;
     Map<String, PendingStatus> statuses = new HashMap<>(outcome.result().pendingReasons());
-    boolean sweep = !now.isBefore(lastSweep.plus(SWEEP_EVERY));
-    if (sweep) {
-      lastSweep = now;
-      for (PendingStatus s : state.engine().status().pendingStatuses()) {
-        statuses.putIfAbsent(s.workloadUid(), s);
-      }
-      // Forget workloads that are no longer pending (admitted, finished, deleted).
-      pendingSince.keySet().removeIf(uid -> !statuses.containsKey(uid));
-      lastWrite.keySet().removeIf(uid -> !statuses.containsKey(uid));
-      due.keySet().removeIf(uid -> !statuses.containsKey(uid));
-    } else {
-      pokeAt(lastSweep.plus(SWEEP_EVERY), now);
+    for (PendingStatus s : state.engine().status().pendingStatuses()) {
+      statuses.putIfAbsent(s.workloadUid(), s);
     }
+    // Forget workloads that are no longer pending (admitted, finished, deleted).
+    pendingSince.keySet().removeIf(uid -> !statuses.containsKey(uid));
+    lastWrite.keySet().removeIf(uid -> !statuses.containsKey(uid));
+    due.keySet().removeIf(uid -> !statuses.containsKey(uid));
     List<Candidate> candidates = new ArrayList<>();
     for (PendingStatus s : statuses.values()) {
       try {
@@ -227,7 +219,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
         current == null || !"False".equals(current.status) || !reason.equals(current.reason);
     // A changed reason is news whatever the text: the summary is built only if it is sent. On a
     // large cluster most pending workloads have no reason written yet and a handful a second get
-    // one, so building the summary of each at every sweep was the sweep's main cost.
+    // one, so building the summary of each at every pass was the pass's main cost.
     String summary = reasonChanged ? null : summary(latest, pending, estimates.note(uid));
     if (!reasonChanged && Objects.equals(summary, current.message)) {
       due.remove(uid);
@@ -262,7 +254,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
                   || state.engine().admission(uid).isPresent()) {
                 return null; // admitted meanwhile: the admission's write says it all
               }
-              Workload copy = Serialization.clone(latest);
+              Workload copy = StatusCopies.of(latest);
               WorkloadStatus status =
                   copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
               copy.setStatus(status);
@@ -289,7 +281,8 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
         }
       };
     } catch (KubernetesClientException e) {
-      // 409: a newer version is on its way; its cycle publishes again. Otherwise the sweep does.
+      // 409: a newer version is on its way; its cycle publishes again. Otherwise the next pass
+      // does.
       log.debug(
           "pending condition of {}/{} not written ({})",
           copy.getMetadata().getNamespace(),

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,14 +21,30 @@ import java.util.Set;
  * carries the resourceVersion it read (a conflict is read again and decided again). The list is
  * kept short: past {@link #PRUNE_AT} entries, the oldest are dropped when their Workload's own
  * status.usage already counts the run (it is never offered again) or the Workload is gone.
+ *
+ * <p>A batch starts from the report as this writer's last write left it, kept for the reports
+ * written most recently ({@link #CACHED_RUNS} counted runs in all), and reads it from the API
+ * server only when it has none or a write meets a conflict: one GET of a month's report (up to
+ * {@link #PRUNE_AT} runs) before every write was as much JSON as the write itself, on the operator
+ * and on the API server.
  */
 public final class ReportWriter implements UsageRecorder.Reports {
   static final int PRUNE_AT = 3000;
   static final int PRUNE_BATCH = 200;
   private static final int ATTEMPTS = 5;
 
+  /** The counted runs the kept reports may hold together (~250 bytes of heap each). */
+  static final int CACHED_RUNS = 20_000;
+
   private final KubernetesClient client;
   private final Clock clock;
+
+  /**
+   * Per namespace/month, the report as the API server returned it to this writer's last write,
+   * least recently used first. Only the recorder's thread calls {@link #add}.
+   */
+  private final LinkedHashMap<String, UsageReport> lastWritten =
+      new LinkedHashMap<>(16, 0.75f, true);
 
   public ReportWriter(KubernetesClient client, Clock clock) {
     this.client = client;
@@ -54,8 +71,11 @@ public final class ReportWriter implements UsageRecorder.Reports {
             m.run().name() + " is not billed to " + namespace + "/" + UsageReport.nameFor(month));
       }
     }
+    String key = namespace + "/" + month;
     for (int attempt = 1; ; attempt++) {
-      UsageReport report = getOrCreate(namespace, month);
+      // Taken out while in use: it is changed in place below, and kept again only as written.
+      UsageReport kept = attempt == 1 ? lastWritten.remove(key) : null;
+      UsageReport report = kept != null ? kept : getOrCreate(namespace, month);
       MonthlyUsage usage = ReportTranslator.usage(report.getStatus());
       Set<String> added = new LinkedHashSet<>();
       for (UsageRecorder.Measured m : runs) {
@@ -65,6 +85,7 @@ public final class ReportWriter implements UsageRecorder.Reports {
         }
       }
       if (added.isEmpty()) {
+        keep(key, report);
         return Set.of();
       }
       // The report was read for this attempt and is held nowhere else, so it is changed in place:
@@ -72,13 +93,31 @@ public final class ReportWriter implements UsageRecorder.Reports {
       // 15,000-workload benchmark, for an object dropped right after.
       report.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
       try {
-        client.resource(report).updateStatus();
+        keep(key, client.resource(report).updateStatus());
         return added;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;
         }
       }
+    }
+  }
+
+  private void keep(String key, UsageReport report) {
+    lastWritten.put(key, report);
+    int runs = 0;
+    for (UsageReport r : lastWritten.values()) {
+      runs +=
+          r.getStatus() == null || r.getStatus().counted == null ? 0 : r.getStatus().counted.size();
+    }
+    var eldest = lastWritten.entrySet().iterator();
+    while (runs > CACHED_RUNS && lastWritten.size() > 1) {
+      UsageReport dropped = eldest.next().getValue();
+      eldest.remove();
+      runs -=
+          dropped.getStatus() == null || dropped.getStatus().counted == null
+              ? 0
+              : dropped.getStatus().counted.size();
     }
   }
 

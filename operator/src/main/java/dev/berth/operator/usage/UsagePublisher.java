@@ -7,10 +7,10 @@ import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.WritePool;
+import dev.berth.operator.informers.StatusCopies;
 import dev.berth.operator.metrics.UsageMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -127,7 +127,7 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       if (totals.counts(run)) {
         return s -> {};
       }
-      Workload copy = Serialization.clone(known);
+      Workload copy = StatusCopies.of(known);
       copy.getStatus().usage = UsageTranslator.toApi(totals.plus(run));
       try {
         Workload written = client.resource(copy).updateStatus();

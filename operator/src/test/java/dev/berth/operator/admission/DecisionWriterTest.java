@@ -9,8 +9,6 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.CycleResult;
 import dev.berth.operator.WaitForPodsReady;
 import dev.berth.operator.events.EventRecorder;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,7 +17,6 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.V1APIGroupDSL;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -48,7 +45,12 @@ class DecisionWriterTest {
   private final ClusterState state = ClusterStateFaultsTest.cluster();
   private final LinkedBlockingQueue<Consumer<ClusterState>> inbox = new LinkedBlockingQueue<>();
   private final WritePool pool = new WritePool(new WriterSettings(2, 4, 1_000, 1_000, 5), state);
-  private final EventRecorder recorder = new EventRecorder(client);
+
+  /** The Events recorded (a stand-in for the API server's Events). */
+  private final List<EventRecorder.Pending> events =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private final EventRecorder recorder = new EventRecorder(events::add);
   private final DecisionWriter writer =
       new DecisionWriter(
           client,
@@ -73,9 +75,6 @@ class DecisionWriterTest {
   /** The read-back's answers (team/w), in order; each returns the stored object or throws. */
   private final Deque<java.util.function.Supplier<Workload>> reads = new ArrayDeque<>();
 
-  /** The Events recorded. */
-  private final List<Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
-
   @SuppressWarnings("unchecked")
   DecisionWriterTest() {
     pool.deliverTo(inbox::add);
@@ -88,19 +87,6 @@ class DecisionWriterTest {
     when(workloads.inNamespace("team")).thenReturn(inTeam);
     when(inTeam.withName(any())).thenReturn(named);
     when(named.get()).thenAnswer(i -> reads.poll().get());
-    V1APIGroupDSL v1 = mock(V1APIGroupDSL.class);
-    MixedOperation<Event, EventList, Resource<Event>> allEvents = mock(MixedOperation.class);
-    NonNamespaceOperation<Event, EventList, Resource<Event>> teamEvents =
-        mock(NonNamespaceOperation.class);
-    when(client.v1()).thenReturn(v1);
-    when(v1.events()).thenReturn(allEvents);
-    when(allEvents.inNamespace(any())).thenReturn(teamEvents);
-    when(teamEvents.resource(any(Event.class)))
-        .thenAnswer(
-            i -> {
-              events.add(i.getArgument(0));
-              return mock(Resource.class);
-            });
     when(client.resource(any(Workload.class)))
         .thenAnswer(
             invocation -> {
@@ -184,7 +170,10 @@ class DecisionWriterTest {
     org.awaitility.Awaitility.await()
         .atMost(java.time.Duration.ofSeconds(10))
         .untilAsserted(
-            () -> assertThat(events).extracting(Event::getReason).containsExactly("Admitted"));
+            () ->
+                assertThat(events)
+                    .extracting(EventRecorder.Pending::reason)
+                    .containsExactly("Admitted"));
   }
 
   @Test
@@ -487,7 +476,7 @@ class DecisionWriterTest {
     assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow()))
         .as("the written admission's result was applied")
         .isEqualTo("cq");
-    assertThat(events).extracting(Event::getReason).containsExactly("Admitted");
+    assertThat(events).extracting(EventRecorder.Pending::reason).containsExactly("Admitted");
   }
 
   @Test
@@ -525,6 +514,6 @@ class DecisionWriterTest {
     assertThat(state.engine().admission("w2")).isEmpty();
     assertThat(state.engine().isPending("w2")).isTrue();
     assertThat(clusterQueueOf(state.latestWorkload("w").orElseThrow())).isEqualTo("cq");
-    assertThat(events).extracting(Event::getReason).containsExactly("Admitted");
+    assertThat(events).extracting(EventRecorder.Pending::reason).containsExactly("Admitted");
   }
 }

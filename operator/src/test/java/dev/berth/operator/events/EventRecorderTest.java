@@ -1,18 +1,8 @@
 package dev.berth.operator.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import dev.berth.api.v1beta1.Workload;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventList;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.dsl.V1APIGroupDSL;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Events still waiting when the operator stops: written before close returns, within its deadline.
- * The client is a stand-in (Mockito) whose Event create takes as long as the test says; on a real
- * API server the same is shown by LeaderElectionIT.
+ * The API server is a stand-in ({@link EventRecorder.Sink}) whose create takes as long as the test
+ * says; on a real API server the same is shown by LeaderElectionIT, and the Events themselves by
+ * every end-to-end test that reads them.
  */
 class EventRecorderTest {
-  private final KubernetesClient client = mock(KubernetesClient.class);
   private final List<String> created = new CopyOnWriteArrayList<>();
 
   /** The reasons of the Events created, in order. */
@@ -35,31 +25,17 @@ class EventRecorderTest {
   /** Each create waits for this before it returns. */
   private volatile CountDownLatch slow = new CountDownLatch(0);
 
-  @SuppressWarnings("unchecked")
-  EventRecorderTest() {
-    V1APIGroupDSL v1 = mock(V1APIGroupDSL.class);
-    MixedOperation<Event, EventList, Resource<Event>> events = mock(MixedOperation.class);
-    NonNamespaceOperation<Event, EventList, Resource<Event>> inTeam =
-        mock(NonNamespaceOperation.class);
-    when(client.v1()).thenReturn(v1);
-    when(v1.events()).thenReturn(events);
-    when(events.inNamespace(any())).thenReturn(inTeam);
-    when(inTeam.resource(any(Event.class)))
-        .thenAnswer(
-            i -> {
-              Event event = i.getArgument(0);
-              Resource<Event> resource = mock(Resource.class);
-              when(resource.create())
-                  .thenAnswer(
-                      c -> {
-                        slow.await(10, TimeUnit.SECONDS);
-                        created.add(event.getInvolvedObject().getName());
-                        reasons.add(event.getReason());
-                        return event;
-                      });
-              return resource;
-            });
-  }
+  private final EventRecorder.Sink sink =
+      event -> {
+        try {
+          slow.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        created.add(event.object().getMetadata().getName());
+        reasons.add(event.reason());
+      };
 
   private static Workload workload(String name) {
     Workload wl = new Workload();
@@ -72,7 +48,7 @@ class EventRecorderTest {
   void theEventsWaitingAtStopAreWrittenBeforeCloseReturns() {
     CountDownLatch hold = new CountDownLatch(1);
     slow = hold;
-    EventRecorder recorder = new EventRecorder(client);
+    EventRecorder recorder = new EventRecorder(sink);
     for (int i = 0; i < 5; i++) {
       recorder.normal(workload("w" + i), "Admitted", "admitted");
     }
@@ -90,7 +66,7 @@ class EventRecorderTest {
   void anObjectsEventsAreWrittenInTheOrderRecordedWhileOthersGoInParallel() throws Exception {
     CountDownLatch hold = new CountDownLatch(1);
     slow = hold;
-    EventRecorder recorder = new EventRecorder(client);
+    EventRecorder recorder = new EventRecorder(sink);
     Workload one = workload("one");
     one.getMetadata().setUid("uid-one");
     for (int i = 0; i < 20; i++) {
@@ -114,7 +90,7 @@ class EventRecorderTest {
   @Test
   void anApiServerThatTakesNoEventDoesNotHoldTheStopPastItsDeadline() {
     slow = new CountDownLatch(1); // never released: every create hangs
-    EventRecorder recorder = new EventRecorder(client);
+    EventRecorder recorder = new EventRecorder(sink);
     recorder.normal(workload("a"), "Admitted", "admitted");
     recorder.normal(workload("b"), "Admitted", "admitted");
     long started = System.nanoTime();
