@@ -103,22 +103,24 @@ public final class ReportWriter implements UsageRecorder.Reports {
     }
   }
 
+  /** Keeps {@code report} as written last, dropping the least recently used past the bound. */
   private void keep(String key, UsageReport report) {
     lastWritten.put(key, report);
     int runs = 0;
     for (UsageReport r : lastWritten.values()) {
-      runs +=
-          r.getStatus() == null || r.getStatus().counted == null ? 0 : r.getStatus().counted.size();
+      runs += countedRuns(r);
     }
-    var eldest = lastWritten.entrySet().iterator();
+    var eldest = lastWritten.values().iterator();
     while (runs > CACHED_RUNS && lastWritten.size() > 1) {
-      UsageReport dropped = eldest.next().getValue();
+      runs -= countedRuns(eldest.next());
       eldest.remove();
-      runs -=
-          dropped.getStatus() == null || dropped.getStatus().counted == null
-              ? 0
-              : dropped.getStatus().counted.size();
     }
+  }
+
+  private static int countedRuns(UsageReport report) {
+    return report.getStatus() == null || report.getStatus().counted == null
+        ? 0
+        : report.getStatus().counted.size();
   }
 
   private UsageReport getOrCreate(String namespace, String month) {
