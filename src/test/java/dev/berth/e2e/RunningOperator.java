@@ -1,15 +1,15 @@
 package dev.berth.e2e;
 
 import dev.berth.operator.BerthOperator;
+import dev.berth.operator.Clients;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.operator.WaitForPodsReady;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /**
- * The operator, running in the test JVM against the shared API server, with its own client (as it
- * would in its own Pod). One instance serves all scenario classes; a restart test makes its own.
+ * The operator, running in the test JVM against the shared API server, with its own client, built
+ * as its main builds it (as it would be in its own Pod). One instance serves all scenario classes; a restart test makes its own.
  */
 public final class RunningOperator {
   private static BerthOperator shared;
@@ -116,8 +116,9 @@ public final class RunningOperator {
   }
 
   private static BerthOperator start(String kubeconfig, OperatorConfig config) {
-    KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    // The client the operator's main builds (Clients): its decoding, watch deadlines and HTTP
+    // client, so that the suite runs what a Pod runs.
+    KubernetesClient client = Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
       return BerthOperator.start(client, config);
     } catch (java.io.IOException e) {

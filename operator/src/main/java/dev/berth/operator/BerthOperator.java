@@ -203,6 +203,7 @@ public final class BerthOperator implements AutoCloseable {
             utilization,
             new UtilizationMetrics(registry),
             clock,
+            UsageRecorder.interval(System.getenv()),
             loop::poke);
     loop.onCycle(
         new UsagePublisher(

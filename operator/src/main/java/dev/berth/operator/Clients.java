@@ -1,9 +1,16 @@
 package dev.berth.operator;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.api.v1beta1.BerthKinds;
 import dev.berth.operator.informers.InternedStrings;
+import dev.berth.operator.informers.WatchEventDecoder;
+import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.provisioning.ProvisioningRequest;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The one way the operator builds a Kubernetes client. Its jar carries two HTTP client factories
@@ -13,10 +20,41 @@ import java.time.Duration;
  * one on the upgrade ({@link WatchDeadlines}) and one on silence once it is open ({@link
  * WatchSilence}, {@value WatchSilence#VARIABLE}). What it reads is decoded with its strings
  * interned ({@link InternedStrings}): the informers' caches hold one copy of each repeated value.
- * fabric8's token refresh runs at most once a minute ({@link TokenRefreshBound}).
+ * The custom kinds it reads are registered with that decoding ({@link #serialization()}). fabric8's
+ * token refresh runs at most once a minute ({@link TokenRefreshBound}).
  */
 public final class Clients {
   private Clients() {}
+
+  /**
+   * The client's decoding: strings interned ({@link InternedStrings}), watch events decoded in one
+   * pass ({@link WatchEventDecoder}), and the custom kinds the operator watches registered. A watch
+   * event names its object's kind only inside the object, so its object is decoded by apiVersion
+   * and kind: an unregistered kind is decoded as a GenericKubernetesResource (maps of maps) and
+   * then converted to the watched class through a second Jackson pass. That conversion of every
+   * Workload event was 7 % of the operator's CPU on the 15,000-workload benchmark
+   * (docs/benchmarks.md).
+   */
+  public static KubernetesSerialization serialization() {
+    AtomicReference<KubernetesSerialization> built = new AtomicReference<>();
+    ObjectMapper mapper =
+        new ObjectMapper()
+            .registerModule(InternedStrings.module())
+            .registerModule(
+                WatchEventDecoder.module(
+                    (apiVersion, kind) ->
+                        built.get().getRegisteredKubernetesResource(apiVersion, kind)));
+    built.set(new KubernetesSerialization(mapper, true));
+    return withKinds(built.get());
+  }
+
+  /** {@code serialization}, with the custom kinds the operator watches registered. */
+  public static KubernetesSerialization withKinds(KubernetesSerialization serialization) {
+    BerthKinds.ALL.forEach(serialization::registerKubernetesResource);
+    serialization.registerKubernetesResource(JobSet.class);
+    serialization.registerKubernetesResource(ProvisioningRequest.class);
+    return serialization;
+  }
 
   /** With the silence bound of {@value WatchSilence#VARIABLE}. */
   public static KubernetesClientBuilder builder() {
@@ -32,7 +70,7 @@ public final class Clients {
   public static KubernetesClientBuilder builder(Duration handshake, Duration silence) {
     WatchDeadlines deadlines = new WatchDeadlines(handshake);
     return new KubernetesClientBuilder()
-        .withKubernetesSerialization(InternedStrings.serialization())
+        .withKubernetesSerialization(serialization())
         .withHttpClientFactory(
             TokenRefreshBound.factory(
                 SilenceGuardedHttpClient.factory(

@@ -24,9 +24,13 @@ public final class InternedStrings {
 
   /** fabric8's serialization (same configuration as its default), decoding strings interned. */
   public static KubernetesSerialization serialization() {
-    SimpleModule module = new SimpleModule("berth-interned-strings");
-    module.addDeserializer(String.class, new Deserializer());
-    return new KubernetesSerialization(new ObjectMapper().registerModule(module), true);
+    return new KubernetesSerialization(new ObjectMapper().registerModule(module()), true);
+  }
+
+  /** The module that interns what it decodes, for a mapper of one's own. */
+  public static SimpleModule module() {
+    return new SimpleModule("berth-interned-strings")
+        .addDeserializer(String.class, new Deserializer());
   }
 
   static final class Deserializer extends StdScalarDeserializer<String> {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,11 +39,23 @@ import org.slf4j.LoggerFactory;
  * most {@link #MAX_BATCH}): one run per GET and PUT could not keep up with a cluster finishing 60
  * workloads a second, and a report behind by thousands of runs is a bill that is late. Runs keep
  * arriving while a write is on the wire, so the busier the cluster, the larger the batches.
+ *
+ * <p>A report is written again only {@link #INTERVAL_VARIABLE} (10 s) after this recorder's last
+ * write of it, unless a full batch is waiting for it: each write carries the whole month's report
+ * (up to {@link ReportWriter#PRUNE_AT} runs), so a write for every few runs was most of what the
+ * bill cost the operator and the API server (2,000 report writes for 15,000 runs on the baseline
+ * benchmark, docs/benchmarks.md). Reports whose interval has passed go first, in the order their
+ * runs ended; a monthly bill a few seconds later is not a later bill.
  */
 public final class UsageRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UsageRecorder.class);
   private static final String GPU = ReportTranslator.GPU;
   private static final long MAX_BACKOFF_MS = 30_000;
+
+  /** Seconds between two writes of one report, unless a full batch waits (0: no wait). */
+  public static final String INTERVAL_VARIABLE = "BERTH_USAGE_REPORT_INTERVAL_SECONDS";
+
+  static final long DEFAULT_INTERVAL_SECONDS = 10;
 
   /**
    * Runs in one report write at most. Half of {@link ReportWriter#PRUNE_BATCH}, so that a report
@@ -49,8 +63,15 @@ public final class UsageRecorder implements AutoCloseable {
    */
   static final int MAX_BATCH = ReportWriter.PRUNE_BATCH / 2;
 
-  /** An ended run, with pod name → podSet of its workload's pods (for the DCGM join). */
-  public record Task(Run run, boolean durable, Map<String, String> pods) {}
+  /**
+   * An ended run, with pod name → podSet of its workload's pods (for the DCGM join), and the report
+   * it is billed to (namespace/month).
+   */
+  public record Task(Run run, boolean durable, Map<String, String> pods, String report) {
+    public Task(Run run, boolean durable, Map<String, String> pods) {
+      this(run, durable, pods, run.owner().namespace() + "/" + ReportTranslator.monthOf(run.end()));
+    }
+  }
 
   /** An ended run with the device-seconds measured for its GPU requests (empty: unmeasured). */
   public record Measured(Run run, Map<UsageTotals.Key, BigDecimal> used) {}
@@ -71,7 +92,11 @@ public final class UsageRecorder implements AutoCloseable {
   private final UtilizationMetrics metrics;
   private final Clock clock;
   private final Runnable recorded;
+  private final long intervalMs;
   private final ScheduledExecutorService worker;
+
+  /** Report (namespace/month) → clock millis of this recorder's last write of it. Worker only. */
+  private final Map<String, Long> lastWrite = new HashMap<>();
 
   /** Submitted by the loop, not yet moved to {@link #queue} by the worker. */
   private final Queue<Task> incoming = new ConcurrentLinkedQueue<>();
@@ -85,10 +110,25 @@ public final class UsageRecorder implements AutoCloseable {
   private final Queue<Run> done = new ConcurrentLinkedQueue<>();
   private long backoff = 1000;
 
+  /** The scheduled call of {@link #work}, if any. Worker only. */
+  private ScheduledFuture<?> wake;
+
+  /**
+   * True while the worker waits only for a report's interval or for Prometheus's delay, not for a
+   * retry. Worker only.
+   */
+  private boolean pacing;
+
   /** Batches still to be sent one run each, after a report refused a batch for good. */
   private int singly;
 
+  /** {@value #INTERVAL_VARIABLE} from the environment (default 10 s). */
+  public static Duration interval(Map<String, String> env) {
+    return UtilizationSettings.seconds(env, INTERVAL_VARIABLE, DEFAULT_INTERVAL_SECONDS);
+  }
+
   /**
+   * @param interval the least time between two writes of one report while no full batch waits
    * @param recorded called (from the worker) when runs are in their report: the loop should record
    *     them on their Workloads
    */
@@ -97,8 +137,10 @@ public final class UsageRecorder implements AutoCloseable {
       UtilizationSettings settings,
       UtilizationMetrics metrics,
       Clock clock,
+      Duration interval,
       Runnable recorded) {
     this.reports = reports;
+    this.intervalMs = interval.toMillis();
     this.settings = settings;
     this.prometheus = settings.enabled() ? new PrometheusUtilization(settings) : null;
     this.metrics = metrics;
@@ -118,7 +160,9 @@ public final class UsageRecorder implements AutoCloseable {
     incoming.add(task);
     worker.execute(
         () -> {
-          boolean idle = queue.isEmpty();
+          // While only waiting for an interval, a new run may make a report due (one not written
+          // lately, or a batch now full); while a write is retried after a failure, it waits.
+          boolean idle = queue.isEmpty() || pacing;
           moveIncoming();
           if (idle && !queue.isEmpty()) {
             work();
@@ -142,15 +186,19 @@ public final class UsageRecorder implements AutoCloseable {
   }
 
   private void work() {
+    pacing = false;
     while (true) {
+      // The time first: a run submitted before the clock reached a report's due time is then
+      // in the queue when that report is written.
+      long now = clock.millis();
       moveIncoming();
       if (queue.isEmpty()) {
         return;
       }
-      Task head = queue.peekFirst();
-      long wait = waitFor(head);
-      if (wait > 0) {
-        worker.schedule(this::work, wait, TimeUnit.MILLISECONDS);
+      Task head = next(now);
+      if (head == null) {
+        pacing = true;
+        wakeIn(untilNext(now));
         return;
       }
       List<Task> batch = batch(head, singly > 0 ? 1 : MAX_BATCH);
@@ -197,10 +245,65 @@ public final class UsageRecorder implements AutoCloseable {
       }
       backoff = 1000;
       if (singly > 0) {
-        singly--;
+        singly--; // a run of a refused batch: the report's interval is for the batches after it
+      } else {
+        lastWrite.put(head.report(), now);
       }
       finish(batch);
     }
+  }
+
+  /**
+   * The first task, in the order runs ended, that can be measured now and whose report is due: its
+   * interval has passed, or a full batch of measurable runs waits for it. Null if there is none.
+   */
+  private Task next(long now) {
+    forgetPast(now);
+    Map<String, Integer> waiting = new HashMap<>();
+    for (Task t : queue) {
+      if (waitFor(t) > 0) {
+        continue;
+      }
+      String report = t.report();
+      if (dueIn(report, now) <= 0) {
+        return t;
+      }
+      if (waiting.merge(report, 1, Integer::sum) >= MAX_BATCH) {
+        for (Task first : queue) {
+          if (waitFor(first) == 0 && first.report().equals(report)) {
+            return first;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The worker's one scheduled wake: a later one replaces it. */
+  private void wakeIn(long ms) {
+    if (wake != null) {
+      wake.cancel(false);
+    }
+    wake = worker.schedule(this::work, ms, TimeUnit.MILLISECONDS);
+  }
+
+  /** Milliseconds until some task is measurable and its report due (queue not empty). */
+  private long untilNext(long now) {
+    long soonest = MAX_BACKOFF_MS;
+    for (Task t : queue) {
+      soonest = Math.min(soonest, Math.max(waitFor(t), dueIn(t.report(), now)));
+    }
+    return Math.max(1, soonest);
+  }
+
+  private long dueIn(String report, long now) {
+    Long last = lastWrite.get(report);
+    return last == null ? 0 : last + intervalMs - now;
+  }
+
+  /** Drops the reports whose interval has passed: they are due as if never written. */
+  private void forgetPast(long now) {
+    lastWrite.values().removeIf(last -> last + intervalMs <= now);
   }
 
   /** Milliseconds until the task can be measured (the Prometheus delay), 0 if it can be now. */
@@ -213,21 +316,17 @@ public final class UsageRecorder implements AutoCloseable {
 
   /** The head and the tasks after it that are ready for the same report, in queue order. */
   private List<Task> batch(Task head, int max) {
-    String report = reportOf(head);
+    String report = head.report();
     List<Task> batch = new ArrayList<>();
     for (Task t : queue) {
       if (batch.size() == max) {
         break;
       }
-      if (t == head || (reportOf(t).equals(report) && waitFor(t) == 0)) {
+      if (t == head || (t.report().equals(report) && waitFor(t) == 0)) {
         batch.add(t);
       }
     }
     return batch;
-  }
-
-  private static String reportOf(Task task) {
-    return task.run().owner().namespace() + "/" + ReportTranslator.monthOf(task.run().end());
   }
 
   /** Takes the batch out of the queue and hands its durable runs back for their Workload record. */
@@ -253,7 +352,7 @@ public final class UsageRecorder implements AutoCloseable {
         task.run().name(),
         e.getMessage(),
         backoff);
-    worker.schedule(this::work, backoff, TimeUnit.MILLISECONDS);
+    wakeIn(backoff);
     backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
   }
 

@@ -107,7 +107,7 @@ public record UtilizationSettings(
     return value;
   }
 
-  private static Duration seconds(Map<String, String> env, String name, long otherwise) {
+  static Duration seconds(Map<String, String> env, String name, long otherwise) {
     String text = env.get(name);
     if (text == null || text.isBlank()) {
       return Duration.ofSeconds(otherwise);

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.engine.usage.Run;
 import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
+import dev.berth.operator.MovableClock;
 import dev.berth.operator.metrics.UtilizationMetrics;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +136,79 @@ class UsageRecorderTest {
     }
   }
 
+  @Test
+  void aReportIsWrittenAgainOnlyOnceItsIntervalHasPassed() throws InterruptedException {
+    MovableClock clock = new MovableClock(1_000_000);
+    try (UsageRecorder recorder = recorder(counted(), clock, Duration.ofSeconds(10))) {
+      recorder.submit(task("a", true));
+      assertThat(writes.tryAcquire(5, TimeUnit.SECONDS)).as("a report not written yet").isTrue();
+      recorder.submit(task("b", true));
+      recorder.submit(task("c", true));
+      clock.advance(9_999);
+      recorder.submit(task("d", true));
+      clock.advance(1);
+
+      assertThat(writes.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(calls)
+          .as("what arrived within the interval waited for its end, and went in one write")
+          .containsExactly(List.of("a"), List.of("b", "c", "d"));
+    }
+  }
+
+  @Test
+  void aFullBatchOrAnotherReportDoesNotWaitForTheInterval() throws InterruptedException {
+    MovableClock clock = new MovableClock(1_000_000);
+    try (UsageRecorder recorder = recorder(counted(), clock, Duration.ofHours(1))) {
+      recorder.submit(task("first", true));
+      assertThat(writes.tryAcquire(5, TimeUnit.SECONDS)).isTrue();
+      for (int i = 0; i < UsageRecorder.MAX_BATCH + 3; i++) {
+        recorder.submit(task("r" + i, true));
+      }
+      recorder.submit(task("elsewhere", "other", true));
+
+      assertThat(writes.tryAcquire(2, 5, TimeUnit.SECONDS)).isTrue();
+      assertThat(calls)
+          .extracting(c -> c.size() + " " + c.get(0))
+          .as("a full batch at once, then the other report; three runs wait for the interval")
+          .containsExactly("1 first", UsageRecorder.MAX_BATCH + " r0", "1 elsewhere");
+
+      recorder.submit(task("late", true));
+      clock.advance(Duration.ofHours(1).toMillis());
+      recorder.submit(task("nudge", "third", true)); // the worker looks again when a run arrives
+      assertThat(writes.tryAcquire(2, 5, TimeUnit.SECONDS)).isTrue();
+      int n = UsageRecorder.MAX_BATCH;
+      assertThat(calls.subList(3, 5))
+          .containsExactly(
+              List.of("r" + n, "r" + (n + 1), "r" + (n + 2), "late"), List.of("nudge"));
+    }
+  }
+
+  @Test
+  void theIntervalComesFromTheEnvironmentAndABadValueNamesTheVariable() {
+    assertThat(UsageRecorder.interval(Map.of())).isEqualTo(Duration.ofSeconds(10));
+    assertThat(UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, "0")))
+        .isEqualTo(Duration.ZERO);
+    assertThat(UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, " 30 ")))
+        .isEqualTo(Duration.ofSeconds(30));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, "10s")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "BERTH_USAGE_REPORT_INTERVAL_SECONDS: must be a whole number of seconds, 0 or more,"
+                + " not \"10s\"");
+  }
+
+  private final Semaphore writes = new Semaphore(0);
+
+  /** Reports that note each call's runs and count the calls in {@link #writes}. */
+  private UsageRecorder.Reports counted() {
+    return runs -> {
+      calls.add(List.copyOf(uids(runs)));
+      writes.release();
+      return Set.copyOf(uids(runs));
+    };
+  }
+
   private final List<List<String>> calls = new CopyOnWriteArrayList<>();
   private final CountDownLatch firstWrite = new CountDownLatch(1);
   private final CountDownLatch release = new CountDownLatch(1);
@@ -169,11 +244,16 @@ class UsageRecorderTest {
   }
 
   private UsageRecorder recorder(UsageRecorder.Reports reports) {
+    return recorder(reports, Clock.systemUTC(), Duration.ZERO);
+  }
+
+  private UsageRecorder recorder(UsageRecorder.Reports reports, Clock clock, Duration interval) {
     return new UsageRecorder(
         reports,
         UtilizationSettings.off(),
         new UtilizationMetrics(new SimpleMeterRegistry()),
-        Clock.systemUTC(),
+        clock,
+        interval,
         pokes::release);
   }
 

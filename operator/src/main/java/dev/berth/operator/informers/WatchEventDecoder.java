@@ -1,0 +1,115 @@
+package dev.berth.operator.informers;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserSequence;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import java.io.IOException;
+import java.util.function.BiFunction;
+
+/**
+ * Decodes a watch event's object in one pass, straight into the class its apiVersion and kind name.
+ * fabric8 reads the object into a JSON tree first, to learn its kind, then reads the tree into the
+ * object: two passes over every event of every watch, the larger part of the CPU the operator's
+ * event loops spent on watch events in the 15,000-workload benchmark (docs/benchmarks.md). The API
+ * server writes apiVersion and kind ahead of the rest (Go sorts a custom resource's keys; built-in
+ * types declare them first), so they are read as they come and kept in a small buffer, and the
+ * object is decoded from that buffer followed by the rest of the stream.
+ *
+ * <p>An object that does not start with both, or whose kind has no class, is decoded exactly as
+ * fabric8 decodes it (its {@code KubernetesDeserializer}: a registered class, or a
+ * GenericKubernetesResource).
+ */
+public final class WatchEventDecoder extends StdDeserializer<WatchEvent> {
+  private final BiFunction<String, String, Class<? extends KubernetesResource>> classes;
+
+  /**
+   * @param classes the class registered for an apiVersion and kind, or null (fabric8's
+   *     registrations: {@code KubernetesSerialization.getRegisteredKubernetesResource})
+   */
+  public WatchEventDecoder(
+      BiFunction<String, String, Class<? extends KubernetesResource>> classes) {
+    super(WatchEvent.class);
+    this.classes = classes;
+  }
+
+  /** A module that decodes WatchEvents this way. */
+  public static SimpleModule module(
+      BiFunction<String, String, Class<? extends KubernetesResource>> classes) {
+    return new SimpleModule("berth-watch-events")
+        .addDeserializer(WatchEvent.class, new WatchEventDecoder(classes));
+  }
+
+  @Override
+  public WatchEvent deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+    if (!p.isExpectedStartObjectToken()) {
+      return (WatchEvent) ctxt.handleUnexpectedToken(WatchEvent.class, p);
+    }
+    WatchEvent event = new WatchEvent();
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String name = p.currentName();
+      p.nextToken();
+      if (p.currentToken() == JsonToken.VALUE_NULL) {
+        continue; // left unset, as null
+      }
+      switch (name) {
+        case "type" -> event.setType(ctxt.readValue(p, String.class));
+        case "object" -> event.setObject(object(p, ctxt));
+        default -> event.setAdditionalProperty(name, ctxt.readValue(p, Object.class));
+      }
+    }
+    return event;
+  }
+
+  /** The object at the parser's current token, which is left on the object's last token. */
+  private KubernetesResource object(JsonParser p, DeserializationContext ctxt) throws IOException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      return ctxt.readValue(p, KubernetesResource.class);
+    }
+    TokenBuffer head = ctxt.bufferForInputBuffering(p);
+    head.writeStartObject();
+    String apiVersion = null;
+    String kind = null;
+    JsonToken t = p.nextToken();
+    while (t == JsonToken.FIELD_NAME && (apiVersion == null || kind == null)) {
+      String name = p.currentName();
+      boolean isApiVersion = "apiVersion".equals(name) && apiVersion == null;
+      boolean isKind = "kind".equals(name) && kind == null;
+      if (!isApiVersion && !isKind) {
+        break;
+      }
+      head.writeFieldName(name);
+      if (p.nextToken() != JsonToken.VALUE_STRING) {
+        head.copyCurrentStructure(p); // not a kind that names a class: fabric8 decides
+        t = p.nextToken();
+        break;
+      }
+      String value = p.getText();
+      head.writeString(value);
+      if (isApiVersion) {
+        apiVersion = value;
+      } else {
+        kind = value;
+      }
+      t = p.nextToken();
+    }
+    // The buffer, then the stream from its current token (the first one not in the buffer).
+    JsonParser whole = JsonParserSequence.createFlattened(true, head.asParser(p), p);
+    whole.nextToken();
+    Class<? extends KubernetesResource> type =
+        apiVersion != null && kind != null ? classes.apply(apiVersion, kind) : null;
+    return type != null
+        ? ctxt.readValue(whole, type)
+        : ctxt.readValue(whole, KubernetesResource.class);
+  }
+
+  @Override
+  public boolean isCachable() {
+    return true;
+  }
+}
