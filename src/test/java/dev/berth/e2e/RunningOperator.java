@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The operator, running in the test JVM against the shared API server, with its own client, built
- * as its main builds it (as it would be in its own Pod). One instance serves all scenario classes; a restart test makes its own.
+ * as its main builds it (as it would be in its own Pod). One instance serves all scenario classes;
+ * a restart test makes its own.
  */
 public final class RunningOperator {
   private static BerthOperator shared;
@@ -118,7 +119,8 @@ public final class RunningOperator {
   private static BerthOperator start(String kubeconfig, OperatorConfig config) {
     // The client the operator's main builds (Clients): its decoding, watch deadlines and HTTP
     // client, so that the suite runs what a Pod runs.
-    KubernetesClient client = Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    KubernetesClient client =
+        Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
       return BerthOperator.start(client, config);
     } catch (java.io.IOException e) {

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Watch events through the operator's client, on the real API server: a Workload's events arrive
- * as Workloads, decoded once (no second conversion pass), with what the API server sent; a client
+ * Watch events through the operator's client, on the real API server: a Workload's events arrive as
+ * Workloads, decoded once (no second conversion pass), with what the API server sent; a client
  * without the kinds registered, watching the same Workload, converts every event a second time.
  */
 class TypedWatchE2EIT {
@@ -53,7 +53,10 @@ class TypedWatchE2EIT {
         KubernetesClient other = client(plain);
         Watch w1 = operator.resources(Workload.class).inNamespace(NS).watch(into(heard));
         Watch w2 = other.resources(Workload.class).inNamespace(NS).watch(into(heardPlain))) {
-      Workload created = admin.resource(Workloads.named("w").in(NS).queue("lq").request("cpu", "1").build()).create();
+      Workload created =
+          admin
+              .resource(Workloads.named("w").in(NS).queue("lq").request("cpu", "1").build())
+              .create();
       Workload withStatus = admin.resources(Workload.class).resource(created).get();
       WorkloadStatus status = new WorkloadStatus();
       Condition probe = new Condition("Probe", "False", "Probing", "waiting");
