@@ -95,8 +95,14 @@ public final class UsageRecorder implements AutoCloseable {
   private final long intervalMs;
   private final ScheduledExecutorService worker;
 
-  /** Report (namespace/month) → clock millis of this recorder's last write of it. Worker only. */
+  /**
+   * Report (namespace/month) → clock millis of this recorder's last write of it, while its interval
+   * runs. Worker only.
+   */
   private final Map<String, Long> lastWrite = new HashMap<>();
+
+  /** Report → its runs in {@link #queue}. Worker only. */
+  private final Map<String, Integer> queued = new HashMap<>();
 
   /** Submitted by the loop, not yet moved to {@link #queue} by the worker. */
   private final Queue<Task> incoming = new ConcurrentLinkedQueue<>();
@@ -173,6 +179,7 @@ public final class UsageRecorder implements AutoCloseable {
   private void moveIncoming() {
     for (Task t; (t = incoming.poll()) != null; ) {
       queue.addLast(t);
+      queued.merge(t.report(), 1, Integer::sum);
     }
   }
 
@@ -259,6 +266,18 @@ public final class UsageRecorder implements AutoCloseable {
    */
   private Task next(long now) {
     forgetPast(now);
+    // Looked at on every run that arrives while the worker paces: without a due report (the
+    // common case under load), no walk of the queue.
+    boolean anyDue = false;
+    for (Map.Entry<String, Integer> e : queued.entrySet()) {
+      if (!lastWrite.containsKey(e.getKey()) || e.getValue() >= MAX_BATCH) {
+        anyDue = true;
+        break;
+      }
+    }
+    if (!anyDue) {
+      return null;
+    }
     Map<String, Integer> waiting = new HashMap<>();
     for (Task t : queue) {
       if (waitFor(t) > 0) {
@@ -290,8 +309,14 @@ public final class UsageRecorder implements AutoCloseable {
   /** Milliseconds until some task is measurable and its report due (queue not empty). */
   private long untilNext(long now) {
     long soonest = MAX_BACKOFF_MS;
-    for (Task t : queue) {
-      soonest = Math.min(soonest, Math.max(waitFor(t), dueIn(t.report(), now)));
+    if (prometheus == null) {
+      for (String report : queued.keySet()) { // no run waits for Prometheus
+        soonest = Math.min(soonest, dueIn(report, now));
+      }
+    } else {
+      for (Task t : queue) {
+        soonest = Math.min(soonest, Math.max(waitFor(t), dueIn(t.report(), now)));
+      }
     }
     return Math.max(1, soonest);
   }
@@ -334,6 +359,9 @@ public final class UsageRecorder implements AutoCloseable {
     Set<Task> sent = Collections.newSetFromMap(new IdentityHashMap<>());
     sent.addAll(batch);
     queue.removeIf(sent::contains);
+    for (Task task : batch) {
+      queued.computeIfPresent(task.report(), (report, n) -> n == 1 ? null : n - 1);
+    }
     boolean any = false;
     for (Task task : batch) {
       if (task.durable()) {
