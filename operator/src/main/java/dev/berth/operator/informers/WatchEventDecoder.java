@@ -15,11 +15,11 @@ import java.util.function.BiFunction;
 /**
  * Decodes a watch event's object in one pass, straight into the class its apiVersion and kind name.
  * fabric8 reads the object into a JSON tree first, to learn its kind, then reads the tree into the
- * object: two passes over every event of every watch, the larger part of the CPU the operator's
- * event loops spent on watch events in the 15,000-workload benchmark (docs/benchmarks.md). The API
- * server writes apiVersion and kind ahead of the rest (Go sorts a custom resource's keys; built-in
- * types declare them first), so they are read as they come and kept in a small buffer, and the
- * object is decoded from that buffer followed by the rest of the stream.
+ * object: two passes over every event of every watch (a fifth of a Workload event's decoding,
+ * WatchEventDecodeBenchmark in docs/benchmarks.md). The API server writes apiVersion and kind ahead
+ * of the rest (Go sorts a custom resource's keys; built-in types declare them first), so they are
+ * read as they come and kept in a small buffer, and the object is decoded from that buffer followed
+ * by the rest of the stream.
  *
  * <p>An object that does not start with both, or whose kind has no class, is decoded exactly as
  * fabric8 decodes it (its {@code KubernetesDeserializer}: a registered class, or a
