@@ -47,7 +47,10 @@ class CapacityPublisherTest {
           state,
           CapacitySettings.defaults(),
           new CapacityMetrics(new SimpleMeterRegistry()),
-          new EventRecorder(client),
+          // Events go nowhere: posted through the mocked client, they would use it from the
+          // recorder's threads while the test stubs and calls it (Mockito mocks are not
+          // thread-safe).
+          new EventRecorder(event -> {}),
           clock,
           () -> {});
   private long version = 10;
