@@ -65,7 +65,7 @@ etcd_port=12379
 etcd_peer_port=12380
 api_port=16443
 for port in $etcd_port $etcd_peer_port $api_port 10248 10249 10250 10256; do
-  if ss -Htln "sport = :$port" | grep -q .; then
+  if ss -Htln "sport = :$port" | grep . >/dev/null; then
     fail "TCP port $port is in use: $(ss -Htlnp "sport = :$port")"
   fi
 done
@@ -312,8 +312,11 @@ wait_for 30 "containerd socket" "${ctr[@]}" version
 say "images: importing localhost/berth-pause:1.0 and berth:$tag (no registry)"
 "${ctr[@]}" images import --base-name localhost/berth-pause "$pause_tar" >/dev/null
 "${ctr[@]}" images import --base-name docker.io/library/berth "$image_tar" >/dev/null
-"${ctr[@]}" images ls -q | grep -qx "docker.io/library/berth:$tag" ||
-  fail "berth:$tag is not in containerd after the import: $("${ctr[@]}" images ls -q)"
+# Not `grep -q` after a pipe, here or below: under pipefail, grep -q exits at the first match, the
+# writer still writing gets SIGPIPE, and the pipeline fails although it matched (CI once failed
+# here with both cores busy, the image first in the very listing its message showed).
+berth_image_listed() { "${ctr[@]}" images ls -q | grep -x "docker.io/library/berth:$tag" >/dev/null; }
+wait_for 30 "berth:$tag listed by containerd after the import" berth_image_listed
 
 cgroup_fs=$(stat -fc %T /sys/fs/cgroup)
 cat > "$dir/kubelet.yaml" <<YAML
@@ -399,13 +402,13 @@ say "replicas Running and Ready: $(ready_pods | paste -sd' ' -)"
 lease_holder() {
   kubectl -n "$ns" get lease berth-leader -o jsonpath='{.spec.holderIdentity}' 2>/dev/null
 }
-holder_is_ready_pod() { local h; h=$(lease_holder); [ -n "$h" ] && ready_pods | grep -qx "$h"; }
+holder_is_ready_pod() { local h; h=$(lease_holder); [ -n "$h" ] && ready_pods | grep -x "$h" >/dev/null; }
 wait_for 60 "Lease berth-leader held by a Ready replica" holder_is_ready_pod
 first_holder=$(lease_holder)
 say "Lease berth-leader held by $first_holder"
 # One leader: the other replica logs that it is not it.
 other=$(ready_pods | grep -vx "$first_holder")
-other_follows() { kubectl -n "$ns" logs "$other" | grep -q "held by $first_holder"; }
+other_follows() { kubectl -n "$ns" logs "$other" | grep "held by $first_holder" >/dev/null; }
 wait_for 30 "replica $other to see $first_holder as leader" other_follows
 
 # --- admission across a rollout restart ------------------------------------------------------
@@ -474,7 +477,7 @@ kubectl -n "$ns" rollout restart deployment "$deployment" >/dev/null
 restart_started=$(date +%s)
 rolled() {
   kubectl -n "$ns" rollout status deployment "$deployment" --watch=false 2>/dev/null |
-    grep -q 'successfully rolled out'
+    grep 'successfully rolled out' >/dev/null
 }
 while ! rolled; do
   [ $(( $(date +%s) - restart_started )) -lt 900 ] || fail "rollout restart not done in 900s"
