@@ -144,8 +144,8 @@ class InformerReadsE2EIT {
     assertThat(holding).containsAllEntriesOf(heldHolding());
 
     // The eviction in progress gives its quota back only once released: then one waiting fits
-    // (the released one is held back by its requeue). The loop is slow to get there on a loaded
-    // machine: it first writes the 1,000 pending reasons, one at a time.
+    // (the released one queues again behind them, from its requeue time). The loop is slow to get
+    // there on a loaded machine: it first writes the 1,000 pending reasons, one at a time.
     update("held-" + (HELD - 1), InformerReadsE2EIT::release);
     await().atMost(Duration.ofSeconds(120)).until(() -> waitingHolders() == 1);
     await()
@@ -256,11 +256,18 @@ class InformerReadsE2EIT {
     admin.resource(wl).updateStatus();
   }
 
-  /** Its pods are gone: the quota is given back (as the Job's side does after an eviction). */
+  /**
+   * Its pods are gone: the quota is given back and the Workload requeued, as the Job's side writes
+   * it after an eviction. The Requeued time is its new place in the queue: without it, it would
+   * queue by its creation second, which it shares with hundreds of the waiting ones (ties go by
+   * uid), and might take the freed quota back.
+   */
   private static void release(Workload wl) {
+    Instant now = Instant.now();
     wl.getStatus().admission = null;
     wl.getStatus().conditions.removeIf(c -> !c.type.equals("Evicted"));
-    wl.getStatus().conditions.add(condition("QuotaReserved", "False", "Pending", Instant.now()));
+    wl.getStatus().conditions.add(condition("QuotaReserved", "False", "Requeued", now));
+    wl.getStatus().conditions.add(condition("Requeued", "True", "Preempted", now));
   }
 
   private static void finish(Workload wl) {
