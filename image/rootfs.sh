@@ -14,9 +14,14 @@ here=$(dirname "$0")
 # collector, the heap 50% of the cgroup memory limit (the JVM reads the limit;
 # UseContainerSupport is on by default; the ~190 MiB the operator uses outside the heap need the
 # rest, see docs/benchmarks.md "Operator memory"), an OutOfMemoryError ends the process so that
-# the kubelet restarts it instead of leaving a half-working operator, and text is UTF-8 whatever
-# the (absent) locale says. The chart's jvmOptions repeat the first three (ChartMemoryBudgetIT).
+# the kubelet restarts it instead of leaving a half-working operator, the heap grows only when
+# less than 20% of it is free after a full collection (not 40%), the memory malloc holds free is
+# given back to the system every 5 s, Netty keeps one buffer arena of each kind (not one per core;
+# docs/helm.md#memory says what these three save), and text is UTF-8 whatever the (absent) locale
+# says. The chart's jvmOptions repeat all but the last (ChartMemoryBudgetIT).
 JVM_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError"
+JVM_OPTIONS="$JVM_OPTIONS -XX:MinHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
+JVM_OPTIONS="$JVM_OPTIONS -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"
 JVM_OPTIONS="$JVM_OPTIONS -Dfile.encoding=UTF-8"
 
 list() {

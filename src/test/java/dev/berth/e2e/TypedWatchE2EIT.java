@@ -80,6 +80,63 @@ class TypedWatchE2EIT {
     }
   }
 
+  @Test
+  void whatTheOperatorsClientReadsComesWithoutManagedFieldsAndItsWritesKeepThem() throws Exception {
+    Namespaces.ensure(admin, NS);
+    List<Workload> heard = new CopyOnWriteArrayList<>();
+    // The suite's admin client is the operator's kind too: the API server's view through
+    // fabric8's own decoding.
+    try (KubernetesClient operator = client(Clients.serialization());
+        KubernetesClient server = client(new KubernetesSerialization());
+        Watch watch = operator.resources(Workload.class).inNamespace(NS).watch(into(heard))) {
+      Workload created =
+          admin
+              .resource(Workloads.named("lean").in(NS).queue("lq").request("cpu", "1").build())
+              .create();
+      Workload withStatus = admin.resources(Workload.class).resource(created).get();
+      WorkloadStatus status = new WorkloadStatus();
+      Condition probe = new Condition("Probe", "False", "Probing", "waiting");
+      probe.lastTransitionTime = "2026-12-06T00:00:00Z";
+      status.conditions = new java.util.ArrayList<>(List.of(probe));
+      withStatus.setStatus(status);
+      admin.resource(withStatus).updateStatus();
+      List<String> managers = managers(server.resources(Workload.class).resource(created).get());
+      assertThat(managers).as("the API server keeps them: spec and status writers").hasSize(2);
+
+      // Read every way the operator reads: a GET, a list page, watch events.
+      Workload read = operator.resources(Workload.class).inNamespace(NS).withName("lean").get();
+      assertThat(read.getMetadata().getManagedFields()).isNullOrEmpty();
+      assertThat(read.getStatus().conditions)
+          .singleElement()
+          .extracting(c -> c.message)
+          .isEqualTo("waiting");
+      assertThat(operator.resources(Workload.class).inNamespace(NS).list().getItems())
+          .allSatisfy(wl -> assertThat(wl.getMetadata().getManagedFields()).isNullOrEmpty());
+      await().atMost(Duration.ofSeconds(30)).until(() -> hasCondition(heard));
+      assertThat(heard)
+          .allSatisfy(wl -> assertThat(wl.getMetadata().getManagedFields()).isNullOrEmpty());
+
+      // Writes of what it read (no managedFields): the API server keeps the live ones.
+      read.getStatus().conditions.get(0).message = "written by the operator's client";
+      Workload reply = operator.resource(read).updateStatus();
+      assertThat(reply.getMetadata().getManagedFields()).isNullOrEmpty();
+      reply.getMetadata().setLabels(java.util.Map.of("lean", "yes"));
+      operator.resource(reply).update();
+      Workload stored = server.resources(Workload.class).resource(created).get();
+      assertThat(stored.getMetadata().getLabels()).containsEntry("lean", "yes");
+      assertThat(stored.getStatus().conditions.get(0).message)
+          .isEqualTo("written by the operator's client");
+      assertThat(managers(stored)).containsAll(managers);
+    }
+  }
+
+  /** Each managedFields entry as "manager operation subresource". */
+  private static List<String> managers(Workload wl) {
+    return wl.getMetadata().getManagedFields().stream()
+        .map(m -> m.getManager() + " " + m.getOperation() + " " + m.getSubresource())
+        .toList();
+  }
+
   private static boolean hasCondition(List<Workload> heard) {
     return heard.stream()
         .anyMatch(

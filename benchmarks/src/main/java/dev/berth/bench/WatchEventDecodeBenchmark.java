@@ -1,12 +1,15 @@
 package dev.berth.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.Clients;
 import dev.berth.operator.informers.InternedStrings;
+import dev.berth.operator.informers.WatchEventDecoder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -28,8 +31,10 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code previous}: as {@code fabric8}, strings interned: the operator before 6 December;
  *   <li>{@code registered}: the kind registered: the object into a tree, the tree into a Workload;
  *   <li>{@code interned}: as {@code registered}, strings interned ({@code InternedStrings});
- *   <li>{@code operator}: the operator's client ({@code Clients.serialization}): the object decoded
- *       in one pass ({@code WatchEventDecoder}), strings interned.
+ *   <li>{@code onePass}: the object decoded in one pass ({@code WatchEventDecoder}), strings
+ *       interned: the operator from 6 to 7 December;
+ *   <li>{@code operator}: the operator's client ({@code Clients.serialization}): as {@code onePass},
+ *       and managedFields skipped as they are read ({@code SkipManagedFields}).
  * </ul>
  *
  * <pre>
@@ -74,7 +79,7 @@ public class WatchEventDecodeBenchmark {
           "reason":"Succeeded","status":"True","type":"Finished"}]}}}
       """;
 
-  @Param({"fabric8", "previous", "registered", "interned", "operator"})
+  @Param({"fabric8", "previous", "registered", "interned", "onePass", "operator"})
   public String decoding;
 
   private KubernetesSerialization serialization;
@@ -93,6 +98,7 @@ public class WatchEventDecodeBenchmark {
       }
       case "registered" -> serialization = Clients.withKinds(new KubernetesSerialization());
       case "interned" -> serialization = Clients.withKinds(InternedStrings.serialization());
+      case "onePass" -> serialization = onePass();
       case "operator" -> serialization = Clients.serialization();
       default -> throw new IllegalArgumentException(decoding);
     }
@@ -101,6 +107,20 @@ public class WatchEventDecodeBenchmark {
         || !"cq-2-3".equals(w.getStatus().admission.clusterQueue)) {
       throw new IllegalStateException(decoding + " decoded something else: " + w);
     }
+  }
+
+  /** {@code Clients.serialization} without {@code SkipManagedFields}. */
+  private static KubernetesSerialization onePass() {
+    AtomicReference<KubernetesSerialization> built = new AtomicReference<>();
+    ObjectMapper mapper =
+        new ObjectMapper()
+            .registerModule(InternedStrings.module())
+            .registerModule(
+                WatchEventDecoder.module(
+                    (apiVersion, kind) ->
+                        built.get().getRegisteredKubernetesResource(apiVersion, kind)));
+    built.set(new KubernetesSerialization(mapper, true));
+    return Clients.withKinds(built.get());
   }
 
   @Benchmark

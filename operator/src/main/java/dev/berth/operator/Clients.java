@@ -3,6 +3,7 @@ package dev.berth.operator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.BerthKinds;
 import dev.berth.operator.informers.InternedStrings;
+import dev.berth.operator.informers.SkipManagedFields;
 import dev.berth.operator.informers.WatchEventDecoder;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.provisioning.ProvisioningRequest;
@@ -27,18 +28,18 @@ public final class Clients {
   private Clients() {}
 
   /**
-   * The client's decoding: strings interned ({@link InternedStrings}), watch events decoded in one
-   * pass ({@link WatchEventDecoder}), and the custom kinds the operator watches registered. A watch
-   * event names its object's kind only inside the object, so its object is decoded by apiVersion
-   * and kind: an unregistered kind is decoded as a GenericKubernetesResource (maps of maps) and
-   * then converted to the watched class through a second Jackson pass. That conversion of every
-   * Workload event was 7 % of the operator's CPU on the 15,000-workload benchmark
-   * (docs/benchmarks.md).
+   * The client's decoding: strings interned ({@link InternedStrings}), managedFields skipped
+   * ({@link SkipManagedFields}), watch events decoded in one pass ({@link WatchEventDecoder}), and
+   * the custom kinds the operator watches registered. A watch event names its object's kind only
+   * inside the object, so its object is decoded by apiVersion and kind: an unregistered kind is
+   * decoded as a GenericKubernetesResource (maps of maps) and then converted to the watched class
+   * through a second Jackson pass. That conversion of every Workload event was 7 % of the
+   * operator's CPU on the 15,000-workload benchmark (docs/benchmarks.md).
    */
   public static KubernetesSerialization serialization() {
     AtomicReference<KubernetesSerialization> built = new AtomicReference<>();
     ObjectMapper mapper =
-        new ObjectMapper()
+        SkipManagedFields.on(new ObjectMapper())
             .registerModule(InternedStrings.module())
             .registerModule(
                 WatchEventDecoder.module(

@@ -2,16 +2,20 @@ package dev.berth.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.berth.api.v1beta1.BerthKinds;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.provisioning.ProvisioningRequest;
+import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,5 +76,62 @@ class ClientsTest {
           client.getKubernetesSerialization().unmarshal(event(Workload.class), WatchEvent.class);
       assertThat(decoded.getObject()).isExactlyInstanceOf(Workload.class);
     }
+  }
+
+  /** A Workload as the API server sends it: two writers' managedFields, then spec and status. */
+  private static final String MANAGED =
+      """
+      {"apiVersion":"berth.dev/v1beta1","kind":"Workload",
+       "metadata":{"name":"w","namespace":"team-a","uid":"u-1","resourceVersion":"7",
+        "labels":{"team":"a"},
+        "managedFields":[
+         {"manager":"runner","operation":"Update","apiVersion":"berth.dev/v1beta1",
+          "time":"2026-12-06T06:00:00Z","fieldsType":"FieldsV1",
+          "fieldsV1":{"f:spec":{".":{},"f:queueName":{}}}},
+         {"manager":"berth","operation":"Update","apiVersion":"berth.dev/v1beta1",
+          "subresource":"status","fieldsType":"FieldsV1",
+          "fieldsV1":{"f:status":{"f:conditions":{"k:{\\"type\\":\\"Admitted\\"}":{}}}}}],
+        "finalizers":["berth.dev/resource-in-use"]},
+       "spec":{"queueName":"lq"},
+       "status":{"conditions":[{"type":"Admitted","status":"True","reason":"Admitted",
+        "message":"m","lastTransitionTime":"2026-12-06T06:00:01Z"}]}}
+      """;
+
+  @Test
+  void whatTheClientReadsComesWithoutManagedFieldsAndWithEverythingElse() throws Exception {
+    KubernetesSerialization serialization = Clients.serialization();
+    String event = "{\"type\":\"MODIFIED\",\"object\":" + MANAGED + "}";
+    String list =
+        "{\"apiVersion\":\"berth.dev/v1beta1\",\"kind\":\"WorkloadList\","
+            + "\"metadata\":{\"resourceVersion\":\"9\"},\"items\":["
+            + MANAGED
+            + "]}";
+    List<Workload> read =
+        List.of(
+            (Workload) serialization.unmarshal(event, WatchEvent.class).getObject(),
+            serialization.unmarshal(MANAGED, Workload.class),
+            serialization
+                .unmarshal(
+                    new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)),
+                    new TypeReference<DefaultKubernetesResourceList<Workload>>() {})
+                .getItems()
+                .get(0));
+    // Everything but managedFields, as fabric8's own decoding reads it.
+    Workload plain = new KubernetesSerialization().unmarshal(MANAGED, Workload.class);
+    assertThat(plain.getMetadata().getManagedFields()).hasSize(2);
+    plain.getMetadata().setManagedFields(null);
+    for (Workload w : read) {
+      assertThat(w.getMetadata().getManagedFields()).isNullOrEmpty();
+      assertThat(w.getMetadata().getAdditionalProperties()).isEmpty();
+      assertThat(serialization.asJson(w)).isEqualTo(serialization.asJson(plain));
+    }
+  }
+
+  @Test
+  void anObjectWithManagedFieldsIsWrittenWithThem() {
+    // Only reading skips them: an object that has them (none of the operator's) keeps them.
+    Workload plain = new KubernetesSerialization().unmarshal(MANAGED, Workload.class);
+    String written = Clients.serialization().asJson(plain);
+    assertThat(written).contains("\"managedFields\"").contains("\"manager\":\"berth\"");
   }
 }

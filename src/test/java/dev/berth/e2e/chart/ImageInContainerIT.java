@@ -346,6 +346,10 @@ class ImageInContainerIT {
       assertThat(flag(flags, "UseSerialGC")).isEqualTo("true");
       assertThat(flag(flags, "ExitOnOutOfMemoryError")).isEqualTo("true");
       assertThat(flag(flags, "UseContainerSupport")).isEqualTo("true");
+      // The heap grows only below 20% free, and free malloc memory goes back every 5 s: the
+      // image's runtime knows both flags and takes them.
+      assertThat(flag(flags, "MinHeapFreeRatio")).isEqualTo("20");
+      assertThat(flag(flags, "TrimNativeHeapInterval")).isEqualTo("5000");
     }
   }
 

@@ -27,6 +27,16 @@ final class OperatorJvm implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  /**
+   * The chart's default jvmOptions (helm/berth/values.yaml, repeated here: ChartMemoryBudgetIT
+   * checks the image's against the chart's, not these) in a JVM that sees the chart's 1 GiB memory
+   * limit, as in its container.
+   */
+  static final String CHART_DEFAULTS =
+      "-XX:MaxRAM=1073741824 -XX:+UseSerialGC -XX:MaxRAMPercentage=50"
+          + " -XX:+ExitOnOutOfMemoryError -XX:MinHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
+          + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+
   private final Process process;
   private final int metricsPort;
   private final Path log;
@@ -40,8 +50,7 @@ final class OperatorJvm implements AutoCloseable {
   /**
    * Starts it against {@code kubeconfig}.
    *
-   * @param jvmOptions e.g. "-Xmx768m" (the heap the chart's 1 GiB limit and MaxRAMPercentage=75
-   *     give)
+   * @param jvmOptions e.g. {@link #CHART_DEFAULTS}
    * @param env extra environment (the operator's BERTH_* settings)
    */
   static OperatorJvm start(
@@ -73,6 +82,8 @@ final class OperatorJvm implements AutoCloseable {
     environment.put("BERTH_NAMESPACE", "berth-system");
     environment.put("BERTH_WEBHOOKS_ENABLED", "false");
     environment.put("BERTH_METRICS_PORT", Integer.toString(port));
+    // As the chart's Deployment sets it (docs/helm.md#memory).
+    environment.put("MALLOC_ARENA_MAX", "2");
     environment.putAll(env);
     return new OperatorJvm(builder.start(), port, log);
   }

@@ -44,7 +44,8 @@ import org.awaitility.Awaitility;
  * <p>System properties: {@code load} ("baseline", the default, or "large-scale": Kueue's 10 cohorts
  * × 100 ClusterQueues with 50 Workloads each), {@code workloads} (default 15000 for the baseline,
  * scaled per ClusterQueue; 50000 for large-scale, scaled by the number of ClusterQueues), {@code
- * operator.jvm} (default "-Xmx768m", the heap of the chart's 1 GiB limit at MaxRAMPercentage=75),
+ * operator.jvm} (default: the chart's jvmOptions under its 1 GiB limit, {@code
+ * OperatorJvm.CHART_DEFAULTS}),
  * {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code berth.repo} (where
  * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800),
  * {@code warmup} (default 0: a first round of that many Workloads, run and billed on the same
@@ -63,7 +64,7 @@ public final class SchedulerLoadBenchmark {
             name, Integer.getInteger("workloads", name.equals("baseline") ? 15_000 : 50_000));
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     Path jar = repo.resolve("operator/target/berth-operator.jar");
-    String jvm = System.getProperty("operator.jvm", "-Xmx768m");
+    String jvm = System.getProperty("operator.jvm", OperatorJvm.CHART_DEFAULTS);
     Map<String, String> env = parseEnv(System.getProperty("operator.env", ""));
     long timeout = Long.getLong("timeoutSeconds", 1800);
     int warmup = Integer.getInteger("warmup", 0);
