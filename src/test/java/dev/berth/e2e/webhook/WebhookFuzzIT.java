@@ -23,6 +23,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +39,9 @@ class WebhookFuzzIT {
   static final int BODIES = 10_000;
   static final int IN_FLIGHT = 16;
   static final long SEED = 20261129L;
+
+  /** The body generator's stack: room for the deepest tree it builds, interpreted or not. */
+  private static final long GENERATOR_STACK_BYTES = 256L * 1024 * 1024;
 
   /** Writes nesting deeper than the server's parser accepts, to prove it refuses it cleanly. */
   private static final ObjectMapper MAPPER =
@@ -82,9 +87,17 @@ class WebhookFuzzIT {
     Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
     List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     List<CompletableFuture<?>> inFlight = new ArrayList<>();
+    // The bodies are built on a thread with a deep stack: copying and writing a tree recurses once
+    // per level, the generated trees nest up to ~3,000 levels, and whether that fits the default
+    // stack depends on what the JIT has compiled yet (interpreted frames are larger): a loaded CI
+    // machine overflowed it in ArrayNode.deepCopy. One thread at a time draws from the seeded
+    // Random, so the bodies are the same as ever.
+    ExecutorService generator =
+        Executors.newSingleThreadExecutor(
+            task -> new Thread(null, task, "webhook-fuzz-bodies", GENERATOR_STACK_BYTES));
     long started = System.nanoTime();
     for (int i = 0; i < BODIES; i++) {
-      byte[] body = body(random, seeds);
+      byte[] body = generator.submit(() -> body(random, seeds)).get();
       String path = paths.get(random.nextInt(paths.size()));
       HttpRequest request =
           HttpRequest.newBuilder(URI.create(base + path))
@@ -116,6 +129,7 @@ class WebhookFuzzIT {
                     return null;
                   }));
     }
+    generator.shutdown();
     CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(2, TimeUnit.MINUTES);
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     System.out.printf(
