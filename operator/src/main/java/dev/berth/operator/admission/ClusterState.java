@@ -730,7 +730,7 @@ public final class ClusterState {
   /** A condition's time in epoch millis; 0 if missing or malformed. */
   private static long parseTime(String t) {
     try {
-      return t == null ? 0L : java.time.Instant.parse(t).toEpochMilli();
+      return t == null ? 0L : dev.berth.operator.Timestamps.millis(t);
     } catch (java.time.format.DateTimeParseException e) {
       return 0L;
     }

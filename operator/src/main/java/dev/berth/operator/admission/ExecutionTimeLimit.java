@@ -2,7 +2,7 @@ package dev.berth.operator.admission;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.checks.ExecutionBudget;
-import java.time.Instant;
+import dev.berth.operator.Timestamps;
 import java.time.format.DateTimeParseException;
 import java.util.OptionalLong;
 
@@ -62,7 +62,7 @@ public final class ExecutionTimeLimit {
         .map(
             t -> {
               try {
-                return Instant.parse(t).toEpochMilli();
+                return Timestamps.millis(t);
               } catch (DateTimeParseException e) {
                 return 0L;
               }

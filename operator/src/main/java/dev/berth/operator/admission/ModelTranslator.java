@@ -22,10 +22,10 @@ import dev.berth.engine.model.TaintEffect;
 import dev.berth.engine.model.Toleration;
 import dev.berth.engine.model.Workload;
 import dev.berth.engine.quota.Quantity;
+import dev.berth.operator.Timestamps;
 import dev.berth.operator.job.PodRequests;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -160,10 +160,10 @@ public final class ModelTranslator {
       requeued = requeued.filter(c -> !PodsReadyWriter.TIMEOUT.equals(c.reason));
     }
     if (requeued.filter(c -> c.isTrue() && c.lastTransitionTime != null).isPresent()) {
-      return Instant.parse(requeued.get().lastTransitionTime).toEpochMilli();
+      return Timestamps.millis(requeued.get().lastTransitionTime);
     }
     String created = wl.getMetadata().getCreationTimestamp();
-    long createdAt = created == null ? 0 : Instant.parse(created).toEpochMilli();
+    long createdAt = created == null ? 0 : Timestamps.millis(created);
     return submittedAt(wl, createdAt);
   }
 
@@ -182,7 +182,7 @@ public final class ModelTranslator {
       return createdAt;
     }
     try {
-      long at = Instant.parse(text).toEpochMilli();
+      long at = Timestamps.millis(text);
       return at >= createdAt - SUBMITTED_AT_WINDOW_MILLIS && at < createdAt + 1000 ? at : createdAt;
     } catch (java.time.format.DateTimeParseException e) {
       return createdAt;

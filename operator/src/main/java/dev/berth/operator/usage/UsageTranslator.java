@@ -8,6 +8,7 @@ import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.engine.usage.WorkloadObservation;
+import dev.berth.operator.Timestamps;
 import dev.berth.operator.admission.StatusConditions;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -81,13 +82,13 @@ public final class UsageTranslator {
         requests,
         recorded == null || recorded.lastRunStart == null
             ? null
-            : Instant.parse(recorded.lastRunStart).toEpochMilli());
+            : Timestamps.millis(recorded.lastRunStart));
   }
 
   private static Long time(Workload wl, String type) {
     return StatusConditions.find(wl.getStatus().conditions, type)
         .map((Condition c) -> c.lastTransitionTime)
-        .map(t -> Instant.parse(t).toEpochMilli())
+        .map(Timestamps::millis)
         .orElse(null);
   }
 
@@ -113,8 +114,8 @@ public final class UsageTranslator {
             ? null
             : new UsageOwner(
                 null, null, usage.clusterQueue, usage.costCentre == null ? "" : usage.costCentre),
-        usage.lastRunStart == null ? null : Instant.parse(usage.lastRunStart).toEpochMilli(),
-        usage.lastRunEnd == null ? null : Instant.parse(usage.lastRunEnd).toEpochMilli(),
+        usage.lastRunStart == null ? null : Timestamps.millis(usage.lastRunStart),
+        usage.lastRunEnd == null ? null : Timestamps.millis(usage.lastRunEnd),
         usage.occupiedSeconds == null ? BigDecimal.ZERO : new BigDecimal(usage.occupiedSeconds),
         requested,
         resourceSeconds);
