@@ -282,7 +282,9 @@ class DashboardE2EIT {
         .contains(
             "berth_admitted_workloads_total",
             "berth_preempted_workloads_total",
-            "berth_topology_largest_gang_pods");
+            "berth_topology_largest_gang_pods",
+            "berth_write_pool_sending_seconds_total",
+            "berth_write_pool_throttled_seconds_total");
     Pattern series = Pattern.compile("^(berth_[a-zA-Z0-9_]+)[{ ]", Pattern.MULTILINE);
     await()
         .atMost(Duration.ofSeconds(30))

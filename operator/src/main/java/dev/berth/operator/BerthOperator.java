@@ -28,6 +28,7 @@ import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
 import dev.berth.operator.metrics.UsageMetrics;
 import dev.berth.operator.metrics.UtilizationMetrics;
+import dev.berth.operator.metrics.WritePoolMetrics;
 import dev.berth.operator.provisioning.ProvisioningAdmissionCheckReconciler;
 import dev.berth.operator.provisioning.ProvisioningCheck;
 import dev.berth.operator.provisioning.ProvisioningRequest;
@@ -152,6 +153,7 @@ public final class BerthOperator implements AutoCloseable {
     // The loop decides; these threads write (admissions, evictions, status), in order per object.
     WriterSettings writerSettings = WriterSettings.from(System.getenv());
     WritePool writers = new WritePool(writerSettings, state);
+    WritePoolMetrics.bind(writers, registry);
     loop =
         new AdmissionLoop(
             state.engine(),

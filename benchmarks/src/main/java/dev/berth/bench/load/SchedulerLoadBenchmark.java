@@ -55,6 +55,9 @@ import org.awaitility.Awaitility;
 public final class SchedulerLoadBenchmark {
   static final String FLAVOR = "rf";
 
+  /** The operator's count of preemptions it decided (each victim once, when first asked for). */
+  private static final String PREEMPTIONS_DECIDED = "berth_preempted_workloads_total";
+
   private SchedulerLoadBenchmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -94,6 +97,8 @@ public final class SchedulerLoadBenchmark {
         }
         double cpuAtStart = operator.cpuSeconds();
         double cycles0 = operator.metric("berth_admission_cycle_duration_seconds_count");
+        double decided0 = Math.max(0, operator.metric(PREEMPTIONS_DECIDED));
+        Writers writers0 = Writers.read(operator);
         runner.watch();
         Billing billedBefore = Billing.now(admin, runner);
         ApiRequests before = ApiRequests.scrape(admin);
@@ -102,9 +107,20 @@ public final class SchedulerLoadBenchmark {
         boolean done = runner.awaitFinished(timeout, TimeUnit.SECONDS);
         ApiRequests after = ApiRequests.scrape(admin);
         double cycles = operator.metric("berth_admission_cycle_duration_seconds_count") - cycles0;
+        double decided = Math.max(0, operator.metric(PREEMPTIONS_DECIDED)) - decided0;
+        Writers writers = Writers.read(operator).since(writers0);
         loadAverage.close();
         String report =
-            report(load, runner, operator, cpuAtStart, after.since(before), done, cycles)
+            report(
+                    load,
+                    runner,
+                    operator,
+                    cpuAtStart,
+                    after.since(before),
+                    done,
+                    cycles,
+                    decided,
+                    writers)
                 + loadAverage.summary()
                 + "\n";
         if (done) {
@@ -252,7 +268,9 @@ public final class SchedulerLoadBenchmark {
       double cpuAtStart,
       Map<String, Long> requests,
       boolean done,
-      double cycles)
+      double cycles,
+      double preemptionsDecided,
+      Writers writers)
       throws Exception {
     double wall = runner.wallSeconds();
     StringBuilder out = new StringBuilder();
@@ -295,9 +313,14 @@ public final class SchedulerLoadBenchmark {
     out.append(
         String.format(
             Locale.ROOT,
-            "preemptions %d (evictions %d)%n",
+            "preemptions %d (evictions %d); preemptions the operator decided %.0f"
+                + " (berth_preempted_workloads_total: a decided one whose victim finished or"
+                + " changed before the eviction was written is not carried out, and the next"
+                + " cycle decides again)%n",
             runner.preemptions(),
-            runner.evictions()));
+            runner.evictions(),
+            preemptionsDecided));
+    out.append(writers.summary(wall));
     out.append(
         String.format(
             Locale.ROOT,
@@ -370,5 +393,47 @@ public final class SchedulerLoadBenchmark {
     }
     int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+  }
+
+  /**
+   * The operator's writers over the run, from its {@code berth_write_pool_*} meters: how busy they
+   * were sending, how long the API server took to answer, and how long the client's own rate bound
+   * held them.
+   */
+  record Writers(double writers, double sent, double sendingSeconds, double throttledSeconds) {
+    static Writers read(OperatorJvm operator) {
+      return new Writers(
+          operator.metric("berth_write_pool_writers"),
+          operator.metric("berth_write_pool_sent_writes_total"),
+          operator.metric("berth_write_pool_sending_seconds_total"),
+          operator.metric("berth_write_pool_throttled_seconds_total"));
+    }
+
+    Writers since(Writers before) {
+      return new Writers(
+          writers,
+          sent - before.sent,
+          sendingSeconds - before.sendingSeconds,
+          throttledSeconds - before.throttledSeconds);
+    }
+
+    String summary(double wallSeconds) {
+      if (writers <= 0 || sent < 0) {
+        return "writers: the operator has no berth_write_pool_* meters (an older build)\n";
+      }
+      return String.format(
+          Locale.ROOT,
+          "writers: %.0f sent %.0f writes, busy sending %.0f %% of the run (%.1f s of %.0f"
+              + " writers x %.1f s), %.1f ms an answer on average; waited %.1f s for the client"
+              + " rate bound%n",
+          writers,
+          sent,
+          100 * sendingSeconds / (writers * wallSeconds),
+          sendingSeconds,
+          writers,
+          wallSeconds,
+          sent > 0 ? 1000 * sendingSeconds / sent : Double.NaN,
+          throttledSeconds);
+    }
   }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -73,6 +74,18 @@ public final class WritePool implements AutoCloseable {
   /** Writes dropped since the fence (writer threads). */
   private final AtomicInteger dropped = new AtomicInteger();
 
+  /**
+   * What the writers did, for the metrics ({@link Activity}): written by the writer threads and
+   * read by a scrape, so kept apart from the loop thread's own bookkeeping above.
+   */
+  private final LongAdder sentWrites = new LongAdder();
+
+  private final LongAdder sendingNanos = new LongAdder();
+  private final LongAdder throttledNanos = new LongAdder();
+
+  /** {@code outstanding.size()} as last set by the loop thread, for a scrape to read. */
+  private volatile int outstandingSeen;
+
   private Consumer<Consumer<ClusterState>> results =
       r -> {
         throw new IllegalStateException("WritePool not attached to an admission loop");
@@ -115,6 +128,7 @@ public final class WritePool implements AutoCloseable {
     }
     Queued queued = new Queued(++sequence, prepare);
     outstanding.add(queued.sequence());
+    outstandingSeen = outstanding.size();
     Queue<Queued> queue = waiting.get(key);
     if (queue != null) {
       queue.add(queued);
@@ -149,6 +163,30 @@ public final class WritePool implements AutoCloseable {
     return Math.max(0, threads - outstanding.size());
   }
 
+  /**
+   * What the writers have done so far, for the metrics: an admin reads from it whether writes wait
+   * on the API server (the writers busy sending nearly all the time: more writers cannot help) or
+   * on the client's own rate bound (time throttled: BERTH_WRITE_QPS is the limit).
+   *
+   * @param writers writer threads
+   * @param outstanding writes in flight or waiting, as the loop last left them
+   * @param sent writes sent (answered, refused or failed)
+   * @param sendingSeconds time the writers spent sending them, summed over the writers
+   * @param throttledSeconds time the writers waited for the client rate bound, summed likewise
+   */
+  public record Activity(
+      int writers, int outstanding, long sent, double sendingSeconds, double throttledSeconds) {}
+
+  /** Safe from any thread. */
+  public Activity activity() {
+    return new Activity(
+        threads,
+        outstandingSeen,
+        sentWrites.sum(),
+        sendingNanos.sum() / 1e9,
+        throttledNanos.sum() / 1e9);
+  }
+
   /** Room for {@code n} more writes. */
   public boolean hasRoom(int n) {
     return outstanding.size() + n <= limit;
@@ -164,6 +202,7 @@ public final class WritePool implements AutoCloseable {
     }
     if (write == null) {
       outstanding.remove(queued.sequence());
+      outstandingSeen = outstanding.size();
       next(key);
       return;
     }
@@ -176,6 +215,7 @@ public final class WritePool implements AutoCloseable {
       // Closing: nothing more goes out, and nothing more comes back.
       waiting.remove(key);
       outstanding.remove(queued.sequence());
+      outstandingSeen = outstanding.size();
       state.writeFinished(key);
     }
   }
@@ -184,7 +224,10 @@ public final class WritePool implements AutoCloseable {
   private void send(String key, long seq, Write write) {
     Consumer<ClusterState> result;
     try {
+      long asked = System.nanoTime();
       rate.acquire();
+      long allowed = System.nanoTime();
+      throttledNanos.add(allowed - asked);
       if (fenced) {
         // Not sent: what it would have written is the new leader's to decide. Its result is
         // nothing, so the write behind it (if any) is prepared and dropped the same way.
@@ -193,7 +236,12 @@ public final class WritePool implements AutoCloseable {
         }
         result = s -> {};
       } else {
-        result = write.send();
+        try {
+          result = write.send();
+        } finally {
+          sendingNanos.add(System.nanoTime() - allowed);
+          sentWrites.increment();
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -211,6 +259,7 @@ public final class WritePool implements AutoCloseable {
       result.accept(s);
     } finally {
       outstanding.remove(seq);
+      outstandingSeen = outstanding.size();
       s.writeFinished(key);
       next(key);
     }

@@ -254,4 +254,59 @@ class WritePoolTest {
     // Two from the burst, two more at 20/s: at least ~100 ms.
     assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(90));
   }
+
+  /** A write that takes {@code millis} on the wire: the API server's latency, not a wait. */
+  private static WritePool.Write taking(long millis) {
+    return () -> {
+      long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+      for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+        java.util.concurrent.locks.LockSupport.parkNanos(left);
+      }
+      return s -> {};
+    };
+  }
+
+  @Test
+  void theActivityCountsWritesTheirTimeOnTheWireAndWhatIsOutstanding() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    pool.submit("held", () -> write("held", release));
+    pool.submit("held", () -> write("after", new CountDownLatch(0)));
+    assertThat(sent.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+    WritePool.Activity during = pool.activity();
+    assertThat(during.writers()).isEqualTo(4);
+    assertThat(during.outstanding()).as("one on the wire, one behind it").isEqualTo(2);
+    assertThat(during.sent()).as("counted when it is back").isZero();
+
+    release.countDown();
+    applyNext();
+    applyNext();
+    pool.submit("slow", () -> taking(120));
+    applyNext();
+    WritePool.Activity after = pool.activity();
+    assertThat(after.outstanding()).isZero();
+    assertThat(after.sent()).isEqualTo(3);
+    assertThat(after.sendingSeconds()).as("the slow write's 120 ms at least").isGreaterThan(0.12);
+    assertThat(after.throttledSeconds()).as("1,000 a second: no wait").isLessThan(0.1);
+  }
+
+  @Test
+  void timeWaitingForTheClientRateBoundIsCountedApart() throws Exception {
+    try (WritePool slow = new WritePool(new WriterSettings(4, 8, 4, 1, 4, 4), state)) {
+      LinkedBlockingQueue<Consumer<ClusterState>> results = new LinkedBlockingQueue<>();
+      slow.deliverTo(results::add);
+      // Four writes at once, 4 a second with a burst of 1: the last waits ~750 ms, all ~1.5 s.
+      for (String key : List.of("a", "b", "c", "d")) {
+        slow.submit(key, () -> taking(0));
+      }
+      for (int i = 0; i < 4; i++) {
+        Consumer<ClusterState> result = results.poll(10, TimeUnit.SECONDS);
+        assertThat(result).isNotNull();
+        result.accept(state);
+      }
+      WritePool.Activity activity = slow.activity();
+      assertThat(activity.sent()).isEqualTo(4);
+      assertThat(activity.throttledSeconds()).isGreaterThan(1.2);
+      assertThat(activity.sendingSeconds()).isLessThan(activity.throttledSeconds());
+    }
+  }
 }
