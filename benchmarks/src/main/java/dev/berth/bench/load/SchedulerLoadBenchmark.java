@@ -397,7 +397,7 @@ public final class SchedulerLoadBenchmark {
 
   /**
    * The operator's writers over the run, from its {@code berth_write_pool_*} meters: how busy they
-   * were sending, how long the API server took to answer, and how long the client's own rate bound
+   * were sending, how long a write took from send to answer, and how long the client's own rate bound
    * held them.
    */
   record Writers(double writers, double sent, double sendingSeconds, double throttledSeconds) {
@@ -424,7 +424,7 @@ public final class SchedulerLoadBenchmark {
       return String.format(
           Locale.ROOT,
           "writers: %.0f sent %.0f writes, busy sending %.0f %% of the run (%.1f s of %.0f"
-              + " writers x %.1f s), %.1f ms an answer on average; waited %.1f s for the client"
+              + " writers x %.1f s), %.1f ms from send to answer on average; waited %.1f s for the client"
               + " rate bound%n",
           writers,
           sent,

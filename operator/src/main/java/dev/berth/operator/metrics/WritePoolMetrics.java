@@ -16,8 +16,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  *   <li>{@code berth_write_pool_sent_writes_total} and {@code
  *       berth_write_pool_sending_seconds_total}: time spent sending them, summed over the writers.
  *       Its rate divided by the writers is how busy they are; divided by the rate of writes, the
- *       mean time the API server took to answer one. Writers busy nearly all the time, with an
- *       answer time that grows with more of them, mean the API server is the bound;
+ *       mean time from sending one to its answer (the API server's answer, and the client's own
+ *       encoding and decoding). Writers busy nearly all the time, with a time per write that grows
+ *       with more of them, mean the API server is the bound;
  *   <li>{@code berth_write_pool_throttled_seconds_total}: time the writers waited for the client's
  *       own rate bound (BERTH_WRITE_QPS, BERTH_WRITE_BURST) instead; when it grows, that bound is
  *       the limit, not the API server.
