@@ -18,6 +18,7 @@ import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
 import dev.berth.operator.informers.SharedLeanItemStore;
 import dev.berth.operator.informers.SharedVersions;
+import dev.berth.operator.informers.StatusWrite;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
@@ -137,8 +138,9 @@ public final class BerthOperator implements AutoCloseable {
     // visible reason otherwise (docs/helm.md#memory).
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
-    // One instance of each Workload version between the informers and the loop's state.
-    SharedVersions versions = new SharedVersions();
+    // One instance of each Workload version between the informers and the loop's state; the
+    // client's watches hand out the instance held instead of decoding a held version again.
+    SharedVersions versions = Clients.versions(client);
     ClusterState state =
         new ClusterState(
                 config.fairSharing()
@@ -154,6 +156,8 @@ public final class BerthOperator implements AutoCloseable {
     WriterSettings writerSettings = WriterSettings.from(System.getenv());
     WritePool writers = new WritePool(writerSettings, state);
     WritePoolMetrics.bind(writers, registry);
+    // Workload status writes whose replies are read only for their version (StatusPut).
+    StatusWrite statusWrite = StatusWrite.lean(client, versions);
     loop =
         new AdmissionLoop(
             state.engine(),
@@ -166,7 +170,8 @@ public final class BerthOperator implements AutoCloseable {
                 registry,
                 config.waitForPodsReady(),
                 checkBackoffs,
-                writers));
+                writers,
+                statusWrite));
     loop.onCycle(
         new StatusPublisher(
             client, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
@@ -182,7 +187,8 @@ public final class BerthOperator implements AutoCloseable {
             registry,
             estimates,
             writers,
-            writerSettings.pendingQps());
+            writerSettings.pendingQps(),
+            statusWrite);
     loop.onCycle(pendingConditions);
     loop.reasonsWhen(pendingConditions::passDue);
     loop.onCycle(new BerthMetrics(registry, state, loop::pokeAfter));
@@ -209,7 +215,7 @@ public final class BerthOperator implements AutoCloseable {
             loop::poke);
     loop.onCycle(
         new UsagePublisher(
-            client, state, new UsageMetrics(registry, clock), usageRecorder, writers));
+            client, state, new UsageMetrics(registry, clock), usageRecorder, writers, statusWrite));
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);

@@ -3,10 +3,12 @@ package dev.berth.operator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.BerthKinds;
 import dev.berth.operator.informers.InternedStrings;
+import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.informers.SkipManagedFields;
 import dev.berth.operator.informers.WatchEventDecoder;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.provisioning.ProvisioningRequest;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
@@ -38,15 +40,44 @@ public final class Clients {
    */
   public static KubernetesSerialization serialization() {
     AtomicReference<KubernetesSerialization> built = new AtomicReference<>();
+    SharedVersions versions = new SharedVersions();
     ObjectMapper mapper =
         SkipManagedFields.on(new ObjectMapper())
             .registerModule(InternedStrings.module())
             .registerModule(
                 WatchEventDecoder.module(
                     (apiVersion, kind) ->
-                        built.get().getRegisteredKubernetesResource(apiVersion, kind)));
-    built.set(new KubernetesSerialization(mapper, true));
+                        built.get().getRegisteredKubernetesResource(apiVersion, kind),
+                    versions::known,
+                    true));
+    built.set(new Decoding(mapper, versions));
     return withKinds(built.get());
+  }
+
+  /**
+   * The object versions a client built here hands out to whoever keeps them (the operator's
+   * informers and its admission state, {@link SharedVersions}); its watches do not decode a version
+   * that is held already: the echo of the operator's own status writes, and the second Workload
+   * watch's copy of each event (the Workload reconciler's and the Job reconciler's informers watch
+   * the same Workloads). A client built otherwise gets versions of its own.
+   */
+  public static SharedVersions versions(KubernetesClient client) {
+    return versions(client.getKubernetesSerialization());
+  }
+
+  /** The versions {@code serialization}'s watches look up (new ones if it was not built here). */
+  public static SharedVersions versions(KubernetesSerialization serialization) {
+    return serialization instanceof Decoding decoding ? decoding.versions : new SharedVersions();
+  }
+
+  /** The operator's decoding, with the versions its watches look up. */
+  private static final class Decoding extends KubernetesSerialization {
+    private final SharedVersions versions;
+
+    Decoding(ObjectMapper mapper, SharedVersions versions) {
+      super(mapper, true);
+      this.versions = versions;
+    }
   }
 
   /** {@code serialization}, with the custom kinds the operator watches registered. */

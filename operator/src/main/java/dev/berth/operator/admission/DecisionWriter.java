@@ -8,6 +8,7 @@ import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.StatusCopies;
+import dev.berth.operator.informers.StatusWrite;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -45,6 +46,7 @@ public final class DecisionWriter {
   private static final Logger log = LoggerFactory.getLogger(DecisionWriter.class);
 
   private final KubernetesClient client;
+  private final StatusWrite statusWrite;
   private final EventRecorder events;
   private final Clock clock;
   private final MeterRegistry registry;
@@ -79,8 +81,10 @@ public final class DecisionWriter {
       MeterRegistry registry,
       dev.berth.operator.WaitForPodsReady podsReady,
       CheckBackoffs checkBackoffs,
-      WritePool pool) {
+      WritePool pool,
+      StatusWrite statusWrite) {
     this.pool = pool;
+    this.statusWrite = statusWrite;
     this.checkGate =
         new CheckGateWriter(client, events, registry, podsReady.backoff(), checkBackoffs);
     this.podsReady = new PodsReadyWriter(client, events, registry, podsReady);
@@ -358,7 +362,7 @@ public final class DecisionWriter {
   private Consumer<ClusterState> send(Admission admission, Workload latest, Workload copy) {
     Workload written;
     try {
-      written = client.resource(copy).updateStatus();
+      written = statusWrite.replace(copy);
     } catch (KubernetesClientException e) {
       if (outcomeUnknown(e)) {
         // The server may have applied it: read it back before giving the quota to anyone else.
@@ -522,7 +526,7 @@ public final class DecisionWriter {
   private Consumer<ClusterState> sendEviction(
       Workload copy, String what, Runnable again, Consumer<Workload> written) {
     try {
-      Workload stored = client.resource(copy).updateStatus();
+      Workload stored = statusWrite.replace(copy);
       return s -> {
         s.workloadWritten(stored);
         written.accept(stored);

@@ -62,6 +62,22 @@ public final class SharedVersions {
     return object;
   }
 
+  /**
+   * The instance kept of that version of the object of {@code type} with {@code uid}, or null: what
+   * a watch that hears a version another holder already keeps hands out instead of decoding it
+   * again ({@link WatchEventDecoder}).
+   */
+  public HasMetadata known(Class<?> type, String uid, String resourceVersion) {
+    Entry entry = entries.get(uid);
+    HasMetadata known = entry == null ? null : entry.get();
+    if (known != null
+        && known.getClass() == type
+        && resourceVersion.equals(known.getMetadata().getResourceVersion())) {
+      return known;
+    }
+    return null;
+  }
+
   private static boolean isOlder(String resourceVersion, HasMetadata known) {
     try {
       return Long.parseLong(resourceVersion)

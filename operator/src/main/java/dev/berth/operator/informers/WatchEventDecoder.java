@@ -30,23 +30,52 @@ import java.util.function.BiFunction;
  */
 public final class WatchEventDecoder extends StdDeserializer<WatchEvent> {
   private final BiFunction<String, String, Class<? extends KubernetesResource>> classes;
+  private final Known known;
+  private final boolean skipManagedFields;
   private final Map<Class<?>, JsonDeserializer<Object>> deserializers = new ConcurrentHashMap<>();
+
+  /** The instance already held of an object's version, or null ({@link SharedVersions#known}). */
+  @FunctionalInterface
+  public interface Known {
+    KubernetesResource find(Class<?> type, String uid, String resourceVersion);
+  }
 
   /**
    * @param classes the class registered for an apiVersion and kind, or null (fabric8's
    *     registrations: {@code KubernetesSerialization.getRegisteredKubernetesResource})
+   * @param known the versions already held: an object whose kind, uid and resourceVersion name one
+   *     is not decoded again, the held instance is the event's object
+   * @param skipManagedFields the mapper skips metadata.managedFields ({@link SkipManagedFields}):
+   *     they are not copied while the metadata is read for its uid and version
    */
   public WatchEventDecoder(
-      BiFunction<String, String, Class<? extends KubernetesResource>> classes) {
+      BiFunction<String, String, Class<? extends KubernetesResource>> classes,
+      Known known,
+      boolean skipManagedFields) {
     super(WatchEvent.class);
     this.classes = classes;
+    this.known = known;
+    this.skipManagedFields = skipManagedFields;
   }
 
-  /** A module that decodes WatchEvents this way. */
+  /** A module that decodes WatchEvents this way, every object decoded. */
   public static SimpleModule module(
       BiFunction<String, String, Class<? extends KubernetesResource>> classes) {
+    return module(classes, (type, uid, version) -> null, false);
+  }
+
+  /**
+   * A module that decodes WatchEvents this way, a version already held not decoded again; with
+   * {@code skipManagedFields} for a mapper that skips them ({@link SkipManagedFields}), they are
+   * stepped over as the metadata is read, not copied.
+   */
+  public static SimpleModule module(
+      BiFunction<String, String, Class<? extends KubernetesResource>> classes,
+      Known known,
+      boolean skipManagedFields) {
     return new SimpleModule("berth-watch-events")
-        .addDeserializer(WatchEvent.class, new WatchEventDecoder(classes));
+        .addDeserializer(
+            WatchEvent.class, new WatchEventDecoder(classes, known, skipManagedFields));
   }
 
   @Override
@@ -102,15 +131,66 @@ public final class WatchEventDecoder extends StdDeserializer<WatchEvent> {
       }
       t = p.nextToken();
     }
+    Class<? extends KubernetesResource> type =
+        apiVersion != null && kind != null ? classes.apply(apiVersion, kind) : null;
+    if (type != null && t == JsonToken.FIELD_NAME && "metadata".equals(p.currentName())) {
+      head.writeFieldName("metadata");
+      String[] identity = new String[2];
+      if (p.nextToken() == JsonToken.START_OBJECT) {
+        metadata(p, head, identity);
+      } else {
+        head.copyCurrentStructure(p);
+      }
+      t = p.nextToken();
+      KubernetesResource held =
+          identity[0] != null && identity[1] != null
+              ? known.find(type, identity[0], identity[1])
+              : null;
+      if (held != null) {
+        // That version is held already (the reply to the operator's own write, or another
+        // watch's event): the rest of the object is what it holds.
+        while (t == JsonToken.FIELD_NAME) {
+          p.nextToken();
+          p.skipChildren();
+          t = p.nextToken();
+        }
+        return held;
+      }
+    }
     // The buffer, then the stream from its current token (the first one not in the buffer).
     JsonParser whole = JsonParserSequence.createFlattened(true, head.asParser(p), p);
     whole.nextToken();
-    Class<? extends KubernetesResource> type =
-        apiVersion != null && kind != null ? classes.apply(apiVersion, kind) : null;
     if (type == null) {
       return ctxt.readValue(whole, KubernetesResource.class);
     }
     return (KubernetesResource) deserializer(type, ctxt).deserialize(whole, ctxt);
+  }
+
+  /**
+   * Copies the metadata object at the parser (its start token current) into {@code head}, leaving
+   * the parser on its end token; its uid and resourceVersion, when they are strings, into {@code
+   * identity}.
+   */
+  private void metadata(JsonParser p, TokenBuffer head, String[] identity) throws IOException {
+    head.writeStartObject();
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      if (skipManagedFields && "managedFields".equals(name)) {
+        p.skipChildren(); // not copied: the mapper drops them anyway
+        continue;
+      }
+      head.writeFieldName(name);
+      if (value == JsonToken.VALUE_STRING) {
+        if ("uid".equals(name)) {
+          identity[0] = p.getText();
+        } else if ("resourceVersion".equals(name)) {
+          identity[1] = p.getText();
+        }
+      }
+      head.copyCurrentStructure(p);
+    }
+    head.writeEndObject();
   }
 
   /**

@@ -12,6 +12,7 @@ import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.StatusCopies;
+import dev.berth.operator.informers.StatusWrite;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
@@ -75,6 +76,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   static final Duration BACKLOG_PASS_EVERY = Duration.ofSeconds(2);
 
   private final KubernetesClient client;
+  private final StatusWrite statusWrite;
   private final ClusterState state;
   private final EventRecorder events;
   private final Clock clock;
@@ -119,7 +121,9 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
       MeterRegistry registry,
       StartEstimates estimates,
       WritePool pool,
-      double writesPerSecond) {
+      double writesPerSecond,
+      StatusWrite statusWrite) {
+    this.statusWrite = statusWrite;
     this.estimates = estimates;
     this.client = client;
     this.state = state;
@@ -284,7 +288,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   /** Writer thread: the status write; its reply (and Event) for the loop thread. */
   private Consumer<ClusterState> write(Workload copy, Candidate c) {
     try {
-      Workload written = client.resource(copy).updateStatus();
+      Workload written = statusWrite.replace(copy);
       return s -> {
         s.pendingConditionWritten(written);
         writes.increment();

@@ -8,6 +8,7 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.informers.StatusCopies;
+import dev.berth.operator.informers.StatusWrite;
 import dev.berth.operator.metrics.UsageMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -38,6 +39,7 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
   private static final Logger log = LoggerFactory.getLogger(UsagePublisher.class);
 
   private final KubernetesClient client;
+  private final StatusWrite statusWrite;
   private final ClusterState state;
   private final UsageMetrics metrics;
   private final UsageRecorder recorder;
@@ -61,8 +63,10 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       ClusterState state,
       UsageMetrics metrics,
       UsageRecorder recorder,
-      WritePool pool) {
+      WritePool pool,
+      StatusWrite statusWrite) {
     this.pool = pool;
+    this.statusWrite = statusWrite;
     this.client = client;
     this.state = state;
     this.metrics = metrics;
@@ -130,7 +134,7 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       Workload copy = StatusCopies.of(known);
       copy.getStatus().usage = UsageTranslator.toApi(totals.plus(run));
       try {
-        Workload written = client.resource(copy).updateStatus();
+        Workload written = statusWrite.replace(copy);
         return s -> s.workloadWritten(written);
       } catch (KubernetesClientException e) {
         if (e.getCode() == 404) {

@@ -59,7 +59,8 @@ class DecisionWriterTest {
           new SimpleMeterRegistry(),
           WaitForPodsReady.DEFAULT,
           new CheckBackoffs(),
-          pool);
+          pool,
+          dev.berth.operator.informers.StatusWrite.decoded(client));
 
   /** The stand-in's answers to the next Workload status updates, in order; then "written". */
   private final Deque<UnaryOperator<Workload>> answers = new ArrayDeque<>();

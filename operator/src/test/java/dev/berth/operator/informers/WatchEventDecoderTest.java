@@ -72,6 +72,9 @@ class WatchEventDecoderTest {
           "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
               + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version\","
               + "\"reason\":\"Expired\",\"code\":410}}",
+          // Metadata that is not an object.
+          "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"berth.dev/v1beta1\","
+              + "\"kind\":\"Workload\",\"metadata\":null,\"spec\":{\"queueName\":\"q\"}}}",
           "{\"type\":\"MODIFIED\",\"object\":{}}",
           "{\"type\":\"MODIFIED\",\"object\":null}",
           "{\"type\":\"MODIFIED\"}");
@@ -128,6 +131,65 @@ class WatchEventDecoderTest {
     assertThat(b.getSpec().queueName).isSameAs(a.getSpec().queueName);
     assertThat(b.getStatus().conditions.get(0).message)
         .isSameAs(a.getStatus().conditions.get(0).message);
+  }
+
+  @Test
+  void aVersionHeldAlreadyIsTheEventsObjectWithoutDecodingIt() {
+    KubernetesSerialization ours = Clients.serialization();
+    SharedVersions versions = Clients.versions(ours);
+    Workload held =
+        versions.intern((Workload) ours.unmarshal(EVENTS.get(0), WatchEvent.class).getObject());
+    // The same uid and version with another spec, the type after the object: the held instance,
+    // the rest of the object skipped and the rest of the event read.
+    String same =
+        "{\"object\":"
+            + workload("\"apiVersion\":\"berth.dev/v1beta1\",\"kind\":\"Workload\"")
+                .replace("\"lq\"", "\"not-decoded\"")
+            + ",\"type\":\"DELETED\"}";
+    WatchEvent event = ours.unmarshal(same, WatchEvent.class);
+    assertThat(event.getObject()).isSameAs(held);
+    assertThat(event.getType()).isEqualTo("DELETED");
+
+    // Another version of it, or the same version to another client's versions: decoded.
+    String newer = same.replace("\"42\"", "\"43\"");
+    Workload decoded = (Workload) ours.unmarshal(newer, WatchEvent.class).getObject();
+    assertThat(decoded).isNotSameAs(held);
+    assertThat(decoded.getSpec().queueName).isEqualTo("not-decoded");
+    assertThat(decoded.getMetadata().getResourceVersion()).isEqualTo("43");
+    Workload elsewhere =
+        (Workload) Clients.serialization().unmarshal(same, WatchEvent.class).getObject();
+    assertThat(elsewhere.getSpec().queueName).isEqualTo("not-decoded");
+
+    // A held version is of one class: the same uid and version of another kind is decoded.
+    assertThat(versions.known(Pod.class, "u-1", "42")).isNull();
+    assertThat(versions.known(Workload.class, "u-1", "42")).isSameAs(held);
+    assertThat(versions.known(Workload.class, "u-1", "41")).isNull();
+  }
+
+  @Test
+  void managedFieldsAheadOfTheUidAreSteppedOverNotKept() {
+    // A custom resource's metadata as the API server sends it: keys sorted, managedFields first.
+    String json =
+        "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"berth.dev/v1beta1\","
+            + "\"kind\":\"Workload\",\"metadata\":{\"creationTimestamp\":\"2026-12-06T03:00:00Z\","
+            + "\"labels\":{\"class\":\"small\"},\"managedFields\":[{\"manager\":\"berth\","
+            + "\"operation\":\"Update\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:status\":"
+            + "{\"f:conditions\":{}}}}],\"name\":\"w\",\"namespace\":\"team-a\","
+            + "\"resourceVersion\":\"42\",\"uid\":\"u-1\"},\"spec\":{\"queueName\":\"lq\"}}}";
+    KubernetesSerialization ours = Clients.serialization();
+    Workload mine = (Workload) ours.unmarshal(json, WatchEvent.class).getObject();
+    Workload fabric8s =
+        (Workload)
+            Clients.withKinds(new KubernetesSerialization())
+                .unmarshal(json, WatchEvent.class)
+                .getObject();
+    assertThat(fabric8s.getMetadata().getManagedFields()).hasSize(1);
+    assertThat(mine.getMetadata().getManagedFields()).isNullOrEmpty();
+    fabric8s.getMetadata().setManagedFields(null);
+    assertThat(ours.asJson(mine)).isEqualTo(ours.asJson(fabric8s));
+    // The uid and version behind them are read: held, the same event is the held instance.
+    Clients.versions(ours).intern(mine);
+    assertThat(ours.unmarshal(json, WatchEvent.class).getObject()).isSameAs(mine);
   }
 
   private static Class<?> classOf(KubernetesSerialization s, String json) {

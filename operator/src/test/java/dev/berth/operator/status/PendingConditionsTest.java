@@ -58,7 +58,8 @@ class PendingConditionsTest {
           new SimpleMeterRegistry(),
           new StartEstimates(state, clock, poke -> {}),
           pool,
-          5);
+          5,
+          dev.berth.operator.informers.StatusWrite.decoded(client));
 
   /** The names of the Workloads whose pending condition was written, in order. */
   private final List<String> written = new CopyOnWriteArrayList<>();
