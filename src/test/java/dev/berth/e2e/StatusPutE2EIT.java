@@ -55,6 +55,20 @@ class StatusPutE2EIT {
       // The spec the status write carried is the cached one, and the API server kept it.
       assertThat(read.getSpec().queueName).isEqualTo("lq");
 
+      // The writers' form sends no spec at all: the API server keeps the stored one.
+      Workload next = StatusCopies.of(written);
+      next.setStatus(status("Probe", "written without the spec"));
+      Workload again = StatusWrite.lean(operator, Clients.versions(operator)).replace(next);
+      Workload readAgain =
+          operator.resources(Workload.class).inNamespace(NS).withName("stored").get();
+      assertThat(operator.getKubernetesSerialization().asJson(again))
+          .isEqualTo(operator.getKubernetesSerialization().asJson(readAgain));
+      assertThat(operator.getKubernetesSerialization().asJson(readAgain.getSpec()))
+          .isEqualTo(operator.getKubernetesSerialization().asJson(read.getSpec()))
+          .contains("\"podSets\"");
+      assertThat(readAgain.getStatus().conditions.get(0).message)
+          .isEqualTo("written without the spec");
+
       // The write is recorded as fabric8's own status write by the same client is: the same
       // manager, an Update of the status subresource.
       Workload other = created(operator, "stored-by-fabric8");

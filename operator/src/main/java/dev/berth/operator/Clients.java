@@ -58,8 +58,9 @@ public final class Clients {
    * The object versions a client built here hands out to whoever keeps them (the operator's
    * informers and its admission state, {@link SharedVersions}); its watches do not decode a version
    * that is held already: the echo of the operator's own status writes, and the second Workload
-   * watch's copy of each event (the Workload reconciler's and the Job reconciler's informers watch
-   * the same Workloads). A client built otherwise gets versions of its own.
+   * watch's copy of each event of a Job's or JobSet's Workload (the Workload reconciler's informer
+   * and the owner's reconciler's, which selects the Workloads of its kind, both watch it). A client
+   * built otherwise gets versions of its own.
    */
   public static SharedVersions versions(KubernetesClient client) {
     return versions(client.getKubernetesSerialization());

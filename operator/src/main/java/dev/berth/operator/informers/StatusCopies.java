@@ -11,8 +11,9 @@ import java.io.UncheckedIOException;
 
 /**
  * The Workload a status write starts from: the cached one's metadata copied, its status copied
- * deep, and its spec shared. A status write sends the spec (the API server ignores it, and the
- * chart's webhooks read it) but nothing on the way changes it, so the copy of it that {@code
+ * deep, and its spec shared. The copy keeps the spec, as the stored object does (the API server
+ * keeps the stored spec on a status write; the writers' own writes do not even send it, {@link
+ * StatusWrite#statusOnly}), but nothing on the way changes it, so the copy of it that {@code
  * Serialization.clone} made of the whole object was work thrown away: the JSON copies of cached
  * Workloads were 7.6 % of the operator's CPU on the baseline load (issue 20's profile), and a GPU
  * job's pod templates are most of its Workload.

@@ -32,7 +32,10 @@ import java.util.concurrent.TimeUnit;
  * {@link StatusCopies}); the CRDs declare no defaults, and every field the model writes is in their
  * schema, so nothing is added or pruned. The one difference left is managedFields, which the
  * operator's decoding drops anyway ({@link SkipManagedFields}). A reply whose version cannot be
- * found where the API server puts it (not expected) is decoded whole.
+ * found where the API server puts it (not expected) is decoded whole. What this assumes: no
+ * mutating webhook rewrites a Workload's status on its way in (the chart registers validating
+ * webhooks only; one that rewrote the status the operator writes would change admissions under it
+ * whatever the operator read back).
  *
  * <p>It goes through the client's own HTTP client, so credentials, token refresh, its rate limit
  * and its retries are fabric8's; a failure is a {@link KubernetesClientException} with the HTTP
@@ -45,12 +48,21 @@ public final class StatusPut {
 
   /** Writes {@code copy}'s status; returns {@code copy}, now at the version the server gave it. */
   public static <T extends HasMetadata> T replace(KubernetesClient client, T copy) {
+    return replace(client, copy, copy);
+  }
+
+  /**
+   * Writes {@code copy}'s status by sending {@code body}, the same object without what the API
+   * server ignores in a status write (its spec); returns {@code copy} at the version it was given.
+   */
+  public static <T extends HasMetadata> T replace(
+      KubernetesClient client, T copy, HasMetadata body) {
     KubernetesSerialization serialization = client.getKubernetesSerialization();
     HttpClient http = client.getHttpClient();
     HttpRequest.Builder request =
         http.newHttpRequestBuilder()
             .uri(statusUrl(client.getMasterUrl().toString(), copy))
-            .put("application/json", serialization.asJson(copy));
+            .put("application/json", serialization.asJson(body));
     // The request's own deadline, as fabric8 sets it; the wait for the answer has none, as
     // fabric8's has none: a deadline here while the client still retries would call a write
     // unknown that may yet land.
@@ -59,15 +71,15 @@ public final class StatusPut {
       request.timeout(timeoutMs, TimeUnit.MILLISECONDS);
     }
     HttpResponse<byte[]> response = send(http, request.build());
-    byte[] body = response.body();
+    byte[] reply = response.body();
     if (!response.isSuccessful()) {
-      throw failure(serialization, response.code(), body);
+      throw failure(serialization, response.code(), reply);
     }
-    String version = resourceVersion(body, copy.getMetadata().getUid());
+    String version = resourceVersion(reply, copy.getMetadata().getUid());
     if (version == null) {
       @SuppressWarnings("unchecked")
       Class<T> type = (Class<T>) copy.getClass();
-      return serialization.unmarshal(new String(body, StandardCharsets.UTF_8), type);
+      return serialization.unmarshal(new String(reply, StandardCharsets.UTF_8), type);
     }
     copy.getMetadata().setResourceVersion(version);
     return copy;

@@ -51,6 +51,26 @@ class StatusPutTest {
   }
 
   @Test
+  void aStatusWriteSendsMetadataAndStatusWithoutTheSpec() {
+    Workload copy =
+        dev.berth.testing.Workloads.named("train")
+            .in("team")
+            .uid("u-1")
+            .resourceVersion("42")
+            .queue("llm")
+            .podSet("main", 2)
+            .request("nvidia.com/gpu", "8")
+            .admitted("cq", "h100", "2026-12-05T10:00:00Z")
+            .build();
+    Workload body = StatusWrite.statusOnly(copy);
+    String json = io.fabric8.kubernetes.client.utils.Serialization.asJson(body);
+    assertThat(json).doesNotContain("\"spec\"").contains("\"resourceVersion\":\"42\"");
+    assertThat(body.getMetadata()).isSameAs(copy.getMetadata());
+    assertThat(body.getStatus()).isSameAs(copy.getStatus());
+    assertThat(copy.getSpec().queueName).as("the copy keeps its spec").isEqualTo("llm");
+  }
+
+  @Test
   void statusPathsOfNamespacedAndClusterScopedKinds() {
     Workload wl = new Workload();
     wl.setMetadata(new ObjectMetaBuilder().withName("w-1").withNamespace("team").build());
