@@ -3,6 +3,7 @@ package dev.berth.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.operator.Clients;
 import dev.berth.operator.ClusterCredentials;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
@@ -25,6 +26,7 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPrivateKey;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
@@ -56,7 +58,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Berth's client connects with the credentials clusters hand out: RSA and EC client certificates,
  * with their keys as PKCS#1, SEC1 and PKCS#8 PEM, and ServiceAccount tokens. Each is checked by a
- * real kube-apiserver, which says who it authenticated (SelfSubjectReview).
+ * real kube-apiserver, which says who it authenticated (SelfSubjectReview), through the operator's
+ * client with either TLS engine (BoringSSL, and the JDK's where that does not load).
  *
  * <p>kube-api-test trusts only its own client certificate, which cannot sign others (it is no CA).
  * This server therefore runs from a directory of its own, where the test puts a client CA (and the
@@ -209,10 +212,20 @@ class ClusterCredentialsIT {
         .isEqualTo("system:serviceaccount:credentials:berth");
   }
 
-  /** Who the API server says the kubeconfig's user is, connected as Berth connects. */
+  /**
+   * Who the API server says the kubeconfig's user is, connected as Berth connects: through the
+   * operator's client, once with TLS by BoringSSL (the client certificate is then presented by it)
+   * and once by the JDK's engine; the two must get the same answer.
+   */
   private static String userOf(String kubeconfig) {
+    String boringSsl = userOf(kubeconfig, true);
+    assertThat(userOf(kubeconfig, false)).as("the JDK's engine").isEqualTo(boringSsl);
+    return boringSsl;
+  }
+
+  private static String userOf(String kubeconfig, boolean nativeTls) {
     try (KubernetesClient client =
-        new KubernetesClientBuilder()
+        Clients.builder(Duration.ofSeconds(10), Duration.ZERO, nativeTls)
             .withConfig(ClusterCredentials.fromKubeconfig(kubeconfig))
             .build()) {
       SelfSubjectReview review = client.resource(new SelfSubjectReviewBuilder().build()).create();

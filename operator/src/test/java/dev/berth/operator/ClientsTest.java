@@ -1,6 +1,7 @@
 package dev.berth.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.berth.api.v1beta1.BerthKinds;
@@ -13,8 +14,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,5 +136,40 @@ class ClientsTest {
     Workload plain = new KubernetesSerialization().unmarshal(MANAGED, Workload.class);
     String written = Clients.serialization().asJson(plain);
     assertThat(written).contains("\"managedFields\"").contains("\"manager\":\"berth\"");
+  }
+
+  @Test
+  void aJsonMessageReadsAsTheGeneralWayReadsIt() {
+    // The short way (one reader per class, from the bytes) against fabric8's stream-sniffing way.
+    KubernetesSerialization serialization = Clients.serialization();
+    KubernetesSerialization general = Clients.withKinds(new KubernetesSerialization());
+    String event = " \n\t{\"type\":\"MODIFIED\",\"object\":" + MANAGED + "}";
+    for (int i = 0; i < 2; i++) { // the second time from the reader kept for the class
+      WatchEvent read = serialization.unmarshal(event, WatchEvent.class);
+      WatchEvent expected = general.unmarshal(event, WatchEvent.class);
+      ((HasMetadata) expected.getObject()).getMetadata().setManagedFields(null);
+      assertThat(read.getType()).isEqualTo("MODIFIED");
+      assertThat(read.getObject()).isExactlyInstanceOf(Workload.class);
+      assertThat(serialization.asJson(read)).isEqualTo(serialization.asJson(expected));
+    }
+    assertThat(serialization.unmarshal("[\"a\",\"b\"]", List.class)).containsExactly("a", "b");
+  }
+
+  @Test
+  void yamlAndBrokenJsonAreReadAndRefusedAsFabric8Does() {
+    KubernetesSerialization serialization = Clients.serialization();
+    Workload fromYaml =
+        serialization.unmarshal(
+            "apiVersion: berth.dev/v1beta1\nkind: Workload\nmetadata: {name: w}\n"
+                + "spec: {queueName: lq}\n",
+            Workload.class);
+    assertThat(fromYaml.getSpec().queueName).isEqualTo("lq");
+    String broken = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":";
+    assertThatThrownBy(() -> serialization.unmarshal(broken, WatchEvent.class))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasCauseInstanceOf(IOException.class);
+    assertThatThrownBy(() -> new KubernetesSerialization().unmarshal(broken, WatchEvent.class))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasCauseInstanceOf(IOException.class);
   }
 }

@@ -25,12 +25,24 @@ class TimestampsTest {
     assertThat(Timestamps.millis(text)).isEqualTo(epochSecond * 1000);
   }
 
-  @Property(tries = 500)
-  void otherFormsAreInstantParses(
+  @Property(tries = 2000)
+  void fractionsAsInstantToStringWritesThemReadAsInstantParseReadsThem(
       @ForAll @LongRange(min = -62167219200L, max = 253402300799L) long epochSecond,
       @ForAll @LongRange(min = 1, max = 999_999_999) long nanos) {
     String text = Instant.ofEpochSecond(epochSecond, nanos).toString();
     assertThat(Timestamps.millis(text)).isEqualTo(Instant.parse(text).toEpochMilli());
+  }
+
+  /** One to nine fraction digits, each count, whatever Instant.toString would have written. */
+  @Property(tries = 2000)
+  void everyFractionLengthReadsAsInstantParseReadsIt(
+      @ForAll @LongRange(min = -62167219200L, max = 253402300799L) long epochSecond,
+      @ForAll @LongRange(min = 0, max = 999_999_999) long nanos,
+      @ForAll @LongRange(min = 1, max = 9) long digits) {
+    String whole = Instant.ofEpochSecond(epochSecond).toString();
+    String fraction = String.format("%09d", nanos).substring(0, (int) digits);
+    String text = whole.substring(0, 19) + "." + fraction + "Z";
+    assertReadAsInstantParseReadsIt(text);
   }
 
   /** Strings shaped like a timestamp, with any character anywhere: the same answer or exception. */
@@ -60,13 +72,21 @@ class TimestampsTest {
   @Provide
   Arbitrary<String> nearTimestamps() {
     Arbitrary<String> valid =
-        Arbitraries.longs()
-            .between(YEAR_0, YEAR_9999_END)
-            .map(s -> Instant.ofEpochSecond(s).toString());
+        Arbitraries.oneOf(
+            Arbitraries.longs()
+                .between(YEAR_0, YEAR_9999_END)
+                .map(s -> Instant.ofEpochSecond(s).toString()),
+            Arbitraries.longs()
+                .between(YEAR_0, YEAR_9999_END)
+                .flatMap(
+                    s ->
+                        Arbitraries.integers()
+                            .between(1, 999_999_999)
+                            .map(n -> Instant.ofEpochSecond(s, n).toString())));
     return valid.flatMap(
         base ->
             Arbitraries.integers()
-                .between(0, 19)
+                .between(0, base.length() - 1)
                 .flatMap(
                     at ->
                         Arbitraries.of(
@@ -91,10 +111,23 @@ class TimestampsTest {
           "2026-12-06T10:60:00Z",
           "2026-12-06t10:00:00z",
           "2026-12-06T10:00:00+01:00",
+          "2026-12-06T10:00:00.Z",
+          "2026-12-06T10:00:00.1234567890Z",
+          "2026-12-06T10:00:00,5Z",
+          "2026-12-06T10:00:00.5z",
+          "2026-12-06T10:00:00.5+01:00",
+          "2026-12-06T10:00:00.-5Z",
+          "2026-12-31T23:59:60.5Z",
+          "0000-01-01T00:00:00.999999999Z",
+          "1969-12-31T23:59:59.999Z",
         }) {
       assertReadAsInstantParseReadsIt(text);
     }
     assertThat(Timestamps.millis("2024-02-29T12:00:01Z"))
         .isEqualTo(Instant.parse("2024-02-29T12:00:01Z").toEpochMilli());
+    assertThat(Timestamps.millis("2026-12-06T10:00:00.5Z"))
+        .isEqualTo(Instant.parse("2026-12-06T10:00:00Z").toEpochMilli() + 500);
+    assertThat(Timestamps.millis("2026-12-06T10:00:00.0429Z"))
+        .isEqualTo(Instant.parse("2026-12-06T10:00:00Z").toEpochMilli() + 42);
   }
 }

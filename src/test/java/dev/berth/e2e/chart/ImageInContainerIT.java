@@ -167,6 +167,16 @@ class ImageInContainerIT {
     assertThat(httpStatus("/healthz")).isEqualTo(200);
   }
 
+  /**
+   * The image's client does its TLS by BoringSSL: the library is in the jar for this machine, the
+   * image's C library loads it, and the chart's writable /tmp takes it on a read-only root.
+   */
+  @Test
+  @Order(2)
+  void talksToTheApiServerThroughBoringSsl() {
+    assertThat(pod.log()).as(pod.log()).contains("TLS by BoringSSL").doesNotContain("JDK's engine");
+  }
+
   @Test
   @Order(2)
   void runsAsTheNonRootUserOnAReadOnlyRoot() throws IOException {

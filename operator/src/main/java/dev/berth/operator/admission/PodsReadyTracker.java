@@ -3,8 +3,8 @@ package dev.berth.operator.admission;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.checks.PodsReadyTimeout;
+import dev.berth.operator.Timestamps;
 import dev.berth.operator.WaitForPodsReady;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -187,7 +187,7 @@ public final class PodsReadyTracker {
 
   private static long time(Optional<Condition> c) {
     try {
-      return c.map(x -> x.lastTransitionTime).map(t -> Instant.parse(t).toEpochMilli()).orElse(0L);
+      return c.map(x -> x.lastTransitionTime).map(Timestamps::millis).orElse(0L);
     } catch (DateTimeParseException e) {
       return 0L;
     }

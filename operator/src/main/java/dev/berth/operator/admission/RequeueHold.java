@@ -1,7 +1,7 @@
 package dev.berth.operator.admission;
 
 import dev.berth.api.v1beta1.Workload;
-import java.time.Instant;
+import dev.berth.operator.Timestamps;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ public final class RequeueHold {
       return 0;
     }
     try {
-      return Instant.parse(wl.getStatus().requeueState.requeueAt).toEpochMilli();
+      return Timestamps.millis(wl.getStatus().requeueState.requeueAt);
     } catch (DateTimeParseException e) {
       return 0;
     }

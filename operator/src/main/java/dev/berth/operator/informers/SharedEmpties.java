@@ -31,12 +31,20 @@ public final class SharedEmpties {
   private static final Set<String> KEPT =
       Set.of("nodeSelector", "tolerations", "labels", "annotations", "finalizers");
 
-  /** Per fabric8 model class, its instance fields that can hold a collection or a model. */
-  private static final ClassValue<Field[]> FIELDS =
+  /**
+   * A field that can hold a collection or a model, and whether an empty collection in it may be
+   * replaced by the shared one: declared as a List or a Map, and not {@link #KEPT}. Worked out once
+   * per class: looking the names up for every field of every object read was most of the time this
+   * took (issue 20's profile).
+   */
+  private record Slot(Field field, boolean shareable) {}
+
+  /** Per fabric8 model class, its slots; none for a class outside the model. */
+  private static final ClassValue<Slot[]> SLOTS =
       new ClassValue<>() {
         @Override
-        protected Field[] computeValue(Class<?> type) {
-          List<Field> out = new ArrayList<>();
+        protected Slot[] computeValue(Class<?> type) {
+          List<Slot> out = new ArrayList<>();
           for (Class<?> c = type; c != null && isModel(c); c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
               Class<?> t = f.getType();
@@ -49,10 +57,12 @@ public final class SharedEmpties {
                 continue;
               }
               f.setAccessible(true);
-              out.add(f);
+              boolean shareable =
+                  !KEPT.contains(f.getName()) && (t == List.class || t == Map.class);
+              out.add(new Slot(f, shareable));
             }
           }
-          return out.toArray(new Field[0]);
+          return out.toArray(new Slot[0]);
         }
       };
 
@@ -62,20 +72,19 @@ public final class SharedEmpties {
 
   /** Shares the empty collections of this fabric8 object and of every fabric8 object under it. */
   public static void share(Object model) {
-    if (model == null || !isModel(model.getClass())) {
+    if (model == null) {
       return;
     }
     try {
-      for (Field f : FIELDS.get(model.getClass())) {
+      for (Slot slot : SLOTS.get(model.getClass())) {
+        Field f = slot.field();
         Object value = f.get(model);
         if (value == null) {
           continue;
         }
-        // Only a field declared as a List or a Map can take the shared one.
-        boolean kept = KEPT.contains(f.getName());
         if (value instanceof List<?> list) {
           if (list.isEmpty()) {
-            if (!kept && f.getType() == List.class) {
+            if (slot.shareable()) {
               f.set(model, List.of());
             }
           } else {
@@ -83,7 +92,7 @@ public final class SharedEmpties {
           }
         } else if (value instanceof Map<?, ?> map) {
           if (map.isEmpty()) {
-            if (!kept && f.getType() == Map.class) {
+            if (slot.shareable()) {
               f.set(model, Map.of());
             }
           } else {

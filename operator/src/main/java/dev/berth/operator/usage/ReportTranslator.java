@@ -3,6 +3,7 @@ package dev.berth.operator.usage;
 import dev.berth.api.v1beta1.UsageReportStatus;
 import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.UsageTotals;
+import dev.berth.operator.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -42,8 +43,7 @@ public final class ReportTranslator {
     Map<String, MonthlyUsage.Counted> counted = new LinkedHashMap<>();
     if (status.counted != null) {
       for (UsageReportStatus.CountedRun c : status.counted) {
-        counted.put(
-            c.uid, new MonthlyUsage.Counted(c.workload, Instant.parse(c.runStart).toEpochMilli()));
+        counted.put(c.uid, new MonthlyUsage.Counted(c.workload, Timestamps.millis(c.runStart)));
       }
     }
     return new MonthlyUsage(status.runs == null ? 0 : status.runs, entries, counted);
