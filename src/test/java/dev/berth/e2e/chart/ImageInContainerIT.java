@@ -360,6 +360,10 @@ class ImageInContainerIT {
       // image's runtime knows both flags and takes them.
       assertThat(flag(flags, "MinHeapFreeRatio")).isEqualTo("20");
       assertThat(flag(flags, "TrimNativeHeapInterval")).isEqualTo("5000");
+      // C2's smaller inlining budget (docs/helm.md#cpu): the runtime takes all three.
+      assertThat(flag(flags, "FreqInlineSize")).isEqualTo("150");
+      assertThat(flag(flags, "InlineSmallCode")).isEqualTo("1500");
+      assertThat(flag(flags, "MaxInlineLevel")).isEqualTo("9");
     }
   }
 

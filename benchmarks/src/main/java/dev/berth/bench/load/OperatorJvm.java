@@ -35,7 +35,8 @@ final class OperatorJvm implements AutoCloseable {
   static final String CHART_DEFAULTS =
       "-XX:MaxRAM=1073741824 -XX:+UseSerialGC -XX:MaxRAMPercentage=50"
           + " -XX:+ExitOnOutOfMemoryError -XX:MinHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
-          + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+          + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"
+          + " -XX:FreqInlineSize=150 -XX:InlineSmallCode=1500 -XX:MaxInlineLevel=9";
 
   private final Process process;
   private final int metricsPort;
