@@ -38,8 +38,8 @@ record Options(
         -o, --output json|yaml     machine-readable output instead of a table
             --context, --kubeconfig  passed to kubectl
             --visibility-url URL   the operator's visibility API, on its HTTPS port (default
-                                   $BERTH_VISIBILITY_URL, else
-                                   https://berth-operator.berth-system:8443)
+                                   $BERTH_VISIBILITY_URL, else the chart's Service,
+                                   https://berth.berth-system.svc:8443)
             --visibility-ca FILE   PEM CA that signed the operator's serving certificate
                                    (default $BERTH_VISIBILITY_CA, else the JVM's trust store)
             --token TOKEN          bearer token for the visibility API (default $BERTH_TOKEN,
@@ -112,7 +112,7 @@ record Options(
         output,
         context,
         kubeconfig,
-        url == null || url.isBlank() ? "https://berth-operator.berth-system:8443" : url,
+        url == null || url.isBlank() ? ChartDefaults.VISIBILITY_URL : url,
         ca == null || ca.isBlank() ? null : ca,
         token,
         colour);

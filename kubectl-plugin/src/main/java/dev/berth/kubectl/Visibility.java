@@ -90,7 +90,12 @@ final class Visibility {
               + " ("
               + e.getMessage()
               + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
-              + " kubectl -n berth-system port-forward svc/berth-operator 8443");
+              + " kubectl -n "
+              + ChartDefaults.NAMESPACE
+              + " port-forward svc/"
+              + ChartDefaults.SERVICE
+              + " "
+              + ChartDefaults.HTTPS_PORT);
     }
   }
 
