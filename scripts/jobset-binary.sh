@@ -6,8 +6,11 @@
 # real JobSet controller; without it they say so and use no JobSet controller (local mode) or the
 # suite's stand-in (src/test).
 # Idempotent: does nothing when the binary is already there.
-# --optional: when the source is absent, say so and exit 0 (the build's validate phase uses this,
-# so a machine without ../shared still builds and tests); without it, exit 1.
+# --optional: when the third-party directory itself is absent, say so loudly and exit 0 (the
+# build's validate phase uses this, so a machine without ../shared still builds and tests, with
+# the suite's stand-in); when the directory is there but the JobSet source in it is missing or does
+# not build, exit 1 all the same: a stand-in must never silently replace a controller this machine
+# was given. Without --optional, a missing source is an error too.
 set -euo pipefail
 
 # The one place the JobSet version is pinned (JobSetController.java reads the same path).
@@ -34,12 +37,18 @@ if [ -x "$dest/jobset-controller" ] && [ -f "$dest/jobset-crd.yaml" ]; then
   echo "jobset-binary: using cached $dest/jobset-controller"
   exit 0
 fi
+if [ ! -d "$third_party" ] && $optional; then
+  cat <<MSG
+jobset-binary: ************************************************************************************
+jobset-binary: NO THIRD-PARTY SOURCES at $third_party (set BERTH_THIRD_PARTY):
+jobset-binary: local mode runs without a JobSet controller, and the tests run JobSets with their
+jobset-binary: stand-in (JobSetStandIn), not the real JobSet v${JOBSET_VERSION} controller.
+jobset-binary: ************************************************************************************
+MSG
+  exit 0
+fi
 if [ ! -f "$tarball" ] || [ ! -f "$crd" ]; then
   msg="jobset-binary: no JobSet v${JOBSET_VERSION} source at $tarball (or no CRD at $crd)."
-  if $optional; then
-    echo "$msg Local mode runs without a JobSet controller and the tests use their JobSet stand-in."
-    exit 0
-  fi
   echo "$msg Put kubernetes-sigs/jobset v${JOBSET_VERSION} there (or set BERTH_THIRD_PARTY)." >&2
   exit 1
 fi

@@ -1,6 +1,7 @@
 package dev.berth.e2e.plane;
 
 import dev.berth.e2e.TestApiServer;
+import dev.berth.operator.local.JobSetController;
 import dev.berth.operator.local.Kwok;
 import dev.berth.operator.local.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * LocalControlPlane}): kube-controller-manager with the Job controller, the garbage collector and
  * the other controllers of {@link #CONTROLLERS}, kube-scheduler, KWOK playing the kubelet of
  * simulated GPU {@link SimNode}s, and the real JobSet controller where scripts/jobset-binary.sh
- * could build it, else the suite's {@link JobSetStandIn}. Pods run through the stages in
+ * could build it, else, only on a machine without the third-party sources ({@link ThirdParty}), the
+ * suite's {@link JobSetStandIn}. Pods run through the stages in
  * local/kwok-stages.yaml: Running once bound, then Succeeded after their {@link #RUN_FOR}
  * annotation's duration, or Failed after {@link #FAIL_AFTER}'s, or running until deleted (and
  * {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under target/, kept after
@@ -111,6 +113,11 @@ public final class ControlPlane implements AutoCloseable {
             Optional.empty(),
             !standIn);
     if (!plane.realJobSet()) {
+      ThirdParty.standInAllowed(
+          ThirdParty.present(),
+          standIn,
+          "the JobSet controller built from it (" + JobSetController.VERSION + ")",
+          "scripts/jobset-binary.sh builds it from the tarball there; read its output");
       System.out.println(
           "[berth-test] "
               + (standIn

@@ -2,6 +2,7 @@ package dev.berth.e2e.plane;
 
 import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.operator.provisioning.ProvisioningRequest;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
@@ -30,12 +31,7 @@ public final class ProvisioningRequestCrd {
 
   /** Where the upstream CRD is looked for. */
   public static Path upstream() {
-    String dir = System.getenv("BERTH_THIRD_PARTY");
-    Path thirdParty =
-        dir != null && !dir.isBlank()
-            ? Path.of(dir)
-            : Path.of(System.getProperty("berth.repo", "."), "..", "shared", "third-party");
-    return thirdParty.resolve(FILE).toAbsolutePath().normalize();
+    return ThirdParty.dir().resolve(FILE);
   }
 
   /** Installs the upstream CRD, or the stand-in; returns whether it was the upstream one. */
@@ -44,12 +40,13 @@ public final class ProvisioningRequestCrd {
     boolean real = Files.isRegularFile(file);
     CustomResourceDefinition crd;
     if (real) {
-      try {
-        crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      crd = read(file);
     } else {
+      ThirdParty.standInAllowed(
+          ThirdParty.present(),
+          false,
+          "the upstream ProvisioningRequest CRD (" + FILE + ")",
+          "put cluster-autoscaler's CRD at " + file);
       System.out.println(
           "[berth-test] no upstream ProvisioningRequest CRD at "
               + file
@@ -58,6 +55,34 @@ public final class ProvisioningRequestCrd {
     }
     EmbeddedApiServer.install(client, List.of(crd));
     return real;
+  }
+
+  /**
+   * The upstream CRD, checked to be the ProvisioningRequest CRD Berth uses: a file that does not
+   * parse or defines something else fails the run rather than testing against nothing.
+   */
+  static CustomResourceDefinition read(Path file) {
+    CustomResourceDefinition crd;
+    try {
+      crd = Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(file + " is not a CustomResourceDefinition: " + e, e);
+    }
+    String expected = ProvisioningRequest.CRD;
+    String version = HasMetadata.getVersion(ProvisioningRequest.class);
+    if (crd == null
+        || crd.getMetadata() == null
+        || !expected.equals(crd.getMetadata().getName())
+        || crd.getSpec() == null
+        || crd.getSpec().getVersions() == null
+        || crd.getSpec().getVersions().stream()
+            .noneMatch(v -> version.equals(v.getName()) && Boolean.TRUE.equals(v.getServed()))) {
+      throw new IllegalStateException(
+          file + " does not define " + expected + " serving " + version);
+    }
+    return crd;
   }
 
   /** The stand-in: the same group, version, kind and scope, with a status subresource. */
