@@ -50,7 +50,7 @@ class WebhookServerLimitsTest {
   }
 
   /** A route whose handler holds its thread until the test releases it. */
-  private int start(WebhookServer.Limits limits) throws Exception {
+  private int start(AsyncHttpsServer.Limits limits) throws Exception {
     Map<String, AdmissionHandler> routes =
         Map.of(
             "/block",
@@ -96,7 +96,8 @@ class WebhookServerLimitsTest {
   @Test
   void aFullQueueIsRefusedWith503AtOnce() throws Exception {
     int port =
-        start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5), true));
+        start(
+            new AsyncHttpsServer.Limits(1, 1, Duration.ofSeconds(30), Duration.ofSeconds(5), true));
     CompletableFuture<HttpResponse<String>> running = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<HttpResponse<String>> queued = post(port, "/block");
@@ -117,7 +118,9 @@ class WebhookServerLimitsTest {
   @Test
   void stopAnswersRequestsInFlightThenCloses() throws Exception {
     int port =
-        start(new WebhookServer.Limits(2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20), true));
+        start(
+            new AsyncHttpsServer.Limits(
+                2, 8, Duration.ofSeconds(30), Duration.ofSeconds(20), true));
     CompletableFuture<HttpResponse<String>> inFlight = post(port, "/block");
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<Void> stopping = CompletableFuture.runAsync(server::stop);
@@ -137,7 +140,8 @@ class WebhookServerLimitsTest {
   @Test
   void aClientThatDribblesItsBodyIsCutOff() throws Exception {
     int port =
-        start(new WebhookServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5), true));
+        start(
+            new AsyncHttpsServer.Limits(1, 1, Duration.ofSeconds(1), Duration.ofSeconds(5), true));
     try (SSLSocket socket =
         (SSLSocket) ca.trustingClientContext().getSocketFactory().createSocket("127.0.0.1", port)) {
       socket.setSoTimeout(15_000);
@@ -156,7 +160,7 @@ class WebhookServerLimitsTest {
 
   @Test
   void http2IsOfferedAndHttp11StillServed() throws Exception {
-    int port = start(WebhookServer.Limits.withThreads(2));
+    int port = start(AsyncHttpsServer.Limits.withThreads(2));
     release.countDown();
     HttpClient h2 =
         HttpClient.newBuilder()
@@ -188,7 +192,7 @@ class WebhookServerLimitsTest {
 
   @Test
   void anOversizedBodyIsRefusedAfterItIsRead() throws Exception {
-    int port = start(WebhookServer.Limits.withThreads(2));
+    int port = start(AsyncHttpsServer.Limits.withThreads(2));
     String huge = "x".repeat(WebhookServer.MAX_BODY_BYTES + 10);
     HttpResponse<String> response =
         client.send(

@@ -3,6 +3,7 @@ package dev.berth.bench.webhook;
 import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.webhook.WebhookRegistrations;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
+import dev.berth.webhook.server.AsyncHttpsServer;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookPaths;
 import dev.berth.webhook.server.WebhookServer;
@@ -89,7 +90,7 @@ public final class WebhookLoadBenchmark {
             new WebhookServer(
                 BerthWebhooks.routes(OPERATOR, scope),
                 keys,
-                WebhookServer.Limits.withThreads(16).withHttp2(http2));
+                AsyncHttpsServer.Limits.withThreads(16).withHttp2(http2));
         int port = server.start("127.0.0.1", 0);
         HttpClient direct = trusting(ca, http2);
         try {

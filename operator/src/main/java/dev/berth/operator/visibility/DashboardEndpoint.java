@@ -1,9 +1,10 @@
 package dev.berth.operator.visibility;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.berth.engine.PendingEntry;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.webhook.server.AsyncHttpsServer;
+import dev.berth.webhook.server.AsyncHttpsServer.Reply;
+import dev.berth.webhook.server.AsyncHttpsServer.Request;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import java.util.Map;
  * clusterqueues.berth.dev}, topology domains {@code list topologies.berth.dev} (both cluster-wide);
  * without them those parts are null.
  */
-public final class DashboardEndpoint implements HttpHandler {
+public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
   public static final String PATH = "/dashboard/";
   static final String STATE = PATH + "api/v1/state";
 
@@ -58,60 +59,52 @@ public final class DashboardEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public Reply handle(Request request) {
     try {
-      serve(exchange);
+      return serve(request);
+    } catch (RequestIdentity.Unauthenticated e) {
+      return Responses.respond(401, Responses.error(e.getMessage()));
     } catch (KubernetesClientException e) {
-      Responses.respond(
-          exchange, 503, Responses.error("the API server did not answer a review: " + e.getCode()));
-    } catch (RuntimeException e) {
-      Responses.respond(exchange, 500, Responses.error(e.toString()));
+      return Responses.respond(
+          503, Responses.error("the API server did not answer a review: " + e.getCode()));
+    } catch (IOException | RuntimeException e) {
+      return Responses.respond(500, Responses.error(e.toString()));
     }
   }
 
-  private void serve(HttpExchange exchange) throws IOException {
-    if (!"GET".equals(exchange.getRequestMethod())) {
-      Responses.respond(exchange, 405, Responses.error("only GET"));
-      return;
-    }
-    String path = exchange.getRequestURI().getPath();
+  private Reply serve(Request request) throws IOException, RequestIdentity.Unauthenticated {
+    String path = request.path();
     if (path.equals(STATE)) {
-      state(exchange);
-      return;
+      return state(request);
     }
     String file = path.equals(PATH) ? "index.html" : path.substring(PATH.length());
     if (!FILES.containsKey(file)) {
-      Responses.respond(exchange, 404, Responses.error("no such page: " + path));
-      return;
+      return Responses.respond(404, Responses.error("no such page: " + path));
     }
     try (InputStream in = DashboardEndpoint.class.getResourceAsStream("/dashboard/" + file)) {
       if (in == null) {
         throw new IllegalStateException("dashboard/" + file + " is not in the jar");
       }
-      exchange.getResponseHeaders().set("Content-Security-Policy", POLICY);
-      exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
-      exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
-      Responses.send(exchange, 200, FILES.get(file), in.readAllBytes());
+      return Responses.send(
+          200,
+          FILES.get(file),
+          Map.of(
+              "Content-Security-Policy", POLICY,
+              "Referrer-Policy", "no-referrer",
+              "X-Frame-Options", "DENY"),
+          in.readAllBytes());
     }
   }
 
-  private void state(HttpExchange exchange) throws IOException {
-    RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
-    if (caller == null) {
-      return;
-    }
+  private Reply state(Request request) throws RequestIdentity.Unauthenticated {
+    RequestIdentity caller = RequestIdentity.authenticate(callers, request);
     if (!loop.ready()) {
-      Responses.respond(
-          exchange,
-          503,
-          Responses.error("this replica does not admit (not the leader, or starting)"));
-      return;
+      return Responses.respond(
+          503, Responses.error("this replica does not admit (not the leader, or starting)"));
     }
     DashboardSnapshot snapshot = loop.read(DashboardSnapshot::of);
     if (snapshot == null) {
-      Responses.respond(
-          exchange, 503, Responses.error("the admission loop did not answer in time"));
-      return;
+      return Responses.respond(503, Responses.error("the admission loop did not answer in time"));
     }
     boolean queues = caller.mayList("clusterqueues", null);
     Map<String, Object> body = new LinkedHashMap<>();
@@ -124,7 +117,7 @@ public final class DashboardEndpoint implements HttpHandler {
     body.put("pending", pending(snapshot, caller, queues));
     body.put("recent", recent(caller));
     body.put("topology", caller.mayList("topologies", null) ? snapshot.topology() : null);
-    Responses.json(exchange, 200, body);
+    return Responses.json(200, body);
   }
 
   /**

@@ -1,12 +1,11 @@
 package dev.berth.operator.visibility;
 
-import com.sun.net.httpserver.HttpExchange;
+import dev.berth.webhook.server.AsyncHttpsServer.Request;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,22 +38,22 @@ final class RequestIdentity {
     this.extra = extra;
   }
 
-  /**
-   * The caller of a request's bearer token; null after answering 401 when there is none or the API
-   * server does not authenticate it.
-   */
-  static RequestIdentity authenticate(CallerCache callers, HttpExchange exchange)
-      throws IOException {
-    String header = exchange.getRequestHeaders().getFirst("Authorization");
+  /** A request without a bearer token the API server authenticates: answered 401. */
+  static final class Unauthenticated extends Exception {
+    Unauthenticated(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The caller of a request's bearer token. */
+  static RequestIdentity authenticate(CallerCache callers, Request request) throws Unauthenticated {
+    String header = request.header().get("Authorization");
     if (header == null || !header.startsWith("Bearer ") || header.length() <= 7) {
-      Responses.respond(
-          exchange, 401, Responses.error("a bearer token is required (Authorization: Bearer ...)"));
-      return null;
+      throw new Unauthenticated("a bearer token is required (Authorization: Bearer ...)");
     }
     RequestIdentity caller = callers.of(header.substring(7).trim());
     if (caller == null) {
-      Responses.respond(
-          exchange, 401, Responses.error("the API server did not authenticate the token"));
+      throw new Unauthenticated("the API server did not authenticate the token");
     }
     return caller;
   }

@@ -2,10 +2,9 @@ package dev.berth.operator.visibility;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
-import java.io.OutputStream;
+import dev.berth.webhook.server.AsyncHttpsServer.Reply;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 /** How the HTTPS endpoints answer: JSON bodies, Status errors, and headers no cache keeps. */
@@ -22,28 +21,28 @@ final class Responses {
     }
   }
 
-  static void json(HttpExchange exchange, int code, Object body) throws IOException {
-    send(
-        exchange,
-        code,
-        "application/json",
-        (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n")
-            .getBytes(StandardCharsets.UTF_8));
+  static Reply json(int code, Object body) {
+    try {
+      return send(
+          code,
+          "application/json",
+          Map.of(),
+          (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(body) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
-  static void respond(HttpExchange exchange, int code, String body) throws IOException {
-    send(exchange, code, "application/json", body.getBytes(StandardCharsets.UTF_8));
+  static Reply respond(int code, String body) {
+    return send(code, "application/json", Map.of(), body.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Answers are per caller: no shared cache may keep them, no page may sniff their type. */
-  static void send(HttpExchange exchange, int code, String type, byte[] bytes) throws IOException {
-    var headers = exchange.getResponseHeaders();
-    headers.set("Content-Type", type);
-    headers.set("Cache-Control", "no-store");
-    headers.set("X-Content-Type-Options", "nosniff");
-    exchange.sendResponseHeaders(code, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+  static Reply send(int code, String type, Map<String, String> headers, byte[] bytes) {
+    Map<String, String> all = new HashMap<>(headers);
+    all.put("Cache-Control", "no-store");
+    all.put("X-Content-Type-Options", "nosniff");
+    return new Reply(code, type, all, bytes);
   }
 }

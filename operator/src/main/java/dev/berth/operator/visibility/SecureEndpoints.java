@@ -1,68 +1,64 @@
 package dev.berth.operator.visibility;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
+import dev.berth.webhook.server.AsyncHttpsServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.security.GeneralSecurityException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
+import java.util.HashMap;
+import java.util.Map;
 import javax.net.ssl.X509KeyManager;
 
 /**
  * The operator's HTTPS port: what callers send bearer tokens to (the visibility API and the
  * dashboard). Separate from the metrics port, which stays plain HTTP for Prometheus and the
  * kubelet's probes. Served with the webhook's serving certificate, whose key manager swaps in a
- * renewed certificate for new handshakes.
+ * renewed certificate for new handshakes, by the same asynchronous server as the webhooks ({@link
+ * AsyncHttpsServer}): TLS handshakes on event loops, so a burst of dashboards and {@code kubectl
+ * berth} calls is not served one handshake at a time.
  */
 public final class SecureEndpoints implements AutoCloseable {
-  private final HttpsServer server;
+  /**
+   * Handler threads: each request waits on a TokenReview and SubjectAccessReviews (cached per
+   * caller) and on the admission loop's answer, so more than the cores, as for the webhooks.
+   */
+  static final int THREADS = 16;
+
+  private final String host;
+  private final int port;
+  private final X509KeyManager keys;
+  private final Map<String, AsyncHttpsServer.Route> routes = new HashMap<>();
+  private AsyncHttpsServer server;
 
   /**
-   * Binds {@code host:port} (port 0 picks a free one) with the given serving keys; call {@link
+   * Serves {@code host:port} (port 0 picks a free one) with the given serving keys; call {@link
    * #route} for each path, then {@link #start}.
    */
-  public SecureEndpoints(String host, int port, X509KeyManager keys) throws IOException {
-    server = HttpsServer.create(new InetSocketAddress(host, port), 0);
-    try {
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(new KeyManager[] {keys}, null, null);
-      server.setHttpsConfigurator(new HttpsConfigurator(tls));
-    } catch (GeneralSecurityException e) {
-      server.stop(0);
-      throw new IOException("cannot set up TLS for the HTTPS port", e);
-    }
-    AtomicInteger n = new AtomicInteger();
-    // Each request waits on a TokenReview and SubjectAccessReviews: a few threads, not one.
-    server.setExecutor(
-        Executors.newFixedThreadPool(
-            4,
-            r -> {
-              Thread thread = new Thread(r, "berth-https-" + n.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            }));
+  public SecureEndpoints(String host, int port, X509KeyManager keys) {
+    this.host = host;
+    this.port = port;
+    this.keys = keys;
   }
 
-  public SecureEndpoints route(String path, HttpHandler handler) {
-    server.createContext(path, handler);
+  /** GET requests to {@code path} and, as it ends with '/', to every path below it. */
+  public SecureEndpoints route(String path, AsyncHttpsServer.Handler handler) {
+    routes.put(path, new AsyncHttpsServer.Route("GET", handler));
     return this;
   }
 
-  public SecureEndpoints start() {
-    server.start();
+  public synchronized SecureEndpoints start() throws IOException {
+    server =
+        new AsyncHttpsServer(
+            "https", routes, null, keys, AsyncHttpsServer.Limits.withThreads(THREADS));
+    server.start(host, port);
     return this;
   }
 
-  public int port() {
-    return server.getAddress().getPort();
+  public synchronized int port() {
+    return server == null ? -1 : server.port();
   }
 
   @Override
-  public void close() {
-    server.stop(0);
+  public synchronized void close() {
+    if (server != null) {
+      server.stop();
+    }
   }
 }

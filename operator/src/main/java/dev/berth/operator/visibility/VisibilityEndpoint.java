@@ -1,14 +1,14 @@
 package dev.berth.operator.visibility;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.berth.engine.PendingEntry;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.webhook.server.AsyncHttpsServer;
+import dev.berth.webhook.server.AsyncHttpsServer.Reply;
+import dev.berth.webhook.server.AsyncHttpsServer.Request;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * read on the admission loop's thread, which owns the engine; only the leader knows the queues, a
  * standby answers 503.
  */
-public final class VisibilityEndpoint implements HttpHandler {
+public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
   public static final String PATH = "/visibility/v1/";
   private static final Pattern CLUSTER_QUEUE =
       Pattern.compile("/visibility/v1/clusterqueues/([^/]+)/pendingworkloads");
@@ -49,27 +49,24 @@ public final class VisibilityEndpoint implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public Reply handle(Request request) {
     try {
-      serve(exchange);
+      return serve(request);
+    } catch (RequestIdentity.Unauthenticated e) {
+      return respond(401, error(e.getMessage()));
     } catch (KubernetesClientException e) {
-      respond(exchange, 503, error("the API server did not answer a review: " + e.getCode()));
+      return respond(503, error("the API server did not answer a review: " + e.getCode()));
     } catch (RuntimeException e) {
-      respond(exchange, 500, error(e.toString()));
+      return respond(500, error(e.toString()));
     }
   }
 
-  private void serve(HttpExchange exchange) throws IOException {
-    if (!"GET".equals(exchange.getRequestMethod())) {
-      respond(exchange, 405, error("only GET"));
-      return;
-    }
-    String path = exchange.getRequestURI().getPath();
+  private Reply serve(Request request) throws RequestIdentity.Unauthenticated {
+    String path = request.path();
     Matcher cq = CLUSTER_QUEUE.matcher(path);
     Matcher lq = LOCAL_QUEUE.matcher(path);
     if (!cq.matches() && !lq.matches()) {
-      respond(
-          exchange,
+      return respond(
           404,
           error(
               "no such path: "
@@ -79,15 +76,10 @@ public final class VisibilityEndpoint implements HttpHandler {
                   + "clusterqueues/NAME/pendingworkloads or "
                   + PATH
                   + "namespaces/NS/localqueues/NAME/pendingworkloads"));
-      return;
     }
-    RequestIdentity caller = RequestIdentity.authenticate(callers, exchange);
-    if (caller == null) {
-      return;
-    }
+    RequestIdentity caller = RequestIdentity.authenticate(callers, request);
     if (lq.matches() && !caller.mayListWorkloads(lq.group(1))) {
-      respond(
-          exchange,
+      return respond(
           403,
           error(
               "user "
@@ -95,17 +87,14 @@ public final class VisibilityEndpoint implements HttpHandler {
                   + " may not list workloads.berth.dev"
                   + " in namespace "
                   + lq.group(1)));
-      return;
     }
     if (!loop.ready()) {
-      respond(exchange, 503, error("this replica does not admit (not the leader, or starting)"));
-      return;
+      return respond(503, error("this replica does not admit (not the leader, or starting)"));
     }
     List<PendingEntry> entries =
         cq.matches() ? pending(cq.group(1)) : pendingOfLocalQueue(lq.group(1), lq.group(2));
     if (entries == null) {
-      respond(exchange, 503, error("the admission loop did not answer in time"));
-      return;
+      return respond(503, error("the admission loop did not answer in time"));
     }
     List<Map<String, Object>> items = new ArrayList<>();
     for (PendingEntry e : entries) {
@@ -123,7 +112,7 @@ public final class VisibilityEndpoint implements HttpHandler {
       body.put("localQueue", lq.group(2));
     }
     body.put("items", items);
-    Responses.json(exchange, 200, body);
+    return Responses.json(200, body);
   }
 
   private List<PendingEntry> pendingOfLocalQueue(String namespace, String name) {
@@ -186,7 +175,7 @@ public final class VisibilityEndpoint implements HttpHandler {
     return Responses.error(message);
   }
 
-  private static void respond(HttpExchange exchange, int code, String body) throws IOException {
-    Responses.respond(exchange, code, body);
+  private static Reply respond(int code, String body) {
+    return Responses.respond(code, body);
   }
 }
