@@ -166,6 +166,24 @@ class AdmissionChecksE2EIT {
                         "berth_admission_check_waiting_workloads{check=\"capacity\","
                             + "cluster_queue=\"ac-cq\"} 1.0")
                     .contains("berth_admission_check_oldest_wait_seconds{check=\"budget\""));
+    // Both hold quota, neither is admitted: reserved counts and holds them, admitted does not.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains("berth_quota_reserved_workloads_total{cluster_queue=\"ac-cq\"} 2.0")
+                    .contains(
+                        "berth_quota_reserved_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 2")
+                    .doesNotContain("berth_admitted_workloads_total{cluster_queue=\"ac-cq\"}")
+                    .doesNotContain(
+                        "berth_admission_wait_time_seconds_count{cluster_queue=\"ac-cq\"}")
+                    .contains("berth_reserving_active_workloads{cluster_queue=\"ac-cq\"} 2.0")
+                    .contains("berth_admitted_active_workloads{cluster_queue=\"ac-cq\"} 0.0")
+                    .contains(usage("reservation", "ac-on-demand", 2))
+                    .contains(usage("reservation", "ac-spot", 4))
+                    .contains(usage("usage", "ac-on-demand", 0))
+                    .contains(usage("usage", "ac-spot", 0)));
 
     CheckControllerStandIn budget = new CheckControllerStandIn(client, "budget");
     budget.markActive();
@@ -182,6 +200,17 @@ class AdmissionChecksE2EIT {
     assertThat(is(s.workload("small").orElseThrow(), "Admitted", "True")).isTrue();
     assertThat(events("ac-team", "Admitted"))
         .anyMatch(m -> m.contains("once its admission checks were Ready"));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains("berth_admitted_workloads_total{cluster_queue=\"ac-cq\"} 1.0")
+                    .contains("berth_admission_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 1")
+                    .contains("berth_admitted_active_workloads{cluster_queue=\"ac-cq\"} 1.0")
+                    .contains(usage("usage", "ac-on-demand", 2))
+                    .contains(usage("usage", "ac-spot", 0))
+                    .contains(usage("reservation", "ac-spot", 4)));
 
     // The spot gang also needs its capacity: budget alone is not enough.
     budget.setState(big, "Ready", "");
@@ -205,6 +234,8 @@ class AdmissionChecksE2EIT {
                 assertThat(metrics())
                     .contains(
                         "berth_admission_checks_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 2")
+                    .contains("berth_admitted_workloads_total{cluster_queue=\"ac-cq\"} 2.0")
+                    .contains(usage("usage", "ac-spot", 4))
                     .doesNotContain("berth_admission_check_waiting_workloads{check=\"budget\""));
   }
 
@@ -258,6 +289,9 @@ class AdmissionChecksE2EIT {
     assertThat(metrics())
         .contains(
             "berth_workload_requeues_total{cluster_queue=\"ac-retry-cq\","
+                + "reason=\"AdmissionCheck\"} 1.0")
+        .contains(
+            "berth_evicted_workloads_total{cluster_queue=\"ac-retry-cq\","
                 + "reason=\"AdmissionCheck\"} 1.0");
   }
 
@@ -294,6 +328,14 @@ class AdmissionChecksE2EIT {
                   .isNotNull();
               assertThat(status.reservingWorkloads).isZero();
             });
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(metrics())
+                    .contains(
+                        "berth_evicted_workloads_total{cluster_queue=\"ac-reject-cq\","
+                            + "reason=\"AdmissionCheck\"} 1.0"));
   }
 
   @Test
@@ -314,6 +356,17 @@ class AdmissionChecksE2EIT {
         .filter(e -> reason.equals(e.getReason()))
         .map(e -> e.getMessage())
         .toList();
+  }
+
+  /** A resource_reservation or resource_usage line of ac-cq's cpu on a flavor. */
+  private static String usage(String gauge, String flavor, int cpu) {
+    return "berth_cluster_queue_resource_"
+        + gauge
+        + "{cluster_queue=\"ac-cq\",cohort=\"\",flavor=\""
+        + flavor
+        + "\",resource=\"cpu\"} "
+        + cpu
+        + ".0";
   }
 
   private static String metrics() throws Exception {

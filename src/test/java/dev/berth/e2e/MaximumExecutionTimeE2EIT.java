@@ -56,5 +56,14 @@ class MaximumExecutionTimeE2EIT {
               assertThat(e.getMessage()).contains("maximum execution time");
             });
     assertThat(s.staysSuspended("bounded")).isTrue();
+    // Counted once, with its own reason (the writer's eviction, not the engine's).
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(RunningOperator.shared().registry().scrape())
+                    .contains(
+                        "berth_evicted_workloads_total{cluster_queue=\"max-exec-cq\","
+                            + "reason=\"MaximumExecutionTimeExceeded\"} 1.0"));
   }
 }

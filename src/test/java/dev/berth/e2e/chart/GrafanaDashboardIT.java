@@ -51,7 +51,7 @@ class GrafanaDashboardIT {
     assertThat(ids).doesNotHaveDuplicates();
     assertThat(String.join("\n", titles))
         .contains("Wait time to admission")
-        .contains("Usage / nominal quota")
+        .contains("Reserved / nominal quota")
         .contains("Admissions per second")
         .contains("Evictions per second")
         .contains("Preemptions per second")

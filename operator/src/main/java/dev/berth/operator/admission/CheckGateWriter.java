@@ -38,6 +38,7 @@ final class CheckGateWriter {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final MeterRegistry registry;
+  private final AdmittedMetrics admittedMetrics;
   private final RequeueBackoff backoff;
   private final CheckBackoffs checkBackoffs;
 
@@ -45,11 +46,13 @@ final class CheckGateWriter {
       KubernetesClient client,
       EventRecorder events,
       MeterRegistry registry,
+      AdmittedMetrics admittedMetrics,
       RequeueBackoff backoff,
       CheckBackoffs checkBackoffs) {
     this.client = client;
     this.events = events;
     this.registry = registry;
+    this.admittedMetrics = admittedMetrics;
     this.backoff = backoff;
     this.checkBackoffs = checkBackoffs;
   }
@@ -152,6 +155,7 @@ final class CheckGateWriter {
         written,
         "Admitted",
         "Admitted by ClusterQueue " + cq + " once its admission checks were Ready");
+    admittedMetrics.admitted(cq, ModelTranslator.queueTimestamp(latest), now.toEpochMilli());
     long reservedAt = ClusterState.admittedAt(latest);
     if (reservedAt > 0) {
       DistributionSummary.builder("berth_admission_checks_wait_time_seconds")
@@ -196,10 +200,14 @@ final class CheckGateWriter {
         status, StatusConditions.ADMITTED, false, "AdmissionCheckRetry", message, now);
     Workload written = client.resource(copy).updateStatus();
     events.warning(written, "Evicted", message);
+    String cq = written.getStatus().admission.clusterQueue;
+    Counter.builder("berth_evicted_workloads_total")
+        .tags("cluster_queue", cq, "reason", "AdmissionCheck")
+        .register(registry)
+        .increment();
     Counter.builder("berth_workload_requeues_total")
         .description("Workloads sent back to their queue, by reason")
-        .tags(
-            "cluster_queue", written.getStatus().admission.clusterQueue, "reason", "AdmissionCheck")
+        .tags("cluster_queue", cq, "reason", "AdmissionCheck")
         .register(registry)
         .increment();
     return written;

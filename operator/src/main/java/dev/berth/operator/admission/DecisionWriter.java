@@ -50,6 +50,7 @@ public final class DecisionWriter {
   private final EventRecorder events;
   private final Clock clock;
   private final MeterRegistry registry;
+  private final AdmittedMetrics admittedMetrics;
 
   /** Admissions whose write has an unknown outcome, with the version they were written against. */
   private final Map<String, Unresolved> unresolved = new LinkedHashMap<>();
@@ -85,8 +86,10 @@ public final class DecisionWriter {
       StatusWrite statusWrite) {
     this.pool = pool;
     this.statusWrite = statusWrite;
+    this.admittedMetrics = new AdmittedMetrics(registry);
     this.checkGate =
-        new CheckGateWriter(client, events, registry, podsReady.backoff(), checkBackoffs);
+        new CheckGateWriter(
+            client, events, registry, admittedMetrics, podsReady.backoff(), checkBackoffs);
     this.podsReady = new PodsReadyWriter(client, events, registry, podsReady);
     this.podsReadySettings = podsReady;
     this.client = client;
@@ -443,6 +446,10 @@ public final class DecisionWriter {
    */
   private void admitted(Workload written, Admission admission) {
     if (StatusConditions.isTrue(written, StatusConditions.ADMITTED)) {
+      admittedMetrics.admitted(
+          admission.clusterQueue(),
+          ModelTranslator.queueTimestamp(written),
+          admission.admittedAt());
       events.normal(
           written,
           "Admitted",
@@ -502,10 +509,10 @@ public final class DecisionWriter {
                       again,
                       written -> {
                         events.warning(written, "Evicted", message);
-                        if ("Deactivated".equals(reason)
-                            || PodsReadyWriter.LIMIT_EXCEEDED.equals(reason)) {
+                        if (deactivation) {
                           // Engine evictions are counted from the cycle result; these are the
-                          // writer's own.
+                          // writer's own (Deactivated, PodsReady's limit, an admission check's
+                          // rejection, the maximum execution time), each with its reason.
                           Counter.builder("berth_evicted_workloads_total")
                               .tags("cluster_queue", cq, "reason", reason)
                               .register(registry)

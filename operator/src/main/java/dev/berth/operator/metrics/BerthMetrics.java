@@ -43,19 +43,18 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   private final Timer cycleDuration;
   private final Counter attempts;
 
-  /** A ClusterQueue's per-admission meters. */
-  private record AdmissionMeters(
-      Counter reserved,
-      Counter admitted,
-      DistributionSummary reservedWait,
-      DistributionSummary admissionWait) {}
+  /**
+   * A ClusterQueue's per-reservation meters. Admission (the Admitted condition) has its own,
+   * recorded where it is written ({@code AdmittedMetrics}): with admission checks it comes later.
+   */
+  private record ReservationMeters(Counter reserved, DistributionSummary reservedWait) {}
 
   /**
-   * Looked up once per ClusterQueue, on the loop thread: building and registering four meters per
+   * Looked up once per ClusterQueue, on the loop thread: building and registering meters per
    * admission (their ids hashed, the registry searched) was 2 % of the operator's CPU on issue 20's
    * baseline. Meters are never removed from the registry, so a kept one stays the registered one.
    */
-  private final Map<String, AdmissionMeters> admissionMeters = new HashMap<>();
+  private final Map<String, ReservationMeters> reservationMeters = new HashMap<>();
 
   /**
    * The gauges are refreshed at most this often: a refresh sets every ClusterQueue's and
@@ -146,19 +145,12 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
             .register(registry);
   }
 
-  private AdmissionMeters admissionMeters(String clusterQueue) {
+  private ReservationMeters reservationMeters(String clusterQueue) {
     Tags cq = Tags.of("cluster_queue", clusterQueue);
-    return new AdmissionMeters(
+    return new ReservationMeters(
         Counter.builder("berth_quota_reserved_workloads_total").tags(cq).register(registry),
-        Counter.builder("berth_admitted_workloads_total").tags(cq).register(registry),
         DistributionSummary.builder("berth_quota_reserved_wait_time_seconds")
             .description("From creation or the last requeue to quota reservation")
-            .baseUnit("seconds")
-            .publishPercentileHistogram()
-            .tags(cq)
-            .register(registry),
-        DistributionSummary.builder("berth_admission_wait_time_seconds")
-            .description("From creation or the last requeue to admission")
             .baseUnit("seconds")
             .publishPercentileHistogram()
             .tags(cq)
@@ -170,22 +162,18 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
     cycleDuration.record(Duration.ofNanos(outcome.nanos()));
     attempts.increment(outcome.result().evaluations());
     for (Admission admission : outcome.result().admissions()) {
-      AdmissionMeters meters =
-          admissionMeters.computeIfAbsent(admission.clusterQueue(), this::admissionMeters);
+      ReservationMeters meters =
+          reservationMeters.computeIfAbsent(admission.clusterQueue(), this::reservationMeters);
       meters.reserved().increment();
-      meters.admitted().increment();
-      // Per attempt: from creation, or from the last requeue, to this reservation. Berth admits
-      // when it reserves (no admission checks yet), so both histograms get the same figure now;
-      // they part once the Admitted condition can follow the reservation later.
+      // Per attempt: from creation, or from the last requeue, to this reservation.
       state
           .latestWorkload(admission.workloadUid())
           .map(ModelTranslator::queueTimestamp)
           .ifPresent(
-              attemptStart -> {
-                double seconds = Math.max(0, admission.admittedAt() - attemptStart) / 1000.0;
-                meters.reservedWait().record(seconds);
-                meters.admissionWait().record(seconds);
-              });
+              attemptStart ->
+                  meters
+                      .reservedWait()
+                      .record(Math.max(0, admission.admittedAt() - attemptStart) / 1000.0));
     }
     // Evictions are asked for again until seen done: count each once, when first asked for.
     for (Eviction eviction : outcome.result().newEvictions()) {
@@ -233,6 +221,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   }
 
   private void refreshGauges(AdmissionEngine engine) {
+    Map<String, AwaitingChecks> awaiting = awaitingChecks(engine);
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
       String cohort =
@@ -241,8 +230,9 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       Tags tags = Tags.of("cluster_queue", name);
       pending.set(tags.and("status", "active"), counts.pendingActive());
       pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
+      AwaitingChecks notAdmitted = awaiting.getOrDefault(name, AwaitingChecks.NONE);
       reserving.set(tags, counts.reserving());
-      admittedActive.set(tags, counts.admitted());
+      admittedActive.set(tags, Math.max(0, counts.admitted() - notAdmitted.workloads()));
       weightedShare.set(tags, engine.status().weightedShare(name));
       for (FlavorUsage u : engine.status().usage(name)) {
         Tags fr =
@@ -257,7 +247,8 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
                 u.resource());
         nominal.set(fr, human(u.resource(), u.nominal()));
         reservation.set(fr, human(u.resource(), u.total()));
-        usage.set(fr, human(u.resource(), u.total()));
+        long held = notAdmitted.usage().getOrDefault(u.flavor() + "/" + u.resource(), 0L);
+        usage.set(fr, human(u.resource(), Math.max(0, u.total() - held)));
         if (!cohort.isEmpty()) {
           cohortQuota.set(
               Tags.of("cohort", cohort, "flavor", u.flavor(), "resource", u.resource()),
@@ -306,6 +297,42 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       localPending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
       localAdmitted.set(tags, counts.admitted());
     }
+  }
+
+  /**
+   * Per ClusterQueue, the workloads holding quota that are not admitted yet (waiting for their
+   * admission checks, or for the Admitted write after them), and the quota they hold per
+   * "flavor/resource": the difference between Kueue's resource_reservation and resource_usage.
+   */
+  private record AwaitingChecks(int workloads, Map<String, Long> usage) {
+    static final AwaitingChecks NONE = new AwaitingChecks(0, Map.of());
+  }
+
+  private Map<String, AwaitingChecks> awaitingChecks(AdmissionEngine engine) {
+    Map<String, Integer> counts = new HashMap<>();
+    Map<String, Map<String, Long>> usage = new HashMap<>();
+    for (String uid : List.copyOf(state.checks().awaiting().keySet())) {
+      Admission admission = engine.admission(uid).orElse(null);
+      if (admission == null) {
+        continue; // released, or not held by this engine
+      }
+      counts.merge(admission.clusterQueue(), 1, Integer::sum);
+      Map<String, Long> held =
+          usage.computeIfAbsent(admission.clusterQueue(), k -> new HashMap<>());
+      for (var ps : admission.podSetAssignments()) {
+        ps.resourceUsage()
+            .forEach(
+                (resource, amount) -> {
+                  String flavor = ps.flavors().get(resource);
+                  if (flavor != null) {
+                    held.merge(flavor + "/" + resource, amount, Long::sum);
+                  }
+                });
+      }
+    }
+    Map<String, AwaitingChecks> out = new HashMap<>();
+    counts.forEach((cq, n) -> out.put(cq, new AwaitingChecks(n, usage.get(cq))));
+    return out;
   }
 
   /** Canonical engine units back to the resource's natural unit (cores, bytes, GPUs). */
