@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,8 +77,16 @@ public final class AdmissionLoop implements AutoCloseable {
 
   private volatile boolean bootstrapped;
 
-  /** System.nanoTime() when the current bootstrap or cycle began, or 0 while waiting. */
+  /**
+   * {@link #livenessClock} when the current bootstrap or cycle began; {@link #busy} false while
+   * waiting.
+   */
   private volatile long busySince;
+
+  private volatile boolean busy;
+
+  /** The time liveness is judged by: System.nanoTime(), or a test's clock. */
+  private final LongSupplier livenessClock;
 
   private int failures;
 
@@ -109,6 +118,17 @@ public final class AdmissionLoop implements AutoCloseable {
 
   public AdmissionLoop(
       AdmissionEngine engine, ClusterState state, Bootstrap bootstrap, DecisionWriter writer) {
+    this(engine, state, bootstrap, writer, System::nanoTime);
+  }
+
+  /** With the clock {@link #isLive} measures a cycle's time by (in nanoseconds). */
+  AdmissionLoop(
+      AdmissionEngine engine,
+      ClusterState state,
+      Bootstrap bootstrap,
+      DecisionWriter writer,
+      LongSupplier livenessClock) {
+    this.livenessClock = livenessClock;
     this.engine = engine;
     this.state = state;
     this.bootstrap = bootstrap;
@@ -197,10 +217,9 @@ public final class AdmissionLoop implements AutoCloseable {
    * run for less than {@link #STUCK_AFTER}.
    */
   public boolean isLive() {
-    long since = busySince;
     return thread.isAlive()
         && running
-        && (since == 0 || System.nanoTime() - since < STUCK_AFTER.toNanos());
+        && (!busy || livenessClock.getAsLong() - busySince < STUCK_AFTER.toNanos());
   }
 
   private void run() {
@@ -225,7 +244,8 @@ public final class AdmissionLoop implements AutoCloseable {
           TimeUnit.NANOSECONDS.sleep(early);
         }
         inbox.drainTo(batch);
-        busySince = System.nanoTime();
+        busySince = livenessClock.getAsLong();
+        busy = true;
         if (!bootstrapped) {
           // Everything already in the cluster, admitted workloads first, before any decision.
           bootstrap.load(state);
@@ -265,7 +285,7 @@ public final class AdmissionLoop implements AutoCloseable {
         }
         retryLater(delay);
       } finally {
-        busySince = 0;
+        busy = false;
         if (bootstrapped) {
           batch.clear();
         }
