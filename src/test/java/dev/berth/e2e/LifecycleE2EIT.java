@@ -11,9 +11,14 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** Workload deletion, standalone Workloads, and the resource-in-use finalizers. */
@@ -70,16 +75,44 @@ class LifecycleE2EIT {
     s.submit(ScenarioObjects.job(s.namespace, "victim", "lq", 1, "1"));
     s.awaitRunning("victim");
     Workload first = s.workload("victim").orElseThrow();
-    s.client.resource(first).delete();
-    // Stopped at once, then admitted again under a new Workload (the quota is free again).
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                s.workload("victim")
-                    .filter(w -> !w.getMetadata().getUid().equals(first.getMetadata().getUid()))
-                    .isPresent());
-    s.awaitRunning("victim");
+    // Every version of the Job from now on: the stop may last only until the next admission, too
+    // short for polling to see.
+    List<Boolean> suspends = new CopyOnWriteArrayList<>();
+    try (Watch watch =
+        s.client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(s.namespace)
+            .withName("victim")
+            .watch(
+                new Watcher<Job>() {
+                  @Override
+                  public void eventReceived(Action action, Job job) {
+                    suspends.add(Boolean.TRUE.equals(job.getSpec().getSuspend()));
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      s.client.resource(first).delete();
+      // Stopped (suspended, so the Job controller deletes its pods), then admitted again under a
+      // new Workload (the quota is free again) and started once more.
+      await().atMost(Duration.ofSeconds(30)).until(() -> suspends.contains(true));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  s.workload("victim")
+                      .filter(w -> !w.getMetadata().getUid().equals(first.getMetadata().getUid()))
+                      .isPresent());
+      s.awaitRunning("victim");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> suspends.lastIndexOf(false) > suspends.indexOf(true));
+    }
+    Workload second = s.workload("victim").orElseThrow();
+    assertThat(second.getMetadata().getUid()).isNotEqualTo(first.getMetadata().getUid());
   }
 
   @Test

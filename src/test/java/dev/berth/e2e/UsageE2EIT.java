@@ -20,20 +20,39 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The usage ledger on a real API server, for a scripted life with a preemption and an operator
  * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs again
  * once urgent finished, the operator restarts halfway through its second run, and it finishes.
- * Every figure in status.usage and in the namespace's monthly UsageReport is checked exactly
- * against the stored condition times; a second restart with a run counted in the report but missing
+ * Every bill in status.usage and in the namespace's monthly UsageReport is checked against the
+ * runs the test observed itself ({@link ObservedRuns}: its own watch and clock, within {@link
+ * #TOLERANCE} a run), the reports exactly against the Workloads' records, and each record's run
+ * start against the stored condition time; a second restart with a run counted in the report but missing
  * from its Workload (the crash window between the two writes) counts nothing twice; and the report
  * still bills the runs after the Jobs and Workloads are deleted.
  */
 class UsageE2EIT {
   private static final String GPU = "nvidia.com/gpu";
   private static final Duration RUN = Duration.ofSeconds(2);
+
+  /**
+   * How far a run's billed length may be from the one the test observed: each boundary reaches the
+   * test's watch a little after the operator wrote it (milliseconds on an idle machine; this bound
+   * allows for a loaded one), and a length is off by at most the larger of its two delays.
+   */
+  private static final long TOLERANCE = 1_000;
+
+  private ObservedRuns observed;
+
+  @AfterEach
+  void stopWatching() {
+    if (observed != null) {
+      observed.close();
+    }
+  }
 
   @Test
   void runsAreBilledExactlyAcrossAPreemptionAndARestart() throws Exception {
@@ -48,6 +67,7 @@ class UsageE2EIT {
         ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     s.client.resource(cq).create();
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "usage-cq")).create();
+    observed = new ObservedRuns(s.client, s.namespace);
 
     s.submit(gpuJob(s, "sweep", "usage-low"));
     s.awaitRunning("sweep");
@@ -60,16 +80,14 @@ class UsageE2EIT {
     WorkloadUsage first = awaitUsage(s, "sweep", 1);
     assertThat(instant(first.lastRunStart)).isEqualTo(start1);
     assertThat(instant(first.lastRunEnd)).isEqualTo(end1);
-    assertThat(new BigDecimal(first.occupiedSeconds)).isEqualByComparingTo(seconds(end1 - start1));
-    assertGpuSeconds(first, 8, end1 - start1);
+    assertBilled(first, 8, observedRuns("sweep", 1));
     assertThat(s.condition("sweep", "Preempted")).isPresent();
 
     long urgentStart = time(s, "urgent", "QuotaReserved", "True");
     runFor(urgentStart);
     Kubelet.complete(s.client, s.job("urgent"));
     WorkloadUsage urgent = awaitUsage(s, "urgent", 1);
-    long urgentEnd = time(s, "urgent", "Finished", "True");
-    assertGpuSeconds(urgent, 8, urgentEnd - urgentStart);
+    assertBilled(urgent, 8, observedRuns("urgent", 1));
 
     s.awaitRunning("sweep");
     long start2 = time(s, "sweep", "QuotaReserved", "True");
@@ -78,12 +96,10 @@ class UsageE2EIT {
     runFor(System.currentTimeMillis());
     Kubelet.complete(s.client, s.job("sweep"));
     WorkloadUsage total = awaitUsage(s, "sweep", 2);
-    long end2 = time(s, "sweep", "Finished", "True");
+    List<ObservedRuns.Run> sweepRuns = observedRuns("sweep", 2);
 
-    long occupied = (end1 - start1) + (end2 - start2);
     assertThat(instant(total.lastRunStart)).isEqualTo(start2);
-    assertThat(new BigDecimal(total.occupiedSeconds)).isEqualByComparingTo(seconds(occupied));
-    assertGpuSeconds(total, 8, occupied);
+    assertBilled(total, 8, sweepRuns);
     assertThat(total.resources)
         .singleElement()
         .satisfies(
@@ -111,12 +127,13 @@ class UsageE2EIT {
                 GPU)
             .functionCounter();
     assertThat(counter).isNotNull();
-    assertThat(counter.count()).isPositive().isLessThanOrEqualTo(8 * (end2 - start2) / 1000.0);
+    assertThat(counter.count())
+        .isPositive()
+        .isLessThanOrEqualTo(8 * (sweepRuns.get(1).millis() + TOLERANCE) / 1000.0);
 
     // The monthly reports hold the three runs once each (sweep twice, urgent once), the restart
-    // and the retried writes notwithstanding.
-    BigDecimal gpuSeconds =
-        seconds(occupied + urgentEnd - urgentStart).multiply(BigDecimal.valueOf(8));
+    // and the retried writes notwithstanding: exactly what the Workloads' records bill.
+    BigDecimal gpuSeconds = gpuSeconds(total).add(gpuSeconds(urgent));
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
@@ -176,7 +193,7 @@ class UsageE2EIT {
               return w;
             });
     RunningOperator.restartShared(() -> {});
-    assertGpuSeconds(awaitUsage(s, "urgent", 1), 8, urgentEnd - urgentStart);
+    assertThat(gpuSeconds(awaitUsage(s, "urgent", 1))).isEqualByComparingTo(gpuSeconds(urgent));
     assertThat(reports(s).stream().mapToInt(r -> r.getStatus().runs).sum()).isEqualTo(3);
     assertThat(
             reports(s).stream()
@@ -249,15 +266,37 @@ class UsageE2EIT {
             u -> u != null && u.runs != null && u.runs == runs);
   }
 
-  private static void assertGpuSeconds(WorkloadUsage usage, int gpus, long millis) {
+  /** The runs the test saw of a Job, once it has seen {@code count}. */
+  private List<ObservedRuns.Run> observedRuns(String job, int count) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> observed.of(job), runs -> runs.size() == count);
+  }
+
+  /**
+   * The record bills the runs the test observed: their length within {@link #TOLERANCE} each, and
+   * {@code gpus} for every second of it.
+   */
+  private static void assertBilled(WorkloadUsage usage, int gpus, List<ObservedRuns.Run> runs) {
+    long observedMillis = runs.stream().mapToLong(ObservedRuns.Run::millis).sum();
+    BigDecimal tolerance = seconds(TOLERANCE * runs.size());
+    BigDecimal occupied = new BigDecimal(usage.occupiedSeconds);
+    assertThat(occupied)
+        .as("occupied seconds against the %s ms the test observed", observedMillis)
+        .isBetween(seconds(observedMillis).subtract(tolerance), seconds(observedMillis).add(tolerance));
+    assertThat(usage.runs).isEqualTo(runs.size());
     assertThat(usage.resources)
         .singleElement()
         .satisfies(
             e -> {
               assertThat(e.resource).isEqualTo(GPU);
               assertThat(new BigDecimal(e.resourceSeconds))
-                  .isEqualByComparingTo(seconds(millis).multiply(BigDecimal.valueOf(gpus)));
+                  .isEqualByComparingTo(occupied.multiply(BigDecimal.valueOf(gpus)));
             });
+  }
+
+  private static BigDecimal gpuSeconds(WorkloadUsage usage) {
+    return new BigDecimal(usage.resources.get(0).resourceSeconds);
   }
 
   /** The condition's transition time once it has the status, in epoch ms (as the ledger reads). */

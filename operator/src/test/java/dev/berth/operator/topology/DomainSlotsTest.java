@@ -42,8 +42,21 @@ class DomainSlotsTest {
   @Test
   void aPodWithoutADomainTakesNoSlot() {
     DomainSlots slots = new DomainSlots(placed("r1/n1", 1));
+    // Neither a selector naming no domain (the flavor's labels only) nor none at all uses n1's
+    // one slot: it is still the next one handed out, and then there is no other.
     slots.take(Map.of("gpu", "h100"));
     slots.take(null);
-    assertThat(slots.next()).isNotNull();
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isNull();
+  }
+
+  @Test
+  void aSelectorNamingOnlyPartOfADomainTakesNoSlot() {
+    DomainSlots slots = new DomainSlots(placed("r1/n1", 1, "r2/n3", 1));
+    // The rack alone is not the domain (rack and host): the pod's place is not known.
+    slots.take(Map.of("rack", "r1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r2", "kubernetes.io/hostname", "n3"));
+    assertThat(slots.next()).isNull();
   }
 }
