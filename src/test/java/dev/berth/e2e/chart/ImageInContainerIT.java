@@ -370,6 +370,15 @@ class ImageInContainerIT {
   /** As the README tells users to push it: skopeo, to a registry (here one on 127.0.0.1). */
   @Test
   @Order(7)
+  void isTheSizeTheDocsState() throws Exception {
+    // docs/image.md adds layers it rounds to the MB: within 1.5 MB, or the docs are stale.
+    assertThat(ImageSize.measuredMb(layout))
+        .as("the image's compressed layers, in MB; docs/image.md says %d", ImageSize.documented())
+        .isBetween(ImageSize.documented() - 1.5, ImageSize.documented() + 1.5);
+  }
+
+  @Test
+  @Order(7)
   void pushesToARegistryUnderItsDigest() throws Exception {
     Path dir = Files.createTempDirectory(secrets, "registry-");
     int port = freePort();
