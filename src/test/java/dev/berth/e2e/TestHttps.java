@@ -40,6 +40,18 @@ final class TestHttps {
         .build();
   }
 
+  /**
+   * One client over HTTP/1.1, which opens a connection (a TLS handshake) for every request in
+   * flight at once: many callers, without a client and its threads each.
+   */
+  static HttpClient http11Client() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .sslContext(CA.trustingClientContext())
+        .connectTimeout(Duration.ofSeconds(30))
+        .build();
+  }
+
   /** base64(SHA-256(SubjectPublicKeyInfo)) of the serving certificate, as Chromium pins it. */
   static String spkiPin() {
     try {

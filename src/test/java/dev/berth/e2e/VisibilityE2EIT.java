@@ -129,6 +129,51 @@ class VisibilityE2EIT {
     assertThat(get(cqPath, null).statusCode()).isEqualTo(401);
     assertThat(get(cqPath, "not-a-token").statusCode()).isEqualTo(401);
     assertThat(get("/visibility/v1/elsewhere", alice).statusCode()).isEqualTo(404);
+
+    // Sixty callers at once, each on a TLS connection of its own, while four more stall in the
+    // middle of their handshakes (the JDK server this port had stopped answering at that): each
+    // gets her own answer, the reviews behind it by the real API server.
+    List<java.net.Socket> stalled = new ArrayList<>();
+    try {
+      for (int i = 0; i < 4; i++) {
+        java.net.Socket socket =
+            new java.net.Socket("127.0.0.1", RunningOperator.shared().httpsPort());
+        socket.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00});
+        socket.getOutputStream().flush();
+        stalled.add(socket);
+      }
+      String theirPath = "/visibility/v1/namespaces/" + B + "/localqueues/lq/pendingworkloads";
+      java.net.http.HttpClient callers = TestHttps.http11Client();
+      List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        HttpRequest.Builder request =
+            HttpRequest.newBuilder(
+                URI.create(
+                    "https://127.0.0.1:"
+                        + RunningOperator.shared().httpsPort()
+                        + (i % 3 == 2 ? theirPath : cqPath)));
+        if (i % 6 != 5) {
+          request.header("Authorization", "Bearer " + alice);
+        }
+        burst.add(
+            callers.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      for (int i = 0; i < burst.size(); i++) {
+        HttpResponse<String> answer = burst.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        if (i % 6 == 5) {
+          assertThat(answer.statusCode()).as("caller %d, no token", i).isEqualTo(401);
+        } else if (i % 3 == 2) {
+          assertThat(answer.statusCode()).as("caller %d, vis-b's queue", i).isEqualTo(403);
+        } else {
+          assertThat(answer.statusCode()).as("caller %d", i).isEqualTo(200);
+          assertThat(JSON.readTree(answer.body()).get("items")).hasSize(2);
+        }
+      }
+    } finally {
+      for (java.net.Socket socket : stalled) {
+        socket.close();
+      }
+    }
     // Bearer tokens go over TLS only: the plain-HTTP metrics port does not serve the API.
     HttpResponse<String> plain =
         java.net.http.HttpClient.newHttpClient()
