@@ -180,6 +180,9 @@ class AdmissionChecksE2EIT {
                         "berth_admission_wait_time_seconds_count{cluster_queue=\"ac-cq\"}")
                     .contains("berth_reserving_active_workloads{cluster_queue=\"ac-cq\"} 2.0")
                     .contains("berth_admitted_active_workloads{cluster_queue=\"ac-cq\"} 0.0")
+                    .contains(
+                        "berth_local_queue_admitted_active_workloads{local_queue=\"main\","
+                            + "namespace=\"ac-team\"} 0.0")
                     .contains(usage("reservation", "ac-on-demand", 2))
                     .contains(usage("reservation", "ac-spot", 4))
                     .contains(usage("usage", "ac-on-demand", 0))
@@ -208,6 +211,9 @@ class AdmissionChecksE2EIT {
                     .contains("berth_admitted_workloads_total{cluster_queue=\"ac-cq\"} 1.0")
                     .contains("berth_admission_wait_time_seconds_count{cluster_queue=\"ac-cq\"} 1")
                     .contains("berth_admitted_active_workloads{cluster_queue=\"ac-cq\"} 1.0")
+                    .contains(
+                        "berth_local_queue_admitted_active_workloads{local_queue=\"main\","
+                            + "namespace=\"ac-team\"} 1.0")
                     .contains(usage("usage", "ac-on-demand", 2))
                     .contains(usage("usage", "ac-spot", 0))
                     .contains(usage("reservation", "ac-spot", 4)));

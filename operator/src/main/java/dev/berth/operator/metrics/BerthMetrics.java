@@ -221,7 +221,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   }
 
   private void refreshGauges(AdmissionEngine engine) {
-    Map<String, AwaitingChecks> awaiting = awaitingChecks(engine);
+    NotYetAdmitted notAdmitted = new NotYetAdmitted(state.checks().awaiting().keySet(), engine);
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
       String cohort =
@@ -230,9 +230,8 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
       Tags tags = Tags.of("cluster_queue", name);
       pending.set(tags.and("status", "active"), counts.pendingActive());
       pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
-      AwaitingChecks notAdmitted = awaiting.getOrDefault(name, AwaitingChecks.NONE);
       reserving.set(tags, counts.reserving());
-      admittedActive.set(tags, Math.max(0, counts.admitted() - notAdmitted.workloads()));
+      admittedActive.set(tags, Math.max(0, counts.admitted() - notAdmitted.inClusterQueue(name)));
       weightedShare.set(tags, engine.status().weightedShare(name));
       for (FlavorUsage u : engine.status().usage(name)) {
         Tags fr =
@@ -247,7 +246,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
                 u.resource());
         nominal.set(fr, human(u.resource(), u.nominal()));
         reservation.set(fr, human(u.resource(), u.total()));
-        long held = notAdmitted.usage().getOrDefault(u.flavor() + "/" + u.resource(), 0L);
+        long held = notAdmitted.held(name, u.flavor(), u.resource());
         usage.set(fr, human(u.resource(), Math.max(0, u.total() - held)));
         if (!cohort.isEmpty()) {
           cohortQuota.set(
@@ -295,44 +294,14 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
               lq.getMetadata().getName());
       localPending.set(tags.and("status", "active"), counts.pendingActive());
       localPending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
-      localAdmitted.set(tags, counts.admitted());
+      localAdmitted.set(
+          tags,
+          Math.max(
+              0,
+              counts.admitted()
+                  - notAdmitted.inLocalQueue(
+                      lq.getMetadata().getNamespace(), lq.getMetadata().getName())));
     }
-  }
-
-  /**
-   * Per ClusterQueue, the workloads holding quota that are not admitted yet (waiting for their
-   * admission checks, or for the Admitted write after them), and the quota they hold per
-   * "flavor/resource": the difference between Kueue's resource_reservation and resource_usage.
-   */
-  private record AwaitingChecks(int workloads, Map<String, Long> usage) {
-    static final AwaitingChecks NONE = new AwaitingChecks(0, Map.of());
-  }
-
-  private Map<String, AwaitingChecks> awaitingChecks(AdmissionEngine engine) {
-    Map<String, Integer> counts = new HashMap<>();
-    Map<String, Map<String, Long>> usage = new HashMap<>();
-    for (String uid : List.copyOf(state.checks().awaiting().keySet())) {
-      Admission admission = engine.admission(uid).orElse(null);
-      if (admission == null) {
-        continue; // released, or not held by this engine
-      }
-      counts.merge(admission.clusterQueue(), 1, Integer::sum);
-      Map<String, Long> held =
-          usage.computeIfAbsent(admission.clusterQueue(), k -> new HashMap<>());
-      for (var ps : admission.podSetAssignments()) {
-        ps.resourceUsage()
-            .forEach(
-                (resource, amount) -> {
-                  String flavor = ps.flavors().get(resource);
-                  if (flavor != null) {
-                    held.merge(flavor + "/" + resource, amount, Long::sum);
-                  }
-                });
-      }
-    }
-    Map<String, AwaitingChecks> out = new HashMap<>();
-    counts.forEach((cq, n) -> out.put(cq, new AwaitingChecks(n, usage.get(cq))));
-    return out;
   }
 
   /** Canonical engine units back to the resource's natural unit (cores, bytes, GPUs). */
