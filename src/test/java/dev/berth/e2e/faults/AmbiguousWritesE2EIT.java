@@ -111,11 +111,15 @@ class AmbiguousWritesE2EIT {
               () -> {
                 assertThat(admission.appliedAndFailed()).as("admission applied, then failed").isTrue();
                 assertThat(start.appliedAndFailed()).as("start applied, then failed").isTrue();
-                assertThat(seen.running("first")).isTrue();
-                assertThat(events(ns, "Workload", seen.workloadOf("first"), "Admitted")).isEqualTo(1);
-                assertThat(events(ns, "Job", "first", "Started")).isEqualTo(1);
+                assertThat(seen.running("first")).as("first running").isTrue();
+                assertThat(events(ns, "Workload", seen.workloadOf("first"), "Admitted"))
+                    .as("Admitted Events of first's Workload")
+                    .isEqualTo(1);
+                assertThat(events(ns, "Job", "first", "Started"))
+                    .as("Started Events of Job first")
+                    .isEqualTo(1);
                 // The second was considered and left waiting: its pending reason is written.
-                assertThat(seen.pendingReasonWritten("second")).isTrue();
+                assertThat(seen.pendingReasonWritten("second")).as("second's pending reason").isTrue();
               });
 
       assertThat(admission.resent()).as("the admission write sent again").isZero();
@@ -123,8 +127,8 @@ class AmbiguousWritesE2EIT {
       assertThat(seen.admissions("first")).as("admissions of first").isEqualTo(1);
       assertThat(seen.releases("first")).as("first's quota given back while applied").isZero();
       assertThat(seen.admissions("second")).as("admissions of second").isZero();
-      assertThat(seen.starts("first")).isEqualTo(1);
-      assertThat(seen.starts("second")).isZero();
+      assertThat(seen.starts("first")).as("starts of first").isEqualTo(1);
+      assertThat(seen.starts("second")).as("starts of second").isZero();
       assertThat(seen.violations()).isEmpty();
     }
   }
@@ -161,12 +165,16 @@ class AmbiguousWritesE2EIT {
                 assertThat(suspension.appliedAndFailed())
                     .as("suspension applied, then failed")
                     .isTrue();
-                assertThat(seen.running("high")).isTrue();
-                assertThat(seen.running("low")).isFalse();
+                assertThat(seen.running("high")).as("high running").isTrue();
+                assertThat(seen.running("low")).as("low running").isFalse();
                 assertThat(events(ns, "Workload", seen.workloadOf("low"), "Preempted"))
+                    .as("Preempted Events of low's Workload")
                     .isEqualTo(1);
-                assertThat(events(ns, "Job", "low", "Suspended")).isEqualTo(1);
+                assertThat(events(ns, "Job", "low", "Suspended"))
+                    .as("Suspended Events of Job low")
+                    .isEqualTo(1);
                 assertThat(events(ns, "Workload", seen.workloadOf("high"), "Admitted"))
+                    .as("Admitted Events of high's Workload")
                     .isEqualTo(1);
               });
 
@@ -175,8 +183,8 @@ class AmbiguousWritesE2EIT {
       assertThat(seen.evictions("low")).as("evictions of low").isEqualTo(1);
       assertThat(seen.admissions("low")).as("admissions of low").isEqualTo(1);
       assertThat(seen.admissions("high")).as("admissions of high").isEqualTo(1);
-      assertThat(seen.starts("low")).isEqualTo(1);
-      assertThat(seen.starts("high")).isEqualTo(1);
+      assertThat(seen.starts("low")).as("starts of low").isEqualTo(1);
+      assertThat(seen.starts("high")).as("starts of high").isEqualTo(1);
       assertThat(seen.violations()).isEmpty();
     }
   }
