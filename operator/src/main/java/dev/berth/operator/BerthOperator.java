@@ -141,6 +141,10 @@ public final class BerthOperator implements AutoCloseable {
     // One instance of each Workload version between the informers and the loop's state; the
     // client's watches hand out the instance held instead of decoding a held version again.
     SharedVersions versions = Clients.versions(client);
+    // Every write of the writers and reconcilers goes out once: an applied write whose reply was
+    // lost or a 5xx, re-sent by fabric8 at the same resourceVersion, came back 409 and was taken
+    // for "not written" (issue 42). The writers read such an outcome back instead.
+    KubernetesClient writes = writingClient(client);
     ClusterState state =
         new ClusterState(
                 config.fairSharing()
@@ -157,14 +161,14 @@ public final class BerthOperator implements AutoCloseable {
     WritePool writers = new WritePool(writerSettings, state);
     WritePoolMetrics.bind(writers, registry);
     // Workload status writes whose replies are read only for their version (StatusPut).
-    StatusWrite statusWrite = StatusWrite.lean(client, versions);
+    StatusWrite statusWrite = StatusWrite.lean(writes, versions);
     loop =
         new AdmissionLoop(
             state.engine(),
             state,
             new Bootstrap(caches, check::accepts),
             new DecisionWriter(
-                client,
+                writes,
                 events,
                 clock,
                 registry,
@@ -174,12 +178,12 @@ public final class BerthOperator implements AutoCloseable {
                 statusWrite));
     loop.onCycle(
         new StatusPublisher(
-            client, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
+            writes, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
     PendingConditions pendingConditions =
         new PendingConditions(
-            client,
+            writes,
             state,
             events,
             clock,
@@ -215,7 +219,7 @@ public final class BerthOperator implements AutoCloseable {
             loop::poke);
     loop.onCycle(
         new UsagePublisher(
-            client, state, new UsageMetrics(registry, clock), usageRecorder, writers, statusWrite));
+            writes, state, new UsageMetrics(registry, clock), usageRecorder, writers, statusWrite));
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);
@@ -285,7 +289,8 @@ public final class BerthOperator implements AutoCloseable {
         new JobReconciler(
             new WorkloadLifecycle<>(
                 new JobAdapter(), priorities, flavors, events, clock, podsReady),
-            versions),
+            versions,
+            writes),
         ReconcileRetry.only());
     // The JobSet integration switches itself on when the JobSet CRD is installed.
     if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
@@ -306,7 +311,8 @@ public final class BerthOperator implements AutoCloseable {
                   clock,
                   podsReady),
               caches,
-              versions),
+              versions,
+              writes),
           ReconcileRetry.only());
       log.info("JobSet integration on: {} is installed", JOBSET_CRD);
       jobSetWatch = null;
@@ -398,6 +404,25 @@ public final class BerthOperator implements AutoCloseable {
         .newClient(
             new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
                 .withRequestTimeout(LISTING_REQUEST_TIMEOUT_MS)
+                .build())
+        .adapt(KubernetesClient.class);
+  }
+
+  /**
+   * The same connection and credentials without fabric8's retry of 5xx, 429 and I/O failures, for
+   * the writers and the Job and JobSet reconcilers. fabric8 re-sends such a request up to ten
+   * times; a write that the API server applied before the failure comes back 409 on the re-send (it
+   * carries the resourceVersion it was made from), and the caller would take an applied write for
+   * one that was not. Without the retry a write has three outcomes its caller can tell apart:
+   * written, refused, or unknown (no reply or a 5xx), and the last is read back
+   * (docs/reliability.md). The informers keep the retrying client: a list or watch re-sent is
+   * harmless.
+   */
+  static KubernetesClient writingClient(KubernetesClient client) {
+    return client
+        .newClient(
+            new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+                .withRequestRetryBackoffLimit(0)
                 .build())
         .adapt(KubernetesClient.class);
   }

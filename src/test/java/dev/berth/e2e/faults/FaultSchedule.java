@@ -6,7 +6,8 @@ import java.util.Random;
 /**
  * Which fault, if any, hits the next request: a seeded {@link Random}, so that a run's sequence of
  * decisions is the same for the same seed (the operators' timing still varies from run to run).
- * Writes may meet any fault but a watch drop; reads a 429 or a 500; watches a drop.
+ * Writes may meet any fault but a watch drop (the "applied, then 500 / 504" ones only Workload status
+ * writes and Job updates); reads a 429 or a 500; watches a drop.
  */
 final class FaultSchedule {
   private final Random random;
@@ -22,6 +23,15 @@ final class FaultSchedule {
   }
 
   synchronized Optional<Fault> next(boolean write, boolean watch) {
+    return next(write, watch, false);
+  }
+
+  /**
+   * {@code applyable}: a write whose ambiguous failures the proxy can inject after the API server
+   * applied it (a Workload status write, a Job update; {@link FaultyApiProxy}), which may also
+   * meet {@link Fault#APPLIED_THEN_500} and {@link Fault#APPLIED_THEN_504}.
+   */
+  synchronized Optional<Fault> next(boolean write, boolean watch, boolean applyable) {
     double roll = random.nextDouble();
     if (watch) {
       // Watches are few and long: eight times the rate (16 % at the default), so that the
@@ -29,11 +39,23 @@ final class FaultSchedule {
       return roll < Math.min(1, rate * 8) ? Optional.of(Fault.WATCH_DROP) : Optional.empty();
     }
     Fault[] kinds =
-        write
+        write && applyable
             ? new Fault[] {
-              Fault.CONFLICT, Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR, Fault.TIMEOUT_AFTER_APPLY
+              Fault.CONFLICT,
+              Fault.TOO_MANY_REQUESTS,
+              Fault.SERVER_ERROR,
+              Fault.TIMEOUT_AFTER_APPLY,
+              Fault.APPLIED_THEN_500,
+              Fault.APPLIED_THEN_504
             }
-            : new Fault[] {Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR};
+            : write
+                ? new Fault[] {
+                  Fault.CONFLICT,
+                  Fault.TOO_MANY_REQUESTS,
+                  Fault.SERVER_ERROR,
+                  Fault.TIMEOUT_AFTER_APPLY
+                }
+                : new Fault[] {Fault.TOO_MANY_REQUESTS, Fault.SERVER_ERROR};
     int index = (int) (roll / rate);
     return index < kinds.length ? Optional.of(kinds[index]) : Optional.empty();
   }

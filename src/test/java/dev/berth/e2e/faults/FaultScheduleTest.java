@@ -47,6 +47,26 @@ class FaultScheduleTest {
   }
 
   @Test
+  void statusWritesAndJobUpdatesAlsoMeetWritesAppliedThenAnswered500Or504() {
+    FaultSchedule schedule = new FaultSchedule(11, 0.05);
+    Map<Fault, Integer> applyable = new EnumMap<>(Fault.class);
+    for (int i = 0; i < 20_000; i++) {
+      schedule.next(true, false, true).ifPresent(f -> applyable.merge(f, 1, Integer::sum));
+    }
+    assertThat(applyable)
+        .containsOnlyKeys(
+            Fault.CONFLICT,
+            Fault.TOO_MANY_REQUESTS,
+            Fault.SERVER_ERROR,
+            Fault.TIMEOUT_AFTER_APPLY,
+            Fault.APPLIED_THEN_500,
+            Fault.APPLIED_THEN_504);
+    assertThat(applyable.values()).allSatisfy(n -> assertThat(n).isBetween(800, 1_200));
+    assertThat(Fault.APPLIED_THEN_500.applies()).isTrue();
+    assertThat(Fault.SERVER_ERROR.applies()).as("refused without forwarding").isFalse();
+  }
+
+  @Test
   void aRateOutOfRangeIsRefusedNamingTheProperty() {
     assertThatThrownBy(() -> new FaultSchedule(1, 0.5)).hasMessageContaining("berth.faults.rate");
   }

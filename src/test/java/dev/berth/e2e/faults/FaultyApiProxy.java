@@ -1,5 +1,6 @@
 package dev.berth.e2e.faults;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.CertificateAuthority.Pem;
 import dev.berth.webhook.tls.KeyMaterial;
@@ -28,17 +29,24 @@ import java.util.Base64;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * A TLS-terminating HTTP proxy between the operator processes and kube-apiserver that injects API
  * faults on a {@link FaultSchedule}: 409, 429 (Retry-After: 1) and 500 answered in the API server's
  * own Status form without forwarding; writes forwarded, applied and then left without a reply (the
- * connection dropped: the client cannot tell whether it happened); and watches, over HTTP streaming
- * or WebSocket as the client chooses, piped and then cut. It serves its own certificate (a CA of
+ * connection dropped: the client cannot tell whether it happened); Workload status writes and Job
+ * updates forwarded, applied and then answered 500 or 504 instead of the API server's reply; and
+ * watches, over HTTP streaming or WebSocket as the client chooses, piped and then cut. A test can
+ * also {@link #arm} one fault for the next write it describes (its path and body), and count the
+ * writes like it that follow (a client that re-sends an applied write shows here). It serves its own certificate (a CA of
  * its own that the operators' kubeconfig trusts) and authenticates to the API server with the
  * test's client certificate, so only the operators' traffic meets faults.
  */
@@ -65,6 +73,18 @@ final class FaultyApiProxy implements AutoCloseable {
           "sec-websocket-protocol");
 
   private static final int MESSAGE_LIMIT = 64 * 1024 * 1024;
+
+  /** A Workload's status subresource (any version of berth.dev). */
+  static final Pattern WORKLOAD_STATUS =
+      Pattern.compile("/apis/berth\\.dev/[^/]+/namespaces/[^/]+/workloads/[^/]+/status");
+
+  /** A batch/v1 Job (not its status). */
+  static final Pattern JOB = Pattern.compile("/apis/batch/v1/namespaces/[^/]+/jobs/[^/]+");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Faults armed by a test, each for the next write it matches. */
+  private final List<Armed> armed = new CopyOnWriteArrayList<>();
 
   private final Vertx vertx = Vertx.vertx();
   private final FaultSchedule schedule;
@@ -167,20 +187,139 @@ final class FaultyApiProxy implements AutoCloseable {
     return upstreamDown.get();
   }
 
+  /**
+   * One fault armed by a test: the first write (PUT or PATCH) whose path matches {@code path} and
+   * whose body {@code body} accepts is forwarded, and once the API server has answered it the
+   * client gets {@code fault} instead. Writes to the same path carrying the same resourceVersion
+   * afterwards are counted as re-sent ({@link #resent}): the same write again, which a client that
+   * retries blindly sends and which the API server then refuses with 409 if the first was applied.
+   */
+  static final class Armed {
+    private final Fault fault;
+    private final Pattern path;
+    private final Predicate<String> body;
+    private volatile String firedPath;
+    private volatile String firedVersion;
+    private volatile int upstreamCode;
+    private final AtomicInteger resent = new AtomicInteger();
+
+    private Armed(Fault fault, Pattern path, Predicate<String> body) {
+      this.fault = fault;
+      this.path = path;
+      this.body = body;
+    }
+
+    /** The API server's code for the write that met the fault (2xx: it was applied); 0 before. */
+    int upstreamCode() {
+      return upstreamCode;
+    }
+
+    /** Whether the write met the fault after the API server applied it. */
+    boolean appliedAndFailed() {
+      return upstreamCode / 100 == 2;
+    }
+
+    /** How often the write that met the fault was sent again (same path, same resourceVersion). */
+    int resent() {
+      return resent.get();
+    }
+
+    Fault fault() {
+      return fault;
+    }
+
+    /** The resourceVersion the faulted write was made from. */
+    String version() {
+      return firedVersion;
+    }
+  }
+
+  /** Arms {@code fault} (one that applies first) for the next write matching path and body. */
+  Armed arm(Fault fault, Pattern path, Predicate<String> body) {
+    if (!fault.applies()) {
+      throw new IllegalArgumentException(fault + " is not forwarded to the API server");
+    }
+    Armed a = new Armed(fault, path, body);
+    armed.add(a);
+    return a;
+  }
+
+  /** A write of the kind the "applied, then 500 / 504" faults are for. */
+  private static boolean applyable(HttpServerRequest in) {
+    return (in.method() == HttpMethod.PUT || in.method() == HttpMethod.PATCH)
+        && (WORKLOAD_STATUS.matcher(in.path()).matches() || JOB.matcher(in.path()).matches());
+  }
+
   private void handle(HttpServerRequest in) {
     in.pause();
     requests.incrementAndGet();
     HttpConnection downstream = in.connection();
     boolean watch = isWatch(in);
-    Optional<Fault> fault =
-        faulting ? schedule.next(WRITES.contains(in.method()), watch) : Optional.empty();
     if ("websocket".equalsIgnoreCase(in.getHeader("Upgrade"))) {
+      Optional<Fault> fault = faulting ? schedule.next(false, watch) : Optional.empty();
       webSocket(in, downstream, fault.isPresent());
       return;
     }
-    if (fault.isPresent()
-        && fault.get() != Fault.TIMEOUT_AFTER_APPLY
-        && fault.get() != Fault.WATCH_DROP) {
+    if (!armed.isEmpty() && applyable(in)) {
+      // Read whole to be matched against the armed faults, then forwarded as read.
+      in.body()
+          .onFailure(e -> downstream.close())
+          .onSuccess(
+              body -> {
+                Armed hit = armedFor(in, body.toString());
+                Optional<Fault> fault =
+                    hit == null ? scheduled(in, watch) : Optional.of(hit.fault);
+                dispatch(in, downstream, fault, body, hit);
+              });
+      in.resume();
+      return;
+    }
+    dispatch(in, downstream, scheduled(in, watch), null, null);
+  }
+
+  /**
+   * The armed entry this write fires (each fires once), or null; a write that repeats one already
+   * fired (same path, same resourceVersion) is counted on it.
+   */
+  private synchronized Armed armedFor(HttpServerRequest in, String body) {
+    String version = resourceVersion(body);
+    Armed hit = null;
+    for (Armed a : armed) {
+      if (a.firedPath != null) {
+        if (a.firedPath.equals(in.path()) && Objects.equals(a.firedVersion, version)) {
+          a.resent.incrementAndGet();
+        }
+      } else if (hit == null && a.path.matcher(in.path()).matches() && a.body.test(body)) {
+        a.firedPath = in.path();
+        a.firedVersion = version;
+        hit = a;
+      }
+    }
+    return hit;
+  }
+
+  private static String resourceVersion(String body) {
+    try {
+      return JSON.readTree(body).path("metadata").path("resourceVersion").asText(null);
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  private Optional<Fault> scheduled(HttpServerRequest in, boolean watch) {
+    return faulting
+        ? schedule.next(WRITES.contains(in.method()), watch, applyable(in))
+        : Optional.empty();
+  }
+
+  /** Refused here, or forwarded (streamed, or {@code body} when it was read already). */
+  private void dispatch(
+      HttpServerRequest in,
+      HttpConnection downstream,
+      Optional<Fault> fault,
+      Buffer body,
+      Armed hit) {
+    if (fault.isPresent() && !fault.get().applies() && fault.get() != Fault.WATCH_DROP) {
       refuse(in, fault.get());
       return;
     }
@@ -195,7 +334,13 @@ final class FaultyApiProxy implements AutoCloseable {
               }
               out.response()
                   .onFailure(e -> downstream.close())
-                  .onSuccess(reply -> answer(in, downstream, out, reply, fault));
+                  .onSuccess(
+                      reply -> {
+                        if (hit != null) {
+                          hit.upstreamCode = reply.statusCode();
+                        }
+                        answer(in, downstream, out, reply, fault);
+                      });
               // The client went away (a closed watch): so does the request upstream.
               in.response()
                   .closeHandler(
@@ -204,7 +349,11 @@ final class FaultyApiProxy implements AutoCloseable {
                           out.reset();
                         }
                       });
-              in.pipeTo(out);
+              if (body == null) {
+                in.pipeTo(out);
+              } else {
+                out.end(body);
+              }
             });
   }
 
@@ -223,6 +372,12 @@ final class FaultyApiProxy implements AutoCloseable {
                 injected.get(Fault.TIMEOUT_AFTER_APPLY).incrementAndGet();
                 downstream.close();
               });
+      return;
+    }
+    if (fault.isPresent() && fault.get().applies()) {
+      // The API server has answered (applied, when it says 2xx); the client hears a failure.
+      Fault f = fault.get();
+      reply.body().onComplete(done -> answerFailure(in, f, reply.statusCode()));
       return;
     }
     HttpServerResponse response =
@@ -297,6 +452,30 @@ final class FaultyApiProxy implements AutoCloseable {
                         }
                       });
             });
+  }
+
+  /**
+   * 500 or 504 in kube-apiserver's words, in place of the reply to a write the API server has
+   * answered ({@code upstreamCode}: applied when 2xx; counted as injected only then, since a write
+   * the API server refused was not applied and is no ambiguous write).
+   */
+  private void answerFailure(HttpServerRequest in, Fault fault, int upstreamCode) {
+    if (upstreamCode / 100 == 2) {
+      injected.get(fault).incrementAndGet();
+    }
+    int code = fault == Fault.APPLIED_THEN_504 ? 504 : 500;
+    String reason = code == 504 ? "Timeout" : "InternalError";
+    String message =
+        code == 504
+            ? "Timeout: request did not complete within the allotted timeout"
+                + " (injected by the fault proxy after the API server applied it)"
+            : "Internal error (injected by the fault proxy after the API server applied it)";
+    String body =
+        """
+        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
+        "message":"%s","reason":"%s","details":{},"code":%d}"""
+            .formatted(message, reason, code);
+    in.response().setStatusCode(code).putHeader("Content-Type", "application/json").end(body);
   }
 
   /** A refusal as kube-apiserver words it: a Status object, the request never forwarded. */

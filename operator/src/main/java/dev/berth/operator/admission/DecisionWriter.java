@@ -437,7 +437,7 @@ public final class DecisionWriter {
 
   /** No reply, or a server error that may come after the write was applied. */
   static boolean outcomeUnknown(KubernetesClientException e) {
-    return e.getCode() <= 0 || e.getCode() >= 500;
+    return UnknownOutcome.of(e);
   }
 
   /**
@@ -532,6 +532,7 @@ public final class DecisionWriter {
    */
   private Consumer<ClusterState> sendEviction(
       Workload copy, String what, Runnable again, Consumer<Workload> written) {
+    String decidedOn = copy.getMetadata().getResourceVersion();
     try {
       Workload stored = statusWrite.replace(copy);
       return s -> {
@@ -539,6 +540,15 @@ public final class DecisionWriter {
         written.accept(stored);
       };
     } catch (KubernetesClientException e) {
+      if (outcomeUnknown(e)) {
+        Workload applied = evictionReadBack(copy, decidedOn, what, e);
+        if (applied != null) {
+          return s -> {
+            s.workloadWritten(applied);
+            written.accept(applied);
+          };
+        }
+      }
       log.info("{} of {} not written ({}); asked again next cycle", what, name(copy), e.getCode());
       boolean retry = retryable(e);
       return s -> {
@@ -546,6 +556,53 @@ public final class DecisionWriter {
         retryAsked |= retry;
       };
     }
+  }
+
+  /**
+   * An eviction or preemption whose outcome is unknown, read back (writer thread): the stored
+   * Workload when it carries this very Evicted condition at a newer version (the write was applied:
+   * its Event is written and nothing is sent again), else null (not applied, gone, or the read
+   * failed too: asked again next cycle, and a write at the old version is refused if it was applied
+   * after all).
+   */
+  private Workload evictionReadBack(
+      Workload copy, String decidedOn, String what, KubernetesClientException e) {
+    Workload read;
+    try {
+      read =
+          client
+              .resources(Workload.class)
+              .inNamespace(copy.getMetadata().getNamespace())
+              .withName(copy.getMetadata().getName())
+              .get();
+    } catch (KubernetesClientException failed) {
+      log.warn(
+          "{} of {} has an unknown outcome ({}) and the read-back failed ({})",
+          what,
+          name(copy),
+          e.getCode(),
+          failed.getCode());
+      return null;
+    }
+    var ours = StatusConditions.find(copy.getStatus().conditions, StatusConditions.EVICTED);
+    boolean applied =
+        read != null
+            && read.getMetadata().getUid().equals(copy.getMetadata().getUid())
+            && !read.getMetadata().getResourceVersion().equals(decidedOn)
+            && read.getStatus() != null
+            && StatusConditions.find(read.getStatus().conditions, StatusConditions.EVICTED)
+                .filter(c -> c.isTrue())
+                .filter(
+                    c -> ours.isPresent() && java.util.Objects.equals(c.reason, ours.get().reason))
+                .filter(c -> java.util.Objects.equals(c.message, ours.get().message))
+                .isPresent();
+    log.info(
+        "{} of {} with unknown outcome ({}) read back: {}",
+        what,
+        name(copy),
+        e.getCode(),
+        applied ? "WRITTEN" : "NOT_WRITTEN");
+    return applied ? read : null;
   }
 
   /**

@@ -38,8 +38,10 @@ import java.util.concurrent.TimeUnit;
  * whatever the operator read back).
  *
  * <p>It goes through the client's own HTTP client, so credentials, token refresh, its rate limit
- * and its retries are fabric8's; a failure is a {@link KubernetesClientException} with the HTTP
- * code, as from fabric8 (0 or less when there was no answer).
+ * and its retries are fabric8's (the operator's writers pass a client with the retry off: a re-sent
+ * write that was applied answers 409, see BerthOperator.writingClient); a failure is a {@link
+ * KubernetesClientException} with the HTTP code, as from fabric8 (0 or less when there was no
+ * answer).
  */
 public final class StatusPut {
   private static final JsonFactory JSON = new JsonFactory();

@@ -172,7 +172,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     if (live == null || !holdsAdmission(live)) {
       return; // its newer version's event brings the next reconcile
     }
-    client.resource(integration.admitted(owner, live, flavors)).update();
+    ReadBack.write(
+        client,
+        integration.admitted(owner, live, flavors),
+        started -> client.resource(started).update(),
+        stored -> !integration.isSuspended(stored));
     events.normal(
         owner,
         "Started",
@@ -358,12 +362,20 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
                 + "), quota released: "
                 + finish.message()),
         clock.instant());
-    client.resource(copy).updateStatus();
+    ReadBack.write(
+        client,
+        copy,
+        finished -> client.resource(finished).updateStatus(),
+        StatusConditions::isFinished);
     events.normal(owner, "Finished", "Workload finished: " + finish.message());
   }
 
   private void suspend(KubernetesClient client, T owner, String why) {
-    client.resource(integration.suspended(owner)).update();
+    ReadBack.write(
+        client,
+        integration.suspended(owner),
+        suspended -> client.resource(suspended).update(),
+        integration::isSuspended);
     events.warning(owner, "Suspended", why);
   }
 

@@ -6,6 +6,7 @@ import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -28,9 +29,23 @@ public final class JobReconciler implements Reconciler<Job> {
   private final WorkloadLifecycle<Job> lifecycle;
   private final SharedVersions versions;
 
+  /** The client of its writes (fabric8's retry off); null: the reconcile context's. */
+  private final KubernetesClient writes;
+
   public JobReconciler(WorkloadLifecycle<Job> lifecycle, SharedVersions versions) {
+    this(lifecycle, versions, null);
+  }
+
+  /**
+   * With the writes (and the live reads that decide them) sent through {@code writes}, a client
+   * that sends each request once, so that a write of unknown outcome reaches the lifecycle's
+   * read-back instead of being re-sent ({@link WorkloadLifecycle}).
+   */
+  public JobReconciler(
+      WorkloadLifecycle<Job> lifecycle, SharedVersions versions, KubernetesClient writes) {
     this.lifecycle = lifecycle;
     this.versions = versions;
+    this.writes = writes;
   }
 
   @Override
@@ -41,14 +56,18 @@ public final class JobReconciler implements Reconciler<Job> {
   @Override
   public UpdateControl<Job> reconcile(Job job, Context<Job> context) {
     if (context.isPrimaryResourceDeleted()) {
-      lifecycle.deleted(context.getClient(), job);
+      lifecycle.deleted(client(context), job);
     } else {
       lifecycle.reconcile(
-          context.getClient(),
+          client(context),
           job,
           OwnedWorkloads.find(context, lifecycle.workloadName(job)),
           created -> OwnedWorkloads.created(context, created));
     }
     return UpdateControl.noUpdate();
+  }
+
+  private KubernetesClient client(Context<Job> context) {
+    return writes == null ? context.getClient() : writes;
   }
 }

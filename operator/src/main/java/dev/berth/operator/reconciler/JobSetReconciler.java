@@ -9,6 +9,7 @@ import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -44,11 +45,24 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
   private final InformerCaches caches;
   private final SharedVersions versions;
 
+  /** The client of its writes (fabric8's retry off); null: the reconcile context's. */
+  private final KubernetesClient writes;
+
   public JobSetReconciler(
       WorkloadLifecycle<JobSet> lifecycle, InformerCaches caches, SharedVersions versions) {
+    this(lifecycle, caches, versions, null);
+  }
+
+  /** With its writes sent once through {@code writes} (see {@link JobReconciler}). */
+  public JobSetReconciler(
+      WorkloadLifecycle<JobSet> lifecycle,
+      InformerCaches caches,
+      SharedVersions versions,
+      KubernetesClient writes) {
     this.lifecycle = lifecycle;
     this.caches = caches;
     this.versions = versions;
+    this.writes = writes;
   }
 
   /** The index key of a JobSet's child Jobs. */
@@ -85,14 +99,18 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
   @Override
   public UpdateControl<JobSet> reconcile(JobSet jobSet, Context<JobSet> context) {
     if (context.isPrimaryResourceDeleted()) {
-      lifecycle.deleted(context.getClient(), jobSet);
+      lifecycle.deleted(client(context), jobSet);
     } else {
       lifecycle.reconcile(
-          context.getClient(),
+          client(context),
           jobSet,
           OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)),
           created -> OwnedWorkloads.created(context, created));
     }
     return UpdateControl.noUpdate();
+  }
+
+  private KubernetesClient client(Context<JobSet> context) {
+    return writes == null ? context.getClient() : writes;
   }
 }

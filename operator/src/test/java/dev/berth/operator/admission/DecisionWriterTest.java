@@ -289,6 +289,72 @@ class DecisionWriterTest {
   }
 
   @Test
+  void aPreemptionAppliedThenAnswered5xxIsReadBackAsWrittenWithItsEventAndNotSentAgain()
+      throws Exception {
+    Workload low =
+        ClusterStateFaultsTest.admitted(
+            ClusterStateFaultsTest.pending("low", 0, "4"), "4", "2026-01-01T01:00:00Z");
+    state.workload(low);
+    state.workload(ClusterStateFaultsTest.pending("high", 10, "4"));
+    CycleResult first = cycle();
+    assertThat(first.evictions()).extracting(e -> e.workloadUid()).containsExactly("low");
+    answers.add(
+        copy -> {
+          // Applied by the API server, then a 504 (or a 500) instead of its reply.
+          readBackReturns(written(copy));
+          throw new KubernetesClientException(
+              new StatusBuilder().withCode(504).withMessage("Timeout").build());
+        });
+    writer.apply(first, state);
+    applyNext();
+
+    assertThat(
+            StatusConditions.isTrue(
+                state.latestWorkload("low").orElseThrow(), StatusConditions.EVICTED))
+        .as("the read-back found it written")
+        .isTrue();
+    awaitEvents("Preempted");
+    assertThat(cycle().evictions()).as("seen Evicted: not asked again").isEmpty();
+    assertThat(sent).as("sent once").hasSize(1);
+  }
+
+  @Test
+  void anEvictionAnswered5xxThatWasNotAppliedIsAskedAgainWithoutAnEvent() throws Exception {
+    Workload low =
+        ClusterStateFaultsTest.admitted(
+            ClusterStateFaultsTest.pending("low", 0, "4"), "4", "2026-01-01T01:00:00Z");
+    state.workload(low);
+    state.workload(ClusterStateFaultsTest.pending("high", 10, "4"));
+    CycleResult first = cycle();
+    readBackReturns(low);
+    answers.add(refused(500));
+    writer.apply(first, state);
+    applyNext();
+
+    assertThat(events).as("nothing was evicted").isEmpty();
+    CycleResult second = cycle();
+    assertThat(second.evictions())
+        .as("not applied: asked again")
+        .extracting(e -> e.workloadUid())
+        .containsExactly("low");
+    writer.apply(second, state);
+    applyNext();
+    awaitEvents("Preempted");
+    assertThat(sent).hasSize(2);
+  }
+
+  /** The Events recorded are exactly these (they are written off the writer's thread). */
+  private void awaitEvents(String... reasons) {
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(events)
+                    .extracting(EventRecorder.Pending::reason)
+                    .containsExactly(reasons));
+  }
+
+  @Test
   void anAdmissionTheWritersHaveNoRoomForIsRolledBack() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     // Four writes of other objects fill the pool (two on the wire, two waiting).
