@@ -114,6 +114,11 @@ class ChartIT {
         .satisfies(r -> assertThat(r.exitCode()).isNotZero());
     assertThat(
             HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "webhooks.jobTimeoutSeconds=0"))
+        .satisfies(r -> assertThat(r.exitCode()).isNotZero())
+        .satisfies(r -> assertThat(r.output()).contains("jobTimeoutSeconds"));
+    assertThat(
+            HelmCli.run(
                 "template",
                 "x",
                 HelmCli.CHART.toString(),
@@ -355,22 +360,32 @@ class ChartIT {
       String hookName = hook.path("name").asText();
       assertThat(hook.path("sideEffects").asText()).as(hookName).isEqualTo("None");
       assertThat(texts(hook.path("admissionReviewVersions"))).as(hookName).containsExactly("v1");
-      assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isBetween(1, 30);
       assertThat(hook.at("/clientConfig/service/name").asText()).isEqualTo("berth");
       assertThat(hook.at("/clientConfig/service/namespace").asText()).isEqualTo(NS);
       assertThat(hook.at("/clientConfig/service/port").asInt()).isEqualTo(443);
-      JsonNode excluded =
-          StreamSupport.stream(hook.at("/namespaceSelector/matchExpressions").spliterator(), false)
-              .filter(e -> e.path("key").asText().equals("kubernetes.io/metadata.name"))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError(hookName + " has no namespace exclusion"));
-      assertThat(excluded.path("operator").asText()).isEqualTo("NotIn");
-      assertThat(texts(excluded.path("values"))).as(hookName).contains("kube-system", NS);
+      List<String> groups = texts(hook.at("/rules/0/apiGroups"));
+      if (groups.equals(List.of("berth.dev"))) {
+        // Berth's own kinds, in every namespace (an excluded one would be a place to forge a
+        // Workload's admission); the admin's and the operator's writes get the full budget.
+        assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isEqualTo(10);
+        assertThat(hook.has("namespaceSelector")).as(hookName).isFalse();
+      } else {
+        // Jobs, JobSets and pods: on the teams' and the Job controller's path, fail fast; never
+        // the system namespaces nor Berth's own.
+        assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isEqualTo(5);
+        JsonNode excluded =
+            StreamSupport.stream(
+                    hook.at("/namespaceSelector/matchExpressions").spliterator(), false)
+                .filter(e -> e.path("key").asText().equals("kubernetes.io/metadata.name"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(hookName + " has no namespace exclusion"));
+        assertThat(excluded.path("operator").asText()).isEqualTo("NotIn");
+        assertThat(texts(excluded.path("values"))).as(hookName).contains("kube-system", NS);
+      }
       boolean defaultQueue = hookName.endsWith("-default-queue.berth.dev");
       assertThat(hook.path("failurePolicy").asText())
           .as(hookName)
           .isEqualTo(defaultQueue ? "Ignore" : "Fail");
-      List<String> groups = texts(hook.at("/rules/0/apiGroups"));
       boolean validating = hookName.startsWith("v");
       if (validating && (groups.contains("batch") || groups.contains("jobset.x-k8s.io"))) {
         // Every Job: which namespaces Berth manages follows the ClusterQueues, not a label.
@@ -423,7 +438,8 @@ class ChartIT {
           .isEqualTo("berth.dev/podset");
       // Only pods still behind Berth's gate fail closed; released pods never reach Berth.
       assertThat(update.at("/matchConditions/0/expression").asText())
-          .isEqualTo(dev.berth.webhook.WebhookRegistrations.GATED_BY_BERTH);
+          .startsWith("has(oldObject.spec.schedulingGates)")
+          .contains("g.name == '" + dev.berth.api.v1beta1.Berth.TOPOLOGY_SCHEDULING_GATE + "'");
       assertThat(paths).containsEntry("mpod.berth.dev", "/mutate--v1-pod");
       JsonNode pod = hooks.get("mpod.berth.dev");
       assertThat(texts(pod.at("/rules/0/apiGroups"))).containsExactly("");
@@ -443,9 +459,22 @@ class ChartIT {
           .containsEntry("vjobset.berth.dev", "/validate-jobset-x-k8s-io-v1alpha2-jobset")
           .containsEntry("mjobset.berth.dev", "/mutate-jobset-x-k8s-io-v1alpha2-jobset");
     }
-    // The Workload validation also sees status writes (immutability while quota is reserved).
+    // Status writes go to the status guard (admissions are the operator's), not to the Workload
+    // validator, which lets every subresource request through.
     assertThat(texts(hooks.get("vworkload.berth.dev").at("/rules/0/resources")))
-        .contains("workloads", WORKLOAD_STATUS);
+        .containsExactly("workloads");
+    JsonNode status = hooks.get("vworkload-status.berth.dev");
+    assertThat(status.at("/clientConfig/service/path").asText())
+        .isEqualTo("/validate-berth-dev-v1beta1-workload-status");
+    assertThat(texts(status.at("/rules/0/resources"))).containsExactly(WORKLOAD_STATUS);
+    assertThat(texts(status.at("/rules/0/operations"))).containsExactly("UPDATE");
+    assertThat(paths)
+        .containsEntry("mlocalqueue.berth.dev", "/mutate-berth-dev-v1beta1-localqueue");
+    for (String kind : List.of("clusterqueue", "localqueue", "workload")) {
+      assertThat(texts(hooks.get("m" + kind + ".berth.dev").at("/rules/0/operations")))
+          .as(kind)
+          .containsExactly("CREATE", "UPDATE");
+    }
   }
 
   @ParameterizedTest(name = "{0}: certificates come from exactly one source")
