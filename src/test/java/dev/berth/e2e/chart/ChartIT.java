@@ -611,6 +611,47 @@ class ChartIT {
     }
   }
 
+  /**
+   * Every combination of the chart's webhook switches, with the timeouts at both ends of their
+   * range and the selectors set, renders configurations the API server accepts (a dry run: the
+   * server checks the rules, selectors and CEL match conditions, and stores nothing). These are the
+   * objects local mode and the webhook suites register (ChartWebhooks).
+   */
+  @Test
+  void everyWebhookValueCombinationIsAcceptedByTheApiServer() {
+    KubernetesClient client = ChartApiServer.client();
+    for (int i = 0; i < 16; i++) {
+      List<String> values =
+          new ArrayList<>(
+              List.of(
+                  "webhooks.jobSet.enabled=" + ((i & 1) == 0),
+                  "webhooks.defaultQueue.enabled=" + ((i & 2) == 0),
+                  "webhooks.podTopologyGates.enabled=" + ((i & 4) == 0)));
+      if ((i & 8) != 0) {
+        values.addAll(
+            List.of(
+                "webhooks.timeoutSeconds=" + ((i & 1) == 0 ? 1 : 30),
+                "webhooks.jobTimeoutSeconds=" + ((i & 1) == 0 ? 30 : 1),
+                "webhooks.excludedNamespaces={kube-system,gpu-operator}",
+                "webhooks.defaultQueue.namespaceSelector.matchLabels.team=ml",
+                "webhooks.podTopologyGates.objectSelector.matchLabels.berth\\.dev/podset=main"));
+      }
+      dev.berth.webhook.ChartWebhooks webhooks =
+          dev.berth.webhook.ChartWebhooks.render(NS, values.toArray(String[]::new));
+      var validating = webhooks.validating();
+      validating.getMetadata().setName("combination-" + i + "-validating");
+      var mutating = webhooks.mutating();
+      mutating.getMetadata().setName("combination-" + i + "-mutating");
+      var admission = client.admissionRegistration().v1();
+      assertThat(admission.validatingWebhookConfigurations().resource(validating).dryRun().create())
+          .as("%s", values)
+          .isNotNull();
+      assertThat(admission.mutatingWebhookConfigurations().resource(mutating).dryRun().create())
+          .as("%s", values)
+          .isNotNull();
+    }
+  }
+
   static Stream<Arguments> installs() {
     return Stream.of(
         Arguments.of("berth", NS, new String[0]),
