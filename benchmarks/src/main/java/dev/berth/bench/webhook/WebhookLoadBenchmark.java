@@ -38,7 +38,8 @@ import org.awaitility.Awaitility;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4] [--load-processes
- * N]} (default: one busy process per core).
+ * N]} (default: one busy process per core), from the checkout's root: the webhooks are registered
+ * as the chart registers them ({@link ChartWebhooks}, which needs scripts/helm-binary.sh run once).
  */
 public final class WebhookLoadBenchmark {
   private static final String NS = "bench-webhook";
