@@ -261,7 +261,12 @@ class AdmissionCheckWriterIT {
         .hasMessageContaining("denied the request")
         .hasMessageContaining(field)
         .hasMessageContaining(IDENTITY)
-        .satisfies(e -> assertThat(e.getMessage()).contains(words));
+        .satisfies(
+            e -> {
+              for (String word : words) {
+                assertThat(e.getMessage()).contains(word);
+              }
+            });
     Workload after = read(wl.getMetadata().getName());
     assertThat(after.getMetadata().getResourceVersion())
         .isEqualTo(before.getMetadata().getResourceVersion());
@@ -275,6 +280,9 @@ class AdmissionCheckWriterIT {
         .withName(wl.getMetadata().getName())
         .editStatus(
             w -> {
+              if (w.getStatus() == null) {
+                w.setStatus(new WorkloadStatus()); // a Workload nobody has written status for
+              }
               change.accept(w.getStatus());
               return w;
             });
