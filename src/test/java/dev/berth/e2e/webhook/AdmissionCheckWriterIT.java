@@ -2,6 +2,7 @@ package dev.berth.e2e.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Admission;
@@ -11,6 +12,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.api.v1beta1.WorkloadStatus.AdmissionCheckState;
 import dev.berth.e2e.chart.ChartRoles;
+import dev.berth.webhook.authz.CachedGrants;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -20,9 +22,12 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,21 +36,34 @@ import org.junit.jupiter.api.Test;
  * An admission-check controller as the chart lets a cluster set one up: a ServiceAccount bound to
  * the chart's {@code berth-admission-check-writer} ClusterRole (rendered from the chart by helm),
  * against a real API server with the chart's own webhook configurations (WebhookTestCluster
- * registers what {@code helm template} renders). The role may write {@code workloads/status}; the
- * chart's status guard ({@code vworkload-status.berth.dev}) must confine it to the states of the
- * checks the operator listed. Every forgery is DENIED by the API server naming the field, and the
- * stored Workload is unchanged (same resourceVersion, same status); the controller's own write of
- * its check's state goes through.
+ * registers what {@code helm template} renders), granted its check by the chart's {@code
+ * rbac.checkControllers} role. The writer role may write {@code workloads/status}; the chart's
+ * status guard ({@code vworkload-status.berth.dev}) must confine it to the states of the checks the
+ * operator listed and it is granted. Every forgery is DENIED by the API server naming the field,
+ * and the stored Workload is unchanged (same resourceVersion, same status); the controller's own
+ * write of its check's state goes through.
  */
 class AdmissionCheckWriterIT {
   static final String NS = "check-writer";
   static final String CONTROLLER_NS = "capacity-system";
   static final String CONTROLLER = "capacity-provisioner";
   static final String IDENTITY = "system:serviceaccount:" + CONTROLLER_NS + ":" + CONTROLLER;
+
+  /** Bound to the writer role like the controller, but granted no check. */
+  static final String UNGRANTED = "ungranted-controller";
+
+  /** Granted the capacity check during a test, then the grant is revoked. */
+  static final String LATECOMER = "latecomer-controller";
+
+  /** The chart's role for rbac.checkControllers[name=capacity]. */
+  static final String CHECK_ROLE = "berth-check-capacity";
+
   static final String AT = "2026-01-01T00:00:00Z";
 
   private static KubernetesClient operator;
   private static KubernetesClient controller;
+  private static KubernetesClient ungranted;
+  private static KubernetesClient latecomer;
 
   @BeforeAll
   static void setUp() {
@@ -57,44 +75,77 @@ class AdmissionCheckWriterIT {
           .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
           .serverSideApply();
     }
+    // What an admin installs: the chart with this controller listed in rbac.checkControllers,
+    // granted the "capacity" check and nothing else.
+    String[] values = {
+      "--set-json",
+      "rbac.checkControllers=[{\"name\":\"capacity\",\"checks\":[\"capacity\"],"
+          + "\"serviceAccount\":{\"namespace\":\""
+          + CONTROLLER_NS
+          + "\",\"name\":\""
+          + CONTROLLER
+          + "\"}}]"
+    };
+    for (String role : List.of("berth-admission-check-writer", CHECK_ROLE)) {
+      GenericKubernetesResource r =
+          ChartRoles.rendered("ClusterRole", "berth", "berth-system", values).stream()
+              .filter(o -> o.getMetadata().getName().equals(role))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("the chart renders no ClusterRole " + role));
+      operator.resource(r).serverSideApply();
+    }
+    GenericKubernetesResource checkBinding =
+        ChartRoles.rendered("ClusterRoleBinding", "berth", "berth-system", values).stream()
+            .filter(o -> o.getMetadata().getName().equals(CHECK_ROLE))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the chart binds no one to " + CHECK_ROLE));
+    operator.resource(checkBinding).serverSideApply();
+    for (String sa : List.of(CONTROLLER, UNGRANTED, LATECOMER)) {
+      serviceAccount(sa);
+      // The docs bind the aggregating role; this API server runs no controller manager to
+      // aggregate, so the ServiceAccount is bound to the one role it aggregates, the chart's.
+      bind(sa, sa, "berth-admission-check-writer");
+    }
+    controller = cluster.impersonating(IDENTITY);
+    ungranted = cluster.impersonating(identity(UNGRANTED));
+    latecomer = cluster.impersonating(identity(LATECOMER));
+  }
+
+  private static String identity(String serviceAccount) {
+    return "system:serviceaccount:" + CONTROLLER_NS + ":" + serviceAccount;
+  }
+
+  private static void serviceAccount(String name) {
     operator
         .serviceAccounts()
         .inNamespace(CONTROLLER_NS)
         .resource(
             new ServiceAccountBuilder()
                 .withNewMetadata()
-                .withName(CONTROLLER)
+                .withName(name)
                 .withNamespace(CONTROLLER_NS)
                 .endMetadata()
                 .build())
         .serverSideApply();
-    GenericKubernetesResource writer =
-        ChartRoles.clusterRoles("berth", "berth-system").stream()
-            .filter(r -> r.getMetadata().getName().equals("berth-admission-check-writer"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("the chart has no admission-check-writer"));
-    writer.getMetadata().setResourceVersion(null);
-    operator.resource(writer).serverSideApply();
-    // The docs bind the aggregating role; this API server runs no controller manager to
-    // aggregate, so the ServiceAccount is bound to the one role it aggregates, the chart's.
+  }
+
+  private static void bind(String binding, String serviceAccount, String clusterRole) {
     operator
         .rbac()
         .clusterRoleBindings()
         .resource(
             new ClusterRoleBindingBuilder()
                 .withNewMetadata()
-                .withName(CONTROLLER)
+                .withName(binding)
                 .endMetadata()
-                .withNewRoleRef(
-                    "rbac.authorization.k8s.io", "ClusterRole", "berth-admission-check-writer")
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", clusterRole)
                 .addNewSubject()
                 .withKind("ServiceAccount")
-                .withName(CONTROLLER)
+                .withName(serviceAccount)
                 .withNamespace(CONTROLLER_NS)
                 .endSubject()
                 .build())
         .serverSideApply();
-    controller = cluster.impersonating(IDENTITY);
   }
 
   /**
@@ -250,17 +301,128 @@ class AdmissionCheckWriterIT {
   }
 
   /**
+   * Granted "capacity" only: the state of the other listed check ("budget", another team's gate) is
+   * not the controller's to write, whether alone or together with its own check's state.
+   */
+  @Test
+  void anotherChecksStateIsDeniedNamingItsField() {
+    Workload wl = reserved("other-check");
+    assertDenied(
+        wl,
+        () -> edit(wl, s -> s.admissionChecks.get(1).state = "Ready"),
+        "status.admissionChecks[1].state",
+        "may not write the state of admission check \"budget\"",
+        "\"update-state\" on admissionchecks.berth.dev \"budget\"");
+    assertDenied(
+        wl,
+        () ->
+            mergePatch(
+                "other-check",
+                """
+                {"status": {"admissionChecks": [
+                  {"name": "capacity", "state": "Ready", "lastTransitionTime": "%s"},
+                  {"name": "budget", "state": "Rejected", "message": "over budget",
+                   "lastTransitionTime": "2026-01-01T00:03:00Z"}]}}
+                """
+                    .formatted(AT)),
+        "status.admissionChecks[1].state",
+        "admission check \"budget\"",
+        "changed: state, message, lastTransitionTime");
+    assertDenied(
+        wl,
+        () -> edit(wl, s -> s.admissionChecks.get(1).message = "approved, honest"),
+        "status.admissionChecks[1].message",
+        "admission check \"budget\"");
+  }
+
+  /** Bound to the writer role without a grant: not even the check it runs is its to write. */
+  @Test
+  void withoutAGrantNoChecksStateIsWritten() {
+    Workload wl = reserved("ungranted");
+    assertDenied(
+        identity(UNGRANTED),
+        wl,
+        () -> edit(ungranted, wl, s -> s.admissionChecks.get(0).state = "Ready"),
+        "status.admissionChecks[0].state",
+        "admission check \"capacity\"");
+  }
+
+  /**
+   * A grant works from the moment RBAC has it (refusals are never remembered); a revoked grant
+   * stops working within the webhook's stated bound (CachedGrants.DEFAULT_TTL).
+   */
+  @Test
+  void aGrantTakesEffectAtOnceAndItsRevocationWithinTheTtl() {
+    Workload wl = reserved("latecomer");
+    assertDenied(
+        identity(LATECOMER),
+        wl,
+        () -> edit(latecomer, wl, s -> s.admissionChecks.get(0).message = "before the grant"),
+        "status.admissionChecks[0].message",
+        "admission check \"capacity\"");
+    bind("latecomer-capacity", LATECOMER, CHECK_ROLE);
+    AtomicInteger n = new AtomicInteger();
+    // RBAC's informer learns the binding within moments; the webhook asks again every time.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .ignoreException(KubernetesClientException.class)
+        .until(
+            () ->
+                edit(
+                        latecomer,
+                        wl,
+                        s -> s.admissionChecks.get(0).message = "granted " + n.incrementAndGet())
+                    != null);
+    assertThat(read("latecomer").getStatus().admissionChecks.get(0).message).startsWith("granted");
+
+    operator.rbac().clusterRoleBindings().withName("latecomer-capacity").delete();
+    long revoked = System.nanoTime();
+    await()
+        .atMost(CachedGrants.DEFAULT_TTL.plus(Duration.ofSeconds(5)))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              try {
+                edit(
+                    latecomer,
+                    wl,
+                    s -> s.admissionChecks.get(0).message = "still " + n.incrementAndGet());
+                return false;
+              } catch (KubernetesClientException e) {
+                assertThat(e.getMessage())
+                    .contains("vworkload-status.berth.dev")
+                    .contains("status.admissionChecks[0].message");
+                return true;
+              }
+            });
+    System.out.printf(
+        "[check-writer] revoked grant refused after %d ms%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - revoked));
+    Workload before = read("latecomer");
+    assertDenied(
+        identity(LATECOMER),
+        before,
+        () -> edit(latecomer, before, s -> s.admissionChecks.get(0).state = "Ready"),
+        "status.admissionChecks[0].state");
+  }
+
+  /**
    * The forgery is refused by the chart's status guard (not by RBAC or the schema), the message
    * names the field, and the stored Workload is exactly as before.
    */
   private static void assertDenied(Workload wl, Runnable forgery, String field, String... words) {
+    assertDenied(IDENTITY, wl, forgery, field, words);
+  }
+
+  private static void assertDenied(
+      String identity, Workload wl, Runnable forgery, String field, String... words) {
     Workload before = read(wl.getMetadata().getName());
     assertThatThrownBy(forgery::run)
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("vworkload-status.berth.dev")
         .hasMessageContaining("denied the request")
         .hasMessageContaining(field)
-        .hasMessageContaining(IDENTITY)
+        .hasMessageContaining(identity)
         .satisfies(
             e -> {
               for (String word : words) {
@@ -274,8 +436,11 @@ class AdmissionCheckWriterIT {
   }
 
   private static Workload edit(Workload wl, Consumer<WorkloadStatus> change) {
-    return controller
-        .resources(Workload.class)
+    return edit(controller, wl, change);
+  }
+
+  private static Workload edit(KubernetesClient as, Workload wl, Consumer<WorkloadStatus> change) {
+    return as.resources(Workload.class)
         .inNamespace(NS)
         .withName(wl.getMetadata().getName())
         .editStatus(

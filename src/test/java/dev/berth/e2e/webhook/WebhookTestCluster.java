@@ -2,6 +2,8 @@ package dev.berth.e2e.webhook;
 
 import dev.berth.operator.local.EmbeddedApiServer;
 import dev.berth.webhook.ChartWebhooks;
+import dev.berth.webhook.authz.CachedGrants;
+import dev.berth.webhook.authz.SubjectAccessReviewGrants;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookServer;
@@ -82,8 +84,12 @@ public final class WebhookTestCluster {
         new ServingKeyManager(
             ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
     localQueues = new InformerLocalQueueLookup(admin);
+    // Grants asked of this API server as the operator's runtime asks them (WebhookRuntime).
+    CachedGrants grants =
+        new CachedGrants(new SubjectAccessReviewGrants(admin), CachedGrants.DEFAULT_TTL);
     webhook =
-        new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)), keys, 16);
+        new WebhookServer(
+            handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues, grants)), keys, 16);
     try {
       port = webhook.start("127.0.0.1", 0);
     } catch (IOException e) {
