@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Admission;
+import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.api.v1beta1.AdmissionCheckStatus;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
@@ -404,6 +406,60 @@ class AdmissionCheckWriterIT {
         before,
         () -> edit(latecomer, before, s -> s.admissionChecks.get(0).state = "Ready"),
         "status.admissionChecks[0].state");
+  }
+
+  /**
+   * Marking an AdmissionCheck Active is granted per check too, by RBAC itself (resourceNames on
+   * {@code admissionchecks/status} in the chart's per-controller role): a controller that could
+   * mark another team's check inactive would hold that team's workloads.
+   */
+  @Test
+  void onlyItsOwnAdmissionCheckIsMarkedActive() {
+    for (String check : List.of("capacity", "budget")) {
+      operator
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: berth.dev/v1beta1
+                  kind: AdmissionCheck
+                  metadata: {name: %s}
+                  spec: {controllerName: example.com/%s}
+                  """
+                      .formatted(check, check),
+                  AdmissionCheck.class))
+          .serverSideApply();
+    }
+    AdmissionCheck own = markActive("capacity");
+    assertThat(own.getStatus().conditions).extracting(c -> c.type).containsExactly("Active");
+    String before =
+        operator
+            .resources(AdmissionCheck.class)
+            .withName("budget")
+            .get()
+            .getMetadata()
+            .getResourceVersion();
+    assertThatThrownBy(() -> markActive("budget"))
+        .isInstanceOf(KubernetesClientException.class)
+        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(403))
+        .hasMessageContaining("admissionchecks.berth.dev \"budget\" is forbidden")
+        .hasMessageContaining(IDENTITY);
+    AdmissionCheck budget = operator.resources(AdmissionCheck.class).withName("budget").get();
+    assertThat(budget.getMetadata().getResourceVersion()).isEqualTo(before);
+    assertThat(budget.getStatus() == null ? null : budget.getStatus().conditions).isNullOrEmpty();
+  }
+
+  private static AdmissionCheck markActive(String check) {
+    return controller
+        .resources(AdmissionCheck.class)
+        .withName(check)
+        .editStatus(
+            ac -> {
+              ac.setStatus(new AdmissionCheckStatus());
+              Condition active = new Condition("Active", "True", "Active", "controller runs");
+              active.lastTransitionTime = AT;
+              ac.getStatus().conditions = new ArrayList<>(List.of(active));
+              return ac;
+            });
   }
 
   /**
