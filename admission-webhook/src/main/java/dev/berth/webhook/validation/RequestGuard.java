@@ -1,15 +1,8 @@
 package dev.berth.webhook.validation;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadStatus.AdmissionCheckState;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Rules that depend on who is asking. Only the operator identity may start a managed Job or JobSet
@@ -19,7 +12,7 @@ import java.util.Set;
  */
 public final class RequestGuard {
   private final String operatorIdentity;
-  private final CheckStateGrants grants;
+  private final CheckStateGuard checkStates;
 
   /** Without grants: no one but the operator may write any check's state. */
   public RequestGuard(String operatorIdentity) {
@@ -32,7 +25,7 @@ public final class RequestGuard {
    */
   public RequestGuard(String operatorIdentity, CheckStateGrants grants) {
     this.operatorIdentity = operatorIdentity;
-    this.grants = grants;
+    this.checkStates = new CheckStateGuard(grants);
   }
 
   public boolean isOperator(String username) {
@@ -115,106 +108,8 @@ public final class RequestGuard {
       }
     }
     errors.addAll(checkNames(old, wl, username));
-    errors.addAll(checkStates(old, wl, user));
+    errors.addAll(checkStates.check(old, wl, user));
     return errors.toList();
-  }
-
-  /**
-   * Each listed check whose entry this request changes (state, message, podSetUpdates, any field)
-   * must be granted to the user. An entry whose name was not listed before is the list's business
-   * ({@link #checkNames}), not a state write.
-   */
-  private List<FieldError> checkStates(Workload old, Workload wl, RequestUser user) {
-    List<AdmissionCheckState> after = entries(wl);
-    List<AdmissionCheckState> before = entries(old);
-    List<FieldError> errors = new ArrayList<>();
-    for (int i = 0; i < after.size(); i++) {
-      AdmissionCheckState entry = after.get(i);
-      if (entry == null || entry.name == null) {
-        continue;
-      }
-      AdmissionCheckState previous =
-          before.stream()
-              .filter(c -> c != null && entry.name.equals(c.name))
-              .findFirst()
-              .orElse(null);
-      if (previous == null) {
-        continue;
-      }
-      List<String> changed = changedFields(previous, entry);
-      if (changed.isEmpty()) {
-        continue;
-      }
-      // The state is what a forgery is after; name it when it changed, else the first field.
-      FieldPath path =
-          FieldPath.root("status")
-              .child("admissionChecks")
-              .index(i)
-              .child(changed.contains("state") ? "state" : changed.get(0));
-      String refusal = refusal(user, entry.name, changed);
-      if (refusal != null) {
-        errors.add(FieldError.forbidden(path, refusal));
-      }
-    }
-    return errors;
-  }
-
-  /** Null when {@code user} may write {@code check}'s state; else why not. */
-  private String refusal(RequestUser user, String check, List<String> changed) {
-    String what =
-        "user \""
-            + user.username()
-            + "\" may not write the state of admission check \""
-            + check
-            + "\" (changed: "
-            + String.join(", ", changed)
-            + ")";
-    try {
-      if (grants.mayWriteState(user, check)) {
-        return null;
-      }
-    } catch (CheckStateGrants.Unavailable e) {
-      return what
-          + ": the API server could not confirm a grant ("
-          + e.getMessage()
-          + "), and the Berth webhook denies rather than guesses; retry";
-    }
-    return what
-        + ": only the operator and users granted verb \""
-        + CheckStateGrants.VERB
-        + "\" on admissionchecks.berth.dev \""
-        + check
-        + "\" (its controller) may";
-  }
-
-  private static List<AdmissionCheckState> entries(Workload wl) {
-    return wl.getStatus() == null || wl.getStatus().admissionChecks == null
-        ? List.of()
-        : wl.getStatus().admissionChecks;
-  }
-
-  /** The fields of an entry that differ, in the order they appear; the name is the same. */
-  private static List<String> changedFields(AdmissionCheckState before, AdmissionCheckState after) {
-    JsonNode a = Serialization.jsonMapper().valueToTree(before);
-    JsonNode b = Serialization.jsonMapper().valueToTree(after);
-    Set<String> fields = new LinkedHashSet<>();
-    for (Iterator<String> it = b.fieldNames(); it.hasNext(); ) {
-      fields.add(it.next());
-    }
-    for (Iterator<String> it = a.fieldNames(); it.hasNext(); ) {
-      fields.add(it.next());
-    }
-    List<String> changed = new ArrayList<>();
-    for (String field : fields) {
-      if (!java.util.Objects.equals(missingAsNull(a.get(field)), missingAsNull(b.get(field)))) {
-        changed.add(field);
-      }
-    }
-    return changed;
-  }
-
-  private static JsonNode missingAsNull(JsonNode node) {
-    return node == null || node.isNull() ? null : node;
   }
 
   /**
