@@ -48,15 +48,22 @@ class ChartIT {
       Set.of("create", "update", "patch", "delete", "deletecollection");
 
   /** The values variations every static check runs over: name, then helm --set arguments. */
+  /** A check controller granted the "capacity" check, and bound by the chart. */
+  static final String CHECK_CONTROLLERS =
+      "rbac.checkControllers=[{\"name\":\"capacity\",\"checks\":[\"capacity\"],"
+          + "\"serviceAccount\":{\"namespace\":\"capacity-system\","
+          + "\"name\":\"capacity-provisioner\"}}]";
+
   static Stream<Arguments> variations() {
     return Stream.of(
         Arguments.of("defaults", new String[0]),
         Arguments.of(
-            "cert-manager, ServiceMonitor, pod webhook",
+            "cert-manager, ServiceMonitor, pod webhook, a check controller",
             new String[] {
               "--set", "certManager.enabled=true",
               "--set", "metrics.serviceMonitor.enabled=true",
-              "--set", "webhooks.podTopologyGates.enabled=true"
+              "--set", "webhooks.podTopologyGates.enabled=true",
+              "--set-json", CHECK_CONTROLLERS
             }),
         Arguments.of(
             "cert-manager with a ClusterIssuer, no JobSet, no default queue, no pod webhook,"
@@ -188,7 +195,9 @@ class ChartIT {
   }
 
   @ParameterizedTest(
-      name = "{0}: only the operator's and check controllers' roles write" + " workloads/status")
+      name =
+          "{0}: only the operator's and check controllers' roles write workloads/status, bound"
+              + " only as the values say")
   @MethodSource("variations")
   void onlyTheOperatorWritesWorkloadStatus(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
@@ -214,13 +223,27 @@ class ChartIT {
                 .at("/metadata/labels/rbac.berth.dev~1aggregate-to-admission-check-controller")
                 .asText())
         .isEqualTo("true");
+    // The check controllers' roles are bound only to the ServiceAccounts rbac.checkControllers
+    // names, and never the writer role alone (the aggregate, with the per-check grant).
+    boolean listed = List.of(values).contains(CHECK_CONTROLLERS);
+    List<String> checkBindings = new ArrayList<>();
     for (GenericKubernetesResource binding : objects) {
-      if (binding.getKind().endsWith("RoleBinding")) {
-        assertThat(Manifests.json(binding).at("/roleRef/name").asText())
-            .as(Manifests.id(binding))
-            .doesNotStartWith("berth-admission-check");
+      String role = Manifests.json(binding).at("/roleRef/name").asText();
+      if (binding.getKind().endsWith("RoleBinding")
+          && (role.startsWith("berth-admission-check") || role.startsWith("berth-check-"))) {
+        checkBindings.add(role);
+        JsonNode subjects = Manifests.json(binding).path("subjects");
+        assertThat(subjects).as(Manifests.id(binding)).hasSize(1);
+        assertThat(subjects.at("/0/kind").asText()).isEqualTo("ServiceAccount");
+        assertThat(subjects.at("/0/namespace").asText()).isEqualTo("capacity-system");
+        assertThat(subjects.at("/0/name").asText()).isEqualTo("capacity-provisioner");
       }
     }
+    assertThat(checkBindings)
+        .containsExactlyInAnyOrderElementsOf(
+            listed
+                ? List.of("berth-check-capacity", "berth-admission-check-controller")
+                : List.of());
     // And the operator's ClusterRole is bound to the operator's ServiceAccount only.
     JsonNode binding =
         Manifests.json(
@@ -597,6 +620,9 @@ class ChartIT {
         assertStored(client, webhook);
       }
       assertRbacOnTheServer(client, release, namespace);
+      if (List.of(values).contains(CHECK_CONTROLLERS)) {
+        assertCheckGrantsOnTheServer(client);
+      }
       assertWebhooksFailAsDesigned(
           client, namespace, !List.of(values).contains("webhooks.podTopologyGates.enabled=false"));
     } finally {
@@ -661,7 +687,8 @@ class ChartIT {
             new String[] {
               "--set", "certManager.enabled=true",
               "--set", "metrics.serviceMonitor.enabled=true",
-              "--set", "webhooks.podTopologyGates.enabled=true"
+              "--set", "webhooks.podTopologyGates.enabled=true",
+              "--set-json", CHECK_CONTROLLERS
             }));
   }
 
@@ -831,6 +858,50 @@ class ChartIT {
     assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-b", null))
         .as("only in the namespace it is bound in")
         .isFalse();
+  }
+
+  /**
+   * The controller listed in rbac.checkControllers, through the binding the chart renders, holds
+   * its check and no other: the verb the status webhook asks for, and marking the check Active.
+   */
+  private static void assertCheckGrantsOnTheServer(KubernetesClient client) {
+    String controller = "system:serviceaccount:capacity-system:capacity-provisioner";
+    List<String> groups =
+        List.of(
+            "system:serviceaccounts",
+            "system:serviceaccounts:capacity-system",
+            "system:authenticated");
+    for (String check : List.of("capacity", "budget")) {
+      boolean own = check.equals("capacity");
+      assertThat(
+              allowed(
+                  client,
+                  controller,
+                  groups,
+                  "update-state",
+                  "berth.dev",
+                  "admissionchecks",
+                  "",
+                  null,
+                  check))
+          .as("update-state on check %s", check)
+          .isEqualTo(own);
+      for (String verb : List.of("update", "patch")) {
+        assertThat(
+                allowed(
+                    client,
+                    controller,
+                    groups,
+                    verb,
+                    "berth.dev",
+                    "admissionchecks",
+                    "status",
+                    null,
+                    check))
+            .as("%s admissionchecks/status of %s", verb, check)
+            .isEqualTo(own);
+      }
+    }
   }
 
   /** The ClusterRoles an aggregated role of this release selects by label. */
