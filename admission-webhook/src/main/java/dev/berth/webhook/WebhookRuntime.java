@@ -1,5 +1,7 @@
 package dev.berth.webhook;
 
+import dev.berth.webhook.authz.CachedGrants;
+import dev.berth.webhook.authz.SubjectAccessReviewGrants;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookServer;
@@ -42,7 +44,10 @@ public final class WebhookRuntime implements AutoCloseable {
     localQueues = new InformerLocalQueueLookup(client);
     server =
         new WebhookServer(
-            BerthWebhooks.routes(settings.operatorIdentity(), localQueues),
+            BerthWebhooks.routes(
+                settings.operatorIdentity(),
+                localQueues,
+                new CachedGrants(new SubjectAccessReviewGrants(client), CachedGrants.DEFAULT_TTL)),
             keys,
             settings.threads());
     int port = server.start(settings.port());

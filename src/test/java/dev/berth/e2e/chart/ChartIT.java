@@ -48,15 +48,22 @@ class ChartIT {
       Set.of("create", "update", "patch", "delete", "deletecollection");
 
   /** The values variations every static check runs over: name, then helm --set arguments. */
+  /** A check controller granted the "capacity" check, and bound by the chart. */
+  static final String CHECK_CONTROLLERS =
+      "rbac.checkControllers=[{\"name\":\"capacity\",\"checks\":[\"capacity\"],"
+          + "\"serviceAccount\":{\"namespace\":\"capacity-system\","
+          + "\"name\":\"capacity-provisioner\"}}]";
+
   static Stream<Arguments> variations() {
     return Stream.of(
         Arguments.of("defaults", new String[0]),
         Arguments.of(
-            "cert-manager, ServiceMonitor, pod webhook",
+            "cert-manager, ServiceMonitor, pod webhook, a check controller",
             new String[] {
               "--set", "certManager.enabled=true",
               "--set", "metrics.serviceMonitor.enabled=true",
-              "--set", "webhooks.podTopologyGates.enabled=true"
+              "--set", "webhooks.podTopologyGates.enabled=true",
+              "--set-json", CHECK_CONTROLLERS
             }),
         Arguments.of(
             "cert-manager with a ClusterIssuer, no JobSet, no default queue, no pod webhook,"
@@ -112,6 +119,11 @@ class ChartIT {
             HelmCli.run(
                 "template", "x", HelmCli.CHART.toString(), "--set", "webhooks.timeoutSeconds=31"))
         .satisfies(r -> assertThat(r.exitCode()).isNotZero());
+    assertThat(
+            HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "webhooks.jobTimeoutSeconds=0"))
+        .satisfies(r -> assertThat(r.exitCode()).isNotZero())
+        .satisfies(r -> assertThat(r.output()).contains("jobTimeoutSeconds"));
     assertThat(
             HelmCli.run(
                 "template",
@@ -183,7 +195,9 @@ class ChartIT {
   }
 
   @ParameterizedTest(
-      name = "{0}: only the operator's and check controllers' roles write" + " workloads/status")
+      name =
+          "{0}: only the operator's and check controllers' roles write workloads/status, bound"
+              + " only as the values say")
   @MethodSource("variations")
   void onlyTheOperatorWritesWorkloadStatus(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
@@ -209,13 +223,27 @@ class ChartIT {
                 .at("/metadata/labels/rbac.berth.dev~1aggregate-to-admission-check-controller")
                 .asText())
         .isEqualTo("true");
+    // The check controllers' roles are bound only to the ServiceAccounts rbac.checkControllers
+    // names, and never the writer role alone (the aggregate, with the per-check grant).
+    boolean listed = List.of(values).contains(CHECK_CONTROLLERS);
+    List<String> checkBindings = new ArrayList<>();
     for (GenericKubernetesResource binding : objects) {
-      if (binding.getKind().endsWith("RoleBinding")) {
-        assertThat(Manifests.json(binding).at("/roleRef/name").asText())
-            .as(Manifests.id(binding))
-            .doesNotStartWith("berth-admission-check");
+      String role = Manifests.json(binding).at("/roleRef/name").asText();
+      if (binding.getKind().endsWith("RoleBinding")
+          && (role.startsWith("berth-admission-check") || role.startsWith("berth-check-"))) {
+        checkBindings.add(role);
+        JsonNode subjects = Manifests.json(binding).path("subjects");
+        assertThat(subjects).as(Manifests.id(binding)).hasSize(1);
+        assertThat(subjects.at("/0/kind").asText()).isEqualTo("ServiceAccount");
+        assertThat(subjects.at("/0/namespace").asText()).isEqualTo("capacity-system");
+        assertThat(subjects.at("/0/name").asText()).isEqualTo("capacity-provisioner");
       }
     }
+    assertThat(checkBindings)
+        .containsExactlyInAnyOrderElementsOf(
+            listed
+                ? List.of("berth-check-capacity", "berth-admission-check-controller")
+                : List.of());
     // And the operator's ClusterRole is bound to the operator's ServiceAccount only.
     JsonNode binding =
         Manifests.json(
@@ -355,22 +383,32 @@ class ChartIT {
       String hookName = hook.path("name").asText();
       assertThat(hook.path("sideEffects").asText()).as(hookName).isEqualTo("None");
       assertThat(texts(hook.path("admissionReviewVersions"))).as(hookName).containsExactly("v1");
-      assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isBetween(1, 30);
       assertThat(hook.at("/clientConfig/service/name").asText()).isEqualTo("berth");
       assertThat(hook.at("/clientConfig/service/namespace").asText()).isEqualTo(NS);
       assertThat(hook.at("/clientConfig/service/port").asInt()).isEqualTo(443);
-      JsonNode excluded =
-          StreamSupport.stream(hook.at("/namespaceSelector/matchExpressions").spliterator(), false)
-              .filter(e -> e.path("key").asText().equals("kubernetes.io/metadata.name"))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError(hookName + " has no namespace exclusion"));
-      assertThat(excluded.path("operator").asText()).isEqualTo("NotIn");
-      assertThat(texts(excluded.path("values"))).as(hookName).contains("kube-system", NS);
+      List<String> groups = texts(hook.at("/rules/0/apiGroups"));
+      if (groups.equals(List.of("berth.dev"))) {
+        // Berth's own kinds, in every namespace (an excluded one would be a place to forge a
+        // Workload's admission); the admin's and the operator's writes get the full budget.
+        assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isEqualTo(10);
+        assertThat(hook.has("namespaceSelector")).as(hookName).isFalse();
+      } else {
+        // Jobs, JobSets and pods: on the teams' and the Job controller's path, fail fast; never
+        // the system namespaces nor Berth's own.
+        assertThat(hook.path("timeoutSeconds").asInt()).as(hookName).isEqualTo(5);
+        JsonNode excluded =
+            StreamSupport.stream(
+                    hook.at("/namespaceSelector/matchExpressions").spliterator(), false)
+                .filter(e -> e.path("key").asText().equals("kubernetes.io/metadata.name"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(hookName + " has no namespace exclusion"));
+        assertThat(excluded.path("operator").asText()).isEqualTo("NotIn");
+        assertThat(texts(excluded.path("values"))).as(hookName).contains("kube-system", NS);
+      }
       boolean defaultQueue = hookName.endsWith("-default-queue.berth.dev");
       assertThat(hook.path("failurePolicy").asText())
           .as(hookName)
           .isEqualTo(defaultQueue ? "Ignore" : "Fail");
-      List<String> groups = texts(hook.at("/rules/0/apiGroups"));
       boolean validating = hookName.startsWith("v");
       if (validating && (groups.contains("batch") || groups.contains("jobset.x-k8s.io"))) {
         // Every Job: which namespaces Berth manages follows the ClusterQueues, not a label.
@@ -423,7 +461,8 @@ class ChartIT {
           .isEqualTo("berth.dev/podset");
       // Only pods still behind Berth's gate fail closed; released pods never reach Berth.
       assertThat(update.at("/matchConditions/0/expression").asText())
-          .isEqualTo(dev.berth.webhook.WebhookRegistrations.GATED_BY_BERTH);
+          .startsWith("has(oldObject.spec.schedulingGates)")
+          .contains("g.name == '" + dev.berth.api.v1beta1.Berth.TOPOLOGY_SCHEDULING_GATE + "'");
       assertThat(paths).containsEntry("mpod.berth.dev", "/mutate--v1-pod");
       JsonNode pod = hooks.get("mpod.berth.dev");
       assertThat(texts(pod.at("/rules/0/apiGroups"))).containsExactly("");
@@ -443,9 +482,22 @@ class ChartIT {
           .containsEntry("vjobset.berth.dev", "/validate-jobset-x-k8s-io-v1alpha2-jobset")
           .containsEntry("mjobset.berth.dev", "/mutate-jobset-x-k8s-io-v1alpha2-jobset");
     }
-    // The Workload validation also sees status writes (immutability while quota is reserved).
+    // Status writes go to the status guard (admissions are the operator's), not to the Workload
+    // validator, which lets every subresource request through.
     assertThat(texts(hooks.get("vworkload.berth.dev").at("/rules/0/resources")))
-        .contains("workloads", WORKLOAD_STATUS);
+        .containsExactly("workloads");
+    JsonNode status = hooks.get("vworkload-status.berth.dev");
+    assertThat(status.at("/clientConfig/service/path").asText())
+        .isEqualTo("/validate-berth-dev-v1beta1-workload-status");
+    assertThat(texts(status.at("/rules/0/resources"))).containsExactly(WORKLOAD_STATUS);
+    assertThat(texts(status.at("/rules/0/operations"))).containsExactly("UPDATE");
+    assertThat(paths)
+        .containsEntry("mlocalqueue.berth.dev", "/mutate-berth-dev-v1beta1-localqueue");
+    for (String kind : List.of("clusterqueue", "localqueue", "workload")) {
+      assertThat(texts(hooks.get("m" + kind + ".berth.dev").at("/rules/0/operations")))
+          .as(kind)
+          .containsExactly("CREATE", "UPDATE");
+    }
   }
 
   @ParameterizedTest(name = "{0}: certificates come from exactly one source")
@@ -568,6 +620,9 @@ class ChartIT {
         assertStored(client, webhook);
       }
       assertRbacOnTheServer(client, release, namespace);
+      if (List.of(values).contains(CHECK_CONTROLLERS)) {
+        assertCheckGrantsOnTheServer(client);
+      }
       assertWebhooksFailAsDesigned(
           client, namespace, !List.of(values).contains("webhooks.podTopologyGates.enabled=false"));
     } finally {
@@ -582,6 +637,47 @@ class ChartIT {
     }
   }
 
+  /**
+   * Every combination of the chart's webhook switches, with the timeouts at both ends of their
+   * range and the selectors set, renders configurations the API server accepts (a dry run: the
+   * server checks the rules, selectors and CEL match conditions, and stores nothing). These are the
+   * objects local mode and the webhook suites register (ChartWebhooks).
+   */
+  @Test
+  void everyWebhookValueCombinationIsAcceptedByTheApiServer() {
+    KubernetesClient client = ChartApiServer.client();
+    for (int i = 0; i < 16; i++) {
+      List<String> values =
+          new ArrayList<>(
+              List.of(
+                  "webhooks.jobSet.enabled=" + ((i & 1) == 0),
+                  "webhooks.defaultQueue.enabled=" + ((i & 2) == 0),
+                  "webhooks.podTopologyGates.enabled=" + ((i & 4) == 0)));
+      if ((i & 8) != 0) {
+        values.addAll(
+            List.of(
+                "webhooks.timeoutSeconds=" + ((i & 1) == 0 ? 1 : 30),
+                "webhooks.jobTimeoutSeconds=" + ((i & 1) == 0 ? 30 : 1),
+                "webhooks.excludedNamespaces={kube-system,gpu-operator}",
+                "webhooks.defaultQueue.namespaceSelector.matchLabels.team=ml",
+                "webhooks.podTopologyGates.objectSelector.matchLabels.berth\\.dev/podset=main"));
+      }
+      dev.berth.webhook.ChartWebhooks webhooks =
+          dev.berth.webhook.ChartWebhooks.render(NS, values.toArray(String[]::new));
+      var validating = webhooks.validating();
+      validating.getMetadata().setName("combination-" + i + "-validating");
+      var mutating = webhooks.mutating();
+      mutating.getMetadata().setName("combination-" + i + "-mutating");
+      var admission = client.admissionRegistration().v1();
+      assertThat(admission.validatingWebhookConfigurations().resource(validating).dryRun().create())
+          .as("%s", values)
+          .isNotNull();
+      assertThat(admission.mutatingWebhookConfigurations().resource(mutating).dryRun().create())
+          .as("%s", values)
+          .isNotNull();
+    }
+  }
+
   static Stream<Arguments> installs() {
     return Stream.of(
         Arguments.of("berth", NS, new String[0]),
@@ -591,7 +687,8 @@ class ChartIT {
             new String[] {
               "--set", "certManager.enabled=true",
               "--set", "metrics.serviceMonitor.enabled=true",
-              "--set", "webhooks.podTopologyGates.enabled=true"
+              "--set", "webhooks.podTopologyGates.enabled=true",
+              "--set-json", CHECK_CONTROLLERS
             }));
   }
 
@@ -761,6 +858,50 @@ class ChartIT {
     assertThat(allowed(client, user, people, "list", "berth.dev", "workloads", "", "team-b", null))
         .as("only in the namespace it is bound in")
         .isFalse();
+  }
+
+  /**
+   * The controller listed in rbac.checkControllers, through the binding the chart renders, holds
+   * its check and no other: the verb the status webhook asks for, and marking the check Active.
+   */
+  private static void assertCheckGrantsOnTheServer(KubernetesClient client) {
+    String controller = "system:serviceaccount:capacity-system:capacity-provisioner";
+    List<String> groups =
+        List.of(
+            "system:serviceaccounts",
+            "system:serviceaccounts:capacity-system",
+            "system:authenticated");
+    for (String check : List.of("capacity", "budget")) {
+      boolean own = check.equals("capacity");
+      assertThat(
+              allowed(
+                  client,
+                  controller,
+                  groups,
+                  "update-state",
+                  "berth.dev",
+                  "admissionchecks",
+                  "",
+                  null,
+                  check))
+          .as("update-state on check %s", check)
+          .isEqualTo(own);
+      for (String verb : List.of("update", "patch")) {
+        assertThat(
+                allowed(
+                    client,
+                    controller,
+                    groups,
+                    verb,
+                    "berth.dev",
+                    "admissionchecks",
+                    "status",
+                    null,
+                    check))
+            .as("%s admissionchecks/status of %s", verb, check)
+            .isEqualTo(own);
+      }
+    }
   }
 
   /** The ClusterRoles an aggregated role of this release selects by label. */

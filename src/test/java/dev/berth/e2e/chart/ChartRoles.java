@@ -15,4 +15,10 @@ public final class ChartRoles {
   public static List<GenericKubernetesResource> clusterRoles(String release, String namespace) {
     return Manifests.ofKind(Manifests.parse(HelmCli.template(release, namespace)), "ClusterRole");
   }
+
+  /** The chart's RBAC objects of {@code kind} rendered with extra helm arguments (values). */
+  public static List<GenericKubernetesResource> rendered(
+      String kind, String release, String namespace, String... helmArgs) {
+    return Manifests.ofKind(Manifests.parse(HelmCli.template(release, namespace, helmArgs)), kind);
+  }
 }

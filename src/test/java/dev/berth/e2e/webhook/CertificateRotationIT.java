@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.KeyMaterial;
@@ -56,7 +56,7 @@ class CertificateRotationIT {
             .admissionRegistration()
             .v1()
             .validatingWebhookConfigurations()
-            .withName(WebhookRegistrations.VALIDATING_NAME);
+            .withName(ChartWebhooks.VALIDATING_NAME);
     configs.edit(
         c -> {
           var first = c.getWebhooks().get(0);
@@ -143,9 +143,7 @@ class CertificateRotationIT {
     KubernetesClient client = cluster.admin();
     CaBundlePatcher patcher =
         new CaBundlePatcher(
-            client,
-            List.of(WebhookRegistrations.VALIDATING_NAME),
-            List.of(WebhookRegistrations.MUTATING_NAME));
+            client, List.of(ChartWebhooks.VALIDATING_NAME), List.of(ChartWebhooks.MUTATING_NAME));
     CertificateAuthority old = cluster.ca();
     CertificateAuthority next = CertificateAuthority.generate("rotated-ca", Duration.ofDays(1));
     KeyMaterial original = cluster.keys().current();
@@ -163,7 +161,7 @@ class CertificateRotationIT {
               .admissionRegistration()
               .v1()
               .validatingWebhookConfigurations()
-              .withName(WebhookRegistrations.VALIDATING_NAME)
+              .withName(ChartWebhooks.VALIDATING_NAME)
               .get()
               .getWebhooks()
               .get(0)

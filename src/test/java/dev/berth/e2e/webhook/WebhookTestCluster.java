@@ -1,16 +1,16 @@
 package dev.berth.e2e.webhook;
 
 import dev.berth.operator.local.EmbeddedApiServer;
-import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.ChartWebhooks;
+import dev.berth.webhook.authz.CachedGrants;
+import dev.berth.webhook.authz.SubjectAccessReviewGrants;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookServer;
-import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -84,8 +84,12 @@ public final class WebhookTestCluster {
         new ServingKeyManager(
             ca.issue(List.of("localhost"), List.of("127.0.0.1"), Duration.ofDays(1)));
     localQueues = new InformerLocalQueueLookup(admin);
+    // Grants asked of this API server as the operator's runtime asks them (WebhookRuntime).
+    CachedGrants grants =
+        new CachedGrants(new SubjectAccessReviewGrants(admin), CachedGrants.DEFAULT_TTL);
     webhook =
-        new WebhookServer(handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues)), keys, 16);
+        new WebhookServer(
+            handlerTimes.wrap(BerthWebhooks.routes(OPERATOR, localQueues, grants)), keys, 16);
     try {
       port = webhook.start("127.0.0.1", 0);
     } catch (IOException e) {
@@ -213,32 +217,12 @@ public final class WebhookTestCluster {
         .serverSideApply();
   }
 
-  /** Registers the production configurations, pointed at our URL, then patches the caBundle. */
+  /**
+   * Registers the chart's webhook configurations (default values, rendered by helm), pointed at our
+   * URL and trusting our CA: the suites run under exactly what {@code helm install} registers.
+   */
   private void register() {
-    WebhookRegistrations registrations =
-        new WebhookRegistrations(
-            path ->
-                new WebhookClientConfigBuilder()
-                    .withUrl("https://127.0.0.1:" + port + path)
-                    .build(),
-            List.of("kube-system", "berth-system"));
-    admin
-        .admissionRegistration()
-        .v1()
-        .validatingWebhookConfigurations()
-        .resource(registrations.validating())
-        .create();
-    admin
-        .admissionRegistration()
-        .v1()
-        .mutatingWebhookConfigurations()
-        .resource(registrations.mutating())
-        .create();
-    new CaBundlePatcher(
-            admin,
-            List.of(WebhookRegistrations.VALIDATING_NAME),
-            List.of(WebhookRegistrations.MUTATING_NAME))
-        .accept(ca.certificatePem());
+    ChartWebhooks.render().onLoopback(port).withCaBundle(ca.certificatePem()).install(admin);
   }
 
   /** The API server picks up webhook configurations asynchronously; wait until both bite. */

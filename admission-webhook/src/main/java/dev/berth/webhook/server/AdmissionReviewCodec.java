@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.webhook.validation.FieldError;
+import dev.berth.webhook.validation.RequestUser;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -50,7 +54,7 @@ public final class AdmissionReviewCodec {
         text(request, "operation"),
         text(request, "namespace"),
         text(request, "name"),
-        text(request.path("userInfo"), "username"),
+        user(request.path("userInfo")),
         objectOrNull(request.get("object")),
         objectOrNull(request.get("oldObject")));
   }
@@ -125,6 +129,30 @@ public final class AdmissionReviewCodec {
     JsonNode metadata = object.path("metadata");
     String name = metadata.path("name").asText("");
     return name.isEmpty() ? metadata.path("generateName").asText("") : name;
+  }
+
+  /** userInfo as the API server sends it; fields of the wrong shape are left out. */
+  private static RequestUser user(JsonNode info) {
+    List<String> groups = strings(info.get("groups"));
+    Map<String, List<String>> extra = new LinkedHashMap<>();
+    JsonNode extraNode = info.get("extra");
+    if (extraNode != null && extraNode.isObject()) {
+      extraNode.fields().forEachRemaining(e -> extra.put(e.getKey(), strings(e.getValue())));
+    }
+    return new RequestUser(text(info, "username"), text(info, "uid"), groups, extra);
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> values = new ArrayList<>();
+    if (array != null && array.isArray()) {
+      array.forEach(
+          v -> {
+            if (v.isTextual()) {
+              values.add(v.asText());
+            }
+          });
+    }
+    return values;
   }
 
   private static String text(JsonNode node, String field) {

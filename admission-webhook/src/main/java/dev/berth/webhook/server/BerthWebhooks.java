@@ -17,6 +17,7 @@ import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodTopologyGate;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
+import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.QueueScope;
@@ -39,7 +40,16 @@ public final class BerthWebhooks {
    * @param cluster which LocalQueues exist and which namespaces Berth manages
    */
   public static Map<String, AdmissionHandler> routes(String operatorIdentity, QueueScope cluster) {
-    RequestGuard guard = new RequestGuard(operatorIdentity);
+    return routes(operatorIdentity, cluster, CheckStateGrants.NONE);
+  }
+
+  /**
+   * @param grants which admission checks' states a user other than the operator may write (the
+   *     webhook asks the API server: {@link dev.berth.webhook.authz.SubjectAccessReviewGrants})
+   */
+  public static Map<String, AdmissionHandler> routes(
+      String operatorIdentity, QueueScope cluster, CheckStateGrants grants) {
+    RequestGuard guard = new RequestGuard(operatorIdentity, grants);
     ManagedJobPolicy jobPolicy = new ManagedJobPolicy(guard, cluster);
     Map<String, AdmissionHandler> routes = new LinkedHashMap<>();
     routes.put(

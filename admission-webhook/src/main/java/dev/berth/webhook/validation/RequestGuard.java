@@ -7,16 +7,25 @@ import java.util.Optional;
 /**
  * Rules that depend on who is asking. Only the operator identity may start a managed Job or JobSet
  * (it does so once the Workload is admitted; nobody else can know that it is) and only it may write
- * a Workload's admission.
+ * a Workload's admission. Anyone else writes the state of an admission check only if granted that
+ * check ({@link CheckStateGrants}).
  */
 public final class RequestGuard {
   private final String operatorIdentity;
+  private final CheckStateGuard checkStates;
+
+  /** Without grants: no one but the operator may write any check's state. */
+  public RequestGuard(String operatorIdentity) {
+    this(operatorIdentity, CheckStateGrants.NONE);
+  }
 
   /**
    * @param operatorIdentity the operator's username, e.g. system:serviceaccount:berth-system:berth
+   * @param grants which checks' states a user other than the operator may write
    */
-  public RequestGuard(String operatorIdentity) {
+  public RequestGuard(String operatorIdentity, CheckStateGrants grants) {
     this.operatorIdentity = operatorIdentity;
+    this.checkStates = new CheckStateGuard(grants);
   }
 
   public boolean isOperator(String username) {
@@ -56,8 +65,16 @@ public final class RequestGuard {
                 + "\" may not"));
   }
 
-  /** Writes to status.admission and the admission conditions belong to the operator. */
   public List<FieldError> checkWorkloadStatus(Workload old, Workload wl, String username) {
+    return checkWorkloadStatus(old, wl, RequestUser.named(username));
+  }
+
+  /**
+   * Writes to status.admission and the admission conditions belong to the operator; so does the
+   * list of checks. The state of a listed check belongs to the users granted that check.
+   */
+  public List<FieldError> checkWorkloadStatus(Workload old, Workload wl, RequestUser user) {
+    String username = user.username();
     if (isOperator(username)) {
       return WorkloadValidator.validateStatusUpdate(old, wl);
     }
@@ -91,6 +108,7 @@ public final class RequestGuard {
       }
     }
     errors.addAll(checkNames(old, wl, username));
+    errors.addAll(checkStates.check(old, wl, user));
     return errors.toList();
   }
 

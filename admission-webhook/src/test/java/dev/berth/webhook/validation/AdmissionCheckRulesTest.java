@@ -75,7 +75,7 @@ class AdmissionCheckRulesTest {
 
   @Test
   void aControllerWritesStatesButNotWhichChecksApply() {
-    RequestGuard guard = new RequestGuard("berth");
+    RequestGuard guard = new RequestGuard("berth", (user, check) -> true);
     assertThat(
             guard.checkWorkloadStatus(
                 withChecks("Pending", "Pending"),

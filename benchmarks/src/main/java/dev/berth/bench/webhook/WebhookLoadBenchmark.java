@@ -1,17 +1,15 @@
 package dev.berth.bench.webhook;
 
 import dev.berth.operator.local.EmbeddedApiServer;
-import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.AsyncHttpsServer;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookPaths;
 import dev.berth.webhook.server.WebhookServer;
-import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -41,7 +39,8 @@ import org.awaitility.Awaitility;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4] [--load-processes
- * N]} (default: one busy process per core).
+ * N]} (default: one busy process per core), from the checkout's root: the webhooks are registered
+ * as the chart registers them ({@link ChartWebhooks}, which needs scripts/helm-binary.sh run once).
  */
 public final class WebhookLoadBenchmark {
   private static final String NS = "bench-webhook";
@@ -230,31 +229,9 @@ public final class WebhookLoadBenchmark {
     return io.fabric8.kubernetes.client.utils.Serialization.asJson(job(i));
   }
 
+  /** The chart's webhook configurations (its defaults), pointed at this server. */
   private static void register(KubernetesClient admin, CertificateAuthority ca, int port) {
-    WebhookRegistrations registrations =
-        new WebhookRegistrations(
-            path ->
-                new WebhookClientConfigBuilder()
-                    .withUrl("https://127.0.0.1:" + port + path)
-                    .build(),
-            List.of("kube-system", "berth-system"));
-    admin
-        .admissionRegistration()
-        .v1()
-        .validatingWebhookConfigurations()
-        .resource(registrations.validating())
-        .serverSideApply();
-    admin
-        .admissionRegistration()
-        .v1()
-        .mutatingWebhookConfigurations()
-        .resource(registrations.mutating())
-        .serverSideApply();
-    new CaBundlePatcher(
-            admin,
-            List.of(WebhookRegistrations.VALIDATING_NAME),
-            List.of(WebhookRegistrations.MUTATING_NAME))
-        .accept(ca.certificatePem());
+    ChartWebhooks.render().onLoopback(port).withCaBundle(ca.certificatePem()).install(admin);
   }
 
   /**

@@ -1,15 +1,15 @@
 package dev.berth.operator.local;
 
-import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.List;
 
 /**
- * Berth's webhooks for an API server on this machine: the production configurations, pointed at
+ * Berth's webhooks for an API server on this machine: the chart's configurations with its default
+ * values (rendered by helm from the checkout, {@link ChartWebhooks}), pointed at
  * https://127.0.0.1:PORT by URL, served with a self-signed CA kept in the operator's namespace.
  */
 public final class LoopbackWebhooks {
@@ -22,6 +22,7 @@ public final class LoopbackWebhooks {
   public static WebhookRuntime start(KubernetesClient admin, String operatorUser, int port)
       throws IOException {
     WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
+    ChartWebhooks chart = ChartWebhooks.render(base.namespace()).onLoopback(port);
     WebhookSettings settings =
         new WebhookSettings(
                 port,
@@ -31,26 +32,16 @@ public final class LoopbackWebhooks {
                 base.serviceName(),
                 base.caSecretName(),
                 null,
-                base.validatingConfigurations(),
-                base.mutatingConfigurations(),
+                // The CA bundle goes into the configurations just installed, whatever the
+                // environment names for the chart's.
+                List.of(chart.validating().getMetadata().getName()),
+                List.of(chart.mutating().getMetadata().getName()),
                 base.caValidity(),
                 base.servingValidity(),
                 base.rotationCheckPeriod(),
                 base.ipAddresses())
             .onLoopback(operatorUser);
-    var registrations =
-        new WebhookRegistrations(
-            path ->
-                new WebhookClientConfigBuilder()
-                    .withUrl("https://127.0.0.1:" + port + path)
-                    .build(),
-            List.of("kube-system", settings.namespace()));
-    var admission = admin.admissionRegistration().v1();
-    admission
-        .validatingWebhookConfigurations()
-        .resource(registrations.validating())
-        .serverSideApply();
-    admission.mutatingWebhookConfigurations().resource(registrations.mutating()).serverSideApply();
+    chart.install(admin);
     WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
     webhooks.start();
     return webhooks;
