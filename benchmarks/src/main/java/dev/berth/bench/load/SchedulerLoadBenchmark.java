@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -142,7 +143,7 @@ public final class SchedulerLoadBenchmark {
       KubernetesClient admin = apiServer.client();
       // The same queues in both configurations: created before any webhook is registered.
       queues(admin, load);
-      Map<String, String> operatorEnv = new java.util.LinkedHashMap<>();
+      Map<String, String> operatorEnv = new LinkedHashMap<>();
       if (webhooks) {
         operatorEnv.putAll(
             ChartWebhooks.register(admin, OperatorJvm.freePort(), OperatorJvm.freePort()));
@@ -347,7 +348,7 @@ public final class SchedulerLoadBenchmark {
   }
 
   static Map<String, String> parseEnv(String spec) {
-    Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     for (String pair : spec.split(",")) {
       if (pair.isBlank()) {
         continue;
