@@ -68,9 +68,10 @@ final class ChartWebhooks {
   /**
    * Registers {@link #chartConfigurations()} pointed at {@code https://localhost:webhookPort}, and
    * returns the operator's environment that serves them: the chart Deployment's webhook settings
-   * with the ports given.
+   * with that port, and the visibility API's HTTPS port on one the system picks (nothing here calls
+   * it; served, as in the chart).
    */
-  static Map<String, String> register(KubernetesClient admin, int webhookPort, int httpsPort) {
+  static Map<String, String> register(KubernetesClient admin, int webhookPort) {
     String validating = null;
     String mutating = null;
     for (HasMetadata configuration : chartConfigurations()) {
@@ -93,7 +94,7 @@ final class ChartWebhooks {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("BERTH_WEBHOOKS_ENABLED", "true");
     env.put("BERTH_WEBHOOK_PORT", Integer.toString(webhookPort));
-    env.put("BERTH_HTTPS_PORT", Integer.toString(httpsPort));
+    env.put("BERTH_HTTPS_PORT", "0");
     env.put("BERTH_CERT_MODE", "self-signed");
     env.put("BERTH_WEBHOOK_SERVICE", "localhost");
     env.put("BERTH_WEBHOOK_CA_SECRET", RELEASE + "-webhook-ca");

@@ -145,8 +145,7 @@ public final class SchedulerLoadBenchmark {
       queues(admin, load);
       Map<String, String> operatorEnv = new LinkedHashMap<>();
       if (webhooks) {
-        operatorEnv.putAll(
-            ChartWebhooks.register(admin, OperatorJvm.freePort(), OperatorJvm.freePort()));
+        operatorEnv.putAll(ChartWebhooks.register(admin, OperatorJvm.freePort()));
       }
       operatorEnv.putAll(env);
       try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, operatorEnv);
