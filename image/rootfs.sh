@@ -17,13 +17,13 @@ here=$(dirname "$0")
 # the kubelet restarts it instead of leaving a half-working operator, the heap grows only when
 # less than 20% of it is free after a full collection (not 40%), the memory malloc holds free is
 # given back to the system every 5 s, Netty keeps one buffer arena of each kind (not one per core;
-# docs/helm.md#memory says what these three save), C2 inlines less (a third less compiling while
-# the operator warms up, the same speed after: docs/helm.md#cpu), and text is UTF-8 whatever the
-# (absent) locale says. The chart's jvmOptions repeat all but the last (ChartMemoryBudgetIT).
+# docs/helm.md#memory says what these three save), and text is UTF-8 whatever the (absent) locale
+# says. The JIT compilers keep the JVM's defaults (docs/helm.md#jvm-options: a flag is a default
+# only once measured on three loads). The chart's jvmOptions repeat all but the last
+# (ChartMemoryBudgetIT, ImageInContainerIT).
 JVM_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError"
 JVM_OPTIONS="$JVM_OPTIONS -XX:MinHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
 JVM_OPTIONS="$JVM_OPTIONS -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"
-JVM_OPTIONS="$JVM_OPTIONS -XX:FreqInlineSize=150 -XX:InlineSmallCode=1500 -XX:MaxInlineLevel=9"
 JVM_OPTIONS="$JVM_OPTIONS -Dfile.encoding=UTF-8"
 
 list() {

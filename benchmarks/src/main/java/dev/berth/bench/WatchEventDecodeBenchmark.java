@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code interned}: as {@code registered}, strings interned ({@code InternedStrings});
  *   <li>{@code onePass}: the object decoded in one pass ({@code WatchEventDecoder}), strings
  *       interned: the operator from 6 to 7 December;
- *   <li>{@code operator}: the operator's client ({@code Clients.serialization}): as {@code onePass},
- *       and managedFields skipped as they are read ({@code SkipManagedFields}).
+ *   <li>{@code operator}: the operator's client ({@code Clients.serialization}): as {@code
+ *       onePass}, and managedFields skipped as they are read ({@code SkipManagedFields}).
  * </ul>
  *
  * <pre>

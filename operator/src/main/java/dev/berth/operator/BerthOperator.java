@@ -75,6 +75,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -153,6 +154,9 @@ public final class BerthOperator implements AutoCloseable {
                 versions)
             .waitForPodsReady(config.waitForPodsReady());
     events = new EventRecorder(client);
+    Gauge.builder("berth_events_pending", events, EventRecorder::pending)
+        .description("Events recorded and not yet written to the API server")
+        .register(registry);
     SpecCheck check = new SpecCheck(events);
     caches = new InformerCaches();
     CheckBackoffs checkBackoffs = new CheckBackoffs();

@@ -59,7 +59,9 @@ import java.util.concurrent.TimeUnit;
  * limit. Berth's own client is as the operator configures it.
  *
  * <p>System properties: {@code nodes} (1000, of 8 GPUs each), {@code jobs} (10000), {@code
- * runSeconds} (30), {@code mode} (both | berth | floor), {@code controlPlaneQps} (200), {@code
+ * runSeconds} (30), {@code mode} (both | berth | floor), {@code webhooks} (chart: the chart's
+ * webhooks registered and served by the operator, as in {@link SchedulerLoadBenchmark}; off: none,
+ * the configuration of the figures before 7 December), {@code controlPlaneQps} (200), {@code
  * jobSyncs} (50), {@code nodeGraceSeconds} (300), {@code kwokWorkers} (50), {@code operator.jvm}
  * ("-Xmx768m"), {@code berth.repo} ("."), {@code timeoutSeconds} (3600).
  *
@@ -83,6 +85,14 @@ public final class KwokScaleBenchmark {
     int jobs = Integer.getInteger("jobs", 10_000);
     int runSeconds = Integer.getInteger("runSeconds", 30);
     String mode = System.getProperty("mode", "both");
+    boolean webhooks =
+        switch (System.getProperty("webhooks", "chart")) {
+          case "chart" -> true;
+          case "off" -> false;
+          default ->
+              throw new IllegalArgumentException(
+                  "webhooks: chart or off, not \"" + System.getProperty("webhooks") + "\"");
+        };
     long timeout = Long.getLong("timeoutSeconds", 3600);
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
@@ -101,7 +111,7 @@ public final class KwokScaleBenchmark {
         "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
             + " each) in %d ClusterQueues over %d cohorts; controller-manager and scheduler"
             + " clients at %d QPS, burst %d; %d Job controller workers; Node grace period %d s;"
-            + " %d KWOK workers; load %s; logs in %s%n",
+            + " %d KWOK workers; Berth's webhooks %s; load %s; logs in %s%n",
         nodes,
         GPUS_PER_NODE,
         jobs,
@@ -113,16 +123,37 @@ public final class KwokScaleBenchmark {
         rate.concurrentJobSyncs(),
         rate.nodeMonitorGracePeriod().toSeconds(),
         rate.kwokWorkers(),
+        webhooks ? "the chart's" : "off",
         LoadAverage.now(),
         dir);
     List<String> reports = new ArrayList<>();
     if (!mode.equals("floor")) {
       reports.add(
-          run(true, nodes, jobs, runSeconds, rate, timeout, repo, jvm, dir.resolve("berth")));
+          run(
+              true,
+              webhooks,
+              nodes,
+              jobs,
+              runSeconds,
+              rate,
+              timeout,
+              repo,
+              jvm,
+              dir.resolve("berth")));
     }
     if (!mode.equals("berth")) {
       reports.add(
-          run(false, nodes, jobs, runSeconds, rate, timeout, repo, jvm, dir.resolve("floor")));
+          run(
+              false,
+              false,
+              nodes,
+              jobs,
+              runSeconds,
+              rate,
+              timeout,
+              repo,
+              jvm,
+              dir.resolve("floor")));
     }
     String all = String.join("", reports);
     System.out.print(all);
@@ -132,6 +163,7 @@ public final class KwokScaleBenchmark {
 
   private static String run(
       boolean berth,
+      boolean webhooks,
       int nodes,
       int jobs,
       int runSeconds,
@@ -166,9 +198,13 @@ public final class KwokScaleBenchmark {
         if (!berth) {
           return measure(admin, null, jobs, false, timeout, dir);
         }
+        // As the chart installs it: its webhooks registered, served by the operator, on every
+        // Job create and update (-Dwebhooks=off: none, the configuration before 7 December).
+        Map<String, String> env =
+            webhooks ? ChartWebhooks.register(admin, OperatorJvm.freePort()) : Map.of();
         try (SupervisedOperator operator =
             SupervisedOperator.start(
-                repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm)) {
+                repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, env)) {
           return measure(admin, operator, jobs, true, timeout, dir);
         }
       }
@@ -189,6 +225,7 @@ public final class KwokScaleBenchmark {
     try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
       runner.watch();
       ApiRequests before = ApiRequests.scrape(admin);
+      WebhookCalls calls0 = WebhookCalls.scrape(admin);
       boolean done;
       try (Progress progress = Progress.every(PROGRESS_SECONDS, admin, runner, operator, before)) {
         runner.submit();
@@ -251,6 +288,8 @@ public final class KwokScaleBenchmark {
                 operator.peakRssMiB(),
                 operator.cpuSeconds() - cpuAtStart,
                 operator.restarts()));
+        out.append("  webhook calls by the API server (mean time as it measured them):\n")
+            .append(WebhookCalls.scrape(admin).since(calls0));
       }
       requests.entrySet().stream()
           .sorted(Map.Entry.<String, Long>comparingByValue().reversed())

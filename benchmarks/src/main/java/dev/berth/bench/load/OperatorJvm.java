@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The operator under test in a JVM of its own ({@code java -jar
- * operator/target/berth-operator.jar}, the jar the image runs) with the chart's environment but
- * webhooks off, so that its CPU time and peak RSS are its own and not the benchmark's. Reads both
- * from /proc.
+ * operator/target/berth-operator.jar}, the jar the image runs) with the chart's environment, so
+ * that its CPU time and peak RSS are its own and not the benchmark's. Reads both from /proc. Its
+ * webhooks are off unless the caller's environment turns them on ({@link ChartWebhooks#register}
+ * gives the chart's).
  */
 final class OperatorJvm implements AutoCloseable {
   /** Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel. */
@@ -35,8 +36,7 @@ final class OperatorJvm implements AutoCloseable {
   static final String CHART_DEFAULTS =
       "-XX:MaxRAM=1073741824 -XX:+UseSerialGC -XX:MaxRAMPercentage=50"
           + " -XX:+ExitOnOutOfMemoryError -XX:MinHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
-          + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"
-          + " -XX:FreqInlineSize=150 -XX:InlineSmallCode=1500 -XX:MaxInlineLevel=9";
+          + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
 
   private final Process process;
   private final int metricsPort;
@@ -52,7 +52,7 @@ final class OperatorJvm implements AutoCloseable {
    * Starts it against {@code kubeconfig}.
    *
    * @param jvmOptions e.g. {@link #CHART_DEFAULTS}
-   * @param env extra environment (the operator's BERTH_* settings)
+   * @param env extra environment (the operator's BERTH_* settings), over the defaults here
    */
   static OperatorJvm start(
       Path jar, Path kubeconfig, Path log, String jvmOptions, Map<String, String> env)
@@ -89,7 +89,7 @@ final class OperatorJvm implements AutoCloseable {
     return new OperatorJvm(builder.start(), port, log);
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

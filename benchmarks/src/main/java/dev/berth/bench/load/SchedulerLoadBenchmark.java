@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +34,15 @@ import org.awaitility.Awaitility;
  * time against the quota-bound ideal, time to admission per class, preemptions, the API server's
  * request counts by verb and resource (each also per admitted workload and per admission cycle, the
  * cycles from the operator's {@code berth_admission_cycle_duration_seconds_count}), the operator's
- * peak RSS and CPU seconds, and the load average the run saw.
+ * peak RSS, its CPU seconds from its start to its last Event and usage record ({@link LastWrite}),
+ * the API server's calls to the webhooks, and the load average the run saw.
+ *
+ * <p>By default the operator runs as the chart installs it: the chart's webhook configurations
+ * registered ({@link ChartWebhooks}) and served in the operator's JVM, so every Workload create and
+ * status write goes through them. {@code -Dwebhooks=off} runs it as the figures before issue 42
+ * were taken (BERTH_WEBHOOKS_ENABLED=false, none registered); {@code -Dwebhooks=both} runs the
+ * chart's configuration, then that one, each on a fresh API server and operator, and prints them
+ * side by side.
  *
  * <pre>
  * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
@@ -45,8 +54,8 @@ import org.awaitility.Awaitility;
  * × 100 ClusterQueues with 50 Workloads each), {@code workloads} (default 15000 for the baseline,
  * scaled per ClusterQueue; 50000 for large-scale, scaled by the number of ClusterQueues), {@code
  * operator.jvm} (default: the chart's jvmOptions under its 1 GiB limit, {@code
- * OperatorJvm.CHART_DEFAULTS}),
- * {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code berth.repo} (where
+ * OperatorJvm.CHART_DEFAULTS}), {@code operator.env} (extra BERTH_* settings, "K=V,K=V"), {@code
+ * webhooks} ("chart", the default; "off"; "both"), {@code berth.repo} (where
  * operator/target/berth-operator.jar is; default "."), {@code timeoutSeconds} (default 1800),
  * {@code warmup} (default 0: a first round of that many Workloads, run and billed on the same
  * operator before the measured one, so that the figures are those of an operator past its JIT
@@ -71,11 +80,20 @@ public final class SchedulerLoadBenchmark {
     Map<String, String> env = parseEnv(System.getProperty("operator.env", ""));
     long timeout = Long.getLong("timeoutSeconds", 1800);
     int warmup = Integer.getInteger("warmup", 0);
+    List<Boolean> configurations =
+        switch (System.getProperty("webhooks", "chart")) {
+          case "chart" -> List.of(true);
+          case "off" -> List.of(false);
+          case "both" -> List.of(true, false);
+          default ->
+              throw new IllegalArgumentException(
+                  "webhooks: chart, off or both, not \"" + System.getProperty("webhooks") + "\"");
+        };
     Path dir = Files.createTempDirectory("berth-load-");
     System.out.printf(
         Locale.ROOT,
         "[load] %s: %d workloads in %d ClusterQueues (%d cohorts),"
-            + " ideal %.1f s; operator %s %s; logs in %s%n",
+            + " ideal %.1f s; operator %s %s; webhooks %s; load average %s; logs in %s%n",
         load.name(),
         load.workloads(),
         load.clusterQueues(),
@@ -83,15 +101,59 @@ public final class SchedulerLoadBenchmark {
         load.idealSeconds(),
         jvm,
         env,
+        System.getProperty("webhooks", "chart"),
+        LoadAverage.now(),
         dir);
+    List<Run> runs = new ArrayList<>();
+    for (boolean webhooks : configurations) {
+      Path runDir = dir.resolve(webhooks ? "webhooks-chart" : "webhooks-off");
+      Files.createDirectories(runDir);
+      Run run = run(load, name, warmup, jar, jvm, env, timeout, webhooks, runDir);
+      System.out.print(run.report());
+      Files.writeString(runDir.resolve("report.txt"), run.report());
+      runs.add(run);
+    }
+    if (runs.size() > 1) {
+      String sideBySide = Run.sideBySide(runs);
+      System.out.print(sideBySide);
+      Files.writeString(dir.resolve("side-by-side.txt"), sideBySide);
+    }
+    System.exit(0);
+  }
 
+  /**
+   * One run on a fresh API server and operator: with {@code webhooks}, the chart's webhook
+   * configurations registered and served by the operator (the chart's defaults); without, the
+   * operator with BERTH_WEBHOOKS_ENABLED=false and no webhook registered.
+   */
+  private static Run run(
+      SchedulerLoad load,
+      String name,
+      int warmup,
+      Path jar,
+      String jvm,
+      Map<String, String> env,
+      long timeout,
+      boolean webhooks,
+      Path dir)
+      throws Exception {
     EmbeddedApiServer apiServer = EmbeddedApiServer.start();
     try {
       Path kubeconfig = BerthCrdsInstalled.kubeconfig(apiServer, dir);
       KubernetesClient admin = apiServer.client();
+      // The same queues in both configurations: created before any webhook is registered.
       queues(admin, load);
-      try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, env);
+      Map<String, String> operatorEnv = new LinkedHashMap<>();
+      if (webhooks) {
+        operatorEnv.putAll(ChartWebhooks.register(admin, OperatorJvm.freePort()));
+      }
+      operatorEnv.putAll(env);
+      try (OperatorJvm operator = startReady(jar, kubeconfig, dir, jvm, operatorEnv);
           LoadRunner runner = new LoadRunner(admin, load)) {
+        double cpuReady = operator.cpuSeconds();
+        if (webhooks) {
+          awaitWebhooksServing(admin, load);
+        }
         if (warmup > 0) {
           warmUp(admin, operator, SchedulerLoad.named(name, warmup), timeout);
         }
@@ -102,38 +164,125 @@ public final class SchedulerLoadBenchmark {
         runner.watch();
         Billing billedBefore = Billing.now(admin, runner);
         ApiRequests before = ApiRequests.scrape(admin);
+        WebhookCalls calls0 = WebhookCalls.scrape(admin);
         LoadSampler loadAverage = LoadSampler.every(5);
         runner.create();
         boolean done = runner.awaitFinished(timeout, TimeUnit.SECONDS);
+        double cpuAtLastFinish = operator.cpuSeconds();
         ApiRequests after = ApiRequests.scrape(admin);
         double cycles = operator.metric("berth_admission_cycle_duration_seconds_count") - cycles0;
         double decided = Math.max(0, operator.metric(PREEMPTIONS_DECIDED)) - decided0;
         Writers writers = Writers.read(operator).since(writers0);
-        loadAverage.close();
         String report =
-            report(
-                    load,
-                    runner,
-                    operator,
-                    cpuAtStart,
-                    after.since(before),
-                    done,
-                    cycles,
-                    decided,
-                    writers)
+            (webhooks
+                    ? "\n[load] webhooks: the chart's, registered and served by the operator"
+                    : "\n[load] webhooks: off (BERTH_WEBHOOKS_ENABLED=false, none registered)")
+                + report(load, runner, after.since(before), done, cycles, decided, writers);
+        LastWrite last = LastWrite.NOT_AWAITED;
+        if (done) {
+          last = LastWrite.await(admin, runner, operator, billedBefore, after, 600);
+          report += last.report();
+        }
+        // The operator's whole bill: from its start to its last Event and usage record.
+        double cpuTotal = operator.cpuSeconds();
+        loadAverage.close();
+        report +=
+            String.format(
+                    Locale.ROOT,
+                    "operator: peak RSS %.0f MiB; CPU %.1f s from its start to %s (user+sys):"
+                        + " start-up to ready %.1f s, ready to the first create %.1f s (%s), the"
+                        + " run to the last finish %.1f s, after it %.1f s%n",
+                    operator.peakRssMiB(),
+                    cpuTotal,
+                    last.complete() ? "the last Event and usage record written" : "now",
+                    cpuReady,
+                    cpuAtStart - cpuReady,
+                    (webhooks ? "the webhooks' first calls" : "")
+                        + (webhooks && warmup > 0 ? ", " : "")
+                        + (warmup > 0 ? "the warm-up round" : "")
+                        + (!webhooks && warmup == 0 ? "idle" : ""),
+                    cpuAtLastFinish - cpuAtStart,
+                    cpuTotal - cpuAtLastFinish)
+                + "webhook calls by the API server from the first create to the last write,"
+                + " as it counted them:\n"
+                + WebhookCalls.scrape(admin).since(calls0)
                 + loadAverage.summary()
                 + "\n";
-        if (done) {
-          report +=
-              Billing.awaitComplete(admin, runner, runner.finished(), billedBefore, after, 600);
-        }
-        System.out.print(report);
-        Files.writeString(dir.resolve("report.txt"), report);
+        return new Run(
+            webhooks,
+            report,
+            runner.wallSeconds(),
+            cpuTotal,
+            operator.peakRssMiB(),
+            meanWait(runner),
+            LoadAverage.now());
       }
     } finally {
       apiServer.close();
     }
-    System.exit(0);
+  }
+
+  /**
+   * Until the API server calls the operator's webhooks and they answer: a dry-run Workload create
+   * passes the mutating and validating Workload webhooks (failurePolicy Fail: it is refused while
+   * the CA the operator wrote into the configurations has not reached the API server's webhook
+   * client).
+   */
+  private static void awaitWebhooksServing(KubernetesClient admin, SchedulerLoad load) {
+    String queue = load.clusterQueueName(0, 0);
+    WebhookCalls before = WebhookCalls.scrape(admin);
+    Awaitility.await("the chart's webhooks answer the API server")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(500))
+        .ignoreExceptions()
+        .until(
+            () -> {
+              admin
+                  .resource(LoadRunner.workload(queue, load.classes().get(0), "webhook-probe"))
+                  .dryRun()
+                  .create();
+              return WebhookCalls.scrape(admin).callsSince(before) > 0;
+            });
+  }
+
+  private static double meanWait(LoadRunner runner) {
+    return runner.lives().values().stream()
+        .filter(l -> l.firstAdmitted != 0)
+        .mapToDouble(l -> (l.firstAdmitted - l.created) / 1e9)
+        .average()
+        .orElse(Double.NaN);
+  }
+
+  /** One configuration's run, and the figures compared side by side. */
+  record Run(
+      boolean webhooks,
+      String report,
+      double wallSeconds,
+      double cpuSeconds,
+      double peakRssMiB,
+      double meanWaitSeconds,
+      String loadAtEnd) {
+    static String sideBySide(List<Run> runs) {
+      StringBuilder out =
+          new StringBuilder(
+              "\n[load] side by side (one after the other on this machine):\n"
+                  + "| webhooks | wall s | operator CPU s, start to last write | peak RSS MiB"
+                  + " | mean time to admission s | load average at the end |\n"
+                  + "|---|---|---|---|---|---|\n");
+      for (Run r : runs) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %.1f | %.1f | %.0f | %.1f | %s |%n",
+                r.webhooks ? "chart's" : "off",
+                r.wallSeconds,
+                r.cpuSeconds,
+                r.peakRssMiB,
+                r.meanWaitSeconds,
+                r.loadAtEnd));
+      }
+      return out.toString();
+    }
   }
 
   /**
@@ -153,16 +302,15 @@ public final class SchedulerLoadBenchmark {
         throw new IllegalStateException(
             "warm-up: " + round.finished() + " of " + warm.workloads() + " finished in time");
       }
-      String billing =
-          Billing.awaitComplete(
-              admin, round, round.finished(), base, ApiRequests.scrape(admin), timeout);
+      LastWrite last =
+          LastWrite.await(admin, round, operator, base, ApiRequests.scrape(admin), timeout);
       System.out.printf(
           Locale.ROOT,
           "[load] warm-up round: %d workloads finished in %.1f s, operator CPU %.1f s; %s",
           warm.workloads(),
           round.wallSeconds(),
           operator.cpuSeconds() - cpu0,
-          billing);
+          last.report());
     }
   }
 
@@ -199,7 +347,7 @@ public final class SchedulerLoadBenchmark {
   }
 
   static Map<String, String> parseEnv(String spec) {
-    Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     for (String pair : spec.split(",")) {
       if (pair.isBlank()) {
         continue;
@@ -264,14 +412,11 @@ public final class SchedulerLoadBenchmark {
   private static String report(
       SchedulerLoad load,
       LoadRunner runner,
-      OperatorJvm operator,
-      double cpuAtStart,
       Map<String, Long> requests,
       boolean done,
       double cycles,
       double preemptionsDecided,
-      Writers writers)
-      throws Exception {
+      Writers writers) {
     double wall = runner.wallSeconds();
     StringBuilder out = new StringBuilder();
     out.append(
@@ -321,14 +466,6 @@ public final class SchedulerLoadBenchmark {
             runner.evictions(),
             preemptionsDecided));
     out.append(writers.summary(wall));
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "operator: peak RSS %.0f MiB, CPU %.1f s (user+sys"
-                + " during the run; %.1f s including start-up)%n",
-            operator.peakRssMiB(),
-            operator.cpuSeconds() - cpuAtStart,
-            operator.cpuSeconds()));
     out.append(
         String.format(
             Locale.ROOT,
@@ -397,8 +534,8 @@ public final class SchedulerLoadBenchmark {
 
   /**
    * The operator's writers over the run, from its {@code berth_write_pool_*} meters: how busy they
-   * were sending, how long a write took from send to answer, and how long the client's own rate bound
-   * held them.
+   * were sending, how long a write took from send to answer, and how long the client's own rate
+   * bound held them.
    */
   record Writers(double writers, double sent, double sendingSeconds, double throttledSeconds) {
     static Writers read(OperatorJvm operator) {

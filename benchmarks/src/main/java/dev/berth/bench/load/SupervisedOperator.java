@@ -20,6 +20,7 @@ final class SupervisedOperator implements AutoCloseable {
   private final Path kubeconfig;
   private final Path dir;
   private final String jvm;
+  private final Map<String, String> env;
   // Written only by the supervisor thread (and start); read by others without waiting on a restart.
   private volatile OperatorJvm current;
   private volatile double cpuOfExited;
@@ -28,19 +29,25 @@ final class SupervisedOperator implements AutoCloseable {
   private volatile int restarts;
   private volatile boolean closed;
 
-  private SupervisedOperator(Path jar, Path kubeconfig, Path dir, String jvm) {
+  private SupervisedOperator(
+      Path jar, Path kubeconfig, Path dir, String jvm, Map<String, String> env) {
     this.jar = jar;
     this.kubeconfig = kubeconfig;
     this.dir = dir;
     this.jvm = jvm;
+    this.env = Map.copyOf(env);
   }
 
-  /** Starts the operator and waits until it is ready; then watches it every second. */
-  static SupervisedOperator start(Path jar, Path kubeconfig, Path dir, String jvm)
-      throws Exception {
-    SupervisedOperator s = new SupervisedOperator(jar, kubeconfig, dir.resolve("operator-0"), jvm);
+  /**
+   * Starts the operator with {@code env} (its BERTH_* settings, e.g. the chart's webhooks: {@link
+   * ChartWebhooks#register}) and waits until it is ready; then watches it every second.
+   */
+  static SupervisedOperator start(
+      Path jar, Path kubeconfig, Path dir, String jvm, Map<String, String> env) throws Exception {
+    SupervisedOperator s =
+        new SupervisedOperator(jar, kubeconfig, dir.resolve("operator-0"), jvm, env);
     Files.createDirectories(s.dir);
-    s.current = SchedulerLoadBenchmark.startReady(jar, kubeconfig, s.dir, jvm, Map.of());
+    s.current = SchedulerLoadBenchmark.startReady(jar, kubeconfig, s.dir, jvm, s.env);
     s.check();
     s.timer.scheduleWithFixedDelay(s::check, 1, 1, TimeUnit.SECONDS);
     return s;
@@ -68,7 +75,7 @@ final class SupervisedOperator implements AutoCloseable {
     try {
       Path next = dir.resolveSibling("operator-" + restarts);
       Files.createDirectories(next);
-      current = SchedulerLoadBenchmark.startReady(jar, kubeconfig, next, jvm, Map.of());
+      current = SchedulerLoadBenchmark.startReady(jar, kubeconfig, next, jvm, env);
     } catch (Exception e) {
       System.out.println("[scale] could not start the operator again: " + e);
     }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,13 @@ public final class EventRecorder {
   static final int WRITERS = 4;
 
   private final Sink sink;
+
+  /**
+   * Events recorded and not yet written (or given up on): what a stop would drop, and what the load
+   * benchmark waits for before it bills the operator's CPU ({@code berth_events_pending}).
+   */
+  private final AtomicInteger pending = new AtomicInteger();
+
   // Events are written off the caller's thread: the admission loop must not wait on them.
   private final java.util.concurrent.ExecutorService[] writers =
       new java.util.concurrent.ExecutorService[WRITERS];
@@ -77,12 +85,25 @@ public final class EventRecorder {
         object.getMetadata().getUid() != null
             ? object.getMetadata().getUid()
             : object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+    pending.incrementAndGet();
     try {
       writers[Math.floorMod(key.hashCode(), WRITERS)].execute(
-          () -> write(object, type, reason, message));
+          () -> {
+            try {
+              write(object, type, reason, message);
+            } finally {
+              pending.decrementAndGet();
+            }
+          });
     } catch (RejectedExecutionException stopped) {
+      pending.decrementAndGet();
       log.debug("event {} for {} not recorded: stopping", reason, object.getMetadata().getName());
     }
+  }
+
+  /** Events recorded and not yet written or given up on. */
+  public int pending() {
+    return pending.get();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.berth.operator.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Workload;
 import java.time.Duration;
@@ -60,6 +61,34 @@ class EventRecorderTest {
     // After the stop: dropped, not thrown at the caller.
     recorder.normal(workload("late"), "Admitted", "admitted");
     assertThat(created).hasSize(5);
+  }
+
+  @Test
+  void pendingCountsTheEventsNotYetWrittenIncludingOnesTheApiServerRefused() {
+    CountDownLatch hold = new CountDownLatch(1);
+    slow = hold;
+    EventRecorder recorder = new EventRecorder(sink);
+    for (int i = 0; i < 5; i++) {
+      recorder.normal(workload("w" + i), "Admitted", "admitted");
+    }
+    assertThat(recorder.pending()).isEqualTo(5);
+    slow = new CountDownLatch(0);
+    hold.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> recorder.pending() == 0);
+    assertThat(created).hasSize(5);
+    // A create the API server refuses is given up on: no longer pending either.
+    EventRecorder refused =
+        new EventRecorder(
+            event -> {
+              throw new io.fabric8.kubernetes.client.KubernetesClientException("HTTP 500");
+            });
+    refused.warning(workload("x"), "Evicted", "evicted");
+    await().atMost(Duration.ofSeconds(10)).until(() -> refused.pending() == 0);
+    // After the stop: dropped at once, never counted as waiting.
+    recorder.close(Duration.ofSeconds(10));
+    recorder.normal(workload("late"), "Admitted", "admitted");
+    assertThat(recorder.pending()).isZero();
+    refused.close(Duration.ofSeconds(10));
   }
 
   @Test
