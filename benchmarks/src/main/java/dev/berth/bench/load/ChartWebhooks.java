@@ -1,11 +1,8 @@
 package dev.berth.bench.load;
 
-import dev.berth.webhook.WebhookRegistrations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,52 +33,34 @@ final class ChartWebhooks {
   /** The user of kube-api-test's admin certificate (as LocalCluster and the e2e suite say). */
   static final String OPERATOR_USER = "kubeapitest";
 
-  /** The chart's {@code webhooks.excludedNamespaces}, and its release namespace. */
-  private static final List<String> EXCLUDED =
-      List.of("kube-system", "kube-node-lease", "kube-public", NAMESPACE);
-
   private ChartWebhooks() {}
 
   /**
    * The chart's ValidatingWebhookConfiguration and MutatingWebhookConfiguration at its default
-   * values, each webhook's {@code clientConfig} naming the chart's Service. The one place the
-   * benchmark takes them from: built today from the code's list ({@link WebhookRegistrations}),
-   * which the chart is to be generated from or checked against (issue 42); once the chart itself is
-   * rendered ({@code helm template}), this method returns that instead.
+   * values, rendered by {@code helm template} ({@link dev.berth.webhook.ChartWebhooks}), each
+   * webhook pointed at {@code https://localhost:webhookPort} with the chart's path and no CA yet
+   * (the operator writes its own in).
    */
-  static List<HasMetadata> chartConfigurations() {
-    WebhookRegistrations registrations =
-        new WebhookRegistrations(
-            path ->
-                new WebhookClientConfigBuilder()
-                    .withNewService()
-                    .withNamespace(NAMESPACE)
-                    .withName(RELEASE)
-                    .withPath(path)
-                    .withPort(443)
-                    .endService()
-                    .build(),
-            EXCLUDED);
-    return List.of(registrations.validating(), registrations.mutating());
+  static List<HasMetadata> chartConfigurations(int webhookPort) {
+    dev.berth.webhook.ChartWebhooks chart =
+        dev.berth.webhook.ChartWebhooks.render(NAMESPACE)
+            .pointedAt("https://localhost:" + webhookPort);
+    return List.of(chart.validating(), chart.mutating());
   }
 
   /**
-   * Registers {@link #chartConfigurations()} pointed at {@code https://localhost:webhookPort}, and
-   * returns the operator's environment that serves them: the chart Deployment's webhook settings
-   * with that port, and the visibility API's HTTPS port on one the system picks (nothing here calls
-   * it; served, as in the chart).
+   * Registers {@link #chartConfigurations(int)} pointed at {@code https://localhost:webhookPort},
+   * and returns the operator's environment that serves them: the chart Deployment's webhook
+   * settings with that port, and the visibility API's HTTPS port on one the system picks (nothing
+   * here calls it; served, as in the chart).
    */
   static Map<String, String> register(KubernetesClient admin, int webhookPort) {
     String validating = null;
     String mutating = null;
-    for (HasMetadata configuration : chartConfigurations()) {
+    for (HasMetadata configuration : chartConfigurations(webhookPort)) {
       if (configuration instanceof ValidatingWebhookConfiguration v) {
-        v.getWebhooks()
-            .forEach(w -> w.setClientConfig(onLoopback(w.getClientConfig(), webhookPort)));
         validating = v.getMetadata().getName();
       } else if (configuration instanceof MutatingWebhookConfiguration m) {
-        m.getWebhooks()
-            .forEach(w -> w.setClientConfig(onLoopback(w.getClientConfig(), webhookPort)));
         mutating = m.getMetadata().getName();
       } else {
         throw new IllegalStateException("not a webhook configuration: " + configuration.getKind());
@@ -102,14 +81,5 @@ final class ChartWebhooks {
     env.put("BERTH_MUTATING_WEBHOOK", mutating);
     env.put("BERTH_OPERATOR_IDENTITY", OPERATOR_USER);
     return env;
-  }
-
-  /** The same path on this machine, with no CA yet: the operator writes its own in. */
-  private static WebhookClientConfig onLoopback(WebhookClientConfig chart, int port) {
-    String path = chart.getService() != null ? chart.getService().getPath() : null;
-    if (path == null) {
-      throw new IllegalStateException("a chart webhook without a Service path: " + chart);
-    }
-    return new WebhookClientConfigBuilder().withUrl("https://localhost:" + port + path).build();
   }
 }
