@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
  * The usage ledger on a real API server, for a scripted life with a preemption and an operator
  * restart: "sweep" (8 GPUs, low priority) runs, is preempted by "urgent" (8 GPUs, high), runs again
  * once urgent finished, the operator restarts halfway through its second run, and it finishes.
- * Every bill in status.usage and in the namespace's monthly UsageReport is checked against the
- * runs the test observed itself ({@link ObservedRuns}: its own watch and clock, within {@link
+ * Every bill in status.usage and in the namespace's monthly UsageReport is checked against the runs
+ * the test observed itself ({@link ObservedRuns}: its own watch and clock, within {@link
  * #TOLERANCE} a run), the reports exactly against the Workloads' records, and each record's run
- * start against the stored condition time; a second restart with a run counted in the report but missing
- * from its Workload (the crash window between the two writes) counts nothing twice; and the report
- * still bills the runs after the Jobs and Workloads are deleted.
+ * start against the stored condition time; a second restart with a run counted in the report but
+ * missing from its Workload (the crash window between the two writes) counts nothing twice; and the
+ * report still bills the runs after the Jobs and Workloads are deleted.
  */
 class UsageE2EIT {
   private static final String GPU = "nvidia.com/gpu";
@@ -283,7 +283,8 @@ class UsageE2EIT {
     BigDecimal occupied = new BigDecimal(usage.occupiedSeconds);
     assertThat(occupied)
         .as("occupied seconds against the %s ms the test observed", observedMillis)
-        .isBetween(seconds(observedMillis).subtract(tolerance), seconds(observedMillis).add(tolerance));
+        .isBetween(
+            seconds(observedMillis).subtract(tolerance), seconds(observedMillis).add(tolerance));
     assertThat(usage.runs).isEqualTo(runs.size());
     assertThat(usage.resources)
         .singleElement()

@@ -155,8 +155,7 @@ class VisibilityE2EIT {
         if (i % 6 != 5) {
           request.header("Authorization", "Bearer " + alice);
         }
-        burst.add(
-            callers.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
+        burst.add(callers.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString()));
       }
       for (int i = 0; i < burst.size(); i++) {
         HttpResponse<String> answer = burst.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS);

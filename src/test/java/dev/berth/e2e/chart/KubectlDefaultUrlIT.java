@@ -11,9 +11,9 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code kubectl berth}'s default visibility URL names what the chart installs as the docs say:
- * its Service, in its namespace, on the Service's HTTPS port, with a host name the webhook's
- * serving certificate covers (the operator signs it for {@code BERTH_WEBHOOK_SERVICE}).
+ * {@code kubectl berth}'s default visibility URL names what the chart installs as the docs say: its
+ * Service, in its namespace, on the Service's HTTPS port, with a host name the webhook's serving
+ * certificate covers (the operator signs it for {@code BERTH_WEBHOOK_SERVICE}).
  */
 class KubectlDefaultUrlIT {
 
@@ -58,6 +58,7 @@ class KubectlDefaultUrlIT {
             .filter(p -> p.path("name").asText().equals(https.path("targetPort").asText()))
             .findFirst()
             .orElseThrow();
-    assertThat(containerPort.path("containerPort").asText()).isEqualTo(portEnv.path("value").asText());
+    assertThat(containerPort.path("containerPort").asText())
+        .isEqualTo(portEnv.path("value").asText());
   }
 }

@@ -38,13 +38,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Writes whose outcome the operator cannot know, on the real API server: the {@link
- * FaultyApiProxy} forwards a Workload's admission, a victim's preemption, a Job's start and its
- * suspension to kube-apiserver, lets it apply them, and then answers the operator 500, 504, or
- * drops the connection without a reply. Each must be read back and taken as written: the write is
- * not sent again (a re-send at the same resourceVersion is refused 409 and was taken for "not
- * written", issue 42), the admission is neither rolled back while applied nor made twice, no
- * ClusterQueue ever holds more than its quota, and each transition gets its one Event.
+ * Writes whose outcome the operator cannot know, on the real API server: the {@link FaultyApiProxy}
+ * forwards a Workload's admission, a victim's preemption, a Job's start and its suspension to
+ * kube-apiserver, lets it apply them, and then answers the operator 500, 504, or drops the
+ * connection without a reply. Each must be read back and taken as written: the write is not sent
+ * again (a re-send at the same resourceVersion is refused 409 and was taken for "not written",
+ * issue 42), the admission is neither rolled back while applied nor made twice, no ClusterQueue
+ * ever holds more than its quota, and each transition gets its one Event.
  *
  * <p>Counted by a watch of its own on the API server (not through the proxy): every transition of
  * QuotaReserved, Evicted and of each Job's suspend, at every event.
@@ -99,8 +99,10 @@ class AmbiguousWritesE2EIT {
               workloadStatus(ns),
               workload(w -> isTrue(w, "QuotaReserved") && !isTrue(w, "Evicted")));
       FaultyApiProxy.Armed start =
-          proxy.arm(fault, job(ns, "first"), jobBody(j -> j.path("spec").path("suspend").asBoolean()
-              == false));
+          proxy.arm(
+              fault,
+              job(ns, "first"),
+              jobBody(j -> j.path("spec").path("suspend").asBoolean() == false));
       admin.resource(job(ns, "first", null)).create();
       await().atMost(Duration.ofSeconds(30)).until(() -> seen.workloadOf("first") != null);
       admin.resource(job(ns, "second", null)).create();
@@ -109,7 +111,9 @@ class AmbiguousWritesE2EIT {
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
-                assertThat(admission.appliedAndFailed()).as("admission applied, then failed").isTrue();
+                assertThat(admission.appliedAndFailed())
+                    .as("admission applied, then failed")
+                    .isTrue();
                 assertThat(start.appliedAndFailed()).as("start applied, then failed").isTrue();
                 assertThat(seen.running("first")).as("first running").isTrue();
                 assertThat(events(ns, "Workload", seen.workloadOf("first"), "Admitted"))
@@ -119,7 +123,9 @@ class AmbiguousWritesE2EIT {
                     .as("Started Events of Job first")
                     .isEqualTo(1);
                 // The second was considered and left waiting: its pending reason is written.
-                assertThat(seen.pendingReasonWritten("second")).as("second's pending reason").isTrue();
+                assertThat(seen.pendingReasonWritten("second"))
+                    .as("second's pending reason")
+                    .isTrue();
               });
 
       assertThat(admission.resent()).as("the admission write sent again").isZero();
@@ -141,7 +147,10 @@ class AmbiguousWritesE2EIT {
   void aPreemptionAndASuspensionAppliedThenFailedAreReadBackAndMadeOnce(Fault fault)
       throws Exception {
     String ns = namespace("preempt", fault);
-    queue(ns, "ambiguous-preempt-" + tag(fault), ClusterQueuePreemption.WithinClusterQueue.LowerPriority);
+    queue(
+        ns,
+        "ambiguous-preempt-" + tag(fault),
+        ClusterQueuePreemption.WithinClusterQueue.LowerPriority);
     try (Transitions seen = Transitions.watch(admin, ns)) {
       admin.resource(job(ns, "low", "ambiguous-low")).create();
       await().atMost(Duration.ofSeconds(60)).until(() -> seen.running("low"));
@@ -152,7 +161,8 @@ class AmbiguousWritesE2EIT {
               workloadStatus(ns),
               workload(w -> isTrue(w, "Evicted") && isTrue(w, "QuotaReserved")));
       FaultyApiProxy.Armed suspension =
-          proxy.arm(fault, job(ns, "low"), jobBody(j -> j.path("spec").path("suspend").asBoolean()));
+          proxy.arm(
+              fault, job(ns, "low"), jobBody(j -> j.path("spec").path("suspend").asBoolean()));
       admin.resource(job(ns, "high", "ambiguous-high")).create();
 
       await()
@@ -361,7 +371,9 @@ class AmbiguousWritesE2EIT {
     private void checkQuota(String after) {
       Map<String, Long> perQueue = new java.util.HashMap<>();
       for (Workload w : workloads.values()) {
-        if (isTrue(w, "QuotaReserved") && !isTrue(w, "Finished") && w.getStatus().admission != null) {
+        if (isTrue(w, "QuotaReserved")
+            && !isTrue(w, "Finished")
+            && w.getStatus().admission != null) {
           long millis =
               w.getStatus().admission.podSetAssignments.stream()
                   .mapToLong(

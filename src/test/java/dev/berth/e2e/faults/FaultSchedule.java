@@ -6,8 +6,8 @@ import java.util.Random;
 /**
  * Which fault, if any, hits the next request: a seeded {@link Random}, so that a run's sequence of
  * decisions is the same for the same seed (the operators' timing still varies from run to run).
- * Writes may meet any fault but a watch drop (the "applied, then 500 / 504" ones only Workload status
- * writes and Job updates); reads a 429 or a 500; watches a drop.
+ * Writes may meet any fault but a watch drop (the "applied, then 500 / 504" ones only Workload
+ * status writes and Job updates); reads a 429 or a 500; watches a drop.
  */
 final class FaultSchedule {
   private final Random random;
@@ -28,8 +28,8 @@ final class FaultSchedule {
 
   /**
    * {@code applyable}: a write whose ambiguous failures the proxy can inject after the API server
-   * applied it (a Workload status write, a Job update; {@link FaultyApiProxy}), which may also
-   * meet {@link Fault#APPLIED_THEN_500} and {@link Fault#APPLIED_THEN_504}.
+   * applied it (a Workload status write, a Job update; {@link FaultyApiProxy}), which may also meet
+   * {@link Fault#APPLIED_THEN_500} and {@link Fault#APPLIED_THEN_504}.
    */
   synchronized Optional<Fault> next(boolean write, boolean watch, boolean applyable) {
     double roll = random.nextDouble();

@@ -46,9 +46,9 @@ import java.util.regex.Pattern;
  * updates forwarded, applied and then answered 500 or 504 instead of the API server's reply; and
  * watches, over HTTP streaming or WebSocket as the client chooses, piped and then cut. A test can
  * also {@link #arm} one fault for the next write it describes (its path and body), and count the
- * writes like it that follow (a client that re-sends an applied write shows here). It serves its own certificate (a CA of
- * its own that the operators' kubeconfig trusts) and authenticates to the API server with the
- * test's client certificate, so only the operators' traffic meets faults.
+ * writes like it that follow (a client that re-sends an applied write shows here). It serves its
+ * own certificate (a CA of its own that the operators' kubeconfig trusts) and authenticates to the
+ * API server with the test's client certificate, so only the operators' traffic meets faults.
  */
 final class FaultyApiProxy implements AutoCloseable {
   private static final Set<HttpMethod> WRITES =
@@ -267,8 +267,7 @@ final class FaultyApiProxy implements AutoCloseable {
           .onSuccess(
               body -> {
                 Armed hit = armedFor(in, body.toString());
-                Optional<Fault> fault =
-                    hit == null ? scheduled(in, watch) : Optional.of(hit.fault);
+                Optional<Fault> fault = hit == null ? scheduled(in, watch) : Optional.of(hit.fault);
                 dispatch(in, downstream, fault, body, hit);
               });
       in.resume();

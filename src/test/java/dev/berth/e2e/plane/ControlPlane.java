@@ -25,12 +25,11 @@ import java.util.concurrent.TimeUnit;
  * the other controllers of {@link #CONTROLLERS}, kube-scheduler, KWOK playing the kubelet of
  * simulated GPU {@link SimNode}s, and the real JobSet controller where scripts/jobset-binary.sh
  * could build it, else, only on a machine without the third-party sources ({@link ThirdParty}), the
- * suite's {@link JobSetStandIn}. Pods run through the stages in
- * local/kwok-stages.yaml: Running once bound, then Succeeded after their {@link #RUN_FOR}
- * annotation's duration, or Failed after {@link #FAIL_AFTER}'s, or running until deleted (and
- * {@link #STOP_AFTER} longer). Every process logs to {@link #logDir()} (under target/, kept after
- * the run for failed tests) and is stopped by {@link #close()} or, if a test JVM dies first, by a
- * shutdown hook.
+ * suite's {@link JobSetStandIn}. Pods run through the stages in local/kwok-stages.yaml: Running
+ * once bound, then Succeeded after their {@link #RUN_FOR} annotation's duration, or Failed after
+ * {@link #FAIL_AFTER}'s, or running until deleted (and {@link #STOP_AFTER} longer). Every process
+ * logs to {@link #logDir()} (under target/, kept after the run for failed tests) and is stopped by
+ * {@link #close()} or, if a test JVM dies first, by a shutdown hook.
  */
 public final class ControlPlane implements AutoCloseable {
   /** Pod annotation: a duration such as "3s" after which KWOK marks the running pod Succeeded. */

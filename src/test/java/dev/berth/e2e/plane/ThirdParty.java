@@ -7,8 +7,8 @@ import java.nio.file.Path;
  * The third-party sources the suite runs the real components from: $BERTH_THIRD_PARTY, else
  * ../shared/third-party beside the repository (the JobSet source scripts/jobset-binary.sh builds,
  * the upstream ProvisioningRequest CRD). Where that directory exists, the suite runs the real ones
- * or fails: a stand-in is only for machines that do not have it, never a silent fallback that
- * would keep a run green while testing less (.ci/run says at start which one this machine gets).
+ * or fails: a stand-in is only for machines that do not have it, never a silent fallback that would
+ * keep a run green while testing less (.ci/run says at start which one this machine gets).
  */
 public final class ThirdParty {
   private ThirdParty() {}

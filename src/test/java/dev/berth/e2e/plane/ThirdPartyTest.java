@@ -50,7 +50,8 @@ class ThirdPartyTest {
     Files.writeString(otherCrd, Serialization.asYaml(other));
     assertThatThrownBy(() -> ProvisioningRequestCrd.read(otherCrd))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("does not define provisioningrequests.autoscaling.x-k8s.io serving v1");
+        .hasMessageContaining(
+            "does not define provisioningrequests.autoscaling.x-k8s.io serving v1");
 
     Path standIn = dir.resolve("stand-in.yaml");
     Files.writeString(standIn, Serialization.asYaml(ProvisioningRequestCrd.standIn()));
