@@ -61,8 +61,12 @@ import java.util.stream.Collectors;
  * etcd contradicts what the stream showed, that goes to {@link #disagreements()}.
  */
 final class InvariantWatcher implements AutoCloseable {
-  /** Tries of one check against etcd before its verdict is reported as unconfirmed. */
-  private static final int ATTEMPTS = 5;
+  /**
+   * Tries of one check against etcd before its verdict is reported as unconfirmed; in the
+   * background, the n-th try waits n seconds (about half a minute in all: an API server answering
+   * "resource version too large" while its cache catches up, or busy, is not a verdict).
+   */
+  private static final int ATTEMPTS = 8;
 
   private final KubernetesClient client;
   private final String namespace;
@@ -119,6 +123,7 @@ final class InvariantWatcher implements AutoCloseable {
     final String what;
     final Verdict verdict;
     int attempts;
+    long notBefore;
 
     Check(String what, Verdict verdict) {
       this.what = what;
@@ -521,7 +526,7 @@ final class InvariantWatcher implements AutoCloseable {
 
   /**
    * Takes the verdicts waiting, in the order their events came. A read of etcd that fails leaves
-   * its check first in line for the next call ({@code toTheEnd}: tried again at once); after
+   * its check first in line, tried again after a wait that grows ({@code toTheEnd}: at once); after
    * {@value #ATTEMPTS} failures the verdict is reported as one etcd could not give.
    */
   private void drain(boolean toTheEnd) {
@@ -529,10 +534,12 @@ final class InvariantWatcher implements AutoCloseable {
       while (true) {
         Check check;
         synchronized (this) {
-          check = pending.poll();
-        }
-        if (check == null) {
-          return;
+          check = pending.peek();
+          if (check == null
+              || !toTheEnd && check.attempts > 0 && System.nanoTime() - check.notBefore < 0) {
+            return;
+          }
+          pending.poll();
         }
         try {
           String violation = check.verdict.at(etcd);
@@ -545,6 +552,7 @@ final class InvariantWatcher implements AutoCloseable {
                 check.what + ": no verdict, etcd at that revision could not be read: " + e);
             continue;
           }
+          check.notBefore = System.nanoTime() + TimeUnit.SECONDS.toNanos(check.attempts);
           synchronized (this) {
             pending.addFirst(check);
           }
