@@ -312,14 +312,19 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
    * Whether the stored owner is suspended with no pod left (and, if asked, no start time): checked
    * before its Workload's quota is given back, because the informer's copy of the owner can lag
    * Berth's own last write to it (a start whose event has not come back yet reads as still
-   * suspended), and quota given back while its pods run is quota another workload takes twice.
+   * suspended), and quota given back while its pods run is quota another workload takes twice. The
+   * pods are listed too, after the owner: its status lags them (the Job controller writes {@code
+   * active} only after the pods it created, so a Job suspended just after its start reads "no pod"
+   * while one is bound and running; the fault suite's watcher found such releases, confirmed in
+   * etcd).
    */
   private boolean stoppedLive(KubernetesClient client, T owner, boolean withoutStartTime) {
     T live = client.resource(owner).get();
     return live != null
         && integration.isSuspended(live)
         && integration.activePods(live) == 0
-        && !(withoutStartTime && integration.hasStartTime(live));
+        && !(withoutStartTime && integration.hasStartTime(live))
+        && !integration.hasPodsToCount(live, pods(client, live));
   }
 
   private T withEmptyAnnotations(T owner) {

@@ -185,6 +185,31 @@ class WorkloadLifecycleTest {
   }
 
   @Test
+  void quotaIsGivenBackOnlyOnceNoPodOfTheStoredJobRuns() {
+    Job original = train().build();
+    Workload evicted = preempted(original);
+    api.stored(original);
+    // Suspended, no start time, its status counting no pod: but the Job controller had created a
+    // pod before it wrote that, and it is bound and running.
+    api.livePods(
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("train-0")
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName("node-0")
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Running")
+            .endStatus()
+            .build());
+    noWrite(original, evicted);
+
+    api.livePods();
+    assertThat(onlyWrite(original, evicted).verb()).isEqualTo("updateStatus");
+  }
+
+  @Test
   void quotaReservedButChecksNotReadyDoesNotStartTheJob() {
     Job job = train().build();
     noWrite(job, workloadOf(job, status().reserved("cq", "h100", T0)));
