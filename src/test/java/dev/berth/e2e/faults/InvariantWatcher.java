@@ -268,7 +268,7 @@ final class InvariantWatcher implements AutoCloseable {
     if (running && !record.unsuspended) {
       long rv = revision(job);
       String what = "Job " + record.name + " unsuspended at resourceVersion " + rv;
-      queue(what, e -> confirmStartedWithQuota(e, uid, rv, what, true));
+      queue(what, e -> confirmStartedWithQuota(e, uid, rv, what, null));
     }
     record.unsuspended = running;
   }
@@ -287,7 +287,8 @@ final class InvariantWatcher implements AutoCloseable {
               + pod.getSpec().getNodeName()
               + " at resourceVersion "
               + rv;
-      queue(what, e -> confirmStartedWithQuota(e, job, rv, what, false));
+      String name = pod.getMetadata().getName();
+      queue(what, e -> confirmStartedWithQuota(e, job, rv, what, name));
     }
   }
 
@@ -456,11 +457,11 @@ final class InvariantWatcher implements AutoCloseable {
   }
 
   /**
-   * A Workload of the Job holds quota at {@code rv}: where the Job was unsuspended ({@code
-   * unsuspension}) or one of its pods bound to a node.
+   * A Workload of the Job holds quota at {@code rv}: where the Job was unsuspended ({@code pod}
+   * null) or where its pod {@code pod} was bound to a node.
    */
   private String confirmStartedWithQuota(
-      AtRevision e, String job, long rv, String what, boolean unsuspension) {
+      AtRevision e, String job, long rv, String what, String pod) {
     List<Workload> then = e.workloads(rv, job);
     if (then.stream().noneMatch(w -> AtRevision.ownedBy(w, job) && holdsQuota(w))) {
       // The label narrows the read; one without it would be missed: read them all to be sure.
@@ -468,7 +469,7 @@ final class InvariantWatcher implements AutoCloseable {
     }
     List<Workload> own = then.stream().filter(w -> AtRevision.ownedBy(w, job)).toList();
     synchronized (this) {
-      if (unsuspension) {
+      if (pod == null) {
         record(job).unsuspensionsChecked++;
       } else {
         podsChecked++;
@@ -484,7 +485,28 @@ final class InvariantWatcher implements AutoCloseable {
         + " Workloads were "
         + (own.isEmpty()
             ? "none"
-            : own.stream().map(InvariantWatcher::describe).collect(Collectors.joining("; ")));
+            : own.stream().map(InvariantWatcher::describe).collect(Collectors.joining("; ")))
+        + (pod == null || own.isEmpty() ? "" : podBefore(e, job, pod, own));
+  }
+
+  /**
+   * Whether the pod existed at the newest Workload version before its binding: created before the
+   * quota went, or after, by a controller still acting on the Job as it was unsuspended.
+   */
+  private static String podBefore(AtRevision e, String job, String pod, List<Workload> own) {
+    long last = own.stream().mapToLong(InvariantWatcher::revision).max().orElseThrow();
+    return e.pods(last, job).stream()
+        .filter(p -> pod.equals(p.getMetadata().getName()))
+        .findFirst()
+        .map(
+            p ->
+                "; the pod existed then ("
+                    + p.getStatus().getPhase()
+                    + (p.getSpec().getNodeName() == null
+                        ? ", not bound"
+                        : " on " + p.getSpec().getNodeName())
+                    + ")")
+        .orElse("; the pod did not exist yet then (created after the quota went)");
   }
 
   private static Workload find(List<Workload> list, String uid) {

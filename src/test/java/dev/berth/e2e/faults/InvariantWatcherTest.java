@@ -336,7 +336,8 @@ class InvariantWatcherTest {
         .asString()
         .contains("pod p1 bound to node-0")
         .contains("without a Workload holding quota")
-        .contains("w1 at resourceVersion 101: admission none");
+        .contains("w1 at resourceVersion 101: admission none")
+        .endsWith("the pod did not exist yet then (created after the quota went)");
   }
 
   @Test
