@@ -17,8 +17,12 @@ public final class TestApiServer {
 
   private TestApiServer() {}
 
-  /** A running API server with the CRDs, and an admin client for it. */
-  public record Cluster(EmbeddedApiServer server) implements AutoCloseable {
+  /**
+   * A running API server with the CRDs, and an admin client for it; no Job controller, but its
+   * acknowledgment of an evicted Job's suspension ({@link SuspensionAcknowledger}).
+   */
+  public record Cluster(EmbeddedApiServer server, SuspensionAcknowledger acknowledger)
+      implements AutoCloseable {
     public KubernetesClient client() {
       return server.client();
     }
@@ -29,6 +33,7 @@ public final class TestApiServer {
 
     @Override
     public void close() {
+      acknowledger.close();
       server.close();
     }
   }
@@ -63,7 +68,7 @@ public final class TestApiServer {
     List<CustomResourceDefinition> crds = new ArrayList<>(berthCrds());
     crds.add(EmbeddedApiServer.jobSetCrd());
     server.install(crds);
-    return new Cluster(server);
+    return new Cluster(server, SuspensionAcknowledger.start(server.client()));
   }
 
   /** The generated CRDs, as packaged in the berth-api jar. */

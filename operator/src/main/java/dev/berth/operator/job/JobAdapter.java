@@ -213,9 +213,23 @@ public final class JobAdapter implements Integration<Job> {
     return copy;
   }
 
+  /** The value of {@code spec.managedBy} that names the built-in Job controller. */
+  static final String JOB_CONTROLLER = "kubernetes.io/job-controller";
+
+  /**
+   * Whether the built-in Job controller runs this Job, and so acknowledges its suspension: a Job
+   * whose {@code spec.managedBy} names another controller is never synced by it, and waiting for
+   * its acknowledgment would hold the quota for ever.
+   */
+  private static boolean acknowledges(Job job) {
+    String managedBy = job.getSpec() == null ? null : job.getSpec().getManagedBy();
+    return managedBy == null || JOB_CONTROLLER.equals(managedBy);
+  }
+
   @Override
   public boolean awaitsStopRequest(Job job) {
-    return hasStartTime(job) || !stopRequested(job.getMetadata().getAnnotations());
+    return hasStartTime(job)
+        || (acknowledges(job) && !stopRequested(job.getMetadata().getAnnotations()));
   }
 
   /**
@@ -233,6 +247,9 @@ public final class JobAdapter implements Integration<Job> {
   @Override
   public Job stopRequested(Job job) {
     Job copy = withoutStartTime(job);
+    if (!acknowledges(job)) {
+      return copy;
+    }
     copy.getMetadata().getAnnotations().put(STOP_REQUESTED_ANNOTATION, "true");
     if (copy.getStatus() != null && copy.getStatus().getConditions() != null) {
       copy.getStatus()
@@ -247,6 +264,9 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public boolean suspensionAcknowledged(Job job) {
+    if (!acknowledges(job)) {
+      return true;
+    }
     return stopRequested(job.getMetadata().getAnnotations())
         && job.getStatus() != null
         && job.getStatus().getConditions() != null

@@ -271,6 +271,17 @@ class WorkloadLifecycleTest {
   }
 
   @Test
+  void aJobRunByAnotherControllerIsNotWaitedFor() {
+    // spec.managedBy names another controller: the built-in one never syncs it, so no
+    // acknowledgment will come; the release is as before (suspended, no pod).
+    Job other = train().build();
+    other.getSpec().setManagedBy("example.com/multi-cluster");
+    Workload evicted = preempted(other);
+    api.stored(other);
+    released(onlyWrite(other, evicted));
+  }
+
+  @Test
   void aStopRequestFromAnEarlierEvictionIsGoneOnceTheJobStarts() {
     Job acknowledged = acknowledged(train().build());
     Job started =
