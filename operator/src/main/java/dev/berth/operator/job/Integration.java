@@ -50,6 +50,14 @@ public interface Integration<T extends HasMetadata> {
   }
 
   /**
+   * The status to write so that the owner's controller can finish it, if it is finishing without a
+   * start time (the API server refuses a finished Job without one); empty otherwise.
+   */
+  default Optional<T> startTimeToFinish(T owner) {
+    return Optional.empty();
+  }
+
+  /**
    * Whether a suspended owner still needs a status write before its quota may be given back: a
    * start time to clear, or its controller not yet asked to acknowledge the suspension ({@link
    * #stopRequested}). Kinds whose controller gives no such acknowledgment ask for the start time

@@ -157,9 +157,56 @@ public final class JobAdapter implements Integration<Job> {
     return job.getStatus() != null && job.getStatus().getStartTime() != null;
   }
 
+  /**
+   * Whether the Job controller is finishing the Job: it wrote the interim SuccessCriteriaMet or
+   * FailureTarget condition and has yet to write Complete or Failed, which needs a start time.
+   */
+  private static boolean finishing(Job job) {
+    return job.getStatus() != null
+        && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(
+                c ->
+                    ("SuccessCriteriaMet".equals(c.getType())
+                            || "FailureTarget".equals(c.getType()))
+                        && "True".equals(c.getStatus()));
+  }
+
+  /**
+   * A Job being finished without a start time (cleared by the Job controller itself when it saw the
+   * suspension, with MutableSchedulingDirectivesForSuspendedJobs, while its last pod was about to
+   * succeed) can never be: the start time is given back, the interim condition's time (never after
+   * the completion time the controller will write).
+   */
+  @Override
+  public Optional<Job> startTimeToFinish(Job job) {
+    if (hasStartTime(job) || !finishing(job)) {
+      return Optional.empty();
+    }
+    String since =
+        job.getStatus().getConditions().stream()
+            .filter(
+                c ->
+                    ("SuccessCriteriaMet".equals(c.getType())
+                            || "FailureTarget".equals(c.getType()))
+                        && "True".equals(c.getStatus()))
+            .map(c -> c.getLastTransitionTime())
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElse(null);
+    if (since == null) {
+      return Optional.empty();
+    }
+    Job copy = copy(job);
+    copy.getStatus().setStartTime(since);
+    return Optional.of(copy);
+  }
+
   @Override
   public boolean hasPodsToCount(Job job) {
-    if (activePods(job) > 0) {
+    // A Job being finished is left to its controller: neither its start time nor its Suspended
+    // condition is touched, and its quota waits for the finish.
+    if (activePods(job) > 0 || finishing(job)) {
       return true;
     }
     var uncounted = job.getStatus() == null ? null : job.getStatus().getUncountedTerminatedPods();

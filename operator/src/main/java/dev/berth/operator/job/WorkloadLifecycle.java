@@ -251,6 +251,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       suspend(client, owner, "its Workload was evicted: " + evictionMessage(workload));
       return;
     }
+    Optional<T> finishable = integration.startTimeToFinish(owner);
+    if (finishable.isPresent()) {
+      client.resource(finishable.get()).updateStatus();
+      return;
+    }
     if (integration.awaitsStopRequest(owner)) {
       requestStop(client, owner);
       return;

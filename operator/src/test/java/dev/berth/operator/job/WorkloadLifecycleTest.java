@@ -271,6 +271,34 @@ class WorkloadLifecycleTest {
   }
 
   @Test
+  void aJobBeingFinishedWithoutAStartTimeGetsOneBackAndKeepsItsQuota() {
+    // Suspended, its last pod succeeded and counted, the Job controller wrote SuccessCriteriaMet
+    // but cannot write Complete: its start time was cleared (the fault suite's sixth run).
+    Job finishing = acknowledged(train().build());
+    finishing.getStatus().setSucceeded(2);
+    List<io.fabric8.kubernetes.api.model.batch.v1.JobCondition> conditions =
+        new java.util.ArrayList<>(finishing.getStatus().getConditions());
+    conditions.add(
+        new JobConditionBuilder()
+            .withType("SuccessCriteriaMet")
+            .withStatus("True")
+            .withLastTransitionTime(T1)
+            .build());
+    finishing.getStatus().setConditions(conditions);
+    Workload evicted = preempted(finishing);
+    api.stored(finishing);
+
+    RecordedWrites.Write write = onlyWrite(finishing, evicted);
+    assertThat(write.verb()).isEqualTo("updateStatus");
+    assertThat(write.as(Job.class).getStatus().getStartTime()).isEqualTo(T1);
+
+    // With its start time back, nothing is given back or cleared: the Complete write comes next.
+    Job withStart = write.as(Job.class);
+    api.stored(withStart);
+    noWrite(withStart, evicted);
+  }
+
+  @Test
   void aJobRunByAnotherControllerIsNotWaitedFor() {
     // spec.managedBy names another controller: the built-in one never syncs it, so no
     // acknowledgment will come; the release is as before (suspended, no pod).
