@@ -17,8 +17,13 @@ public final class TestApiServer {
 
   private TestApiServer() {}
 
-  /** A running API server with the CRDs, and an admin client for it. */
-  public record Cluster(EmbeddedApiServer server) implements AutoCloseable {
+  /**
+   * A running API server with the CRDs, and an admin client for it; no Job controller, but (unless
+   * one runs beside it) its acknowledgment of an evicted Job's suspension ({@link
+   * SuspensionAcknowledger}, else null).
+   */
+  public record Cluster(EmbeddedApiServer server, SuspensionAcknowledger acknowledger)
+      implements AutoCloseable {
     public KubernetesClient client() {
       return server.client();
     }
@@ -29,6 +34,9 @@ public final class TestApiServer {
 
     @Override
     public void close() {
+      if (acknowledger != null) {
+        acknowledger.close();
+      }
       server.close();
     }
   }
@@ -49,10 +57,22 @@ public final class TestApiServer {
 
   /** A server of one's own, for tests that must not share (leader election, schema tests). */
   public static Cluster dedicated() {
-    return launch();
+    return launch(true);
+  }
+
+  /**
+   * A server of one's own for a control plane whose kube-controller-manager runs the real Job
+   * controller: no stand-in acknowledges suspensions there (it would answer for the controller).
+   */
+  public static Cluster dedicatedForControllers() {
+    return launch(false);
   }
 
   private static Cluster launch() {
+    return launch(true);
+  }
+
+  private static Cluster launch(boolean acknowledgeSuspensions) {
     long started = System.nanoTime();
     System.out.println("[berth-test] starting kube-apiserver and etcd (fabric8 kube-api-test)");
     EmbeddedApiServer server = EmbeddedApiServer.start();
@@ -63,7 +83,8 @@ public final class TestApiServer {
     List<CustomResourceDefinition> crds = new ArrayList<>(berthCrds());
     crds.add(EmbeddedApiServer.jobSetCrd());
     server.install(crds);
-    return new Cluster(server);
+    return new Cluster(
+        server, acknowledgeSuspensions ? SuspensionAcknowledger.start(server.client()) : null);
   }
 
   /** The generated CRDs, as packaged in the berth-api jar. */

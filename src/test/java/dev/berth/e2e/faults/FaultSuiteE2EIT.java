@@ -23,15 +23,24 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,6 +48,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import javax.naming.ldap.LdapName;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -50,12 +60,17 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
  * them, KWOK runs them for their run-for time), while two operator replicas, each a JVM of its own
  * ({@link OperatorProcess}) with leader election, reach the cluster only through a {@link
  * FaultyApiProxy} injecting 409s, 429s, 500s, writes that lose their reply and dropped watches on a
- * seeded {@link FaultSchedule}. Every {@link #CHAOS_SECONDS} one of: the leader is killed with
- * SIGKILL (the time until the other replica decides is the failover time), a random replica is
- * killed and started again, or the kube-apiserver behind the proxy is killed and started again
- * ({@link ApiServerReplica}). An {@link InvariantWatcher} on a direct connection checks quota and
- * admission at every Workload and Job event; at the end every Job has completed exactly once. One
- * summary line goes to the log and to target/e2e/control-plane/faults-summary.log.
+ * seeded {@link FaultSchedule}. The replicas run with the chart's Deployment environment and serve
+ * the webhooks, registered against the API server as the chart registers them and reached through a
+ * {@link WebhookRelay} to whichever replicas are ready, as through the chart's Service; the Jobs
+ * are submitted by an ordinary user, so the webhooks see them as a user's. Every {@link
+ * #CHAOS_SECONDS} one of: the leader is killed with SIGKILL (the time until the other replica
+ * decides is the failover time), a random replica is killed and started again, or the
+ * kube-apiserver behind the proxy is killed and started again ({@link ApiServerReplica}). An {@link
+ * InvariantWatcher} on a direct connection checks quota and admission at every Workload, Job and
+ * pod event, each verdict read from etcd at the event's revision; at the end every Job has
+ * completed, admitted once plus once per eviction. One summary line goes to the log and to
+ * target/e2e/control-plane/faults-summary.log.
  *
  * <p>In the default run (200 Jobs, 4 to 8 minutes on two shared cores; {@code -Dberth.faults=false}
  * leaves it out), with a new seed each run, printed first so that a failure can be replayed. A
@@ -81,6 +96,10 @@ class FaultSuiteE2EIT {
       Double.parseDouble(System.getProperty("berth.faults.rate", "0.02"));
   private static final int CHAOS_SECONDS = Integer.getInteger("berth.faults.chaosSeconds", 20);
   private static final String NS = "faults";
+
+  /** Who submits the Jobs: a user with cluster-admin rights, not the operator. */
+  private static final String SUBMITTER = "faults-submitter";
+
   private static final String FLAVOR = "faults-cpu";
   private static final List<String> QUEUES = List.of("faults-a", "faults-b", "faults-c");
 
@@ -116,15 +135,18 @@ class FaultSuiteE2EIT {
             SimNode.gpu("faults-1", SimNode.H100, "zone-a", "rack-1"),
             SimNode.gpu("faults-2", SimNode.A100, "zone-b", "rack-2"),
             SimNode.gpu("faults-3", SimNode.A100, "zone-b", "rack-3"));
+    ChartOperatorPod chart = ChartOperatorPod.render();
     try (ControlPlane plane = ControlPlane.start("faults", nodes)) {
       KubernetesClient admin = plane.client();
-      queues(admin);
+      namespaces(admin);
       Path dir = plane.logDir();
       Map<String, Long> limits =
           QUEUES.stream().collect(Collectors.toMap(q -> q, q -> (NOMINAL + BORROWING) * 1000L));
       try (ApiServerReplica api = ApiServerReplica.of(plane.kubeconfig(), dir);
           FaultyApiProxy proxy =
               new FaultyApiProxy(api.kubeconfig(), new FaultSchedule(SEED, RATE));
+          WebhookRelay relay = new WebhookRelay();
+          KubernetesClient submitter = submitter(admin, plane.kubeconfig());
           InvariantWatcher watcher =
               new InvariantWatcher(
                   admin,
@@ -134,30 +156,37 @@ class FaultSuiteE2EIT {
                   QUEUES.stream().collect(Collectors.toMap(q -> q, q -> q)))) {
         Path kubeconfig = dir.resolve("operator-via-proxy.kubeconfig");
         Files.writeString(kubeconfig, proxy.kubeconfig(), StandardCharsets.UTF_8);
+        RelayedWebhooks.register(admin, "https://localhost:" + relay.port());
         watcher.start();
+        // The proxy reaches the API server with the test's client certificate: that user is the
+        // operator's, as the chart's ServiceAccount is.
+        String operatorUser = clientCertificateUser(api.kubeconfig());
         List<OperatorProcess> replicas =
             List.of(
-                new OperatorProcess("berth-a", kubeconfig, dir),
-                new OperatorProcess("berth-b", kubeconfig, dir));
+                new OperatorProcess("berth-a", kubeconfig, dir, chart, operatorUser),
+                new OperatorProcess("berth-b", kubeconfig, dir, chart, operatorUser));
         try {
           for (OperatorProcess replica : replicas) {
             replica.start();
           }
           // The kubelet's part already: on a busy machine a replica's first informer lists can
-          // time out, and it exits; it must be started again, or no leader ever comes.
+          // time out, and it exits; it must be started again, or no leader ever comes. And the
+          // endpoints controller's: the relay sends to the replicas that are ready.
           await()
               .atMost(Duration.ofMinutes(5))
               .pollInterval(Duration.ofSeconds(1))
               .until(
                   () -> {
                     restartExited(replicas);
-                    return leader(admin, replicas) != null;
+                    endpoints(relay, replicas);
+                    return leader(admin, replicas) != null && RelayedWebhooks.enforced(admin);
                   });
-          run(plane, api, proxy, watcher, replicas);
+          queues(admin);
+          run(plane, api, proxy, relay, submitter, watcher, replicas);
         } finally {
           replicas.forEach(OperatorProcess::close);
           // Also when the run failed: the line says how far it got.
-          String summary = summary(plane, api, proxy, watcher, replicas, started);
+          String summary = summary(plane, api, proxy, relay, watcher, replicas, started);
           System.out.println(summary);
           Files.writeString(dir.resolve("faults-summary.log"), summary + "\n");
           Files.writeString(
@@ -169,19 +198,89 @@ class FaultSuiteE2EIT {
         assertThat(proxy.injected().values().stream().mapToInt(Integer::intValue).sum())
             .as("faults injected")
             .isPositive();
+        assertThat(relay.relayed())
+            .as("connections of the API server to the webhooks")
+            .isPositive();
         assertThat(watcher.violations()).as("invariant violations (seed %d)", SEED).isEmpty();
-        assertThat(unfinished(admin))
-            .as("Jobs not completed exactly once (seed %d)", SEED)
+        assertThat(watcher.disagreements())
+            .as("the watcher's streams against etcd (seed %d)", SEED)
             .isEmpty();
-        assertThat(watcher.runningJobsChecked()).as("Jobs checked while running").isEqualTo(JOBS);
+        assertThat(unfinished(admin)).as("Jobs not complete (seed %d)", SEED).isEmpty();
+        assertThat(watcher.runningJobsChecked()).as("Jobs checked at unsuspension").isEqualTo(JOBS);
+        assertThat(watcher.podsChecked())
+            .as("pods checked at binding")
+            .isGreaterThanOrEqualTo(JOBS);
+        assertThat(watcher.releasesChecked())
+            .as("quota releases checked against running pods")
+            .isGreaterThanOrEqualTo(JOBS);
       }
     }
+  }
+
+  /** The relay's endpoints: the webhook ports of the live replicas whose /readyz answers 200. */
+  private static void endpoints(WebhookRelay relay, List<OperatorProcess> replicas) {
+    relay.endpoints(
+        replicas.stream()
+            .filter(OperatorProcess::ready)
+            .map(OperatorProcess::webhookPort)
+            .filter(OptionalInt::isPresent)
+            .map(OptionalInt::getAsInt)
+            .toList());
+  }
+
+  /** A client acting as {@value #SUBMITTER}, bound to cluster-admin: a user, not the operator. */
+  private static KubernetesClient submitter(KubernetesClient admin, String kubeconfig) {
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(SUBMITTER)
+                .endMetadata()
+                .withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("ClusterRole")
+                .withName("cluster-admin")
+                .endRoleRef()
+                .addNewSubject()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("User")
+                .withName(SUBMITTER)
+                .endSubject()
+                .build())
+        .serverSideApply();
+    Config config = Config.fromKubeconfig(kubeconfig);
+    config.setImpersonateUsername(SUBMITTER);
+    config.setImpersonateGroups("system:authenticated");
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** The CN of the kubeconfig's client certificate: the user the API server knows it as. */
+  private static String clientCertificateUser(String kubeconfig) throws Exception {
+    Config config = Config.fromKubeconfig(kubeconfig);
+    byte[] pem =
+        config.getClientCertFile() != null
+            ? Files.readAllBytes(Path.of(config.getClientCertFile()))
+            : Base64.getDecoder().decode(config.getClientCertData());
+    X509Certificate certificate =
+        (X509Certificate)
+            CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(pem));
+    return new LdapName(certificate.getSubjectX500Principal().getName())
+        .getRdns().stream()
+            .filter(r -> "CN".equalsIgnoreCase(r.getType()))
+            .map(r -> r.getValue().toString())
+            .findFirst()
+            .orElseThrow();
   }
 
   private void run(
       ControlPlane plane,
       ApiServerReplica api,
       FaultyApiProxy proxy,
+      WebhookRelay relay,
+      KubernetesClient submitter,
       InvariantWatcher watcher,
       List<OperatorProcess> replicas)
       throws Exception {
@@ -189,21 +288,37 @@ class FaultSuiteE2EIT {
     Random jobs = new Random(SEED + 1);
     Random chaos = new Random(SEED + 2);
     AtomicInteger submitted = new AtomicInteger();
-    ScheduledExecutorService timers = Executors.newScheduledThreadPool(3);
+    ScheduledExecutorService timers = Executors.newScheduledThreadPool(4);
     try {
+      Job[] unsent = {null};
       timers.scheduleAtFixedRate(
           () -> {
             int i = submitted.get();
             if (i < JOBS) {
-              admin.resource(job(i, jobs)).create();
+              unsent[0] = unsent[0] != null ? unsent[0] : job(i, jobs);
+              try {
+                submitter.resource(unsent[0]).create();
+              } catch (KubernetesClientException e) {
+                // Refused while no replica served the webhooks (failurePolicy Fail): the user
+                // submits it again; one that went through unanswered exists already.
+                if (e.getCode() != 409) {
+                  System.out.printf(
+                      "[berth-faults] %s not submitted (%s); again%n",
+                      unsent[0].getMetadata().getName(), e.getMessage());
+                  return;
+                }
+              }
+              unsent[0] = null;
               submitted.incrementAndGet();
             }
           },
           0,
           (long) (1000 / JOBS_PER_SECOND),
           TimeUnit.MILLISECONDS);
-      // The kubelet's part for the operator Pods: one that exited by itself starts again.
+      // The kubelet's part for the operator Pods: one that exited by itself starts again; and
+      // the endpoints controller's for the webhooks' Service.
       timers.scheduleWithFixedDelay(() -> restartExited(replicas), 1, 1, TimeUnit.SECONDS);
+      timers.scheduleWithFixedDelay(() -> endpoints(relay, replicas), 1, 1, TimeUnit.SECONDS);
       List<Chaos> cycle =
           List.of(
               Chaos.KILL_LEADER,
@@ -249,10 +364,27 @@ class FaultSuiteE2EIT {
         chaosRuns.get();
       }
       awaitAllComplete(admin, watcher, replicas);
+      awaitWatcher(watcher);
       watcher.finish();
     } finally {
       timers.shutdownNow();
       proxy.stopFaults();
+    }
+  }
+
+  /**
+   * Until the watcher's streams have shown every Job complete and its Workload finished, and every
+   * verdict is taken; after a minute the count of {@link InvariantWatcher#finish} says what is
+   * missing.
+   */
+  private static void awaitWatcher(InvariantWatcher watcher) {
+    try {
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> watcher.caughtUp(JOBS));
+    } catch (ConditionTimeoutException e) {
+      System.out.println("[berth-faults] the watcher did not catch up within a minute");
     }
   }
 
@@ -404,17 +536,13 @@ class FaultSuiteE2EIT {
     return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
   }
 
-  /** Jobs not Complete with exactly one succeeded pod. */
+  /**
+   * Jobs not Complete. Exactly once is the watcher's count of admissions and evictions: the Job
+   * controller's {@code succeeded} says nothing about how often the Job was started.
+   */
   private static List<String> unfinished(KubernetesClient admin) {
     return admin.batch().v1().jobs().inNamespace(NS).list().getItems().stream()
-        .filter(
-            j ->
-                j.getStatus() == null
-                    || j.getStatus().getConditions() == null
-                    || j.getStatus().getConditions().stream()
-                        .noneMatch(
-                            c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()))
-                    || !Integer.valueOf(1).equals(j.getStatus().getSucceeded()))
+        .filter(j -> !complete(j))
         .map(
             j ->
                 j.getMetadata().getName()
@@ -425,10 +553,18 @@ class FaultSuiteE2EIT {
         .toList();
   }
 
+  private static boolean complete(Job job) {
+    return job.getStatus() != null
+        && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
   private String summary(
       ControlPlane plane,
       ApiServerReplica api,
       FaultyApiProxy proxy,
+      WebhookRelay relay,
       InvariantWatcher watcher,
       List<OperatorProcess> replicas,
       long started) {
@@ -442,16 +578,15 @@ class FaultSuiteE2EIT {
         JOBS
             - (int)
                 plane.client().batch().v1().jobs().inNamespace(NS).list().getItems().stream()
-                    .filter(
-                        j ->
-                            j.getStatus() != null
-                                && Integer.valueOf(1).equals(j.getStatus().getSucceeded()))
+                    .filter(FaultSuiteE2EIT::complete)
                     .count();
     return String.format(
         "[berth-faults] seed=%d jobs=%d faults=%s (of %d requests; %d found the"
             + " API server down) kills=%d selfExits=%d apiServerRestarts=%d failovers=%d"
             + " worstFailoverMs=%d violations=%d lostJobs=%d admissions=%d evictions=%d"
-            + " peakCohortMillicpu=%d/%d workloadEvents=%d seconds=%d",
+            + " peakCohortMillicpu=%d/%d workloadEvents=%d checked={unsuspensions=%d, pods=%d,"
+            + " releases=%d} disagreements=%d workloadGaps=%d webhookConnections=%d"
+            + " (%d found no replica) seconds=%d",
         SEED,
         JOBS,
         proxy.injected(),
@@ -469,16 +604,26 @@ class FaultSuiteE2EIT {
         watcher.peakCohortUsage(),
         QUEUES.size() * NOMINAL * 1000,
         watcher.events(),
+        watcher.runningJobsChecked(),
+        watcher.podsChecked(),
+        watcher.releasesChecked(),
+        watcher.disagreements().size(),
+        watcher.workloadGaps(),
+        relay.relayed(),
+        relay.unserved(),
         Duration.ofNanos(System.nanoTime() - started).toSeconds());
   }
 
-  private static void queues(KubernetesClient admin) {
-    for (String ns : List.of("berth-system", NS)) {
+  private static void namespaces(KubernetesClient admin) {
+    for (String ns : List.of(ChartOperatorPod.NAMESPACE, NS)) {
       admin
           .namespaces()
           .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
           .serverSideApply();
     }
+  }
+
+  private static void queues(KubernetesClient admin) {
     ResourceFlavor flavor = new ResourceFlavor();
     flavor.getMetadata().setName(FLAVOR);
     flavor.setSpec(new ResourceFlavorSpec());

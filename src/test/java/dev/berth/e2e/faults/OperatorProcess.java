@@ -19,19 +19,28 @@ import java.util.regex.Pattern;
 
 /**
  * One operator replica in a JVM of its own: {@code java -jar operator/target/berth-operator.jar}
- * (the shaded jar the build makes, the one the image runs) with the chart's environment: leader
- * election on, exit on a lost Lease, webhooks off (no webhook configuration points at it). Each
- * start is a new Pod: a new identity (HOSTNAME, which names the Lease holder) and a new log. It can
- * be killed with SIGKILL; one that exits by itself is started again, as the kubelet would.
+ * (the shaded jar the build makes, the one the image runs) with the environment of the chart's
+ * Deployment at its defaults ({@link ChartOperatorPod}: JAVA_TOOL_OPTIONS, webhooks on with a
+ * self-signed CA in a Secret and the caBundle patched by the operator, leader election, exit on a
+ * lost Lease, the writers' settings) and its memory limit as the JVM's (-XX:MaxRAM). What differs
+ * is what one machine instead of a Pod each forces: the ports are free ones (0), the webhook
+ * Service's name is {@code localhost}, where the API server reaches the replicas through a {@link
+ * WebhookRelay} (the serving certificate names it), and the operator identity is the user the fault
+ * proxy authenticates as. Each start is a new Pod: a new identity (HOSTNAME, which names the Lease
+ * holder) and a new log. It can be killed with SIGKILL; one that exits by itself is started again,
+ * as the kubelet would.
  */
 final class OperatorProcess implements AutoCloseable {
   private static final Pattern METRICS = Pattern.compile("metrics on :(\\d+)");
+  private static final Pattern WEBHOOKS = Pattern.compile("webhooks served on :(\\d+)");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final String name;
   private final Path kubeconfig;
   private final Path logDir;
+  private final ChartOperatorPod pod;
+  private final String operatorUser;
   private Process process;
   private Path log;
   private int generation;
@@ -40,8 +49,15 @@ final class OperatorProcess implements AutoCloseable {
   /** Killed on purpose and not started again yet: not to be restarted behind the test's back. */
   private boolean killed;
 
-  OperatorProcess(String name, Path kubeconfig, Path logDir) {
+  /**
+   * @param operatorUser the user its client authenticates as (the chart's ServiceAccount): the only
+   *     one the webhooks let start a managed Job or write a Workload's admission
+   */
+  OperatorProcess(
+      String name, Path kubeconfig, Path logDir, ChartOperatorPod pod, String operatorUser) {
     this.name = name;
+    this.pod = pod;
+    this.operatorUser = operatorUser;
     this.kubeconfig = kubeconfig;
     this.logDir = logDir;
     // If the test JVM dies first, its replicas go with it, not on as orphans.
@@ -72,24 +88,27 @@ final class OperatorProcess implements AutoCloseable {
         new ProcessBuilder(
                 List.of(
                     java,
-                    "-Xmx512m",
-                    "-XX:+UseSerialGC",
-                    // C1 only: a JVM that starts in seconds on a busy machine matters more than
-                    // peak speed.
-                    "-XX:TieredStopAtLevel=1",
+                    // The container's memory limit, which the chart's MaxRAMPercentage takes a
+                    // share of; on this machine the JVM would otherwise see all of its memory.
+                    "-XX:MaxRAM=" + pod.memoryLimitBytes(),
                     "-jar",
                     jar().toString()))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
     env.remove("KUBERNETES_SERVICE_HOST");
+    env.remove("JAVA_TOOL_OPTIONS");
+    env.putAll(pod.env());
     env.put("KUBECONFIG", kubeconfig.toString());
     env.put("HOSTNAME", identity());
-    env.put("BERTH_NAMESPACE", "berth-system");
-    env.put("BERTH_LEADER_ELECTION", "true");
-    env.put("BERTH_EXIT_ON_LOST_LEASE", "true");
-    env.put("BERTH_WEBHOOKS_ENABLED", "false");
+    // Pods have a network each; replicas on one machine take free ports and say which.
     env.put("BERTH_METRICS_PORT", "0");
+    env.put("BERTH_WEBHOOK_PORT", "0");
+    env.put("BERTH_HTTPS_PORT", "0");
+    // The name the API server reaches the webhooks by (the relay here, the Service in a cluster):
+    // the serving certificate is issued for it.
+    env.put("BERTH_WEBHOOK_SERVICE", "localhost");
+    env.put("BERTH_OPERATOR_IDENTITY", operatorUser);
     process = builder.start();
   }
 
@@ -129,8 +148,17 @@ final class OperatorProcess implements AutoCloseable {
   }
 
   private OptionalInt metricsPort() {
+    return logged(METRICS);
+  }
+
+  /** The port its webhooks are served on, once it says so; empty while starting or gone. */
+  synchronized OptionalInt webhookPort() {
+    return alive() ? logged(WEBHOOKS) : OptionalInt.empty();
+  }
+
+  private OptionalInt logged(Pattern port) {
     try {
-      Matcher m = METRICS.matcher(Files.readString(log, StandardCharsets.UTF_8));
+      Matcher m = port.matcher(Files.readString(log, StandardCharsets.UTF_8));
       return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
     } catch (IOException e) {
       return OptionalInt.empty();

@@ -87,7 +87,7 @@ public final class ControlPlane implements AutoCloseable {
                     + "-"
                     + LocalDateTime.now()
                         .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
-    ControlPlane plane = new ControlPlane(TestApiServer.dedicated(), logDir);
+    ControlPlane plane = new ControlPlane(TestApiServer.dedicatedForControllers(), logDir);
     Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
     try {
       plane.startProcesses(nodes);

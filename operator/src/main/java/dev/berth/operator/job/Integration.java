@@ -50,6 +50,43 @@ public interface Integration<T extends HasMetadata> {
   }
 
   /**
+   * The status to write so that the owner's controller can finish it, if it is finishing without a
+   * start time (the API server refuses a finished Job without one); empty otherwise.
+   */
+  default Optional<T> startTimeToFinish(T owner) {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether a suspended owner still needs a status write before its quota may be given back: a
+   * start time to clear, or its controller not yet asked to acknowledge the suspension ({@link
+   * #stopRequested}). Kinds whose controller gives no such acknowledgment ask for the start time
+   * only.
+   */
+  default boolean awaitsStopRequest(T owner) {
+    return hasStartTime(owner);
+  }
+
+  /**
+   * The status to write to a suspended owner whose pods are all counted: no start time, and, where
+   * the owner's controller acknowledges a suspension, the request for that acknowledgment ({@link
+   * #suspensionAcknowledged}).
+   */
+  default T stopRequested(T owner) {
+    return withoutStartTime(owner);
+  }
+
+  /**
+   * Whether the owner's controller has acknowledged its suspension since {@link #stopRequested} was
+   * written: from then on it creates no pod for it. Quota is given back only after that, since a
+   * pod that does not exist yet cannot be seen in a list. True for kinds without such an
+   * acknowledgment.
+   */
+  default boolean suspensionAcknowledged(T owner) {
+    return true;
+  }
+
+  /**
    * Whether the owner's controller has pods still to count (running, terminating, or finished but
    * not yet in its status). A Job's start time may be cleared only after that: a pod that succeeded
    * after the suspend must be counted under a start time, or the Job can never finish (the API

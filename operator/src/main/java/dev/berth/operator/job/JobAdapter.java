@@ -7,6 +7,7 @@ import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,17 @@ public final class JobAdapter implements Integration<Job> {
 
   /** The Job controller's label on its pods, naming the Job's UID. */
   static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
+
+  /**
+   * Put on a suspended Job in the status write that takes its {@code Suspended} condition away (see
+   * {@link #stopRequested}); taken off when Berth starts or suspends the Job. While it is on, a
+   * {@code Suspended=True} condition can only be the Job controller's acknowledgment of that
+   * suspension.
+   */
+  static final String STOP_REQUESTED_ANNOTATION = "berth.dev/stop-requested";
+
+  /** The Job controller's condition saying it has seen the Job suspended (reason JobSuspended). */
+  static final String SUSPENDED_CONDITION = "Suspended";
 
   @Override
   public String kind() {
@@ -89,9 +101,15 @@ public final class JobAdapter implements Integration<Job> {
     return Boolean.TRUE.equals(job.getSpec().getSuspend());
   }
 
+  /**
+   * A suspended copy, without {@link #STOP_REQUESTED_ANNOTATION}: a request made before an earlier
+   * start must not make a {@code Suspended=True} from before this suspension read as its
+   * acknowledgment.
+   */
   @Override
   public Job suspended(Job job) {
     Job copy = copy(job);
+    copy.getMetadata().getAnnotations().remove(STOP_REQUESTED_ANNOTATION);
     copy.getSpec().setSuspend(true);
     return copy;
   }
@@ -115,13 +133,16 @@ public final class JobAdapter implements Integration<Job> {
           .put(ORIGINAL_PARALLELISM, String.valueOf(originalParallelism(job)));
       result.getSpec().setParallelism(admittedCount);
     }
+    result.getMetadata().getAnnotations().remove(STOP_REQUESTED_ANNOTATION);
     result.getSpec().setSuspend(false);
     return result;
   }
 
+  /** Suspended as it is (the stop request, made before the restore, stays on). */
   @Override
   public Job restored(Job job, Workload workload) {
-    Job result = suspended(job);
+    Job result = copy(job);
+    result.getSpec().setSuspend(true);
     PodTemplates.restore(
         result.getSpec().getTemplate(), workload.getSpec().podSets.get(0).template);
     String parallelism = result.getMetadata().getAnnotations().remove(ORIGINAL_PARALLELISM);
@@ -136,9 +157,56 @@ public final class JobAdapter implements Integration<Job> {
     return job.getStatus() != null && job.getStatus().getStartTime() != null;
   }
 
+  /**
+   * Whether the Job controller is finishing the Job: it wrote the interim SuccessCriteriaMet or
+   * FailureTarget condition and has yet to write Complete or Failed, which needs a start time.
+   */
+  private static boolean finishing(Job job) {
+    return job.getStatus() != null
+        && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(
+                c ->
+                    ("SuccessCriteriaMet".equals(c.getType())
+                            || "FailureTarget".equals(c.getType()))
+                        && "True".equals(c.getStatus()));
+  }
+
+  /**
+   * A Job being finished without a start time (cleared by the Job controller itself when it saw the
+   * suspension, with MutableSchedulingDirectivesForSuspendedJobs, while its last pod was about to
+   * succeed) can never be: the start time is given back, the interim condition's time (never after
+   * the completion time the controller will write).
+   */
+  @Override
+  public Optional<Job> startTimeToFinish(Job job) {
+    if (hasStartTime(job) || !finishing(job)) {
+      return Optional.empty();
+    }
+    String since =
+        job.getStatus().getConditions().stream()
+            .filter(
+                c ->
+                    ("SuccessCriteriaMet".equals(c.getType())
+                            || "FailureTarget".equals(c.getType()))
+                        && "True".equals(c.getStatus()))
+            .map(c -> c.getLastTransitionTime())
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElse(null);
+    if (since == null) {
+      return Optional.empty();
+    }
+    Job copy = copy(job);
+    copy.getStatus().setStartTime(since);
+    return Optional.of(copy);
+  }
+
   @Override
   public boolean hasPodsToCount(Job job) {
-    if (activePods(job) > 0) {
+    // A Job being finished is left to its controller: neither its start time nor its Suspended
+    // condition is touched, and its quota waits for the finish.
+    if (activePods(job) > 0 || finishing(job)) {
       return true;
     }
     var uncounted = job.getStatus() == null ? null : job.getStatus().getUncountedTerminatedPods();
@@ -186,8 +254,75 @@ public final class JobAdapter implements Integration<Job> {
   @Override
   public Job withoutStartTime(Job job) {
     Job copy = copy(job);
-    copy.getStatus().setStartTime(null);
+    if (copy.getStatus() != null) {
+      copy.getStatus().setStartTime(null);
+    }
     return copy;
+  }
+
+  /** The value of {@code spec.managedBy} that names the built-in Job controller. */
+  static final String JOB_CONTROLLER = "kubernetes.io/job-controller";
+
+  /**
+   * Whether the built-in Job controller runs this Job, and so acknowledges its suspension: a Job
+   * whose {@code spec.managedBy} names another controller is never synced by it, and waiting for
+   * its acknowledgment would hold the quota for ever.
+   */
+  private static boolean acknowledges(Job job) {
+    String managedBy = job.getSpec() == null ? null : job.getSpec().getManagedBy();
+    return managedBy == null || JOB_CONTROLLER.equals(managedBy);
+  }
+
+  @Override
+  public boolean awaitsStopRequest(Job job) {
+    return hasStartTime(job)
+        || (acknowledges(job) && !stopRequested(job.getMetadata().getAnnotations()));
+  }
+
+  /**
+   * The Job's status without a start time and without its {@code Suspended} condition, marked with
+   * {@link #STOP_REQUESTED_ANNOTATION} (the status endpoint of a Job keeps metadata changes). The
+   * Job controller sets {@code Suspended=True} again only in a sync that read the Job suspended
+   * from its cache and found every pod it had asked to create in that cache (its creation
+   * expectations satisfied), and writes it with the version it read: the write succeeds only if
+   * that version is still the stored one, so at least this one. Syncs of one Job do not overlap and
+   * create their pods before they return, and a later sync reads a cache at least as new. So once
+   * the condition is back, every pod the controller will create for this suspension exists and a
+   * list finds it; without the reset, a {@code Suspended=True} written before the Job's last start
+   * (the controller never synced it running) would read the same.
+   */
+  @Override
+  public Job stopRequested(Job job) {
+    Job copy = withoutStartTime(job);
+    if (!acknowledges(job)) {
+      return copy;
+    }
+    copy.getMetadata().getAnnotations().put(STOP_REQUESTED_ANNOTATION, "true");
+    if (copy.getStatus() != null && copy.getStatus().getConditions() != null) {
+      copy.getStatus()
+          .setConditions(
+              new ArrayList<>(
+                  copy.getStatus().getConditions().stream()
+                      .filter(c -> !SUSPENDED_CONDITION.equals(c.getType()))
+                      .toList()));
+    }
+    return copy;
+  }
+
+  @Override
+  public boolean suspensionAcknowledged(Job job) {
+    if (!acknowledges(job)) {
+      return true;
+    }
+    return stopRequested(job.getMetadata().getAnnotations())
+        && job.getStatus() != null
+        && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(c -> SUSPENDED_CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static boolean stopRequested(Map<String, String> annotations) {
+    return annotations != null && annotations.containsKey(STOP_REQUESTED_ANNOTATION);
   }
 
   @Override

@@ -87,6 +87,39 @@ class WorkloadLifecycleTest {
     return Workloads.named("status");
   }
 
+  /** {@code job} with a {@code Suspended} condition as the Job controller writes it. */
+  private static Job withSuspendedCondition(Job job) {
+    Job copy = Serialization.clone(job);
+    if (copy.getStatus() == null) {
+      copy.setStatus(new JobStatus());
+    }
+    copy.getStatus()
+        .setConditions(
+            List.of(
+                new JobConditionBuilder()
+                    .withType("Suspended")
+                    .withStatus("True")
+                    .withReason("JobSuspended")
+                    .withMessage("Job suspended")
+                    .build()));
+    return copy;
+  }
+
+  /**
+   * {@code job} (suspended) once Berth asked the Job controller to acknowledge the suspension and
+   * it did: the request's mark, and Suspended=True written after it.
+   */
+  private Job acknowledged(Job job) {
+    return withSuspendedCondition(adapter.stopRequested(job));
+  }
+
+  private static Workload released(RecordedWrites.Write write) {
+    assertThat(write.verb()).isEqualTo("updateStatus");
+    Workload workload = write.as(Workload.class);
+    assertThat(workload.getStatus().admission).as("the quota given back").isNull();
+    return workload;
+  }
+
   private RecordedWrites.Write onlyWrite(Job job, Workload wl) {
     lifecycle.reconcile(api.client(), job, Optional.ofNullable(wl));
     List<RecordedWrites.Write> writes = api.take();
@@ -171,7 +204,7 @@ class WorkloadLifecycleTest {
 
   @Test
   void quotaIsGivenBackOnlyIfTheStoredJobIsStopped() {
-    Job original = train().build();
+    Job original = acknowledged(train().build());
     Workload evicted = preempted(original);
     // The informer's copy reads suspended with no pod, but Berth's own start of it, not yet seen
     // in the informer, is what is stored: its pods run, and the quota must stay.
@@ -181,7 +214,114 @@ class WorkloadLifecycleTest {
     noWrite(original, evicted);
 
     api.stored(original);
-    assertThat(onlyWrite(original, evicted).verb()).isEqualTo("updateStatus");
+    released(onlyWrite(original, evicted));
+  }
+
+  @Test
+  void quotaIsGivenBackOnlyOnceNoPodOfTheStoredJobRuns() {
+    Job original = acknowledged(train().build());
+    Workload evicted = preempted(original);
+    api.stored(original);
+    // Suspended, no start time, its status counting no pod: but the Job controller had created a
+    // pod before it wrote that, and it is bound and running.
+    api.livePods(
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("train-0")
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName("node-0")
+            .endSpec()
+            .withNewStatus()
+            .withPhase("Running")
+            .endStatus()
+            .build());
+    noWrite(original, evicted);
+
+    api.livePods();
+    released(onlyWrite(original, evicted));
+  }
+
+  @Test
+  void aSuspendedConditionFromBeforeTheStartIsNoAcknowledgment() {
+    // Created suspended, the Job controller wrote Suspended=True; Berth started it and, preempted,
+    // suspended it again before the controller ever synced it running. The controller may still
+    // be creating a pod from its copy that reads running: that Suspended=True says nothing.
+    Job stale = withSuspendedCondition(train().build());
+    Workload evicted = preempted(stale);
+    api.stored(stale);
+
+    RecordedWrites.Write request = onlyWrite(stale, evicted);
+    assertThat(request.verb()).isEqualTo("updateStatus");
+    Job requested = request.as(Job.class);
+    assertThat(requested.getStatus().getConditions())
+        .as("the condition taken away, for the controller to set again")
+        .noneMatch(c -> c.getType().equals("Suspended"));
+    assertThat(requested.getMetadata().getAnnotations())
+        .containsKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+
+    // Asked, not yet acknowledged (the stored Job too): the quota stays.
+    api.stored(requested);
+    noWrite(requested, evicted);
+
+    // The Job controller sets Suspended=True again: no more pods come, and none is listed.
+    Job acknowledged = withSuspendedCondition(requested);
+    api.stored(acknowledged);
+    released(onlyWrite(acknowledged, evicted));
+  }
+
+  @Test
+  void aJobBeingFinishedWithoutAStartTimeGetsOneBackAndKeepsItsQuota() {
+    // Suspended, its last pod succeeded and counted, the Job controller wrote SuccessCriteriaMet
+    // but cannot write Complete: its start time was cleared (the fault suite's sixth run).
+    Job finishing = acknowledged(train().build());
+    finishing.getStatus().setSucceeded(2);
+    List<io.fabric8.kubernetes.api.model.batch.v1.JobCondition> conditions =
+        new java.util.ArrayList<>(finishing.getStatus().getConditions());
+    conditions.add(
+        new JobConditionBuilder()
+            .withType("SuccessCriteriaMet")
+            .withStatus("True")
+            .withLastTransitionTime(T1)
+            .build());
+    finishing.getStatus().setConditions(conditions);
+    Workload evicted = preempted(finishing);
+    api.stored(finishing);
+
+    RecordedWrites.Write write = onlyWrite(finishing, evicted);
+    assertThat(write.verb()).isEqualTo("updateStatus");
+    assertThat(write.as(Job.class).getStatus().getStartTime()).isEqualTo(T1);
+
+    // With its start time back, nothing is given back or cleared: the Complete write comes next.
+    Job withStart = write.as(Job.class);
+    api.stored(withStart);
+    noWrite(withStart, evicted);
+  }
+
+  @Test
+  void aJobRunByAnotherControllerIsNotWaitedFor() {
+    // spec.managedBy names another controller: the built-in one never syncs it, so no
+    // acknowledgment will come; the release is as before (suspended, no pod).
+    Job other = train().build();
+    other.getSpec().setManagedBy("example.com/multi-cluster");
+    Workload evicted = preempted(other);
+    api.stored(other);
+    released(onlyWrite(other, evicted));
+  }
+
+  @Test
+  void aStopRequestFromAnEarlierEvictionIsGoneOnceTheJobStarts() {
+    Job acknowledged = acknowledged(train().build());
+    Job started =
+        adapter.admitted(
+            acknowledged, workloadOf(acknowledged, status().admitted("cq", "h100", T0)), FLAVORS);
+    assertThat(started.getMetadata().getAnnotations())
+        .doesNotContainKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+    // Suspended again before the controller synced it running: the old Suspended=True is stale,
+    // and without the mark it is not read as an acknowledgment.
+    Job suspended = withSuspendedCondition(adapter.suspended(started));
+    assertThat(adapter.suspensionAcknowledged(suspended)).isFalse();
+    assertThat(adapter.awaitsStopRequest(suspended)).isTrue();
   }
 
   @Test
@@ -244,12 +384,26 @@ class WorkloadLifecycleTest {
     Job suspended = suspend.as(Job.class);
     assertThat(suspended.getSpec().getSuspend()).isTrue();
 
-    // Suspended, the template still carries the flavor: the user's template is put back.
-    RecordedWrites.Write restore = onlyWrite(suspended, evicted);
+    // Suspended: the Job controller is asked to acknowledge it (its Suspended condition reset).
+    RecordedWrites.Write request = onlyWrite(suspended, evicted);
+    assertThat(request.verb()).isEqualTo("updateStatus");
+    Job requested = request.as(Job.class);
+
+    // The template still carries the flavor: the user's template is put back.
+    RecordedWrites.Write restore = onlyWrite(requested, evicted);
     assertThat(restore.verb()).isEqualTo("update");
     Job restored = restore.as(Job.class);
     assertThat(restored.getSpec().getTemplate().getSpec().getNodeSelector())
         .doesNotContainKey("gpu.product");
+    assertThat(restored.getMetadata().getAnnotations())
+        .as("the request stays on")
+        .containsKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+
+    // No pod, but the Job controller has not acknowledged the suspension: the quota stays.
+    api.stored(restored);
+    noWrite(restored, evicted);
+    restored = acknowledged(restored);
+    api.stored(restored);
 
     // Restored, but a pod still terminates: the quota stays.
     Job stopping = Serialization.clone(restored);
@@ -257,11 +411,8 @@ class WorkloadLifecycleTest {
     stopping.getStatus().setTerminating(1);
     noWrite(stopping, evicted);
 
-    // No pod left: the quota goes back and the Workload queues again.
-    RecordedWrites.Write release = onlyWrite(restored, evicted);
-    assertThat(release.verb()).isEqualTo("updateStatus");
-    var status = release.as(Workload.class).getStatus();
-    assertThat(status.admission).isNull();
+    // Acknowledged, no pod left: the quota goes back and the Workload queues again.
+    var status = released(onlyWrite(restored, evicted)).getStatus();
     assertThat(StatusConditions.find(status.conditions, StatusConditions.QUOTA_RESERVED))
         .hasValueSatisfying(
             c -> {
