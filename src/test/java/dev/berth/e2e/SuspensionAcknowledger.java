@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The one thing the Job controller does that an eviction waits for, on an API server that runs no
  * kube-controller-manager: once Berth has asked (the {@code berth.dev/stop-requested} mark, its
- * {@code Suspended} condition taken away), a suspended Job gets {@code Suspended=True} back, as
- * the controller writes it (reason {@code JobSuspended}), with the version it read. Tests on a
- * real control plane ({@code ControlPlaneE2EIT}, the fault suite) have the real controller.
+ * {@code Suspended} condition taken away), a suspended Job gets {@code Suspended=True} back, as the
+ * controller writes it (reason {@code JobSuspended}), with the version it read. Tests on a real
+ * control plane ({@code ControlPlaneE2EIT}, the fault suite) have the real controller.
  */
 public final class SuspensionAcknowledger implements AutoCloseable {
   static final String STOP_REQUESTED = "berth.dev/stop-requested";

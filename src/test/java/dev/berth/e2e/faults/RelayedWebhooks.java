@@ -1,8 +1,7 @@
 package dev.berth.e2e.faults;
 
-import dev.berth.webhook.WebhookRegistrations;
+import dev.berth.webhook.ChartWebhooks;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
@@ -13,23 +12,15 @@ import java.util.List;
  * make their CA and patch it in, as with the chart's default ({@code certManager.enabled=false}).
  */
 final class RelayedWebhooks {
-  /** The chart's excluded namespaces at its defaults, and its release namespace. */
-  private static final List<String> EXCLUDED =
-      List.of("kube-system", "kube-node-lease", "kube-public", ChartOperatorPod.NAMESPACE);
-
   private RelayedWebhooks() {}
 
   /**
-   * The validating and mutating configurations, every webhook's URL {@code baseUrl} + its path. The
-   * one place to change for the chart's rendered objects: built from the code's list ({@link
-   * WebhookRegistrations}, whose names the chart's at release "berth" are) until the rendered chart
-   * can be re-pointed at a URL.
+   * The validating and mutating configurations as the chart renders them at its defaults ({@code
+   * helm template}, {@link ChartWebhooks}), every webhook's URL {@code baseUrl} + the chart's path.
    */
   static List<HasMetadata> configurations(String baseUrl) {
-    WebhookRegistrations registrations =
-        new WebhookRegistrations(
-            path -> new WebhookClientConfigBuilder().withUrl(baseUrl + path).build(), EXCLUDED);
-    return List.of(registrations.validating(), registrations.mutating());
+    ChartWebhooks chart = ChartWebhooks.render(ChartOperatorPod.NAMESPACE).pointedAt(baseUrl);
+    return List.of(chart.validating(), chart.mutating());
   }
 
   static void register(KubernetesClient admin, String baseUrl) {
