@@ -460,6 +460,32 @@ class TeamMemberBypassIT {
     }
 
     @Test
+    void aUserCannotMarkAStopRequest() {
+      // The mark makes the Job controller's Suspended=True count as acknowledging Berth's
+      // suspension, after which the quota is given back: a forged one could release it early.
+      createJob(MANAGED, "mark", "berth.dev/queue-name: a");
+      String mark = "{\"metadata\": {\"annotations\": {\"berth.dev/stop-requested\": \"true\"}}}";
+      assertDenied(
+          () -> patchJob(member, MANAGED, "mark", mark),
+          "metadata.annotations[berth.dev/stop-requested]",
+          "only the Berth operator",
+          MEMBER);
+      assertThat(stored(MANAGED, "mark").getMetadata().getAnnotations())
+          .doesNotContainKey("berth.dev/stop-requested");
+      patchJob(operator, MANAGED, "mark", mark);
+      assertDenied(
+          () ->
+              patchJob(
+                  member,
+                  MANAGED,
+                  "mark",
+                  "{\"metadata\": {\"annotations\": {\"berth.dev/stop-requested\": null}}}"),
+          "metadata.annotations[berth.dev/stop-requested]");
+      assertThat(stored(MANAGED, "mark").getMetadata().getAnnotations())
+          .containsEntry("berth.dev/stop-requested", "true");
+    }
+
+    @Test
     void aUserCannotUnsuspendByDroppingTheLabelInTheSameRequest() {
       createJob(FREE, "sneak", "berth.dev/queue-name: a");
       assertDenied(

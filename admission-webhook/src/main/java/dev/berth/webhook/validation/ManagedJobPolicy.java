@@ -17,7 +17,9 @@ import java.util.Optional;
  *   <li>while suspended, its queue label may move to another existing LocalQueue, never go away;
  *   <li>only the operator unsuspends it, whatever the labels before and after;
  *   <li>while it runs, its pod sets stay those its Workload was admitted with (only the operator,
- *       which lowers parallelism for partial admission, may change them).
+ *       which lowers parallelism for partial admission, may change them);
+ *   <li>only the operator sets, changes or removes its stop-request mark ({@code
+ *       berth.dev/stop-requested}).
  * </ul>
  *
  * <p>These are decisions about a request, never ratcheted away: an old object cannot already have
@@ -59,6 +61,7 @@ public final class ManagedJobPolicy {
                   + " LocalQueues"));
     }
     errors.addAll(guard.checkStart(null, view, kind, username, managedNamespace));
+    errors.addAll(guard.checkStopRequestMark(null, view, username));
     return errors.toList();
   }
 
@@ -78,6 +81,7 @@ public final class ManagedJobPolicy {
       checkQueueMove(kind, namespace, before, after, errors);
     }
     errors.addAll(guard.checkStart(before, after, kind, username, managedNamespace));
+    errors.addAll(guard.checkStopRequestMark(before, after, username));
     if (before.managed() && !before.suspended() && !guard.isOperator(username)) {
       String why =
           "the "

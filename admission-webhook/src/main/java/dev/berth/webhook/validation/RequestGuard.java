@@ -1,5 +1,6 @@
 package dev.berth.webhook.validation;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import java.util.List;
 import java.util.Optional;
@@ -61,6 +62,26 @@ public final class RequestGuard {
                 + scope
                 + " can only be unsuspended by the Berth"
                 + " operator, once its Workload is admitted; user \""
+                + username
+                + "\" may not"));
+  }
+
+  /**
+   * The stop-request mark on a Job is the operator's: with it, the Job controller's {@code
+   * Suspended=True} counts as having acknowledged Berth's suspension, and the quota is given back.
+   * A mark set by anyone else could make an acknowledgment from before the Job's last start count.
+   * {@code old} is null on create.
+   */
+  public List<FieldError> checkStopRequestMark(JobView old, JobView job, String username) {
+    String before = old == null ? null : old.annotations().get(Berth.STOP_REQUESTED_ANNOTATION);
+    String after = job.annotations().get(Berth.STOP_REQUESTED_ANNOTATION);
+    if (java.util.Objects.equals(before, after) || isOperator(username)) {
+      return List.of();
+    }
+    return List.of(
+        FieldError.forbidden(
+            FieldPath.root("metadata").child("annotations").key(Berth.STOP_REQUESTED_ANNOTATION),
+            "only the Berth operator may set, change or remove this annotation; user \""
                 + username
                 + "\" may not"));
   }

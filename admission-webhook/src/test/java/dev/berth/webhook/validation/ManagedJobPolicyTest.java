@@ -19,6 +19,13 @@ class ManagedJobPolicyTest {
   private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
   private static final String ALICE = "alice";
   private static final String QUEUE = "metadata.labels[berth.dev/queue-name]";
+  private static final String MARK = "metadata.annotations[berth.dev/stop-requested]";
+  private static final String MIN_PARALLELISM =
+      "annotations: {berth.dev/job-min-parallelism: \"2\"}";
+  private static final UnaryOperator<String> ADD_MARK =
+      replace(
+          MIN_PARALLELISM,
+          "annotations: {berth.dev/job-min-parallelism: \"2\", berth.dev/stop-requested: \"true\"}");
 
   /** "ns" is selected by a ClusterQueue; "free" is not; "ns" has LocalQueues team-a and team-b. */
   private static final ManagedJobPolicy POLICY =
@@ -131,6 +138,33 @@ class ManagedJobPolicyTest {
             UNSUSPEND,
             List.of()),
         new Case("the operator unsuspends", "Job", "ns", OPERATOR, JOB, UNSUSPEND, List.of()),
+        new Case(
+            "only the operator marks a stop request",
+            "Job",
+            "ns",
+            ALICE,
+            JOB,
+            ADD_MARK,
+            List.of(MARK)),
+        new Case(
+            "... on a running Job too", "Job", "ns", ALICE, RUNNING_JOB, ADD_MARK, List.of(MARK)),
+        new Case("the operator marks it", "Job", "ns", OPERATOR, JOB, ADD_MARK, List.of()),
+        new Case(
+            "nobody else removes it",
+            "Job",
+            "ns",
+            ALICE,
+            ADD_MARK.apply(JOB),
+            replace(", berth.dev/stop-requested: \"true\"", ""),
+            List.of(MARK)),
+        new Case(
+            "an unchanged mark is no one's business",
+            "Job",
+            "ns",
+            ALICE,
+            ADD_MARK.apply(JOB),
+            replace("queue-name: team-a", "queue-name: team-b"),
+            List.of()),
         new Case(
             "a suspended Job is resized (it is requeued at its new size)",
             "Job",
@@ -279,6 +313,14 @@ class ManagedJobPolicyTest {
   static List<Case> creates() {
     return List.of(
         new Case("a labelled, suspended Job", "Job", "ns", ALICE, null, s -> JOB, List.of()),
+        new Case(
+            "a Job created with a stop-request mark",
+            "Job",
+            "ns",
+            ALICE,
+            null,
+            s -> ADD_MARK.apply(JOB),
+            List.of(MARK)),
         new Case(
             "an unlabelled Job in a managed namespace names no queue",
             "Job",

@@ -12,6 +12,12 @@ public final class Berth {
   /** Label that names the WorkloadPriorityClass; wins over the pod's priorityClassName. */
   public static final String PRIORITY_CLASS_LABEL = "berth.dev/priority-class";
 
+  /**
+   * Annotation on a Job, the operator's alone: it has asked the Job controller to acknowledge a
+   * suspension (docs/reliability.md), and gives an evicted Job's quota back only once that is done.
+   */
+  public static final String STOP_REQUESTED_ANNOTATION = "berth.dev/stop-requested";
+
   /** Annotation on a Job: the smallest parallelism it accepts (partial admission). */
   public static final String JOB_MIN_PARALLELISM_ANNOTATION = "berth.dev/job-min-parallelism";
 

@@ -35,7 +35,7 @@ public final class JobAdapter implements Integration<Job> {
    * {@code Suspended=True} condition can only be the Job controller's acknowledgment of that
    * suspension.
    */
-  static final String STOP_REQUESTED_ANNOTATION = "berth.dev/stop-requested";
+  static final String STOP_REQUESTED_ANNOTATION = Berth.STOP_REQUESTED_ANNOTATION;
 
   /** The Job controller's condition saying it has seen the Job suspended (reason JobSuspended). */
   static final String SUSPENDED_CONDITION = "Suspended";
