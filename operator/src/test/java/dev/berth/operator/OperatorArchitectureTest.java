@@ -62,4 +62,18 @@ class OperatorArchitectureTest {
           .because(
               "local mode is a way to run the operator, not a part of it (and the operator"
                   + " depending on it would make a package cycle: local mode starts the operator)");
+
+  @ArchTest
+  static final ArchRule onlyTheConfigurationReadsEnvironmentVariables =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.berth.operator.config..", "dev.berth.operator.local..")
+          .should()
+          .callMethod(System.class, "getenv")
+          .orShould()
+          .callMethod(System.class, "getenv", String.class)
+          .because(
+              "the configuration is read and checked once, at start, by ConfigurationLoader (a"
+                  + " variable overrides a field of the file); every other class is handed its"
+                  + " section. Local mode, leaving the operator's jar, finds its own binaries");
 }

@@ -1,19 +1,15 @@
 package dev.berth.operator.capacity;
 
-import java.util.Arrays;
-import java.util.Map;
+import dev.berth.operator.config.Configuration;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Which NoSchedule/NoExecute taint keys take a node out of allocatable capacity: the API server's
  * and the node lifecycle controller's failure taints, the cluster autoscaler's scale-down taint,
- * and Berth's own maintenance key, unless {@code BERTH_CAPACITY_EXCLUDED_TAINT_KEYS} (a comma list,
- * set through the chart's {@code extraEnv}) names others.
+ * and Berth's own maintenance key, unless the configuration's {@code capacity.excludedTaintKeys}
+ * names others.
  */
 public record CapacitySettings(Set<String> excludedTaintKeys) {
-  public static final String ENV = "BERTH_CAPACITY_EXCLUDED_TAINT_KEYS";
-
   public static final Set<String> DEFAULT_EXCLUDED_TAINT_KEYS =
       Set.of(
           "node.kubernetes.io/not-ready",
@@ -33,16 +29,8 @@ public record CapacitySettings(Set<String> excludedTaintKeys) {
     return new CapacitySettings(DEFAULT_EXCLUDED_TAINT_KEYS);
   }
 
-  /** From the environment; an unset or blank variable means the defaults. */
-  public static CapacitySettings from(Map<String, String> env) {
-    String keys = env.get(ENV);
-    if (keys == null || keys.isBlank()) {
-      return defaults();
-    }
-    return new CapacitySettings(
-        Arrays.stream(keys.split(","))
-            .map(String::trim)
-            .filter(k -> !k.isEmpty())
-            .collect(Collectors.toSet()));
+  /** The configuration's {@code capacity.excludedTaintKeys}. */
+  public static CapacitySettings of(Configuration.Capacity section) {
+    return new CapacitySettings(Set.copyOf(section.excludedTaintKeys()));
   }
 }
