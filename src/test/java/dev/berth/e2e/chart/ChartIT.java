@@ -507,8 +507,8 @@ class ChartIT {
   void certificatesHaveOneSource(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
     boolean certManager = List.of(values).contains("certManager.enabled=true");
-    Configuration config = configuration(objects);
-    assertThat(config.internalCertManagement().enable()).isEqualTo(!certManager);
+    Configuration operatorConfig = configuration(objects);
+    assertThat(operatorConfig.internalCertManagement().enable()).isEqualTo(!certManager);
     JsonNode certsVolume =
         StreamSupport.stream(
                 Manifests.json(Manifests.one(objects, "Deployment"))
@@ -563,10 +563,14 @@ class ChartIT {
           .containsOnly(
               Map.entry(
                   "validatingwebhookconfigurations",
-                  List.of(config.internalCertManagement().validatingWebhookConfigurationName())),
+                  List.of(
+                      operatorConfig
+                          .internalCertManagement()
+                          .validatingWebhookConfigurationName())),
               Map.entry(
                   "mutatingwebhookconfigurations",
-                  List.of(config.internalCertManagement().mutatingWebhookConfigurationName())));
+                  List.of(
+                      operatorConfig.internalCertManagement().mutatingWebhookConfigurationName())));
     }
     boolean serviceMonitor = List.of(values).contains("metrics.serviceMonitor.enabled=true");
     assertThat(Manifests.ofKind(objects, "ServiceMonitor")).hasSize(serviceMonitor ? 1 : 0);
