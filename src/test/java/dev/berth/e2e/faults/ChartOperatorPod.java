@@ -1,5 +1,6 @@
 package dev.berth.e2e.faults;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -17,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The operator container as {@code helm install} with the chart's defaults makes it: its
- * environment (JAVA_TOOL_OPTIONS, the webhook, certificate, writer and watch settings) and its
- * memory limit, read from the chart's Deployment rendered by the real helm binary ({@code helm
- * template}, release {@value #RELEASE} in {@value #NAMESPACE}), not copied by hand.
+ * environment (JAVA_TOOL_OPTIONS, and BERTH_CONFIG naming its configuration file: the webhook,
+ * certificate, writer and watch settings) and its memory limit, read from the chart's Deployment
+ * rendered by the real helm binary ({@code helm template}, release {@value #RELEASE} in {@value
+ * #NAMESPACE}), not copied by hand.
  */
 record ChartOperatorPod(Map<String, String> env, long memoryLimitBytes) {
   static final String RELEASE = "berth";
@@ -49,6 +51,25 @@ record ChartOperatorPod(Map<String, String> env, long memoryLimitBytes) {
       } else {
         throw new IllegalStateException("the chart's env " + e.getName() + " cannot be resolved");
       }
+    }
+    // The configuration file, where the kubelet would mount the chart's ConfigMap: a file of
+    // this machine's, named by BERTH_CONFIG as the chart names the mounted one.
+    ConfigMap config =
+        Serialization.unmarshal(
+            helm(
+                "template",
+                RELEASE,
+                chart().toString(),
+                "--namespace",
+                NAMESPACE,
+                "--show-only",
+                "templates/configmap.yaml"),
+            ConfigMap.class);
+    Path file = Files.createTempFile("berth-faults-config-", ".yaml");
+    file.toFile().deleteOnExit();
+    Files.writeString(file, config.getData().get("config.yaml"));
+    if (env.put("BERTH_CONFIG", file.toString()) == null) {
+      throw new IllegalStateException("the chart's Deployment names no BERTH_CONFIG");
     }
     Quantity memory = operator.getResources().getLimits().get("memory");
     return new ChartOperatorPod(env, Quantity.getAmountInBytes(memory).longValueExact());
