@@ -1,6 +1,7 @@
 package dev.berth.operator.capacity;
 
 import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import java.util.Set;
 
 /**
@@ -10,23 +11,13 @@ import java.util.Set;
  * names others.
  */
 public record CapacitySettings(Set<String> excludedTaintKeys) {
-  public static final Set<String> DEFAULT_EXCLUDED_TAINT_KEYS =
-      Set.of(
-          "node.kubernetes.io/not-ready",
-          "node.kubernetes.io/unreachable",
-          "node.kubernetes.io/unschedulable",
-          "node.kubernetes.io/network-unavailable",
-          "node.kubernetes.io/out-of-service",
-          "node.cloudprovider.kubernetes.io/shutdown",
-          "ToBeDeletedByClusterAutoscaler",
-          "berth.dev/maintenance");
-
   public CapacitySettings {
     excludedTaintKeys = Set.copyOf(excludedTaintKeys);
   }
 
+  /** The configuration's default keys. */
   public static CapacitySettings defaults() {
-    return new CapacitySettings(DEFAULT_EXCLUDED_TAINT_KEYS);
+    return of(ConfigurationLoader.defaults().capacity());
   }
 
   /** The configuration's {@code capacity.excludedTaintKeys}. */
