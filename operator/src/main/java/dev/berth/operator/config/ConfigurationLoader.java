@@ -106,7 +106,11 @@ public final class ConfigurationLoader {
   /** The file the arguments or the environment name; null when neither does. */
   static Path file(String[] args, Map<String, String> env) {
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals(FILE_ARGUMENT) && i + 1 < args.length) {
+      if (args[i].equals(FILE_ARGUMENT)) {
+        if (i + 1 == args.length || args[i + 1].isBlank()) {
+          throw new ConfigurationException(
+              FILE_ARGUMENT, List.of(FILE_ARGUMENT + ": names no file (--config PATH)"));
+        }
         return Path.of(args[i + 1]);
       }
       if (args[i].startsWith(FILE_ARGUMENT + "=")) {
@@ -190,7 +194,7 @@ public final class ConfigurationLoader {
   }
 
   private static Configuration configuration(Fields root) {
-    String namespace = root.text("namespace", "berth-system", false);
+    String namespace = name(root, "namespace", "berth-system", DNS_LABEL);
     Configuration c =
         new Configuration(
             namespace,
@@ -214,11 +218,34 @@ public final class ConfigurationLoader {
     Configuration.LeaderElection s =
         new Configuration.LeaderElection(
             f.bool("leaderElect", true),
-            f.text("resourceName", "berth-leader", false),
+            name(f, "resourceName", "berth-leader", DNS_SUBDOMAIN),
             // A replica that lost the Lease must stop deciding at once; exiting is the sure way.
             f.bool("exitOnLostLease", true));
     f.refuseUnknownFields();
     return s;
+  }
+
+  /** A Namespace's or a Service's name (RFC 1123 label). */
+  private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+  /** A Lease's, a Secret's or a webhook configuration's name (RFC 1123 subdomain). */
+  private static final String DNS_SUBDOMAIN =
+      "(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+
+  /** The name of a Kubernetes object, checked as the API server would check it. */
+  private static String name(Fields f, String field, String otherwise, String pattern) {
+    String value = f.text(field, otherwise, false);
+    if (!value.matches(pattern)) {
+      f.refuse(
+          field,
+          "must be a "
+              + (pattern.equals(DNS_LABEL) ? "DNS label" : "DNS subdomain")
+              + " (lowercase letters, digits and '-'), got \""
+              + value
+              + "\"");
+      return otherwise;
+    }
+    return value;
   }
 
   private static Configuration.Metrics metrics(Fields f) {
@@ -243,10 +270,10 @@ public final class ConfigurationLoader {
     Configuration.InternalCertManagement s =
         new Configuration.InternalCertManagement(
             f.bool("enable", true),
-            f.text("webhookServiceName", "berth-webhook", false),
-            f.text("webhookSecretName", "berth-webhook-ca", false),
-            f.text("validatingWebhookConfigurationName", "berth-validating", false),
-            f.text("mutatingWebhookConfigurationName", "berth-mutating", false));
+            name(f, "webhookServiceName", "berth-webhook", DNS_LABEL),
+            name(f, "webhookSecretName", "berth-webhook-ca", DNS_SUBDOMAIN),
+            name(f, "validatingWebhookConfigurationName", "berth-validating", DNS_SUBDOMAIN),
+            name(f, "mutatingWebhookConfigurationName", "berth-mutating", DNS_SUBDOMAIN));
     f.refuseUnknownFields();
     return s;
   }

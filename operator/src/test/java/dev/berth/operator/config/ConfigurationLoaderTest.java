@@ -182,6 +182,23 @@ class ConfigurationLoaderTest {
   }
 
   @Test
+  void namesAreNamesTheApiServerWouldTake() {
+    assertThat(errors("namespace: Berth System\n"))
+        .containsExactly(
+            "namespace: must be a DNS label (lowercase letters, digits and '-'), got \"Berth"
+                + " System\"");
+    assertThat(errors("leaderElection: {resourceName: Leader_1}\n"))
+        .containsExactly(
+            "leaderElection.resourceName: must be a DNS subdomain (lowercase letters, digits and"
+                + " '-'), got \"Leader_1\"");
+    assertThat(
+            load("internalCertManagement: {webhookSecretName: ca.berth.dev}\n")
+                .internalCertManagement()
+                .webhookSecretName())
+        .isEqualTo("ca.berth.dev");
+  }
+
+  @Test
   void oneFieldIsCheckedAgainstAnother() {
     assertThat(errors("clientConnection: {writers: 16, queue: 8}\n"))
         .containsExactly(
@@ -337,6 +354,9 @@ class ConfigurationLoaderTest {
                 new String[] {"--config", "/elsewhere"}, Map.of("BERTH_CONFIG", file.toString())))
         .isEqualTo(Path.of("/elsewhere"));
     assertThat(ConfigurationLoader.file(new String[0], Map.of())).isNull();
+    assertThatThrownBy(() -> ConfigurationLoader.file(new String[] {"--config"}, Map.of()))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("--config: names no file");
     assertThat(ConfigurationLoader.load(file, Map.of()).metrics().port()).isEqualTo(1234);
     assertThatThrownBy(() -> ConfigurationLoader.load(dir.resolve("missing.yaml"), Map.of()))
         .isInstanceOf(ConfigurationException.class)
