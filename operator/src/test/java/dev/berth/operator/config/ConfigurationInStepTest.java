@@ -106,6 +106,36 @@ class ConfigurationInStepTest {
   }
 
   @Test
+  void thePagesExamplesAreWhatTheLoaderDoes() throws IOException {
+    List<String> blocks = new ArrayList<>();
+    Matcher m =
+        Pattern.compile("```(?:yaml)?\\n(.*?)```", Pattern.DOTALL)
+            .matcher(Files.readString(chart.repo().resolve("docs/configuration.md")));
+    while (m.find()) {
+      blocks.add(m.group(1));
+    }
+    // The example file loads as it is.
+    Configuration example = ConfigurationLoader.load(blocks.get(0), Map.of());
+    assertThat(example.waitForPodsReady().requeuingStrategy().backoffLimitCount()).isEqualTo(5);
+    // The refusal shown is the loader's, word for word.
+    List<String> shown = blocks.get(1).lines().toList();
+    assertThat(shown.get(0)).isEqualTo("configuration /etc/berth/config.yaml refused:");
+    List<String> errors = new ArrayList<>();
+    try {
+      ConfigurationLoader.load(
+          "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\n"
+              + "clientConnection: {qps: 0}\n"
+              + "waitForPodsReady: {requeuingStrategy: {timestamp: Now}}\n"
+              + "integrations: {frameworks: [batch/job, kubeflow.org/mpijob]}\n",
+          Map.of());
+    } catch (ConfigurationException e) {
+      errors.addAll(e.errors());
+    }
+    assertThat(shown.subList(1, shown.size()).stream().map(String::trim).toList())
+        .containsExactlyElementsOf(errors);
+  }
+
+  @Test
   void theChartsDefaultsRenderTheLoadersDefaults() {
     String file = configMapFile(render(List.of()));
     assertThat(documentLeaves(tree(file), "")).containsExactlyElementsOf(leaves());
