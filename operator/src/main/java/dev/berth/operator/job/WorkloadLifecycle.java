@@ -56,6 +56,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     this.clock = clock;
   }
 
+  /** The kind it runs (its Workloads' owner kind label). */
+  public String kind() {
+    return integration.kind();
+  }
+
   public String workloadName(T owner) {
     return integration.workloadName(owner);
   }
