@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder;
@@ -29,7 +28,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -239,19 +237,8 @@ class GangPlacementE2EIT {
     Scenario s = on.queue("gang-preempt", "gang-a100", 16, preemption);
     awaitA100NodesFree(s);
     // The victim holds both A100 nodes until stopped, and its pods take 3 s to stop.
-    JobSet victim = jobSet(s, "victim", ControlPlane.STOP_AFTER, "3s");
-    victim
-        .getMetadata()
-        .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
-    s.client.resource(victim).create();
-    on.awaitOrDescribe(
-        s,
-        "2 pods of JobSet victim Running",
-        () ->
-            jobSetPods(s, "victim").stream()
-                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                    .count()
-                == 2);
+    s.client.resource(lowPriorityJobSet(s, "victim", "3s")).create();
+    awaitPodsRunning(s, "victim", 2);
 
     try (OnPlane.StopThenBind events =
         new OnPlane.StopThenBind(plane.client(), s.namespace, JOBSET_NAME, "victim", 2, "urgent")) {
@@ -287,24 +274,14 @@ class GangPlacementE2EIT {
     awaitA100NodesFree(s);
     var admin = plane.client();
     HasMetadata policy = admin.resource(heldChildStatus("held-victim")).create();
-    HasMetadata binding = admin.resource(heldChildStatusBinding()).create();
+    HasMetadata binding = admin.resource(AdmissionPolicies.binding(HELD_POLICY)).create();
     try {
       awaitPolicyInForce(s, "held-victim");
-      JobSet victim = jobSet(s, "held-victim", ControlPlane.STOP_AFTER, "1s");
-      victim
-          .getMetadata()
-          .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
+      JobSet victim = lowPriorityJobSet(s, "held-victim", "1s");
       // Its pods, deleted by the suspension, end Failed: let that not fail the child Jobs.
       victim.getSpec().replicatedJobs.forEach(rj -> rj.template.getSpec().setBackoffLimit(4));
       s.client.resource(victim).create();
-      on.awaitOrDescribe(
-          s,
-          "2 pods of JobSet held-victim Running",
-          () ->
-              jobSetPods(s, "held-victim").stream()
-                      .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                      .count()
-                  == 2);
+      awaitPodsRunning(s, "held-victim", 2);
       assertThat(childJobs(s, "held-victim"))
           .as("the child Jobs' counts, which the Job controller could not write")
           .allSatisfy(
@@ -382,48 +359,25 @@ class GangPlacementE2EIT {
    * creation of a ConfigMap carrying the same label.
    */
   private static ValidatingAdmissionPolicy heldChildStatus(String jobSet) {
-    return Serialization.unmarshal(
+    return AdmissionPolicies.denying(
+        HELD_POLICY,
         """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicy
-        metadata:
-          name: %s
-        spec:
-          failurePolicy: Fail
-          matchConstraints:
-            objectSelector:
-              matchLabels:
-                %s: %s
-            resourceRules:
-              - apiGroups: ["batch"]
-                apiVersions: ["v1"]
-                operations: ["UPDATE"]
-                resources: ["jobs/status"]
-              - apiGroups: [""]
-                apiVersions: ["v1"]
-                operations: ["CREATE"]
-                resources: ["configmaps"]
-          validations:
-            - expression: "false"
-              message: child Job status held (GangPlacementE2EIT)
+        objectSelector:
+          matchLabels:
+            %s: %s
+        resourceRules:
+          - apiGroups: ["batch"]
+            apiVersions: ["v1"]
+            operations: ["UPDATE"]
+            resources: ["jobs/status"]
+          - apiGroups: [""]
+            apiVersions: ["v1"]
+            operations: ["CREATE"]
+            resources: ["configmaps"]
         """
-            .formatted(HELD_POLICY, JOBSET_NAME, jobSet),
-        ValidatingAdmissionPolicy.class);
-  }
-
-  private static ValidatingAdmissionPolicyBinding heldChildStatusBinding() {
-    return Serialization.unmarshal(
-        """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicyBinding
-        metadata:
-          name: %s
-        spec:
-          policyName: %s
-          validationActions: [Deny]
-        """
-            .formatted(HELD_POLICY, HELD_POLICY),
-        ValidatingAdmissionPolicyBinding.class);
+            .formatted(JOBSET_NAME, jobSet),
+        "false",
+        "child Job status held (GangPlacementE2EIT)");
   }
 
   /** Waits until the API server refuses a probe ConfigMap labelled as the held JobSet's. */
@@ -520,6 +474,28 @@ class GangPlacementE2EIT {
         .withLabel(JOBSET_NAME, jobSet)
         .list()
         .getItems();
+  }
+
+  /**
+   * A JobSet of priority class gang-low whose two pods of 8 GPUs run until deleted, and {@code
+   * stopAfter} longer.
+   */
+  private static JobSet lowPriorityJobSet(Scenario s, String name, String stopAfter) {
+    JobSet js = jobSet(s, name, ControlPlane.STOP_AFTER, stopAfter);
+    js.getMetadata()
+        .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
+    return js;
+  }
+
+  private static void awaitPodsRunning(Scenario s, String jobSet, int count) {
+    on.awaitOrDescribe(
+        s,
+        count + " pods of JobSet " + jobSet + " Running",
+        () ->
+            jobSetPods(s, jobSet).stream()
+                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                    .count()
+                == count);
   }
 
   /** Waits until no pod still runs on the A100 nodes (tests of this class take turns on them). */
