@@ -230,12 +230,7 @@ class GangPlacementE2EIT {
 
   @Test
   void aPreemptedJobSetsPodsAllStopBeforeThePreemptorsPodIsBound() {
-    on.priorityClass("gang-low", 10);
-    on.priorityClass("gang-high", 1000);
-    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
-    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = on.queue("gang-preempt", "gang-a100", 16, preemption);
-    awaitA100NodesFree(s);
+    Scenario s = preemptingA100Queue("gang-preempt");
     // The victim holds both A100 nodes until stopped, and its pods take 3 s to stop.
     s.client.resource(lowPriorityJobSet(s, "victim", "3s")).create();
     awaitPodsRunning(s, "victim", 2);
@@ -266,12 +261,7 @@ class GangPlacementE2EIT {
    */
   @Test
   void anEvictedJobSetKeepsItsQuotaUntilEachChildJobsStopIsAcknowledged() {
-    on.priorityClass("gang-low", 10);
-    on.priorityClass("gang-high", 1000);
-    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
-    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = on.queue("gang-held", "gang-a100", 16, preemption);
-    awaitA100NodesFree(s);
+    Scenario s = preemptingA100Queue("gang-held");
     var admin = plane.client();
     HasMetadata policy = admin.resource(heldChildStatus("held-victim")).create();
     HasMetadata binding = admin.resource(AdmissionPolicies.binding(HELD_POLICY)).create();
@@ -474,6 +464,20 @@ class GangPlacementE2EIT {
         .withLabel(JOBSET_NAME, jobSet)
         .list()
         .getItems();
+  }
+
+  /**
+   * Priority classes gang-low and gang-high, and a queue {@code name} of the A100 nodes' 16 GPUs
+   * that preempts lower priorities within itself, once the nodes are free.
+   */
+  private static Scenario preemptingA100Queue(String name) {
+    on.priorityClass("gang-low", 10);
+    on.priorityClass("gang-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = on.queue(name, "gang-a100", 16, preemption);
+    awaitA100NodesFree(s);
+    return s;
   }
 
   /**
