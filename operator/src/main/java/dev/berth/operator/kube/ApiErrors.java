@@ -1,4 +1,4 @@
-package dev.berth.operator.admission;
+package dev.berth.operator.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.kube;
 
 import dev.berth.operator.admission.UnknownOutcome;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,4 +1,4 @@
-package dev.berth.operator.informers;
+package dev.berth.operator.kube;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
