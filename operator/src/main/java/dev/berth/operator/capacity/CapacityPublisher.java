@@ -9,6 +9,8 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import dev.berth.operator.metrics.CapacityMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -147,7 +149,7 @@ public final class CapacityPublisher
       wakeFor(last + FIGURES_EVERY.toMillis(), now);
       return;
     }
-    ResourceFlavor copy = Serialization.clone(flavor);
+    ResourceFlavor copy = Copies.deep(flavor);
     copy.setStatus(status);
     if (write(copy)) {
       writtenAt.put(name, now);
@@ -162,7 +164,7 @@ public final class CapacityPublisher
     if (status == null || status.resources == null) {
       return status;
     }
-    ResourceFlavorStatus copy = Serialization.clone(status);
+    ResourceFlavorStatus copy = Copies.deep(status);
     for (var r : copy.resources) {
       r.reserved = null;
       r.inUse = null;
@@ -239,7 +241,7 @@ public final class CapacityPublisher
       keep(client.resource(flavor).updateStatus(), flavor);
       return true;
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
+      if (ApiErrors.conflict(e)) {
         ResourceFlavor latest = client.resource(flavor).get();
         if (latest != null && latest.getMetadata().getDeletionTimestamp() == null) {
           latest.setStatus(flavor.getStatus());

@@ -10,22 +10,38 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The Workload a status write starts from: the cached one's metadata copied, its status copied
- * deep, and its spec shared. The copy keeps the spec, as the stored object does (the API server
- * keeps the stored spec on a status write; the writers' own writes do not even send it, {@link
- * StatusWrite#statusOnly}), but nothing on the way changes it, so the copy of it that {@code
- * Serialization.clone} made of the whole object was work thrown away: the JSON copies of cached
- * Workloads were 7.6 % of the operator's CPU on the baseline load (issue 20's profile), and a GPU
- * job's pod templates are most of its Workload.
- *
- * <p>The spec stays the cached object's, so whoever changes a copy's spec changes the cache: only
- * status writes start here ({@link SharedVersions}: nothing changes a cached object in place).
+ * The one place the operator copies the objects it reads. The informers' objects are shared: every
+ * reader of a cache gets the same instance, the admission loop keeps the informers' instance of
+ * each Workload version ({@link SharedVersions}), a Workload is handed to its reconcile as cached
+ * ({@link ReconcileCopies}), and the empty collections of cached objects are one shared immutable
+ * instance ({@link SharedEmpties}). So nothing changes an object it read in place: whoever is about
+ * to change one, to write it or to build another object from its parts, starts from a copy made
+ * here. OperatorArchitectureTest holds that no class outside this package copies by other means.
  */
-public final class StatusCopies {
-  private StatusCopies() {}
+public final class Copies {
+  private Copies() {}
 
-  /** A copy to change the status of and write with {@code updateStatus}; the spec is shared. */
-  public static Workload of(Workload cached) {
+  /**
+   * A deep copy, through fabric8's own mapping ({@code Serialization.clone}): a fresh object with
+   * collections of its own, to change and write.
+   */
+  public static <T> T deep(T object) {
+    return Serialization.clone(object);
+  }
+
+  /**
+   * The Workload a status write starts from: the cached one's metadata copied, its status copied
+   * deep, and its spec shared. The copy keeps the spec, as the stored object does (the API server
+   * keeps the stored spec on a status write; the writers' own writes do not even send it, {@link
+   * StatusWrite#statusOnly}), but nothing on the way changes it, so the copy of it that {@link
+   * #deep} made of the whole object was work thrown away: the JSON copies of cached Workloads were
+   * 7.6 % of the operator's CPU on the baseline load (issue 20's profile), and a GPU job's pod
+   * templates are most of its Workload.
+   *
+   * <p>The spec stays the cached object's, so whoever changes a copy's spec changes the cache: only
+   * status writes start here.
+   */
+  public static Workload forStatus(Workload cached) {
     Workload copy = new Workload();
     copy.setApiVersion(cached.getApiVersion());
     copy.setKind(cached.getKind());

@@ -2,8 +2,8 @@ package dev.berth.operator.launch;
 
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
-import dev.berth.operator.ClusterCredentials;
 import dev.berth.operator.OperatorConfig;
+import dev.berth.operator.kube.ClusterCredentials;
 import dev.berth.operator.local.LocalMode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.File;

@@ -5,6 +5,7 @@ import dev.berth.api.v1beta1.UsageReportSpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.Run;
+import dev.berth.operator.kube.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -96,7 +97,7 @@ public final class ReportWriter implements UsageRecorder.Reports {
         keep(key, client.resource(report).updateStatus());
         return added;
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+        if (!ApiErrors.conflict(e) || attempt == ATTEMPTS) {
           throw e;
         }
       }
@@ -141,7 +142,7 @@ public final class ReportWriter implements UsageRecorder.Reports {
     try {
       return client.resource(fresh).create();
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
+      if (!ApiErrors.conflict(e)) {
         throw e;
       }
       return resource.require();
