@@ -205,7 +205,7 @@ public final class BerthOperator implements AutoCloseable {
         new dev.berth.operator.metrics.AdmissionCheckMetrics(registry, state.checks(), clock));
     capacity =
         new CapacityPublisher(
-            client,
+            writes,
             state,
             CapacitySettings.from(System.getenv()),
             new CapacityMetrics(registry),
@@ -215,7 +215,7 @@ public final class BerthOperator implements AutoCloseable {
     loop.onCycle(capacity);
     usageRecorder =
         new UsageRecorder(
-            new ReportWriter(client, clock),
+            new ReportWriter(writes, clock),
             utilization,
             new UtilizationMetrics(registry),
             clock,

@@ -11,6 +11,7 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.ReadBack;
 import dev.berth.operator.metrics.CapacityMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -235,10 +236,15 @@ public final class CapacityPublisher
     return StatusConditions.find(status.conditions, type).map(c -> c.message).orElse(null);
   }
 
-  /** Writes with the resourceVersion; on a conflict, once more on the stored object. */
+  /**
+   * Writes with the resourceVersion; on a conflict, once more on the stored object. The client
+   * sends each write once (the writing client, no retry by fabric8): a write with no reply or a 5xx
+   * is read back ({@link ReadBack}), and taken as written when the stored flavor carries this
+   * status at a newer version, so that its Events are recorded once.
+   */
   private boolean write(ResourceFlavor flavor) {
     try {
-      keep(client.resource(flavor).updateStatus(), flavor);
+      keep(send(flavor), flavor);
       return true;
     } catch (KubernetesClientException e) {
       if (ApiErrors.conflict(e)) {
@@ -246,7 +252,7 @@ public final class CapacityPublisher
         if (latest != null && latest.getMetadata().getDeletionTimestamp() == null) {
           latest.setStatus(flavor.getStatus());
           try {
-            keep(client.resource(latest).updateStatus(), flavor);
+            keep(send(latest), flavor);
             return true;
           } catch (KubernetesClientException again) {
             e = again;
@@ -259,6 +265,17 @@ public final class CapacityPublisher
           e.getCode());
       return false;
     }
+  }
+
+  /** One status write of {@code flavor}, read back when its outcome is unknown. */
+  private ResourceFlavor send(ResourceFlavor flavor) {
+    return ReadBack.write(
+        client, flavor, f -> client.resource(f).updateStatus(), stored -> shows(stored, flavor));
+  }
+
+  /** Whether {@code stored} carries the status {@code written} has. */
+  static boolean shows(ResourceFlavor stored, ResourceFlavor written) {
+    return Objects.equals(json(stored.getStatus()), json(written.getStatus()));
   }
 
   /**
