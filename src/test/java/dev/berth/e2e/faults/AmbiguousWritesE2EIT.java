@@ -10,11 +10,9 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.UsageReport;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.e2e.EndedRuns;
 import dev.berth.e2e.RunningOperator;
 import dev.berth.e2e.TestApiServer;
-import dev.berth.engine.usage.Run;
-import dev.berth.engine.usage.UsageOwner;
-import dev.berth.engine.usage.UsageRequest;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
 import dev.berth.operator.usage.ReportTranslator;
@@ -37,7 +35,6 @@ import io.fabric8.kubernetes.client.WatcherException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -243,7 +240,7 @@ class AmbiguousWritesE2EIT {
                       + Pattern.quote(ns)
                       + "/usagereports/[^/]+/status"),
               body -> true);
-      List<UsageRecorder.Measured> batch = runs(ns, 3);
+      List<UsageRecorder.Measured> batch = EndedRuns.of(ns, "run", 3);
       List<String> uids = batch.stream().map(m -> m.run().uid()).toList();
 
       assertThat(writer.add(batch)).as("the runs added").containsExactlyInAnyOrderElementsOf(uids);
@@ -253,32 +250,12 @@ class AmbiguousWritesE2EIT {
           admin
               .resources(UsageReport.class)
               .inNamespace(ns)
-              .withName(UsageReport.nameFor(ReportTranslator.monthOf(RUN_END)))
+              .withName(UsageReport.nameFor(ReportTranslator.monthOf(EndedRuns.END)))
               .require();
       assertThat(report.getStatus().runs).as("runs counted").isEqualTo(3);
       assertThat(report.getStatus().counted).hasSize(3);
       assertThat(writer.add(batch)).as("the same batch again").isEmpty();
     }
-  }
-
-  /** 2025-12-01T01:00Z: a month of its own, whatever the date the test runs. */
-  private static final long RUN_END = 1_764_547_200_000L + 3_600_000L;
-
-  private static List<UsageRecorder.Measured> runs(String ns, int n) {
-    List<UsageRecorder.Measured> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String name = "run" + i;
-      Run run =
-          new Run(
-              ns + "-" + name,
-              ns + "/" + name,
-              new UsageOwner(ns, "lq", "cq", ""),
-              RUN_END - 3_600_000L,
-              RUN_END,
-              List.of(new UsageRequest("main", FLAVOR, "cpu", 1)));
-      out.add(new UsageRecorder.Measured(run, Map.of()));
-    }
-    return out;
   }
 
   private static String tag(Fault fault) {
