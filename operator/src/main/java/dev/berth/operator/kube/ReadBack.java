@@ -58,7 +58,7 @@ public final class ReadBack {
    * unknown, shows that write applied: the same object (its uid) at a version other than the one
    * the write was made from, showing what was written. Null (gone) is not applied.
    */
-  public static <T extends HasMetadata> boolean applied(T desired, T read, Predicate<T> shows) {
+  static <T extends HasMetadata> boolean applied(T desired, T read, Predicate<T> shows) {
     return read != null
         && Objects.equals(read.getMetadata().getUid(), desired.getMetadata().getUid())
         && !Objects.equals(
