@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.HelmChart;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -88,7 +89,7 @@ class ChartIT {
     // The binary the build made from the pin in scripts/helm-binary.sh, not one found elsewhere.
     assertThat(Repo.helm().getParent().getFileName().toString())
         .isEqualTo(Repo.pinnedHelmVersion());
-    HelmCli.Result version = HelmCli.run("version", "--short");
+    HelmChart.Result version = HelmCli.run("version", "--short");
     assertThat(version.stdout()).startsWith("v" + Repo.pinnedHelmVersion());
   }
 
@@ -97,7 +98,7 @@ class ChartIT {
     for (String[] values : variations().map(a -> (String[]) a.get()[1]).toList()) {
       List<String> args = new ArrayList<>(List.of("lint", "--strict", HelmCli.CHART.toString()));
       args.addAll(List.of(values));
-      HelmCli.Result lint = HelmCli.run(args.toArray(String[]::new));
+      HelmChart.Result lint = HelmCli.run(args.toArray(String[]::new));
       assertThat(lint.exitCode()).as(lint.output()).isZero();
       assertThat(lint.output())
           .contains("1 chart(s) linted, 0 chart(s) failed")

@@ -1,19 +1,14 @@
 package dev.berth.e2e.faults;
 
+import dev.berth.webhook.HelmChart;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The operator container as {@code helm install} with the chart's defaults makes it: its
@@ -25,17 +20,11 @@ record ChartOperatorPod(Map<String, String> env, long memoryLimitBytes) {
   static final String RELEASE = "berth";
   static final String NAMESPACE = "berth-system";
 
-  static ChartOperatorPod render() throws IOException, InterruptedException {
+  static ChartOperatorPod render() {
     Deployment deployment =
         Serialization.unmarshal(
-            helm(
-                "template",
-                RELEASE,
-                chart().toString(),
-                "--namespace",
-                NAMESPACE,
-                "--show-only",
-                "templates/deployment.yaml"),
+            HelmChart.locate()
+                .template(RELEASE, NAMESPACE, List.of("--show-only", "templates/deployment.yaml")),
             Deployment.class);
     Container operator = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
     Map<String, String> env = new LinkedHashMap<>();
@@ -52,50 +41,5 @@ record ChartOperatorPod(Map<String, String> env, long memoryLimitBytes) {
     }
     Quantity memory = operator.getResources().getLimits().get("memory");
     return new ChartOperatorPod(env, Quantity.getAmountInBytes(memory).longValueExact());
-  }
-
-  private static Path chart() {
-    String repo = System.getProperty("berth.repo");
-    if (repo == null || repo.isBlank()) {
-      throw new IllegalStateException("system property berth.repo is not set; run through Maven");
-    }
-    return Path.of(repo, "helm", "berth");
-  }
-
-  /** The helm binary the build makes (scripts/helm-binary.sh; src/test/pom.xml names it). */
-  private static String helm(String... args) throws IOException, InterruptedException {
-    String configured = System.getProperty("berth.helm");
-    if (configured == null || configured.isBlank()) {
-      throw new IllegalStateException("system property berth.helm is not set; run through Maven");
-    }
-    Path helm = Path.of(configured);
-    String testDir = System.getenv("KUBE_API_TEST_DIR");
-    if (testDir != null && !testDir.isBlank()) {
-      helm = Path.of(testDir, "helm", helm.getParent().getFileName().toString(), "helm");
-    }
-    if (!Files.isExecutable(helm)) {
-      throw new IllegalStateException(helm + " is missing: run scripts/helm-binary.sh");
-    }
-    Path out = Files.createTempFile("berth-faults-helm-", ".yaml");
-    try {
-      List<String> command = new ArrayList<>(List.of(helm.toString()));
-      command.addAll(List.of(args));
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(out.toFile())
-              .start();
-      if (!process.waitFor(120, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("helm " + String.join(" ", args) + " timed out");
-      }
-      String output = Files.readString(out, StandardCharsets.UTF_8);
-      if (process.exitValue() != 0) {
-        throw new IllegalStateException("helm " + String.join(" ", args) + " failed:\n" + output);
-      }
-      return output;
-    } finally {
-      Files.deleteIfExists(out);
-    }
   }
 }
