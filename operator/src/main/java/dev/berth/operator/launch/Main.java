@@ -2,11 +2,11 @@ package dev.berth.operator.launch;
 
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
-import dev.berth.operator.ClusterCredentials;
 import dev.berth.operator.config.Configuration;
 import dev.berth.operator.config.ConfigurationException;
 import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.operator.config.ProcessEnvironment;
+import dev.berth.operator.kube.ClusterCredentials;
 import dev.berth.operator.local.LocalMode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Arrays;

@@ -11,8 +11,8 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
-import dev.berth.operator.informers.StatusCopies;
-import dev.berth.operator.informers.StatusWrite;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.StatusWrite;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
@@ -271,7 +271,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
                   || state.engine().admission(uid).isPresent()) {
                 return null; // admitted meanwhile: the admission's write says it all
               }
-              Workload copy = StatusCopies.of(latest);
+              Workload copy = Copies.forStatus(latest);
               WorkloadStatus status =
                   copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
               copy.setStatus(status);
