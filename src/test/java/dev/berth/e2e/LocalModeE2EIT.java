@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.e2e.plane.JobSetStandIn;
-import dev.berth.operator.local.ControllerManager;
-import dev.berth.operator.local.LocalMode;
+import dev.berth.local.ControllerManager;
+import dev.berth.local.LocalMode;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
