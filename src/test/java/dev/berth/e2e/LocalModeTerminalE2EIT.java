@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -40,26 +40,10 @@ class LocalModeTerminalE2EIT {
     Files.createDirectories(work);
     terminal = work.resolve("terminal.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command = new ArrayList<>(List.of(java, "-jar", jar.toString(), "--local"));
+    command.addAll(LocalModeOptions.of(work));
     ProcessBuilder berth =
-        new ProcessBuilder(
-                java,
-                "-jar",
-                jar.toString(),
-                "--local",
-                "--samples",
-                repo.resolve("samples").toString(),
-                "--run-seconds",
-                "5",
-                "--kubeconfig-out",
-                work.resolve("kubeconfig").toString(),
-                "--metrics-port",
-                "0",
-                "--https-port",
-                "0",
-                "--webhook-port",
-                Integer.toString(freePort()))
-            .redirectErrorStream(true)
-            .redirectOutput(terminal.toFile());
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(terminal.toFile());
     berth.environment().remove("JAVA_TOOL_OPTIONS");
     berth.environment().put("BERTH_WATCH_SILENCE_SECONDS", "3");
     local = berth.start();
@@ -115,11 +99,5 @@ class LocalModeTerminalE2EIT {
         .as("the operator's log in local mode's terminal:\n" + out)
         .isEmpty();
     assertThat(out).contains("berth: webhooks on https://127.0.0.1:");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
