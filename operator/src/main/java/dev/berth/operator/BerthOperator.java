@@ -528,7 +528,7 @@ public final class BerthOperator implements AutoCloseable {
         HttpsSettings https = HttpsSettings.of(config.visibility());
         berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
       } else {
-        log.info(
+        log.debug(
             "webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
                 + " need a serving certificate; see serveHttps)");
       }

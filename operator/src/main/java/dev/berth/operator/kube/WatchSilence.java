@@ -170,7 +170,7 @@ public final class WatchSilence {
               + TimeUnit.NANOSECONDS.toSeconds(silent)
               + " s (no event, no bookmark): its connection may be dead, so the watch is"
               + " opened again from its last resourceVersion";
-      LOG.info(message);
+      LOG.debug(message);
       try {
         webSocket.sendClose(1000, "silent for too long");
       } finally {
