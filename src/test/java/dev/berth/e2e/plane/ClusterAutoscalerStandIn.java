@@ -1,6 +1,6 @@
 package dev.berth.e2e.plane;
 
-import dev.berth.operator.job.PodRequests;
+import dev.berth.operator.admission.PodRequests;
 import dev.berth.operator.local.KwokNodes;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.Condition;
