@@ -6,7 +6,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.capacity.FlavorCapacity;
 import dev.berth.engine.capacity.FlavorCapacityCalculator;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.metrics.CapacityMetrics;
@@ -57,7 +57,9 @@ public final class CapacityPublisher
   private long figuresWakeAt;
 
   private final KubernetesClient client;
-  private final ClusterState state;
+  private final ClusterView state;
+  private final CapacityObserver nodes;
+  private final Consumer<ResourceFlavor> flavorWritten;
   private final FlavorCapacityCalculator calculator;
   private final CapacityMetrics metrics;
   private final EventRecorder events;
@@ -74,12 +76,16 @@ public final class CapacityPublisher
   private boolean wakeScheduled;
 
   /**
+   * @param nodes the nodes and running pods, as the loop observed them
+   * @param flavorWritten takes a written ResourceFlavor into the loop's state (on the loop thread)
    * @param wake asks the admission loop for a cycle (its {@code poke}), for a refresh deferred by
    *     the once-a-second limit
    */
   public CapacityPublisher(
       KubernetesClient client,
-      ClusterState state,
+      ClusterView state,
+      CapacityObserver nodes,
+      Consumer<ResourceFlavor> flavorWritten,
       CapacitySettings settings,
       CapacityMetrics metrics,
       EventRecorder events,
@@ -87,6 +93,8 @@ public final class CapacityPublisher
       Runnable wake) {
     this.client = client;
     this.state = state;
+    this.nodes = nodes;
+    this.flavorWritten = flavorWritten;
     this.calculator = new FlavorCapacityCalculator(settings.excludedTaintKeys());
     this.metrics = metrics;
     this.events = events;
@@ -119,7 +127,7 @@ public final class CapacityPublisher
           calculator.compute(
               CapacityTranslator.flavor(flavor),
               quota.of(flavor.getMetadata().getName()),
-              state.capacity());
+              nodes.inventory());
       all.add(capacity);
       publish(flavor, capacity);
     }
@@ -192,7 +200,7 @@ public final class CapacityPublisher
     Set<String> out = new TreeSet<>();
     // Only the engine's quota holders can be at risk: reading every Workload known (finished ones
     // included, 15,000 on the benchmark) once a second was 4 % of the operator's CPU there.
-    for (String uid : state.engine().quotaHolderUids()) {
+    for (String uid : state.quotaHolderUids()) {
       Workload wl = state.latestWorkload(uid).orElse(null);
       if (wl == null || !StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
         continue;
@@ -266,7 +274,7 @@ public final class CapacityPublisher
   private void keep(ResourceFlavor written, ResourceFlavor decidedOn) {
     if (Objects.equals(
         written.getMetadata().getGeneration(), decidedOn.getMetadata().getGeneration())) {
-      state.flavor(written);
+      flavorWritten.accept(written);
     }
   }
 
