@@ -1,6 +1,7 @@
 package dev.berth.operator;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
@@ -14,7 +15,8 @@ import dev.berth.operator.job.WorkloadLifecycle;
 
 /**
  * The operator's layers, as docs/architecture.md draws them: one writer of admission, reconcilers
- * that observe and never decide, and production code that does not reach local mode.
+ * that observe and never decide, production code that does not reach local mode, and no cycle
+ * between its packages.
  */
 @AnalyzeClasses(
     packages = "dev.berth.operator",
@@ -62,4 +64,16 @@ class OperatorArchitectureTest {
           .because(
               "local mode is a way to run the operator, not a part of it (and the operator"
                   + " depending on it would make a package cycle: local mode starts the operator)");
+
+  @ArchTest
+  static final ArchRule packagesAreFreeOfCycles =
+      slices()
+          .matching("dev.berth.operator.(*)..")
+          .should()
+          .beFreeOfCycles()
+          .because(
+              "two packages in a cycle are one: neither can be read, tested or changed alone. The"
+                  + " side ledgers (usage, capacity) observe the admission loop's state through"
+                  + " ClusterObserver, the publishers and visibility read it through ClusterView,"
+                  + " and admission reaches none of them");
 }
