@@ -1,19 +1,17 @@
 package dev.berth.operator.admission;
 
 import dev.berth.api.v1beta1.Workload;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Admitted workloads with a maximum execution time: when each uses it up (epoch millis). Only an
  * admitted, active one runs against its limit; an evicted, deactivated or finished one does not.
- * Loop thread only; the map is concurrent so the start-time replay may copy it.
+ * Loop thread only.
  */
 public final class ExecutionDeadlines implements ClusterObserver {
-  private final Map<String, Long> deadlines = new ConcurrentHashMap<>();
+  private final DueTimes deadlines = new DueTimes();
 
   @Override
   public void workload(Workload wl, WorkloadPhase phase) {
@@ -41,24 +39,16 @@ public final class ExecutionDeadlines implements ClusterObserver {
 
   /** The workloads whose maximum execution time is used up at {@code now}, no longer timed. */
   List<String> takeOutOfTime(long now) {
-    List<String> out = new ArrayList<>();
-    deadlines.forEach(
-        (uid, at) -> {
-          if (at <= now) {
-            out.add(uid);
-          }
-        });
-    out.forEach(deadlines::remove);
-    return out;
+    return deadlines.takeDue(now);
   }
 
   /** When the next one runs out. */
   OptionalLong next() {
-    return deadlines.values().stream().mapToLong(Long::longValue).min();
+    return deadlines.next();
   }
 
   /** A copy, for the start-time replay. */
   Map<String, Long> snapshot() {
-    return Map.copyOf(deadlines);
+    return deadlines.snapshot();
   }
 }

@@ -26,10 +26,10 @@ public final class PodsReadyTracker implements ClusterObserver {
 
   private final WaitForPodsReady settings;
   private final PodsReadyTimeout timer;
-  private final PhaseClassifier phases;
+  private final PhaseClassifier classifier;
 
   /** uid -> when it is out of time (epoch millis). */
-  private final Map<String, Long> deadlines = new ConcurrentHashMap<>();
+  private final DueTimes deadlines = new DueTimes();
 
   /** uid -> the admission (its time) whose readiness was already measured. */
   private final Map<String, Long> measured = new ConcurrentHashMap<>();
@@ -49,7 +49,7 @@ public final class PodsReadyTracker implements ClusterObserver {
         new PodsReadyTimeout(
             settings.timeout().toMillis(),
             settings.recoveryTimeout() == null ? null : settings.recoveryTimeout().toMillis());
-    this.phases = new PhaseClassifier(settings.enable());
+    this.classifier = new PhaseClassifier(settings.enable());
   }
 
   public WaitForPodsReady settings() {
@@ -98,7 +98,7 @@ public final class PodsReadyTracker implements ClusterObserver {
 
   /** By when the workload's pods must be ready, or empty when nothing is timed. */
   OptionalLong deadline(Workload wl) {
-    return deadline(wl, phases.classify(wl, System.currentTimeMillis()));
+    return deadline(wl, classifier.classify(wl, System.currentTimeMillis()));
   }
 
   private OptionalLong deadline(Workload wl, WorkloadPhase phase) {
@@ -141,15 +141,7 @@ public final class PodsReadyTracker implements ClusterObserver {
 
   /** The workloads out of time at {@code now}, no longer timed (a newer version times again). */
   List<String> takeExpired(long now) {
-    List<String> out = new ArrayList<>();
-    deadlines.forEach(
-        (uid, at) -> {
-          if (at <= now) {
-            out.add(uid);
-          }
-        });
-    out.forEach(deadlines::remove);
-    return out;
+    return deadlines.takeDue(now);
   }
 
   /** A timeout whose write failed is tried again. */
@@ -159,7 +151,7 @@ public final class PodsReadyTracker implements ClusterObserver {
 
   /** When the next workload runs out of time. */
   OptionalLong next() {
-    return deadlines.values().stream().mapToLong(Long::longValue).min();
+    return deadlines.next();
   }
 
   List<BecameReady> takeBecameReady() {
