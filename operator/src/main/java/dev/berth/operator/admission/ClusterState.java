@@ -68,13 +68,8 @@ public final class ClusterState implements ClusterView, QueueChanges {
   /** The Workloads that may hold quota through each LocalQueue (its usage). */
   private final LocalQueueHolders holders = new LocalQueueHolders();
 
-  /** Keys (Workload UIDs among them) with one of the loop's writes on the wire. */
-  private final java.util.Set<String> writing = new java.util.HashSet<>();
-
-  /** The newest watch event of a Workload whose write is on the wire, applied after its result. */
-  private final Map<String, Workload> heldEvents = new java.util.HashMap<>();
-
-  private final java.util.Set<String> deletedWhileWriting = new java.util.HashSet<>();
+  /** The loop's writes on the wire, and the events held until their results are applied. */
+  private final WritesInFlight inFlight = new WritesInFlight();
 
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
@@ -282,13 +277,8 @@ public final class ClusterState implements ClusterView, QueueChanges {
    * after the loop's own write.
    */
   public void workload(Workload wl) {
-    String uid = wl.getMetadata().getUid();
-    if (writing.contains(uid)) {
+    if (inFlight.hold(wl)) {
       // One of the loop's writes to it is on the wire: its result comes first (see WritePool).
-      Workload held = heldEvents.get(uid);
-      if (held == null || isNewer(wl, held)) {
-        heldEvents.put(uid, wl);
-      }
       return;
     }
     observe(wl);
@@ -321,18 +311,16 @@ public final class ClusterState implements ClusterView, QueueChanges {
 
   /** A write to {@code key} is on the wire (called by the WritePool, loop thread). */
   void writeStarted(String key) {
-    writing.add(key);
+    inFlight.started(key);
   }
 
   /** The write to {@code key} came back: the events held meanwhile are applied now. */
   void writeFinished(String key) {
-    writing.remove(key);
-    Workload held = heldEvents.remove(key);
-    boolean deleted = deletedWhileWriting.remove(key);
-    if (held != null) {
-      observe(held);
+    WritesInFlight.Held held = inFlight.finished(key);
+    if (held.newest() != null) {
+      observe(held.newest());
     }
-    if (deleted) {
+    if (held.deleted()) {
       workloadDeleted(key);
     }
   }
@@ -553,8 +541,7 @@ public final class ClusterState implements ClusterView, QueueChanges {
   }
 
   public void workloadDeleted(String uid) {
-    if (writing.contains(uid)) {
-      deletedWhileWriting.add(uid);
+    if (inFlight.holdDeletion(uid)) {
       return;
     }
     Known gone = workloads.remove(uid);
@@ -678,7 +665,8 @@ public final class ClusterState implements ClusterView, QueueChanges {
     return namespace + "/" + name;
   }
 
-  private static boolean isNewer(Workload candidate, Workload known) {
+  /** By resourceVersion; an unreadable one counts as newer. */
+  static boolean isNewer(Workload candidate, Workload known) {
     try {
       return Long.parseLong(candidate.getMetadata().getResourceVersion())
           > Long.parseLong(known.getMetadata().getResourceVersion());
