@@ -625,7 +625,7 @@ public final class ClusterState implements ClusterView, QueueChanges {
     return known == null ? Optional.empty() : Optional.of(known.version());
   }
 
-  /** The phase the latest version of a Workload was read into. */
+  @Override
   public Optional<WorkloadPhase> phase(String uid) {
     Known known = workloads.get(uid);
     return known == null ? Optional.empty() : Optional.of(known.phase());

@@ -36,6 +36,9 @@ public interface ClusterView {
 
   Optional<Workload> latestWorkload(String uid);
 
+  /** The phase the latest version of a Workload was read into (see {@link PhaseClassifier}). */
+  Optional<WorkloadPhase> phase(String uid);
+
   Optional<ClusterQueue> latestClusterQueue(String name);
 
   Optional<Cohort> latestCohort(String name);

@@ -8,6 +8,7 @@ import dev.berth.engine.capacity.FlavorCapacityCalculator;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.metrics.CapacityMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -202,8 +203,8 @@ public final class CapacityPublisher
     // included, 15,000 on the benchmark) once a second was 4 % of the operator's CPU there.
     for (String uid : state.quotaHolderUids()) {
       Workload wl = state.latestWorkload(uid).orElse(null);
-      if (wl == null || !StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
-        continue;
+      if (wl == null || state.phase(uid).flatMap(WorkloadPhase::reservation).isEmpty()) {
+        continue; // not holding quota (finished, or released)
       }
       for (var ps : wl.getStatus().admission.podSetAssignments) {
         if (ps.flavors != null

@@ -9,6 +9,7 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
@@ -214,9 +215,10 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private Candidate candidate(PendingStatus pending, Instant now) {
     String uid = pending.workloadUid();
     Workload latest = state.latestWorkload(uid).orElse(null);
+    WorkloadPhase phase = state.phase(uid).orElse(null);
     if (latest == null
-        || StatusConditions.hasQuotaReserved(latest)
-        || StatusConditions.isFinished(latest)
+        || phase instanceof WorkloadPhase.Finished
+        || phase.reservation().isPresent()
         || state.admission(uid).isPresent()) {
       return null;
     }
