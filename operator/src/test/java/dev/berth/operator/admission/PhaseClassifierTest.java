@@ -300,12 +300,7 @@ class PhaseClassifierTest {
     assertThat(phase).isEqualTo(row.expected());
     assertThat(phase.reservation())
         .as("a reservation exactly while holding quota")
-        .isEqualTo(
-            switch (phase.getClass().getSimpleName()) {
-              case "Evicting", "Deactivating", "Reserved", "Admitted" ->
-                  java.util.Optional.of(held(phase));
-              default -> java.util.Optional.empty();
-            });
+        .isEqualTo(java.util.Optional.ofNullable(held(phase)));
     assertThat(phase.queued())
         .as("queued: not finished, without quota, active")
         .isEqualTo(
@@ -316,8 +311,36 @@ class PhaseClassifierTest {
       assertThat(PodsReadyTracker.reactivatedAfterLimit(wl))
           .isEqualTo(phase instanceof AwaitingRequeueReset);
     }
+    // The predicates observe() chained before the phase was a value agree on every row.
+    boolean finished = StatusConditions.isFinished(wl);
+    boolean reserved = StatusConditions.hasQuotaReserved(wl) && !finished;
+    boolean evicted = StatusConditions.isTrue(wl, StatusConditions.EVICTED);
+    boolean active = wl.getSpec() == null || !Boolean.FALSE.equals(wl.getSpec().active);
+    assertThat(phase instanceof Finished).as("isFinished").isEqualTo(finished);
+    assertThat(phase.reservation().isPresent()).as("hasQuotaReserved").isEqualTo(reserved);
+    assertThat(phase instanceof Evicting).as("reserved and Evicted").isEqualTo(reserved && evicted);
+    assertThat(phase instanceof Deactivating)
+        .as("reserved, not Evicted, inactive")
+        .isEqualTo(reserved && !evicted && !active);
+    assertThat(phase instanceof Admitted)
+        .as("reserved, not Evicted, active, Admitted")
+        .isEqualTo(
+            reserved
+                && !evicted
+                && active
+                && StatusConditions.isTrue(wl, StatusConditions.ADMITTED));
+    assertThat(phase instanceof Deactivated)
+        .as("inactive without quota")
+        .isEqualTo(!finished && !reserved && !active);
+    assertThat(phase instanceof BackingOff)
+        .as("queued with requeueAt ahead")
+        .isEqualTo(
+            phase.queued()
+                && !(phase instanceof AwaitingRequeueReset)
+                && RequeueHold.requeueAt(wl) > NOW);
   }
 
+  /** The reservation a quota-holding phase carries; null for the others. */
   private static Reservation held(WorkloadPhase phase) {
     if (phase instanceof Evicting e) {
       return e.held();
@@ -325,7 +348,9 @@ class PhaseClassifierTest {
       return d.held();
     } else if (phase instanceof Reserved r) {
       return r.held();
+    } else if (phase instanceof Admitted a) {
+      return a.held();
     }
-    return ((Admitted) phase).held();
+    return null;
   }
 }
