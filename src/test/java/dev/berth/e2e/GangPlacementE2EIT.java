@@ -16,13 +16,22 @@ import dev.berth.operator.BerthOperator;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
 import dev.berth.webhook.WebhookRuntime;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -221,26 +230,10 @@ class GangPlacementE2EIT {
 
   @Test
   void aPreemptedJobSetsPodsAllStopBeforeThePreemptorsPodIsBound() {
-    on.priorityClass("gang-low", 10);
-    on.priorityClass("gang-high", 1000);
-    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
-    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = on.queue("gang-preempt", "gang-a100", 16, preemption);
-    awaitA100NodesFree(s);
+    Scenario s = preemptingA100Queue("gang-preempt");
     // The victim holds both A100 nodes until stopped, and its pods take 3 s to stop.
-    JobSet victim = jobSet(s, "victim", ControlPlane.STOP_AFTER, "3s");
-    victim
-        .getMetadata()
-        .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
-    s.client.resource(victim).create();
-    on.awaitOrDescribe(
-        s,
-        "2 pods of JobSet victim Running",
-        () ->
-            jobSetPods(s, "victim").stream()
-                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
-                    .count()
-                == 2);
+    s.client.resource(lowPriorityJobSet(s, "victim", "3s")).create();
+    awaitPodsRunning(s, "victim", 2);
 
     try (OnPlane.StopThenBind events =
         new OnPlane.StopThenBind(plane.client(), s.namespace, JOBSET_NAME, "victim", 2, "urgent")) {
@@ -254,6 +247,259 @@ class GangPlacementE2EIT {
     } finally {
       s.client.resources(JobSet.class).inNamespace(s.namespace).withName("victim").delete();
     }
+  }
+
+  /**
+   * An evicted JobSet's quota goes back only once the Job controller has stopped, counted and
+   * acknowledged each of its child Jobs. What Berth's informer shows of the child Jobs lags their
+   * pods (the Job controller writes a child Job's counts after it has made its pods, and its writes
+   * can be refused or slow under load): here a ValidatingAdmissionPolicy of the API server refuses
+   * the Job controller's status writes to the victim's child Jobs while the victim runs and is
+   * preempted, so that they show no pod while two run, and, once deleted, their pods stay uncounted
+   * (the controller's tracking finalizer stays on). Quota given back on the child Jobs' counts
+   * alone goes to the preemptor while the victim's pods are not yet stopped and counted.
+   */
+  @Test
+  void anEvictedJobSetKeepsItsQuotaUntilEachChildJobsStopIsAcknowledged() {
+    Scenario s = preemptingA100Queue("gang-held");
+    var admin = plane.client();
+    HasMetadata policy = admin.resource(heldChildStatus("held-victim")).create();
+    HasMetadata binding = admin.resource(AdmissionPolicies.binding(HELD_POLICY)).create();
+    try {
+      awaitPolicyInForce(s, "held-victim");
+      JobSet victim = lowPriorityJobSet(s, "held-victim", "1s");
+      // Its pods, deleted by the suspension, end Failed: let that not fail the child Jobs.
+      victim.getSpec().replicatedJobs.forEach(rj -> rj.template.getSpec().setBackoffLimit(4));
+      s.client.resource(victim).create();
+      awaitPodsRunning(s, "held-victim", 2);
+      assertThat(childJobs(s, "held-victim"))
+          .as("the child Jobs' counts, which the Job controller could not write")
+          .allSatisfy(
+              j -> assertThat(j.getStatus() == null ? null : j.getStatus().getActive()).isNull());
+
+      try (ReleaseWitness witness = new ReleaseWitness(s, "held-victim")) {
+        Job urgent = OnPlane.gpuJob(s, "held-urgent", 1, ControlPlane.RUN_FOR, "1s");
+        urgent.getMetadata().getLabels().put("berth.dev/priority-class", "gang-high");
+        s.submit(urgent);
+        // Evicted: the JobSet suspended, the JobSet controller suspends its child Jobs, the Job
+        // controller deletes their pods, which stop but stay uncounted while the policy holds.
+        on.awaitOrDescribe(
+            s,
+            "held-victim's child Jobs suspended and its pods deleted",
+            () ->
+                childJobs(s, "held-victim").stream()
+                        .allMatch(j -> Boolean.TRUE.equals(j.getSpec().getSuspend()))
+                    && jobSetPods(s, "held-victim").stream()
+                        .allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+        await()
+            .during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(5))
+            .untilAsserted(
+                () -> {
+                  assertThat(witness.uncountedAtRelease)
+                      .as("victim pods not yet counted when its quota went back")
+                      .isEmpty();
+                  assertThat(s.condition("held-victim", "QuotaReserved"))
+                      .hasValueSatisfying(c -> assertThat(c.status).isEqualTo("True"));
+                  assertThat(s.running("held-urgent")).isFalse();
+                });
+
+        // The Job controller may write again; touched, the child Jobs are synced at once rather
+        // than after the controller's back-off.
+        admin.resource(binding).delete();
+        binding = null;
+        for (Job child : childJobs(s, "held-victim")) {
+          s.client
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(s.namespace)
+              .withName(child.getMetadata().getName())
+              .edit(
+                  j -> {
+                    j.getMetadata().getLabels().put("e2e.berth.dev/touched", "true");
+                    return j;
+                  });
+        }
+        on.awaitJobCondition(s, "held-urgent", "Complete");
+        assertThat(witness.released).as("the victim's quota given back").isTrue();
+        assertThat(witness.uncountedAtRelease)
+            .as("victim pods not yet counted when its quota went back")
+            .isEmpty();
+        assertThat(childJobs(s, "held-victim"))
+            .allSatisfy(
+                j ->
+                    assertThat(j.getMetadata().getAnnotations())
+                        .containsKey(Berth.STOP_REQUESTED_ANNOTATION));
+      }
+    } finally {
+      if (binding != null) {
+        admin.resource(binding).delete();
+      }
+      admin.resource(policy).delete();
+      s.client.resources(JobSet.class).inNamespace(s.namespace).withName("held-victim").delete();
+    }
+  }
+
+  private static final String HELD_POLICY = "e2e-held-child-status";
+
+  /**
+   * Refuses every status write to the child Jobs of JobSet {@code jobSet} (the Job controller's:
+   * nothing else writes them while the pods are uncounted), and, to tell when it is in force, the
+   * creation of a ConfigMap carrying the same label.
+   */
+  private static ValidatingAdmissionPolicy heldChildStatus(String jobSet) {
+    return AdmissionPolicies.denying(
+        HELD_POLICY,
+        """
+        objectSelector:
+          matchLabels:
+            %s: %s
+        resourceRules:
+          - apiGroups: ["batch"]
+            apiVersions: ["v1"]
+            operations: ["UPDATE"]
+            resources: ["jobs/status"]
+          - apiGroups: [""]
+            apiVersions: ["v1"]
+            operations: ["CREATE"]
+            resources: ["configmaps"]
+        """
+            .formatted(JOBSET_NAME, jobSet),
+        "false",
+        "child Job status held (GangPlacementE2EIT)");
+  }
+
+  /** Waits until the API server refuses a probe ConfigMap labelled as the held JobSet's. */
+  private static void awaitPolicyInForce(Scenario s, String jobSet) {
+    on.awaitOrDescribe(
+        s,
+        "policy " + HELD_POLICY + " in force",
+        () -> {
+          ConfigMap probe =
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withGenerateName("held-probe-")
+                  .withNamespace(s.namespace)
+                  .withLabels(Map.of(JOBSET_NAME, jobSet))
+                  .endMetadata()
+                  .build();
+          try {
+            s.client.resource(s.client.resource(probe).create()).delete();
+            return false;
+          } catch (KubernetesClientException e) {
+            assertThat(e).hasMessageContaining("child Job status held");
+            return true;
+          }
+        });
+  }
+
+  /**
+   * Watches a JobSet's Workload; when its quota goes back (QuotaReserved False, or Finished), lists
+   * the JobSet's pods and keeps those its Job controller has not counted yet (the tracking
+   * finalizer on, or not stopped). Listed after the release, so a pod counted since reads as
+   * counted, never the other way round: a pod it keeps was uncounted when the quota went back.
+   */
+  private static final class ReleaseWitness implements AutoCloseable {
+    final List<String> uncountedAtRelease = new CopyOnWriteArrayList<>();
+    volatile boolean released;
+    private final Watch watch;
+
+    ReleaseWitness(Scenario s, String jobSet) {
+      watch =
+          s.client
+              .resources(Workload.class)
+              .inNamespace(s.namespace)
+              .watch(
+                  new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Workload wl) {
+                      boolean ours =
+                          wl.getMetadata().getOwnerReferences() != null
+                              && wl.getMetadata().getOwnerReferences().stream()
+                                  .anyMatch(o -> jobSet.equals(o.getName()));
+                      // Given back by the eviction, or by a finish (a failed child Job).
+                      boolean releasedNow =
+                          wl.getStatus() != null
+                              && wl.getStatus().conditions != null
+                              && wl.getStatus().conditions.stream()
+                                  .anyMatch(
+                                      c ->
+                                          ("QuotaReserved".equals(c.type)
+                                                  && "False".equals(c.status))
+                                              || ("Finished".equals(c.type)
+                                                  && "True".equals(c.status)));
+                      if (!ours || !releasedNow || released) {
+                        return;
+                      }
+                      released = true;
+                      for (Pod pod : jobSetPods(s, jobSet)) {
+                        List<String> finalizers = pod.getMetadata().getFinalizers();
+                        String phase = pod.getStatus().getPhase();
+                        if ((finalizers != null
+                                && finalizers.contains("batch.kubernetes.io/job-tracking"))
+                            || !("Succeeded".equals(phase) || "Failed".equals(phase))) {
+                          uncountedAtRelease.add(pod.getMetadata().getName() + " " + phase);
+                        }
+                      }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  });
+    }
+
+    @Override
+    public void close() {
+      watch.close();
+    }
+  }
+
+  private static List<Job> childJobs(Scenario s, String jobSet) {
+    return s.client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(s.namespace)
+        .withLabel(JOBSET_NAME, jobSet)
+        .list()
+        .getItems();
+  }
+
+  /**
+   * Priority classes gang-low and gang-high, and a queue {@code name} of the A100 nodes' 16 GPUs
+   * that preempts lower priorities within itself, once the nodes are free.
+   */
+  private static Scenario preemptingA100Queue(String name) {
+    on.priorityClass("gang-low", 10);
+    on.priorityClass("gang-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = on.queue(name, "gang-a100", 16, preemption);
+    awaitA100NodesFree(s);
+    return s;
+  }
+
+  /**
+   * A JobSet of priority class gang-low whose two pods of 8 GPUs run until deleted, and {@code
+   * stopAfter} longer.
+   */
+  private static JobSet lowPriorityJobSet(Scenario s, String name, String stopAfter) {
+    JobSet js = jobSet(s, name, ControlPlane.STOP_AFTER, stopAfter);
+    js.getMetadata()
+        .setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq", "berth.dev/priority-class", "gang-low"));
+    return js;
+  }
+
+  private static void awaitPodsRunning(Scenario s, String jobSet, int count) {
+    on.awaitOrDescribe(
+        s,
+        count + " pods of JobSet " + jobSet + " Running",
+        () ->
+            jobSetPods(s, jobSet).stream()
+                    .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                    .count()
+                == count);
   }
 
   /** Waits until no pod still runs on the A100 nodes (tests of this class take turns on them). */

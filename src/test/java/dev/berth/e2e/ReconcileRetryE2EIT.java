@@ -5,10 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +37,7 @@ class ReconcileRetryE2EIT {
     var client = s.client;
     s.queue("refused-start-cq", "2");
     HasMetadata policy = client.resource(policy()).create();
-    HasMetadata binding = client.resource(binding()).create();
+    HasMetadata binding = client.resource(AdmissionPolicies.binding(POLICY)).create();
     try {
       // The policy is in force once an unsuspend of an unmanaged Job (no queue label) is refused.
       Job probe = ScenarioObjects.job(NAMESPACE, "probe", "lq", 1, "1");
@@ -115,43 +113,20 @@ class ReconcileRetryE2EIT {
   }
 
   private static ValidatingAdmissionPolicy policy() {
-    return Serialization.unmarshal(
+    return AdmissionPolicies.denying(
+        POLICY,
         """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicy
-        metadata:
-          name: %s
-        spec:
-          failurePolicy: Fail
-          matchConstraints:
-            namespaceSelector:
-              matchLabels:
-                kubernetes.io/metadata.name: %s
-            resourceRules:
-              - apiGroups: ["batch"]
-                apiVersions: ["v1"]
-                operations: ["UPDATE"]
-                resources: ["jobs"]
-          validations:
-            - expression: "!(oldObject.spec.suspend == true && object.spec.suspend == false)"
-              message: starts refused (ReconcileRetryE2EIT)
+        namespaceSelector:
+          matchLabels:
+            kubernetes.io/metadata.name: %s
+        resourceRules:
+          - apiGroups: ["batch"]
+            apiVersions: ["v1"]
+            operations: ["UPDATE"]
+            resources: ["jobs"]
         """
-            .formatted(POLICY, NAMESPACE),
-        ValidatingAdmissionPolicy.class);
-  }
-
-  private static ValidatingAdmissionPolicyBinding binding() {
-    return Serialization.unmarshal(
-        """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicyBinding
-        metadata:
-          name: %s
-        spec:
-          policyName: %s
-          validationActions: [Deny]
-        """
-            .formatted(POLICY, POLICY),
-        ValidatingAdmissionPolicyBinding.class);
+            .formatted(NAMESPACE),
+        "!(oldObject.spec.suspend == true && object.spec.suspend == false)",
+        "starts refused (ReconcileRetryE2EIT)");
   }
 }

@@ -65,22 +65,44 @@ public record HelmChart(Path repo, Path helm) {
     return repo.resolve("helm/berth");
   }
 
+  /** What one helm command printed, and how it ended. */
+  public record Result(int exitCode, String stdout, String stderr) {
+    public String output() {
+      return stdout + stderr;
+    }
+  }
+
   /**
    * {@code helm template <release> helm/berth --namespace <namespace> [args...]}: what it printed,
    * or an exception with helm's own message (a value the schema refuses, say) when it failed.
    */
   public String template(String release, String namespace, List<String> args) {
     List<String> command = new ArrayList<>();
-    command.add(helm.toString());
     command.addAll(List.of("template", release, chartDirectory().toString()));
     command.addAll(List.of("--namespace", namespace));
+    command.addAll(args);
+    Result result = run(command);
+    if (result.exitCode() != 0) {
+      throw new IllegalArgumentException(
+          helm + " " + String.join(" ", command) + " failed:\n" + result.output());
+    }
+    return result.stdout();
+  }
+
+  /**
+   * Runs {@code helm <args...>} in the checkout, away from any cluster and from the user's helm
+   * configuration, and returns what it printed, whatever its exit code.
+   */
+  public Result run(List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(helm.toString());
     command.addAll(args);
     Path home = null;
     try {
       home = Files.createTempDirectory("berth-helm-");
       ProcessBuilder pb = new ProcessBuilder(command).directory(repo.toFile());
       // Keep helm's config, cache and data out of the user's home and away from any cluster:
-      // template reads the chart and nothing else.
+      // template and lint read the chart and nothing else.
       Map<String, String> env = pb.environment();
       env.put("HELM_CONFIG_HOME", home.resolve("config").toString());
       env.put("HELM_CACHE_HOME", home.resolve("cache").toString());
@@ -94,22 +116,17 @@ public record HelmChart(Path repo, Path helm) {
         process.destroyForcibly();
         throw new IllegalStateException(String.join(" ", command) + " timed out after 120 s");
       }
-      String stdout = Files.readString(out, StandardCharsets.UTF_8);
-      if (process.exitValue() != 0) {
-        throw new IllegalArgumentException(
-            String.join(" ", command)
-                + " failed:\n"
-                + Files.readString(err, StandardCharsets.UTF_8)
-                + stdout);
-      }
-      return stdout;
+      return new Result(
+          process.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while running helm", e);
     } finally {
-      deleteTree(home);
+      deleteTree(home); // nothing of a helm run stays behind in the temporary directory
     }
   }
 

@@ -24,10 +24,21 @@ public record WebhookSettings(
     Duration rotationCheckPeriod,
     List<String> ipAddresses) {
 
+  /** The self-signed CA's lifetime. */
+  public static final Duration CA_VALIDITY = Duration.ofDays(3650);
+
+  /** The serving certificate's lifetime. */
+  public static final Duration SERVING_VALIDITY = Duration.ofDays(365);
+
+  /** How often the serving certificate's expiry is checked. */
+  public static final Duration ROTATION_CHECK_PERIOD = Duration.ofHours(1);
+
   /**
-   * The chart's variables: BERTH_NAMESPACE, BERTH_WEBHOOK_PORT, BERTH_CERT_MODE (self-signed or
-   * cert-manager) with BERTH_CERT_DIR, BERTH_WEBHOOK_SERVICE, BERTH_VALIDATING_WEBHOOK,
-   * BERTH_MUTATING_WEBHOOK, BERTH_OPERATOR_IDENTITY.
+   * For the webhooks run alone ({@link WebhookMain}); the operator's process reads the same names
+   * as overrides of its configuration file instead. The variables: BERTH_NAMESPACE,
+   * BERTH_WEBHOOK_PORT, BERTH_CERT_MODE (self-signed or cert-manager) with BERTH_CERT_DIR,
+   * BERTH_WEBHOOK_SERVICE, BERTH_VALIDATING_WEBHOOK, BERTH_MUTATING_WEBHOOK,
+   * BERTH_OPERATOR_IDENTITY.
    */
   public static WebhookSettings fromEnvironment(Map<String, String> env) {
     String namespace = env.getOrDefault("BERTH_NAMESPACE", "berth-system");
@@ -44,9 +55,9 @@ public record WebhookSettings(
         certManager ? Path.of(certDir) : null,
         List.of(env.getOrDefault("BERTH_VALIDATING_WEBHOOK", ChartWebhooks.VALIDATING_NAME)),
         List.of(env.getOrDefault("BERTH_MUTATING_WEBHOOK", ChartWebhooks.MUTATING_NAME)),
-        Duration.ofDays(3650),
-        Duration.ofDays(365),
-        Duration.ofHours(1),
+        CA_VALIDITY,
+        SERVING_VALIDITY,
+        ROTATION_CHECK_PERIOD,
         List.of());
   }
 

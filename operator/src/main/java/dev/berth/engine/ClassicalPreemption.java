@@ -83,7 +83,7 @@ public final class ClassicalPreemption implements PreemptionPlanner {
         continue;
       }
       for (AdmittedWorkload w : q.admitted.values()) {
-        if (!usesNeeded(w, frs, needed)) {
+        if (!NeededFlavorResources.usesNeeded(w, frs, needed)) {
           continue;
         }
         // choosable last: it notes a fresh admission that would have been a candidate.
@@ -161,16 +161,7 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     // Cheap checks first: this runs for every queue of the tree.
     return (!reclaimable && lowest >= borrowBelow)
         || q.node == null
-        || !borrowsOnNeeded(q.node, frs, needed);
-  }
-
-  private static boolean borrowsOnNeeded(QuotaNode node, int[] frs, boolean[] needed) {
-    for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && node.usage(frs[i]) > node.nominal(frs[i])) {
-        return true;
-      }
-    }
-    return false;
+        || !NeededFlavorResources.borrowsOnNeeded(q.node, frs, needed);
   }
 
   static boolean withinClusterQueue(
@@ -204,24 +195,6 @@ public final class ClassicalPreemption implements PreemptionPlanner {
         .thenComparing(w -> w.workload.uid());
   }
 
-  private static boolean usesNeeded(AdmittedWorkload w, int[] frs, boolean[] needed) {
-    for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && amountOf(w, frs[i]) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static long amountOf(AdmittedWorkload w, int fr) {
-    for (int k = 0; k < w.frs.length; k++) {
-      if (w.frs[k] == fr) {
-        return w.usage[k];
-      }
-    }
-    return 0;
-  }
-
   /**
    * Removes candidates in order until the preemptor fits, then gives back the ones not needed.
    * Another queue's workload is taken only while that queue borrows on a needed flavor-resource
@@ -244,7 +217,7 @@ public final class ClassicalPreemption implements PreemptionPlanner {
     for (AdmittedWorkload w : candidates) {
       if (!w.clusterQueue.equals(own.name)) {
         QuotaNode theirs = ctx.queue(w.clusterQueue).node;
-        if (!borrowsOnNeeded(theirs, w, frs, needed)
+        if (!NeededFlavorResources.borrowsOnNeeded(theirs, w, frs, needed)
             || (allowBorrowing && !staysAtNominal(theirs, w, frs, needed))) {
           continue;
         }
@@ -276,21 +249,13 @@ public final class ClassicalPreemption implements PreemptionPlanner {
   private static boolean staysAtNominal(
       QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
     for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && node.usage(frs[i]) - amountOf(w, frs[i]) < node.nominal(frs[i])) {
+      if (needed[i]
+          && node.usage(frs[i]) - NeededFlavorResources.amountOf(w, frs[i])
+              < node.nominal(frs[i])) {
         return false;
       }
     }
     return true;
-  }
-
-  private static boolean borrowsOnNeeded(
-      QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
-    for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && node.usage(frs[i]) > node.nominal(frs[i]) && amountOf(w, frs[i]) > 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static boolean fits(QuotaNode node, int[] frs, long[] need, boolean allowBorrowing) {

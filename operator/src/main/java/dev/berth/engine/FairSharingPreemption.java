@@ -71,7 +71,7 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       }
       List<AdmittedWorkload> list = new ArrayList<>();
       for (AdmittedWorkload w : q.admitted.values()) {
-        if (!usesNeeded(w, frs, needed)) {
+        if (!NeededFlavorResources.usesNeeded(w, frs, needed)) {
           continue;
         }
         boolean allowed =
@@ -105,7 +105,7 @@ public final class FairSharingPreemption implements PreemptionPlanner {
         // Weight 0 while borrowing: never favoured, so it takes nothing from other queues.
         while (preemptorShare != Long.MAX_VALUE && !candidates.isEmpty()) {
           AdmittedWorkload w = candidates.poll();
-          if (!borrowsOnNeeded(target.node, w, frs, needed)) {
+          if (!NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
             continue;
           }
           SimulatedRemoval.remove(ctx, w);
@@ -229,36 +229,5 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       }
     }
     return node;
-  }
-
-  private static boolean usesNeeded(AdmittedWorkload w, int[] frs, boolean[] needed) {
-    for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && amountOf(w, frs[i]) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether the queue borrows on a needed flavor-resource that w uses: never push it below nominal.
-   */
-  private static boolean borrowsOnNeeded(
-      QuotaNode node, AdmittedWorkload w, int[] frs, boolean[] needed) {
-    for (int i = 0; i < frs.length; i++) {
-      if (needed[i] && node.usage(frs[i]) > node.nominal(frs[i]) && amountOf(w, frs[i]) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static long amountOf(AdmittedWorkload w, int fr) {
-    for (int k = 0; k < w.frs.length; k++) {
-      if (w.frs[k] == fr) {
-        return w.usage[k];
-      }
-    }
-    return 0;
   }
 }

@@ -14,6 +14,8 @@ import dev.berth.operator.admission.WriterSettings;
 import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
@@ -83,8 +85,10 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,11 +134,12 @@ public final class BerthOperator implements AutoCloseable {
 
   private BerthOperator(
       KubernetesClient client,
-      OperatorConfig config,
+      Configuration config,
       UtilizationSettings utilization,
       Runnable onNewIntegration)
       throws IOException {
     Clock clock = Clock.systemUTC();
+    WaitForPodsReady waitForPodsReady = WaitForPodsReady.of(config.waitForPodsReady());
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // The JVM's heap and collector: a heap too small for the cluster shows as collection time
     // growing (jvm_gc_pause_seconds) long before it runs out, while admission slows for no
@@ -150,11 +155,11 @@ public final class BerthOperator implements AutoCloseable {
     KubernetesClient writes = writingClient(client);
     ClusterState state =
         new ClusterState(
-                config.fairSharing()
+                config.fairSharing().enable()
                     ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
                     : new AdmissionEngine(),
                 versions)
-            .waitForPodsReady(config.waitForPodsReady());
+            .waitForPodsReady(waitForPodsReady);
     // The side ledgers outside admission: told of every observation from the bootstrap on.
     CapacityObserver nodeCapacity = new CapacityObserver();
     UsageObserver usage = new UsageObserver();
@@ -167,7 +172,7 @@ public final class BerthOperator implements AutoCloseable {
     caches = new InformerCaches();
     CheckBackoffs checkBackoffs = new CheckBackoffs();
     // The loop decides; these threads write (admissions, evictions, status), in order per object.
-    WriterSettings writerSettings = WriterSettings.from(System.getenv());
+    WriterSettings writerSettings = WriterSettings.of(config.clientConnection());
     WritePool writers = new WritePool(writerSettings, state);
     WritePoolMetrics.bind(writers, registry);
     // Workload status writes whose replies are read only for their version (StatusPut).
@@ -182,7 +187,7 @@ public final class BerthOperator implements AutoCloseable {
                 events,
                 clock,
                 registry,
-                config.waitForPodsReady(),
+                waitForPodsReady,
                 checkBackoffs,
                 writers,
                 statusWrite));
@@ -221,7 +226,7 @@ public final class BerthOperator implements AutoCloseable {
             state,
             nodeCapacity,
             state::flavor,
-            CapacitySettings.from(System.getenv()),
+            CapacitySettings.of(config.capacity()),
             new CapacityMetrics(registry),
             events,
             clock,
@@ -233,7 +238,7 @@ public final class BerthOperator implements AutoCloseable {
             utilization,
             new UtilizationMetrics(registry),
             clock,
-            UsageRecorder.interval(System.getenv()),
+            config.usage().reportInterval(),
             loop::poke);
     loop.onCycle(
         new UsagePublisher(
@@ -261,12 +266,13 @@ public final class BerthOperator implements AutoCloseable {
                   .withResourceCloner(new ReconcileCopies(client.getKubernetesSerialization()))
                   .withCloseClientOnStop(false)
                   .withStopOnInformerErrorDuringStartup(false);
-              if (config.leaderElection()) {
+              Configuration.LeaderElection election = config.leaderElection();
+              if (election.leaderElect()) {
                 // JOSDK's own exit on a lost Lease calls System.exit from whatever thread stops
                 // leading, which is the shutdown hook on SIGTERM: a deadlock. Berth decides.
                 o.withLeaderElectionConfiguration(
                     new LeaderElectionConfiguration(
-                        config.leaseName(),
+                        election.resourceName(),
                         config.namespace(),
                         LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
                         LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
@@ -274,8 +280,9 @@ public final class BerthOperator implements AutoCloseable {
                         null,
                         new LeaderCallbacks(
                             () -> leading = true,
-                            () -> lostLease(config.exitOnLostLease()),
-                            leader -> log.info("Lease {} held by {}", config.leaseName(), leader)),
+                            () -> lostLease(election.exitOnLostLease()),
+                            leader ->
+                                log.info("Lease {} held by {}", election.resourceName(), leader)),
                         false));
               }
             });
@@ -308,16 +315,24 @@ public final class BerthOperator implements AutoCloseable {
         ReconcileRetry.only());
     ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
     // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
-    boolean podsReady = config.waitForPodsReady().enable();
-    operator.register(
-        new JobReconciler(
-            new WorkloadLifecycle<>(
-                new JobAdapter(), priorities, flavors, events, clock, podsReady),
-            versions,
-            writes),
-        ReconcileRetry.only());
+    boolean podsReady = waitForPodsReady.enable();
+    Configuration.Integrations integrations = config.integrations();
+    if (integrations.enabled(ConfigurationLoader.BATCH_JOB)) {
+      operator.register(
+          new JobReconciler(
+              new WorkloadLifecycle<>(
+                  new JobAdapter(), priorities, flavors, events, clock, podsReady),
+              versions,
+              writes),
+          ReconcileRetry.only());
+    } else {
+      log.info("Job integration off: integrations.frameworks does not list batch/job");
+    }
     // The JobSet integration switches itself on when the JobSet CRD is installed.
-    if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
+    if (!integrations.enabled(ConfigurationLoader.JOBSET)) {
+      log.info("JobSet integration off: integrations.frameworks does not list {}", JOBSET);
+      jobSetWatch = null;
+    } else if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
         != null) {
       operator.register(
           new JobSetReconciler(
@@ -370,12 +385,10 @@ public final class BerthOperator implements AutoCloseable {
 
     // Every replica serves the webhooks, leader or not; only the leader admits.
     webhooks =
-        config.webhooksEnabled()
-            ? new WebhookRuntime(WebhookSettings.fromEnvironment(System.getenv()), client)
-            : null;
-    leaderElection = config.leaderElection();
+        config.webhook().enable() ? new WebhookRuntime(webhookSettings(config), client) : null;
+    leaderElection = config.leaderElection().leaderElect();
     metrics =
-        new MetricsServer(config.metricsPort(), registry, this::isLive, this::isReady)
+        new MetricsServer(config.metrics().port(), registry, this::isLive, this::isReady)
             .route("/usage", new UsageEndpoint(client));
   }
 
@@ -453,6 +466,28 @@ public final class BerthOperator implements AutoCloseable {
 
   static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
 
+  private static final String JOBSET = ConfigurationLoader.JOBSET;
+
+  /** The webhook server's settings: the configuration's {@code webhook} and its certificates. */
+  static WebhookSettings webhookSettings(Configuration config) {
+    Configuration.Webhook webhook = config.webhook();
+    Configuration.InternalCertManagement certs = config.internalCertManagement();
+    return new WebhookSettings(
+        webhook.port(),
+        webhook.threads(),
+        webhook.operatorIdentity(),
+        config.namespace(),
+        certs.webhookServiceName(),
+        certs.webhookSecretName(),
+        certs.enable() ? null : Path.of(webhook.certDir()),
+        List.of(certs.validatingWebhookConfigurationName()),
+        List.of(certs.mutatingWebhookConfigurationName()),
+        WebhookSettings.CA_VALIDITY,
+        WebhookSettings.SERVING_VALIDITY,
+        WebhookSettings.ROTATION_CHECK_PERIOD,
+        List.of());
+  }
+
   /**
    * How long the Events still waiting at stop may take. With the loop's drain (10 s) and the
    * reconcilers' stop it stays well inside the chart's 30 s termination grace period.
@@ -460,38 +495,46 @@ public final class BerthOperator implements AutoCloseable {
   static final Duration EVENT_DRAIN = Duration.ofSeconds(5);
 
   /**
-   * Starts everything; returns once the informers have synced, or after JOSDK's cache-sync timeout
-   * with some still retrying their first list (the loop waits for them, see InformerSync).
+   * Starts everything with this configuration; returns once the informers have synced, or after
+   * JOSDK's cache-sync timeout with some still retrying their first list (the loop waits for them,
+   * see InformerSync). {@code onNewIntegration} runs when the JobSet CRD appears after start (the
+   * process exits there, so that it restarts with it).
+   */
+  public static BerthOperator start(
+      KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
+    return start(client, config, UtilizationSettings.of(config.utilization()), onNewIntegration);
+  }
+
+  /**
+   * With these settings over the environment's configuration ({@link
+   * OperatorConfig#configuration()}).
    */
   public static BerthOperator start(KubernetesClient client, OperatorConfig config)
       throws IOException {
     return start(client, config, () -> log.warn("restart Berth to switch the new integration on"));
   }
 
-  /**
-   * As {@link #start(KubernetesClient, OperatorConfig)}; {@code onNewIntegration} runs when the
-   * JobSet CRD appears after start (the process exits there, so that it restarts with it).
-   */
+  /** As {@link #start(KubernetesClient, OperatorConfig)}, with {@code onNewIntegration}. */
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, Runnable onNewIntegration)
       throws IOException {
-    return start(client, config, UtilizationSettings.from(System.getenv()), onNewIntegration);
+    return start(client, config.configuration(), onNewIntegration);
   }
 
-  /** With the DCGM join configured ({@code BERTH_PROMETHEUS_URL} and the rest, see capacity.md). */
+  /** With the DCGM join configured (see capacity.md). */
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, UtilizationSettings utilization)
       throws IOException {
     return start(
         client,
-        config,
+        config.configuration(),
         utilization,
         () -> log.warn("restart Berth to switch the new integration on"));
   }
 
   private static BerthOperator start(
       KubernetesClient client,
-      OperatorConfig config,
+      Configuration config,
       UtilizationSettings utilization,
       Runnable onNewIntegration)
       throws IOException {
@@ -502,7 +545,7 @@ public final class BerthOperator implements AutoCloseable {
       if (berth.webhooks != null) {
         log.info("webhooks served on :{}", berth.webhooks.start());
         // Bearer tokens only over TLS: the HTTPS port has the webhook's certificate (its Service).
-        HttpsSettings https = HttpsSettings.from(System.getenv());
+        HttpsSettings https = HttpsSettings.of(config.visibility());
         berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
       } else {
         log.info(

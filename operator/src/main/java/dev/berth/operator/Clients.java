@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * with both on the classpath fabric8 picks one at random on each start: the operator names it. Its
  * WebSocket watches get two deadlines, so that no informer waits for ever on a watch that was lost:
  * one on the upgrade ({@link WatchDeadlines}) and one on silence once it is open ({@link
- * WatchSilence}, {@value WatchSilence#VARIABLE}). What it reads is decoded with its strings
+ * WatchSilence}, {@code clientConnection.watchSilence}). What it reads is decoded with its strings
  * interned ({@link InternedStrings}): the informers' caches hold one copy of each repeated value.
  * The custom kinds it reads are registered with that decoding ({@link #serialization()}). fabric8's
  * token refresh runs at most once a minute ({@link TokenRefreshBound}).
@@ -128,9 +128,14 @@ public final class Clients {
     return serialization;
   }
 
-  /** With the silence bound of {@value WatchSilence#VARIABLE}. */
+  /** With the default silence bound and TLS engine (the configuration's defaults). */
   public static KubernetesClientBuilder builder() {
-    return builder(WatchDeadlines.HANDSHAKE, WatchSilence.from(System.getenv()).bound());
+    return builder(WatchDeadlines.HANDSHAKE, WatchSilence.DEFAULT);
+  }
+
+  /** With the configured silence bound ({@code clientConnection.watchSilence}) and TLS engine. */
+  public static KubernetesClientBuilder builder(Duration silence, boolean nativeTls) {
+    return builder(WatchDeadlines.HANDSHAKE, silence, nativeTls);
   }
 
   /** With another watch handshake deadline (tests, which cannot wait that long). */
@@ -140,7 +145,7 @@ public final class Clients {
 
   /** With other watch deadlines: the upgrade's, and silence's once open (zero: none). */
   public static KubernetesClientBuilder builder(Duration handshake, Duration silence) {
-    return builder(handshake, silence, NativeTls.wanted(System.getenv()));
+    return builder(handshake, silence, true);
   }
 
   /**

@@ -12,7 +12,6 @@ import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
 import io.netty.handler.ssl.util.TrustManagerFactoryWrapper;
 import java.security.Provider;
 import java.security.SecureRandom;
-import java.util.Map;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLContextSpi;
@@ -33,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * every write it sends, goes through TLS: on issue 20's baseline the JDK's engine was a third of
  * the client's event loops' samples, and its Java code a large share of what the JIT compiles in
  * the first minutes. BoringSSL's library is shipped for Linux on x86_64 and aarch64 (glibc); where
- * it does not load, or when {@value #VARIABLE} is {@code false}, the client keeps the JDK's engine,
- * as fabric8 builds it.
+ * it does not load, or when {@code clientConnection.nativeTls} is false, the client keeps the JDK's
+ * engine, as fabric8 builds it.
  *
  * <p>fabric8's Vert.x client takes its TLS from an {@link SSLContext} only, so the engines come
  * through one: {@link EngineContext} hands out BoringSSL engines of a Netty client context built
@@ -45,15 +44,7 @@ import org.slf4j.LoggerFactory;
 final class NativeTls {
   private static final Logger log = LoggerFactory.getLogger(NativeTls.class);
 
-  /** {@code false} keeps the JDK's TLS engine. */
-  static final String VARIABLE = "BERTH_NATIVE_TLS";
-
   private NativeTls() {}
-
-  /** Whether the environment lets the client use BoringSSL ({@value #VARIABLE} not false). */
-  static boolean wanted(Map<String, String> env) {
-    return !"false".equalsIgnoreCase(env.getOrDefault(VARIABLE, "").trim());
-  }
 
   /**
    * fabric8's Vert.x client factory, with BoringSSL's engines when {@code wanted} and its library
@@ -65,7 +56,7 @@ final class NativeTls {
           "TLS by the JDK's engine ({})",
           wanted
               ? "BoringSSL did not load: " + OpenSsl.unavailabilityCause()
-              : VARIABLE + "=false");
+              : "clientConnection.nativeTls: false");
       return new VertxHttpClientFactory();
     }
     log.info("TLS by BoringSSL ({})", OpenSsl.versionString());

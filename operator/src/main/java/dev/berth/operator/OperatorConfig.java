@@ -1,10 +1,14 @@
 package dev.berth.operator;
 
-import java.util.Map;
+import dev.berth.engine.checks.RequeueBackoff;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 
 /**
- * How one Berth process runs, read from environment variables (the chart sets them) so that the
- * same jar runs in a Pod, on a laptop against a kubeconfig, and in local mode.
+ * The settings local mode and the tests vary when they start an operator in their own process; the
+ * rest of its {@link Configuration} comes from the environment's overrides, else the defaults
+ * ({@link #configuration()}). A deployed operator reads its whole Configuration from its file
+ * instead.
  */
 public record OperatorConfig(
     String namespace,
@@ -61,25 +65,40 @@ public record OperatorConfig(
         settings);
   }
 
-  public static OperatorConfig fromEnvironment() {
-    return from(System.getenv());
-  }
-
-  static OperatorConfig from(Map<String, String> env) {
-    String namespace = env.getOrDefault("BERTH_NAMESPACE", "berth-system");
-    return new OperatorConfig(
+  /**
+   * These settings over the configuration of the environment's variables (defaults where unset):
+   * what {@link BerthOperator} runs with when started from this record (local mode, the tests).
+   */
+  public Configuration configuration() {
+    Configuration d = ConfigurationLoader.fromEnvironment();
+    RequeueBackoff backoff = waitForPodsReady.backoff();
+    return new Configuration(
         namespace,
-        Boolean.parseBoolean(env.getOrDefault("BERTH_LEADER_ELECTION", "true")),
-        env.getOrDefault("BERTH_LEASE_NAME", "berth-leader"),
-        Integer.parseInt(env.getOrDefault("BERTH_METRICS_PORT", "8080")),
-        Boolean.parseBoolean(env.getOrDefault("BERTH_WEBHOOKS_ENABLED", "true")),
-        Integer.parseInt(env.getOrDefault("BERTH_WEBHOOK_PORT", "9443")),
-        env.getOrDefault(
-            "BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + namespace + ":berth"),
-        // A replica that lost the Lease must stop deciding at once; exiting is the sure way.
-        Boolean.parseBoolean(env.getOrDefault("BERTH_EXIT_ON_LOST_LEASE", "true")),
-        // Order a cohort's entries by the share their queue would have after admission.
-        Boolean.parseBoolean(env.getOrDefault("BERTH_FAIR_SHARING", "false")),
-        WaitForPodsReady.from(env));
+        new Configuration.LeaderElection(leaderElection, leaseName, exitOnLostLease),
+        new Configuration.Metrics(metricsPort),
+        new Configuration.Webhook(
+            webhooksEnabled,
+            webhookPort,
+            d.webhook().threads(),
+            d.webhook().certDir(),
+            operatorIdentity),
+        d.internalCertManagement(),
+        d.clientConnection(),
+        new Configuration.WaitForPodsReady(
+            waitForPodsReady.enable(),
+            waitForPodsReady.timeout(),
+            waitForPodsReady.blockAdmission(),
+            waitForPodsReady.recoveryTimeout(),
+            new Configuration.RequeuingStrategy(
+                waitForPodsReady.timestamp().name(),
+                backoff.baseSeconds(),
+                backoff.maxSeconds(),
+                backoff.limitCount())),
+        new Configuration.FairSharing(fairSharing),
+        d.integrations(),
+        d.usage(),
+        d.capacity(),
+        d.utilization(),
+        d.visibility());
   }
 }

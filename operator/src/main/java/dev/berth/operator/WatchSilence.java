@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,9 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class WatchSilence {
   private static final Logger LOG = LoggerFactory.getLogger(WatchSilence.class);
 
-  /** The environment variable of the bound, in seconds; 0 turns the deadline off. */
-  public static final String VARIABLE = "BERTH_WATCH_SILENCE_SECONDS";
-
   public static final Duration DEFAULT = Duration.ofSeconds(120);
 
   /** One daemon thread for every watch of the process: it only compares two clocks. */
@@ -49,26 +45,6 @@ public final class WatchSilence {
       throw new IllegalArgumentException("watch silence bound must not be negative: " + bound);
     }
     this.bound = bound;
-  }
-
-  /** From {@value #VARIABLE}, {@link #DEFAULT} when unset. */
-  public static WatchSilence from(Map<String, String> env) {
-    String value = env.get(VARIABLE);
-    if (value == null || value.isBlank()) {
-      return new WatchSilence(DEFAULT);
-    }
-    long seconds;
-    try {
-      seconds = Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          VARIABLE + " must be a whole number of seconds (0: off), got '" + value + "'");
-    }
-    if (seconds < 0) {
-      throw new IllegalArgumentException(
-          VARIABLE + " must be 0 (off) or more seconds, got " + seconds);
-    }
-    return new WatchSilence(Duration.ofSeconds(seconds));
   }
 
   public Duration bound() {

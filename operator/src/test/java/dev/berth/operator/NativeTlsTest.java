@@ -74,11 +74,20 @@ class NativeTlsTest {
 
   @Test
   void onlyFalseTurnsItOff() {
-    assertThat(NativeTls.wanted(Map.of())).isTrue();
-    assertThat(NativeTls.wanted(Map.of(NativeTls.VARIABLE, "true"))).isTrue();
-    assertThat(NativeTls.wanted(Map.of(NativeTls.VARIABLE, ""))).isTrue();
-    assertThat(NativeTls.wanted(Map.of(NativeTls.VARIABLE, "false"))).isFalse();
-    assertThat(NativeTls.wanted(Map.of(NativeTls.VARIABLE, " FALSE "))).isFalse();
+    assertThat(wanted(Map.of())).isTrue();
+    assertThat(wanted(Map.of(VARIABLE, "true"))).isTrue();
+    assertThat(wanted(Map.of(VARIABLE, ""))).isTrue();
+    assertThat(wanted(Map.of(VARIABLE, "false"))).isFalse();
+    assertThat(wanted(Map.of(VARIABLE, " FALSE "))).isFalse();
+  }
+
+  private static final String VARIABLE = "BERTH_NATIVE_TLS";
+
+  /** clientConnection.nativeTls as the configuration's loader reads it from the environment. */
+  private static boolean wanted(Map<String, String> env) {
+    return dev.berth.operator.config.ConfigurationLoader.fromEnvironment(env)
+        .clientConnection()
+        .nativeTls();
   }
 
   @Test

@@ -66,6 +66,20 @@ class OperatorArchitectureTest {
                   + " depending on it would make a package cycle: local mode starts the operator)");
 
   @ArchTest
+  static final ArchRule onlyTheConfigurationReadsEnvironmentVariables =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.berth.operator.config..", "dev.berth.operator.local..")
+          .should()
+          .callMethod(System.class, "getenv")
+          .orShould()
+          .callMethod(System.class, "getenv", String.class)
+          .because(
+              "the configuration is read and checked once, at start, by ConfigurationLoader (a"
+                  + " variable overrides a field of the file); every other class is handed its"
+                  + " section. Local mode, leaving the operator's jar, finds its own binaries");
+
+  @ArchTest
   static final ArchRule packagesAreFreeOfCycles =
       slices()
           .matching("dev.berth.operator.(*)..")

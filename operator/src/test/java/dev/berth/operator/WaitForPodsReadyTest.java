@@ -3,6 +3,7 @@ package dev.berth.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.operator.config.ConfigurationLoader;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -10,9 +11,14 @@ import org.junit.jupiter.api.Test;
 class WaitForPodsReadyTest {
   private static final String P = "BERTH_WAIT_FOR_PODS_READY_";
 
+  /** The settings the configuration's loader makes of these environment variables. */
+  private static WaitForPodsReady from(Map<String, String> env) {
+    return WaitForPodsReady.of(ConfigurationLoader.fromEnvironment(env).waitForPodsReady());
+  }
+
   @Test
   void kueueDefaultsWhenNothingIsSet() {
-    WaitForPodsReady w = WaitForPodsReady.from(Map.of());
+    WaitForPodsReady w = from(Map.of());
     assertThat(w).isEqualTo(WaitForPodsReady.DEFAULT);
     assertThat(w.timeout()).isEqualTo(Duration.ofMinutes(5));
     assertThat(w.backoff().baseSeconds()).isEqualTo(60);
@@ -23,7 +29,7 @@ class WaitForPodsReadyTest {
   @Test
   void everySettingIsRead() {
     WaitForPodsReady w =
-        WaitForPodsReady.from(
+        from(
             Map.of(
                 P + "ENABLE",
                 "true",
@@ -51,13 +57,13 @@ class WaitForPodsReadyTest {
 
   @Test
   void aBadValueNamesItsVariable() {
-    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "BACKOFF_BASE_SECONDS", "-1")))
+    assertThatThrownBy(() -> from(Map.of(P + "BACKOFF_BASE_SECONDS", "-1")))
         .hasMessageContaining(P + "BACKOFF_BASE_SECONDS");
-    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "REQUEUING_TIMESTAMP", "Now")))
+    assertThatThrownBy(() -> from(Map.of(P + "REQUEUING_TIMESTAMP", "Now")))
         .hasMessageContaining("Eviction or Creation");
-    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "TIMEOUT_SECONDS", "0")))
-        .hasMessageContaining(P + "TIMEOUT_SECONDS: must be at least 1");
-    assertThatThrownBy(() -> WaitForPodsReady.from(Map.of(P + "RECOVERY_TIMEOUT_SECONDS", "0")))
-        .hasMessageContaining(P + "RECOVERY_TIMEOUT_SECONDS: must be at least 1");
+    assertThatThrownBy(() -> from(Map.of(P + "TIMEOUT_SECONDS", "0")))
+        .hasMessageContaining(P + "TIMEOUT_SECONDS): must be at least 1");
+    assertThatThrownBy(() -> from(Map.of(P + "RECOVERY_TIMEOUT_SECONDS", "0")))
+        .hasMessageContaining(P + "RECOVERY_TIMEOUT_SECONDS): must be at least 1");
   }
 }

@@ -78,15 +78,22 @@ class WatchSilenceTest {
 
   @Test
   void theBoundIsReadFromTheEnvironmentAndBadValuesNameTheVariable() {
-    assertThat(WatchSilence.from(Map.of()).bound()).isEqualTo(Duration.ofSeconds(120));
-    assertThat(WatchSilence.from(Map.of(WatchSilence.VARIABLE, "45")).bound())
-        .isEqualTo(Duration.ofSeconds(45));
-    assertThat(WatchSilence.from(Map.of(WatchSilence.VARIABLE, "0")).bound()).isZero();
-    assertThatThrownBy(() -> WatchSilence.from(Map.of(WatchSilence.VARIABLE, "2m")))
+    String variable = "BERTH_WATCH_SILENCE_SECONDS";
+    assertThat(bound(Map.of())).isEqualTo(Duration.ofSeconds(120));
+    assertThat(bound(Map.of(variable, "45"))).isEqualTo(Duration.ofSeconds(45));
+    assertThat(bound(Map.of(variable, "0"))).isZero();
+    assertThatThrownBy(() -> bound(Map.of(variable, "2m")))
         .hasMessageContaining("BERTH_WATCH_SILENCE_SECONDS")
-        .hasMessageContaining("'2m'");
-    assertThatThrownBy(() -> WatchSilence.from(Map.of(WatchSilence.VARIABLE, "-1")))
+        .hasMessageContaining("\"2m\"");
+    assertThatThrownBy(() -> bound(Map.of(variable, "-1")))
         .hasMessageContaining("BERTH_WATCH_SILENCE_SECONDS");
+  }
+
+  /** clientConnection.watchSilence as the configuration's loader reads it from the environment. */
+  private static Duration bound(Map<String, String> env) {
+    return dev.berth.operator.config.ConfigurationLoader.fromEnvironment(env)
+        .clientConnection()
+        .watchSilence();
   }
 
   /**

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
+import dev.berth.webhook.HelmChart;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -88,7 +91,7 @@ class ChartIT {
     // The binary the build made from the pin in scripts/helm-binary.sh, not one found elsewhere.
     assertThat(Repo.helm().getParent().getFileName().toString())
         .isEqualTo(Repo.pinnedHelmVersion());
-    HelmCli.Result version = HelmCli.run("version", "--short");
+    HelmChart.Result version = HelmCli.run("version", "--short");
     assertThat(version.stdout()).startsWith("v" + Repo.pinnedHelmVersion());
   }
 
@@ -97,7 +100,7 @@ class ChartIT {
     for (String[] values : variations().map(a -> (String[]) a.get()[1]).toList()) {
       List<String> args = new ArrayList<>(List.of("lint", "--strict", HelmCli.CHART.toString()));
       args.addAll(List.of(values));
-      HelmCli.Result lint = HelmCli.run(args.toArray(String[]::new));
+      HelmChart.Result lint = HelmCli.run(args.toArray(String[]::new));
       assertThat(lint.exitCode()).as(lint.output()).isZero();
       assertThat(lint.output())
           .contains("1 chart(s) linted, 0 chart(s) failed")
@@ -138,21 +141,18 @@ class ChartIT {
 
   @Test
   void waitForPodsReadyValuesAreTheSettingsTheOperatorReads() {
-    JsonNode container =
-        Manifests.json(
-                Manifests.one(
-                    render(
-                        "--set", "waitForPodsReady.enable=true",
-                        "--set", "waitForPodsReady.timeoutSeconds=600",
-                        "--set", "waitForPodsReady.blockAdmission=true",
-                        "--set", "waitForPodsReady.recoveryTimeoutSeconds=120",
-                        "--set", "waitForPodsReady.requeuingStrategy.timestamp=Creation",
-                        "--set", "waitForPodsReady.requeuingStrategy.backoffBaseSeconds=30",
-                        "--set", "waitForPodsReady.requeuingStrategy.backoffMaxSeconds=900",
-                        "--set", "waitForPodsReady.requeuingStrategy.backoffLimitCount=5"),
-                    "Deployment"))
-            .at("/spec/template/spec/containers/0");
-    assertThat(dev.berth.operator.WaitForPodsReady.from(env(container)))
+    Configuration configured =
+        configuration(
+            render(
+                "--set", "waitForPodsReady.enable=true",
+                "--set", "waitForPodsReady.timeoutSeconds=600",
+                "--set", "waitForPodsReady.blockAdmission=true",
+                "--set", "waitForPodsReady.recoveryTimeoutSeconds=120",
+                "--set", "waitForPodsReady.requeuingStrategy.timestamp=Creation",
+                "--set", "waitForPodsReady.requeuingStrategy.backoffBaseSeconds=30",
+                "--set", "waitForPodsReady.requeuingStrategy.backoffMaxSeconds=900",
+                "--set", "waitForPodsReady.requeuingStrategy.backoffLimitCount=5"));
+    assertThat(dev.berth.operator.WaitForPodsReady.of(configured.waitForPodsReady()))
         .isEqualTo(
             new dev.berth.operator.WaitForPodsReady(
                 true,
@@ -162,10 +162,7 @@ class ChartIT {
                 dev.berth.operator.WaitForPodsReady.RequeuingTimestamp.Creation,
                 new dev.berth.engine.checks.RequeueBackoff(30, 900, 5)));
     // The defaults are the operator's own defaults: off, no recovery timeout, no limit.
-    JsonNode defaults =
-        Manifests.json(Manifests.one(render(), "Deployment"))
-            .at("/spec/template/spec/containers/0");
-    assertThat(dev.berth.operator.WaitForPodsReady.from(env(defaults)))
+    assertThat(dev.berth.operator.WaitForPodsReady.of(configuration(render()).waitForPodsReady()))
         .isEqualTo(dev.berth.operator.WaitForPodsReady.DEFAULT);
     assertThat(
             HelmCli.run(
@@ -322,20 +319,26 @@ class ChartIT {
     container
         .path("volumeMounts")
         .forEach(m -> mounts.put(m.path("mountPath").asText(), m.path("name").asText()));
-    Map<String, String> env = env(container);
-    assertThat(mounts).containsKeys("/tmp", env.get("BERTH_CERT_DIR"));
-    assertThat(env)
-        .containsEntry("BERTH_LEADER_ELECTION", "true")
-        .containsEntry("BERTH_LEASE_NAME", "berth-leader")
-        .containsEntry("BERTH_METRICS_PORT", "8080")
-        .containsEntry("BERTH_WEBHOOK_PORT", "9443")
-        .containsEntry("BERTH_HTTPS_PORT", "8443")
-        .containsEntry("BERTH_DASHBOARD_ENABLED", "false")
-        .containsEntry("BERTH_CERT_DIR", "/tmp/berth-certs")
-        .containsEntry("BERTH_WEBHOOK_SERVICE", "berth")
-        .containsEntry("BERTH_VALIDATING_WEBHOOK", "berth-validating")
-        .containsEntry("BERTH_MUTATING_WEBHOOK", "berth-mutating")
-        .containsEntry("BERTH_OPERATOR_IDENTITY", "system:serviceaccount:" + NS + ":berth");
+    // The operator's settings are its configuration file, rendered into a ConfigMap.
+    Configuration config = configuration(objects);
+    assertThat(mounts).containsKeys("/tmp", config.webhook().certDir());
+    assertThat(env(container)).containsEntry("BERTH_CONFIG", "/etc/berth/config.yaml");
+    assertThat(mounts).containsEntry("/etc/berth", "config");
+    assertThat(config.leaderElection().leaderElect()).isTrue();
+    assertThat(config.leaderElection().resourceName()).isEqualTo("berth-leader");
+    assertThat(config.metrics().port()).isEqualTo(8080);
+    assertThat(config.webhook().port()).isEqualTo(9443);
+    assertThat(config.visibility().port()).isEqualTo(8443);
+    assertThat(config.visibility().dashboard()).isFalse();
+    assertThat(config.webhook().certDir()).isEqualTo("/tmp/berth-certs");
+    assertThat(config.internalCertManagement().webhookServiceName()).isEqualTo("berth");
+    assertThat(config.internalCertManagement().validatingWebhookConfigurationName())
+        .isEqualTo("berth-validating");
+    assertThat(config.internalCertManagement().mutatingWebhookConfigurationName())
+        .isEqualTo("berth-mutating");
+    assertThat(config.webhook().operatorIdentity())
+        .isEqualTo("system:serviceaccount:" + NS + ":berth");
+    assertThat(config.namespace()).isEqualTo(NS);
     JsonNode namespaceEnv =
         StreamSupport.stream(container.path("env").spliterator(), false)
             .filter(e -> e.path("name").asText().equals("BERTH_NAMESPACE"))
@@ -505,10 +508,8 @@ class ChartIT {
   void certificatesHaveOneSource(String name, String[] values) {
     List<GenericKubernetesResource> objects = render(values);
     boolean certManager = List.of(values).contains("certManager.enabled=true");
-    JsonNode container =
-        Manifests.json(Manifests.one(objects, "Deployment")).at("/spec/template/spec/containers/0");
-    assertThat(env(container))
-        .containsEntry("BERTH_CERT_MODE", certManager ? "cert-manager" : "self-signed");
+    Configuration operatorConfig = configuration(objects);
+    assertThat(operatorConfig.internalCertManagement().enable()).isEqualTo(!certManager);
     JsonNode certsVolume =
         StreamSupport.stream(
                 Manifests.json(Manifests.one(objects, "Deployment"))
@@ -563,10 +564,14 @@ class ChartIT {
           .containsOnly(
               Map.entry(
                   "validatingwebhookconfigurations",
-                  List.of(env(container).get("BERTH_VALIDATING_WEBHOOK"))),
+                  List.of(
+                      operatorConfig
+                          .internalCertManagement()
+                          .validatingWebhookConfigurationName())),
               Map.entry(
                   "mutatingwebhookconfigurations",
-                  List.of(env(container).get("BERTH_MUTATING_WEBHOOK"))));
+                  List.of(
+                      operatorConfig.internalCertManagement().mutatingWebhookConfigurationName())));
     }
     boolean serviceMonitor = List.of(values).contains("metrics.serviceMonitor.enabled=true");
     assertThat(Manifests.ofKind(objects, "ServiceMonitor")).hasSize(serviceMonitor ? 1 : 0);
@@ -1111,6 +1116,15 @@ class ChartIT {
     roles.addAll(Manifests.ofKind(objects, "ClusterRole"));
     assertThat(roles).isNotEmpty();
     return roles;
+  }
+
+  /** The operator's configuration file as the chart renders it, read by the operator's loader. */
+  private static Configuration configuration(List<GenericKubernetesResource> objects) {
+    String file =
+        Manifests.json(Manifests.named(objects, "ConfigMap", "berth-config").orElseThrow())
+            .at("/data/config.yaml")
+            .asText();
+    return ConfigurationLoader.load(file, Map.of());
   }
 
   private static Map<String, String> env(JsonNode container) {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.e2e.TestApiServer;
+import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.KeyMaterial;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -34,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -118,6 +120,21 @@ class ImageInContainerIT {
     env.put("KUBERNETES_SERVICE_HOST", "127.0.0.1");
     env.put("KUBERNETES_SERVICE_PORT", String.valueOf(api.getPort()));
     env.put("HOSTNAME", "berth-0");
+    // The configuration file as the kubelet mounts the chart's ConfigMap (its volume "config").
+    String configFile =
+        Manifests.json(Manifests.named(chart, "ConfigMap", "berth-config").orElseThrow())
+            .at("/data/config.yaml")
+            .asText();
+    Path configDir = Files.createDirectories(secrets.resolve("config"));
+    Files.writeString(configDir.resolve("config.yaml"), configFile);
+    String certDir = ConfigurationLoader.load(configFile, Map.of()).webhook().certDir();
+    String configMount =
+        StreamSupport.stream(container.path("volumeMounts").spliterator(), false)
+            .filter(m -> m.path("name").asText().equals("config"))
+            .findFirst()
+            .orElseThrow()
+            .path("mountPath")
+            .asText();
     pod =
         RuncPod.start(
             layout,
@@ -129,8 +146,8 @@ class ImageInContainerIT {
                 List.of(
                     new RuncPod.Volume(
                         "/var/run/secrets/kubernetes.io/serviceaccount", serviceAccount, true),
-                    new RuncPod.Volume(
-                        env.get("BERTH_CERT_DIR"), secrets.resolve("certs"), true))));
+                    new RuncPod.Volume(certDir, secrets.resolve("certs"), true),
+                    new RuncPod.Volume(configMount, configDir, true))));
   }
 
   @AfterAll

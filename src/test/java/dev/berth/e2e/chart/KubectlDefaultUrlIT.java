@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.kubectl.ChartDefaults;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.net.URI;
 import java.util.List;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code kubectl berth}'s default visibility URL names what the chart installs as the docs say: its
  * Service, in its namespace, on the Service's HTTPS port, with a host name the webhook's serving
- * certificate covers (the operator signs it for {@code BERTH_WEBHOOK_SERVICE}).
+ * certificate covers (the operator signs it for {@code internalCertManagement.webhookServiceName}).
  */
 class KubectlDefaultUrlIT {
 
@@ -38,27 +40,25 @@ class KubectlDefaultUrlIT {
             .orElseThrow();
     assertThat(url.getPort()).isEqualTo(https.path("port").asInt());
 
-    // The serving certificate's SANs come from BERTH_WEBHOOK_SERVICE: the same Service.
+    // The serving certificate's SANs come from internalCertManagement.webhookServiceName: the
+    // same Service.
     JsonNode container =
         Manifests.json(Manifests.one(objects, "Deployment")).at("/spec/template/spec/containers/0");
-    JsonNode serviceEnv =
-        StreamSupport.stream(container.path("env").spliterator(), false)
-            .filter(e -> e.path("name").asText().equals("BERTH_WEBHOOK_SERVICE"))
-            .findFirst()
-            .orElseThrow();
-    assertThat(serviceEnv.path("value").asText()).isEqualTo(service.at("/metadata/name").asText());
+    Configuration config =
+        ConfigurationLoader.load(
+            Manifests.json(Manifests.named(objects, "ConfigMap", "berth-config").orElseThrow())
+                .at("/data/config.yaml")
+                .asText(),
+            java.util.Map.of());
+    assertThat(config.internalCertManagement().webhookServiceName())
+        .isEqualTo(service.at("/metadata/name").asText());
     // The container port the Service's https port targets is the one the operator listens on.
-    JsonNode portEnv =
-        StreamSupport.stream(container.path("env").spliterator(), false)
-            .filter(e -> e.path("name").asText().equals("BERTH_HTTPS_PORT"))
-            .findFirst()
-            .orElseThrow();
     JsonNode containerPort =
         StreamSupport.stream(container.path("ports").spliterator(), false)
             .filter(p -> p.path("name").asText().equals(https.path("targetPort").asText()))
             .findFirst()
             .orElseThrow();
     assertThat(containerPort.path("containerPort").asText())
-        .isEqualTo(portEnv.path("value").asText());
+        .isEqualTo(String.valueOf(config.visibility().port()));
   }
 }

@@ -733,6 +733,60 @@ class TeamMemberBypassIT {
     }
 
     @Test
+    void aUserCannotMarkAChildJobsStopRequest() {
+      // An evicted JobSet's quota waits for each child Job's acknowledged suspension, which the
+      // mark makes count: forged on a child Job, it could release the quota early.
+      createJobSet("js-mark", "berth.dev/queue-name: a");
+      String uid = storedJobSet("js-mark").at("/metadata/uid").asText();
+      // Created suspended, as the JobSet controller does for a suspended JobSet (none runs here).
+      cluster
+          .user()
+          .resource(
+              Serialization.unmarshal(
+                  """
+              apiVersion: batch/v1
+              kind: Job
+              metadata:
+                name: js-mark-workers-0
+                namespace: %s
+                labels: {jobset.sigs.k8s.io/jobset-name: js-mark}
+                ownerReferences:
+                - {apiVersion: %s, kind: JobSet, name: js-mark, uid: %s, controller: true}
+              spec:
+                suspend: true
+                parallelism: 2
+                completions: 2
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers:
+                    - {name: c, image: trainer}
+              """
+                      .formatted(MANAGED, JOBSET, uid),
+                  Job.class))
+          .create();
+      String mark = "{\"metadata\": {\"annotations\": {\"berth.dev/stop-requested\": \"1\"}}}";
+      assertDenied(
+          () -> patchJob(member, MANAGED, "js-mark-workers-0", mark),
+          "metadata.annotations[berth.dev/stop-requested]",
+          "only the Berth operator",
+          MEMBER);
+      assertThat(stored(MANAGED, "js-mark-workers-0").getMetadata().getAnnotations())
+          .doesNotContainKey("berth.dev/stop-requested");
+      patchJob(operator, MANAGED, "js-mark-workers-0", mark);
+      assertDenied(
+          () ->
+              patchJob(
+                  member,
+                  MANAGED,
+                  "js-mark-workers-0",
+                  "{\"metadata\": {\"annotations\": {\"berth.dev/stop-requested\": null}}}"),
+          "metadata.annotations[berth.dev/stop-requested]");
+      assertThat(stored(MANAGED, "js-mark-workers-0").getMetadata().getAnnotations())
+          .containsEntry("berth.dev/stop-requested", "1");
+    }
+
+    @Test
     void anUnlabelledJobSetCannotBeCreatedInAManagedNamespace() {
       assertDenied(() -> createJobSet("js-nolabel", "app: x"), QUEUE);
     }

@@ -98,8 +98,10 @@ public final class ManagedJobPolicy {
 
   /**
    * A Job claiming a JobSet as its controller, when it starts (created running or unsuspended) in a
-   * request not the operator's: the JobSet must run it ({@link JobSetChildren}). Where Berth
-   * manages neither the namespace nor that JobSet, it is none of Berth's business.
+   * request not the operator's: the JobSet must run it ({@link JobSetChildren}); and its
+   * stop-request mark is the operator's, as a Job's (an evicted JobSet's quota waits for each child
+   * Job's acknowledgment). Where Berth manages neither the namespace nor that JobSet, it is none of
+   * Berth's business.
    */
   private List<FieldError> checkJobSetChild(
       String namespace,
@@ -107,8 +109,13 @@ public final class ManagedJobPolicy {
       JsonNode job,
       String username,
       Optional<String> managedNamespace) {
-    boolean starting = !JobView.of(job).suspended() && (before == null || before.suspended());
-    if (!starting || guard.isOperator(username)) {
+    JobView after = JobView.of(job);
+    boolean starting = !after.suspended() && (before == null || before.suspended());
+    boolean marking =
+        !Objects.equals(
+            before == null ? null : before.annotations().get(Berth.STOP_REQUESTED_ANNOTATION),
+            after.annotations().get(Berth.STOP_REQUESTED_ANNOTATION));
+    if (!(starting || marking) || guard.isOperator(username)) {
       return List.of();
     }
     JsonNode owner = JobSetChildren.owner(job);
@@ -121,7 +128,10 @@ public final class ManagedJobPolicy {
       return List.of();
     }
     Errors errors = new Errors();
-    JobSetChildren.checkStart(job, owner, jobSet, errors);
+    if (starting) {
+      JobSetChildren.checkStart(job, owner, jobSet, errors);
+    }
+    errors.addAll(guard.checkStopRequestMark(before, after, username));
     return errors.toList();
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -161,6 +162,53 @@ class JobSetChildrenTest {
             "alice",
             List.of()),
         new Case("the operator is not held", "ns", null, CHILD, OPERATOR, List.of()));
+  }
+
+  private static final String MARK = "metadata.annotations[berth.dev/stop-requested]";
+
+  /** A child Job of a suspended managed JobSet, itself suspended, and the same with a mark. */
+  private static final String SUSPENDED_CHILD = CHILD.replace("suspend: false", "suspend: true");
+
+  private static final String MARKED_CHILD =
+      SUSPENDED_CHILD.replace(
+          "  name: js-workers-0\n",
+          "  name: js-workers-0\n  annotations: {berth.dev/stop-requested: \"3\"}\n");
+
+  private static List<String> markUpdate(String namespace, String old, String now, String user) {
+    String jobSet = JOBSET.replace("suspend: false", "suspend: true");
+    return policy(jobSet)
+        .onUpdate(
+            "Job",
+            namespace,
+            TestObjects.json(old.replace("NS", namespace)),
+            TestObjects.json(now.replace("NS", namespace)),
+            user)
+        .stream()
+        .map(FieldError::path)
+        .toList();
+  }
+
+  @Test
+  void onlyTheOperatorMarksAChildJobsStopRequest() {
+    assertThat(markUpdate("ns", SUSPENDED_CHILD, MARKED_CHILD, "alice")).containsExactly(MARK);
+    assertThat(markUpdate("ns", MARKED_CHILD, SUSPENDED_CHILD, "alice")).containsExactly(MARK);
+    assertThat(markUpdate("ns", MARKED_CHILD, MARKED_CHILD.replace("\"3\"", "\"4\""), CONTROLLER))
+        .containsExactly(MARK);
+    assertThat(markUpdate("ns", SUSPENDED_CHILD, MARKED_CHILD, OPERATOR)).isEmpty();
+    // The JobSet controller's writes carry the mark as it is.
+    assertThat(
+            markUpdate(
+                "ns",
+                MARKED_CHILD,
+                MARKED_CHILD.replace("parallelism: 2", "parallelism: 2\n  completions: 2"),
+                CONTROLLER))
+        .isEmpty();
+    assertThat(
+            policy(null)
+                .onCreate("Job", "ns", TestObjects.json(MARKED_CHILD.replace("NS", "ns")), "alice")
+                .stream()
+                .map(FieldError::path))
+        .containsExactly(MARK);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * is left out of the figures.
  */
 record Billing(long reportedRuns, long workloadRecords) {
-  static Billing now(KubernetesClient admin, LoadRunner runner) {
+  static Billing now(KubernetesClient admin, BilledRuns runner) {
     long runs =
         admin.resources(UsageReport.class).inAnyNamespace().list().getItems().stream()
             .mapToLong(

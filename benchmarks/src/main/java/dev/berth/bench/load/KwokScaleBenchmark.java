@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * submission to every pod Running and to every Job Complete; berth also prints its admissions per
  * second end to end, the API server's requests per admission (from apiserver_request_total, all
  * clients; the floor run's count per Job is the part the cluster makes anyway), and the operator's
- * peak RSS and CPU seconds.
+ * peak RSS and CPU seconds from its process start to its last Event and usage record ({@link
+ * LastWrite}), split into start-up, the run and the billing after the last finish.
  *
  * <pre>
  * ./mvnw -B -o -q -Pbench -DskipTests package -pl benchmarks -am
@@ -221,17 +222,28 @@ public final class KwokScaleBenchmark {
       long timeout,
       Path dir)
       throws Exception {
-    double cpuAtStart = operator == null ? 0 : operator.cpuSeconds();
+    // The operator's CPU is billed from its process start (start-up included) to its last Event
+    // and usage record, as in SchedulerLoadBenchmark: start-up and the billing after the last
+    // finish are part of what a run costs.
+    double cpuAtReady = operator == null ? 0 : operator.cpuSeconds();
     try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
       runner.watch();
       ApiRequests before = ApiRequests.scrape(admin);
       WebhookCalls calls0 = WebhookCalls.scrape(admin);
+      Billing billedBefore = berth ? Billing.now(admin, runner) : null;
+      double cpuAtFirstCreate = operator == null ? 0 : operator.cpuSeconds();
       boolean done;
       try (Progress progress = Progress.every(PROGRESS_SECONDS, admin, runner, operator, before)) {
         runner.submit();
         done = runner.awaitComplete(timeout, TimeUnit.SECONDS);
       }
       ApiRequests after = ApiRequests.scrape(admin);
+      double cpuAtLastFinish = operator == null ? 0 : operator.cpuSeconds();
+      LastWrite last =
+          berth && done
+              ? LastWrite.await(admin, runner, operator, billedBefore, after, 600)
+              : LastWrite.NOT_AWAITED;
+      double cpuTotal = operator == null ? 0 : operator.cpuSeconds();
       Map<String, Long> requests = after.since(before);
       long total = requests.values().stream().mapToLong(Long::longValue).sum();
       long work = ApiRequests.withoutHeartbeats(requests);
@@ -283,11 +295,20 @@ public final class KwokScaleBenchmark {
         out.append(
             String.format(
                 Locale.ROOT,
-                "  operator              peak RSS %.0f MiB, CPU %.1f s, restarted %d times"
-                    + " (it exits when it loses its Lease)%n",
+                "  operator              peak RSS %.0f MiB, CPU %.1f s from its start to the last"
+                    + " Event and usage record written (start-up to ready %.1f s, ready to the"
+                    + " first create %.1f s, the run to the last finish %.1f s, after it %.1f s),"
+                    + " restarted %d times (it exits when it loses its Lease)%n",
                 operator.peakRssMiB(),
-                operator.cpuSeconds() - cpuAtStart,
+                cpuTotal,
+                cpuAtReady,
+                cpuAtFirstCreate - cpuAtReady,
+                cpuAtLastFinish - cpuAtFirstCreate,
+                cpuTotal - cpuAtLastFinish,
                 operator.restarts()));
+        out.append("  ")
+            .append(
+                done ? last.report() : "not all Jobs complete: the last write not" + " awaited\n");
         out.append("  webhook calls by the API server (mean time as it measured them):\n")
             .append(WebhookCalls.scrape(admin).since(calls0));
       }

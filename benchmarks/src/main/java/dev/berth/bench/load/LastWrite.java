@@ -33,8 +33,8 @@ record LastWrite(boolean complete, String report) {
    */
   static LastWrite await(
       KubernetesClient admin,
-      LoadRunner runner,
-      OperatorJvm operator,
+      BilledRuns runner,
+      OperatorMetrics operator,
       Billing base,
       ApiRequests atFinishRequests,
       long timeoutSeconds) {

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (admission cleared, QuotaReserved False), as a Job's controller would once its pods stopped.
  * Records when each was created, first admitted and finished, and the preemptions.
  */
-final class LoadRunner implements AutoCloseable {
+final class LoadRunner implements AutoCloseable, BilledRuns {
   static final String CLASS_LABEL = "bench.berth.dev/class";
   static final String RUNTIME_LABEL = "bench.berth.dev/runtime-ms";
 
@@ -280,7 +280,8 @@ final class LoadRunner implements AutoCloseable {
     return allFinished.await(timeout, unit);
   }
 
-  int finished() {
+  @Override
+  public long finished() {
     return finished.get();
   }
 
@@ -312,7 +313,8 @@ final class LoadRunner implements AutoCloseable {
   }
 
   /** The runner's own Workloads with their usage recorded (status.usage). */
-  long withUsageRecord() {
+  @Override
+  public long withUsageRecord() {
     return informer.getStore().list().stream()
         .filter(w -> w.getMetadata().getName().startsWith(prefix))
         .filter(

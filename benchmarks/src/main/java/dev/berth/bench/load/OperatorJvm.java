@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * webhooks are off unless the caller's environment turns them on ({@link ChartWebhooks#register}
  * gives the chart's).
  */
-final class OperatorJvm implements AutoCloseable {
+final class OperatorJvm implements AutoCloseable, OperatorMetrics {
   /** Linux reports utime and stime in clock ticks; USER_HZ is 100 on every mainstream kernel. */
   private static final double TICKS_PER_SECOND = 100.0;
 
@@ -124,7 +124,8 @@ final class OperatorJvm implements AutoCloseable {
    * The sum of a counter (or a timer's {@code _count}) over its series on the operator's /metrics,
    * or -1 if it cannot be read.
    */
-  double metric(String name) {
+  @Override
+  public double metric(String name) {
     try {
       String body =
           HTTP.send(

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Job's pod first runs, when each Job completes and (with Berth) when each Workload first reserves
  * quota. Times are seconds from the first submission.
  */
-final class ScaleRunner implements AutoCloseable {
+final class ScaleRunner implements AutoCloseable, BilledRuns {
   private static final int[] GPUS = {1, 2, 4, 8};
   private static final int SUBMITTERS = 8;
 
@@ -38,6 +39,7 @@ final class ScaleRunner implements AutoCloseable {
   private final Map<String, Long> running = new ConcurrentHashMap<>();
   private final Map<String, Long> complete = new ConcurrentHashMap<>();
   private final Map<String, Long> admitted = new ConcurrentHashMap<>();
+  private final Set<String> usageRecorded = ConcurrentHashMap.newKeySet();
   private final CountDownLatch allComplete;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final AtomicInteger failedCreates = new AtomicInteger();
@@ -111,6 +113,9 @@ final class ScaleRunner implements AutoCloseable {
                       wl -> {
                         if (StatusConditions.hasQuotaReserved(wl)) {
                           admitted.putIfAbsent(wl.getMetadata().getUid(), System.nanoTime());
+                        }
+                        if (wl.getStatus() != null && wl.getStatus().usage != null) {
+                          usageRecorded.add(wl.getMetadata().getUid());
                         }
                       })));
     }
@@ -210,6 +215,17 @@ final class ScaleRunner implements AutoCloseable {
 
   int complete() {
     return complete.size();
+  }
+
+  /** Jobs complete: each one run to bill. */
+  @Override
+  public long finished() {
+    return complete.size();
+  }
+
+  @Override
+  public long withUsageRecord() {
+    return usageRecorded.size();
   }
 
   int admissions() {

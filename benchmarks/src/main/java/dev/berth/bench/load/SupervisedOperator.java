@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * server. CPU seconds add up over every JVM it started, peak RSS is the highest of them; both are
  * sampled every second, so a JVM's last second before it exits is missed.
  */
-final class SupervisedOperator implements AutoCloseable {
+final class SupervisedOperator implements AutoCloseable, OperatorMetrics {
   private final ScheduledExecutorService timer = DaemonTimer.named("operator-supervisor");
   private final Path jar;
   private final Path kubeconfig;
@@ -84,6 +84,12 @@ final class SupervisedOperator implements AutoCloseable {
   /** CPU seconds of every operator JVM so far. */
   double cpuSeconds() {
     return cpuOfExited + lastCpu;
+  }
+
+  /** The running JVM's metric (-1 while it is being restarted). */
+  @Override
+  public double metric(String name) {
+    return current.metric(name);
   }
 
   double peakRssMiB() {

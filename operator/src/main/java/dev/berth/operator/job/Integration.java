@@ -5,6 +5,7 @@ import dev.berth.api.v1beta1.Workload;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,6 +112,40 @@ public interface Integration<T extends HasMetadata> {
    */
   default boolean hasPodsToCount(T owner, List<Pod> pods) {
     return hasPodsToCount(owner);
+  }
+
+  /**
+   * The status write that asks the owner's controller to acknowledge its suspension ({@link
+   * #stopRequested}), once the pods it has (read live, after the owner) are all counted; empty
+   * while there is nothing to write yet (the event that counts the last pod brings the next call).
+   * A kind whose pods are run by child Jobs asks on one of them instead, one write per call.
+   */
+  default Optional<? extends HasMetadata> stopRequest(T owner, List<Pod> pods) {
+    return hasPodsToCount(owner, pods) ? Optional.empty() : Optional.of(stopRequested(owner));
+  }
+
+  /**
+   * Labels that select the owner's child Jobs, read live before its quota is given back, for kinds
+   * whose pods are run by batch/v1 Jobs of their own (a JobSet's); none otherwise.
+   */
+  default Map<String, String> childJobLabels(T owner) {
+    return Map.of();
+  }
+
+  /**
+   * {@link #suspensionAcknowledged(HasMetadata)}, with the owner's child Jobs read live after it
+   * ({@link #childJobLabels}): a kind whose child Jobs run its pods needs every one of them stopped
+   * and acknowledged by the Job controller.
+   */
+  default boolean suspensionAcknowledged(T owner, List<Job> childJobs) {
+    return suspensionAcknowledged(owner);
+  }
+
+  /**
+   * {@link #activePods(HasMetadata)}, counted from child Jobs read live ({@link #childJobLabels}).
+   */
+  default int activePods(T owner, List<Job> childJobs) {
+    return activePods(owner);
   }
 
   /** Whether it succeeded or failed, with the reason's message; empty while it runs. */

@@ -27,7 +27,7 @@ public final class JobAdapter implements Integration<Job> {
   static final String JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
 
   /** The Job controller's label on its pods, naming the Job's UID. */
-  static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
+  public static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
 
   /**
    * Put on a suspended Job in the status write that takes its {@code Suspended} condition away (see
@@ -234,7 +234,11 @@ public final class JobAdapter implements Integration<Job> {
     return hasPodsToCount(job) || pods.stream().anyMatch(JobAdapter::notCountedYet);
   }
 
-  private static boolean notCountedYet(Pod pod) {
+  /**
+   * Whether the Job controller has yet to count this pod of one of its Jobs: it still carries the
+   * controller's tracking finalizer, or has not stopped.
+   */
+  public static boolean notCountedYet(Pod pod) {
     List<String> finalizers = pod.getMetadata().getFinalizers();
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     return (finalizers != null && finalizers.contains(JOB_TRACKING_FINALIZER))
@@ -273,6 +277,14 @@ public final class JobAdapter implements Integration<Job> {
     return managedBy == null || JOB_CONTROLLER.equals(managedBy);
   }
 
+  /**
+   * Whether the Job controller is still to be asked, with {@code mark}, to acknowledge the Job's
+   * suspension (never, for a Job it does not run).
+   */
+  public boolean awaitsStopRequest(Job job, String mark) {
+    return acknowledges(job) && !mark.equals(annotation(job, STOP_REQUESTED_ANNOTATION));
+  }
+
   @Override
   public boolean awaitsStopRequest(Job job) {
     return hasStartTime(job)
@@ -293,11 +305,20 @@ public final class JobAdapter implements Integration<Job> {
    */
   @Override
   public Job stopRequested(Job job) {
+    return stopRequested(job, "true");
+  }
+
+  /**
+   * {@link #stopRequested(Job)} with {@code mark} as the annotation's value: a JobSet's child Job,
+   * which its JobSet controller (not Berth) suspends and resumes, is marked with the generation it
+   * was asked at ({@code JobSetAdapter}), so that a mark from before a resume reads as stale.
+   */
+  public Job stopRequested(Job job, String mark) {
     Job copy = withoutStartTime(job);
     if (!acknowledges(job)) {
       return copy;
     }
-    copy.getMetadata().getAnnotations().put(STOP_REQUESTED_ANNOTATION, "true");
+    copy.getMetadata().getAnnotations().put(STOP_REQUESTED_ANNOTATION, mark);
     if (copy.getStatus() != null && copy.getStatus().getConditions() != null) {
       copy.getStatus()
           .setConditions(
@@ -311,10 +332,21 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public boolean suspensionAcknowledged(Job job) {
+    return acknowledged(job, stopRequested(job.getMetadata().getAnnotations()));
+  }
+
+  /** {@link #suspensionAcknowledged(Job)} of a request marked {@code mark}, not another. */
+  public boolean suspensionAcknowledged(Job job, String mark) {
+    Map<String, String> annotations = job.getMetadata().getAnnotations();
+    return acknowledged(
+        job, annotations != null && mark.equals(annotations.get(STOP_REQUESTED_ANNOTATION)));
+  }
+
+  private boolean acknowledged(Job job, boolean requested) {
     if (!acknowledges(job)) {
       return true;
     }
-    return stopRequested(job.getMetadata().getAnnotations())
+    return requested
         && job.getStatus() != null
         && job.getStatus().getConditions() != null
         && job.getStatus().getConditions().stream()

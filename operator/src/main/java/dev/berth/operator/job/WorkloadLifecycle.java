@@ -6,6 +6,7 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -53,6 +54,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     this.flavors = flavors;
     this.events = events;
     this.clock = clock;
+  }
+
+  /** The kind it runs (its Workloads' owner kind label). */
+  public String kind() {
+    return integration.kind();
   }
 
   public String workloadName(T owner) {
@@ -241,10 +247,25 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     // see JobAdapter.hasPodsToCount for why that is enough. It waits for the count even with no
     // start time left: the Job controller clears the start time itself when it sets Suspended=True
     // again (MutableSchedulingDirectivesForSuspendedJobs), and the release waits for it anyway.
-    if (integration.hasPodsToCount(owner, pods(client, owner))) {
-      return; // the status update that counts the last pod brings us back
+    integration
+        .stopRequest(owner, pods(client, owner))
+        .ifPresent(status -> client.resource(status).updateStatus());
+  }
+
+  /** The owner's child Jobs ({@link Integration#childJobLabels}), read live. */
+  private List<Job> childJobs(KubernetesClient client, T owner) {
+    Map<String, String> labels = integration.childJobLabels(owner);
+    if (labels.isEmpty()) {
+      return List.of();
     }
-    client.resource(integration.stopRequested(owner)).updateStatus();
+    return client
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(owner.getMetadata().getNamespace())
+        .withLabels(labels)
+        .list()
+        .getItems();
   }
 
   private void evict(KubernetesClient client, T owner, Workload workload) {
@@ -345,15 +366,23 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
    * while one is bound and running; the fault suite's watcher found such releases, confirmed in
    * etcd). And where quota is given back, the owner's controller must have {@code acknowledged} the
    * suspension first: a pod it is still creating from a copy of the Job that reads running does not
-   * exist yet, and no list finds it (the watcher found one bound 9 revisions after the release).
+   * exist yet, and no list finds it (the watcher found one bound 9 revisions after the release). A
+   * JobSet's pods are run by its child Jobs, so they are read live too, and each must be stopped
+   * and acknowledged in the same way (its counts in the informer lag as a Job's status does).
    */
   private boolean stoppedLive(
       KubernetesClient client, T owner, boolean withoutStartTime, boolean acknowledged) {
     T live = client.resource(owner).get();
-    return live != null
-        && integration.isSuspended(live)
-        && !(acknowledged && !integration.suspensionAcknowledged(live))
+    if (live == null) {
+      return false;
+    }
+    // Listed after the owner, and its pods after them: a child Job's acknowledgment read here
+    // means every pod it will create exists for the list below.
+    List<Job> children = childJobs(client, live);
+    return integration.isSuspended(live)
+        && !(acknowledged && !integration.suspensionAcknowledged(live, children))
         && integration.activePods(live) == 0
+        && integration.activePods(live, children) == 0
         && !(withoutStartTime && integration.hasStartTime(live))
         && !integration.hasPodsToCount(live, pods(client, live));
   }

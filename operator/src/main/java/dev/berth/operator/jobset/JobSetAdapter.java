@@ -4,10 +4,12 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.job.Integration;
+import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PodTemplates;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.TopologyAnnotations;
 import dev.berth.operator.job.WorkloadNames;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -31,6 +33,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
   }
 
   private final ChildJobs children;
+  private final JobAdapter jobs = new JobAdapter();
 
   public JobSetAdapter(ChildJobs children) {
     this.children = children;
@@ -158,17 +161,120 @@ public final class JobSetAdapter implements Integration<JobSet> {
    */
   @Override
   public int activePods(JobSet jobSet) {
+    return activePods(jobSet, children.of(jobSet));
+  }
+
+  /** {@link #activePods(JobSet)}, counted from {@code childJobs} (read live). */
+  @Override
+  public int activePods(JobSet jobSet, List<Job> childJobs) {
     int pods = 0;
-    for (Job child : children.of(jobSet)) {
-      boolean owned =
-          child.getMetadata().getOwnerReferences() != null
-              && child.getMetadata().getOwnerReferences().stream()
-                  .anyMatch(o -> o.getUid().equals(jobSet.getMetadata().getUid()));
-      if (owned && child.getStatus() != null) {
-        pods += count(child.getStatus().getActive()) + count(child.getStatus().getTerminating());
-      }
+    for (Job child : owned(jobSet, childJobs)) {
+      pods += jobs.activePods(child);
     }
     return pods;
+  }
+
+  private static List<Job> owned(JobSet jobSet, List<Job> childJobs) {
+    String uid = jobSet.getMetadata().getUid();
+    return childJobs.stream()
+        .filter(
+            child ->
+                child.getMetadata().getOwnerReferences() != null
+                    && child.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> o.getUid() != null && o.getUid().equals(uid)))
+        .toList();
+  }
+
+  /*
+   * The stop request, per child Job. The JobSet controller suspends a JobSet's child Jobs, and the
+   * Job controller stops their pods; either may still act on a copy that reads running (the JobSet
+   * controller resumes a child Job, the Job controller creates a pod), so an evicted JobSet's quota
+   * goes back only once the Job controller has acknowledged each child Job's suspension, as for a
+   * Job (JobAdapter#stopRequested). Berth neither suspends nor resumes child Jobs, so it cannot take
+   * an old mark away on a resume, as it does for a Job: the mark names the child Job's generation
+   * instead, which every suspend and resume (spec writes) raises, and a mark of another generation
+   * is no request. Not covered: a child Job the JobSet controller has yet to create from a copy of
+   * the JobSet that reads running (docs/reliability.md).
+   */
+
+  /** The mark of a stop request made at the child Job's current generation. */
+  static String mark(Job child) {
+    return String.valueOf(child.getMetadata().getGeneration());
+  }
+
+  /**
+   * A child Job that is unfinished and not yet asked, as it is now, to acknowledge a suspension.
+   */
+  private boolean awaitsStopRequest(Job child) {
+    return jobs.finished(child).isEmpty()
+        && (!jobs.isSuspended(child) || jobs.awaitsStopRequest(child, mark(child)));
+  }
+
+  /** While a child Job (from the informer) is not suspended, or suspended but not yet asked. */
+  @Override
+  public boolean awaitsStopRequest(JobSet jobSet) {
+    return owned(jobSet, children.of(jobSet)).stream().anyMatch(this::awaitsStopRequest);
+  }
+
+  /**
+   * The status write that asks about one suspended child Job whose pods are all counted (its
+   * version carried, so a child Job changed since is not written); empty while none is ready.
+   */
+  @Override
+  public Optional<Job> stopRequest(JobSet jobSet, List<Pod> pods) {
+    for (Job child : owned(jobSet, children.of(jobSet))) {
+      if (!jobs.isSuspended(child) || !awaitsStopRequest(child)) {
+        continue;
+      }
+      String uid = child.getMetadata().getUid();
+      List<Pod> its =
+          pods.stream()
+              .filter(
+                  p ->
+                      uid.equals(
+                          label(p.getMetadata().getLabels(), JobAdapter.CONTROLLER_UID_LABEL)))
+              .toList();
+      if (!jobs.hasPodsToCount(child, its)) {
+        return Optional.of(jobs.stopRequested(child, mark(child)));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Each child Job (read live) finished, or suspended and its suspension acknowledged. */
+  @Override
+  public boolean suspensionAcknowledged(JobSet jobSet, List<Job> childJobs) {
+    return owned(jobSet, childJobs).stream()
+        .allMatch(
+            child ->
+                jobs.finished(child).isPresent()
+                    || (jobs.isSuspended(child)
+                        && jobs.suspensionAcknowledged(child, mark(child))));
+  }
+
+  /** The JobSet controller's label on its child Jobs and their pods. */
+  @Override
+  public Map<String, String> childJobLabels(JobSet jobSet) {
+    return Map.of(JOBSET_NAME_LABEL, jobSet.getMetadata().getName());
+  }
+
+  @Override
+  public Map<String, String> podLabels(JobSet jobSet) {
+    return childJobLabels(jobSet);
+  }
+
+  /**
+   * A pod of the JobSet's (listed live, by its name: one of an earlier JobSet of that name still
+   * stopping holds its node too) that its Job controller has not counted yet, or a child Job with
+   * one.
+   */
+  @Override
+  public boolean hasPodsToCount(JobSet jobSet, List<Pod> pods) {
+    return hasPodsToCount(jobSet) || pods.stream().anyMatch(JobAdapter::notCountedYet);
+  }
+
+  private static String label(Map<String, String> labels, String key) {
+    return labels == null ? null : labels.get(key);
   }
 
   /**
@@ -199,9 +305,5 @@ public final class JobSetAdapter implements Integration<JobSet> {
 
   private static int number(Object value) {
     return value instanceof Number n ? n.intValue() : 0;
-  }
-
-  private static int count(Integer pods) {
-    return pods == null ? 0 : pods;
   }
 }

@@ -3,12 +3,12 @@ package dev.berth.operator.launch;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
 import dev.berth.operator.ClusterCredentials;
-import dev.berth.operator.OperatorConfig;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationException;
+import dev.berth.operator.config.ConfigurationLoader;
+import dev.berth.operator.config.ProcessEnvironment;
 import dev.berth.operator.local.LocalMode;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 
@@ -22,12 +22,24 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
-    if (Arrays.asList(args).contains("--local") || !clusterConfigured()) {
+    if (Arrays.asList(args).contains("--local") || !ProcessEnvironment.clusterConfigured()) {
       LocalMode.run(args);
       return;
     }
-    OperatorConfig config = OperatorConfig.fromEnvironment();
-    KubernetesClient client = Clients.builder().withConfig(ClusterCredentials.load()).build();
+    Configuration config;
+    try {
+      config = ConfigurationLoader.fromProcess(args);
+    } catch (ConfigurationException e) {
+      // Nothing started yet: a refused configuration is the whole story of this run.
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    KubernetesClient client =
+        Clients.builder(
+                config.clientConnection().watchSilence(), config.clientConnection().nativeTls())
+            .withConfig(ClusterCredentials.load())
+            .build();
     // A new integration's CRD appearing after start: exit, and the kubelet starts us with it.
     BerthOperator berth = BerthOperator.start(client, config, () -> System.exit(0));
     CountDownLatch stopped = new CountDownLatch(1);
@@ -41,17 +53,5 @@ public final class Main {
                 },
                 "berth-shutdown"));
     stopped.await();
-  }
-
-  private static boolean clusterConfigured() {
-    if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
-      return true;
-    }
-    String kubeconfig = System.getenv("KUBECONFIG");
-    Path path =
-        kubeconfig != null && !kubeconfig.isBlank()
-            ? Path.of(kubeconfig.split(File.pathSeparator)[0])
-            : Path.of(System.getProperty("user.home"), ".kube", "config");
-    return Files.exists(path);
   }
 }

@@ -1,6 +1,5 @@
 package dev.berth.operator.reconciler;
 
-import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
 import dev.berth.operator.informers.LeanItemStore;
@@ -10,59 +9,41 @@ import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.List;
 
 /**
- * Managed JobSets, with their Workloads. Registered only when the JobSet CRD is installed (see
- * {@code Integrations}).
+ * Managed JobSets, with their Workloads and their child Jobs. Registered only when the JobSet CRD
+ * is installed (see {@code Integrations}).
  */
-@ControllerConfiguration(
-    triggerReconcilerOnAllEvents = true,
-    generationAwareEventProcessing = false,
-    informer =
-        @Informer(
-            informerListLimit = Informers.LIST_LIMIT,
-            labelSelector = Berth.QUEUE_NAME_LABEL,
-            itemStore = LeanItemStore.class))
-public final class JobSetReconciler implements Reconciler<JobSet> {
+public final class JobSetReconciler extends IntegrationReconciler<JobSet>
+    implements Reconciler<JobSet> {
   /**
    * The child-Job informer's index by {@code namespace/jobset-name} (their JobSet label), so that
    * counting a JobSet's running pods reads its child Jobs from the cache, not a LIST per event.
    */
   public static final String CHILD_JOBS = "berth.dev/child-jobs-by-jobset";
 
-  private final WorkloadLifecycle<JobSet> lifecycle;
   private final InformerCaches caches;
-  private final SharedVersions versions;
-
-  /** The client of its writes (fabric8's retry off); null: the reconcile context's. */
-  private final KubernetesClient writes;
 
   public JobSetReconciler(
       WorkloadLifecycle<JobSet> lifecycle, InformerCaches caches, SharedVersions versions) {
     this(lifecycle, caches, versions, null);
   }
 
-  /** With its writes sent once through {@code writes} (see {@link JobReconciler}). */
+  /** With its writes sent once through {@code writes} (see {@link IntegrationReconciler}). */
   public JobSetReconciler(
       WorkloadLifecycle<JobSet> lifecycle,
       InformerCaches caches,
       SharedVersions versions,
       KubernetesClient writes) {
-    this.lifecycle = lifecycle;
+    super(JobSet.class, lifecycle, versions, writes);
     this.caches = caches;
-    this.versions = versions;
-    this.writes = writes;
   }
 
   /** The index key of a JobSet's child Jobs. */
@@ -71,7 +52,7 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
   }
 
   @Override
-  public List<EventSource<?, JobSet>> prepareEventSources(EventSourceContext<JobSet> context) {
+  protected List<EventSource<?, JobSet>> ownEventSources(EventSourceContext<JobSet> context) {
     // Its child Jobs too: the last pod of an evicted JobSet stopping changes a child Job's
     // terminating count and nothing of the JobSet, yet it is when the quota may go back.
     var childJobs =
@@ -93,24 +74,6 @@ public final class JobSetReconciler implements Reconciler<JobSet> {
               : List.of(childJobsKey(job.getMetadata().getNamespace(), name));
         });
     caches.add(Job.class, children);
-    return List.of(OwnedWorkloads.eventSource(context, JobSet.class, "JobSet", versions), children);
-  }
-
-  @Override
-  public UpdateControl<JobSet> reconcile(JobSet jobSet, Context<JobSet> context) {
-    if (context.isPrimaryResourceDeleted()) {
-      lifecycle.deleted(client(context), jobSet);
-    } else {
-      lifecycle.reconcile(
-          client(context),
-          jobSet,
-          OwnedWorkloads.find(context, lifecycle.workloadName(jobSet)),
-          created -> OwnedWorkloads.created(context, created));
-    }
-    return UpdateControl.noUpdate();
-  }
-
-  private KubernetesClient client(Context<JobSet> context) {
-    return writes == null ? context.getClient() : writes;
+    return List.of(children);
   }
 }

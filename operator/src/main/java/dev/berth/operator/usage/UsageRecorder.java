@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * workloads a second, and a report behind by thousands of runs is a bill that is late. Runs keep
  * arriving while a write is on the wire, so the busier the cluster, the larger the batches.
  *
- * <p>A report is written again only {@link #INTERVAL_VARIABLE} (10 s) after this recorder's last
+ * <p>A report is written again only {@code usage.reportInterval} (10 s) after this recorder's last
  * write of it, unless a full batch is waiting for it: each write carries the whole month's report
  * (up to {@link ReportWriter#PRUNE_AT} runs), so a write for every few runs was most of what the
  * bill cost the operator and the API server (2,000 report writes for 15,000 runs on the baseline
@@ -51,11 +51,6 @@ public final class UsageRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UsageRecorder.class);
   private static final String GPU = ReportTranslator.GPU;
   private static final long MAX_BACKOFF_MS = 30_000;
-
-  /** Seconds between two writes of one report, unless a full batch waits (0: no wait). */
-  public static final String INTERVAL_VARIABLE = "BERTH_USAGE_REPORT_INTERVAL_SECONDS";
-
-  static final long DEFAULT_INTERVAL_SECONDS = 10;
 
   /**
    * Runs in one report write at most. Half of {@link ReportWriter#PRUNE_BATCH}, so that a report
@@ -127,11 +122,6 @@ public final class UsageRecorder implements AutoCloseable {
 
   /** Batches still to be sent one run each, after a report refused a batch for good. */
   private int singly;
-
-  /** {@value #INTERVAL_VARIABLE} from the environment (default 10 s). */
-  public static Duration interval(Map<String, String> env) {
-    return UtilizationSettings.seconds(env, INTERVAL_VARIABLE, DEFAULT_INTERVAL_SECONDS);
-  }
 
   /**
    * @param interval the least time between two writes of one report while no full batch waits

@@ -206,25 +206,32 @@ class WritePoolTest {
 
   @Test
   void settingsNameTheVariableThatIsWrong() {
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_WRITERS", "0")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_WRITERS", "0")))
         .hasMessageContaining("BERTH_WRITERS");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_WRITE_QPS", "fast")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_WRITE_QPS", "fast")))
         .hasMessageContaining("BERTH_WRITE_QPS");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_WRITE_BURST", "-1")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_WRITE_BURST", "-1")))
         .hasMessageContaining("BERTH_WRITE_BURST");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_WRITE_QUEUE", "2")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_WRITE_QUEUE", "2")))
         .hasMessageContaining("BERTH_WRITE_QUEUE");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_PENDING_WRITE_QPS", "500")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_PENDING_WRITE_QPS", "500")))
         .hasMessageContaining("BERTH_PENDING_WRITE_QPS");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "0")))
+    assertThatThrownBy(() -> settings(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "0")))
         .hasMessageContaining("BERTH_QUEUE_STATUS_WRITE_QPS");
-    assertThatThrownBy(() -> WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "fast")))
-        .hasMessageContaining("BERTH_QUEUE_STATUS_WRITE_QPS must be a number");
-    assertThat(WriterSettings.from(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "2.5")).queueStatusQps())
+    assertThatThrownBy(() -> settings(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "fast")))
+        .hasMessageContaining(
+            "clientConnection.queueStatusQps (BERTH_QUEUE_STATUS_WRITE_QPS): must be a number");
+    assertThat(settings(Map.of("BERTH_QUEUE_STATUS_WRITE_QPS", "2.5")).queueStatusQps())
         .isEqualTo(2.5);
-    assertThat(WriterSettings.from(Map.of("BERTH_WRITERS", "16", "BERTH_WRITE_QPS", "50")))
+    assertThat(settings(Map.of("BERTH_WRITERS", "16", "BERTH_WRITE_QPS", "50")))
         .isEqualTo(new WriterSettings(16, 20_000, 50, 200, 5));
-    assertThat(WriterSettings.from(Map.of())).isEqualTo(WriterSettings.DEFAULT);
+    assertThat(settings(Map.of())).isEqualTo(WriterSettings.DEFAULT);
+  }
+
+  /** The writers' settings the configuration's loader makes of these environment variables. */
+  private static WriterSettings settings(Map<String, String> env) {
+    return WriterSettings.of(
+        dev.berth.operator.config.ConfigurationLoader.fromEnvironment(env).clientConnection());
   }
 
   @Test

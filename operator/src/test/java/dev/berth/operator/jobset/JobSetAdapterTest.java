@@ -2,9 +2,14 @@ package dev.berth.operator.jobset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.operator.job.JobAdapter;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JobSetAdapterTest {
@@ -80,6 +85,107 @@ class JobSetAdapterTest {
             java.util.Map.of("name", "workers", "ready", 2, "succeeded", 1),
             java.util.Map.of("name", "gone", "ready", 9));
     assertThat(adapter.readyPods(js)).isEqualTo(1 + 3 * 2);
+  }
+
+  /** A child Job of JobSet uid-1, suspended at generation 3, its pod stopped and counted. */
+  private static Job suspendedChild(String name) {
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withUid(name + "-uid")
+        .withGeneration(3L)
+        .addNewOwnerReference()
+        .withKind("JobSet")
+        .withName("train")
+        .withUid("uid-1")
+        .endOwnerReference()
+        .endMetadata()
+        .withNewSpec()
+        .withSuspend(true)
+        .endSpec()
+        .withNewStatus()
+        .withActive(0)
+        .addNewCondition()
+        .withType("Suspended")
+        .withStatus("True")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  private static Pod pod(String jobUid, String phase, boolean tracked) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("pod-of-" + jobUid)
+        .withLabels(Map.of(JobAdapter.CONTROLLER_UID_LABEL, jobUid))
+        .withFinalizers(tracked ? List.of("batch.kubernetes.io/job-tracking") : List.of())
+        .endMetadata()
+        .withNewStatus()
+        .withPhase(phase)
+        .endStatus()
+        .build();
+  }
+
+  @Test
+  void eachSuspendedChildJobIsAskedOnceItsPodsAreCountedAndAcknowledgesItsOwnRequest() {
+    JobSet js = jobSet("uid-1");
+    Job workers = suspendedChild("train-workers-0");
+    Job leader = suspendedChild("train-leader-0");
+    leader.getSpec().setSuspend(false); // the JobSet controller has yet to suspend it
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of(leader, workers));
+
+    assertThat(adapter.awaitsStopRequest(js)).isTrue();
+    // The workers' pod still carries the Job controller's finalizer: nothing to ask yet.
+    assertThat(adapter.stopRequest(js, List.of(pod("train-workers-0-uid", "Failed", true))))
+        .isEmpty();
+    Job asked =
+        adapter.stopRequest(js, List.of(pod("train-workers-0-uid", "Failed", false))).orElseThrow();
+    assertThat(asked.getMetadata().getName()).isEqualTo("train-workers-0");
+    assertThat(asked.getMetadata().getAnnotations())
+        .containsEntry(Berth.STOP_REQUESTED_ANNOTATION, "3");
+    assertThat(asked.getStatus().getConditions()).isEmpty();
+    // Not acknowledged until the Job controller writes Suspended=True again, and the leader runs.
+    assertThat(adapter.suspensionAcknowledged(js, List.of(asked))).isFalse();
+    asked.getStatus().setConditions(workers.getStatus().getConditions());
+    assertThat(adapter.suspensionAcknowledged(js, List.of(asked))).isTrue();
+    assertThat(adapter.suspensionAcknowledged(js, List.of(asked, leader))).isFalse();
+  }
+
+  @Test
+  void aRequestFromBeforeTheChildJobsLastResumeIsNoAcknowledgment() {
+    // Asked at generation 3, then resumed and suspended again by the JobSet controller (spec
+    // writes: generation 5); Suspended=True from before that resume says nothing of this one.
+    JobSet js = jobSet("uid-1");
+    Job child = suspendedChild("train-workers-0");
+    child.getMetadata().setAnnotations(Map.of(Berth.STOP_REQUESTED_ANNOTATION, "3"));
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of(child));
+    assertThat(adapter.suspensionAcknowledged(js, List.of(child))).isTrue();
+    assertThat(adapter.awaitsStopRequest(js)).isFalse();
+    child.getMetadata().setGeneration(5L);
+    assertThat(adapter.suspensionAcknowledged(js, List.of(child))).isFalse();
+    assertThat(adapter.awaitsStopRequest(js)).isTrue();
+  }
+
+  @Test
+  void aFinishedChildJobNeedsNoRequestAndPodsNotCountedYetHoldTheQuota() {
+    JobSet js = jobSet("uid-1");
+    Job done = suspendedChild("train-leader-0");
+    done.getSpec().setSuspend(false);
+    done.getStatus()
+        .setConditions(
+            List.of(
+                new io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder()
+                    .withType("Complete")
+                    .withStatus("True")
+                    .build()));
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of(done));
+    assertThat(adapter.awaitsStopRequest(js)).isFalse();
+    assertThat(adapter.suspensionAcknowledged(js, List.of(done))).isTrue();
+    assertThat(adapter.childJobLabels(js))
+        .containsExactly(Map.entry(JobSetAdapter.JOBSET_NAME_LABEL, "train"));
+    assertThat(adapter.hasPodsToCount(js, List.of(pod("x", "Succeeded", false)))).isFalse();
+    assertThat(adapter.hasPodsToCount(js, List.of(pod("x", "Running", false)))).isTrue();
+    assertThat(adapter.hasPodsToCount(js, List.of(pod("x", "Failed", true)))).isTrue();
   }
 
   private static JobSet.ReplicatedJob replicated(String name, int replicas, int parallelism) {

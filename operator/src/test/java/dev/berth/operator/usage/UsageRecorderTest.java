@@ -185,17 +185,21 @@ class UsageRecorderTest {
 
   @Test
   void theIntervalComesFromTheEnvironmentAndABadValueNamesTheVariable() {
-    assertThat(UsageRecorder.interval(Map.of())).isEqualTo(Duration.ofSeconds(10));
-    assertThat(UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, "0")))
-        .isEqualTo(Duration.ZERO);
-    assertThat(UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, " 30 ")))
-        .isEqualTo(Duration.ofSeconds(30));
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> UsageRecorder.interval(Map.of(UsageRecorder.INTERVAL_VARIABLE, "10s")))
+    String variable = "BERTH_USAGE_REPORT_INTERVAL_SECONDS";
+    assertThat(interval(Map.of())).isEqualTo(Duration.ofSeconds(10));
+    assertThat(interval(Map.of(variable, "0"))).isEqualTo(Duration.ZERO);
+    assertThat(interval(Map.of(variable, " 30 "))).isEqualTo(Duration.ofSeconds(30));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> interval(Map.of(variable, "10s")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "BERTH_USAGE_REPORT_INTERVAL_SECONDS: must be a whole number of seconds, 0 or more,"
-                + " not \"10s\"");
+        .hasMessageContaining(
+            "usage.reportInterval (BERTH_USAGE_REPORT_INTERVAL_SECONDS): must be a whole number of"
+                + " seconds, 0 or more, got \"10s\"");
+  }
+
+  private static Duration interval(Map<String, String> env) {
+    return dev.berth.operator.config.ConfigurationLoader.fromEnvironment(env)
+        .usage()
+        .reportInterval();
   }
 
   private final Semaphore writes = new Semaphore(0);

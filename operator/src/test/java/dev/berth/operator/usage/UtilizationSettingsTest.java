@@ -3,22 +3,27 @@ package dev.berth.operator.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.operator.config.ConfigurationLoader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class UtilizationSettingsTest {
+  /** The settings the configuration's loader makes of these environment variables. */
+  private static UtilizationSettings from(Map<String, String> env) {
+    return UtilizationSettings.of(ConfigurationLoader.fromEnvironment(env).utilization());
+  }
+
   @Test
   void withoutAUrlThereIsNoJoin() {
-    assertThat(UtilizationSettings.from(Map.of()).enabled()).isFalse();
-    assertThat(UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL", " ")).enabled()).isFalse();
+    assertThat(from(Map.of()).enabled()).isFalse();
+    assertThat(from(Map.of("BERTH_PROMETHEUS_URL", " ")).enabled()).isFalse();
   }
 
   @Test
   void theDefaultsAreDcgmGpuUtilByPodAMinuteAfterTheRun() {
-    UtilizationSettings s =
-        UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL", "http://prometheus:9090/"));
+    UtilizationSettings s = from(Map.of("BERTH_PROMETHEUS_URL", "http://prometheus:9090/"));
     assertThat(s.prometheus()).hasToString("http://prometheus:9090");
     assertThat(s.metric()).isEqualTo("DCGM_FI_DEV_GPU_UTIL");
     assertThat(s.scale()).isEqualByComparingTo("0.01");
@@ -30,7 +35,7 @@ class UtilizationSettingsTest {
   @Test
   void smActivityIsARatio() {
     UtilizationSettings s =
-        UtilizationSettings.from(
+        from(
             Map.of(
                 "BERTH_PROMETHEUS_URL",
                 "https://prom.example",
@@ -45,32 +50,26 @@ class UtilizationSettingsTest {
   @Test
   void badValuesAreRefusedNamingTheVariable() {
     String url = "BERTH_PROMETHEUS_URL";
-    assertThatThrownBy(() -> UtilizationSettings.from(Map.of(url, "prometheus:9090")))
-        .hasMessageStartingWith("BERTH_PROMETHEUS_URL: must be an http:// or https:// URL");
+    assertThatThrownBy(() -> from(Map.of(url, "prometheus:9090")))
+        .hasMessageContaining(
+            "utilization.prometheusUrl (BERTH_PROMETHEUS_URL): must be an http:// or https:// URL");
+    assertThatThrownBy(() -> from(Map.of(url, "http://p", "BERTH_UTILIZATION_METRIC", "GPU_UTIL")))
+        .hasMessageContaining(
+            "utilization.metric (BERTH_UTILIZATION_METRIC): must be one of DCGM_FI_DEV_GPU_UTIL,"
+                + " DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE, got \"GPU_UTIL\"");
+    assertThatThrownBy(() -> from(Map.of(url, "http://p", "BERTH_UTILIZATION_DELAY_SECONDS", "1m")))
+        .hasMessageContaining(
+            "utilization.delay (BERTH_UTILIZATION_DELAY_SECONDS): must be a whole number");
     assertThatThrownBy(
-            () ->
-                UtilizationSettings.from(
-                    Map.of(url, "http://p", "BERTH_UTILIZATION_METRIC", "GPU_UTIL")))
-        .hasMessage(
-            "BERTH_UTILIZATION_METRIC: must be one of DCGM_FI_DEV_GPU_UTIL,"
-                + " DCGM_FI_PROF_GR_ENGINE_ACTIVE, DCGM_FI_PROF_SM_ACTIVE, not \"GPU_UTIL\"");
-    assertThatThrownBy(
-            () ->
-                UtilizationSettings.from(
-                    Map.of(url, "http://p", "BERTH_UTILIZATION_DELAY_SECONDS", "1m")))
-        .hasMessageStartingWith("BERTH_UTILIZATION_DELAY_SECONDS: must be a whole number");
-    assertThatThrownBy(
-            () ->
-                UtilizationSettings.from(
-                    Map.of(url, "http://p", "BERTH_UTILIZATION_POD_LABEL", "pod-name")))
-        .hasMessageStartingWith("BERTH_UTILIZATION_POD_LABEL: not a Prometheus label name");
+            () -> from(Map.of(url, "http://p", "BERTH_UTILIZATION_POD_LABEL", "pod-name")))
+        .hasMessageContaining(
+            "utilization.podLabel (BERTH_UTILIZATION_POD_LABEL): not a Prometheus label name");
   }
 
   @Test
   void theQueryNamesThePodsOfTheRunAndSumsTheirGpusPerPod() throws Exception {
     PrometheusUtilization p =
-        new PrometheusUtilization(
-            UtilizationSettings.from(Map.of("BERTH_PROMETHEUS_URL", "http://p")));
+        new PrometheusUtilization(from(Map.of("BERTH_PROMETHEUS_URL", "http://p")));
     assertThat(p.query("team-llm", List.of("train-b.x", "train-a")))
         .isEqualTo(
             "sum by (pod) (DCGM_FI_DEV_GPU_UTIL{namespace=\"team-llm\","
