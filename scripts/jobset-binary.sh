@@ -2,7 +2,7 @@
 # Builds the JobSet controller (kubernetes-sigs/jobset) from the pinned source tarball in
 # ../shared/third-party/ and installs it, with the same tag's CRD, where the control-plane harness
 # looks: <KUBE_API_TEST_DIR or ~/.kubeapitest>/jobset/<version>/{jobset-controller,jobset-crd.yaml}
-# (dev.berth.operator.local.JobSetController). Local mode and the end-to-end suite then run the
+# (dev.berth.local.JobSetController). Local mode and the end-to-end suite then run the
 # real JobSet controller; without it they say so and use no JobSet controller (local mode) or the
 # suite's stand-in (src/test).
 # Idempotent: does nothing when the binary is already there.

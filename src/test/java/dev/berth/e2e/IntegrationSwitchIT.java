@@ -2,9 +2,9 @@ package dev.berth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.local.EmbeddedApiServer;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
-import dev.berth.operator.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.e2e.plane.JobSetStandIn;
-import dev.berth.operator.local.ControllerManager;
-import dev.berth.operator.local.LocalMode;
+import dev.berth.local.ControllerManager;
+import dev.berth.local.LocalMode;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -14,7 +14,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,23 +44,7 @@ class LocalModeE2EIT {
   @BeforeAll
   static void setUp() throws Exception {
     Path work = Path.of("target/local-mode-it").toAbsolutePath();
-    local =
-        LocalMode.start(
-            new String[] {
-              "--samples",
-              Path.of(System.getProperty("berth.repo"), "samples").toString(),
-              "--run-seconds",
-              "5",
-              "--kubeconfig-out",
-              work.resolve("kubeconfig").toString(),
-              "--metrics-port",
-              "0",
-              "--https-port",
-              "0",
-              "--webhook-port",
-              Integer.toString(freePort())
-            },
-            System.out);
+    local = LocalMode.start(LocalModeOptions.of(work).toArray(String[]::new), System.out);
     kubeconfig = local.adminKubeconfig();
     admin =
         new KubernetesClientBuilder()
@@ -258,11 +241,5 @@ class LocalModeE2EIT {
         && job.getStatus().getConditions() != null
         && job.getStatus().getConditions().stream()
             .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.local.SimulatedNodes;
 import dev.berth.operator.BerthOperator;
-import dev.berth.operator.local.SimulatedNodes;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.berth.e2e;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
-import dev.berth.operator.local.LoopbackWebhooks;
+import dev.berth.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

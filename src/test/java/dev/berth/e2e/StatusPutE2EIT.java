@@ -8,10 +8,10 @@ import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.operator.Clients;
-import dev.berth.operator.informers.SharedVersions;
-import dev.berth.operator.informers.StatusCopies;
-import dev.berth.operator.informers.StatusPut;
-import dev.berth.operator.informers.StatusWrite;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.SharedVersions;
+import dev.berth.operator.kube.StatusPut;
+import dev.berth.operator.kube.StatusWrite;
 import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,7 +41,7 @@ class StatusPutE2EIT {
     Namespaces.ensure(admin, NS);
     try (KubernetesClient operator = operatorClient()) {
       Workload cached = created(operator, "stored");
-      Workload copy = StatusCopies.of(cached);
+      Workload copy = Copies.forStatus(cached);
       copy.setStatus(status("Probe", "written by StatusPut"));
       String before = cached.getMetadata().getResourceVersion();
 
@@ -56,7 +56,7 @@ class StatusPutE2EIT {
       assertThat(read.getSpec().queueName).isEqualTo("lq");
 
       // The writers' form sends no spec at all: the API server keeps the stored one.
-      Workload next = StatusCopies.of(written);
+      Workload next = Copies.forStatus(written);
       next.setStatus(status("Probe", "written without the spec"));
       Workload again = StatusWrite.lean(operator, Clients.versions(operator)).replace(next);
       Workload readAgain =
@@ -72,7 +72,7 @@ class StatusPutE2EIT {
       // The write is recorded as fabric8's own status write by the same client is: the same
       // manager, an Update of the status subresource.
       Workload other = created(operator, "stored-by-fabric8");
-      Workload otherCopy = StatusCopies.of(other);
+      Workload otherCopy = Copies.forStatus(other);
       otherCopy.setStatus(status("Probe", "written by fabric8"));
       operator.resource(otherCopy).updateStatus();
       // fabric8's own decoding, which keeps managedFields (the operator's drops them).
@@ -108,12 +108,12 @@ class StatusPutE2EIT {
     Namespaces.ensure(admin, NS);
     try (KubernetesClient operator = operatorClient()) {
       Workload cached = created(operator, "refused");
-      Workload first = StatusCopies.of(cached);
+      Workload first = Copies.forStatus(cached);
       first.setStatus(status("Probe", "first"));
       StatusPut.replace(operator, first);
 
       // The version it was made from is gone: a conflict, the stored status unchanged.
-      Workload stale = StatusCopies.of(cached);
+      Workload stale = Copies.forStatus(cached);
       stale.setStatus(status("Probe", "stale"));
       assertThatThrownBy(() -> StatusPut.replace(operator, stale))
           .isInstanceOfSatisfying(
@@ -124,7 +124,7 @@ class StatusPutE2EIT {
               });
 
       // Invalid against the CRD's schema: 422 naming the field.
-      Workload invalid = StatusCopies.of(first);
+      Workload invalid = Copies.forStatus(first);
       invalid.setStatus(status("Probe", "bad"));
       invalid.getStatus().conditions.get(0).status = "Maybe";
       assertThatThrownBy(() -> StatusPut.replace(operator, invalid))
@@ -136,7 +136,7 @@ class StatusPutE2EIT {
               });
 
       // Gone: 404.
-      Workload missing = StatusCopies.of(first);
+      Workload missing = Copies.forStatus(first);
       missing.getMetadata().setName("never-created");
       assertThatThrownBy(() -> StatusPut.replace(operator, missing))
           .isInstanceOfSatisfying(
@@ -155,7 +155,7 @@ class StatusPutE2EIT {
       SharedVersions versions = Clients.versions(operator);
       Workload cached = created(operator, "echo");
       String before = cached.getMetadata().getResourceVersion();
-      Workload copy = StatusCopies.of(cached);
+      Workload copy = Copies.forStatus(cached);
       copy.setStatus(status("Probe", "echoed"));
       Workload written = StatusWrite.lean(operator, versions).replace(copy);
 

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.api.v1beta1.UsageReport;
 import dev.berth.api.v1beta1.UsageReportStatus;
-import dev.berth.engine.usage.Run;
-import dev.berth.engine.usage.UsageOwner;
-import dev.berth.engine.usage.UsageRequest;
 import dev.berth.operator.usage.ReportTranslator;
 import dev.berth.operator.usage.ReportWriter;
 import dev.berth.operator.usage.UsageRecorder;
@@ -25,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -43,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * the report changed meanwhile, and runs of two reports are never mixed in one write.
  */
 class UsageReportBatchE2EIT {
-  private static final long END = 1_764_547_200_000L + 3_600_000L; // 2025-12-01T01:00Z
+  private static final long END = EndedRuns.END;
   private final KubernetesClient client = TestApiServer.client();
 
   @Test
@@ -198,20 +194,7 @@ class UsageReportBatchE2EIT {
 
   /** {@code n} one-GPU runs of an hour each, ended at {@link #END}. */
   private static List<UsageRecorder.Measured> runs(String ns, String prefix, int n) {
-    List<UsageRecorder.Measured> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String name = prefix + i;
-      Run run =
-          new Run(
-              ns + "-" + name,
-              ns + "/" + name,
-              new UsageOwner(ns, "lq", "cq", ""),
-              END - 3_600_000L,
-              END,
-              List.of(new UsageRequest("main", "h100", "nvidia.com/gpu", 1)));
-      out.add(new UsageRecorder.Measured(run, Map.of()));
-    }
-    return out;
+    return EndedRuns.of(ns, prefix, n);
   }
 
   private static List<String> uids(List<UsageRecorder.Measured> runs) {

@@ -19,13 +19,14 @@ import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
-import dev.berth.operator.informers.SharedLeanItemStore;
-import dev.berth.operator.informers.SharedVersions;
-import dev.berth.operator.informers.StatusWrite;
 import dev.berth.operator.job.JobAdapter;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSetAdapter;
+import dev.berth.operator.kube.ReconcileCopies;
+import dev.berth.operator.kube.SharedLeanItemStore;
+import dev.berth.operator.kube.SharedVersions;
+import dev.berth.operator.kube.StatusWrite;
 import dev.berth.operator.metrics.BerthMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.MetricsServer;
@@ -47,7 +48,6 @@ import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.NodeReconciler;
 import dev.berth.operator.reconciler.PodReconciler;
-import dev.berth.operator.reconciler.ReconcileCopies;
 import dev.berth.operator.reconciler.ReconcileRetry;
 import dev.berth.operator.reconciler.ResourceFlavorReconciler;
 import dev.berth.operator.reconciler.SpecCheck;
@@ -222,7 +222,7 @@ public final class BerthOperator implements AutoCloseable {
         new dev.berth.operator.metrics.AdmissionCheckMetrics(registry, state.checks(), clock));
     capacity =
         new CapacityPublisher(
-            client,
+            writes,
             state,
             nodeCapacity,
             state::flavor,
@@ -234,7 +234,7 @@ public final class BerthOperator implements AutoCloseable {
     loop.onCycle(capacity);
     usageRecorder =
         new UsageRecorder(
-            new ReportWriter(client, clock),
+            new ReportWriter(writes, clock),
             utilization,
             new UtilizationMetrics(registry),
             clock,
@@ -548,7 +548,7 @@ public final class BerthOperator implements AutoCloseable {
         HttpsSettings https = HttpsSettings.of(config.visibility());
         berth.serveHttps("0.0.0.0", https.port(), berth.webhooks.keys(), https.dashboard());
       } else {
-        log.info(
+        log.debug(
             "webhooks off: no HTTPS port of its own (the visibility API and the dashboard"
                 + " need a serving certificate; see serveHttps)");
       }

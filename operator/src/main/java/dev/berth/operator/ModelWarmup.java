@@ -52,9 +52,10 @@ final class ModelWarmup {
    * Builds the TLS stack's first client engine: the JDK's TLS classes, the security providers they
    * load (BouncyCastle's set-up alone blocked an event loop for 5 s under load, after the readers
    * were warmed) and Netty's JDK TLS defaults, which the first connection to the API server would
-   * otherwise initialise on an event loop. With BoringSSL ({@link NativeTls}) its library is loaded
-   * and its context built when the client is built, on the starting thread too; the JDK's classes
-   * are still what Netty's wrapper around that context and the JDK's trust manager use.
+   * otherwise initialise on an event loop. With BoringSSL ({@link
+   * dev.berth.operator.kube.NativeTls}) its library is loaded and its context built when the client
+   * is built, on the starting thread too; the JDK's classes are still what Netty's wrapper around
+   * that context and the JDK's trust manager use.
    */
   static void warmTls() {
     try {

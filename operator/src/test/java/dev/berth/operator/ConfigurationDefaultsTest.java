@@ -7,6 +7,7 @@ import dev.berth.operator.admission.WriterSettings;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.config.Configuration;
 import dev.berth.operator.config.ConfigurationLoader;
+import dev.berth.operator.kube.WatchSilence;
 import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.visibility.HttpsSettings;
 import dev.berth.webhook.WebhookSettings;

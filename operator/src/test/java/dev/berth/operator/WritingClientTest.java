@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.operator.informers.StatusPut;
+import dev.berth.operator.kube.StatusPut;
 import dev.berth.testing.Jobs;
 import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -140,6 +140,26 @@ class ChartIT {
   }
 
   @Test
+  void loggingFormatIsTheSettingTheOperatorReads() {
+    JsonNode json =
+        Manifests.json(Manifests.one(render("--set", "logging.format=json"), "Deployment"))
+            .at("/spec/template/spec/containers/0");
+    assertThat(dev.berth.operator.logging.LogFormat.from(env(json)))
+        .isEqualTo(dev.berth.operator.logging.LogFormat.JSON);
+    JsonNode defaults =
+        Manifests.json(Manifests.one(render(), "Deployment"))
+            .at("/spec/template/spec/containers/0");
+    assertThat(env(defaults)).containsEntry("BERTH_LOG_FORMAT", "text");
+    assertThat(dev.berth.operator.logging.LogFormat.from(env(defaults)))
+        .isEqualTo(dev.berth.operator.logging.LogFormat.TEXT);
+    assertThat(
+            HelmCli.run(
+                "template", "x", HelmCli.CHART.toString(), "--set", "logging.format=logfmt"))
+        .satisfies(r -> assertThat(r.exitCode()).isNotZero())
+        .satisfies(r -> assertThat(r.output()).contains("logging/format"));
+  }
+
+  @Test
   void waitForPodsReadyValuesAreTheSettingsTheOperatorReads() {
     Configuration configured =
         configuration(

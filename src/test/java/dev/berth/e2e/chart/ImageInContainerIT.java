@@ -194,6 +194,25 @@ class ImageInContainerIT {
     assertThat(pod.log()).as(pod.log()).contains("TLS by BoringSSL").doesNotContain("JDK's engine");
   }
 
+  /**
+   * The image runs the operator only: its jar carries neither local mode nor kube-api-test's
+   * embedded API server, nor the JUnit and Mockito that kube-api-test brings (the local module).
+   */
+  @Test
+  @Order(2)
+  void carriesNoLocalModeAndNoTestLibraries() throws IOException {
+    try (java.util.zip.ZipFile jar =
+        new java.util.zip.ZipFile(pod.rootfs().resolve("app/berth-operator.jar").toFile())) {
+      List<String> entries = jar.stream().map(java.util.zip.ZipEntry::getName).toList();
+      assertThat(entries).contains("dev/berth/operator/launch/Main.class");
+      assertThat(entries)
+          .noneMatch(e -> e.startsWith("io/fabric8/kubeapitest/"))
+          .noneMatch(e -> e.startsWith("dev/berth/local/"))
+          .noneMatch(e -> e.startsWith("org/junit/"))
+          .noneMatch(e -> e.startsWith("org/mockito/"));
+    }
+  }
+
   @Test
   @Order(2)
   void runsAsTheNonRootUserOnAReadOnlyRoot() throws IOException {

@@ -3,10 +3,10 @@ package dev.berth.e2e.chart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.operator.local.ControllerManager;
-import dev.berth.operator.local.EmbeddedApiServer;
-import dev.berth.operator.local.LocalIdentities;
-import dev.berth.operator.local.LoopbackWebhooks;
+import dev.berth.local.ControllerManager;
+import dev.berth.local.EmbeddedApiServer;
+import dev.berth.local.LocalIdentities;
+import dev.berth.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

@@ -161,6 +161,11 @@ final class RuncPod implements AutoCloseable {
     }
   }
 
+  /** The container's root filesystem, as umoci unpacked it from the image. */
+  Path rootfs() {
+    return work.resolve("bundle").resolve("rootfs");
+  }
+
   boolean isRunning() {
     return process.isAlive();
   }

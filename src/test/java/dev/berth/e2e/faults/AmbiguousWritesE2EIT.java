@@ -7,11 +7,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.Condition;
+import dev.berth.api.v1beta1.UsageReport;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.e2e.EndedRuns;
 import dev.berth.e2e.RunningOperator;
 import dev.berth.e2e.TestApiServer;
 import dev.berth.operator.BerthOperator;
+import dev.berth.operator.Clients;
+import dev.berth.operator.usage.ReportTranslator;
+import dev.berth.operator.usage.ReportWriter;
+import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.testing.ClusterQueues;
 import dev.berth.testing.Jobs;
 import dev.berth.testing.LocalQueues;
@@ -20,11 +26,14 @@ import dev.berth.testing.ResourceFlavors;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +48,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Writes whose outcome the operator cannot know, on the real API server: the {@link FaultyApiProxy}
- * forwards a Workload's admission, a victim's preemption, a Job's start and its suspension to
- * kube-apiserver, lets it apply them, and then answers the operator 500, 504, or drops the
- * connection without a reply. Each must be read back and taken as written: the write is not sent
- * again (a re-send at the same resourceVersion is refused 409 and was taken for "not written",
- * issue 42), the admission is neither rolled back while applied nor made twice, no ClusterQueue
- * ever holds more than its quota, and each transition gets its one Event.
+ * forwards a Workload's admission, a victim's preemption, a Job's start and its suspension (and a
+ * UsageReport's status, written by the operator's report writer) to kube-apiserver, lets it apply
+ * them, and then answers the operator 500, 504, or drops the connection without a reply. Each must
+ * be read back and taken as written: the write is not sent again (a re-send at the same
+ * resourceVersion is refused 409 and was taken for "not written", issue 42), the admission is
+ * neither rolled back while applied nor made twice, no ClusterQueue ever holds more than its quota,
+ * and each transition gets its one Event.
  *
  * <p>Counted by a watch of its own on the API server (not through the proxy): every transition of
  * QuotaReserved, Evicted and of each Job's suspend, at every event.
@@ -196,6 +206,55 @@ class AmbiguousWritesE2EIT {
       assertThat(seen.starts("low")).as("starts of low").isEqualTo(1);
       assertThat(seen.starts("high")).as("starts of high").isEqualTo(1);
       assertThat(seen.violations()).isEmpty();
+    }
+  }
+
+  /**
+   * A UsageReport status write applied, then failed, by the writer the operator runs (on its
+   * writing client, fabric8's retry off): read back, the runs it added are reported as added once
+   * and counted once, and the write is not sent again. With fabric8's retry the write was re-sent,
+   * refused 409, and the report read again already counted the runs: the batch was reported as
+   * adding none, and its usage metrics were never recorded.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Fault.class,
+      names = {"APPLIED_THEN_500", "APPLIED_THEN_504", "TIMEOUT_AFTER_APPLY"})
+  void aUsageReportWriteAppliedThenFailedIsReadBackAndCountedOnce(Fault fault) {
+    String ns = namespace("report", fault);
+    try (KubernetesClient operatorClient =
+            Clients.builder().withConfig(Config.fromKubeconfig(proxy.kubeconfig())).build();
+        KubernetesClient writes =
+            operatorClient
+                .newClient(
+                    new RequestConfigBuilder(operatorClient.getConfiguration().getRequestConfig())
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .adapt(KubernetesClient.class)) {
+      ReportWriter writer = new ReportWriter(writes, Clock.systemUTC());
+      FaultyApiProxy.Armed write =
+          proxy.arm(
+              fault,
+              Pattern.compile(
+                  "/apis/berth\\.dev/[^/]+/namespaces/"
+                      + Pattern.quote(ns)
+                      + "/usagereports/[^/]+/status"),
+              body -> true);
+      List<UsageRecorder.Measured> batch = EndedRuns.of(ns, "run", 3);
+      List<String> uids = batch.stream().map(m -> m.run().uid()).toList();
+
+      assertThat(writer.add(batch)).as("the runs added").containsExactlyInAnyOrderElementsOf(uids);
+      assertThat(write.appliedAndFailed()).as("the write applied, then failed").isTrue();
+      assertThat(write.resent()).as("the write sent again").isZero();
+      UsageReport report =
+          admin
+              .resources(UsageReport.class)
+              .inNamespace(ns)
+              .withName(UsageReport.nameFor(ReportTranslator.monthOf(EndedRuns.END)))
+              .require();
+      assertThat(report.getStatus().runs).as("runs counted").isEqualTo(3);
+      assertThat(report.getStatus().counted).hasSize(3);
+      assertThat(writer.add(batch)).as("the same batch again").isEmpty();
     }
   }
 

@@ -78,6 +78,10 @@ final class FaultyApiProxy implements AutoCloseable {
   static final Pattern WORKLOAD_STATUS =
       Pattern.compile("/apis/berth\\.dev/[^/]+/namespaces/[^/]+/workloads/[^/]+/status");
 
+  /** A UsageReport's status subresource (any version of berth.dev). */
+  static final Pattern USAGE_REPORT_STATUS =
+      Pattern.compile("/apis/berth\\.dev/[^/]+/namespaces/[^/]+/usagereports/[^/]+/status");
+
   /** A batch/v1 Job (not its status). */
   static final Pattern JOB = Pattern.compile("/apis/batch/v1/namespaces/[^/]+/jobs/[^/]+");
 
@@ -244,10 +248,12 @@ final class FaultyApiProxy implements AutoCloseable {
     return a;
   }
 
-  /** A write of the kind the "applied, then 500 / 504" faults are for. */
+  /** A write of the kind the "applied, then 500 / 504" faults are for (status writes, Jobs). */
   private static boolean applyable(HttpServerRequest in) {
     return (in.method() == HttpMethod.PUT || in.method() == HttpMethod.PATCH)
-        && (WORKLOAD_STATUS.matcher(in.path()).matches() || JOB.matcher(in.path()).matches());
+        && (WORKLOAD_STATUS.matcher(in.path()).matches()
+            || USAGE_REPORT_STATUS.matcher(in.path()).matches()
+            || JOB.matcher(in.path()).matches());
   }
 
   private void handle(HttpServerRequest in) {

@@ -1,9 +1,9 @@
 package dev.berth.e2e.plane;
 
 import dev.berth.e2e.TestApiServer;
-import dev.berth.operator.local.JobSetController;
-import dev.berth.operator.local.Kwok;
-import dev.berth.operator.local.LocalControlPlane;
+import dev.berth.local.JobSetController;
+import dev.berth.local.Kwok;
+import dev.berth.local.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -2,8 +2,8 @@ package dev.berth.e2e.plane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.operator.local.ControlPlaneScale;
-import dev.berth.operator.local.Kwok;
+import dev.berth.local.ControlPlaneScale;
+import dev.berth.local.Kwok;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

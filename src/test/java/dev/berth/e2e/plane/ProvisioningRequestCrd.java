@@ -1,6 +1,6 @@
 package dev.berth.e2e.plane;
 
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

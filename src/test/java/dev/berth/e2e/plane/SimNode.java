@@ -1,6 +1,6 @@
 package dev.berth.e2e.plane;
 
-import dev.berth.operator.local.KwokNodes;
+import dev.berth.local.KwokNodes;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import java.util.List;

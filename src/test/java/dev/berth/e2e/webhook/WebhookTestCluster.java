@@ -1,6 +1,6 @@
 package dev.berth.e2e.webhook;
 
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.authz.CachedGrants;
 import dev.berth.webhook.authz.SubjectAccessReviewGrants;

@@ -3,7 +3,7 @@ package dev.berth.bench.load;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.bench.load.SchedulerLoad.WorkloadClass;
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

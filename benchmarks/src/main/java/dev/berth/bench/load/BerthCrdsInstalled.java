@@ -1,6 +1,6 @@
 package dev.berth.bench.load;
 
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

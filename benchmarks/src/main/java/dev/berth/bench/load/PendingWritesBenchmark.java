@@ -8,7 +8,7 @@ import dev.berth.api.v1beta1.ResourceFlavorSpec;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.ResourceQuota;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,6 +1,6 @@
 package dev.berth.bench.webhook;
 
-import dev.berth.operator.local.EmbeddedApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.AsyncHttpsServer;

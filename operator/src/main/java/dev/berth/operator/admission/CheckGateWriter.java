@@ -10,9 +10,10 @@ import dev.berth.engine.checks.CheckVerdict;
 import dev.berth.engine.checks.KnownCheck;
 import dev.berth.engine.checks.RequeueBackoff;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -120,8 +121,8 @@ final class CheckGateWriter {
             "admission checks of {} not settled ({}); {}",
             DecisionWriter.name(latest),
             e.getCode(),
-            e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides" : "trying again");
-        if (e.getCode() != 409 && e.getCode() != 404) {
+            ApiErrors.conflictOrGone(e) ? "a newer version decides" : "trying again");
+        if (!ApiErrors.conflictOrGone(e)) {
           state.checks().settleAgain(uid);
           retry = true;
         }
@@ -141,7 +142,7 @@ final class CheckGateWriter {
     if (StatusConditions.isTrue(latest, StatusConditions.ADMITTED)) {
       return null;
     }
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     StatusConditions.set(
         copy.getStatus(),
         StatusConditions.ADMITTED,
@@ -170,7 +171,7 @@ final class CheckGateWriter {
   }
 
   private Workload waiting(Workload latest, String message, Instant now) {
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     if (!StatusConditions.set(
         copy.getStatus(), StatusConditions.ADMITTED, false, WAITING, message, now)) {
       return null;
@@ -180,7 +181,7 @@ final class CheckGateWriter {
 
   /** Evicted with reason AdmissionCheck; requeued at requeueState.requeueAt once released. */
   private Workload retry(Workload latest, CheckVerdict.Retry r, Instant now) {
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     WorkloadStatus status = copy.getStatus();
     int count =
         status.requeueState == null || status.requeueState.count == null
@@ -218,7 +219,7 @@ final class CheckGateWriter {
    * #rejection}) and never requeues it.
    */
   private Workload reject(Workload latest, CheckVerdict.Reject r) {
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     copy.getSpec().active = false;
     Workload written = client.resource(copy).update();
     events.warning(written, "Rejected", r.message() + "; the workload is deactivated");

@@ -7,12 +7,12 @@ import dev.berth.engine.Admission;
 import dev.berth.engine.CycleResult;
 import dev.berth.engine.Eviction;
 import dev.berth.operator.events.EventRecorder;
-import dev.berth.operator.informers.StatusCopies;
-import dev.berth.operator.informers.StatusWrite;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.StatusWrite;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -332,7 +332,7 @@ public final class DecisionWriter {
       state.engine().rollback(admission);
       return null;
     }
-    Workload copy = StatusCopies.of(latest);
+    Workload copy = Copies.forStatus(latest);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
     status.admission = new dev.berth.api.v1beta1.Admission();
@@ -376,7 +376,7 @@ public final class DecisionWriter {
             e.getMessage());
         return resolve(new Unresolved(admission, latest)).andThen(s -> retryAsked = true);
       }
-      if (e.getCode() != 429) {
+      if (!ApiErrors.throttled(e)) {
         // 409: a newer version is on its way and will be decided again; 404: it is gone; other
         // 4xx: retrying the same write cannot help, the next event decides again.
         log.info("admission of {} not written ({}); rolled back", name(latest), e.getCode());
@@ -413,7 +413,7 @@ public final class DecisionWriter {
         || !ExecutionTimeLimit.exceeded(latest, now.toEpochMilli())) {
       return false;
     }
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     copy.getSpec().active = false;
     try {
       Workload written = client.resource(copy).update();
@@ -437,7 +437,7 @@ public final class DecisionWriter {
 
   /** No reply, or a server error that may come after the write was applied. */
   static boolean outcomeUnknown(KubernetesClientException e) {
-    return UnknownOutcome.of(e);
+    return ApiErrors.outcomeUnknown(e);
   }
 
   /**
@@ -497,7 +497,7 @@ public final class DecisionWriter {
               if (latest == null || StatusConditions.isTrue(latest, StatusConditions.EVICTED)) {
                 return null;
               }
-              Workload copy = Serialization.clone(latest);
+              Workload copy = Copies.deep(latest);
               StatusConditions.set(
                   copy.getStatus(), StatusConditions.EVICTED, true, reason, message, now);
               evicting(copy, reason, message, now);
@@ -622,7 +622,7 @@ public final class DecisionWriter {
 
   /** A conflict or a missing object brings its own event; anything else needs a timed retry. */
   private static boolean retryable(KubernetesClientException e) {
-    return e.getCode() != 409 && e.getCode() != 404;
+    return !ApiErrors.conflictOrGone(e);
   }
 
   /**
@@ -649,7 +649,7 @@ public final class DecisionWriter {
                   + eviction.preemptionReason()
                   + "): "
                   + eviction.message();
-          Workload copy = Serialization.clone(latest);
+          Workload copy = Copies.deep(latest);
           StatusConditions.set(
               copy.getStatus(), StatusConditions.EVICTED, true, eviction.reason().name(), why, now);
           StatusConditions.set(

@@ -5,9 +5,10 @@ import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.engine.checks.PodsReadyTimeout;
 import dev.berth.operator.WaitForPodsReady;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -77,8 +78,8 @@ final class PodsReadyWriter {
             "PodsReady timeout of {} not written ({}); {}",
             DecisionWriter.name(latest),
             e.getCode(),
-            e.getCode() == 409 || e.getCode() == 404 ? "a newer version decides" : "trying again");
-        if (e.getCode() != 409 && e.getCode() != 404) {
+            ApiErrors.conflictOrGone(e) ? "a newer version decides" : "trying again");
+        if (!ApiErrors.conflictOrGone(e)) {
           tracker.again(latest);
           retry = true;
         }
@@ -100,7 +101,7 @@ final class PodsReadyWriter {
             previous,
             now.toEpochMilli(),
             ThreadLocalRandom.current().nextDouble(-1, 1));
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     String cq = status.admission.clusterQueue;
     if (after instanceof PodsReadyTimeout.Deactivate) {
       // Deactivated first; the deactivation path then evicts it (reason RequeuingLimitExceeded)
@@ -150,7 +151,7 @@ final class PodsReadyWriter {
     if (latest == null || !PodsReadyTracker.reactivatedAfterLimit(latest)) {
       return false;
     }
-    Workload copy = Serialization.clone(latest);
+    Workload copy = Copies.deep(latest);
     copy.getStatus().requeueState = null;
     StatusConditions.remove(copy.getStatus(), StatusConditions.EVICTED);
     try {
@@ -164,7 +165,7 @@ final class PodsReadyWriter {
           "requeueState of reactivated {} not reset ({})",
           DecisionWriter.name(latest),
           e.getCode());
-      boolean retry = e.getCode() != 409 && e.getCode() != 404;
+      boolean retry = !ApiErrors.conflictOrGone(e);
       if (retry) {
         state.podsReady().resetAgain(uid);
       }

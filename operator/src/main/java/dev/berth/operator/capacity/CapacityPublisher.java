@@ -10,6 +10,9 @@ import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.ReadBack;
 import dev.berth.operator.metrics.CapacityMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -156,7 +159,7 @@ public final class CapacityPublisher
       wakeFor(last + FIGURES_EVERY.toMillis(), now);
       return;
     }
-    ResourceFlavor copy = Serialization.clone(flavor);
+    ResourceFlavor copy = Copies.deep(flavor);
     copy.setStatus(status);
     if (write(copy)) {
       writtenAt.put(name, now);
@@ -171,7 +174,7 @@ public final class CapacityPublisher
     if (status == null || status.resources == null) {
       return status;
     }
-    ResourceFlavorStatus copy = Serialization.clone(status);
+    ResourceFlavorStatus copy = Copies.deep(status);
     for (var r : copy.resources) {
       r.reserved = null;
       r.inUse = null;
@@ -242,18 +245,23 @@ public final class CapacityPublisher
     return StatusConditions.find(status.conditions, type).map(c -> c.message).orElse(null);
   }
 
-  /** Writes with the resourceVersion; on a conflict, once more on the stored object. */
+  /**
+   * Writes with the resourceVersion; on a conflict, once more on the stored object. The client
+   * sends each write once (the writing client, no retry by fabric8): a write with no reply or a 5xx
+   * is read back ({@link ReadBack}), and taken as written when the stored flavor carries this
+   * status at a newer version, so that its Events are recorded once.
+   */
   private boolean write(ResourceFlavor flavor) {
     try {
-      keep(client.resource(flavor).updateStatus(), flavor);
+      keep(send(flavor), flavor);
       return true;
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
+      if (ApiErrors.conflict(e)) {
         ResourceFlavor latest = client.resource(flavor).get();
         if (latest != null && latest.getMetadata().getDeletionTimestamp() == null) {
           latest.setStatus(flavor.getStatus());
           try {
-            keep(client.resource(latest).updateStatus(), flavor);
+            keep(send(latest), flavor);
             return true;
           } catch (KubernetesClientException again) {
             e = again;
@@ -266,6 +274,17 @@ public final class CapacityPublisher
           e.getCode());
       return false;
     }
+  }
+
+  /** One status write of {@code flavor}, read back when its outcome is unknown. */
+  private ResourceFlavor send(ResourceFlavor flavor) {
+    return ReadBack.write(
+        client, flavor, f -> client.resource(f).updateStatus(), stored -> shows(stored, flavor));
+  }
+
+  /** Whether {@code stored} carries the status {@code written} has. */
+  static boolean shows(ResourceFlavor stored, ResourceFlavor written) {
+    return Objects.equals(json(stored.getStatus()), json(written.getStatus()));
   }
 
   /**

@@ -18,6 +18,17 @@ public final class ProcessEnvironment {
   }
 
   /**
+   * {@code BERTH_LOG_FORMAT} alone, read before the configuration file: the log format has to be
+   * set before the first line is logged (SLF4J binds its provider then), and the file is read after
+   * that. A deployment-level variable, like {@code BERTH_NAMESPACE}; the chart sets it from {@code
+   * logging.format}.
+   */
+  public static Map<String, String> logSettings() {
+    String format = System.getenv("BERTH_LOG_FORMAT");
+    return format == null ? Map.of() : Map.of("BERTH_LOG_FORMAT", format);
+  }
+
+  /**
    * Whether there is a cluster to run against: in a Pod ({@code KUBERNETES_SERVICE_HOST}), or a
    * kubeconfig ({@code KUBECONFIG}'s first file, else ~/.kube/config).
    */

@@ -2,30 +2,23 @@ package dev.berth.operator.events;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.berth.operator.kube.RawCreate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.utils.URLUtils;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * Creates Events with a POST of JSON written here, through the client's own HTTP client (its
- * credentials, interceptors and retries), and reads of the reply only its status. A create through
- * fabric8's DSL builds the Event with builders, serializes it through the model, and decodes the
- * Event the API server sends back into a new object that nobody reads: one Event per admission made
- * that a share of the client's event-loop time on the baseline load (issue 20's profile).
+ * Creates Events with a POST of JSON written here ({@link RawCreate}: through the client's own HTTP
+ * client, its credentials, interceptors and retries), and reads of the reply only its status. A
+ * create through fabric8's DSL builds the Event with builders, serializes it through the model, and
+ * decodes the Event the API server sends back into a new object that nobody reads: one Event per
+ * admission made that a share of the client's event-loop time on the baseline load (issue 20's
+ * profile).
  */
 final class EventPoster implements EventRecorder.Sink {
   private static final JsonFactory JSON = new JsonFactory();
-  private static final long DEFAULT_TIMEOUT_MS = 30_000;
 
   private final KubernetesClient client;
 
@@ -35,32 +28,7 @@ final class EventPoster implements EventRecorder.Sink {
 
   @Override
   public void create(EventRecorder.Pending event) {
-    HttpClient http = client.getHttpClient();
-    HttpRequest request =
-        http.newHttpRequestBuilder()
-            .uri(
-                URLUtils.join(
-                    client.getMasterUrl().toString(),
-                    "api/v1/namespaces",
-                    event.namespace(),
-                    "events"))
-            .post("application/json", json(event))
-            .build();
-    int timeoutMs = client.getConfiguration().getRequestTimeout();
-    HttpResponse<byte[]> response;
-    try {
-      response =
-          http.sendAsync(request, byte[].class)
-              .get(timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KubernetesClientException("interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new KubernetesClientException(e.toString(), e);
-    }
-    if (!response.isSuccessful()) {
-      throw new KubernetesClientException("HTTP " + response.code(), response.code(), null);
-    }
+    RawCreate.post(client, json(event), "api/v1/namespaces", event.namespace(), "events");
   }
 
   /** The Event as the API server takes it (core/v1); absent fields are left out. */

@@ -4,9 +4,9 @@ import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,8 +86,7 @@ public final class JobAdapter implements Integration<Job> {
 
   @Override
   public List<PodSet> podSets(Job job) {
-    PodSet podSet =
-        new PodSet(PODSET, podCount(job), Serialization.clone(job.getSpec().getTemplate()));
+    PodSet podSet = new PodSet(PODSET, podCount(job), Copies.deep(job.getSpec().getTemplate()));
     podSet.topologyRequest = TopologyAnnotations.request(job.getSpec().getTemplate());
     String min = annotation(job, Berth.JOB_MIN_PARALLELISM_ANNOTATION);
     if (min != null) {
@@ -408,7 +407,7 @@ public final class JobAdapter implements Integration<Job> {
   }
 
   private static Job copy(Job job) {
-    Job clone = Serialization.clone(job);
+    Job clone = Copies.deep(job);
     if (clone.getMetadata().getAnnotations() == null) {
       clone.getMetadata().setAnnotations(new LinkedHashMap<>());
     }

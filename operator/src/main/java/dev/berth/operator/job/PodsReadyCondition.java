@@ -4,9 +4,9 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.checks.PodsReadyTimeout;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 
 /**
@@ -39,7 +39,7 @@ final class PodsReadyCondition {
         next.ready()
             ? "All " + admitted + " pods are ready or succeeded"
             : ready + " of " + admitted + " pods are ready or succeeded";
-    Workload copy = Serialization.clone(workload);
+    Workload copy = Copies.deep(workload);
     StatusConditions.set(
         copy.getStatus(), StatusConditions.PODS_READY, next.ready(), next.reason(), message, now);
     Workload written = client.resource(copy).updateStatus();

@@ -4,6 +4,9 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.ReadBack;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -140,7 +143,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       events.normal(
           owner, "CreatedWorkload", "Created Workload " + workload.getMetadata().getName());
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 400 || e.getCode() == 422) {
+      if (ApiErrors.invalid(e)) {
         // The API server or webhook refused what this owner asks for: retrying cannot help; the
         // owner's next change is reconciled again. Say why where its author looks.
         events.warning(owner, "InvalidWorkload", "Workload not created: " + reason(e));
@@ -149,14 +152,10 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       // AlreadyExists: the Workload is there (an earlier create whose reply was lost), and its
       // event brings the next reconcile. Any other refusal, a 409 Conflict included, created
       // nothing: thrown, so that the reconcile is retried (no later event of the owner may come).
-      if (e.getCode() != 409 || !alreadyExists(e)) {
+      if (!ApiErrors.alreadyExists(e)) {
         throw e;
       }
     }
-  }
-
-  private static boolean alreadyExists(KubernetesClientException e) {
-    return e.getStatus() != null && "AlreadyExists".equals(e.getStatus().getReason());
   }
 
   private static String reason(KubernetesClientException e) {
@@ -296,7 +295,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     }
     // No pod runs any more: give the quota back and queue again with a new queue timestamp.
-    Workload copy = Serialization.clone(workload);
+    Workload copy = Copies.deep(workload);
     WorkloadStatus status = copy.getStatus();
     var evicted = StatusConditions.find(status.conditions, StatusConditions.EVICTED).orElseThrow();
     var now = clock.instant();
@@ -388,7 +387,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   }
 
   private T withEmptyAnnotations(T owner) {
-    T copy = Serialization.clone(owner);
+    T copy = Copies.deep(owner);
     if (copy.getMetadata().getAnnotations() == null) {
       copy.getMetadata().setAnnotations(new java.util.LinkedHashMap<>());
     }
@@ -400,7 +399,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     if (StatusConditions.isFinished(workload)) {
       return;
     }
-    Workload copy = Serialization.clone(workload);
+    Workload copy = Copies.deep(workload);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
     StatusConditions.set(

@@ -9,10 +9,10 @@ import dev.berth.operator.job.PodTemplates;
 import dev.berth.operator.job.PriorityResolver;
 import dev.berth.operator.job.TopologyAnnotations;
 import dev.berth.operator.job.WorkloadNames;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +78,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
     List<PodSet> podSets = new ArrayList<>();
     for (JobSet.ReplicatedJob rj : jobSet.getSpec().replicatedJobs) {
       PodSet podSet =
-          new PodSet(
-              rj.name, podCount(rj), Serialization.clone(rj.template.getSpec().getTemplate()));
+          new PodSet(rj.name, podCount(rj), Copies.deep(rj.template.getSpec().getTemplate()));
       podSet.topologyRequest = TopologyAnnotations.request(rj.template.getSpec().getTemplate());
       podSets.add(podSet);
     }
@@ -93,14 +92,14 @@ public final class JobSetAdapter implements Integration<JobSet> {
 
   @Override
   public JobSet suspended(JobSet jobSet) {
-    JobSet copy = Serialization.clone(jobSet);
+    JobSet copy = Copies.deep(jobSet);
     copy.getSpec().suspend = true;
     return copy;
   }
 
   @Override
   public JobSet admitted(JobSet jobSet, Workload workload, FlavorLookup flavors) {
-    JobSet copy = Serialization.clone(jobSet);
+    JobSet copy = Copies.deep(jobSet);
     for (JobSet.ReplicatedJob rj : copy.getSpec().replicatedJobs) {
       Optional<PodSetAssignment> assignment =
           workload.getStatus().admission.podSetAssignments.stream()

@@ -7,9 +7,10 @@ import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.operator.admission.CheckBackoffs;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.LeanItemStore;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -97,7 +98,7 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
                 + r.config().provisioningClassName
                 + ")"
             : r.problem();
-    AdmissionCheck copy = Serialization.clone(ac);
+    AdmissionCheck copy = Copies.deep(ac);
     if (copy.getStatus() == null) {
       copy.setStatus(new AdmissionCheckStatus());
     }
@@ -113,7 +114,7 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
     try {
       context.getClient().resource(copy).updateStatus();
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409 && e.getCode() != 404) {
+      if (!ApiErrors.conflictOrGone(e)) {
         throw e;
       }
       // 409: a newer version is on its way and is reconciled when it comes; 404: it is gone.

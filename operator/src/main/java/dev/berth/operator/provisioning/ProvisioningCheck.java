@@ -11,6 +11,8 @@ import dev.berth.engine.checks.ProvisioningOutcome.RequestCondition;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.job.Integration;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -52,7 +54,7 @@ public final class ProvisioningCheck {
   public void reconcile(KubernetesClient client, Workload wl, View view) {
     Set<String> keep = new HashSet<>();
     if (live(wl)) {
-      Workload copy = Serialization.clone(wl);
+      Workload copy = Copies.deep(wl);
       boolean changed = false;
       for (AdmissionCheckState entry : copy.getStatus().admissionChecks) {
         AdmissionCheck ac = entry == null ? null : view.checks().apply(entry.name);
@@ -232,7 +234,7 @@ public final class ProvisioningCheck {
     try {
       client.resource(object).create();
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
+      if (!ApiErrors.conflict(e)) {
         throw e;
       }
     }
@@ -243,7 +245,7 @@ public final class ProvisioningCheck {
       client.resource(copy).updateStatus();
     } catch (KubernetesClientException e) {
       // 409: a newer version is on its way and is reconciled when it comes; 404: it is gone.
-      if (e.getCode() != 409 && e.getCode() != 404) {
+      if (!ApiErrors.conflictOrGone(e)) {
         throw e;
       }
     }

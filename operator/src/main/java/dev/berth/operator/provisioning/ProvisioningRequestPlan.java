@@ -8,13 +8,13 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.PodRequests;
 import dev.berth.operator.job.Integration;
 import dev.berth.operator.job.PodTemplates;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +48,7 @@ public record ProvisioningRequestPlan(
         continue;
       }
       PodSetAssignment assignment = assignment(wl, ps.name);
-      PodTemplateSpec spec = Serialization.clone(ps.template);
+      PodTemplateSpec spec = Copies.deep(ps.template);
       if (assignment != null) {
         PodTemplates.inject(spec, assignment, wl.getMetadata().getUid(), flavors);
       }

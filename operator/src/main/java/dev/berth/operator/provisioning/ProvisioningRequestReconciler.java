@@ -4,7 +4,7 @@ import dev.berth.api.v1beta1.AdmissionCheck;
 import dev.berth.api.v1beta1.ProvisioningRequestConfig;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.kube.LeanItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

@@ -1,10 +1,11 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +18,7 @@ final class Finalizers {
   }
 
   static <T extends HasMetadata> T copy(T object) {
-    return Serialization.clone(object);
+    return Copies.deep(object);
   }
 
   /**
@@ -38,7 +39,7 @@ final class Finalizers {
       try {
         return client.resource(copy).update();
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt >= 4) {
+        if (!ApiErrors.conflict(e) || attempt >= 4) {
           throw e;
         }
         current = client.resource(object).get();

@@ -2,9 +2,9 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
-import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
+import dev.berth.operator.kube.LeanItemStore;
+import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;

@@ -1,7 +1,7 @@
 package dev.berth.operator.reconciler;
 
-import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
+import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;

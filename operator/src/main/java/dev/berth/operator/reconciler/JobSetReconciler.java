@@ -2,11 +2,11 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
-import dev.berth.operator.informers.SharedVersions;
 import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.jobset.JobSetAdapter;
+import dev.berth.operator.kube.LeanItemStore;
+import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;

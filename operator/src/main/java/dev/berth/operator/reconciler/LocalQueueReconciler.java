@@ -4,7 +4,7 @@ import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.kube.LeanItemStore;
 import dev.berth.webhook.validation.BerthValidators;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

@@ -3,7 +3,7 @@ package dev.berth.operator.reconciler;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
+import dev.berth.operator.kube.LeanItemStore;
 import io.fabric8.kubernetes.api.model.Node;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

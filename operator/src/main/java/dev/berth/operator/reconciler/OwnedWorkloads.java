@@ -3,14 +3,13 @@ package dev.berth.operator.reconciler;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.SharedLeanItemStore;
-import dev.berth.operator.informers.SharedVersions;
+import dev.berth.operator.kube.RecentCreates;
+import dev.berth.operator.kube.SharedLeanItemStore;
+import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.Optional;
@@ -40,13 +39,7 @@ final class OwnedWorkloads {
    * will not bring back a Workload whose deletion the informer has already seen).
    */
   static <P extends HasMetadata> void created(Context<P> context, Workload workload) {
-    var source = context.eventSourceRetriever().getEventSourceFor(Workload.class);
-    if (source instanceof RecentOperationCacheFiller<?> filler) {
-      @SuppressWarnings("unchecked")
-      RecentOperationCacheFiller<Workload> workloads =
-          (RecentOperationCacheFiller<Workload>) filler;
-      workloads.handleRecentResourceCreate(ResourceID.fromResource(workload), workload);
-    }
+    RecentCreates.remember(context, Workload.class, workload);
   }
 
   static <P extends HasMetadata> Optional<Workload> find(Context<P> context, String name) {

@@ -2,8 +2,8 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.informers.LeanItemStore;
 import dev.berth.operator.job.PriorityResolver;
+import dev.berth.operator.kube.LeanItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;

@@ -13,8 +13,8 @@ import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
-import dev.berth.operator.informers.StatusCopies;
-import dev.berth.operator.informers.StatusWrite;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.StatusWrite;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
@@ -274,7 +274,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
                   || state.admission(uid).isPresent()) {
                 return null; // admitted meanwhile: the admission's write says it all
               }
-              Workload copy = StatusCopies.of(latest);
+              Workload copy = Copies.forStatus(latest);
               WorkloadStatus status =
                   copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
               copy.setStatus(status);

@@ -21,6 +21,8 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.TouchedQueues;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -291,7 +293,7 @@ public final class StatusPublisher
     if (held(poolKey, now)) {
       return HELD;
     }
-    ClusterQueue copy = Serialization.clone(cq);
+    ClusterQueue copy = Copies.deep(cq);
     ClusterQueueStatus status =
         copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
     copy.setStatus(status);
@@ -365,7 +367,7 @@ public final class StatusPublisher
     if (held(poolKey, now)) {
       return HELD;
     }
-    Cohort copy = Serialization.clone(cohort);
+    Cohort copy = Copies.deep(cohort);
     CohortStatus status = copy.getStatus() == null ? new CohortStatus() : copy.getStatus();
     copy.setStatus(status);
     if (status.conditions == null) {
@@ -397,7 +399,7 @@ public final class StatusPublisher
     if (held(poolKey, now)) {
       return HELD;
     }
-    LocalQueue copy = Serialization.clone(lq);
+    LocalQueue copy = Copies.deep(lq);
     LocalQueueStatus status = copy.getStatus() == null ? new LocalQueueStatus() : copy.getStatus();
     copy.setStatus(status);
     QueueCounts counts = engine.localQueueCounts(namespace, name);
@@ -460,7 +462,7 @@ public final class StatusPublisher
         T written = client.resource(object).updateStatus();
         return s -> written(written, s);
       } catch (KubernetesClientException e) {
-        T latest = e.getCode() == 409 && attempt == 0 ? client.resource(object).get() : null;
+        T latest = ApiErrors.conflict(e) && attempt == 0 ? client.resource(object).get() : null;
         if (latest == null) {
           log.debug(
               "status of {} {} not written ({})",

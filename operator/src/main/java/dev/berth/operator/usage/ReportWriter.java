@@ -5,22 +5,27 @@ import dev.berth.api.v1beta1.UsageReportSpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.Run;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.ReadBack;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Adds ended runs to their namespace's UsageReport of the month they ended in, exactly once and as
  * many as are ready in one write: the report lists which workloads' runs it counts, and every write
- * carries the resourceVersion it read (a conflict is read again and decided again). The list is
- * kept short: past {@link #PRUNE_AT} entries, the oldest are dropped when their Workload's own
- * status.usage already counts the run (it is never offered again) or the Workload is gone.
+ * carries the resourceVersion it read (a conflict is read again and decided again) and is sent
+ * once, a write of unknown outcome read back ({@link #send}). The list is kept short: past {@link
+ * #PRUNE_AT} entries, the oldest are dropped when their Workload's own status.usage already counts
+ * the run (it is never offered again) or the Workload is gone.
  *
  * <p>A batch starts from the report as this writer's last write left it, kept for the reports
  * written most recently ({@link #CACHED_RUNS} counted runs in all), and reads it from the API
@@ -93,14 +98,53 @@ public final class ReportWriter implements UsageRecorder.Reports {
       // 15,000-workload benchmark, for an object dropped right after.
       report.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
       try {
-        keep(key, client.resource(report).updateStatus());
+        keep(key, send(report, added));
         return added;
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+        if (!ApiErrors.conflict(e) || attempt == ATTEMPTS) {
           throw e;
         }
       }
     }
+  }
+
+  /**
+   * One status write of {@code report}, sent once (the writing client: no retry by fabric8). A
+   * write with no reply or a 5xx may have been applied, and a re-send at its resourceVersion would
+   * answer 409 and be decided again as if it had not: it is read back instead ({@link ReadBack}),
+   * and taken as written when the stored report, at a newer version, counts every run it {@code
+   * added}. Not written, it is thrown and the recorder tries the batch again later.
+   */
+  private UsageReport send(UsageReport report, Set<String> added) {
+    return ReadBack.write(
+        client,
+        report,
+        r -> client.resource(r).updateStatus(),
+        stored -> counts(stored, report, added));
+  }
+
+  /** Whether {@code stored} counts each run of {@code uids} as {@code written} does. */
+  static boolean counts(UsageReport stored, UsageReport written, Set<String> uids) {
+    Map<String, String> storedRuns = runStarts(stored);
+    Map<String, String> writtenRuns = runStarts(written);
+    for (String uid : uids) {
+      String start = writtenRuns.get(uid);
+      if (start == null || !start.equals(storedRuns.get(uid))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The counted runs' starts by workload uid. */
+  private static Map<String, String> runStarts(UsageReport report) {
+    Map<String, String> starts = new HashMap<>();
+    if (report.getStatus() != null && report.getStatus().counted != null) {
+      for (var run : report.getStatus().counted) {
+        starts.put(run.uid, run.runStart);
+      }
+    }
+    return starts;
   }
 
   /** Keeps {@code report} as written last, dropping the least recently used past the bound. */
@@ -141,10 +185,16 @@ public final class ReportWriter implements UsageRecorder.Reports {
     try {
       return client.resource(fresh).create();
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
+      if (ApiErrors.conflict(e)) {
+        return resource.require();
+      }
+      // No reply or a 5xx: created or not, the report of that month is read. Created by this
+      // write or another, it is the same empty report.
+      UsageReport read = ApiErrors.outcomeUnknown(e) ? resource.get() : null;
+      if (read == null) {
         throw e;
       }
-      return resource.require();
+      return read;
     }
   }
 

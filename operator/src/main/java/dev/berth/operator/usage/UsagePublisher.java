@@ -8,8 +8,9 @@ import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.WritePool;
-import dev.berth.operator.informers.StatusCopies;
-import dev.berth.operator.informers.StatusWrite;
+import dev.berth.operator.kube.ApiErrors;
+import dev.berth.operator.kube.Copies;
+import dev.berth.operator.kube.StatusWrite;
 import dev.berth.operator.metrics.UsageMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -139,16 +140,16 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
       if (totals.counts(run)) {
         return s -> {};
       }
-      Workload copy = StatusCopies.of(known);
+      Workload copy = Copies.forStatus(known);
       copy.getStatus().usage = UsageTranslator.toApi(totals.plus(run));
       try {
         Workload written = statusWrite.replace(copy);
         return s -> s.workloadWritten(written);
       } catch (KubernetesClientException e) {
-        if (e.getCode() == 404) {
+        if (ApiErrors.gone(e)) {
           return s -> {};
         }
-        if (e.getCode() != 409) {
+        if (!ApiErrors.conflict(e)) {
           log.debug("usage of {} not recorded ({}); retried", run.name(), e.getCode());
           break;
         }

@@ -3,6 +3,7 @@ package dev.berth.operator.usage;
 import dev.berth.engine.usage.Run;
 import dev.berth.engine.usage.UsageRequest;
 import dev.berth.engine.usage.UsageTotals;
+import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.metrics.UtilizationMetrics;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -224,7 +225,7 @@ public final class UsageRecorder implements AutoCloseable {
           }
         }
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 400 && e.getCode() != 422) {
+        if (!ApiErrors.invalid(e)) {
           retryLater(head, e);
           return;
         }

@@ -60,7 +60,7 @@ class DecisionWriterTest {
           WaitForPodsReady.DEFAULT,
           new CheckBackoffs(),
           pool,
-          dev.berth.operator.informers.StatusWrite.decoded(client));
+          dev.berth.operator.kube.StatusWrite.decoded(client));
 
   /** The stand-in's answers to the next Workload status updates, in order; then "written". */
   private final Deque<UnaryOperator<Workload>> answers = new ArrayDeque<>();

@@ -19,7 +19,9 @@ import dev.berth.testing.Quota;
 import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NamespaceableResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +61,12 @@ class CapacityPublisherTest {
           () -> {});
   private long version = 10;
 
+  /** Status writes sent. */
+  private final AtomicInteger sends = new AtomicInteger();
+
+  /** The next status write is stored, then answered with this code (0: answered as stored). */
+  private final AtomicInteger appliedThenFailing = new AtomicInteger();
+
   CapacityPublisherTest() {
     when(client.resource(any(ResourceFlavor.class)))
         .thenAnswer(
@@ -68,11 +77,19 @@ class CapacityPublisherTest {
               when(resource.updateStatus())
                   .thenAnswer(
                       i -> {
+                        sends.incrementAndGet();
                         ResourceFlavor stored = Serialization.clone(sent);
                         stored.getMetadata().setResourceVersion(String.valueOf(version++));
                         written.add(stored);
+                        int code = appliedThenFailing.getAndSet(0);
+                        if (code != 0) {
+                          throw new KubernetesClientException(
+                              new StatusBuilder().withCode(code).withMessage("applied").build());
+                        }
                         return stored;
                       });
+              when(resource.get())
+                  .thenAnswer(i -> written.isEmpty() ? null : written.get(written.size() - 1));
               return resource;
             });
     ResourceFlavor flavor = new ResourceFlavor();
@@ -156,5 +173,40 @@ class CapacityPublisherTest {
     assertThat(written).as("the quota changed: written at once").hasSize(3);
     assertThat(written.get(2).getStatus().resources.get(0).committed).isEqualTo("10");
     assertThat(lastReserved()).isEqualTo("3");
+  }
+
+  /**
+   * The writing client sends a status once: one applied and then answered 500 (or with no reply) is
+   * read back and, the stored flavor carrying it at a newer version, taken as written. Taken for
+   * "not written", the flavor held would keep its old status and version, and the next refresh
+   * would send the same status again.
+   */
+  @Test
+  void aStatusAppliedThenAnswered500IsReadBackAsWrittenAndNotSentAgain() {
+    appliedThenFailing.set(500);
+    publisher.refresh();
+    assertThat(sends).as("sent once").hasValue(1);
+    ResourceFlavor held = state.flavors().iterator().next();
+    assertThat(held.getMetadata().getResourceVersion())
+        .as("the version read back is the one held")
+        .isEqualTo("10");
+
+    clock.advance(1_000);
+    publisher.refresh();
+    assertThat(sends).as("nothing new: not sent again").hasValue(1);
+  }
+
+  @Test
+  void aStoredFlavorShowsAStatusWriteOnlyWhenItCarriesThatStatus() {
+    publisher.refresh();
+    ResourceFlavor stored = written.get(0);
+    ResourceFlavor same = Serialization.clone(stored);
+    assertThat(CapacityPublisher.shows(stored, same)).isTrue();
+    ResourceFlavor other = Serialization.clone(stored);
+    other.getStatus().resources.get(0).reserved = "7";
+    assertThat(CapacityPublisher.shows(stored, other)).isFalse();
+    ResourceFlavor none = Serialization.clone(stored);
+    none.setStatus(null);
+    assertThat(CapacityPublisher.shows(none, same)).isFalse();
   }
 }

@@ -184,10 +184,11 @@ class ConfigurationInStepTest {
     assertThat(named(pod.at("/spec/volumes"), "config").at("/configMap/name").asText())
         .isEqualTo(one(objects, "ConfigMap", "berth-config").at("/metadata/name").asText());
     assertThat(one(objects, "ConfigMap", "berth-config").at("/data").has("config.yaml")).isTrue();
-    // Only the pod's namespace and the file's path are set as variables; the rest is the file.
+    // Only the pod's namespace, the file's path and the log format (set before the file is read)
+    // are variables; the rest is the file.
     assertThat(env(container).keySet())
         .filteredOn(name -> name.startsWith("BERTH_"))
-        .containsExactlyInAnyOrder("BERTH_NAMESPACE", "BERTH_CONFIG");
+        .containsExactlyInAnyOrder("BERTH_NAMESPACE", "BERTH_CONFIG", "BERTH_LOG_FORMAT");
 
     String checksum = pod.at("/metadata/annotations/checksum~1config").asText();
     assertThat(checksum).hasSize(64);

@@ -59,7 +59,7 @@ class PendingConditionsTest {
           new StartEstimates(state, clock, poke -> {}),
           pool,
           5,
-          dev.berth.operator.informers.StatusWrite.decoded(client));
+          dev.berth.operator.kube.StatusWrite.decoded(client));
 
   /** The names of the Workloads whose pending condition was written, in order. */
   private final List<String> written = new CopyOnWriteArrayList<>();

@@ -1,0 +1,179 @@
+package dev.berth.local;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real kube-apiserver and etcd on this machine (fabric8 kube-api-test, offline: the binaries
+ * scripts/kube-binaries.sh builds), with an admin client. Local mode runs on one, and so does every
+ * API-server test. There is no fallback to a mock: missing binaries fail with how to get them.
+ */
+public final class EmbeddedApiServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedApiServer.class);
+  private static final int START_ATTEMPTS = 3;
+  private static final List<String> BERTH_CRDS =
+      List.of(
+          "resourceflavors",
+          "topologies",
+          "cohorts",
+          "admissionchecks",
+          "provisioningrequestconfigs",
+          "clusterqueues",
+          "localqueues",
+          "workloadpriorityclasses",
+          "workloads",
+          "usagereports");
+
+  private final KubeAPIServer server;
+  private final KubernetesClient client;
+  private final String kubeconfig;
+
+  private EmbeddedApiServer(KubeAPIServer server) {
+    this.server = server;
+    this.kubeconfig = server.getKubeConfigYaml();
+    this.client =
+        dev.berth.operator.Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+  }
+
+  /**
+   * Starts etcd and kube-apiserver, trying again on fresh ports and data directories when a start
+   * fails ({@link StartAttempts}): a port taken between kube-api-test's probe and the bind, or a
+   * disk slow enough to hold etcd past the readiness timeout, should not fail a test run or local
+   * mode. Every try's error is in the one thrown when none starts.
+   */
+  public static EmbeddedApiServer start() {
+    return new StartAttempts<EmbeddedApiServer>(
+            "kube-apiserver", START_ATTEMPTS, why -> LOG.warn("{}; trying again", why))
+        .start(EmbeddedApiServer::startOnce, EmbeddedApiServer::startContext);
+  }
+
+  private static EmbeddedApiServer startOnce() {
+    KubeAPIServer server =
+        new KubeAPIServer(
+            KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withOfflineMode(true)
+                .withUpdateKubeConfig(false)
+                // etcd's failures then read "etcd did not start", apart from kube-apiserver's.
+                .withWaitForEtcdHealthCheckOnStartup(true)
+                .build());
+    try {
+      server.start();
+      return new EmbeddedApiServer(server);
+    } catch (RuntimeException e) {
+      // A failed start can leave etcd or kube-apiserver running; the next try must not meet them.
+      try {
+        server.stop();
+      } catch (RuntimeException stopFailure) {
+        e.addSuppressed(stopFailure);
+      }
+      throw e;
+    }
+  }
+
+  /** What the error of a start that failed every try adds: where to get binaries, free disk. */
+  private static String startContext() {
+    String tmp = System.getProperty("java.io.tmpdir");
+    String free;
+    try {
+      free = (Files.getFileStore(Path.of(tmp)).getUsableSpace() >> 20) + " MiB free in " + tmp;
+    } catch (IOException e) {
+      free = "free space in " + tmp + " unknown (" + e.getMessage() + ")";
+    }
+    return free
+        + "; missing binaries: run scripts/kube-binaries.sh (needs Go 1.26+) to build"
+        + " kube-apiserver, etcd and kubectl into ~/.kubeapitest/k8s/<version>-linux-amd64/, or set"
+        + " KUBE_API_TEST_DIR";
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  public String kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** Installs CRDs (server-side apply) and waits until the API server serves each of them. */
+  public EmbeddedApiServer install(List<CustomResourceDefinition> crds) {
+    install(client, crds);
+    return this;
+  }
+
+  /** Installs CRDs with the given client and waits until the API server serves each of them. */
+  public static void install(KubernetesClient client, List<CustomResourceDefinition> crds) {
+    for (CustomResourceDefinition crd : crds) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .resource(crd)
+          .fieldManager("berth")
+          .forceConflicts()
+          .serverSideApply();
+    }
+    for (CustomResourceDefinition crd : crds) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd.getMetadata().getName())
+          .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  public static boolean established(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** Berth's generated CRDs, as packaged in the berth-api jar. */
+  public static List<CustomResourceDefinition> berthCrds() {
+    List<CustomResourceDefinition> crds = new ArrayList<>();
+    for (String plural : BERTH_CRDS) {
+      crds.add(crd("META-INF/fabric8/" + plural + ".berth.dev-v1.yml"));
+    }
+    return crds;
+  }
+
+  /** A stand-in for the JobSet project's CRD: its API without its controller. */
+  public static CustomResourceDefinition jobSetCrd() {
+    return crd("local/jobset-crd.yaml");
+  }
+
+  public static CustomResourceDefinition crd(String classpathResource) {
+    try (InputStream in =
+        EmbeddedApiServer.class.getClassLoader().getResourceAsStream(classpathResource)) {
+      if (in == null) {
+        throw new IllegalStateException(classpathResource + " is not on the classpath");
+      }
+      return Serialization.unmarshal(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    server.stop();
+  }
+}

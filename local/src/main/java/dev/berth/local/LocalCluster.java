@@ -1,0 +1,68 @@
+package dev.berth.local;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Local mode's cluster: an embedded API server with Berth's CRDs, and the rest of a control plane
+ * beside it ({@link LocalControlPlane}) running {@link SimulatedNodes}. Its admin certificate is
+ * the operator's identity; people get kubeconfigs of their own ({@link LocalIdentities}).
+ */
+final class LocalCluster implements AutoCloseable {
+  /** The user of kube-api-test's admin certificate, which the local operator runs as. */
+  static final String ADMIN_USER = "kubeapitest";
+
+  private final EmbeddedApiServer server;
+  private final LocalControlPlane plane;
+
+  private LocalCluster(EmbeddedApiServer server, LocalControlPlane plane) {
+    this.server = server;
+    this.plane = plane;
+  }
+
+  /**
+   * {@code workDir} keeps the processes' kubeconfig and logs; a pod without a run-for annotation
+   * succeeds {@code runFor} after it started.
+   */
+  static LocalCluster start(Path workDir, Duration runFor) throws IOException {
+    EmbeddedApiServer server = EmbeddedApiServer.start();
+    try {
+      List<CustomResourceDefinition> crds = new ArrayList<>(EmbeddedApiServer.berthCrds());
+      // Replaced by the upstream CRD when the real JobSet controller runs.
+      crds.add(EmbeddedApiServer.jobSetCrd());
+      server.install(crds);
+      LocalControlPlane plane =
+          LocalControlPlane.start(
+              server.client(),
+              server.kubeconfig(),
+              workDir,
+              SimulatedNodes.nodes(),
+              Optional.of(runFor));
+      return new LocalCluster(server, plane);
+    } catch (RuntimeException | IOException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  /** The operator's client (kube-api-test's admin certificate). */
+  KubernetesClient client() {
+    return server.client();
+  }
+
+  LocalControlPlane plane() {
+    return plane;
+  }
+
+  @Override
+  public void close() {
+    plane.close();
+    server.close();
+  }
+}

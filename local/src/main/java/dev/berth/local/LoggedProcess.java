@@ -1,0 +1,75 @@
+package dev.berth.local;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One control-plane process (kube-controller-manager, kube-scheduler, KWOK) with its output in a
+ * log file that outlives it, so a failure can be read afterwards. Stopped with SIGTERM, then
+ * SIGKILL.
+ */
+public final class LoggedProcess implements AutoCloseable {
+  private final String name;
+  private final Process process;
+  private final Path log;
+
+  private LoggedProcess(String name, Process process, Path log) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+  }
+
+  public static LoggedProcess start(String name, List<String> command, Path log)
+      throws IOException {
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new LoggedProcess(name, process, log);
+  }
+
+  /** Fails with the log's tail if the process has exited (it is meant to run until closed). */
+  public void checkAlive() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException(
+          name + " exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
+    }
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  public Path log() {
+    return log;
+  }
+
+  /** The last 20 lines. */
+  public String tail() {
+    return tail(log);
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package dev.berth.local;
+
+import dev.berth.webhook.ChartWebhooks;
+import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.WebhookSettings;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Berth's webhooks for an API server on this machine: the chart's configurations with its default
+ * values (rendered by helm from the checkout, {@link ChartWebhooks}), pointed at
+ * https://127.0.0.1:PORT by URL, served with a self-signed CA kept in the operator's namespace.
+ */
+public final class LoopbackWebhooks {
+  private LoopbackWebhooks() {}
+
+  /**
+   * Registers and starts the webhooks; {@code operatorUser} is the user the operator's client
+   * authenticates as (the only one allowed to unsuspend a managed Job).
+   */
+  public static WebhookRuntime start(KubernetesClient admin, String operatorUser, int port)
+      throws IOException {
+    WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
+    ChartWebhooks chart = ChartWebhooks.render(base.namespace()).onLoopback(port);
+    WebhookSettings settings =
+        new WebhookSettings(
+                port,
+                base.threads(),
+                base.operatorIdentity(),
+                base.namespace(),
+                base.serviceName(),
+                base.caSecretName(),
+                null,
+                // The CA bundle goes into the configurations just installed, whatever the
+                // environment names for the chart's.
+                List.of(chart.validating().getMetadata().getName()),
+                List.of(chart.mutating().getMetadata().getName()),
+                base.caValidity(),
+                base.servingValidity(),
+                base.rotationCheckPeriod(),
+                base.ipAddresses())
+            .onLoopback(operatorUser);
+    chart.install(admin);
+    WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
+    webhooks.start();
+    return webhooks;
+  }
+}
