@@ -11,6 +11,7 @@ import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriterSettings;
+import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.config.Configuration;
@@ -59,6 +60,7 @@ import dev.berth.operator.status.StatusPublisher;
 import dev.berth.operator.topology.TopologyUngater;
 import dev.berth.operator.usage.ReportWriter;
 import dev.berth.operator.usage.UsageEndpoint;
+import dev.berth.operator.usage.UsageObserver;
 import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.operator.usage.UtilizationSettings;
@@ -158,6 +160,10 @@ public final class BerthOperator implements AutoCloseable {
                     : new AdmissionEngine(),
                 versions)
             .waitForPodsReady(waitForPodsReady);
+    // The side ledgers outside admission: told of every observation from the bootstrap on.
+    CapacityObserver nodeCapacity = new CapacityObserver();
+    UsageObserver usage = new UsageObserver();
+    state.register(nodeCapacity).register(usage);
     events = new EventRecorder(client);
     Gauge.builder("berth_events_pending", events, EventRecorder::pending)
         .description("Events recorded and not yet written to the API server")
@@ -187,7 +193,13 @@ public final class BerthOperator implements AutoCloseable {
                 statusWrite));
     loop.onCycle(
         new StatusPublisher(
-            writes, state, clock, writers, loop::pokeAfter, writerSettings.queueStatusQps()));
+            writes,
+            state,
+            state,
+            clock,
+            writers,
+            loop::pokeAfter,
+            writerSettings.queueStatusQps()));
     StartEstimates estimates = new StartEstimates(state, clock, loop::pokeAfter);
     loop.onCycle(estimates);
     PendingConditions pendingConditions =
@@ -212,6 +224,8 @@ public final class BerthOperator implements AutoCloseable {
         new CapacityPublisher(
             writes,
             state,
+            nodeCapacity,
+            state::flavor,
             CapacitySettings.of(config.capacity()),
             new CapacityMetrics(registry),
             events,
@@ -228,7 +242,13 @@ public final class BerthOperator implements AutoCloseable {
             loop::poke);
     loop.onCycle(
         new UsagePublisher(
-            writes, state, new UsageMetrics(registry, clock), usageRecorder, writers, statusWrite));
+            writes,
+            state,
+            usage,
+            new UsageMetrics(registry, clock),
+            usageRecorder,
+            writers,
+            statusWrite));
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);

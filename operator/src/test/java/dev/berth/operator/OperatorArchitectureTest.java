@@ -1,6 +1,7 @@
 package dev.berth.operator;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -28,9 +29,9 @@ import java.util.Set;
 
 /**
  * The operator's layers, as docs/architecture.md draws them: one writer of admission, reconcilers
- * that observe and never decide, production code that does not reach local mode, and one package,
+ * that observe and never decide, production code that does not reach local mode, one package,
  * {@code kube}, where Berth bends fabric8 and JOSDK (docs/architecture.md, "Where Berth bends its
- * libraries").
+ * libraries"), and no cycle between its packages.
  */
 @AnalyzeClasses(
     packages = "dev.berth.operator",
@@ -90,6 +91,18 @@ class OperatorArchitectureTest {
               "the configuration is read and checked once, at start, by ConfigurationLoader (a"
                   + " variable overrides a field of the file); every other class is handed its"
                   + " section");
+
+  @ArchTest
+  static final ArchRule packagesAreFreeOfCycles =
+      slices()
+          .matching("dev.berth.operator.(*)..")
+          .should()
+          .beFreeOfCycles()
+          .because(
+              "two packages in a cycle are one: neither can be read, tested or changed alone. The"
+                  + " side ledgers (usage, capacity) observe the admission loop's state through"
+                  + " ClusterObserver, the publishers and visibility read it through ClusterView,"
+                  + " and admission reaches none of them");
 
   private static final String KUBE = "dev.berth.operator.kube..";
 

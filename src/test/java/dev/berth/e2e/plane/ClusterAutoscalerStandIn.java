@@ -1,7 +1,7 @@
 package dev.berth.e2e.plane;
 
 import dev.berth.local.KwokNodes;
-import dev.berth.operator.job.PodRequests;
+import dev.berth.operator.admission.PodRequests;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * those changed since the writer last looked. Loop thread only; the maps are concurrent so the
  * metrics can read them.
  */
-public final class AdmissionCheckTracker {
+public final class AdmissionCheckTracker implements ClusterObserver {
   private final Map<String, KnownCheck> known = new ConcurrentHashMap<>();
 
   /** uid -> the workload awaiting its checks, as last seen. */
@@ -59,26 +59,29 @@ public final class AdmissionCheckTracker {
     return known;
   }
 
-  /** A Workload as stored now (called for every version the loop keeps). */
-  void observe(Workload wl) {
+  /**
+   * A Workload as stored now (called for every version the loop keeps): only one holding quota,
+   * running and active (reserved or admitted) awaits its checks.
+   */
+  @Override
+  public void workload(Workload wl, WorkloadPhase phase) {
     String uid = wl.getMetadata().getUid();
     List<CheckStatus> states = states(wl);
     boolean live =
-        StatusConditions.hasQuotaReserved(wl)
-            && !StatusConditions.isFinished(wl)
-            && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
-            && !Boolean.FALSE.equals(wl.getSpec().active);
+        phase instanceof WorkloadPhase.Reserved || phase instanceof WorkloadPhase.Admitted;
     boolean allReady = states.stream().allMatch(s -> s.state() == CheckState.Ready);
-    if (!live
-        || states.isEmpty()
-        || (allReady && StatusConditions.isTrue(wl, StatusConditions.ADMITTED))) {
+    if (!live || states.isEmpty() || (allReady && phase instanceof WorkloadPhase.Admitted)) {
       awaiting.remove(uid);
       return;
     }
-    awaiting.put(
-        uid,
-        new Awaiting(wl.getStatus().admission.clusterQueue, ClusterState.admittedAt(wl), states));
+    WorkloadPhase.Reservation held = phase.reservation().orElseThrow();
+    awaiting.put(uid, new Awaiting(held.clusterQueue(), held.reservedAt(), states));
     toSettle.add(uid);
+  }
+
+  @Override
+  public void workloadDeleted(String uid, Workload last) {
+    forget(uid);
   }
 
   void forget(String uid) {

@@ -7,14 +7,11 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.PodSetAssignment;
-import dev.berth.engine.capacity.CapacityInventory;
+import dev.berth.engine.StatusView;
 import dev.berth.engine.quota.Quantity;
-import dev.berth.engine.usage.UsageLedger;
-import dev.berth.operator.capacity.CapacityTranslator;
+import dev.berth.engine.topology.NodeInventory;
 import dev.berth.operator.kube.LeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
-import dev.berth.operator.usage.UsageTranslator;
-import dev.berth.operator.usage.WorkloadPods;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,24 +22,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the loop knows of the cluster: the engine, fed from observations, and the latest API object
- * of each kind (a workload's admission is written against the version the engine decided on).
- * Mutated only on the loop thread; the maps are concurrent so publishers may read them.
+ * of each kind (a workload's admission is written against the version the engine decided on). Each
+ * Workload version is read once into its {@link WorkloadPhase}; the engine is fed by phase, and the
+ * side ledgers ({@link ClusterObserver}s: usage, node capacity, execution deadlines, pods-ready,
+ * admission checks) are told. Mutated only on the loop thread; the maps are concurrent so
+ * publishers may read them, through {@link ClusterView}.
  */
-public final class ClusterState {
+public final class ClusterState implements ClusterView, QueueChanges {
   private static final Logger log = LoggerFactory.getLogger(ClusterState.class);
 
   private final AdmissionEngine engine;
 
-  /** Node capacity and pod requests for capacity accounting (docs/capacity.md). */
-  private final CapacityInventory capacity = new CapacityInventory();
+  /** The latest version of a Workload and the phase it was read into. */
+  private record Known(Workload version, WorkloadPhase phase) {}
 
-  /** Quota reservations of workloads, for the usage ledger; its events wait for the publisher. */
-  private final UsageLedger usage = new UsageLedger();
-
-  private final List<UsageLedger.Event> usageEvents = new ArrayList<>();
-  private final WorkloadPods workloadPods = new WorkloadPods();
-  private final Map<String, String> costCentres = new ConcurrentHashMap<>();
-  final Map<String, Workload> workloads = new ConcurrentHashMap<>();
+  private final Map<String, Known> workloads = new ConcurrentHashMap<>();
   final Map<String, ClusterQueue> clusterQueues = new ConcurrentHashMap<>();
   final Map<String, LocalQueue> localQueues = new ConcurrentHashMap<>();
   final Map<String, ResourceFlavor> flavors = new ConcurrentHashMap<>();
@@ -51,8 +45,8 @@ public final class ClusterState {
   /** AdmissionChecks, and the quota-reserved workloads waiting on them. */
   private final AdmissionCheckTracker checks = new AdmissionCheckTracker();
 
-  /** Admitted workloads with a maximum execution time: when each uses it up (epoch millis). */
-  private final Map<String, Long> execDeadlines = new ConcurrentHashMap<>();
+  /** Admitted workloads with a maximum execution time: when each uses it up. */
+  private final ExecutionDeadlines execDeadlines = new ExecutionDeadlines();
 
   /** Requeued workloads kept out of the engine until their requeueAt. */
   private final RequeueHold holds = new RequeueHold();
@@ -61,19 +55,21 @@ public final class ClusterState {
   private PodsReadyTracker podsReady =
       new PodsReadyTracker(dev.berth.operator.WaitForPodsReady.DEFAULT);
 
+  /** Reads each Workload version into its phase (waitForPodsReady decides one phase). */
+  private PhaseClassifier classifier =
+      new PhaseClassifier(dev.berth.operator.WaitForPodsReady.DEFAULT.enable());
+
+  /** The side ledgers, told of every observation in the order they were registered. */
+  private final List<ClusterObserver> observers = new ArrayList<>();
+
   /** Queues whose status may have changed since the status publisher last looked. */
   private final TouchedQueues touched = new TouchedQueues();
 
   /** The Workloads that may hold quota through each LocalQueue (its usage). */
   private final LocalQueueHolders holders = new LocalQueueHolders();
 
-  /** Keys (Workload UIDs among them) with one of the loop's writes on the wire. */
-  private final java.util.Set<String> writing = new java.util.HashSet<>();
-
-  /** The newest watch event of a Workload whose write is on the wire, applied after its result. */
-  private final Map<String, Workload> heldEvents = new java.util.HashMap<>();
-
-  private final java.util.Set<String> deletedWhileWriting = new java.util.HashSet<>();
+  /** The loop's writes on the wire, and the events held until their results are applied. */
+  private final WritesInFlight inFlight = new WritesInFlight();
 
   /** Admitted workloads set to spec.active=false, to be evicted by the next write-out. */
   final java.util.Set<String> deactivated = new java.util.LinkedHashSet<>();
@@ -100,6 +96,18 @@ public final class ClusterState {
   public ClusterState(AdmissionEngine engine, SharedVersions versions) {
     this.engine = engine;
     this.versions = versions;
+    observers.add(checks);
+    observers.add(podsReady);
+    observers.add(execDeadlines);
+  }
+
+  /**
+   * Registers a side ledger kept outside the admission package (usage, node capacity); before the
+   * first observation, so that it sees the bootstrap too.
+   */
+  public ClusterState register(ClusterObserver observer) {
+    observers.add(observer);
+    return this;
   }
 
   public AdmissionEngine engine() {
@@ -108,7 +116,10 @@ public final class ClusterState {
 
   /** waitForPodsReady's settings (before the first observation). */
   public ClusterState waitForPodsReady(dev.berth.operator.WaitForPodsReady settings) {
-    podsReady = new PodsReadyTracker(settings);
+    PodsReadyTracker tracker = new PodsReadyTracker(settings);
+    observers.set(observers.indexOf(podsReady), tracker);
+    podsReady = tracker;
+    classifier = new PhaseClassifier(settings.enable());
     engine.blockAdmissionUntilPodsReady(settings.enable() && settings.blockAdmission());
     return this;
   }
@@ -221,12 +232,12 @@ public final class ClusterState {
 
   public void node(io.fabric8.kubernetes.api.model.Node node) {
     engine.upsertNode(TopologyTranslator.node(node));
-    capacity.upsertNode(CapacityTranslator.node(node));
+    observers.forEach(o -> o.node(node));
   }
 
   public void nodeDeleted(String name) {
     engine.deleteNode(name);
-    capacity.deleteNode(name);
+    observers.forEach(o -> o.nodeDeleted(name));
   }
 
   /** A pod as stored now: takes node capacity while bound and running outside a placement. */
@@ -237,25 +248,15 @@ public final class ClusterState {
     } else {
       engine.upsertBoundPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), requests);
     }
-    Map<String, Long> inUse = CapacityTranslator.runningRequests(pod);
-    if (inUse == null) {
-      capacity.deletePod(pod.getMetadata().getUid());
-    } else {
-      capacity.upsertPod(pod.getMetadata().getUid(), pod.getSpec().getNodeName(), inUse);
-    }
-    workloadPods.pod(pod);
+    observers.forEach(o -> o.pod(pod));
   }
 
   public void podDeleted(String uid) {
     engine.deleteBoundPod(uid);
-    capacity.deletePod(uid);
+    observers.forEach(o -> o.podDeleted(uid));
   }
 
-  /** Nodes and pod requests as capacity accounting sees them (loop thread only). */
-  public CapacityInventory capacity() {
-    return capacity;
-  }
-
+  @Override
   public java.util.Collection<ResourceFlavor> flavors() {
     return flavors.values();
   }
@@ -263,17 +264,12 @@ public final class ClusterState {
   public void namespace(String name, Map<String, String> labels) {
     touched.all();
     engine.upsertNamespace(name, labels == null ? Map.of() : labels);
-    String costCentre = labels == null ? null : labels.get(UsageTranslator.COST_CENTRE_LABEL);
-    if (costCentre == null) {
-      costCentres.remove(name);
-    } else {
-      costCentres.put(name, costCentre);
-    }
+    observers.forEach(o -> o.namespace(name, labels));
   }
 
   public void namespaceDeleted(String name) {
     engine.deleteNamespace(name);
-    costCentres.remove(name);
+    observers.forEach(o -> o.namespaceDeleted(name));
   }
 
   /**
@@ -281,13 +277,8 @@ public final class ClusterState {
    * after the loop's own write.
    */
   public void workload(Workload wl) {
-    String uid = wl.getMetadata().getUid();
-    if (writing.contains(uid)) {
+    if (inFlight.hold(wl)) {
       // One of the loop's writes to it is on the wire: its result comes first (see WritePool).
-      Workload held = heldEvents.get(uid);
-      if (held == null || isNewer(wl, held)) {
-        heldEvents.put(uid, wl);
-      }
       return;
     }
     observe(wl);
@@ -309,9 +300,10 @@ public final class ClusterState {
   public void pendingConditionWritten(Workload wl) {
     LeanItemStore.lean(wl);
     String uid = wl.getMetadata().getUid();
-    Workload known = workloads.get(uid);
-    if (engine.admission(uid).isPresent() && known != null && isNewer(wl, known)) {
-      workloads.put(uid, wl);
+    Known known = workloads.get(uid);
+    if (engine.admission(uid).isPresent() && known != null && isNewer(wl, known.version())) {
+      // Its phase is the one held: the pending condition is no part of it.
+      workloads.put(uid, new Known(wl, known.phase()));
       return;
     }
     observe(wl);
@@ -319,102 +311,107 @@ public final class ClusterState {
 
   /** A write to {@code key} is on the wire (called by the WritePool, loop thread). */
   void writeStarted(String key) {
-    writing.add(key);
+    inFlight.started(key);
   }
 
   /** The write to {@code key} came back: the events held meanwhile are applied now. */
   void writeFinished(String key) {
-    writing.remove(key);
-    Workload held = heldEvents.remove(key);
-    boolean deleted = deletedWhileWriting.remove(key);
-    if (held != null) {
-      observe(held);
+    WritesInFlight.Held held = inFlight.finished(key);
+    if (held.newest() != null) {
+      observe(held.newest());
     }
-    if (deleted) {
+    if (held.deleted()) {
       workloadDeleted(key);
     }
   }
 
+  /**
+   * A Workload version, read once into its phase: every side ledger is told, then the engine is fed
+   * as the phase says.
+   */
   private void observe(Workload wl) {
     String uid = wl.getMetadata().getUid();
-    Workload known = workloads.get(uid);
-    if (known != null && !isNewer(wl, known)) {
+    Known known = workloads.get(uid);
+    if (known != null && !isNewer(wl, known.version())) {
       // The same version again (a resync, or the event of the loop's own write) changes nothing;
       // in particular it must not roll back an admission whose write is still being resolved.
       return;
     }
     // The reconcile's copy (JOSDK hands each reconcile one) becomes the informers' instance.
     wl = versions.intern(wl);
-    workloads.put(uid, wl);
-    touch(known);
-    touch(wl);
-    workloadPods.workload(wl);
-    observeUsage(wl);
-    checks.observe(wl);
-    podsReady.observe(wl);
-    var deadline = ExecutionTimeLimit.deadline(wl);
-    if (deadline.isPresent()
-        && !Boolean.FALSE.equals(wl.getSpec().active)
-        && !StatusConditions.isFinished(wl)
-        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)) {
-      execDeadlines.put(uid, deadline.getAsLong());
-    } else {
-      execDeadlines.remove(uid);
+    WorkloadPhase phase = classifier.classify(wl, System.currentTimeMillis());
+    workloads.put(uid, new Known(wl, phase));
+    if (known != null) {
+      touch(known.version(), known.phase());
     }
-    if (StatusConditions.isFinished(wl)) {
-      learnRuntime(wl);
+    touch(wl, phase);
+    for (ClusterObserver observer : observers) {
+      observer.workload(wl, phase);
+    }
+    if (phase instanceof WorkloadPhase.Finished finished) {
+      learnRuntime(uid, finished);
       holds.release(uid);
       engine.removeWorkload(uid);
-    } else if (StatusConditions.hasQuotaReserved(wl)) {
-      boolean evicted = StatusConditions.isTrue(wl, StatusConditions.EVICTED);
-      if (Boolean.FALSE.equals(wl.getSpec().active) && !evicted) {
-        // Deactivated while holding quota: evicted, and its quota held until its pods stop.
-        deactivated.add(uid);
-      }
-      if (engine.admission(uid).isEmpty()) {
-        var stored = admission(wl);
-        List<dev.berth.engine.Eviction> evictions =
-            engine.recordAdmitted(
-                model(wl),
-                stored.clusterQueue(),
-                stored.podSetAssignments(),
-                stored.admittedAt(),
-                checkObservedAdmissions);
-        if (!evictions.isEmpty()) {
-          log.warn(
-              "admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
-              wl.getMetadata().getNamespace(),
-              wl.getMetadata().getName(),
-              stored.clusterQueue(),
-              evictions.stream().map(dev.berth.engine.Eviction::workloadUid).toList());
-          overQuota.add(new OverQuota(wl, evictions));
-        }
-      }
-      engine.podsReady(uid, StatusConditions.isTrue(wl, StatusConditions.PODS_READY));
-      if (evicted) {
-        // Eviction in progress (also one found at restart): no more asking, and no victim again.
-        engine.evictionObserved(uid);
-      }
-    } else if (Boolean.FALSE.equals(wl.getSpec().active)) {
+    } else if (phase.reservation().isPresent()) {
+      holdsQuota(wl, phase, phase.reservation().get());
+    } else if (phase instanceof WorkloadPhase.Deactivated) {
       holds.release(uid);
       engine.removeWorkload(uid);
     } else {
-      // Pending, or back in the queue after an eviction cleared its admission.
-      if (engine.admission(uid).isPresent()) {
-        engine.removeWorkload(uid);
+      queued(wl, phase);
+    }
+  }
+
+  /** Evicting, deactivating, reserved or admitted: the engine holds its quota. */
+  private void holdsQuota(Workload wl, WorkloadPhase phase, WorkloadPhase.Reservation held) {
+    String uid = wl.getMetadata().getUid();
+    if (phase instanceof WorkloadPhase.Deactivating) {
+      // Deactivated while holding quota: evicted, and its quota held until its pods stop.
+      deactivated.add(uid);
+    }
+    if (engine.admission(uid).isEmpty()) {
+      var stored = admission(wl, held.reservedAt());
+      List<dev.berth.engine.Eviction> evictions =
+          engine.recordAdmitted(
+              model(wl),
+              stored.clusterQueue(),
+              stored.podSetAssignments(),
+              stored.admittedAt(),
+              checkObservedAdmissions);
+      if (!evictions.isEmpty()) {
+        log.warn(
+            "admission of {}/{} in {} exceeds its quota; evicting the newest admissions {}",
+            wl.getMetadata().getNamespace(),
+            wl.getMetadata().getName(),
+            stored.clusterQueue(),
+            evictions.stream().map(dev.berth.engine.Eviction::workloadUid).toList());
+        overQuota.add(new OverQuota(wl, evictions));
       }
-      if (podsReady.settings().enable() && PodsReadyTracker.reactivatedAfterLimit(wl)) {
-        // Reactivated after too many PodsReadyTimeouts: queued once its requeueState is reset.
-        engine.removeWorkload(uid);
-        return;
-      }
-      long requeueAt = RequeueHold.requeueAt(wl);
-      if (requeueAt > System.currentTimeMillis()) {
-        // Backing off after a requeue: not a candidate before requeueAt.
-        engine.removeWorkload(uid);
-        holds.hold(uid, requeueAt);
-        return;
-      }
+    }
+    engine.podsReady(uid, held.podsReady());
+    if (phase instanceof WorkloadPhase.Evicting) {
+      // Eviction in progress (also one found at restart): no more asking, and no victim again.
+      engine.evictionObserved(uid);
+    }
+  }
+
+  /**
+   * Pending, backing off or awaiting its requeue reset: in the queue, or back in it after an
+   * eviction cleared its admission.
+   */
+  private void queued(Workload wl, WorkloadPhase phase) {
+    String uid = wl.getMetadata().getUid();
+    if (engine.admission(uid).isPresent()) {
+      engine.removeWorkload(uid);
+    }
+    if (phase instanceof WorkloadPhase.AwaitingRequeueReset) {
+      // Reactivated after too many PodsReadyTimeouts: queued once its requeueState is reset.
+      engine.removeWorkload(uid);
+    } else if (phase instanceof WorkloadPhase.BackingOff backingOff) {
+      // Backing off after a requeue: not a candidate before requeueAt.
+      engine.removeWorkload(uid);
+      holds.hold(uid, backingOff.until());
+    } else {
       holds.release(uid);
       engine.upsertWorkload(model(wl));
     }
@@ -423,8 +420,8 @@ public final class ClusterState {
   /**
    * The queues a Workload version counts in: its LocalQueue, that queue's ClusterQueue, its own.
    */
-  private void touch(Workload wl) {
-    if (wl == null || wl.getSpec() == null || wl.getSpec().queueName == null) {
+  private void touch(Workload wl, WorkloadPhase phase) {
+    if (wl.getSpec() == null || wl.getSpec().queueName == null) {
       return;
     }
     String lqKey = key(wl.getMetadata().getNamespace(), wl.getSpec().queueName);
@@ -435,13 +432,13 @@ public final class ClusterState {
     }
     if (wl.getStatus() != null && wl.getStatus().admission != null) {
       touched.clusterQueue(wl.getStatus().admission.clusterQueue);
-      if (!StatusConditions.isFinished(wl)) {
+      if (!(phase instanceof WorkloadPhase.Finished)) {
         holders.add(lqKey, wl.getMetadata().getUid());
       }
     }
   }
 
-  /** A cycle's admission (tentative until written): its queues' status changes with it. */
+  @Override
   public void admissionDecided(dev.berth.engine.Admission admission) {
     String lqKey = LocalQueueHolders.key(admission);
     holders.add(lqKey, admission.workloadUid());
@@ -449,20 +446,17 @@ public final class ClusterState {
     touched.clusterQueue(admission.clusterQueue());
   }
 
-  /** A cycle's eviction: its ClusterQueue's status changes with it. */
+  @Override
   public void evictionDecided(dev.berth.engine.Eviction eviction) {
     touched.clusterQueue(eviction.clusterQueue());
   }
 
-  /** The queues whose status may have changed (the status publisher's; loop thread). */
-  public TouchedQueues touchedQueues() {
-    return touched;
+  @Override
+  public TouchedQueues.Touched takeTouched() {
+    return touched.take();
   }
 
-  /**
-   * flavor → resource → usage of the engine's admissions through a LocalQueue, from its own
-   * workloads only (loop thread).
-   */
+  @Override
   public Map<String, Map<String, Long>> localQueueUsage(String namespace, String name) {
     return holders.usage(key(namespace, name), engine);
   }
@@ -486,18 +480,12 @@ public final class ClusterState {
    */
   public java.util.OptionalLong releaseDue(long now) {
     for (String uid : holds.takeDue(now)) {
-      Workload wl = workloads.get(uid);
-      if (wl != null
-          && !StatusConditions.hasQuotaReserved(wl)
-          && !StatusConditions.isFinished(wl)
-          && !Boolean.FALSE.equals(wl.getSpec().active)) {
-        engine.upsertWorkload(model(wl));
+      Known known = workloads.get(uid);
+      if (known != null && known.phase().queued()) {
+        engine.upsertWorkload(model(known.version()));
       }
     }
-    return java.util.stream.Stream.of(
-            holds.next(),
-            execDeadlines.values().stream().mapToLong(Long::longValue).min(),
-            podsReady.next())
+    return java.util.stream.Stream.of(holds.next(), execDeadlines.next(), podsReady.next())
         .filter(java.util.OptionalLong::isPresent)
         .mapToLong(java.util.OptionalLong::getAsLong)
         .min();
@@ -505,56 +493,38 @@ public final class ClusterState {
 
   /** A deactivation for maximum execution time that failed to write is asked again. */
   void outOfTimeAgain(String uid) {
-    Workload wl = workloads.get(uid);
-    if (wl != null) {
-      ExecutionTimeLimit.deadline(wl).ifPresent(at -> execDeadlines.put(uid, at));
+    Known known = workloads.get(uid);
+    if (known != null) {
+      execDeadlines.again(known.version());
     }
   }
 
   /** Admitted workloads whose maximum execution time is used up at {@code now}. */
   List<String> takeOutOfTime(long now) {
-    List<String> out = new ArrayList<>();
-    execDeadlines.forEach(
-        (uid, at) -> {
-          if (at <= now) {
-            out.add(uid);
-          }
-        });
-    out.forEach(execDeadlines::remove);
-    return out;
+    return execDeadlines.takeOutOfTime(now);
   }
 
   /**
    * A finished Workload teaches the start-time replay how long its ClusterQueue's workloads run:
    * from its quota reservation to its Finished condition (also for those found at restart).
    */
-  private void learnRuntime(Workload wl) {
-    if (wl.getStatus() == null || wl.getStatus().admission == null) {
-      return;
-    }
-    long reservedAt = admittedAt(wl);
-    long finishedAt =
-        StatusConditions.find(wl.getStatus().conditions, StatusConditions.FINISHED)
-            .map(c -> parseTime(c.lastTransitionTime))
-            .orElse(0L);
-    if (reservedAt > 0 && finishedAt >= reservedAt) {
-      engine.recordRuntime(
-          wl.getStatus().admission.clusterQueue,
-          wl.getMetadata().getUid(),
-          finishedAt,
-          finishedAt - reservedAt);
+  private void learnRuntime(String uid, WorkloadPhase.Finished finished) {
+    long reservedAt = finished.reservedAt();
+    if (reservedAt > 0 && finished.at() >= reservedAt) {
+      engine.recordRuntime(finished.clusterQueue(), uid, finished.at(), finished.at() - reservedAt);
     }
   }
 
   /** Admitted workloads' ends by maximum execution time (epoch millis), for the replay. */
   public Map<String, Long> executionDeadlines() {
-    return Map.copyOf(execDeadlines);
+    return execDeadlines.snapshot();
   }
 
   /** Pending workloads' maximum execution time left (millis), for the start-time replay. */
   public Map<String, Long> executionBudgets() {
     Map<String, Long> out = new java.util.HashMap<>();
-    for (Workload wl : workloads.values()) {
+    for (Known known : workloads.values()) {
+      Workload wl = known.version();
       Integer max = wl.getSpec() == null ? null : wl.getSpec().maximumExecutionTimeSeconds;
       if (max != null && engine.isPending(wl.getMetadata().getUid())) {
         Integer past =
@@ -571,45 +541,19 @@ public final class ClusterState {
   }
 
   public void workloadDeleted(String uid) {
-    if (writing.contains(uid)) {
-      deletedWhileWriting.add(uid);
+    if (inFlight.holdDeletion(uid)) {
       return;
     }
-    Workload gone = workloads.remove(uid);
+    Known gone = workloads.remove(uid);
+    Workload last = gone == null ? null : gone.version();
     if (gone != null) {
-      touch(gone);
-      workloadPods.forget(gone);
+      touch(last, gone.phase());
     }
-    checks.forget(uid);
-    podsReady.forget(uid);
     holds.release(uid);
-    execDeadlines.remove(uid);
     engine.removeWorkload(uid);
-    usageEvents.addAll(usage.deleted(uid, System.currentTimeMillis()));
-  }
-
-  private void observeUsage(Workload wl) {
-    try {
-      usageEvents.addAll(
-          usage.observe(
-              UsageTranslator.observation(wl, costCentres.get(wl.getMetadata().getNamespace()))));
-    } catch (RuntimeException e) {
-      // Billing must never keep a workload from the engine: a malformed time is logged, not fed.
-      log.warn("usage of workload {} not tracked: {}", wl.getMetadata().getName(), e.toString());
+    for (ClusterObserver observer : observers) {
+      observer.workloadDeleted(uid, last);
     }
-  }
-
-  /** Pod name → podSet of the workload's pods seen so far (for the DCGM join); loop thread. */
-  public Map<String, String> podsOf(String uid) {
-    Workload wl = workloads.get(uid);
-    return wl == null ? Map.of() : workloadPods.of(wl);
-  }
-
-  /** Runs opened and ended since the last call, in order (the usage ledger's publisher). */
-  public List<UsageLedger.Event> takeUsageEvents() {
-    List<UsageLedger.Event> out = List.copyOf(usageEvents);
-    usageEvents.clear();
-    return out;
   }
 
   /** Called by the loop once the bootstrap fed everything. */
@@ -631,31 +575,38 @@ public final class ClusterState {
     return out;
   }
 
+  @Override
   public Optional<ClusterQueue> latestClusterQueue(String name) {
     return Optional.ofNullable(clusterQueues.get(name));
   }
 
+  @Override
   public Optional<Cohort> latestCohort(String name) {
     return Optional.ofNullable(cohorts.get(name));
   }
 
   /** A LocalQueue by its namespace/name key. */
+  @Override
   public Optional<LocalQueue> latestLocalQueue(String key) {
     return Optional.ofNullable(localQueues.get(key));
   }
 
+  @Override
   public Optional<ResourceFlavor> latestFlavor(String name) {
     return Optional.ofNullable(flavors.get(name));
   }
 
+  @Override
   public java.util.Collection<ClusterQueue> clusterQueues() {
     return clusterQueues.values();
   }
 
+  @Override
   public java.util.Collection<LocalQueue> localQueues() {
     return localQueues.values();
   }
 
+  @Override
   public java.util.Collection<Cohort> cohorts() {
     return cohorts.values();
   }
@@ -668,15 +619,54 @@ public final class ClusterState {
     return engine.status().clusterQueueCounts(clusterQueue).reserving() > 0;
   }
 
+  @Override
   public Optional<Workload> latestWorkload(String uid) {
-    return Optional.ofNullable(workloads.get(uid));
+    Known known = workloads.get(uid);
+    return known == null ? Optional.empty() : Optional.of(known.version());
+  }
+
+  @Override
+  public Optional<WorkloadPhase> phase(String uid) {
+    Known known = workloads.get(uid);
+    return known == null ? Optional.empty() : Optional.of(known.phase());
+  }
+
+  @Override
+  public StatusView engineStatus() {
+    return engine.status();
+  }
+
+  @Override
+  public Optional<dev.berth.engine.Admission> admission(String uid) {
+    return engine.admission(uid);
+  }
+
+  @Override
+  public List<String> quotaHolderUids() {
+    return engine.quotaHolderUids();
+  }
+
+  @Override
+  public Map<String, NodeInventory> topologyInventories() {
+    return engine.topologyInventories();
+  }
+
+  @Override
+  public java.util.Set<String> awaitingChecks() {
+    return checks.awaiting().keySet();
+  }
+
+  @Override
+  public Map<String, dev.berth.engine.StartEstimate> estimateStarts(long now) {
+    return engine.estimateStarts(now, executionDeadlines(), executionBudgets());
   }
 
   static String key(String namespace, String name) {
     return namespace + "/" + name;
   }
 
-  private static boolean isNewer(Workload candidate, Workload known) {
+  /** By resourceVersion; an unreadable one counts as newer. */
+  static boolean isNewer(Workload candidate, Workload known) {
     try {
       return Long.parseLong(candidate.getMetadata().getResourceVersion())
           > Long.parseLong(known.getMetadata().getResourceVersion());
@@ -685,8 +675,12 @@ public final class ClusterState {
     }
   }
 
-  /** The engine's form of a stored status.admission, so a restart rebuilds usage exactly. */
-  static dev.berth.engine.Admission admission(Workload wl) {
+  /**
+   * The engine's form of a stored status.admission, so a restart rebuilds usage exactly.
+   *
+   * @param reservedAt when its quota was reserved ({@link WorkloadPhase.Reservation#reservedAt})
+   */
+  private static dev.berth.engine.Admission admission(Workload wl, long reservedAt) {
     var stored = wl.getStatus().admission;
     List<PodSetAssignment> podSets = new ArrayList<>();
     if (stored.podSetAssignments != null) {
@@ -714,7 +708,7 @@ public final class ClusterState {
         stored.clusterQueue,
         wl.getSpec().queueName,
         podSets,
-        admittedAt(wl));
+        reservedAt);
   }
 
   /**

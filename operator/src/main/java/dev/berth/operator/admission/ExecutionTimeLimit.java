@@ -18,8 +18,15 @@ public final class ExecutionTimeLimit {
 
   /** When the running admission uses the budget up; empty without a limit or not admitted. */
   public static OptionalLong deadline(Workload wl) {
+    return deadline(wl, admittedAt(wl));
+  }
+
+  /**
+   * As {@link #deadline(Workload)}, for a Workload whose admission time is already read (its {@link
+   * WorkloadPhase.Admitted#admittedAt}).
+   */
+  static OptionalLong deadline(Workload wl, long admittedAt) {
     Integer max = wl.getSpec() == null ? null : wl.getSpec().maximumExecutionTimeSeconds;
-    long admittedAt = admittedAt(wl);
     if (max == null || admittedAt <= 0) {
       return OptionalLong.empty();
     }

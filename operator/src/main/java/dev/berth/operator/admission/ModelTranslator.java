@@ -23,7 +23,6 @@ import dev.berth.engine.model.Toleration;
 import dev.berth.engine.model.Workload;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.Timestamps;
-import dev.berth.operator.job.PodRequests;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;

@@ -20,12 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * (from its Admitted and PodsReady conditions), which workloads became ready since the writer last
  * looked (for the histogram), and which it deactivated for too many requeues. Loop thread only.
  */
-public final class PodsReadyTracker {
+public final class PodsReadyTracker implements ClusterObserver {
+  /** waitForPodsReady on: how {@link #reactivatedAfterLimit} reads a Workload. */
+  private static final PhaseClassifier ENABLED = new PhaseClassifier(true);
+
   private final WaitForPodsReady settings;
   private final PodsReadyTimeout timer;
+  private final PhaseClassifier classifier;
 
   /** uid -> when it is out of time (epoch millis). */
-  private final Map<String, Long> deadlines = new ConcurrentHashMap<>();
+  private final DueTimes deadlines = new DueTimes();
 
   /** uid -> the admission (its time) whose readiness was already measured. */
   private final Map<String, Long> measured = new ConcurrentHashMap<>();
@@ -45,67 +49,69 @@ public final class PodsReadyTracker {
         new PodsReadyTimeout(
             settings.timeout().toMillis(),
             settings.recoveryTimeout() == null ? null : settings.recoveryTimeout().toMillis());
+    this.classifier = new PhaseClassifier(settings.enable());
   }
 
   public WaitForPodsReady settings() {
     return settings;
   }
 
-  /** A Workload as stored now. */
-  void observe(Workload wl) {
+  /**
+   * A Workload as stored now: only an admitted one (quota and every check, still running, not being
+   * evicted, not deactivated) waits for its pods.
+   */
+  @Override
+  public void workload(Workload wl, WorkloadPhase phase) {
     String uid = wl.getMetadata().getUid();
     if (!settings.enable()) {
       return;
     }
-    if (reactivatedAfterLimit(wl)) {
+    if (phase instanceof WorkloadPhase.AwaitingRequeueReset) {
       reactivated.add(uid);
     } else {
       reactivated.remove(uid);
     }
-    OptionalLong deadline = deadline(wl);
+    OptionalLong deadline = deadline(wl, phase);
     if (deadline.isPresent()) {
       deadlines.put(uid, deadline.getAsLong());
     } else {
       deadlines.remove(uid);
     }
-    if (!admitted(wl)) {
+    if (!(phase instanceof WorkloadPhase.Admitted admitted)) {
       return;
     }
-    long admittedAt = time(condition(wl, StatusConditions.ADMITTED));
+    long admittedAt = admitted.admittedAt();
     Optional<Condition> ready = condition(wl, StatusConditions.PODS_READY);
     if (ready.filter(c -> c.isTrue() && PodsReadyTimeout.READY.equals(c.reason)).isPresent()
         && admittedAt > 0
         && !Long.valueOf(admittedAt).equals(measured.get(uid))) {
       measured.put(uid, admittedAt);
       becameReady.add(
-          new BecameReady(
-              wl.getStatus().admission.clusterQueue, Math.max(0, time(ready) - admittedAt)));
+          new BecameReady(admitted.held().clusterQueue(), Math.max(0, time(ready) - admittedAt)));
     }
+  }
+
+  @Override
+  public void workloadDeleted(String uid, Workload last) {
+    forget(uid);
   }
 
   /** By when the workload's pods must be ready, or empty when nothing is timed. */
   OptionalLong deadline(Workload wl) {
-    if (!settings.enable() || !admitted(wl)) {
+    return deadline(wl, classifier.classify(wl, System.currentTimeMillis()));
+  }
+
+  private OptionalLong deadline(Workload wl, WorkloadPhase phase) {
+    if (!settings.enable() || !(phase instanceof WorkloadPhase.Admitted admitted)) {
       return OptionalLong.empty();
     }
     Optional<Condition> ready = condition(wl, StatusConditions.PODS_READY);
-    PodsReadyTimeout.Phase phase =
+    PodsReadyTimeout.Phase timed =
         PodsReadyTimeout.phase(
             ready.map(Condition::isTrue).orElse(null), ready.map(c -> c.reason).orElse(null));
     long since =
-        phase == PodsReadyTimeout.Phase.WaitForRecovery
-            ? time(ready)
-            : time(condition(wl, StatusConditions.ADMITTED));
-    return since == 0 ? OptionalLong.empty() : timer.deadline(phase, since);
-  }
-
-  /** Admitted (quota and every check), still running, not being evicted, not deactivated. */
-  private static boolean admitted(Workload wl) {
-    return StatusConditions.hasQuotaReserved(wl)
-        && StatusConditions.isTrue(wl, StatusConditions.ADMITTED)
-        && !StatusConditions.isFinished(wl)
-        && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
-        && !Boolean.FALSE.equals(wl.getSpec().active);
+        timed == PodsReadyTimeout.Phase.WaitForRecovery ? time(ready) : admitted.admittedAt();
+    return since == 0 ? OptionalLong.empty() : timer.deadline(timed, since);
   }
 
   /**
@@ -113,14 +119,8 @@ public final class PodsReadyTracker {
    * counted (as Kueue resets requeueState), else its next timeout would deactivate it at once.
    */
   static boolean reactivatedAfterLimit(Workload wl) {
-    return !Boolean.FALSE.equals(wl.getSpec().active)
-        && !StatusConditions.hasQuotaReserved(wl)
-        && !StatusConditions.isFinished(wl)
-        && wl.getStatus() != null
-        && wl.getStatus().requeueState != null
-        && condition(wl, StatusConditions.EVICTED)
-            .filter(c -> c.isTrue() && PodsReadyWriter.LIMIT_EXCEEDED.equals(c.reason))
-            .isPresent();
+    // AwaitingRequeueReset comes before any backoff, so the time does not matter.
+    return ENABLED.classify(wl, 0) instanceof WorkloadPhase.AwaitingRequeueReset;
   }
 
   /** Reactivated workloads whose requeueState is still to be reset. */
@@ -141,15 +141,7 @@ public final class PodsReadyTracker {
 
   /** The workloads out of time at {@code now}, no longer timed (a newer version times again). */
   List<String> takeExpired(long now) {
-    List<String> out = new ArrayList<>();
-    deadlines.forEach(
-        (uid, at) -> {
-          if (at <= now) {
-            out.add(uid);
-          }
-        });
-    out.forEach(deadlines::remove);
-    return out;
+    return deadlines.takeDue(now);
   }
 
   /** A timeout whose write failed is tried again. */
@@ -159,7 +151,7 @@ public final class PodsReadyTracker {
 
   /** When the next workload runs out of time. */
   OptionalLong next() {
-    return deadlines.values().stream().mapToLong(Long::longValue).min();
+    return deadlines.next();
   }
 
   List<BecameReady> takeBecameReady() {

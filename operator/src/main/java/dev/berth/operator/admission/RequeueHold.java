@@ -3,11 +3,8 @@ package dev.berth.operator.admission;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.Timestamps;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Workloads back in their queue whose status.requeueState.requeueAt lies ahead: they are kept out
@@ -15,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the first cycle at or after that time.
  */
 public final class RequeueHold {
-  private final Map<String, Long> until = new ConcurrentHashMap<>();
+  private final DueTimes until = new DueTimes();
 
   /** requeueAt in epoch millis, or 0 when the workload has none (or an unreadable one). */
   public static long requeueAt(Workload wl) {
@@ -36,29 +33,21 @@ public final class RequeueHold {
   }
 
   boolean release(String uid) {
-    return until.remove(uid) != null;
+    return until.remove(uid);
   }
 
   boolean isHeld(String uid) {
-    return until.containsKey(uid);
+    return until.contains(uid);
   }
 
   /** The held workloads due at {@code now}, no longer held. */
   List<String> takeDue(long now) {
-    List<String> due = new ArrayList<>();
-    until.forEach(
-        (uid, at) -> {
-          if (at <= now) {
-            due.add(uid);
-          }
-        });
-    due.forEach(until::remove);
-    return due;
+    return until.takeDue(now);
   }
 
   /** When the next held workload is due. */
   OptionalLong next() {
-    return until.values().stream().mapToLong(Long::longValue).min();
+    return until.next();
   }
 
   public int size() {

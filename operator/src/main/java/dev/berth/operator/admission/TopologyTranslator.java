@@ -70,7 +70,7 @@ public final class TopologyTranslator {
       return null;
     }
     Map<String, Long> requests = new TreeMap<>();
-    dev.berth.operator.job.PodRequests.of(pod.getSpec())
+    PodRequests.of(pod.getSpec())
         .forEach((r, q) -> requests.put(r, Quantity.parse(r, q.toString())));
     return requests;
   }

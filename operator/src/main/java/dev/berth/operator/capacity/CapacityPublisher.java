@@ -6,8 +6,9 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.capacity.FlavorCapacity;
 import dev.berth.engine.capacity.FlavorCapacityCalculator;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.Copies;
@@ -60,7 +61,9 @@ public final class CapacityPublisher
   private long figuresWakeAt;
 
   private final KubernetesClient client;
-  private final ClusterState state;
+  private final ClusterView state;
+  private final CapacityObserver nodes;
+  private final Consumer<ResourceFlavor> flavorWritten;
   private final FlavorCapacityCalculator calculator;
   private final CapacityMetrics metrics;
   private final EventRecorder events;
@@ -77,12 +80,16 @@ public final class CapacityPublisher
   private boolean wakeScheduled;
 
   /**
+   * @param nodes the nodes and running pods, as the loop observed them
+   * @param flavorWritten takes a written ResourceFlavor into the loop's state (on the loop thread)
    * @param wake asks the admission loop for a cycle (its {@code poke}), for a refresh deferred by
    *     the once-a-second limit
    */
   public CapacityPublisher(
       KubernetesClient client,
-      ClusterState state,
+      ClusterView state,
+      CapacityObserver nodes,
+      Consumer<ResourceFlavor> flavorWritten,
       CapacitySettings settings,
       CapacityMetrics metrics,
       EventRecorder events,
@@ -90,6 +97,8 @@ public final class CapacityPublisher
       Runnable wake) {
     this.client = client;
     this.state = state;
+    this.nodes = nodes;
+    this.flavorWritten = flavorWritten;
     this.calculator = new FlavorCapacityCalculator(settings.excludedTaintKeys());
     this.metrics = metrics;
     this.events = events;
@@ -122,7 +131,7 @@ public final class CapacityPublisher
           calculator.compute(
               CapacityTranslator.flavor(flavor),
               quota.of(flavor.getMetadata().getName()),
-              state.capacity());
+              nodes.inventory());
       all.add(capacity);
       publish(flavor, capacity);
     }
@@ -195,10 +204,10 @@ public final class CapacityPublisher
     Set<String> out = new TreeSet<>();
     // Only the engine's quota holders can be at risk: reading every Workload known (finished ones
     // included, 15,000 on the benchmark) once a second was 4 % of the operator's CPU there.
-    for (String uid : state.engine().quotaHolderUids()) {
+    for (String uid : state.quotaHolderUids()) {
       Workload wl = state.latestWorkload(uid).orElse(null);
-      if (wl == null || !StatusConditions.hasQuotaReserved(wl) || StatusConditions.isFinished(wl)) {
-        continue;
+      if (wl == null || state.phase(uid).flatMap(WorkloadPhase::reservation).isEmpty()) {
+        continue; // not holding quota (finished, or released)
       }
       for (var ps : wl.getStatus().admission.podSetAssignments) {
         if (ps.flavors != null
@@ -285,7 +294,7 @@ public final class CapacityPublisher
   private void keep(ResourceFlavor written, ResourceFlavor decidedOn) {
     if (Objects.equals(
         written.getMetadata().getGeneration(), decidedOn.getMetadata().getGeneration())) {
-      state.flavor(written);
+      flavorWritten.accept(written);
     }
   }
 

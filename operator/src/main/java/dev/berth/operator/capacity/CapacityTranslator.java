@@ -72,6 +72,6 @@ public final class CapacityTranslator {
     if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
       return null;
     }
-    return quantities(dev.berth.operator.job.PodRequests.of(pod.getSpec()));
+    return quantities(dev.berth.operator.admission.PodRequests.of(pod.getSpec()));
   }
 }

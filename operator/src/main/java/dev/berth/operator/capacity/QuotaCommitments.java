@@ -5,7 +5,7 @@ import dev.berth.engine.FlavorUsage;
 import dev.berth.engine.StatusView;
 import dev.berth.engine.capacity.QuotaFigures;
 import dev.berth.engine.quota.Quantity;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +22,9 @@ final class QuotaCommitments {
   private QuotaCommitments() {}
 
   /** Read on the admission loop's thread, from the state the last cycle decided on. */
-  static QuotaCommitments of(ClusterState state) {
+  static QuotaCommitments of(ClusterView state) {
     QuotaCommitments out = new QuotaCommitments();
-    StatusView engine = state.engine().status();
+    StatusView engine = state.engineStatus();
     for (var cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
       if (cq.getSpec() != null) {

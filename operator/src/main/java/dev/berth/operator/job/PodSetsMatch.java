@@ -1,6 +1,7 @@
 package dev.berth.operator.job;
 
 import dev.berth.api.v1beta1.PodSet;
+import dev.berth.operator.admission.PodRequests;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Objects;

@@ -2,13 +2,13 @@ package dev.berth.operator.metrics;
 
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.engine.Admission;
-import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.Eviction;
 import dev.berth.engine.FlavorUsage;
 import dev.berth.engine.QueueCounts;
+import dev.berth.engine.StatusView;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.ModelTranslator;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> {
   private final MeterRegistry registry;
-  private final ClusterState state;
+  private final ClusterView state;
   private final GaugeTable pending;
   private final GaugeTable reserving;
   private final GaugeTable admittedActive;
@@ -72,7 +72,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
    * @param pokeAfter asks the loop for a cycle after a delay (a refresh held back by {@link
    *     #GAUGES_EVERY})
    */
-  public BerthMetrics(MeterRegistry registry, ClusterState state, Consumer<Duration> pokeAfter) {
+  public BerthMetrics(MeterRegistry registry, ClusterView state, Consumer<Duration> pokeAfter) {
     this.registry = registry;
     this.state = state;
     this.pokeAfter = pokeAfter;
@@ -185,12 +185,11 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
         // The preemptor is admitted in this cycle or still waits in its ClusterQueue.
         String preemptingQueue =
             state
-                .engine()
                 .admission(eviction.preemptorUid())
                 .map(a -> a.clusterQueue())
                 .orElseGet(
                     () -> {
-                      var waiting = state.engine().status().pendingStatus(eviction.preemptorUid());
+                      var waiting = state.engineStatus().pendingStatus(eviction.preemptorUid());
                       return waiting == null || waiting.clusterQueue() == null
                           ? ""
                           : waiting.clusterQueue();
@@ -217,23 +216,23 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
     }
     gaugesAt = now;
     gaugeWakeAsked = false;
-    refreshGauges(state.engine());
+    refreshGauges(state.engineStatus());
   }
 
-  private void refreshGauges(AdmissionEngine engine) {
-    NotYetAdmitted notAdmitted = new NotYetAdmitted(state.checks().awaiting().keySet(), engine);
+  private void refreshGauges(StatusView engine) {
+    NotYetAdmitted notAdmitted = new NotYetAdmitted(state.awaitingChecks(), state::admission);
     for (ClusterQueue cq : List.copyOf(state.clusterQueues())) {
       String name = cq.getMetadata().getName();
       String cohort =
           cq.getSpec() == null || cq.getSpec().cohortName == null ? "" : cq.getSpec().cohortName;
-      QueueCounts counts = engine.status().clusterQueueCounts(name);
+      QueueCounts counts = engine.clusterQueueCounts(name);
       Tags tags = Tags.of("cluster_queue", name);
       pending.set(tags.and("status", "active"), counts.pendingActive());
       pending.set(tags.and("status", "inadmissible"), counts.pendingInadmissible());
       reserving.set(tags, counts.reserving());
       admittedActive.set(tags, Math.max(0, counts.admitted() - notAdmitted.inClusterQueue(name)));
-      weightedShare.set(tags, engine.status().weightedShare(name));
-      for (FlavorUsage u : engine.status().usage(name)) {
+      weightedShare.set(tags, engine.weightedShare(name));
+      for (FlavorUsage u : engine.usage(name)) {
         Tags fr =
             Tags.of(
                 "cluster_queue",
@@ -251,9 +250,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
         if (!cohort.isEmpty()) {
           cohortQuota.set(
               Tags.of("cohort", cohort, "flavor", u.flavor(), "resource", u.resource()),
-              human(
-                  u.resource(),
-                  engine.status().cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
+              human(u.resource(), engine.cohortSubtreeQuota(cohort, u.flavor(), u.resource())));
         }
       }
       if (cq.getSpec() != null && cq.getSpec().resourceGroups != null) {
@@ -283,9 +280,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
     }
     for (var lq : List.copyOf(state.localQueues())) {
       QueueCounts counts =
-          engine
-              .status()
-              .localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
+          engine.localQueueCounts(lq.getMetadata().getNamespace(), lq.getMetadata().getName());
       Tags tags =
           Tags.of(
               "namespace",

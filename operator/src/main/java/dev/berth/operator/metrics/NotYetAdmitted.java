@@ -1,11 +1,12 @@
 package dev.berth.operator.metrics;
 
 import dev.berth.engine.Admission;
-import dev.berth.engine.AdmissionEngine;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The workloads that hold quota but are not admitted yet (waiting for their admission checks, or
@@ -20,11 +21,11 @@ final class NotYetAdmitted {
 
   /**
    * @param uids the workloads whose checks are not all Ready or whose Admitted is not written
-   * @param engine what each of them holds, as this replica's engine admitted it
+   * @param admissions what each of them holds, as this replica's engine admitted it
    */
-  NotYetAdmitted(Collection<String> uids, AdmissionEngine engine) {
+  NotYetAdmitted(Collection<String> uids, Function<String, Optional<Admission>> admissions) {
     for (String uid : List.copyOf(uids)) {
-      Admission admission = engine.admission(uid).orElse(null);
+      Admission admission = admissions.apply(uid).orElse(null);
       if (admission == null) {
         continue; // released, or not held by this engine
       }

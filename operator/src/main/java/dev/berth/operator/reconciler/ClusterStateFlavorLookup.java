@@ -1,7 +1,7 @@
 package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ResourceFlavor;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.job.Integration;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
@@ -13,9 +13,9 @@ import java.util.Optional;
  * the admission loop decided with, so a Job starts on exactly what was admitted.
  */
 public final class ClusterStateFlavorLookup implements Integration.FlavorLookup {
-  private final ClusterState state;
+  private final ClusterView state;
 
-  public ClusterStateFlavorLookup(ClusterState state) {
+  public ClusterStateFlavorLookup(ClusterView state) {
     this.state = state;
   }
 

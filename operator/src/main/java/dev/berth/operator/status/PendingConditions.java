@@ -7,7 +7,9 @@ import dev.berth.engine.PendingStatus;
 import dev.berth.engine.model.Explanation;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.StatusConditions;
+import dev.berth.operator.admission.WorkloadPhase;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriteRate;
 import dev.berth.operator.events.EventRecorder;
@@ -77,7 +79,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   private final KubernetesClient client;
   private final StatusWrite statusWrite;
-  private final ClusterState state;
+  private final ClusterView state;
   private final EventRecorder events;
   private final Clock clock;
   private final WakeUp wakeUp;
@@ -114,7 +116,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
 
   public PendingConditions(
       KubernetesClient client,
-      ClusterState state,
+      ClusterView state,
       EventRecorder events,
       Clock clock,
       Consumer<Duration> pokeAfter,
@@ -155,7 +157,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
     }
     nextPass = now.plus(PASS_EVERY);
     Map<String, PendingStatus> statuses = new HashMap<>(outcome.result().pendingReasons());
-    for (PendingStatus s : state.engine().status().pendingStatuses()) {
+    for (PendingStatus s : state.engineStatus().pendingStatuses()) {
       statuses.putIfAbsent(s.workloadUid(), s);
     }
     // Forget workloads that are no longer pending (admitted, finished, deleted).
@@ -213,10 +215,11 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
   private Candidate candidate(PendingStatus pending, Instant now) {
     String uid = pending.workloadUid();
     Workload latest = state.latestWorkload(uid).orElse(null);
+    WorkloadPhase phase = state.phase(uid).orElse(null);
     if (latest == null
-        || StatusConditions.hasQuotaReserved(latest)
-        || StatusConditions.isFinished(latest)
-        || state.engine().admission(uid).isPresent()) {
+        || phase instanceof WorkloadPhase.Finished
+        || phase.reservation().isPresent()
+        || state.admission(uid).isPresent()) {
       return null;
     }
     Instant since = pendingSince.computeIfAbsent(uid, k -> now);
@@ -268,7 +271,7 @@ public final class PendingConditions implements Consumer<AdmissionLoop.CycleOutc
               Workload latest = state.latestWorkload(uid).orElse(null);
               if (latest == null
                   || StatusConditions.hasQuotaReserved(latest)
-                  || state.engine().admission(uid).isPresent()) {
+                  || state.admission(uid).isPresent()) {
                 return null; // admitted meanwhile: the admission's write says it all
               }
               Workload copy = Copies.forStatus(latest);

@@ -2,7 +2,7 @@ package dev.berth.operator.status;
 
 import dev.berth.engine.StartEstimate;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,13 +22,13 @@ public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome
   static final Duration REPLAY_EVERY = Duration.ofSeconds(15);
   private static final long MIN_MOVE_MILLIS = 60_000;
 
-  private final ClusterState state;
+  private final ClusterView state;
   private final Clock clock;
   private final Consumer<Duration> pokeAfter;
   private final Map<String, StartEstimate> shown = new HashMap<>();
   private Instant lastReplay = Instant.EPOCH;
 
-  public StartEstimates(ClusterState state, Clock clock, Consumer<Duration> pokeAfter) {
+  public StartEstimates(ClusterView state, Clock clock, Consumer<Duration> pokeAfter) {
     this.state = state;
     this.clock = clock;
     this.pokeAfter = pokeAfter;
@@ -41,11 +41,7 @@ public final class StartEstimates implements Consumer<AdmissionLoop.CycleOutcome
       return;
     }
     lastReplay = now;
-    Map<String, StartEstimate> fresh =
-        state
-            .engine()
-            .estimateStarts(
-                now.toEpochMilli(), state.executionDeadlines(), state.executionBudgets());
+    Map<String, StartEstimate> fresh = state.estimateStarts(now.toEpochMilli());
     shown.keySet().retainAll(fresh.keySet());
     fresh.forEach(
         (uid, est) ->

@@ -10,11 +10,13 @@ import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.LocalQueueStatus;
 import dev.berth.api.v1beta1.ResourceUsage;
 import dev.berth.api.v1beta1.StopPolicy;
-import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.QueueCounts;
+import dev.berth.engine.StatusView;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
+import dev.berth.operator.admission.QueueChanges;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.admission.TouchedQueues;
 import dev.berth.operator.admission.WritePool;
@@ -66,7 +68,8 @@ public final class StatusPublisher
   static final Duration OBJECT_EVERY = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
-  private final ClusterState state;
+  private final ClusterView state;
+  private final QueueChanges queues;
   private final Clock clock;
   private final WritePool pool;
   private final WakeUp wakeUp;
@@ -102,13 +105,15 @@ public final class StatusPublisher
 
   public StatusPublisher(
       KubernetesClient client,
-      ClusterState state,
+      ClusterView state,
+      QueueChanges queues,
       Clock clock,
       WritePool pool,
       Consumer<Duration> pokeAfter,
       double writesPerSecond) {
     this.client = client;
     this.state = state;
+    this.queues = queues;
     this.clock = clock;
     this.pool = pool;
     this.wakeUp = new WakeUp(pokeAfter);
@@ -117,16 +122,16 @@ public final class StatusPublisher
 
   @Override
   public void accept(AdmissionLoop.CycleOutcome outcome) {
-    outcome.result().admissions().forEach(state::admissionDecided);
-    outcome.result().evictions().forEach(state::evictionDecided);
+    outcome.result().admissions().forEach(queues::admissionDecided);
+    outcome.result().evictions().forEach(queues::evictionDecided);
     Instant now = clock.instant();
     if (now.isBefore(lastPass.plus(PASS_EVERY))) {
       pokeAt(lastPass.plus(PASS_EVERY), now);
       return;
     }
     lastPass = now;
-    TouchedQueues.Touched touched = state.touchedQueues().take();
-    AdmissionEngine engine = state.engine();
+    TouchedQueues.Touched touched = queues.takeTouched();
+    StatusView engine = state.engineStatus();
     Set<String> cqs = new LinkedHashSet<>(heldClusterQueues);
     Set<String> lqs = new LinkedHashSet<>(heldLocalQueues);
     Set<String> cohorts = new LinkedHashSet<>(heldCohorts);
@@ -282,7 +287,7 @@ public final class StatusPublisher
     return current == null || current.isTrue() != active;
   }
 
-  private Change publish(ClusterQueue cq, AdmissionEngine engine, Instant now) {
+  private Change publish(ClusterQueue cq, StatusView engine, Instant now) {
     String name = cq.getMetadata().getName();
     String poolKey = "ClusterQueue/" + name;
     if (held(poolKey, now)) {
@@ -292,12 +297,12 @@ public final class StatusPublisher
     ClusterQueueStatus status =
         copy.getStatus() == null ? new ClusterQueueStatus() : copy.getStatus();
     copy.setStatus(status);
-    QueueCounts counts = engine.status().clusterQueueCounts(name);
+    QueueCounts counts = engine.clusterQueueCounts(name);
     status.pendingWorkloads = counts.pending();
     status.reservingWorkloads = counts.reserving();
     status.admittedWorkloads = counts.admitted();
     Map<String, List<ResourceUsage>> byFlavor = new LinkedHashMap<>();
-    for (var u : engine.status().usage(name)) {
+    for (var u : engine.usage(name)) {
       byFlavor
           .computeIfAbsent(u.flavor(), f -> new ArrayList<>())
           .add(
@@ -314,8 +319,8 @@ public final class StatusPublisher
     status.flavorsUsage = flavors;
     status.observedGeneration = cq.getMetadata().getGeneration();
     status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
-    status.fairSharing.weightedShare = engine.status().weightedShare(name);
-    String inactive = engine.status().clusterQueueInactiveMessage(name);
+    status.fairSharing.weightedShare = engine.weightedShare(name);
+    String inactive = engine.clusterQueueInactiveMessage(name);
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();
     }
@@ -356,7 +361,7 @@ public final class StatusPublisher
   }
 
   /** A Cohort object's Active condition (false while its tree has a cycle) and its share. */
-  private Change publish(Cohort cohort, AdmissionEngine engine, Instant now) {
+  private Change publish(Cohort cohort, StatusView engine, Instant now) {
     String name = cohort.getMetadata().getName();
     String poolKey = "Cohort/" + name;
     if (held(poolKey, now)) {
@@ -368,7 +373,7 @@ public final class StatusPublisher
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();
     }
-    String inactive = engine.status().cohortInactiveMessage(name);
+    String inactive = engine.cohortInactiveMessage(name);
     StatusConditions.set(
         status.conditions,
         "Active",
@@ -377,7 +382,7 @@ public final class StatusPublisher
         inactive == null ? "The cohort tree is valid" : inactive,
         clock.instant());
     status.fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
-    status.fairSharing.weightedShare = engine.status().cohortWeightedShare(name);
+    status.fairSharing.weightedShare = engine.cohortWeightedShare(name);
     return change(
         poolKey,
         cohort.getStatus(),
@@ -387,7 +392,7 @@ public final class StatusPublisher
             || activeChanged(cohort.getStatus().conditions, inactive == null));
   }
 
-  private Change publish(LocalQueue lq, AdmissionEngine engine, Instant now) {
+  private Change publish(LocalQueue lq, StatusView engine, Instant now) {
     String namespace = lq.getMetadata().getNamespace();
     String name = lq.getMetadata().getName();
     String poolKey = "LocalQueue/" + namespace + "/" + name;
@@ -397,12 +402,12 @@ public final class StatusPublisher
     LocalQueue copy = Copies.deep(lq);
     LocalQueueStatus status = copy.getStatus() == null ? new LocalQueueStatus() : copy.getStatus();
     copy.setStatus(status);
-    QueueCounts counts = engine.status().localQueueCounts(namespace, name);
+    QueueCounts counts = engine.localQueueCounts(namespace, name);
     status.pendingWorkloads = counts.pending();
     status.reservingWorkloads = counts.reserving();
     status.admittedWorkloads = counts.admitted();
     List<FlavorUsage> flavors = new ArrayList<>();
-    state
+    queues
         .localQueueUsage(namespace, name)
         .forEach(
             (flavor, resources) -> {

@@ -6,6 +6,7 @@ import dev.berth.engine.usage.UsageLedger;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.Copies;
@@ -41,7 +42,8 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
 
   private final KubernetesClient client;
   private final StatusWrite statusWrite;
-  private final ClusterState state;
+  private final ClusterView state;
+  private final UsageObserver usage;
   private final UsageMetrics metrics;
   private final UsageRecorder recorder;
   private static final long RETRY_AFTER_NANOS = 1_000_000_000L;
@@ -59,9 +61,13 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
 
   private final WritePool pool;
 
+  /**
+   * @param usage the ledger's events and the workloads' pods, as the loop observed them
+   */
   public UsagePublisher(
       KubernetesClient client,
-      ClusterState state,
+      ClusterView state,
+      UsageObserver usage,
       UsageMetrics metrics,
       UsageRecorder recorder,
       WritePool pool,
@@ -70,17 +76,19 @@ public final class UsagePublisher implements Consumer<AdmissionLoop.CycleOutcome
     this.statusWrite = statusWrite;
     this.client = client;
     this.state = state;
+    this.usage = usage;
     this.metrics = metrics;
     this.recorder = recorder;
   }
 
   @Override
   public void accept(AdmissionLoop.CycleOutcome outcome) {
-    for (UsageLedger.Event event : state.takeUsageEvents()) {
+    for (UsageLedger.Event event : usage.takeEvents()) {
       metrics.apply(event);
       if (event instanceof UsageLedger.Ended ended) {
-        recorder.submit(
-            new UsageRecorder.Task(ended.run(), ended.durable(), state.podsOf(ended.run().uid())));
+        Map<String, String> pods =
+            state.latestWorkload(ended.run().uid()).map(usage::podsOf).orElse(Map.of());
+        recorder.submit(new UsageRecorder.Task(ended.run(), ended.durable(), pods));
       }
     }
     unrecorded.addAll(recorder.takeRecorded());

@@ -8,7 +8,7 @@ import dev.berth.engine.QueueCounts;
 import dev.berth.engine.StatusView;
 import dev.berth.engine.topology.FragmentationReport;
 import dev.berth.engine.topology.NodeInventory;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.operator.metrics.TopologyMetrics;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
@@ -29,8 +29,8 @@ record DashboardSnapshot(
     Map<String, List<PendingEntry>> pending,
     List<Map<String, Object>> topology) {
 
-  static DashboardSnapshot of(ClusterState state) {
-    StatusView status = state.engine().status();
+  static DashboardSnapshot of(ClusterView state) {
+    StatusView status = state.engineStatus();
     List<Map<String, Object>> queues = new ArrayList<>();
     Map<String, List<String>> members = new TreeMap<>();
     Map<String, List<PendingEntry>> pending = new TreeMap<>();
@@ -70,8 +70,7 @@ record DashboardSnapshot(
           c.put("inactiveMessage", status.cohortInactiveMessage(name));
           cohorts.add(c);
         });
-    return new DashboardSnapshot(
-        queues, cohorts, pending, topology(state.engine().topologyInventories()));
+    return new DashboardSnapshot(queues, cohorts, pending, topology(state.topologyInventories()));
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.berth.operator.visibility;
 
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +24,7 @@ final class LoopReads {
   }
 
   /** The read's result, or null when the loop did not answer within 5 s. */
-  <T> T read(Function<ClusterState, T> read) {
+  <T> T read(Function<ClusterView, T> read) {
     CompletableFuture<T> answer = new CompletableFuture<>();
     loop.submit(
         state -> {

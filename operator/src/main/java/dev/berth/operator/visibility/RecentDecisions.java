@@ -4,7 +4,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.Admission;
 import dev.berth.engine.Eviction;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,11 +38,11 @@ public final class RecentDecisions implements Consumer<AdmissionLoop.CycleOutcom
       String preemptorNamespace,
       String preemptorName) {}
 
-  private final ClusterState state;
+  private final ClusterView state;
   private final Clock clock;
   private final Deque<Decision> decisions = new ArrayDeque<>();
 
-  public RecentDecisions(ClusterState state, Clock clock) {
+  public RecentDecisions(ClusterView state, Clock clock) {
     this.state = state;
     this.clock = clock;
   }

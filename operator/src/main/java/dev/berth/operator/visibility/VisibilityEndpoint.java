@@ -3,7 +3,7 @@ package dev.berth.operator.visibility;
 import dev.berth.engine.PendingEntry;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
-import dev.berth.operator.admission.ClusterState;
+import dev.berth.operator.admission.ClusterView;
 import dev.berth.webhook.server.AsyncHttpsServer;
 import dev.berth.webhook.server.AsyncHttpsServer.Reply;
 import dev.berth.webhook.server.AsyncHttpsServer.Request;
@@ -130,7 +130,7 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
               if (lq == null || lq.getSpec() == null) {
                 return List.of();
               }
-              return state.engine().status().pendingWorkloads(lq.getSpec().clusterQueue);
+              return state.engineStatus().pendingWorkloads(lq.getSpec().clusterQueue);
             });
     return all == null
         ? null
@@ -140,10 +140,10 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
   }
 
   private List<PendingEntry> pending(String clusterQueue) {
-    return onLoop(state -> state.engine().status().pendingWorkloads(clusterQueue));
+    return onLoop(state -> state.engineStatus().pendingWorkloads(clusterQueue));
   }
 
-  private List<PendingEntry> onLoop(Function<ClusterState, List<PendingEntry>> read) {
+  private List<PendingEntry> onLoop(Function<ClusterView, List<PendingEntry>> read) {
     return loop.read(state -> List.copyOf(read.apply(state)));
   }
 

@@ -34,7 +34,7 @@ class PodsReadyTrackerTest {
     condition(wl, "PodsReady", "False", "WaitForStart", T0.plusSeconds(2));
     assertThat(tracker.deadline(wl)).hasValue(T0.plusSeconds(10).toEpochMilli());
 
-    tracker.observe(wl);
+    tracker.workload(wl, phase(wl));
     assertThat(tracker.next()).hasValue(T0.plusSeconds(10).toEpochMilli());
     assertThat(tracker.takeExpired(T0.plusSeconds(9).toEpochMilli())).isEmpty();
     assertThat(tracker.takeExpired(T0.plusSeconds(10).toEpochMilli())).containsExactly("uid-1");
@@ -46,8 +46,8 @@ class PodsReadyTrackerTest {
     Workload wl = admitted("uid-1");
     condition(wl, "PodsReady", "True", "PodsReady", T0.plusSeconds(4));
     assertThat(tracker.deadline(wl)).isEmpty();
-    tracker.observe(wl);
-    tracker.observe(wl);
+    tracker.workload(wl, phase(wl));
+    tracker.workload(wl, phase(wl));
     assertThat(tracker.takeBecameReady())
         .containsExactly(new PodsReadyTracker.BecameReady("cq", 4_000));
     assertThat(tracker.takeBecameReady()).isEmpty();
@@ -87,12 +87,17 @@ class PodsReadyTrackerTest {
   @Test
   void aFailedWriteIsTimedAgainAndForgettingDropsIt() {
     Workload wl = admitted("uid-1");
-    tracker.observe(wl);
+    tracker.workload(wl, phase(wl));
     assertThat(tracker.takeExpired(Long.MAX_VALUE)).containsExactly("uid-1");
     tracker.again(wl);
     assertThat(tracker.next()).isPresent();
     tracker.forget("uid-1");
     assertThat(tracker.next()).isEmpty();
+  }
+
+  /** The phase the loop reads {@code wl} into, as it hands it to the tracker. */
+  private WorkloadPhase phase(Workload wl) {
+    return new PhaseClassifier(settings.enable()).classify(wl, T0.toEpochMilli());
   }
 
   private static Workload admitted(String uid) {

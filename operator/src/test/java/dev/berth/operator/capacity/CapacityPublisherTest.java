@@ -42,12 +42,15 @@ class CapacityPublisherTest {
   private final KubernetesClient client = mock(KubernetesClient.class);
   private final MovableClock clock =
       new MovableClock(Instant.parse("2026-12-01T16:00:00Z").toEpochMilli());
-  private final ClusterState state = new ClusterState(new AdmissionEngine());
+  private final CapacityObserver nodes = new CapacityObserver();
+  private final ClusterState state = new ClusterState(new AdmissionEngine()).register(nodes);
   private final List<ResourceFlavor> written = new CopyOnWriteArrayList<>();
   private final CapacityPublisher publisher =
       new CapacityPublisher(
           client,
           state,
+          nodes,
+          state::flavor,
           CapacitySettings.defaults(),
           new CapacityMetrics(new SimpleMeterRegistry()),
           // Events go nowhere: posted through the mocked client, they would use it from the

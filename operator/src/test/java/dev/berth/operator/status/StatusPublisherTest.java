@@ -59,7 +59,7 @@ class StatusPublisherTest {
   private final WritePool pool = new WritePool(new WriterSettings(2, 100, 1_000, 1_000, 5), state);
   private final List<Duration> pokes = new ArrayList<>();
   private final StatusPublisher publisher =
-      new StatusPublisher(client, state, clock, pool, pokes::add, 1_000);
+      new StatusPublisher(client, state, state, clock, pool, pokes::add, 1_000);
 
   /** "Kind/name" of every status update sent, and the objects as sent. */
   private final List<String> sent = new CopyOnWriteArrayList<>();
@@ -254,7 +254,7 @@ class StatusPublisherTest {
     var replies = new LinkedBlockingQueue<Consumer<ClusterState>>();
     try (WritePool one = oneWriter(replies)) {
       // A burst of 4, then 2 a second.
-      StatusPublisher p = new StatusPublisher(client, state, clock, one, pokes::add, 2);
+      StatusPublisher p = new StatusPublisher(client, state, state, clock, one, pokes::add, 2);
       cycleAndPublish(p, one, replies);
       assertThat(sent).as("the burst, not one write per queue").hasSize(4);
       assertThat(pokes).as("a wake-up for when the budget refills").isNotEmpty();
@@ -271,7 +271,7 @@ class StatusPublisherTest {
     var replies = new LinkedBlockingQueue<Consumer<ClusterState>>();
     try (WritePool one = oneWriter(replies)) {
       // A burst of 8, then 4 a second.
-      StatusPublisher p = new StatusPublisher(client, state, clock, one, pokes::add, 4);
+      StatusPublisher p = new StatusPublisher(client, state, state, clock, one, pokes::add, 4);
       passUntil(p, one, replies, () -> sent.size() >= 16);
       // cq-t5's status becomes the one written last, so that by age alone it would go last.
       sent.clear();

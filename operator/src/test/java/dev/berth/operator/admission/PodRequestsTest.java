@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

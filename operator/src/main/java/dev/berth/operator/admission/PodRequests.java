@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.admission;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
