@@ -3,11 +3,13 @@ package dev.berth.local;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -114,19 +116,27 @@ public final class LocalMode {
           LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, webhookPort);
       out.println(
           "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
-      running.operator =
-          BerthOperator.start(
-              cluster.client(),
-              new OperatorConfig(
-                  "berth-system",
-                  false,
-                  "berth-leader",
-                  metricsPort,
-                  false,
-                  0,
-                  "berth-operator",
-                  false,
-                  false));
+      OperatorConfig operatorConfig =
+          new OperatorConfig(
+              "berth-system",
+              false,
+              "berth-leader",
+              metricsPort,
+              false,
+              0,
+              "berth-operator",
+              false,
+              false);
+      List<String> enabled = operatorConfig.configuration().integrations().frameworks();
+      out.println(
+          "berth: integrations on: "
+              + String.join(", ", enabled)
+              + Framework.frameworkNames().stream()
+                  .filter(name -> !enabled.contains(name))
+                  .reduce((a, b) -> a + ", " + b)
+                  .map(off -> "; off (integrations.frameworks): " + off)
+                  .orElse(""));
+      running.operator = BerthOperator.start(cluster.client(), operatorConfig);
       out.println(
           "berth: operator running; metrics on http://127.0.0.1:"
               + running.operator.metricsPort()
