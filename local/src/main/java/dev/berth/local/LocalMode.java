@@ -112,10 +112,6 @@ public final class LocalMode {
                   .endMetadata()
                   .build())
           .serverSideApply();
-      running.webhooks =
-          LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, webhookPort);
-      out.println(
-          "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
       OperatorConfig operatorConfig =
           new OperatorConfig(
               "berth-system",
@@ -136,6 +132,16 @@ public final class LocalMode {
                   .reduce((a, b) -> a + ", " + b)
                   .map(off -> "; off (integrations.frameworks): " + off)
                   .orElse(""));
+      // The chart's webhooks of the same kinds: a kind the operator does not run is not
+      // intercepted.
+      running.webhooks =
+          LoopbackWebhooks.start(
+              cluster.client(),
+              LocalCluster.ADMIN_USER,
+              webhookPort,
+              "integrations.frameworks={" + String.join(",", enabled) + "}");
+      out.println(
+          "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
       running.operator = BerthOperator.start(cluster.client(), operatorConfig);
       out.println(
           "berth: operator running; metrics on http://127.0.0.1:"
