@@ -43,7 +43,8 @@ class JobSetE2EIT {
     return rj;
   }
 
-  private static JobSet jobSet(String namespace, String name) {
+  /** A suspended JobSet of 5 cpu in queue lq (DisabledIntegrationIT creates one too). */
+  static JobSet jobSet(String namespace, String name) {
     JobSet js = new JobSet();
     js.getMetadata().setNamespace(namespace);
     js.getMetadata().setName(name);

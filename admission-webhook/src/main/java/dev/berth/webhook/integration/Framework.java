@@ -11,11 +11,11 @@ import java.util.stream.Stream;
  * framework name (what {@code integrations.frameworks} lists), its API group, version, kind and
  * resource, the paths of its two webhooks, and the resources the operator needs rights on to run
  * it. Everything that names kinds reads this list: the webhook server's routes, the operator's
- * reconcilers ({@code dev.berth.operator.integration.registry.Integrations} adds each kind's
- * adapter), the configuration's known framework names and local mode; the chart's table of kinds
- * ({@code helm/berth/templates/_integrations.tpl}) is held equal to it by {@code
- * ChartIntegrationsTest}. Pure data, so that every module may read it; docs/integrations.md walks
- * through adding a constant.
+ * reconcilers ({@code dev.berth.operator.Integrations} adds each kind's adapter), the
+ * configuration's known framework names and local mode; the chart's table of kinds ({@code
+ * helm/berth/templates/_integrations.tpl}) is held equal to it by {@code ChartIntegrationsTest}.
+ * Pure data, so that every module may read it; docs/integrations.md walks through adding a
+ * constant.
  */
 public enum Framework {
   BATCH_JOB("batch/job", "batch", "v1", "Job", "jobs", List.of()),
@@ -78,11 +78,6 @@ public enum Framework {
     return plural;
   }
 
-  /** {@code group/version}, or {@code version} for the core group. */
-  public String apiVersion() {
-    return group.isEmpty() ? version : group + "/" + version;
-  }
-
   /**
    * The validating webhook's path, as controller-runtime names them: {@code
    * /validate-batch-v1-job}.
@@ -116,11 +111,6 @@ public enum Framework {
    */
   public Optional<String> crd() {
     return group.contains(".") ? Optional.of(plural + "." + group) : Optional.empty();
-  }
-
-  /** By Kueue's framework name; empty for a name Berth does not integrate. */
-  public static Optional<Framework> named(String frameworkName) {
-    return Arrays.stream(values()).filter(f -> f.frameworkName.equals(frameworkName)).findFirst();
   }
 
   /** By kind, e.g. {@code JobSet}. */
