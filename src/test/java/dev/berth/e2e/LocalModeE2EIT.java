@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.JobSetStandIn;
 import dev.berth.local.ControllerManager;
 import dev.berth.local.LocalMode;
@@ -201,6 +202,157 @@ class LocalModeE2EIT {
                 .getItems())
         .isEmpty();
     admin.resource(huge).delete();
+  }
+
+  /**
+   * Kueue's getting-started, ported as the README says (apiVersion and label prefix; the
+   * ClusterQueue selects one namespace instead of {@code {}}): its CPU-only sample Job runs to
+   * completion on the untainted CPU pool, and its partial-admission sample (20 pods, at least 5, on
+   * 9 cpu) waits for quota while the first Job holds 6, never ExceedsMaxQuota, then runs partially
+   * and completes.
+   */
+  @Test
+  void kueuesGettingStartedRunsToCompletion() throws Exception {
+    String ns = "kueue-quickstart";
+    Path yaml = Path.of("target/local-mode-it/kueue-quickstart.yaml").toAbsolutePath();
+    Files.writeString(yaml, QUICKSTART.replace("NS", ns), StandardCharsets.UTF_8);
+    kubectl("apply", "-f", yaml.toString());
+    Files.writeString(yaml, sampleJob(ns, "sample-job", 6, null, "20s"), StandardCharsets.UTF_8);
+    kubectl("create", "-f", yaml.toString());
+    await().atMost(Duration.ofSeconds(60)).until(() -> running(ns, "sample-job") == 6);
+
+    Files.writeString(yaml, sampleJob(ns, "partial-job", 20, "5", "5s"), StandardCharsets.UTF_8);
+    kubectl("create", "-f", yaml.toString());
+    // 3 cpu are free and at least 5 are needed: it waits for quota, with the numbers of its
+    // smallest admissible form.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              var reserved = quotaReserved(ns, "partial-job");
+              assertThat(reserved).isNotNull();
+              assertThat(reserved.status).isEqualTo("False");
+              assertThat(reserved.reason).isEqualTo("WaitingForQuota");
+              assertThat(reserved.message).contains("needs cpu 5");
+            });
+
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () -> {
+              for (String name : List.of("sample-job", "partial-job")) {
+                assertThat(
+                        condition(
+                            admin.batch().v1().jobs().inNamespace(ns).withName(name).get(),
+                            "Complete"))
+                    .as("Job %s/%s Complete", ns, name)
+                    .isTrue();
+              }
+            });
+    assertThat(admin.pods().inNamespace(ns).list().getItems())
+        .isNotEmpty()
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("cpu-n"));
+  }
+
+  /** Kueue's single ClusterQueue set-up, ported; it selects only {@code NS}. */
+  private static final String QUICKSTART =
+      """
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: NS
+      ---
+      apiVersion: berth.dev/v1beta1
+      kind: ResourceFlavor
+      metadata:
+        name: default-flavor
+      ---
+      apiVersion: berth.dev/v1beta1
+      kind: ClusterQueue
+      metadata:
+        name: cluster-queue
+      spec:
+        namespaceSelector:
+          matchLabels:
+            kubernetes.io/metadata.name: NS
+        resourceGroups:
+        - coveredResources: ["cpu", "memory"]
+          flavors:
+          - name: default-flavor
+            resources:
+            - name: cpu
+              nominalQuota: 9
+            - name: memory
+              nominalQuota: 36Gi
+      ---
+      apiVersion: berth.dev/v1beta1
+      kind: LocalQueue
+      metadata:
+        namespace: NS
+        name: user-queue
+      spec:
+        clusterQueue: cluster-queue
+      """;
+
+  /** Kueue's sample Job (and, with a minimum, its partial-admission sample), ported. */
+  private static String sampleJob(String ns, String name, int pods, String min, String runFor) {
+    return """
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: %s
+          namespace: %s
+          labels:
+            berth.dev/queue-name: user-queue
+          annotations: {%s}
+        spec:
+          parallelism: %d
+          completions: %d
+          suspend: true
+          template:
+            metadata:
+              annotations:
+                kwok.berth.dev/run-for: %s
+            spec:
+              containers:
+              - name: dummy-job
+                image: gcr.io/k8s-staging-perf-tests/sleep:v0.1.0
+                args: ["30s"]
+                resources:
+                  requests:
+                    cpu: 1
+                    memory: 200Mi
+              restartPolicy: Never
+        """
+        .formatted(
+            name,
+            ns,
+            min == null ? "" : "berth.dev/job-min-parallelism: \"" + min + "\"",
+            pods,
+            pods,
+            runFor);
+  }
+
+  private static long running(String ns, String job) {
+    return admin
+        .pods()
+        .inNamespace(ns)
+        .withLabel("batch.kubernetes.io/job-name", job)
+        .list()
+        .getItems()
+        .stream()
+        .filter(p -> "Running".equals(p.getStatus().getPhase()))
+        .count();
+  }
+
+  private static dev.berth.api.v1beta1.Condition quotaReserved(String ns, String job) {
+    return admin.resources(Workload.class).inNamespace(ns).list().getItems().stream()
+        .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals(job))
+        .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
+        .flatMap(w -> w.getStatus().conditions.stream())
+        .filter(c -> c.type.equals("QuotaReserved"))
+        .findFirst()
+        .orElse(null);
   }
 
   private static String kubectl(String... args) throws IOException, InterruptedException {

@@ -93,7 +93,9 @@ public final class LocalMode {
           "berth: "
               + SimulatedNodes.nodes().size()
               + " simulated nodes run by KWOK (16"
-              + " H100 of Topology dc1, and the A100, MIG and L4 pools the samples name); pods run "
+              + " H100 of Topology dc1, the A100, MIG and L4 pools the samples name, and "
+              + SimulatedNodes.CPU_NODES
+              + " untainted CPU nodes); pods run "
               + runSeconds
               + "s unless annotated "
               + Kwok.RUN_FOR);

@@ -14,7 +14,7 @@ import java.util.Map;
  * Topology dc1, 2 blocks × 2 racks × 4 nodes of 8 GPUs, labelled and tainted as samples/02 expects,
  * and the other pools the samples' flavors name (02, 03), so that every sample Job has nodes to run
  * on: 8 on-demand A100 nodes, 2 spot A100 nodes, 2 A100 nodes split into MIG 1g slices and 2
- * time-sliced L4 nodes.
+ * time-sliced L4 nodes; and an untainted pool of 4 CPU nodes for work that asks no GPU.
  */
 public final class SimulatedNodes {
   public static final int BLOCKS = 2;
@@ -24,6 +24,8 @@ public final class SimulatedNodes {
   public static final String PRODUCT = "nvidia.com/gpu.product";
   public static final String H100 = "NVIDIA-H100-80GB-HBM3";
   public static final String A100 = "NVIDIA-A100-SXM4-80GB";
+  public static final int CPU_NODES = 4;
+  public static final String POOL = "node.berth.dev/pool";
   private static final Taint GPU_TAINT = taint(GPU, "present");
 
   private SimulatedNodes() {}
@@ -59,6 +61,20 @@ public final class SimulatedNodes {
               Map.of(PRODUCT, "NVIDIA-L4", "nvidia.com/gpu.sharing-strategy", "time-slicing"),
               List.of(GPU_TAINT, taint("node.berth.dev/shared-gpu", "time-slicing")),
               Map.of("nvidia.com/gpu.shared", "8")));
+    }
+    nodes.addAll(cpu());
+    return nodes;
+  }
+
+  /**
+   * The untainted CPU pool: work that asks no GPU (Kueue's getting-started Jobs, a flavor without
+   * nodeLabels) runs here. Without it every node carries a GPU taint, and such pods would stay
+   * Pending while their Workloads hold quota.
+   */
+  public static List<Node> cpu() {
+    List<Node> nodes = new ArrayList<>();
+    for (int n = 1; n <= CPU_NODES; n++) {
+      nodes.add(node("cpu-n" + n, Map.of(POOL, "cpu"), List.of(), Map.of()));
     }
     return nodes;
   }

@@ -250,7 +250,22 @@ class FlavorAssignmentTest {
             .queues(clusterQueue("cq").flavor("default").res("cpu", "6"))
             .pending(workload("w").podSet("main", 10, "cpu", "1").minCount(7))
             .admits()
-            .pendingWith("w", ExceedsMaxQuota, "needs cpu 10"),
+            .pendingWith("w", ExceedsMaxQuota, "needs cpu 7 on flavor default"),
+        Scenario.named("a partially admissible workload waits for quota, never exceeds it")
+            .flavors(flavor("default"))
+            .queues(clusterQueue("cq").flavor("default").res("cpu", "9"))
+            .running(workload("r").podSet("main", 9, "cpu", "1"), "cq", "default")
+            .pending(workload("w").podSet("main", 20, "cpu", "1").minCount(5))
+            .admits()
+            .pendingWith("w", WaitingForQuota, "needs cpu 5 on flavor default"),
+        Scenario.named("a partially admissible workload is admitted partially once quota frees")
+            .flavors(flavor("default"))
+            .queues(clusterQueue("cq").flavor("default").res("cpu", "9"))
+            .running(workload("r").podSet("main", 9, "cpu", "1"), "cq", "default")
+            .pending(workload("w").podSet("main", 20, "cpu", "1").minCount(5))
+            .then(e -> e.workloadFinished("r"))
+            .admits("w")
+            .count("w", "main", 9),
         Scenario.named("partial admission with another podSet counted in full")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10"))

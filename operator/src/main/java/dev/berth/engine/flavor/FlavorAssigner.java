@@ -60,7 +60,17 @@ public final class FlavorAssigner {
         hi = mid - 1;
       }
     }
-    return best != null ? best : full;
+    if (best != null) {
+      return best;
+    }
+    // The full count may exceed what the queue could ever get while minCount does not: such a
+    // workload waits for quota (it is admitted partially once enough frees), so it must not read
+    // as ExceedsMaxQuota. Its explanation is the one of its smallest admissible form.
+    if (full.explanation() != null
+        && full.explanation().reason() == PendingReason.ExceedsMaxQuota) {
+      return attempt(plan, node, ps, plan.podSets[ps].minCount);
+    }
+    return full;
   }
 
   private Assignment attempt(
