@@ -33,6 +33,10 @@ final class ConvertCommand {
       List<Path> files;
       try {
         files = name.equals("-") ? null : inputs(Path.of(name), o.recursive());
+      } catch (java.nio.file.NoSuchFileException e) {
+        err.println("error: " + name + ": no such file or directory");
+        code = 1;
+        continue;
       } catch (IOException e) {
         err.println("error: " + name + ": cannot be read: " + e.getMessage());
         code = 1;
@@ -80,7 +84,7 @@ final class ConvertCommand {
   static List<Path> inputs(Path path, boolean recursive) throws IOException {
     if (!Files.isDirectory(path)) {
       if (!Files.isReadable(path)) {
-        throw new java.nio.file.NoSuchFileException(path.toString(), null, "no such file");
+        throw new java.nio.file.NoSuchFileException(path.toString());
       }
       return List.of(path);
     }

@@ -114,7 +114,7 @@ class ConvertCommandTest {
         .isEqualTo(1);
     assertThat(out()).contains("name: g");
     assertThat(err())
-        .contains("error: " + dir.resolve("missing.yaml") + ": cannot be read")
+        .contains("error: " + dir.resolve("missing.yaml") + ": no such file or directory")
         .contains("error: " + bad + ": not YAML");
   }
 

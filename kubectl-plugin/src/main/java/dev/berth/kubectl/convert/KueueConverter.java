@@ -146,7 +146,7 @@ public final class KueueConverter {
     if (spec != null) {
       switch (kind) {
         case "ClusterQueue" -> KueueFields.clusterQueue(spec, f);
-        case "Cohort" -> KueueFields.cohort(spec);
+        case "Cohort" -> KueueFields.cohort(spec, f);
         case "Workload" -> KueueFields.workload(spec, f);
         case "AdmissionCheck" -> {
           if (!KueueFields.admissionCheck(spec, f)) {

@@ -14,23 +14,23 @@ final class KueueFields {
 
   static void clusterQueue(ObjectNode spec, Findings f) {
     // v1beta1 spec.cohort is v1beta2's spec.cohortName.
-    if (spec.has("cohort")) {
-      JsonNode cohort = spec.remove("cohort");
-      if (!spec.has("cohortName")) {
-        spec.set("cohortName", cohort);
-      }
-    }
+    renamed(spec, "cohort", "cohortName", f);
     // v1beta1 spec.admissionChecks: each check on every flavor, a strategy rule with no flavors.
     if (spec.has("admissionChecks")) {
-      JsonNode checks = spec.remove("admissionChecks");
+      JsonNode checks = spec.get("admissionChecks");
       if (spec.has("admissionChecksStrategy")) {
+        spec.remove("admissionChecks");
         f.dropped(
             "spec.admissionChecks",
             "spec.admissionChecksStrategy is set too; Kueue refuses both, Berth keeps the strategy");
       } else if (checks.isArray() && !checks.isEmpty()) {
         ArrayNode rules = KueueConverter.array();
         checks.forEach(name -> rules.addObject().set("name", name));
-        spec.putObject("admissionChecksStrategy").set("admissionChecks", rules);
+        ObjectNode strategy = spec.objectNode();
+        strategy.set("admissionChecks", rules);
+        replaced(spec, "admissionChecks", "admissionChecksStrategy", strategy);
+      } else {
+        spec.remove("admissionChecks");
       }
     }
     checksOnFlavorsItHas(spec, f);
@@ -97,13 +97,8 @@ final class KueueFields {
   }
 
   /** Kueue v1alpha1 Cohorts named their parent {@code parent}. */
-  static void cohort(ObjectNode spec) {
-    if (spec.has("parent")) {
-      JsonNode parent = spec.remove("parent");
-      if (!spec.has("parentName")) {
-        spec.set("parentName", parent);
-      }
-    }
+  static void cohort(ObjectNode spec, Findings f) {
+    renamed(spec, "parent", "parentName", f);
   }
 
   /** v1beta1 priorityClassName + priorityClassSource is v1beta2's priorityClassRef. */
@@ -140,6 +135,34 @@ final class KueueFields {
         && KueueConverter.KUEUE_GROUP.equals(ref.path("group").asText())) {
       ref.put("group", "berth.dev");
     }
+  }
+
+  /** Renames {@code from} to {@code to} in place; v1beta2's field wins when both are set. */
+  private static void renamed(ObjectNode o, String from, String to, Findings f) {
+    if (o.has(from)) {
+      if (o.has(to)) {
+        o.remove(from);
+        f.dropped("spec." + from, "spec." + to + " is set too, and is kept");
+      } else {
+        replaced(o, from, to, o.get(from));
+      }
+    }
+  }
+
+  /** {@code from} becomes {@code to} with {@code value}, where it stood: the order is kept. */
+  private static void replaced(ObjectNode o, String from, String to, JsonNode value) {
+    java.util.Map<String, JsonNode> fields = new java.util.LinkedHashMap<>();
+    o.fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getKey().equals(from)) {
+                fields.put(to, value);
+              } else {
+                fields.put(e.getKey(), e.getValue());
+              }
+            });
+    o.removeAll();
+    fields.forEach(o::set);
   }
 
   /** False when the check is run by a controller Berth does not have (MultiKueue). */

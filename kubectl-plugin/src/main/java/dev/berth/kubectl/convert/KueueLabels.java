@@ -70,6 +70,7 @@ final class KueueLabels {
       for (Map.Entry<String, JsonNode> f : fields) {
         String child = path.isEmpty() ? f.getKey() : path + "." + f.getKey();
         if (f.getKey().equals("metadata") && f.getValue() instanceof ObjectNode meta) {
+          queueNameAnnotationToLabel(meta, child, findings);
           rename(meta, "labels", LABELS, child, findings);
           rename(meta, "annotations", ANNOTATIONS, child, findings);
           slicesNeedAPlacement(meta, child, findings);
@@ -81,6 +82,31 @@ final class KueueLabels {
         convert(node.get(i), path + "[" + i + "]", findings);
       }
     }
+  }
+
+  /**
+   * Kueue still reads the queue name from an annotation (its older form); Berth only from the
+   * label, so the annotation becomes the label rather than leave the Job unqueued.
+   */
+  private static void queueNameAnnotationToLabel(ObjectNode meta, String path, Findings findings) {
+    String key = PREFIX + "queue-name";
+    if (!(meta.get("annotations") instanceof ObjectNode annotations) || !annotations.has(key)) {
+      return;
+    }
+    JsonNode queue = annotations.remove(key);
+    if (annotations.isEmpty()) {
+      meta.remove("annotations");
+    }
+    ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
+    if (labels.has(key)) {
+      findings.dropped(
+          path + ".annotations[" + key + "]", "the queue-name label is set too, and wins");
+      return;
+    }
+    labels.set(key, queue);
+    findings.rewritten(
+        path + ".labels[" + BERTH + "queue-name]",
+        "from the annotation " + key + ": Berth reads the queue name from the label only");
   }
 
   private static boolean hasKueueKey(JsonNode map) {

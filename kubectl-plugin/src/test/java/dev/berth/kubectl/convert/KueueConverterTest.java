@@ -60,6 +60,33 @@ class KueueConverterTest {
   }
 
   @Test
+  void renamedFieldsKeepTheirPlaceAndV1beta2sNameWinsOverV1beta1s() throws IOException {
+    KueueConverter.Result r =
+        convert(
+            """
+            apiVersion: kueue.x-k8s.io/v1beta1
+            kind: ClusterQueue
+            metadata: {name: a}
+            spec: {queueingStrategy: StrictFIFO, cohort: x, admissionChecks: [c], stopPolicy: None}
+            ---
+            apiVersion: kueue.x-k8s.io/v1beta1
+            kind: ClusterQueue
+            metadata: {name: b}
+            spec: {cohort: old, cohortName: new}
+            """);
+    assertThat(r.documents().get(0).path("spec").toString())
+        .isEqualTo(
+            "{\"queueingStrategy\":\"StrictFIFO\",\"cohortName\":\"x\","
+                + "\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"c\"}]},"
+                + "\"stopPolicy\":\"None\"}");
+    assertThat(r.documents().get(1).path("spec").toString()).isEqualTo("{\"cohortName\":\"new\"}");
+    assertThat(lines(r))
+        .containsExactly(
+            "in.yaml: clusterqueue/b: spec.cohort: dropped: spec.cohortName is set too, and is"
+                + " kept");
+  }
+
+  @Test
   void tryNextFlavorAndV1beta2sNamesAreKeptAsWritten() throws IOException {
     JsonNode spec =
         only(convert(
@@ -464,12 +491,32 @@ class KueueConverterTest {
             kind: Job
             metadata:
               name: j
-              annotations: {kueue.x-k8s.io/queue-name: user-queue}
+              annotations: {kueue.x-k8s.io/priority-class: high}
             """);
     assertThat(lines(r))
         .containsExactly(
-            "in.yaml: job/j: metadata.annotations[kueue.x-k8s.io/queue-name]: dropped: Berth reads"
-                + " berth.dev/queue-name as a label, not as an annotation");
+            "in.yaml: job/j: metadata.annotations[kueue.x-k8s.io/priority-class]: dropped: Berth"
+                + " reads berth.dev/priority-class as a label, not as an annotation");
+  }
+
+  @Test
+  void theQueueNameAnnotationKueueStillReadsBecomesTheLabel() throws IOException {
+    KueueConverter.Result r =
+        convert(
+            """
+            apiVersion: batch/v1
+            kind: Job
+            metadata:
+              name: j
+              annotations: {kueue.x-k8s.io/queue-name: user-queue}
+            """);
+    assertThat(only(r).path("metadata").toString())
+        .isEqualTo("{\"name\":\"j\",\"labels\":{\"berth.dev/queue-name\":\"user-queue\"}}");
+    assertThat(lines(r))
+        .containsExactly(
+            "in.yaml: job/j: metadata.labels[berth.dev/queue-name]: rewritten: from the"
+                + " annotation kueue.x-k8s.io/queue-name: Berth reads the queue name from the label"
+                + " only");
   }
 
   @Test
