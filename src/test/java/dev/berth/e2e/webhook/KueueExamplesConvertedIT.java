@@ -142,6 +142,92 @@ class KueueExamplesConvertedIT {
   }
 
   /**
+   * The v1beta1 forms Kueue's examples do not show (cohort, Borrow, Preempt, admissionChecks, a
+   * Workload's priorityClassName and priorityClassSource, a v1alpha1 Cohort's parent), as clusters
+   * installed before Kueue 0.15 hold them: converted, every object is accepted.
+   */
+  @org.junit.jupiter.api.Test
+  void kueueV1beta1sOwnFieldsAreAcceptedOnceConverted() throws IOException {
+    String kueue =
+        """
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: WorkloadPriorityClass
+        metadata: {name: v1beta1-high}
+        value: 1000
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: ResourceFlavor
+        metadata: {name: v1beta1-flavor}
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: ProvisioningRequestConfig
+        metadata: {name: v1beta1-prov}
+        spec:
+          provisioningClassName: check-capacity.autoscaling.x-k8s.io
+          retryStrategy: {backoffLimitCount: 1, backoffBaseSeconds: 0, backoffMaxSeconds: 0}
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: AdmissionCheck
+        metadata: {name: v1beta1-prov}
+        spec:
+          controllerName: kueue.x-k8s.io/provisioning-request
+          retryDelayMinutes: 15
+          parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: v1beta1-prov}
+        ---
+        apiVersion: kueue.x-k8s.io/v1alpha1
+        kind: Cohort
+        metadata: {name: v1beta1-child}
+        spec: {parent: v1beta1-root}
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: ClusterQueue
+        metadata: {name: v1beta1-cq}
+        spec:
+          cohort: v1beta1-child
+          namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: kueue-v1beta1}}
+          admissionChecks: [v1beta1-prov]
+          flavorFungibility: {whenCanBorrow: Borrow, whenCanPreempt: Preempt}
+          resourceGroups:
+          - coveredResources: [cpu]
+            flavors: [{name: v1beta1-flavor, resources: [{name: cpu, nominalQuota: 4}]}]
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: LocalQueue
+        metadata: {name: v1beta1-lq, namespace: kueue-v1beta1}
+        spec: {clusterQueue: v1beta1-cq}
+        ---
+        apiVersion: kueue.x-k8s.io/v1beta1
+        kind: Workload
+        metadata: {name: v1beta1-wl, namespace: kueue-v1beta1}
+        spec:
+          queueName: v1beta1-lq
+          priorityClassName: v1beta1-high
+          priorityClassSource: kueue.x-k8s.io/workloadpriorityclass
+          priority: 1000
+          podSets:
+          - name: main
+            count: 1
+            template:
+              spec:
+                restartPolicy: Never
+                containers:
+                - {name: c, image: busybox, resources: {requests: {cpu: "1"}}}
+        """;
+    KueueConverter.Result result =
+        new KueueConverter()
+            .convert(
+                "v1beta1.yaml",
+                YamlDocuments.read(
+                    new java.io.ByteArrayInputStream(
+                        kueue.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    assertThat(result.documents()).hasSize(8);
+    assertThat(result.findings())
+        .extracting(f -> f.object() + " " + f.path())
+        .containsExactly("admissioncheck/v1beta1-prov spec.retryDelayMinutes");
+    assertThat(applyAndRemove("v1beta1.yaml", result.documents())).isEmpty();
+  }
+
+  /**
    * Kueue accepts slices with no required or preferred level (its TAS places them anywhere);
    * Berth's webhook asks for the placement, which convert writes as unconstrained.
    */
