@@ -22,6 +22,14 @@ class KueueConverterTest {
         YamlDocuments.read(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))));
   }
 
+  /** One Kueue object of {@code kueue.x-k8s.io/version}: its kind, name and spec (or the rest). */
+  private static KueueConverter.Result kueue(String version, String kind, String name, String body)
+      throws IOException {
+    return convert(
+        "apiVersion: kueue.x-k8s.io/%s\nkind: %s\nmetadata: {name: %s}\n%s"
+            .formatted(version, kind, name, body.stripIndent()));
+  }
+
   private static JsonNode only(KueueConverter.Result r) {
     assertThat(r.documents()).hasSize(1);
     return r.documents().get(0);
@@ -34,11 +42,11 @@ class KueueConverterTest {
   @Test
   void aV1beta1ClusterQueueTakesV1beta2sNames() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta1",
+            "ClusterQueue",
+            "team-a",
             """
-            apiVersion: kueue.x-k8s.io/v1beta1
-            kind: ClusterQueue
-            metadata: {name: team-a}
             spec:
               cohort: research
               namespaceSelector: {matchLabels: {team: a}}
@@ -89,11 +97,11 @@ class KueueConverterTest {
   @Test
   void tryNextFlavorAndV1beta2sNamesAreKeptAsWritten() throws IOException {
     JsonNode spec =
-        only(convert(
+        only(kueue(
+                "v1beta2",
+                "ClusterQueue",
+                "team-a",
                 """
-                    apiVersion: kueue.x-k8s.io/v1beta2
-                    kind: ClusterQueue
-                    metadata: {name: team-a}
                     spec:
                       cohortName: research
                       flavorFungibility: {whenCanBorrow: TryNextFlavor, whenCanPreempt: TryNextFlavor}
@@ -109,11 +117,11 @@ class KueueConverterTest {
   @Test
   void admissionChecksBesideAStrategyAreDroppedAndSaidSo() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta1",
+            "ClusterQueue",
+            "team-a",
             """
-            apiVersion: kueue.x-k8s.io/v1beta1
-            kind: ClusterQueue
-            metadata: {name: team-a}
             spec:
               admissionChecks: [old]
               admissionChecksStrategy: {admissionChecks: [{name: new}]}
@@ -129,11 +137,11 @@ class KueueConverterTest {
   @Test
   void aCheckOnFlavorsTheClusterQueueDoesNotHaveIsLeftOutAsItNeverApplied() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta1",
+            "ClusterQueue",
+            "cq",
             """
-            apiVersion: kueue.x-k8s.io/v1beta1
-            kind: ClusterQueue
-            metadata: {name: cq}
             spec:
               resourceGroups:
               - coveredResources: [cpu]
@@ -160,11 +168,11 @@ class KueueConverterTest {
   @Test
   void anEmptyNamespaceSelectorIsKeptWithAWarning() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta2",
+            "ClusterQueue",
+            "cq",
             """
-            apiVersion: kueue.x-k8s.io/v1beta2
-            kind: ClusterQueue
-            metadata: {name: cq}
             spec: {namespaceSelector: {}}
             """);
     assertThat(only(r).path("spec").path("namespaceSelector").isEmpty()).isTrue();
@@ -231,11 +239,11 @@ class KueueConverterTest {
   @Test
   void kueuesProvisioningCheckBecomesBerthsAndItsParametersToo() throws IOException {
     JsonNode spec =
-        only(convert(
+        only(kueue(
+                "v1beta2",
+                "AdmissionCheck",
+                "prov",
                 """
-                    apiVersion: kueue.x-k8s.io/v1beta2
-                    kind: AdmissionCheck
-                    metadata: {name: prov}
                     spec:
                       controllerName: kueue.x-k8s.io/provisioning-request
                       parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: cfg}
@@ -248,11 +256,11 @@ class KueueConverterTest {
   @Test
   void aV1beta1AdmissionChecksRetryDelayIsDroppedWithItsPath() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta1",
+            "AdmissionCheck",
+            "prov",
             """
-            apiVersion: kueue.x-k8s.io/v1beta1
-            kind: AdmissionCheck
-            metadata: {name: prov}
             spec: {controllerName: kueue.x-k8s.io/provisioning-request, retryDelayMinutes: 15}
             """);
     assertThat(only(r).path("spec").has("retryDelayMinutes")).isFalse();
@@ -265,11 +273,11 @@ class KueueConverterTest {
   @Test
   void aFreeFormControllerNameIsKeptAndSaidToNeedItsOwnController() throws IOException {
     KueueConverter.Result r =
-        convert(
+        kueue(
+            "v1beta2",
+            "AdmissionCheck",
+            "prov-test",
             """
-            apiVersion: kueue.x-k8s.io/v1beta2
-            kind: AdmissionCheck
-            metadata: {name: prov-test}
             spec: {controllerName: ProvisioningRequestController}
             """);
     assertThat(only(r).path("spec").path("controllerName").asText())
@@ -315,11 +323,11 @@ class KueueConverterTest {
   @Test
   void aCohortsV1alpha1ParentIsItsParentName() throws IOException {
     JsonNode spec =
-        only(convert(
+        only(kueue(
+                "v1alpha1",
+                "Cohort",
+                "research",
                 """
-                    apiVersion: kueue.x-k8s.io/v1alpha1
-                    kind: Cohort
-                    metadata: {name: research}
                     spec: {parent: org}
                     """))
             .path("spec");
