@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
-import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.integration.jobset.JobSet;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder;
@@ -43,7 +43,8 @@ class JobSetE2EIT {
     return rj;
   }
 
-  private static JobSet jobSet(String namespace, String name) {
+  /** A suspended JobSet of 5 cpu in queue lq (DisabledIntegrationIT creates one too). */
+  static JobSet jobSet(String namespace, String name) {
     JobSet js = new JobSet();
     js.getMetadata().setNamespace(namespace);
     js.getMetadata().setName(name);

@@ -9,7 +9,7 @@ import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.TopologySpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
-import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

@@ -30,7 +30,7 @@ import java.util.function.UnaryOperator;
  *     .install(admin);                   // server-side apply of both configurations
  *
  * // other chart values, as helm --set takes them
- * ChartWebhooks.render(ChartWebhooks.NAMESPACE, "webhooks.jobSet.enabled=false");
+ * ChartWebhooks.render(ChartWebhooks.NAMESPACE, "integrations.frameworks={batch/job}");
  * }</pre>
  *
  * <p>The configurations are named {@value #VALIDATING_NAME} and {@value #MUTATING_NAME} (the

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The chart's webhooks, rendered by the real helm from helm/berth (the one list every installation
  * and test registers): the policies docs/webhooks.md promises, checked for every combination of the
- * chart's {@code webhooks.*} values its schema allows.
+ * chart's {@code webhooks.*} values its schema allows, with JobSet's integration on and off.
  */
 class ChartWebhooksTest {
   private static final Map<String, AdmissionHandler> ROUTES =
@@ -169,7 +169,7 @@ class ChartWebhooksTest {
       String name, List<String> values) {
     Map<String, String> set = new LinkedHashMap<>();
     values.forEach(v -> set.put(v.substring(0, v.indexOf('=')), v.substring(v.indexOf('=') + 1)));
-    boolean jobSet = !"false".equals(set.get("webhooks.jobSet.enabled"));
+    boolean jobSet = !"{batch/job}".equals(set.get("integrations.frameworks"));
     boolean defaultQueue = !"false".equals(set.get("webhooks.defaultQueue.enabled"));
     boolean podGates = !"false".equals(set.get("webhooks.podTopologyGates.enabled"));
     int berthTimeout = Integer.parseInt(set.getOrDefault("webhooks.timeoutSeconds", "10"));
@@ -296,7 +296,9 @@ class ChartWebhooksTest {
     List<Arguments> all = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       List<String> values = new ArrayList<>();
-      values.add("webhooks.jobSet.enabled=" + ((i & 1) == 0));
+      values.add(
+          "integrations.frameworks="
+              + ((i & 1) == 0 ? "{batch/job,jobset.x-k8s.io/jobset}" : "{batch/job}"));
       values.add("webhooks.defaultQueue.enabled=" + ((i & 2) == 0));
       values.add("webhooks.podTopologyGates.enabled=" + ((i & 4) == 0));
       all.add(Arguments.of(String.join(", ", values), values));

@@ -1,5 +1,6 @@
 package dev.berth.local;
 
+import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -155,7 +157,23 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   /** A stand-in for the JobSet project's CRD: its API without its controller. */
   public static CustomResourceDefinition jobSetCrd() {
-    return crd("local/jobset-crd.yaml");
+    return standInCrd(Framework.JOBSET);
+  }
+
+  /**
+   * The stand-in CRDs of the registry's kinds that a cluster's API server does not serve itself
+   * (JobSet's): {@code local/<kind>-crd.yaml}, each kind's API without its controller, so that
+   * local mode and the tests can create every kind Berth integrates.
+   */
+  public static List<CustomResourceDefinition> standInCrds() {
+    return Arrays.stream(Framework.values())
+        .filter(f -> f.crd().isPresent())
+        .map(EmbeddedApiServer::standInCrd)
+        .toList();
+  }
+
+  private static CustomResourceDefinition standInCrd(Framework framework) {
+    return crd("local/" + framework.webhookName() + "-crd.yaml");
   }
 
   public static CustomResourceDefinition crd(String classpathResource) {

@@ -34,8 +34,9 @@ final class LocalCluster implements AutoCloseable {
     EmbeddedApiServer server = EmbeddedApiServer.start();
     try {
       List<CustomResourceDefinition> crds = new ArrayList<>(EmbeddedApiServer.berthCrds());
-      // Replaced by the upstream CRD when the real JobSet controller runs.
-      crds.add(EmbeddedApiServer.jobSetCrd());
+      // Every kind of the registry can be created; JobSet's stand-in CRD is replaced by the
+      // upstream one when the real JobSet controller runs.
+      crds.addAll(EmbeddedApiServer.standInCrds());
       server.install(crds);
       LocalControlPlane plane =
           LocalControlPlane.start(

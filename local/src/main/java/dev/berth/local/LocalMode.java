@@ -3,11 +3,13 @@ package dev.berth.local;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -110,23 +112,37 @@ public final class LocalMode {
                   .endMetadata()
                   .build())
           .serverSideApply();
+      OperatorConfig operatorConfig =
+          new OperatorConfig(
+              "berth-system",
+              false,
+              "berth-leader",
+              metricsPort,
+              false,
+              0,
+              "berth-operator",
+              false,
+              false);
+      List<String> enabled = operatorConfig.configuration().integrations().frameworks();
+      out.println(
+          "berth: integrations on: "
+              + String.join(", ", enabled)
+              + Framework.frameworkNames().stream()
+                  .filter(name -> !enabled.contains(name))
+                  .reduce((a, b) -> a + ", " + b)
+                  .map(off -> "; off (integrations.frameworks): " + off)
+                  .orElse(""));
+      // The chart's webhooks of the same kinds: a kind the operator does not run is not
+      // intercepted.
       running.webhooks =
-          LoopbackWebhooks.start(cluster.client(), LocalCluster.ADMIN_USER, webhookPort);
+          LoopbackWebhooks.start(
+              cluster.client(),
+              LocalCluster.ADMIN_USER,
+              webhookPort,
+              "integrations.frameworks={" + String.join(",", enabled) + "}");
       out.println(
           "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
-      running.operator =
-          BerthOperator.start(
-              cluster.client(),
-              new OperatorConfig(
-                  "berth-system",
-                  false,
-                  "berth-leader",
-                  metricsPort,
-                  false,
-                  0,
-                  "berth-operator",
-                  false,
-                  false));
+      running.operator = BerthOperator.start(cluster.client(), operatorConfig);
       out.println(
           "berth: operator running; metrics on http://127.0.0.1:"
               + running.operator.metricsPort()

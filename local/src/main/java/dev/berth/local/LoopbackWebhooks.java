@@ -21,8 +21,18 @@ public final class LoopbackWebhooks {
    */
   public static WebhookRuntime start(KubernetesClient admin, String operatorUser, int port)
       throws IOException {
+    return start(admin, operatorUser, port, new String[0]);
+  }
+
+  /**
+   * As above, with the chart rendered with these values ({@code helm --set}), e.g. {@code
+   * integrations.frameworks={batch/job}}: only the kinds the operator runs are intercepted.
+   */
+  public static WebhookRuntime start(
+      KubernetesClient admin, String operatorUser, int port, String... chartValues)
+      throws IOException {
     WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
-    ChartWebhooks chart = ChartWebhooks.render(base.namespace()).onLoopback(port);
+    ChartWebhooks chart = ChartWebhooks.render(base.namespace(), chartValues).onLoopback(port);
     WebhookSettings settings =
         new WebhookSettings(
                 port,

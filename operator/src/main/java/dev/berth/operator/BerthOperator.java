@@ -15,14 +15,11 @@ import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
 import dev.berth.operator.config.Configuration;
-import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
-import dev.berth.operator.job.JobAdapter;
-import dev.berth.operator.job.PriorityResolver;
-import dev.berth.operator.job.WorkloadLifecycle;
-import dev.berth.operator.jobset.JobSetAdapter;
+import dev.berth.operator.integration.Lifecycles;
+import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.kube.ReconcileCopies;
 import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
@@ -42,8 +39,6 @@ import dev.berth.operator.reconciler.AdmissionCheckReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.CohortReconciler;
-import dev.berth.operator.reconciler.JobReconciler;
-import dev.berth.operator.reconciler.JobSetReconciler;
 import dev.berth.operator.reconciler.LocalQueueReconciler;
 import dev.berth.operator.reconciler.NamespaceReconciler;
 import dev.berth.operator.reconciler.NodeReconciler;
@@ -71,8 +66,8 @@ import dev.berth.operator.visibility.SecureEndpoints;
 import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -88,7 +83,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,7 +108,10 @@ public final class BerthOperator implements AutoCloseable {
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
   private final WebhookRuntime webhooks;
-  private final IntegrationWatch jobSetWatch;
+
+  /** One per enabled kind whose CRD is not installed yet. */
+  private final List<IntegrationWatch> integrationWatches;
+
   private final IntegrationWatch provisioningWatch;
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
@@ -314,50 +314,34 @@ public final class BerthOperator implements AutoCloseable {
                 key -> caches.byIndex(Pod.class, TopologyUngater.PODS_OF_PODSET, key))),
         ReconcileRetry.only());
     ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
-    // waitForPodsReady: the Job and JobSet reconcilers keep each Workload's PodsReady condition.
-    boolean podsReady = waitForPodsReady.enable();
+    // One reconciler per kind integrations.frameworks lists (the registry, Integrations); a kind
+    // served by a CRD switches itself on when its CRD is installed. waitForPodsReady: each
+    // kind's lifecycle keeps its Workloads' PodsReady condition.
+    Lifecycles lifecycles =
+        new Lifecycles(priorities, flavors, events, clock, waitForPodsReady.enable());
     Configuration.Integrations integrations = config.integrations();
-    if (integrations.enabled(ConfigurationLoader.BATCH_JOB)) {
+    List<IntegrationWatch> waiting = new ArrayList<>();
+    for (Integrations.Kind kind : Integrations.all()) {
+      Framework framework = kind.framework();
+      if (!integrations.enabled(framework.frameworkName())) {
+        log.info(
+            "{} integration off: integrations.frameworks does not list {}",
+            framework.kind(),
+            framework.frameworkName());
+        continue;
+      }
+      Optional<String> crd = framework.crd();
+      if (crd.isPresent()
+          && client.apiextensions().v1().customResourceDefinitions().withName(crd.get()).get()
+              == null) {
+        waiting.add(new IntegrationWatch(client, crd.get(), onNewIntegration));
+        continue;
+      }
       operator.register(
-          new JobReconciler(
-              new WorkloadLifecycle<>(
-                  new JobAdapter(), priorities, flavors, events, clock, podsReady),
-              versions,
-              writes),
-          ReconcileRetry.only());
-    } else {
-      log.info("Job integration off: integrations.frameworks does not list batch/job");
+          kind.reconciler().create(lifecycles, caches, versions, writes), ReconcileRetry.only());
+      crd.ifPresent(name -> log.info("{} integration on: {} is installed", framework.kind(), name));
     }
-    // The JobSet integration switches itself on when the JobSet CRD is installed.
-    if (!integrations.enabled(ConfigurationLoader.JOBSET)) {
-      log.info("JobSet integration off: integrations.frameworks does not list {}", JOBSET);
-      jobSetWatch = null;
-    } else if (client.apiextensions().v1().customResourceDefinitions().withName(JOBSET_CRD).get()
-        != null) {
-      operator.register(
-          new JobSetReconciler(
-              new WorkloadLifecycle<>(
-                  new JobSetAdapter(
-                      js ->
-                          caches.byIndex(
-                              Job.class,
-                              JobSetReconciler.CHILD_JOBS,
-                              JobSetReconciler.childJobsKey(
-                                  js.getMetadata().getNamespace(), js.getMetadata().getName()))),
-                  priorities,
-                  flavors,
-                  events,
-                  clock,
-                  podsReady),
-              caches,
-              versions,
-              writes),
-          ReconcileRetry.only());
-      log.info("JobSet integration on: {} is installed", JOBSET_CRD);
-      jobSetWatch = null;
-    } else {
-      jobSetWatch = new IntegrationWatch(client, JOBSET_CRD, onNewIntegration);
-    }
+    integrationWatches = List.copyOf(waiting);
     // The built-in provisioning check: its AdmissionChecks are marked Active (or say why not)
     // always; ProvisioningRequests are made only where the autoscaler's CRD is installed.
     boolean requestCrd =
@@ -447,7 +431,7 @@ public final class BerthOperator implements AutoCloseable {
 
   /**
    * The same connection and credentials without fabric8's retry of 5xx, 429 and I/O failures, for
-   * the writers and the Job and JobSet reconcilers. fabric8 re-sends such a request up to ten
+   * the writers and the workload kinds' reconcilers. fabric8 re-sends such a request up to ten
    * times; a write that the API server applied before the failure comes back 409 on the re-send (it
    * carries the resourceVersion it was made from), and the caller would take an applied write for
    * one that was not. Without the retry a write has three outcomes its caller can tell apart:
@@ -463,10 +447,6 @@ public final class BerthOperator implements AutoCloseable {
                 .build())
         .adapt(KubernetesClient.class);
   }
-
-  static final String JOBSET_CRD = "jobsets.jobset.x-k8s.io";
-
-  private static final String JOBSET = ConfigurationLoader.JOBSET;
 
   /** The webhook server's settings: the configuration's {@code webhook} and its certificates. */
   static WebhookSettings webhookSettings(Configuration config) {
@@ -497,8 +477,8 @@ public final class BerthOperator implements AutoCloseable {
   /**
    * Starts everything with this configuration; returns once the informers have synced, or after
    * JOSDK's cache-sync timeout with some still retrying their first list (the loop waits for them,
-   * see InformerSync). {@code onNewIntegration} runs when the JobSet CRD appears after start (the
-   * process exits there, so that it restarts with it).
+   * see InformerSync). {@code onNewIntegration} runs when the CRD of an enabled kind (JobSet's)
+   * appears after start (the process exits there, so that it restarts with it).
    */
   public static BerthOperator start(
       KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
@@ -625,9 +605,7 @@ public final class BerthOperator implements AutoCloseable {
   public void close() {
     stopping = true;
     started = false;
-    if (jobSetWatch != null) {
-      jobSetWatch.close();
-    }
+    integrationWatches.forEach(IntegrationWatch::close);
     if (provisioningWatch != null) {
       provisioningWatch.close();
     }

@@ -1,7 +1,6 @@
 package dev.berth.operator;
 
 import dev.berth.api.v1beta1.BerthKinds;
-import dev.berth.operator.jobset.JobSet;
 import dev.berth.operator.kube.ClientStack;
 import dev.berth.operator.kube.NativeTls;
 import dev.berth.operator.kube.SharedVersions;
@@ -44,7 +43,10 @@ public final class Clients {
   /** {@code serialization}, with the custom kinds the operator watches registered. */
   public static KubernetesSerialization withKinds(KubernetesSerialization serialization) {
     BerthKinds.ALL.forEach(serialization::registerKubernetesResource);
-    serialization.registerKubernetesResource(JobSet.class);
+    // The workload kinds served by a CRD (fabric8 knows the built-in ones).
+    Integrations.all().stream()
+        .filter(kind -> kind.framework().crd().isPresent())
+        .forEach(kind -> serialization.registerKubernetesResource(kind.type()));
     serialization.registerKubernetesResource(ProvisioningRequest.class);
     return serialization;
   }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.berth.api.v1beta1.BerthKinds;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

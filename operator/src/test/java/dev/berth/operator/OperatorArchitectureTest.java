@@ -14,7 +14,7 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.berth.api.v1beta1.WorkloadStatus;
 import dev.berth.operator.admission.DecisionWriter;
-import dev.berth.operator.job.WorkloadLifecycle;
+import dev.berth.operator.integration.WorkloadLifecycle;
 import io.fabric8.kubernetes.client.Client;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;

@@ -75,7 +75,7 @@ class ChartIT {
               "--set", "certManager.enabled=true",
               "--set", "certManager.issuerRef.name=corp-ca",
               "--set", "certManager.issuerRef.kind=ClusterIssuer",
-              "--set", "webhooks.jobSet.enabled=false",
+              "--set", "integrations.frameworks={batch/job}",
               "--set", "webhooks.defaultQueue.enabled=false",
               "--set", "webhooks.podTopologyGates.enabled=false",
               "--set", "rbac.userRoles=false"
@@ -468,7 +468,7 @@ class ChartIT {
         .containsEntry("mjob.berth.dev", "/mutate-batch-v1-job")
         .containsEntry("mclusterqueue.berth.dev", "/mutate-berth-dev-v1beta1-clusterqueue")
         .containsEntry("mworkload.berth.dev", "/mutate-berth-dev-v1beta1-workload");
-    boolean jobSet = !List.of(values).contains("webhooks.jobSet.enabled=false");
+    boolean jobSet = !List.of(values).contains("integrations.frameworks={batch/job}");
     boolean defaultQueue = !List.of(values).contains("webhooks.defaultQueue.enabled=false");
     boolean podGates = !List.of(values).contains("webhooks.podTopologyGates.enabled=false");
     assertThat(paths.containsKey("vjobset.berth.dev")).isEqualTo(jobSet);
@@ -675,7 +675,8 @@ class ChartIT {
       List<String> values =
           new ArrayList<>(
               List.of(
-                  "webhooks.jobSet.enabled=" + ((i & 1) == 0),
+                  "integrations.frameworks="
+                      + ((i & 1) == 0 ? "{batch/job,jobset.x-k8s.io/jobset}" : "{batch/job}"),
                   "webhooks.defaultQueue.enabled=" + ((i & 2) == 0),
                   "webhooks.podTopologyGates.enabled=" + ((i & 4) == 0)));
       if ((i & 8) != 0) {

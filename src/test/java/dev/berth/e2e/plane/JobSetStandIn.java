@@ -1,6 +1,6 @@
 package dev.berth.e2e.plane;
 
-import dev.berth.operator.jobset.JobSet;
+import dev.berth.operator.integration.jobset.JobSet;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;

@@ -11,6 +11,7 @@ import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
@@ -99,17 +100,9 @@ public final class BerthWebhooks {
             ProvisioningRequestConfig.class,
             BerthValidators::provisioningRequestConfig,
             (old, config) -> BerthValidators.provisioningRequestConfig(config)));
-    routes.put(
-        VALIDATE_JOB,
-        new ManagedJobHandler(
-            "Job",
-            json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
-            (old, json) -> TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
-            jobPolicy));
-    routes.put(
-        VALIDATE_JOBSET,
-        new ManagedJobHandler(
-            "JobSet", BerthValidators::jobSet, BerthValidators::jobSetUpdate, jobPolicy));
+    for (Framework framework : Framework.values()) {
+      routes.put(framework.validatePath(), validator(framework, jobPolicy));
+    }
     routes.put(VALIDATE_POD, new PodGateHandler(new PodGateGuard(guard)));
 
     routes.put(
@@ -117,9 +110,30 @@ public final class BerthWebhooks {
     routes.put(MUTATE_LOCAL_QUEUE, new MutatingHandler(new LocalQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_WORKLOAD, new MutatingHandler(new WorkloadDefaulter(), CREATE_UPDATE));
     ManagedJobDefaulter jobs = new ManagedJobDefaulter(cluster);
-    routes.put(MUTATE_JOB, new MutatingHandler(jobs, CREATE));
-    routes.put(MUTATE_JOBSET, new MutatingHandler(jobs, CREATE));
+    for (Framework framework : Framework.values()) {
+      routes.put(framework.mutatePath(), new MutatingHandler(jobs, CREATE));
+    }
     routes.put(MUTATE_POD, new MutatingHandler(new PodTopologyGate(), CREATE));
     return routes;
+  }
+
+  /**
+   * A workload kind's validator: its object rules (each kind's own) and the queue rule every kind
+   * shares ({@link ManagedJobPolicy}). A switch over the registry, so that a kind added to it
+   * without its rules does not compile.
+   */
+  private static ManagedJobHandler validator(Framework framework, ManagedJobPolicy policy) {
+    return switch (framework) {
+      case BATCH_JOB ->
+          new ManagedJobHandler(
+              framework.kind(),
+              json -> TypedDecoder.validate(json, Job.class, BerthValidators::job),
+              (old, json) ->
+                  TypedDecoder.validate(old, json, Job.class, BerthValidators::jobUpdate),
+              policy);
+      case JOBSET ->
+          new ManagedJobHandler(
+              framework.kind(), BerthValidators::jobSet, BerthValidators::jobSetUpdate, policy);
+    };
   }
 }

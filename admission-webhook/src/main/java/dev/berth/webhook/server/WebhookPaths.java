@@ -1,6 +1,11 @@
 package dev.berth.webhook.server;
 
-/** The URL paths the webhook configurations point at, one per kind and webhook type. */
+import dev.berth.webhook.integration.Framework;
+
+/**
+ * The URL paths the webhook configurations point at, one per kind and webhook type; those of the
+ * workload kinds are the registry's ({@link Framework}).
+ */
 public final class WebhookPaths {
   private static final String BERTH = "berth-dev-v1beta1-";
 
@@ -16,8 +21,8 @@ public final class WebhookPaths {
   public static final String VALIDATE_ADMISSION_CHECK = "/validate-" + BERTH + "admissioncheck";
   public static final String VALIDATE_PROVISIONING_REQUEST_CONFIG =
       "/validate-" + BERTH + "provisioningrequestconfig";
-  public static final String VALIDATE_JOB = "/validate-batch-v1-job";
-  public static final String VALIDATE_JOBSET = "/validate-jobset-x-k8s-io-v1alpha2-jobset";
+  public static final String VALIDATE_JOB = Framework.BATCH_JOB.validatePath();
+  public static final String VALIDATE_JOBSET = Framework.JOBSET.validatePath();
 
   /** The core group is the empty string, hence the double dash. */
   public static final String VALIDATE_POD = "/validate--v1-pod";
@@ -25,8 +30,8 @@ public final class WebhookPaths {
   public static final String MUTATE_CLUSTER_QUEUE = "/mutate-" + BERTH + "clusterqueue";
   public static final String MUTATE_LOCAL_QUEUE = "/mutate-" + BERTH + "localqueue";
   public static final String MUTATE_WORKLOAD = "/mutate-" + BERTH + "workload";
-  public static final String MUTATE_JOB = "/mutate-batch-v1-job";
-  public static final String MUTATE_JOBSET = "/mutate-jobset-x-k8s-io-v1alpha2-jobset";
+  public static final String MUTATE_JOB = Framework.BATCH_JOB.mutatePath();
+  public static final String MUTATE_JOBSET = Framework.JOBSET.mutatePath();
 
   /** The core group is the empty string, hence the double dash. */
   public static final String MUTATE_POD = "/mutate--v1-pod";

@@ -2,14 +2,16 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.integration.Framework;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Keeps every Job and JobSet Berth manages inside its queue, whoever asks. Managed means: it
- * carries the queue-name label, or its namespace is one Berth manages (a ClusterQueue selects it,
- * or it has a LocalQueue named {@code default}; see {@link QueueScope}). Then:
+ * Keeps every workload Berth manages (each kind of the registry, {@link Framework}) inside its
+ * queue, whoever asks. Managed means: it carries the queue-name label, or its namespace is one
+ * Berth manages (a ClusterQueue selects it, or it has a LocalQueue named {@code default}; see
+ * {@link QueueScope}). Then:
  *
  * <ul>
  *   <li>in a managed namespace a new Job names a LocalQueue (the default-queue webhook fills it in
@@ -37,7 +39,10 @@ public final class ManagedJobPolicy {
     this.scope = scope;
   }
 
-  /** {@code kind} is Job or JobSet; {@code job} the object after mutation. */
+  /**
+   * {@code kind} is a registered kind ({@link Framework#kind()}); {@code job} the object after
+   * mutation.
+   */
   public List<FieldError> onCreate(String kind, String namespace, JsonNode job, String username) {
     JobView view = JobView.of(job);
     Optional<String> managedNamespace = scope.managedBecause(namespace);
@@ -88,10 +93,7 @@ public final class ManagedJobPolicy {
               + kind
               + " runs under the Workload admitted for its old size; delete it"
               + " and create it again to change its pods";
-      errors.addAll(
-          "JobSet".equals(kind)
-              ? PodSetChanges.ofJobSet(old, job, why)
-              : PodSetChanges.ofJob(old, job, why));
+      errors.addAll(PodSetChanges.of(Framework.ofKind(kind), old, job, why));
     }
     return errors.toList();
   }

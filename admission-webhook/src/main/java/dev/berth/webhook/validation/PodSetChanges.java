@@ -2,6 +2,7 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.integration.Framework;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +27,18 @@ final class PodSetChanges {
   private static final int MAX_REPORTED = 4;
 
   private PodSetChanges() {}
+
+  /**
+   * The kind's resize rule: what of a running object its Workload's pod sets were made from, one
+   * error per changed field. A switch over the registry, so that a kind added to it without its
+   * rule does not compile.
+   */
+  static List<FieldError> of(Framework framework, JsonNode old, JsonNode now, String why) {
+    return switch (framework) {
+      case BATCH_JOB -> ofJob(old, now, why);
+      case JOBSET -> ofJobSet(old, now, why);
+    };
+  }
 
   /** Changes of a batch/v1 Job's pod set, one error per changed field. */
   static List<FieldError> ofJob(JsonNode old, JsonNode job, String why) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.berth.webhook.integration.Framework;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -38,11 +39,8 @@ public final class ConfigurationLoader {
 
   public static final String FILE_ARGUMENT = "--config";
 
-  /** Kueue's framework names of the integrations Berth has. */
-  public static final String BATCH_JOB = "batch/job";
-
-  public static final String JOBSET = "jobset.x-k8s.io/jobset";
-  static final List<String> FRAMEWORKS = List.of(BATCH_JOB, JOBSET);
+  /** Kueue's framework names of the integrations Berth has: the registry's. */
+  static final List<String> FRAMEWORKS = Framework.frameworkNames();
 
   static final List<String> EXCLUDED_TAINT_KEYS =
       List.of(

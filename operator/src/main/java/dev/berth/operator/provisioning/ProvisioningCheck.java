@@ -10,7 +10,7 @@ import dev.berth.engine.checks.ProvisioningOutcome;
 import dev.berth.engine.checks.ProvisioningOutcome.RequestCondition;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
-import dev.berth.operator.job.Integration;
+import dev.berth.operator.integration.Integration;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,7 +1,7 @@
 package dev.berth.operator.provisioning;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.berth.operator.job.OpenObject;
+import dev.berth.operator.integration.OpenObject;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;

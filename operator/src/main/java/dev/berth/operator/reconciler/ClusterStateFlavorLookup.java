@@ -2,7 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.operator.admission.ClusterView;
-import dev.berth.operator.job.Integration;
+import dev.berth.operator.integration.Integration;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
 import java.util.Map;

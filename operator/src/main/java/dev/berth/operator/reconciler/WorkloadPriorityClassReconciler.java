@@ -2,7 +2,7 @@ package dev.berth.operator.reconciler;
 
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.job.PriorityResolver;
+import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.kube.LeanItemStore;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

@@ -1,8 +1,7 @@
-package dev.berth.operator.reconciler;
+package dev.berth.operator.integration;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.job.WorkloadLifecycle;
 import dev.berth.operator.kube.LeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.HasMetadata;

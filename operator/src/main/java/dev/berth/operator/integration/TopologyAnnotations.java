@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.TopologyRequest;

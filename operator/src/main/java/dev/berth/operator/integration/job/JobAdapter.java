@@ -1,9 +1,14 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration.job;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.PodTemplates;
+import dev.berth.operator.integration.PriorityResolver;
+import dev.berth.operator.integration.TopologyAnnotations;
+import dev.berth.operator.integration.WorkloadNames;
 import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

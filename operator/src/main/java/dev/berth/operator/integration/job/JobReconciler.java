@@ -1,6 +1,7 @@
-package dev.berth.operator.reconciler;
+package dev.berth.operator.integration.job;
 
-import dev.berth.operator.job.WorkloadLifecycle;
+import dev.berth.operator.integration.IntegrationReconciler;
+import dev.berth.operator.integration.WorkloadLifecycle;
 import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,10 +1,12 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.testing.Jobs;
 import dev.berth.testing.Workloads;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -258,7 +260,7 @@ class WorkloadLifecycleTest {
         .as("the condition taken away, for the controller to set again")
         .noneMatch(c -> c.getType().equals("Suspended"));
     assertThat(requested.getMetadata().getAnnotations())
-        .containsKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+        .containsKey(Berth.STOP_REQUESTED_ANNOTATION);
 
     // Asked, not yet acknowledged (the stored Job too): the quota stays.
     api.stored(requested);
@@ -316,7 +318,7 @@ class WorkloadLifecycleTest {
         adapter.admitted(
             acknowledged, workloadOf(acknowledged, status().admitted("cq", "h100", T0)), FLAVORS);
     assertThat(started.getMetadata().getAnnotations())
-        .doesNotContainKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+        .doesNotContainKey(Berth.STOP_REQUESTED_ANNOTATION);
     // Suspended again before the controller synced it running: the old Suspended=True is stale,
     // and without the mark it is not read as an acknowledgment.
     Job suspended = withSuspendedCondition(adapter.suspended(started));
@@ -397,7 +399,7 @@ class WorkloadLifecycleTest {
         .doesNotContainKey("gpu.product");
     assertThat(restored.getMetadata().getAnnotations())
         .as("the request stays on")
-        .containsKey(JobAdapter.STOP_REQUESTED_ANNOTATION);
+        .containsKey(Berth.STOP_REQUESTED_ANNOTATION);
 
     // No pod, but the Job controller has not acknowledged the suspension: the quota stays.
     api.stored(restored);

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import static org.mockito.Mockito.when;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.testing.Jobs;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.RETURNS_DEEP_STUBS;

@@ -1,14 +1,14 @@
-package dev.berth.operator.jobset;
+package dev.berth.operator.integration.jobset;
 
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.operator.job.Integration;
-import dev.berth.operator.job.JobAdapter;
-import dev.berth.operator.job.PodTemplates;
-import dev.berth.operator.job.PriorityResolver;
-import dev.berth.operator.job.TopologyAnnotations;
-import dev.berth.operator.job.WorkloadNames;
+import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.PodTemplates;
+import dev.berth.operator.integration.PriorityResolver;
+import dev.berth.operator.integration.TopologyAnnotations;
+import dev.berth.operator.integration.WorkloadNames;
+import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;

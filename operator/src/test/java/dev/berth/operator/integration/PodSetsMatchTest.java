@@ -1,9 +1,10 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
+import dev.berth.operator.integration.job.JobAdapter;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;

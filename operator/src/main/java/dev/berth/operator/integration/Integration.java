@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
@@ -108,7 +108,8 @@ public interface Integration<T extends HasMetadata> {
   /**
    * {@link #hasPodsToCount(HasMetadata)}, or one of the owner's pods (read live, after the owner)
    * not counted by its controller yet. The owner's status alone lags its pods: see {@link
-   * JobAdapter#hasPodsToCount(io.fabric8.kubernetes.api.model.batch.v1.Job, List)}.
+   * dev.berth.operator.integration.job.JobAdapter#hasPodsToCount(io.fabric8.kubernetes.api.model.batch.v1.Job,
+   * List)}.
    */
   default boolean hasPodsToCount(T owner, List<Pod> pods) {
     return hasPodsToCount(owner);

@@ -1,9 +1,9 @@
-package dev.berth.operator.jobset;
+package dev.berth.operator.integration.jobset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.Berth;
-import dev.berth.operator.job.JobAdapter;
+import dev.berth.operator.integration.job.JobAdapter;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration;
 
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.List;
@@ -10,13 +10,13 @@ import java.util.Map;
  * name, and every flavor has the same tolerations. In production the lookup reads the
  * ResourceFlavors from the cluster state; these tests only check that its answers are applied.
  */
-record FixedFlavors(String labelKey, List<Toleration> tolerationsOfEach)
+public record FixedFlavors(String labelKey, List<Toleration> tolerationsOfEach)
     implements Integration.FlavorLookup {
   /** No flavor has node labels or tolerations. */
-  static final FixedFlavors NONE = new FixedFlavors(null, List.of());
+  public static final FixedFlavors NONE = new FixedFlavors(null, List.of());
 
   /** Each flavor {@code f} has the node label {@code labelKey=f} and {@code tolerations}. */
-  static FixedFlavors labelled(String labelKey, Toleration... tolerations) {
+  public static FixedFlavors labelled(String labelKey, Toleration... tolerations) {
     return new FixedFlavors(labelKey, List.of(tolerations));
   }
 

@@ -1,4 +1,4 @@
-package dev.berth.operator.job;
+package dev.berth.operator.integration.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,9 @@ import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
+import dev.berth.operator.integration.FixedFlavors;
+import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.PriorityResolver;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;

@@ -1,10 +1,10 @@
-package dev.berth.operator.reconciler;
+package dev.berth.operator.integration.jobset;
 
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.Informers;
-import dev.berth.operator.job.WorkloadLifecycle;
-import dev.berth.operator.jobset.JobSet;
-import dev.berth.operator.jobset.JobSetAdapter;
+import dev.berth.operator.integration.IntegrationReconciler;
+import dev.berth.operator.integration.Lifecycles;
+import dev.berth.operator.integration.WorkloadLifecycle;
 import dev.berth.operator.kube.LeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -19,7 +19,7 @@ import java.util.List;
 
 /**
  * Managed JobSets, with their Workloads and their child Jobs. Registered only when the JobSet CRD
- * is installed (see {@code Integrations}).
+ * is installed (see {@code dev.berth.operator.Integrations}).
  */
 public final class JobSetReconciler extends IntegrationReconciler<JobSet>
     implements Reconciler<JobSet> {
@@ -44,6 +44,25 @@ public final class JobSetReconciler extends IntegrationReconciler<JobSet>
       KubernetesClient writes) {
     super(JobSet.class, lifecycle, versions, writes);
     this.caches = caches;
+  }
+
+  /**
+   * The JobSet integration: its adapter reading each JobSet's child Jobs from this reconciler's
+   * child-Job index (a cache read, not a LIST per event).
+   */
+  public static JobSetReconciler create(
+      Lifecycles lifecycles,
+      InformerCaches caches,
+      SharedVersions versions,
+      KubernetesClient writes) {
+    JobSetAdapter adapter =
+        new JobSetAdapter(
+            js ->
+                caches.byIndex(
+                    Job.class,
+                    CHILD_JOBS,
+                    childJobsKey(js.getMetadata().getNamespace(), js.getMetadata().getName())));
+    return new JobSetReconciler(lifecycles.of(adapter), caches, versions, writes);
   }
 
   /** The index key of a JobSet's child Jobs. */

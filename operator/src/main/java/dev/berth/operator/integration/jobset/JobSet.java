@@ -1,6 +1,6 @@
-package dev.berth.operator.jobset;
+package dev.berth.operator.integration.jobset;
 
-import dev.berth.operator.job.OpenObject;
+import dev.berth.operator.integration.OpenObject;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.fabric8.kubernetes.client.CustomResource;

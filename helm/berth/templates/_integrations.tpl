@@ -1,0 +1,45 @@
+{{- /*
+The workload kinds Berth integrates, by Kueue framework name: the chart's copy of the registry
+(Framework in admission-webhook), which ChartIntegrationsTest holds equal to it. For each: its
+webhooks' name (v<name>/m<name>.berth.dev) and API group, version and resource (the webhook
+paths follow from them, /validate-<group with dashes>-<version>-<name>), and the resources the
+operator needs rights on to run it (its own, then its children's). integrations.frameworks picks
+which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clusterrole.yaml).
+*/ -}}
+{{- define "berth.integrationKinds" -}}
+batch/job:
+  name: job
+  kind: Job
+  group: batch
+  version: v1
+  resource: jobs
+  resources:
+    - {group: batch, resource: jobs}
+jobset.x-k8s.io/jobset:
+  name: jobset
+  kind: JobSet
+  group: jobset.x-k8s.io
+  version: v1alpha2
+  resource: jobsets
+  resources:
+    - {group: jobset.x-k8s.io, resource: jobsets}
+    - {group: batch, resource: jobs}
+{{- end }}
+
+{{- /*
+The kinds integrations.frameworks turns on, in its order, as {kinds: [...]} (fromYaml reads only
+maps): each entry of the table above with its webhook paths added.
+*/ -}}
+{{- define "berth.enabledIntegrations" -}}
+{{- $table := include "berth.integrationKinds" . | fromYaml }}
+{{- $kinds := list }}
+{{- range $i, $framework := .Values.integrations.frameworks }}
+{{- $kind := get $table $framework }}
+{{- if not $kind }}
+{{- fail (printf "integrations.frameworks[%d]: unknown framework %q; Berth integrates %s" $i $framework (keys $table | sortAlpha | join ", ")) }}
+{{- end }}
+{{- $suffix := printf "%s-%s-%s" (replace "." "-" $kind.group) $kind.version $kind.name }}
+{{- $kinds = append $kinds (merge (dict "framework" $framework "validatePath" (printf "/validate-%s" $suffix) "mutatePath" (printf "/mutate-%s" $suffix)) $kind) }}
+{{- end }}
+{{- toYaml (dict "kinds" $kinds) }}
+{{- end }}

@@ -1,0 +1,65 @@
+package dev.berth.operator;
+
+import dev.berth.operator.informers.InformerCaches;
+import dev.berth.operator.integration.Lifecycles;
+import dev.berth.operator.integration.job.JobAdapter;
+import dev.berth.operator.integration.job.JobReconciler;
+import dev.berth.operator.integration.jobset.JobSet;
+import dev.berth.operator.integration.jobset.JobSetReconciler;
+import dev.berth.operator.kube.SharedVersions;
+import dev.berth.webhook.integration.Framework;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The operator's half of the registry of workload kinds: for each {@link Framework} (its name, API
+ * kind and webhooks, in admission-webhook so that the webhook server and the chart's test read it
+ * too), its resource class and its reconciler, an adapter ({@code Integration}) under the generic
+ * reconciler ({@code IntegrationReconciler}). A switch over the registry, so that a kind added
+ * there without its adapter does not compile. {@link BerthOperator} registers the kinds {@code
+ * integrations.frameworks} lists; docs/integrations.md walks through adding one.
+ */
+public final class Integrations {
+  private Integrations() {}
+
+  /** Makes a kind's reconciler from what every kind shares. */
+  @FunctionalInterface
+  public interface ReconcilerFactory {
+    Reconciler<?> create(
+        Lifecycles lifecycles,
+        InformerCaches caches,
+        SharedVersions versions,
+        KubernetesClient writes);
+  }
+
+  /**
+   * A kind the operator runs.
+   *
+   * @param type the resource class its reconciler and informer read
+   * @param reconciler its adapter under the generic reconciler
+   */
+  public record Kind(
+      Framework framework, Class<? extends HasMetadata> type, ReconcilerFactory reconciler) {}
+
+  /** The kind of {@code framework}. */
+  public static Kind of(Framework framework) {
+    return switch (framework) {
+      case BATCH_JOB ->
+          new Kind(
+              framework,
+              Job.class,
+              (lifecycles, caches, versions, writes) ->
+                  new JobReconciler(lifecycles.of(new JobAdapter()), versions, writes));
+      case JOBSET -> new Kind(framework, JobSet.class, JobSetReconciler::create);
+    };
+  }
+
+  /** Every kind, in registry order. */
+  public static List<Kind> all() {
+    return Arrays.stream(Framework.values()).map(Integrations::of).toList();
+  }
+}

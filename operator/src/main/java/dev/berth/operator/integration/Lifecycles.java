@@ -1,0 +1,24 @@
+package dev.berth.operator.integration;
+
+import dev.berth.operator.events.EventRecorder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+
+/**
+ * What every kind's {@link WorkloadLifecycle} is made of besides its adapter, so that a kind's
+ * registry entry names only its adapter.
+ *
+ * @param podsReady whether waitForPodsReady is on (the lifecycle keeps PodsReady)
+ */
+public record Lifecycles(
+    PriorityResolver priorities,
+    Integration.FlavorLookup flavors,
+    EventRecorder events,
+    Clock clock,
+    boolean podsReady) {
+
+  /** The lifecycle of the kind {@code adapter} describes. */
+  public <T extends HasMetadata> WorkloadLifecycle<T> of(Integration<T> adapter) {
+    return new WorkloadLifecycle<>(adapter, priorities, flavors, events, clock, podsReady);
+  }
+}
