@@ -141,6 +141,16 @@ class KueueExamplesConvertedIT {
     assertThat(refusals).as("converted documents the API server refused").isEmpty();
   }
 
+  /** convert keeps the Kueue labels of exactly the kinds the integration registry queues. */
+  @org.junit.jupiter.api.Test
+  void convertQueuesTheKindsOfTheIntegrationRegistry() {
+    assertThat(KueueConverter.QUEUED)
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.Arrays.stream(dev.berth.webhook.integration.Framework.values())
+                .map(f -> f.group() + "/" + f.kind())
+                .toList());
+  }
+
   /**
    * The v1beta1 forms Kueue's examples do not show (cohort, Borrow, Preempt, admissionChecks, a
    * Workload's priorityClassName and priorityClassSource, a v1alpha1 Cohort's parent), as clusters

@@ -24,10 +24,18 @@ public final class KueueConverter {
   static final String BERTH_PROVISIONING = "berth.dev/provisioning-request";
 
   /**
-   * The objects whose Kueue labels Berth reads: Jobs, JobSets, and CronJobs (their Jobs carry the
-   * job template's labels). Every other kind with Kueue labels would run unqueued under Berth.
+   * The kinds Berth queues, as group/kind: the integration registry's (the webhook module's {@code
+   * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
-  static final Set<String> MANAGED = Set.of("batch/Job", "batch/CronJob", "jobset.x-k8s.io/JobSet");
+  public static final Set<String> QUEUED = Set.of("batch/Job", "jobset.x-k8s.io/JobSet");
+
+  /**
+   * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry
+   * the job template's labels). Every other kind with Kueue labels would run unqueued under Berth.
+   */
+  static final Set<String> MANAGED =
+      java.util.stream.Stream.concat(QUEUED.stream(), Set.of("batch/CronJob").stream())
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   /** Kueue's kinds Berth has no counterpart for, and what to do instead. */
   private static final Map<String, String> KUEUE_ONLY =
