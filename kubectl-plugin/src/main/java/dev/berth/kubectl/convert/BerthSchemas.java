@@ -68,7 +68,7 @@ final class BerthSchemas {
   void prune(String kind, ObjectNode object, Findings findings) {
     JsonNode schema = schemas.get(kind);
     JsonNode properties = schema.path("properties");
-    Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+    Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
     List<String> unknown = new ArrayList<>();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> f = fields.next();
@@ -100,7 +100,7 @@ final class BerthSchemas {
       boolean keepUnknown = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
       List<String> unknown = new ArrayList<>();
       List<String> badValues = new ArrayList<>();
-      Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+      Iterator<Map.Entry<String, JsonNode>> fields = object.properties().iterator();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> f = fields.next();
         String name = f.getKey();

@@ -115,7 +115,9 @@ public final class KueueConverter {
     }
     if (!MANAGED.contains(group + "/" + kind)) {
       f.notSupported(
-          "Berth queues Jobs, JobSets and CronJobs' Jobs, not a "
+          "Berth queues "
+              + QUEUED.stream().map(k -> k.substring(k.indexOf('/') + 1) + "s").sorted().toList()
+              + " and CronJobs' Jobs, not a "
               + kind
               + " ("
               + apiVersion
@@ -172,7 +174,8 @@ public final class KueueConverter {
   /** Anything still naming Kueue's group after conversion is reported, as written. */
   private static void remainingKueueNames(JsonNode node, String path, Findings f) {
     if (node.isObject()) {
-      node.fields()
+      node.properties()
+          .iterator()
           .forEachRemaining(
               e -> {
                 String child = path.isEmpty() ? e.getKey() : path + "." + e.getKey();

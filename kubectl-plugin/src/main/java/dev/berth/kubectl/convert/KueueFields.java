@@ -152,7 +152,8 @@ final class KueueFields {
   /** {@code from} becomes {@code to} with {@code value}, where it stood: the order is kept. */
   private static void replaced(ObjectNode o, String from, String to, JsonNode value) {
     java.util.Map<String, JsonNode> fields = new java.util.LinkedHashMap<>();
-    o.fields()
+    o.properties()
+        .iterator()
         .forEachRemaining(
             e -> {
               if (e.getKey().equals(from)) {

@@ -46,7 +46,7 @@ final class KueueLabels {
    */
   static boolean present(JsonNode node) {
     if (node.isObject()) {
-      for (var it = node.fields(); it.hasNext(); ) {
+      for (var it = node.properties().iterator(); it.hasNext(); ) {
         var f = it.next();
         if ((f.getKey().equals("labels") || f.getKey().equals("annotations"))
             && hasKueueKey(f.getValue())) {
@@ -66,7 +66,7 @@ final class KueueLabels {
   static void convert(JsonNode node, String path, Findings findings) {
     if (node instanceof ObjectNode object) {
       List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
-      object.fields().forEachRemaining(fields::add);
+      fields.addAll(object.properties());
       for (Map.Entry<String, JsonNode> f : fields) {
         String child = path.isEmpty() ? f.getKey() : path + "." + f.getKey();
         if (f.getKey().equals("metadata") && f.getValue() instanceof ObjectNode meta) {
@@ -134,7 +134,8 @@ final class KueueLabels {
       return;
     }
     Map<String, JsonNode> out = new LinkedHashMap<>();
-    map.fields()
+    map.properties()
+        .iterator()
         .forEachRemaining(
             e -> {
               String key = e.getKey();
