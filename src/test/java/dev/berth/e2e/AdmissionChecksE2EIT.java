@@ -350,7 +350,7 @@ class AdmissionChecksE2EIT {
     ac.getMetadata().setName("bad");
     ac.setSpec(
         new AdmissionCheckSpec(
-            "no-slash", new AdmissionCheckSpec.Parameters("example.com", "lowercase", "cfg")));
+            "x".repeat(254), new AdmissionCheckSpec.Parameters("example.com", "lowercase", "cfg")));
     assertThatThrownBy(() -> client.resource(ac).create())
         .isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.controllerName")

@@ -5,7 +5,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-/** {@code kubectl berth}: Berth's queues, pending workloads and cohorts from the command line. */
+/**
+ * {@code kubectl berth}: Berth's queues, pending workloads and cohorts from the command line, and
+ * Kueue YAML converted to Berth's.
+ */
 public final class KubectlBerth {
   private KubectlBerth() {}
 
@@ -24,6 +27,9 @@ public final class KubectlBerth {
     } catch (Options.UsageError e) {
       System.err.println("error: " + e.getMessage() + "\n\n" + Options.USAGE);
       return 2;
+    }
+    if (o.command().equals("convert")) {
+      return ConvertCommand.run(o, System.in, out, System.err);
     }
     try {
       Kubectl kubectl = new Kubectl(o);
@@ -90,6 +96,18 @@ public final class KubectlBerth {
         CohortsCommand.table(
             CohortsCommand.fromLists(sample.get("cohorts"), sample.get("clusterqueues")), true));
     out.print(Printer.print(sample, "yaml"));
+    // convert's classes too (Jackson's YAML module, the bundled CRD schemas).
+    String kueue =
+        "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: a}\n"
+            + "spec: {cohort: b, admissionChecks: [c]}\n";
+    out.print(
+        dev.berth.kubectl.convert.YamlDocuments.write(
+            new dev.berth.kubectl.convert.KueueConverter()
+                .convert(
+                    "training",
+                    dev.berth.kubectl.convert.YamlDocuments.read(
+                        new java.io.ByteArrayInputStream(kueue.getBytes(StandardCharsets.UTF_8))))
+                .documents()));
     out.print(Printer.print(queues, "json"));
     try {
       Options.parse(new String[] {"pending", "-n", "x", "--cq=y", "-o", "yaml"}, false);

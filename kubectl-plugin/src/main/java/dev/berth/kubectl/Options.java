@@ -18,7 +18,9 @@ record Options(
     String visibilityUrl,
     String visibilityCa,
     String token,
-    boolean colour) {
+    boolean colour,
+    List<String> files,
+    boolean recursive) {
 
   static final String USAGE =
       """
@@ -31,6 +33,9 @@ record Options(
                                    estimated starts
         why WORKLOAD|JOB -n NS     why a workload (or the Workload of a Job or JobSet) waits
         cohorts                    the cohort tree with quotas, weights and weighted shares
+        convert -f FILE|DIR|-      Kueue YAML (kueue.x-k8s.io v1beta1/v1beta2, and Jobs with
+                                   kueue.x-k8s.io/ labels) to Berth's, on stdout; what cannot
+                                   be carried over is reported on stderr
 
       Flags:
         -n, --namespace NS         namespace (pending: its LocalQueues; why: where the workload is)
@@ -45,6 +50,9 @@ record Options(
             --token TOKEN          bearer token for the visibility API (default $BERTH_TOKEN,
                                    else the kubeconfig user's token or exec credential)
             --no-color             no colour even on a terminal
+        -f, --filename FILE|DIR|-  convert: a file, a directory's .yaml/.yml/.json files, or
+                                   stdin (repeatable)
+        -R, --recursive            convert: the directories' subdirectories too
       """;
 
   /** A command line that cannot be run; the message names the flag or argument. */
@@ -66,6 +74,8 @@ record Options(
     String ca = System.getenv("BERTH_VISIBILITY_CA");
     String token = System.getenv("BERTH_TOKEN");
     boolean colour = terminal && System.getenv("NO_COLOR") == null;
+    List<String> files = new ArrayList<>();
+    boolean recursive = false;
     List<String> words = new ArrayList<>();
     for (String a : argv) {
       int eq = a.indexOf('=');
@@ -88,6 +98,8 @@ record Options(
         case "--visibility-ca" -> ca = value(words, i++, a);
         case "--token" -> token = value(words, i++, a);
         case "--no-color", "--no-colour" -> colour = false;
+        case "-f", "--filename" -> files.add(value(words, i++, a));
+        case "-R", "--recursive" -> recursive = true;
         case "-h", "--help" -> command = "help";
         default -> {
           if (a.startsWith("-")) {
@@ -115,7 +127,9 @@ record Options(
         url == null || url.isBlank() ? ChartDefaults.VISIBILITY_URL : url,
         ca == null || ca.isBlank() ? null : ca,
         token,
-        colour);
+        colour,
+        List.copyOf(files),
+        recursive);
   }
 
   private static String value(List<String> words, int i, String flag) throws UsageError {

@@ -167,20 +167,26 @@ public final class WebhookTestCluster {
 
   /** JobSet's API without its controller: enough for the webhook to see JobSets being written. */
   private static CustomResourceDefinition jobSetCrd() {
+    return schemalessCrd("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
+  }
+
+  /** A namespaced API of any shape for {@code kind}, served with no controller behind it. */
+  static CustomResourceDefinition schemalessCrd(
+      String group, String version, String kind, String plural) {
     return new CustomResourceDefinitionBuilder()
         .withNewMetadata()
-        .withName("jobsets.jobset.x-k8s.io")
+        .withName(plural + "." + group)
         .endMetadata()
         .withNewSpec()
-        .withGroup("jobset.x-k8s.io")
+        .withGroup(group)
         .withScope("Namespaced")
         .withNewNames()
-        .withKind("JobSet")
-        .withPlural("jobsets")
-        .withSingular("jobset")
+        .withKind(kind)
+        .withPlural(plural)
+        .withSingular(kind.toLowerCase(java.util.Locale.ROOT))
         .endNames()
         .addNewVersion()
-        .withName("v1alpha2")
+        .withName(version)
         .withServed(true)
         .withStorage(true)
         .withNewSchema()

@@ -7,12 +7,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * An AdmissionCheck: a controller name shaped like example.com/name, optional parameters naming the
- * check's configuration object in full; the controller cannot change once created (its workloads'
- * states were written by it).
+ * An AdmissionCheck: a controller name of at most 253 characters (free-form, as Kueue's: it is only
+ * compared with the name a controller looks for), optional parameters naming the check's
+ * configuration object in full; the controller cannot change once created (its workloads' states
+ * were written by it).
  */
 public final class AdmissionCheckValidator {
-  private static final Pattern CONTROLLER = Pattern.compile(AdmissionCheckSpec.CONTROLLER_NAME);
   private static final Pattern KIND = Pattern.compile("^[A-Z]([-A-Za-z0-9]*[A-Za-z0-9])?$");
 
   private AdmissionCheckValidator() {}
@@ -26,13 +26,12 @@ public final class AdmissionCheckValidator {
       errors.add(FieldError.required(cp, "the controller that runs the check"));
       return errors.toList();
     }
-    if (s.controllerName.length() > 253 || !CONTROLLER.matcher(s.controllerName).matches()) {
+    if (s.controllerName.length() > 253) {
       errors.add(
           FieldError.invalid(
               cp,
               s.controllerName,
-              "must be a domain-prefixed path of at most 253 characters, e.g."
-                  + " berth.dev/provisioning-request"));
+              "must be at most 253 characters, e.g. berth.dev/provisioning-request"));
     }
     if (s.parameters != null) {
       FieldPath pp = spec.child("parameters");

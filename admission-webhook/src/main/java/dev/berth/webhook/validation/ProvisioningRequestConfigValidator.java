@@ -109,8 +109,9 @@ public final class ProvisioningRequestConfigValidator {
               retry.backoffLimitCount,
               "must be 0 (no retry) or more"));
     }
-    atLeastOne(retry.backoffBaseSeconds, path.child("backoffBaseSeconds"), errors);
-    atLeastOne(retry.backoffMaxSeconds, path.child("backoffMaxSeconds"), errors);
+    // 0 is Kueue's "retry at once" and stays accepted; only a negative delay means nothing.
+    notNegative(retry.backoffBaseSeconds, path.child("backoffBaseSeconds"), errors);
+    notNegative(retry.backoffMaxSeconds, path.child("backoffMaxSeconds"), errors);
     int base =
         retry.backoffBaseSeconds == null
             ? RetryStrategy.DEFAULT_BASE_SECONDS
@@ -128,9 +129,9 @@ public final class ProvisioningRequestConfigValidator {
     }
   }
 
-  private static void atLeastOne(Integer seconds, FieldPath path, Errors errors) {
-    if (seconds != null && seconds < 1) {
-      errors.add(FieldError.invalid(path, seconds, "must be at least 1 second"));
+  private static void notNegative(Integer seconds, FieldPath path, Errors errors) {
+    if (seconds != null && seconds < 0) {
+      errors.add(FieldError.invalid(path, seconds, "must be 0 (retry at once) or more seconds"));
     }
   }
 }

@@ -38,13 +38,23 @@ class AdmissionCheckRulesTest {
         .containsExactly("spec.controllerName");
     assertThat(
             BerthValidators.admissionCheck(
-                check("no-slash", new AdmissionCheckSpec.Parameters("Bad_Group", "lower", null))))
+                check(
+                    "x".repeat(254),
+                    new AdmissionCheckSpec.Parameters("Bad_Group", "lower", null))))
         .extracting(FieldError::path)
         .containsExactly(
             "spec.controllerName",
             "spec.parameters.apiGroup",
             "spec.parameters.kind",
             "spec.parameters.name");
+  }
+
+  @Test
+  void aFreeFormControllerNameIsAcceptedAsKueueAcceptsIt() {
+    // Kueue's sample-admission-check.yaml names its controller ProvisioningRequestController.
+    assertThat(BerthValidators.admissionCheck(check("ProvisioningRequestController", null)))
+        .isEmpty();
+    assertThat(BerthValidators.admissionCheck(check("x".repeat(253), null))).isEmpty();
   }
 
   @Test

@@ -71,7 +71,7 @@ class ProvisioningRequestConfigRulesTest {
   @Test
   void theRetryStrategyNamesItsField() {
     ProvisioningRequestConfig c = config("check-capacity.autoscaling.x-k8s.io");
-    c.getSpec().retryStrategy = new RetryStrategy(-1, 0, null);
+    c.getSpec().retryStrategy = new RetryStrategy(-1, -1, null);
     assertThat(paths(c))
         .containsExactly(
             "spec.retryStrategy.backoffLimitCount", "spec.retryStrategy.backoffBaseSeconds");
@@ -81,5 +81,15 @@ class ProvisioningRequestConfigRulesTest {
     assertThat(BerthValidators.provisioningRequestConfig(c))
         .singleElement()
         .satisfies(e -> assertThat(e.message()).contains("at least backoffBaseSeconds (3600)"));
+  }
+
+  @Test
+  void kueuesZeroSecondBackoffIsAccepted() {
+    // Kueue's own provisioning example sets backoffBaseSeconds: 0 (retry at once).
+    ProvisioningRequestConfig c = config("check-capacity.autoscaling.x-k8s.io");
+    c.getSpec().retryStrategy = new RetryStrategy(2, 0, 1800);
+    assertThat(BerthValidators.provisioningRequestConfig(c)).isEmpty();
+    c.getSpec().retryStrategy = new RetryStrategy(2, 0, 0);
+    assertThat(BerthValidators.provisioningRequestConfig(c)).isEmpty();
   }
 }

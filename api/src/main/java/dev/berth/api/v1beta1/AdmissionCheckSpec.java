@@ -6,18 +6,16 @@ import io.fabric8.generator.annotation.Required;
 
 /** Which controller runs the check, and the object that configures it for this check. */
 public class AdmissionCheckSpec {
-  /** The controller that writes this check's state, e.g. berth.dev/provisioning-request. */
+  /**
+   * The controller that writes this check's state, e.g. berth.dev/provisioning-request. Free-form
+   * as in Kueue: it is only ever compared with the name a controller looks for.
+   */
   @Required
   @MaxLength(253)
-  @Pattern(CONTROLLER_NAME)
   public String controllerName;
 
   /** A cluster-scoped object of the controller's own kind that configures the check. */
   public Parameters parameters;
-
-  /** A domain-prefixed path, as Kubernetes controller names are: example.com/my-check. */
-  public static final String CONTROLLER_NAME =
-      "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(/[-a-zA-Z0-9_.]+)+$";
 
   /** A reference to the check's configuration object. */
   public static class Parameters {

@@ -65,11 +65,12 @@ public class ProvisioningRequestConfigSpec {
     @Max(1000000)
     public Integer backoffLimitCount;
 
-    @Min(1)
+    /** 0 (as Kueue accepts): retry at once, the jitter aside. */
+    @Min(0)
     @Max(86400)
     public Integer backoffBaseSeconds;
 
-    @Min(1)
+    @Min(0)
     @Max(86400)
     public Integer backoffMaxSeconds;
 
