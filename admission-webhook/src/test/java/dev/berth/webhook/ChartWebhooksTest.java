@@ -275,7 +275,16 @@ class ChartWebhooksTest {
     assertThat(podQueue.operations()).containsExactly("CREATE");
     assertThat(podQueue.resources()).containsExactly("pods");
     assertThat(podQueue.objectSelector()).isNull();
-    assertThat(podQueue.matchConditions()).isNullOrEmpty();
+    // Pods that ask for no resources hold no quota: they never reach Berth.
+    assertThat(podQueue.matchConditions())
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.getExpression())
+                    .contains("object.spec.containers.exists(")
+                    .contains("object.spec.initContainers.exists(")
+                    .contains("has(object.spec.resources)")
+                    .contains("has(object.spec.overhead)"));
     Hook cronJobs = hooks.get("vcronjob.berth.dev");
     assertThat(cronJobs.path()).isEqualTo(WebhookPaths.VALIDATE_CRONJOB);
     assertThat(cronJobs.operations()).containsExactly("CREATE", "UPDATE");
