@@ -67,7 +67,7 @@ public final class PodQueueRule {
       return List.of(
           FieldError.forbidden(
               OWNERS.index(ownerIndex),
-              problem + "; " + refusal(namespace, managed.get(), asks.keySet())));
+              problem + "; " + refusal(namespace, managed.get(), asks.keySet(), "")));
     }
     String createdBy =
         owner == null
@@ -78,13 +78,14 @@ public final class PodQueueRule {
                 + owner.path("name").asText()
                 + ")";
     return List.of(
-        FieldError.forbidden(
-            field, "the pod" + createdBy + " " + refusal(namespace, managed.get(), asks.keySet())));
+        FieldError.forbidden(field, refusal(namespace, managed.get(), asks.keySet(), createdBy)));
   }
 
-  private String refusal(String namespace, String why, Set<String> resources) {
+  private String refusal(String namespace, String why, Set<String> resources, String createdBy) {
     List<String> queues = scope.localQueues(namespace);
-    return "asks for "
+    return "the pod"
+        + createdBy
+        + " asks for "
         + String.join(", ", resources)
         + ", which namespace "
         + namespace
@@ -148,7 +149,7 @@ public final class PodQueueRule {
   /** The index of the pod's controller owner reference, or -1. */
   private static int controllerIndex(JsonNode pod) {
     JsonNode owners = pod.path("metadata").path("ownerReferences");
-    for (int i = 0; i < owners.size(); i++) {
+    for (int i = 0; owners.isArray() && i < owners.size(); i++) {
       if (owners.get(i).path("controller").asBoolean(false)) {
         return i;
       }

@@ -67,7 +67,7 @@ public final class PodResources {
   public static Optional<FieldPath> firstAsking(JsonNode spec, Set<String> names) {
     for (String list : new String[] {"containers", "initContainers"}) {
       JsonNode containers = spec.path(list);
-      for (int i = 0; i < containers.size(); i++) {
+      for (int i = 0; containers.isArray() && i < containers.size(); i++) {
         Optional<FieldPath> found =
             asking(
                 containers.get(i).path("resources"),

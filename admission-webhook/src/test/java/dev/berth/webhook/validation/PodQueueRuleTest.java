@@ -259,6 +259,22 @@ class PodQueueRuleTest {
                 + " template of Job train, which its Workload was admitted for, for 2");
   }
 
+  /** The API server refuses such a pod on its own; the rule must not fail on it first. */
+  @Test
+  void aMalformedPodIsNoFailure() {
+    JsonNode pod =
+        TestObjects.json(
+            """
+            metadata: {ownerReferences: {a: {kind: Job, controller: true}}}
+            spec:
+              containers: {c: {resources: {requests: {nvidia.com/gpu: lots}, limits: [1]}}}
+              initContainers: {i: {resources: {limits: {nvidia.com/gpu: "1"}}}}
+            """);
+    assertThat(RULE.onCreate("team-a", pod, "alice"))
+        .extracting(FieldError::path)
+        .containsExactly("spec");
+  }
+
   @Test
   void podResourcesCountsAsTheOperatorCharges() {
     JsonNode spec =
