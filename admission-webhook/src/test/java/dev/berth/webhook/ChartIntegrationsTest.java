@@ -87,7 +87,11 @@ class ChartIntegrationsTest {
                         frameworksValue(enabled)))));
     Set<String> workloadHooks = new HashSet<>();
     hooks.values().stream()
-        .filter(h -> !h.berthKind() && !h.resources().contains("pods"))
+        .filter(
+            h ->
+                !h.berthKind()
+                    && !h.resources().contains("pods")
+                    && !h.resources().contains("cronjobs"))
         .forEach(h -> workloadHooks.add(h.name()));
     Set<String> expected = new HashSet<>();
     for (Framework framework : enabled) {
@@ -124,6 +128,9 @@ class ChartIntegrationsTest {
           .satisfies(e -> assertThat(e.getKey()).isEqualTo(Berth.QUEUE_NAME_LABEL));
     }
     assertThat(workloadHooks).containsExactlyInAnyOrderElementsOf(expected);
+    // A CronJob's Jobs are batch/v1 Jobs: its rule is registered with batch/job, and only then.
+    assertThat(hooks.containsKey("vcronjob.berth.dev"))
+        .isEqualTo(enabled.contains(Framework.BATCH_JOB));
   }
 
   @ParameterizedTest(name = "{0}")

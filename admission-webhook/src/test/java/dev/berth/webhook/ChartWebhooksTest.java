@@ -194,6 +194,8 @@ class ChartWebhooksTest {
                 "vadmissioncheck",
                 "vprovisioningrequestconfig",
                 "vjob",
+                "vcronjob",
+                "vpod-queue",
                 "mclusterqueue",
                 "mlocalqueue",
                 "mworkload",
@@ -266,6 +268,28 @@ class ChartWebhooksTest {
             .containsExactly(Berth.QUEUE_NAME_LABEL + " DoesNotExist");
       }
     }
+    // The pod queue rule: every pod created outside the excluded namespaces, whatever its labels
+    // (a bare pod carries nothing to select on), on the pod path, failing closed.
+    Hook podQueue = hooks.get("vpod-queue.berth.dev");
+    assertThat(podQueue.path()).isEqualTo(WebhookPaths.VALIDATE_POD);
+    assertThat(podQueue.operations()).containsExactly("CREATE");
+    assertThat(podQueue.resources()).containsExactly("pods");
+    assertThat(podQueue.objectSelector()).isNull();
+    // Pods that ask for no resources hold no quota: they never reach Berth.
+    assertThat(podQueue.matchConditions())
+        .singleElement()
+        .satisfies(
+            c ->
+                assertThat(c.getExpression())
+                    .contains("object.spec.containers.exists(")
+                    .contains("object.spec.initContainers.exists(")
+                    .contains("has(object.spec.resources)")
+                    .contains("has(object.spec.overhead)"));
+    Hook cronJobs = hooks.get("vcronjob.berth.dev");
+    assertThat(cronJobs.path()).isEqualTo(WebhookPaths.VALIDATE_CRONJOB);
+    assertThat(cronJobs.operations()).containsExactly("CREATE", "UPDATE");
+    assertThat(cronJobs.resources()).containsExactly("cronjobs");
+    assertThat(cronJobs.objectSelector()).isNull();
     if (podGates) {
       Hook gate = hooks.get("mpod.berth.dev");
       assertThat(gate.operations()).containsExactly("CREATE");

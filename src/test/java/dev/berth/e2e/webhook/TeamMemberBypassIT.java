@@ -7,10 +7,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.e2e.chart.ChartRoles;
+import dev.berth.local.ControllerManager;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,14 +20,22 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Every way around the queue a team member has, tried as one: a user bound in its namespace to the
@@ -46,6 +56,7 @@ class TeamMemberBypassIT {
   static final String FREE = "bypass-free";
 
   static final String MEMBER = "dana";
+  private static final String GPU = "nvidia.com/gpu";
   private static final String QUEUE = "metadata.labels[" + Berth.QUEUE_NAME_LABEL + "]";
 
   private static WebhookTestCluster cluster;
@@ -65,7 +76,13 @@ class TeamMemberBypassIT {
         apiVersion: berth.dev/v1beta1
         kind: ClusterQueue
         metadata: {name: bypass-cq}
-        spec: {namespaceSelector: {matchLabels: {berth.dev/team: bypass}}}
+        spec:
+          namespaceSelector: {matchLabels: {berth.dev/team: bypass}}
+          resourceGroups:
+          - coveredResources: [nvidia.com/gpu]
+            flavors:
+            - name: bypass-gpu
+              resources: [{name: nvidia.com/gpu, nominalQuota: 8}]
         """);
     for (String lq : List.of(MANAGED + "/a", MANAGED + "/b", DEFAULTED + "/default", FREE + "/a")) {
       String[] parts = lq.split("/");
@@ -84,6 +101,7 @@ class TeamMemberBypassIT {
         .until(
             () ->
                 cluster.localQueues().managedBecause(MANAGED).isPresent()
+                    && cluster.localQueues().coveredResources(MANAGED).contains(GPU)
                     && cluster.localQueues().exists(MANAGED, "b")
                     && cluster.localQueues().managedBecause(DEFAULTED).isPresent()
                     && cluster.localQueues().managedBecause(FREE).isEmpty());
@@ -878,6 +896,354 @@ class TeamMemberBypassIT {
                   .getMetadata()
                   .getLabels())
           .containsEntry("app", "x");
+    }
+  }
+
+  // ---- Pods outside a managed Job, and CronJobs ------------------------------------------------
+
+  /**
+   * Berth queues no Pods, Deployments or StatefulSets yet, so in a namespace a ClusterQueue selects
+   * every pod that asks for a resource it covers must be a managed Job's. Here a real
+   * kube-controller-manager runs the Deployment, ReplicaSet, CronJob and Job controllers (as {@code
+   * system:kube-controller-manager}, not the operator) against this API server, so their writes
+   * meet the chart's webhooks as on a cluster. Nothing schedules or runs pods here: a pod that
+   * exists was let through.
+   */
+  @Nested
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class PodsOutsideTheQueue {
+    private static final String GPU_POD =
+        "{\"requests\": {\"nvidia.com/gpu\": \"8\"}, \"limits\": {\"nvidia.com/gpu\": \"8\"}}";
+    private static final String REFUSED_BECAUSE =
+        "Berth does not queue Pods, Deployments or StatefulSets yet";
+
+    private ControllerManager controllers;
+    private Path kubeconfig;
+
+    @BeforeAll
+    void startControllers() throws IOException {
+      Path dir = Files.createTempDirectory("berth-bypass-kcm");
+      kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, cluster.kubeconfig());
+      controllers =
+          ControllerManager.start(
+              operator,
+              asControllerManager(cluster.kubeconfig()),
+              dir,
+              List.of(
+                  "clusterrole-aggregation-controller",
+                  "deployment-controller",
+                  "replicaset-controller",
+                  "cronjob-controller",
+                  "job-controller"));
+    }
+
+    @AfterAll
+    void stopControllers() {
+      if (controllers != null) {
+        controllers.close();
+      }
+    }
+
+    /**
+     * The admin kubeconfig, acting as kube-controller-manager's own user: the admin certificate's
+     * user is the operator identity here, which the queue rule would let through.
+     */
+    private static String asControllerManager(String kubeconfig) {
+      Map<String, Object> config = Serialization.unmarshal(kubeconfig, Map.class);
+      for (Object user : (List<?>) config.get("users")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> auth = (Map<String, Object>) ((Map<?, ?>) user).get("user");
+        auth.put("as", "system:kube-controller-manager");
+        auth.put("as-groups", List.of("system:masters", "system:authenticated"));
+      }
+      return Serialization.asYaml(config);
+    }
+
+    private Pod pod(String name, String ownerReference, String resources) {
+      return Serialization.unmarshal(
+          """
+          apiVersion: v1
+          kind: Pod
+          metadata: {name: %s, namespace: %s, ownerReferences: [%s]}
+          spec:
+            restartPolicy: Never
+            containers: [{name: c, image: trainer, resources: %s}]
+          """
+              .formatted(name, MANAGED, ownerReference, resources),
+          Pod.class);
+    }
+
+    private ProcessResult kubectlAsMember(String... args) throws Exception {
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  ControllerManager.binary("kubectl").toString(),
+                  "--kubeconfig=" + kubeconfig,
+                  "--as=" + MEMBER,
+                  "--as-group=system:authenticated"));
+      command.addAll(List.of(args));
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      return new ProcessResult(p.exitValue(), out);
+    }
+
+    record ProcessResult(int exit, String output) {}
+
+    @Test
+    void kubectlRunOfAGpuPodIsRefusedNamingTheLabelAndTheQueues() throws Exception {
+      ProcessResult run =
+          kubectlAsMember(
+              "run",
+              "gpu-shell",
+              "-n",
+              MANAGED,
+              "--image=trainer",
+              "--restart=Never",
+              "--overrides={\"spec\": {\"containers\": [{\"name\": \"gpu-shell\","
+                  + " \"image\": \"trainer\", \"resources\": "
+                  + GPU_POD
+                  + "}]}}");
+      assertThat(run.exit()).as(run.output()).isNotZero();
+      assertThat(run.output())
+          .contains("The Pod \"gpu-shell\" is invalid")
+          .contains("spec.containers[0].resources.requests[nvidia.com/gpu]: Forbidden")
+          .contains(Berth.QUEUE_NAME_LABEL)
+          .contains("LocalQueues (a, b)")
+          .contains(REFUSED_BECAUSE);
+      assertThat(operator.pods().inNamespace(MANAGED).withName("gpu-shell").get()).isNull();
+    }
+
+    @Test
+    void aPodAskingForNothingTheQueueCoversOrOutsideAManagedNamespaceIsTheTeams() {
+      member.resource(pod("cpu-only", "", "{requests: {cpu: 100m}}")).create();
+      Pod free = pod("gpu-free", "", GPU_POD);
+      free.getMetadata().setNamespace(FREE);
+      member.resource(free).create();
+      assertThat(operator.pods().inNamespace(MANAGED).withName("cpu-only").get()).isNotNull();
+      assertThat(operator.pods().inNamespace(FREE).withName("gpu-free").get()).isNotNull();
+    }
+
+    /**
+     * An admitted pod's requests and nodeSelector are the API server's to keep: a pod's spec is
+     * immutable but for a few fields (none of them these), and in-place resizing goes through
+     * {@code pods/resize}, which {@code edit} does not grant.
+     */
+    @Test
+    void aRunningPodsRequestsCannotBeEditedByATeamMember() {
+      member.resource(pod("resize-me", "", "{requests: {cpu: 100m}}")).create();
+      assertThatThrownBy(
+              () ->
+                  member
+                      .pods()
+                      .inNamespace(MANAGED)
+                      .withName("resize-me")
+                      .patch(
+                          PatchContext.of(PatchType.JSON),
+                          "[{\"op\": \"add\", \"path\":"
+                              + " \"/spec/containers/0/resources/requests/nvidia.com~1gpu\","
+                              + " \"value\": \"8\"}]"))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("pod updates may not change fields");
+      var review =
+          member
+              .authorization()
+              .v1()
+              .selfSubjectAccessReview()
+              .create(
+                  new SelfSubjectAccessReviewBuilder()
+                      .withNewSpec()
+                      .withNewResourceAttributes()
+                      .withNamespace(MANAGED)
+                      .withVerb("patch")
+                      .withResource("pods")
+                      .withSubresource("resize")
+                      .endResourceAttributes()
+                      .endSpec()
+                      .build());
+      assertThat(review.getStatus().getAllowed()).as("edit grants pods/resize").isFalse();
+    }
+
+    @Test
+    void aPodCreatedForAnotherOperatorsObjectIsRefused() {
+      var owner =
+          member
+              .configMaps()
+              .inNamespace(MANAGED)
+              .resource(
+                  new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                      .withNewMetadata()
+                      .withName("trainer-cr")
+                      .endMetadata()
+                      .build())
+              .create();
+      String reference =
+          "{apiVersion: v1, kind: ConfigMap, name: trainer-cr, uid: %s, controller: true}"
+              .formatted(owner.getMetadata().getUid());
+      assertDenied(
+          () -> member.resource(pod("operator-made", reference, GPU_POD)).create(),
+          "spec.containers[0].resources.requests[nvidia.com/gpu]",
+          "ConfigMap trainer-cr",
+          REFUSED_BECAUSE);
+      assertThat(operator.pods().inNamespace(MANAGED).withName("operator-made").get()).isNull();
+    }
+
+    @Test
+    void aDeploymentScaledFromOneToEightGpuPodsGetsNoPod() {
+      member
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: apps/v1
+                  kind: Deployment
+                  metadata: {name: serve, namespace: %s}
+                  spec:
+                    replicas: 1
+                    selector: {matchLabels: {app: serve}}
+                    template:
+                      metadata: {labels: {app: serve}}
+                      spec:
+                        containers:
+                        - name: c
+                          image: server
+                          resources: {limits: {nvidia.com/gpu: "1"}}
+                  """
+                      .formatted(MANAGED),
+                  GenericKubernetesResource.class))
+          .create();
+      awaitFailedCreate(1);
+      member
+          .apps()
+          .deployments()
+          .inNamespace(MANAGED)
+          .withName("serve")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": 8}}");
+      awaitFailedCreate(8);
+      assertThat(operator.pods().inNamespace(MANAGED).withLabel("app", "serve").list().getItems())
+          .isEmpty();
+    }
+
+    /**
+     * The Deployment's ReplicaSet wants {@code replicas} pods, has tried to create them, and
+     * reports the webhook's refusal (ReplicaFailure, FailedCreate).
+     */
+    private void awaitFailedCreate(int replicas) {
+      await("the ReplicaSet of Deployment serve is refused its " + replicas + " pod(s)")
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                var sets =
+                    operator
+                        .apps()
+                        .replicaSets()
+                        .inNamespace(MANAGED)
+                        .withLabel("app", "serve")
+                        .list()
+                        .getItems();
+                assertThat(sets).hasSize(1);
+                var rs = sets.get(0);
+                assertThat(rs.getSpec().getReplicas()).isEqualTo(replicas);
+                assertThat(rs.getStatus().getObservedGeneration())
+                    .isEqualTo(rs.getMetadata().getGeneration());
+                assertThat(rs.getStatus().getConditions())
+                    .anySatisfy(
+                        c -> {
+                          assertThat(c.getType()).isEqualTo("ReplicaFailure");
+                          assertThat(c.getReason()).isEqualTo("FailedCreate");
+                          assertThat(c.getMessage())
+                              .contains(Berth.QUEUE_NAME_LABEL)
+                              .contains(REFUSED_BECAUSE);
+                        });
+              });
+    }
+
+    @Test
+    void aLabelledJobsPodsAreCreatedAndAForgedOneIsNot() {
+      Job job = createJob(MANAGED, "pods-run", "berth.dev/queue-name: a");
+      startAsOperator(MANAGED, "pods-run");
+      await("the Job controller creates the admitted Job's 2 pods")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  operator
+                          .pods()
+                          .inNamespace(MANAGED)
+                          .withLabel("batch.kubernetes.io/job-name", "pods-run")
+                          .list()
+                          .getItems()
+                          .size()
+                      == 2);
+      // A pod claiming the running Job but asking for more than its template: refused.
+      String reference =
+          "{apiVersion: batch/v1, kind: Job, name: pods-run, uid: %s, controller: true}"
+              .formatted(job.getMetadata().getUid());
+      Pod forged = pod("pods-run-forged", reference, GPU_POD);
+      forged
+          .getMetadata()
+          .setLabels(Map.of("batch.kubernetes.io/controller-uid", job.getMetadata().getUid()));
+      assertDenied(
+          () -> member.resource(forged).create(),
+          "metadata.ownerReferences[0]",
+          "asks for 8 nvidia.com/gpu");
+    }
+
+    @Test
+    void aCronJobWithoutAQueueIsRefusedAndALabelledOnesJobsInheritIt() {
+      String cronJob =
+          """
+          apiVersion: batch/v1
+          kind: CronJob
+          metadata: {name: %s, namespace: %s}
+          spec:
+            schedule: "* * * * *"
+            jobTemplate:
+              metadata: {labels: {%s}}
+              spec:
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers:
+                    - {name: c, image: trainer, resources: {limits: {nvidia.com/gpu: "1"}}}
+          """;
+      assertDenied(
+          () ->
+              member
+                  .resource(
+                      Serialization.unmarshal(
+                          cronJob.formatted("nightly-bare", MANAGED, "app: x"),
+                          GenericKubernetesResource.class))
+                  .create(),
+          "spec.jobTemplate.metadata.labels[berth.dev/queue-name]",
+          "LocalQueues (a, b)");
+      member
+          .resource(
+              Serialization.unmarshal(
+                  cronJob.formatted("nightly", MANAGED, "berth.dev/queue-name: b"),
+                  GenericKubernetesResource.class))
+          .create();
+      try {
+        // The CronJob controller's Job carries the template's queue and is created suspended.
+        await("the CronJob controller creates a Job (at the next minute)")
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofSeconds(2))
+            .untilAsserted(
+                () ->
+                    assertThat(operator.batch().v1().jobs().inNamespace(MANAGED).list().getItems())
+                        .filteredOn(
+                            j ->
+                                j.getMetadata().getOwnerReferences().stream()
+                                    .anyMatch(o -> o.getName().equals("nightly")))
+                        .singleElement()
+                        .satisfies(
+                            j -> {
+                              assertThat(j.getMetadata().getLabels())
+                                  .containsEntry(Berth.QUEUE_NAME_LABEL, "b");
+                              assertThat(j.getSpec().getSuspend()).isTrue();
+                            }));
+      } finally {
+        operator.batch().v1().cronjobs().inNamespace(MANAGED).withName("nightly").delete();
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.berth.webhook.mutation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -10,8 +11,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * LocalQueues, ClusterQueues and Namespaces from fabric8 informers: which LocalQueues exist, and
@@ -56,6 +60,46 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
       }
     }
     return Optional.empty();
+  }
+
+  @Override
+  public Set<String> coveredResources(String namespace) {
+    Map<String, String> labels = labels(namespace);
+    Set<String> covered = new TreeSet<>();
+    for (ClusterQueue cq : clusterQueues.getStore().list()) {
+      if (cq.getSpec() != null
+          && cq.getSpec().resourceGroups != null
+          && NamespaceSelectors.selects(cq.getSpec().namespaceSelector, labels)) {
+        for (ResourceGroup group : cq.getSpec().resourceGroups) {
+          if (group.coveredResources != null) {
+            covered.addAll(group.coveredResources);
+          }
+        }
+      }
+    }
+    return covered;
+  }
+
+  @Override
+  public List<String> localQueues(String namespace) {
+    return localQueues.getStore().list().stream()
+        .filter(lq -> namespace.equals(lq.getMetadata().getNamespace()))
+        .map(lq -> lq.getMetadata().getName())
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * Read from the API server, not cached: asked only for a pod that claims a Job as its controller
+   * and asks for covered resources in a managed namespace, and the Job controller creates a Job's
+   * pods right after the Job, before a cache of ours would be sure to have it. Any failure other
+   * than not found throws, and the request is refused.
+   */
+  @Override
+  public Optional<JsonNode> job(String namespace, String name) {
+    return Optional.ofNullable(
+            client.batch().v1().jobs().inNamespace(namespace).withName(name).get())
+        .map(job -> Serialization.jsonMapper().valueToTree(job));
   }
 
   private Map<String, String> labels(String name) {

@@ -8,12 +8,13 @@ import java.util.Map;
 /**
  * A ClusterQueue's namespaceSelector applied to a namespace's labels, as Kueue reads it: absent
  * selects no namespace, {@code {}} selects all. A selector with an unknown operator selects nothing
- * (the webhook refuses such a ClusterQueue, and the operator marks it inactive).
+ * (the webhook refuses such a ClusterQueue, and the operator marks it inactive). The pod rule
+ * applies a Job's selector to a pod's labels the same way.
  */
-final class NamespaceSelectors {
+public final class NamespaceSelectors {
   private NamespaceSelectors() {}
 
-  static boolean selects(LabelSelector selector, Map<String, String> labels) {
+  public static boolean selects(LabelSelector selector, Map<String, String> labels) {
     if (selector == null) {
       return false;
     }

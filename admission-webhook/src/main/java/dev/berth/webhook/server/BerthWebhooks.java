@@ -19,8 +19,10 @@ import dev.berth.webhook.mutation.PodTopologyGate;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
+import dev.berth.webhook.validation.CronJobQueueRule;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
+import dev.berth.webhook.validation.PodQueueRule;
 import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.validation.RequestGuard;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -103,7 +105,10 @@ public final class BerthWebhooks {
     for (Framework framework : Framework.values()) {
       routes.put(framework.validatePath(), validator(framework, jobPolicy));
     }
-    routes.put(VALIDATE_POD, new PodGateHandler(new PodGateGuard(guard)));
+    routes.put(
+        VALIDATE_POD,
+        new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster)));
+    routes.put(VALIDATE_CRONJOB, new CronJobHandler(new CronJobQueueRule(cluster)));
 
     routes.put(
         MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));

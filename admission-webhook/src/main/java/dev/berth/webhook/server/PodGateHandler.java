@@ -1,21 +1,33 @@
 package dev.berth.webhook.server;
 
 import dev.berth.webhook.validation.PodGateGuard;
+import dev.berth.webhook.validation.PodQueueRule;
 
-/** Validates pod updates: the topology gate and the placement behind it are the operator's. */
+/**
+ * Validates pods. On create, the queue rule ({@link PodQueueRule}: no pod holds covered resources
+ * of a managed namespace outside a managed Job); on update, the topology gate and the placement
+ * behind it are the operator's ({@link PodGateGuard}). The chart registers the two as separate
+ * webhooks on this one path, each with its own selectors.
+ */
 public final class PodGateHandler implements AdmissionHandler {
   private final PodGateGuard guard;
+  private final PodQueueRule queueRule;
 
-  public PodGateHandler(PodGateGuard guard) {
+  public PodGateHandler(PodGateGuard guard, PodQueueRule queueRule) {
     this.guard = guard;
+    this.queueRule = queueRule;
   }
 
   @Override
   public AdmissionAnswer handle(AdmissionCall call) {
-    if (call.subResource() != null
-        || !call.isUpdate()
-        || call.object() == null
-        || call.oldObject() == null) {
+    if (call.subResource() != null || call.object() == null) {
+      return AdmissionAnswer.ALLOW;
+    }
+    if (call.isCreate()) {
+      return AdmissionAnswer.of(
+          queueRule.onCreate(call.namespace(), call.object(), call.username()));
+    }
+    if (!call.isUpdate() || call.oldObject() == null) {
       return AdmissionAnswer.ALLOW;
     }
     return AdmissionAnswer.of(guard.checkUpdate(call.oldObject(), call.object(), call.username()));

@@ -27,6 +27,12 @@ public final class WebhookPaths {
   /** The core group is the empty string, hence the double dash. */
   public static final String VALIDATE_POD = "/validate--v1-pod";
 
+  /**
+   * CronJobs are not a workload kind of their own (their Jobs are), so not in the registry; the
+   * chart registers this with batch/job.
+   */
+  public static final String VALIDATE_CRONJOB = "/validate-batch-v1-cronjob";
+
   public static final String MUTATE_CLUSTER_QUEUE = "/mutate-" + BERTH + "clusterqueue";
   public static final String MUTATE_LOCAL_QUEUE = "/mutate-" + BERTH + "localqueue";
   public static final String MUTATE_WORKLOAD = "/mutate-" + BERTH + "workload";

@@ -10,12 +10,14 @@ import java.util.Objects;
  * releases the pod with one write that adds its domain's node labels to the nodeSelector and
  * removes the gate. Anyone else removing the gate would let kube-scheduler place the pod outside
  * its domain; anyone else adding to the nodeSelector (the API server allows additions on a gated
- * pod) would steer it or make the operator's release fail; taking Berth's pod labels away would
- * hide the pod from this check and from the operator. Other gates stay their owners' to remove.
+ * pod) would steer it or make the operator's release fail, and so would adding tolerations (also
+ * allowed on any pod); taking Berth's pod labels away would hide the pod from this check and from
+ * the operator. Other gates stay their owners' to remove.
  */
 public final class PodGateGuard {
   private static final FieldPath GATES = FieldPath.root("spec").child("schedulingGates");
   private static final FieldPath NODE_SELECTOR = FieldPath.root("spec").child("nodeSelector");
+  private static final FieldPath TOLERATIONS = FieldPath.root("spec").child("tolerations");
   private static final FieldPath LABELS = FieldPath.root("metadata").child("labels");
 
   private final RequestGuard guard;
@@ -47,6 +49,17 @@ public final class PodGateGuard {
       errors.add(
           FieldError.forbidden(
               NODE_SELECTOR,
+              "cannot change while the pod waits behind the "
+                  + Berth.TOPOLOGY_SCHEDULING_GATE
+                  + " gate"
+                  + who));
+    }
+    // Kubernetes lets anyone who may update a pod add tolerations; on a pod not yet scheduled
+    // that widens where it may land (tainted nodes of its flavor), which is the operator's call.
+    if (!old.at("/spec/tolerations").equals(pod.at("/spec/tolerations"))) {
+      errors.add(
+          FieldError.forbidden(
+              TOLERATIONS,
               "cannot change while the pod waits behind the "
                   + Berth.TOPOLOGY_SCHEDULING_GATE
                   + " gate"

@@ -2,7 +2,9 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.webhook.mutation.LocalQueueLookup;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the queue rules need to know about the cluster: which LocalQueues exist, and in which
@@ -21,6 +23,24 @@ public interface QueueScope extends LocalQueueLookup {
 
   /** The JobSet as stored, or empty when there is none (or no JobSet API at all). */
   Optional<JsonNode> jobSet(String namespace, String name);
+
+  /**
+   * The resources the ClusterQueues whose namespaceSelector selects the namespace cover (their
+   * resource groups' {@code coveredResources}): what a pod there may not hold outside a queue.
+   */
+  default Set<String> coveredResources(String namespace) {
+    return Set.of();
+  }
+
+  /** The names of the namespace's LocalQueues, sorted, for messages. */
+  default List<String> localQueues(String namespace) {
+    return List.of();
+  }
+
+  /** The batch/v1 Job as stored, or empty when there is none. */
+  default Optional<JsonNode> job(String namespace, String name) {
+    return Optional.empty();
+  }
 
   /** No ClusterQueue, no LocalQueue: only labelled Jobs are managed. */
   QueueScope NONE =

@@ -59,6 +59,14 @@ class PodGateGuardTest {
             GATED.replace("H100}", "H100, topology.berth.dev/rack: r9}"),
             List.of("spec.nodeSelector")),
         new Case(
+            "nor add a toleration while it waits",
+            "alice",
+            GATED,
+            GATED.replace(
+                "  containers:",
+                "  tolerations: [{key: reserved, operator: Exists}]\n  containers:"),
+            List.of("spec.tolerations")),
+        new Case(
             "nor take Berth's labels away",
             "alice",
             GATED,

@@ -1,6 +1,7 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -22,6 +23,15 @@ record QueueScopeStandIn(
   @Override
   public boolean exists(String namespace, String name) {
     return localQueues.contains(namespace + "/" + name);
+  }
+
+  @Override
+  public List<String> localQueues(String namespace) {
+    return localQueues.stream()
+        .filter(lq -> lq.startsWith(namespace + "/"))
+        .map(lq -> lq.substring(namespace.length() + 1))
+        .sorted()
+        .toList();
   }
 
   @Override

@@ -1,0 +1,170 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.mutation.NamespaceSelectors;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The queue rule for pods: in a namespace Berth manages, a pod that asks for a resource a
+ * ClusterQueue selecting the namespace covers must be one of a managed Job's pods; any other is
+ * refused, whoever creates it (a user's {@code kubectl run}, a ReplicaSet, a StatefulSet, a
+ * DaemonSet, another operator's controller), because Berth does not queue pods yet and the pod
+ * would hold quota no Workload accounts for.
+ *
+ * <p>A pod is a managed Job's when its controller owner reference names a batch/v1 Job that, read
+ * from the API server, has that UID, is Berth's (carries the queue-name label, or is a JobSet's
+ * child Job, which the Job rule holds to its JobSet), is not suspended (only the operator
+ * unsuspends one, once its Workload is admitted), whose selector the pod matches (so the Job
+ * controller counts it against the Job's parallelism and deletes any excess), and whose template
+ * asks no less of each covered resource than the pod. Such a pod was charged through its Job's
+ * Workload and is never refused or charged again. Anyone may write an owner reference, which is why
+ * it is checked against the Job and not taken on trust.
+ */
+public final class PodQueueRule {
+  private static final String MIRROR_POD = "kubernetes.io/config.mirror";
+  private static final FieldPath OWNERS = FieldPath.root("metadata").child("ownerReferences");
+
+  private final RequestGuard guard;
+  private final QueueScope scope;
+
+  public PodQueueRule(RequestGuard guard, QueueScope scope) {
+    this.guard = guard;
+    this.scope = scope;
+  }
+
+  public List<FieldError> onCreate(String namespace, JsonNode pod, String username) {
+    if (guard.isOperator(username) || pod.path("metadata").path("annotations").has(MIRROR_POD)) {
+      // A mirror pod only reports a static pod the kubelet runs whatever the API server says.
+      return List.of();
+    }
+    Optional<String> managed = scope.managedBecause(namespace);
+    if (managed.isEmpty()) {
+      return List.of();
+    }
+    Set<String> covered = scope.coveredResources(namespace);
+    JsonNode spec = pod.path("spec");
+    Map<String, BigDecimal> asks = PodResources.totals(spec, covered);
+    if (asks.isEmpty()) {
+      return List.of();
+    }
+    FieldPath field = PodResources.firstAsking(spec, asks.keySet()).orElse(FieldPath.root("spec"));
+    int ownerIndex = controllerIndex(pod);
+    JsonNode owner =
+        ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
+    if (owner != null && isJob(owner)) {
+      String problem = jobProblem(namespace, pod, owner, asks);
+      if (problem == null) {
+        return List.of();
+      }
+      return List.of(
+          FieldError.forbidden(
+              OWNERS.index(ownerIndex),
+              problem + "; " + refusal(namespace, managed.get(), asks.keySet(), "")));
+    }
+    String createdBy =
+        owner == null
+            ? ""
+            : " (created for "
+                + owner.path("kind").asText()
+                + " "
+                + owner.path("name").asText()
+                + ")";
+    return List.of(
+        FieldError.forbidden(field, refusal(namespace, managed.get(), asks.keySet(), createdBy)));
+  }
+
+  private String refusal(String namespace, String why, Set<String> resources, String createdBy) {
+    List<String> queues = scope.localQueues(namespace);
+    return "the pod"
+        + createdBy
+        + " asks for "
+        + String.join(", ", resources)
+        + ", which namespace "
+        + namespace
+        + "'s quota covers (it is managed by Berth: "
+        + why
+        + "), and Berth does not queue Pods, Deployments or StatefulSets yet: run it as a Job"
+        + " labelled "
+        + Berth.QUEUE_NAME_LABEL
+        + " with one of the namespace's LocalQueues ("
+        + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
+        + ")";
+  }
+
+  /** Why the pod is not one of its owner Job's Berth-managed pods, or null when it is. */
+  private String jobProblem(
+      String namespace, JsonNode pod, JsonNode owner, Map<String, BigDecimal> asks) {
+    String name = owner.path("name").asText();
+    String label = "Job " + name;
+    JsonNode job =
+        scope
+            .job(namespace, name)
+            .filter(j -> j.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
+    if (job == null) {
+      return label + " with uid " + owner.path("uid").asText() + " does not exist";
+    }
+    JobView view = JobView.of(job);
+    if (!view.managed() && !view.childOfJobSet()) {
+      return label + " is not queued by Berth (it has no " + Berth.QUEUE_NAME_LABEL + " label)";
+    }
+    if (view.suspended()) {
+      return label + " is suspended: its pods start only once its Workload is admitted";
+    }
+    if (!selects(job.at("/spec/selector"), pod.at("/metadata/labels"))) {
+      return "the pod does not match the selector of " + label + ", so the Job does not count it";
+    }
+    Map<String, BigDecimal> template =
+        PodResources.totals(job.at("/spec/template/spec"), asks.keySet());
+    for (Map.Entry<String, BigDecimal> ask : asks.entrySet()) {
+      BigDecimal admitted = template.getOrDefault(ask.getKey(), BigDecimal.ZERO);
+      if (ask.getValue().compareTo(admitted) > 0) {
+        return "the pod asks for "
+            + ask.getValue().toPlainString()
+            + " "
+            + ask.getKey()
+            + " and the template of "
+            + label
+            + ", which its Workload was admitted for, for "
+            + admitted.toPlainString()
+            + " (set the request in the Job's template)";
+      }
+    }
+    return null;
+  }
+
+  private static boolean isJob(JsonNode owner) {
+    return "Job".equals(owner.path("kind").asText())
+        && "batch/v1".equals(owner.path("apiVersion").asText());
+  }
+
+  /** The index of the pod's controller owner reference, or -1. */
+  private static int controllerIndex(JsonNode pod) {
+    JsonNode owners = pod.path("metadata").path("ownerReferences");
+    for (int i = 0; owners.isArray() && i < owners.size(); i++) {
+      if (owners.get(i).path("controller").asBoolean(false)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A Job's label selector applied to the pod's labels; a Job without one selects nothing. */
+  private static boolean selects(JsonNode selector, JsonNode labels) {
+    if (!selector.isObject()) {
+      return false;
+    }
+    Map<String, String> values = new HashMap<>();
+    labels.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+    return NamespaceSelectors.selects(
+        Serialization.jsonMapper().convertValue(selector, LabelSelector.class), values);
+  }
+}
