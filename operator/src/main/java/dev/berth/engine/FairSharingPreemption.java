@@ -10,27 +10,73 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The PreemptionPlanner of fair sharing (Kueue's fair preemption with the
- * LessThanOrEqualToFinalShare strategy). Candidates are as in {@link ClassicalPreemption}: own
- * workloads allowed by withinClusterQueue, other queues' workloads allowed by reclaimWithinCohort,
- * taken only while their queue borrows on a needed flavor-resource. Until the preemptor fits
- * (borrowing allowed), the queue with the highest weighted share among those with candidates gives
- * one: its own queue gives its next candidate unconditionally (InClusterQueue); another queue gives
- * its first candidate (lowest priority, most recently admitted) for which the preemptor's share
- * after admission stays at or below that queue's share without it (InCohortFairSharing), and a
- * queue with no such candidate drops out. In a cohort tree the two shares are compared at the level
- * below their lowest common cohort. Unneeded victims are then given back.
+ * The PreemptionPlanner of fair sharing (Kueue's fair preemption with its preemption strategies).
+ * Candidates are as in {@link ClassicalPreemption}: own workloads allowed by withinClusterQueue,
+ * other queues' workloads allowed by reclaimWithinCohort, taken only while their queue borrows on a
+ * needed flavor-resource. Until the preemptor fits (borrowing allowed), the queue with the highest
+ * weighted share among those with candidates gives one: its own queue gives its next candidate
+ * unconditionally (InClusterQueue); another queue gives its first candidate (lowest priority, most
+ * recently admitted) that the first {@link FairSharingStrategy} allows (InCohortFairSharing), and a
+ * queue with no such candidate drops out. If the preemptor still does not fit, a second strategy
+ * (LessThanInitialShare) goes once more over the candidates the first refused, one per queue. In a
+ * cohort tree the two shares are compared at the level below their lowest common cohort, where the
+ * cohorts' weights count. Unneeded victims are then given back.
  *
- * <p>No circles: A takes B's workload y for its workload x only if share(A + x) ≤ share(B − y); for
- * y to take x back, share(B) ≤ share(A), which contradicts share(B) ≥ share(B − y) ≥ share(A + x) >
- * share(A) whenever x moves A's share.
+ * <p>No circles: A takes B's workload y for its workload x only if share(A + x) ≤ share(B − y) (or
+ * share(A + x) < share(B)); for y to take x back, share(B) ≤ share(A) (or share(B) < share(A + x)),
+ * which contradicts share(B) ≥ share(B − y) ≥ share(A + x) > share(A) whenever x moves A's share.
  */
 public final class FairSharingPreemption implements PreemptionPlanner {
+  /** Kueue's default: the final-share rule, then the initial-share rule. */
+  public static final List<FairSharingStrategy> DEFAULT_STRATEGIES =
+      List.of(
+          FairSharingStrategy.LessThanOrEqualToFinalShare,
+          FairSharingStrategy.LessThanInitialShare);
+
+  private final List<FairSharingStrategy> strategies;
+
+  /** With {@link #DEFAULT_STRATEGIES}. */
+  public FairSharingPreemption() {
+    this(DEFAULT_STRATEGIES);
+  }
+
+  /**
+   * With these strategies in order: one of them, or LessThanOrEqualToFinalShare then
+   * LessThanInitialShare (the lists Kueue allows).
+   */
+  public FairSharingPreemption(List<FairSharingStrategy> strategies) {
+    if (!allowed(strategies)) {
+      throw new IllegalArgumentException(
+          "fair-sharing preemption strategies must be one of "
+              + List.of(
+                  List.of(FairSharingStrategy.LessThanOrEqualToFinalShare),
+                  List.of(FairSharingStrategy.LessThanInitialShare),
+                  DEFAULT_STRATEGIES)
+              + ", got "
+              + strategies);
+    }
+    this.strategies = List.copyOf(strategies);
+  }
+
+  /**
+   * Whether the list is one Kueue allows: a single strategy, or both with the final share first.
+   */
+  public static boolean allowed(List<FairSharingStrategy> strategies) {
+    return strategies != null
+        && (strategies.size() == 1 || strategies.equals(DEFAULT_STRATEGIES))
+        && strategies.stream().allMatch(java.util.Objects::nonNull);
+  }
+
+  public List<FairSharingStrategy> strategies() {
+    return strategies;
+  }
 
   @Override
   public List<String> victims(PreemptionContext context) {
@@ -88,58 +134,144 @@ public final class FairSharingPreemption implements PreemptionPlanner {
         byQueue.put(q, new ArrayDeque<>(list));
       }
     }
-    List<AdmittedWorkload> taken = new ArrayList<>();
-    boolean fits = false;
-    while (!byQueue.isEmpty()) {
-      ClusterQueueState target = highestShare(ctx, byQueue.keySet(), own, a);
-      Deque<AdmittedWorkload> candidates = byQueue.get(target);
-      boolean took = false;
-      if (target == own) {
-        AdmittedWorkload w = candidates.poll();
-        SimulatedRemoval.remove(ctx, w);
-        taken.add(w);
-        took = true;
-      } else {
-        QuotaNode below = belowCommonCohort(target.node, own.node);
-        long preemptorShare = preemptorShare(ctx, own, a, belowCommonCohort(own.node, target.node));
-        // Weight 0 while borrowing: never favoured, so it takes nothing from other queues.
-        while (preemptorShare != Long.MAX_VALUE && !candidates.isEmpty()) {
-          AdmittedWorkload w = candidates.poll();
-          if (!NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
-            continue;
-          }
-          SimulatedRemoval.remove(ctx, w);
-          if (preemptorShare <= share(ctx, below)) {
-            taken.add(w);
-            took = true;
-            break;
-          }
-          SimulatedRemoval.restore(ctx, w);
-        }
-        if (!took) {
-          candidates.clear();
-        }
-      }
-      if (candidates.isEmpty()) {
-        byQueue.remove(target);
-      }
-      if (took && ClassicalPreemption.fits(own.node, frs, need, true)) {
-        fits = true;
-        break;
-      }
+    Taking t = new Taking(ctx, own, a, frs, need, needed);
+    Map<ClusterQueueState, Deque<AdmittedWorkload>> refused = new LinkedHashMap<>();
+    boolean fits = t.byShare(byQueue, strategies.get(0), refused);
+    if (!fits && strategies.size() > 1) {
+      fits = t.belowInitialShare(refused);
     }
     if (fits) {
       // As long as the share rule still holds for the victims kept (giving back an own victim
       // raises the preemptor's share).
       SimulatedRemoval.giveBackUnneeded(
           ctx,
-          taken,
+          t.taken,
           i ->
               ClassicalPreemption.fits(own.node, frs, need, true)
-                  && shareRuleHolds(ctx, own, a, taken, i));
+                  && shareRuleHolds(ctx, own, a, t.taken, t.byInitialShare, i));
     }
     return SimulatedRemoval.restoreAndName(
-        ctx, taken, own.name, PreemptionReason.InCohortFairSharing, fits);
+        ctx, t.taken, own.name, PreemptionReason.InCohortFairSharing, fits);
+  }
+
+  /** The victims taken so far for one preemptor, on the simulated tree. */
+  private static final class Taking {
+    final PreemptionContext ctx;
+    final ClusterQueueState own;
+    final Assignment a;
+    final int[] frs;
+    final long[] need;
+    final boolean[] needed;
+    final List<AdmittedWorkload> taken = new ArrayList<>();
+
+    /** Victims taken by the initial-share rule (the rule to keep when giving back). */
+    final Set<AdmittedWorkload> byInitialShare = new HashSet<>();
+
+    Taking(
+        PreemptionContext ctx,
+        ClusterQueueState own,
+        Assignment a,
+        int[] frs,
+        long[] need,
+        boolean[] needed) {
+      this.ctx = ctx;
+      this.own = own;
+      this.a = a;
+      this.frs = frs;
+      this.need = need;
+      this.needed = needed;
+    }
+
+    /**
+     * The first strategy: one victim at a time from the queue of highest share, until the preemptor
+     * fits. Candidates the strategy refuses go to {@code refused}, by queue.
+     */
+    boolean byShare(
+        Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue,
+        FairSharingStrategy strategy,
+        Map<ClusterQueueState, Deque<AdmittedWorkload>> refused) {
+      while (!byQueue.isEmpty()) {
+        ClusterQueueState target = highestShare(ctx, byQueue.keySet(), own, a);
+        Deque<AdmittedWorkload> candidates = byQueue.get(target);
+        boolean took = false;
+        if (target == own) {
+          take(candidates.poll(), false);
+          took = true;
+        } else {
+          QuotaNode below = belowCommonCohort(target.node, own.node);
+          long preemptorShare =
+              preemptorShare(ctx, own, a, belowCommonCohort(own.node, target.node));
+          // Weight 0 while borrowing: never favoured, so it takes nothing from other queues.
+          while (preemptorShare != Long.MAX_VALUE && !candidates.isEmpty()) {
+            AdmittedWorkload w = candidates.poll();
+            if (!NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
+              continue;
+            }
+            long initial = share(ctx, below);
+            SimulatedRemoval.remove(ctx, w);
+            boolean allowed =
+                strategy == FairSharingStrategy.LessThanInitialShare
+                    ? preemptorShare < initial
+                    : preemptorShare <= share(ctx, below);
+            if (allowed) {
+              taken.add(w);
+              if (strategy == FairSharingStrategy.LessThanInitialShare) {
+                byInitialShare.add(w);
+              }
+              took = true;
+              break;
+            }
+            SimulatedRemoval.restore(ctx, w);
+            refused.computeIfAbsent(target, q -> new ArrayDeque<>()).add(w);
+          }
+          if (!took) {
+            candidates.clear();
+          }
+        }
+        if (candidates.isEmpty()) {
+          byQueue.remove(target);
+        }
+        if (took && ClassicalPreemption.fits(own.node, frs, need, true)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * The second strategy, LessThanInitialShare, over what the first refused: from each queue in
+     * order of share, its first candidate if the preemptor's share stays below the queue's; each
+     * queue is visited once.
+     */
+    boolean belowInitialShare(Map<ClusterQueueState, Deque<AdmittedWorkload>> refused) {
+      while (!refused.isEmpty()) {
+        ClusterQueueState target = highestShare(ctx, refused.keySet(), own, a);
+        Deque<AdmittedWorkload> candidates = refused.remove(target);
+        long preemptorShare = preemptorShare(ctx, own, a, belowCommonCohort(own.node, target.node));
+        if (preemptorShare == Long.MAX_VALUE
+            || preemptorShare >= share(ctx, belowCommonCohort(target.node, own.node))) {
+          continue;
+        }
+        for (AdmittedWorkload w : candidates) {
+          if (NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
+            take(w, true);
+            if (ClassicalPreemption.fits(own.node, frs, need, true)) {
+              return true;
+            }
+            break;
+          }
+        }
+      }
+      return false;
+    }
+
+    private void take(AdmittedWorkload w, boolean initialShare) {
+      SimulatedRemoval.remove(ctx, w);
+      taken.add(w);
+      if (initialShare) {
+        byInitialShare.add(w);
+      }
+    }
   }
 
   /**
@@ -170,14 +302,15 @@ public final class FairSharingPreemption implements PreemptionPlanner {
   }
 
   /**
-   * After giving back taken[skip]: for every other-queue victim kept, preemptor share ≤ its
-   * queue's.
+   * After giving back taken[skip]: for every other-queue victim kept, its strategy still allows it
+   * (preemptor share ≤ its queue's share without it, or < its queue's share with it).
    */
   private static boolean shareRuleHolds(
       PreemptionContext ctx,
       ClusterQueueState own,
       Assignment a,
       List<AdmittedWorkload> taken,
+      Set<AdmittedWorkload> byInitialShare,
       int skip) {
     for (int k = 0; k < taken.size(); k++) {
       AdmittedWorkload w = taken.get(k);
@@ -185,8 +318,12 @@ public final class FairSharingPreemption implements PreemptionPlanner {
         continue;
       }
       QuotaNode target = ctx.queue(w.clusterQueue).node;
-      if (preemptorShare(ctx, own, a, belowCommonCohort(own.node, target))
-          > share(ctx, belowCommonCohort(target, own.node))) {
+      long preemptorShare = preemptorShare(ctx, own, a, belowCommonCohort(own.node, target));
+      QuotaNode level = belowCommonCohort(target, own.node);
+      if (byInitialShare.contains(w)
+          ? preemptorShare
+              >= DominantResourceShare.of(level, ctx.flavorResources(), target, w.frs, w.usage)
+          : preemptorShare > share(ctx, level)) {
         return false;
       }
     }
@@ -199,14 +336,7 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     if (level == own.node) {
       return DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage());
     }
-    for (int i = 0; i < a.frs().length; i++) {
-      QuotaTree.addUsage(own.node, a.frs()[i], a.usage()[i]);
-    }
-    long s = DominantResourceShare.ofCohort(level, ctx.flavorResources());
-    for (int i = 0; i < a.frs().length; i++) {
-      QuotaTree.removeUsage(own.node, a.frs()[i], a.usage()[i]);
-    }
-    return s;
+    return DominantResourceShare.of(level, ctx.flavorResources(), own.node, a.frs(), a.usage());
   }
 
   /** The weighted share of a ClusterQueue node, or of a cohort node, in its parent. */
