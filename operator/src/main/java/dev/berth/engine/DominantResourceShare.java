@@ -79,8 +79,14 @@ final class DominantResourceShare {
     return Math.multiplyExact(share, 1000L) / weight;
   }
 
-  /** Of {@code value} added at {@code from}, the part that {@code node}'s usage grows by. */
+  /**
+   * Of {@code value} added at {@code from}, the part that {@code node}'s usage grows by; at {@code
+   * node} itself, all of it (negative: usage taken away).
+   */
   private static long reaching(QuotaNode node, QuotaNode from, int fr, long value) {
+    if (from == node) {
+      return value;
+    }
     for (QuotaNode n = from; n != node && n != null && value > 0; n = n.parent()) {
       value -= Math.max(0, n.guaranteed(fr) - n.usage(fr));
     }

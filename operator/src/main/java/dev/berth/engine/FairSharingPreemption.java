@@ -8,9 +8,11 @@ import dev.berth.engine.quota.QuotaNode;
 import dev.berth.engine.quota.QuotaTree;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,33 +108,30 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       return List.of();
     }
     Comparator<AdmittedWorkload> order = ClassicalPreemption.candidateOrder(own.name);
-    // Per queue, its candidates in victim order (lowest priority, newest first).
+    // Per queue, its candidates in victim order (lowest priority, newest first); the own queue's
+    // first, for the bound below.
     Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue = new LinkedHashMap<>();
+    if (policy.withinClusterQueue() != WithinClusterQueue.Never) {
+      addCandidates(ctx, own, own, frs, needed, order, byQueue);
+    }
+    long lowestOwnShare = lowestOwnShare(ctx, own, a, byQueue.get(own));
     for (ClusterQueueState q : ctx.treeQueues()) {
-      boolean isOwn = q == own;
-      if (isOwn
-          ? policy.withinClusterQueue() == WithinClusterQueue.Never
-          : policy.reclaimWithinCohort() == ReclaimWithinCohort.Never || q.node == null) {
+      if (q == own
+          || policy.reclaimWithinCohort() == ReclaimWithinCohort.Never
+          || q.node == null
+          // Another queue gives workloads only while it borrows on a needed flavor-resource, and
+          // planning only lowers its usage.
+          || !NeededFlavorResources.borrowsOnNeeded(q.node, frs, needed)) {
         continue;
       }
-      List<AdmittedWorkload> list = new ArrayList<>();
-      for (AdmittedWorkload w : q.admitted.values()) {
-        if (!NeededFlavorResources.usesNeeded(w, frs, needed)) {
-          continue;
-        }
-        boolean allowed =
-            isOwn
-                ? ClassicalPreemption.withinClusterQueue(policy.withinClusterQueue(), w, e)
-                : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e);
-        // choosable last: it notes a fresh admission that would have been a candidate.
-        if (allowed && ctx.choosable(w)) {
-          list.add(w);
-        }
+      if (belowCommonCohort(own.node, q.node) == own.node
+          && lowestOwnShare > share(ctx, belowCommonCohort(q.node, own.node))) {
+        // Compared at the preemptor's own level, whose share can fall no lower than with all its
+        // own candidates gone, and a queue's share only falls as victims go: neither rule will
+        // ever let this queue give a victim, so its workloads need not be looked at.
+        continue;
       }
-      if (!list.isEmpty()) {
-        list.sort(order);
-        byQueue.put(q, new ArrayDeque<>(list));
-      }
+      addCandidates(ctx, own, q, frs, needed, order, byQueue);
     }
     Taking t = new Taking(ctx, own, a, frs, need, needed);
     Map<ClusterQueueState, Deque<AdmittedWorkload>> refused = new LinkedHashMap<>();
@@ -183,6 +182,14 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     }
 
     /**
+     * Per queue: its share at the level below its common cohort with the preemptor's (the
+     * preemptor's own queue: with the preemptor admitted), and the preemptor's share at the same
+     * level. Only taking a victim moves a share, so the cache is dropped then; a planning pass that
+     * takes nothing computes each queue's shares once.
+     */
+    private final Map<ClusterQueueState, long[]> shares = new IdentityHashMap<>();
+
+    /**
      * The first strategy: one victim at a time from the queue of highest share, until the preemptor
      * fits. Candidates the strategy refuses go to {@code refused}, by queue.
      */
@@ -190,8 +197,10 @@ public final class FairSharingPreemption implements PreemptionPlanner {
         Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue,
         FairSharingStrategy strategy,
         Map<ClusterQueueState, Deque<AdmittedWorkload>> refused) {
-      while (!byQueue.isEmpty()) {
-        ClusterQueueState target = highestShare(ctx, byQueue.keySet(), own, a);
+      List<ClusterQueueState> line = byShareDescending(byQueue.keySet());
+      int next = 0;
+      while (next < line.size()) {
+        ClusterQueueState target = line.get(next);
         Deque<AdmittedWorkload> candidates = byQueue.get(target);
         boolean took = false;
         if (target == own) {
@@ -199,40 +208,47 @@ public final class FairSharingPreemption implements PreemptionPlanner {
           took = true;
         } else {
           QuotaNode below = belowCommonCohort(target.node, own.node);
-          long preemptorShare =
-              preemptorShare(ctx, own, a, belowCommonCohort(own.node, target.node));
+          long[] s = sharesOf(target);
+          long initial = s[0];
+          long preemptorShare = s[1];
           // Weight 0 while borrowing: never favoured, so it takes nothing from other queues.
-          while (preemptorShare != Long.MAX_VALUE && !candidates.isEmpty()) {
+          // Above the queue's share no candidate passes either rule: a removal never raises it.
+          boolean hopeless = preemptorShare == Long.MAX_VALUE || preemptorShare > initial;
+          while (!hopeless && !candidates.isEmpty()) {
             AdmittedWorkload w = candidates.poll();
             if (!NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
               continue;
             }
-            long initial = share(ctx, below);
             SimulatedRemoval.remove(ctx, w);
             boolean allowed =
-                strategy == FairSharingStrategy.LessThanInitialShare
-                    ? preemptorShare < initial
-                    : preemptorShare <= share(ctx, below);
+                (strategy == FairSharingStrategy.LessThanInitialShare
+                        ? preemptorShare < initial
+                        : preemptorShare <= share(ctx, below))
+                    && !opensReclaim(target);
+            SimulatedRemoval.restore(ctx, w);
             if (allowed) {
-              taken.add(w);
-              if (strategy == FairSharingStrategy.LessThanInitialShare) {
-                byInitialShare.add(w);
-              }
+              take(w, strategy == FairSharingStrategy.LessThanInitialShare);
               took = true;
               break;
             }
-            SimulatedRemoval.restore(ctx, w);
             refused.computeIfAbsent(target, q -> new ArrayDeque<>()).add(w);
           }
           if (!took) {
+            refused.computeIfAbsent(target, q -> new ArrayDeque<>()).addAll(candidates);
             candidates.clear();
           }
         }
         if (candidates.isEmpty()) {
           byQueue.remove(target);
+          next++;
         }
-        if (took && ClassicalPreemption.fits(own.node, frs, need, true)) {
-          return true;
+        if (took) {
+          if (ClassicalPreemption.fits(own.node, frs, need, true)) {
+            return true;
+          }
+          // The victim moved shares: the queues left go in their new order.
+          line = byShareDescending(byQueue.keySet());
+          next = 0;
         }
       }
       return false;
@@ -244,22 +260,49 @@ public final class FairSharingPreemption implements PreemptionPlanner {
      * queue is visited once.
      */
     boolean belowInitialShare(Map<ClusterQueueState, Deque<AdmittedWorkload>> refused) {
-      while (!refused.isEmpty()) {
-        ClusterQueueState target = highestShare(ctx, refused.keySet(), own, a);
+      List<ClusterQueueState> line = byShareDescending(refused.keySet());
+      for (int next = 0; next < line.size(); next++) {
+        ClusterQueueState target = line.get(next);
         Deque<AdmittedWorkload> candidates = refused.remove(target);
-        long preemptorShare = preemptorShare(ctx, own, a, belowCommonCohort(own.node, target.node));
-        if (preemptorShare == Long.MAX_VALUE
-            || preemptorShare >= share(ctx, belowCommonCohort(target.node, own.node))) {
+        long[] s = sharesOf(target);
+        if (s[1] == Long.MAX_VALUE || s[1] >= s[0]) {
           continue;
         }
         for (AdmittedWorkload w : candidates) {
-          if (NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
+          if (!NeededFlavorResources.borrowsOnNeeded(target.node, w, frs, needed)) {
+            continue;
+          }
+          SimulatedRemoval.remove(ctx, w);
+          boolean reclaimable = opensReclaim(target);
+          SimulatedRemoval.restore(ctx, w);
+          if (!reclaimable) {
             take(w, true);
             if (ClassicalPreemption.fits(own.node, frs, need, true)) {
               return true;
             }
+            line = byShareDescending(refused.keySet());
+            next = -1;
             break;
           }
+        }
+      }
+      return false;
+    }
+
+    /**
+     * With a victim removed: whether its queue would use less than its nominal quota of a needed
+     * flavor-resource on which the preemptor would borrow. Its own workloads could then reclaim
+     * that quota from the preemptor at once, and, with a priority preemption inside its queue, take
+     * turns with the preemptor for ever (the preemption loop of Kueue issue 14543). Reclaiming
+     * nominal quota is always allowed; borrowing quota its owner can take straight back is not.
+     */
+    private boolean opensReclaim(ClusterQueueState target) {
+      for (int i = 0; i < frs.length; i++) {
+        int fr = frs[i];
+        if (needed[i]
+            && target.node.usage(fr) < target.node.nominal(fr)
+            && own.node.usage(fr) + need[i] > own.node.nominal(fr)) {
+          return true;
         }
       }
       return false;
@@ -268,37 +311,103 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     private void take(AdmittedWorkload w, boolean initialShare) {
       SimulatedRemoval.remove(ctx, w);
       taken.add(w);
+      shares.clear();
       if (initialShare) {
         byInitialShare.add(w);
       }
     }
+
+    private long[] sharesOf(ClusterQueueState q) {
+      long[] s = shares.get(q);
+      if (s == null) {
+        s =
+            q == own
+                ? new long[] {
+                  DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage()), 0
+                }
+                : new long[] {
+                  share(ctx, belowCommonCohort(q.node, own.node)),
+                  preemptorShare(ctx, own, a, belowCommonCohort(own.node, q.node))
+                };
+        shares.put(q, s);
+      }
+      return s;
+    }
+
+    /**
+     * The queues in the order they give victims: the highest share first (another queue's at the
+     * level below its common cohort with the preemptor's, the preemptor's own with the preemptor
+     * admitted), other queues before the preemptor's own on a tie, then by name. Sorted once per
+     * pass and again after each victim taken, not searched for each victim.
+     */
+    private List<ClusterQueueState> byShareDescending(Collection<ClusterQueueState> queues) {
+      List<ClusterQueueState> line = new ArrayList<>(queues);
+      line.sort(
+          Comparator.<ClusterQueueState>comparingLong(q -> -sharesOf(q)[0])
+              .thenComparing(q -> q == own)
+              .thenComparing(q -> q.name));
+      return line;
+    }
+  }
+
+  /** Adds q's workloads that policy lets the preemptor take, in victim order, to byQueue. */
+  private static void addCandidates(
+      PreemptionContext ctx,
+      ClusterQueueState own,
+      ClusterQueueState q,
+      int[] frs,
+      boolean[] needed,
+      Comparator<AdmittedWorkload> order,
+      Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue) {
+    Entry e = ctx.preemptor();
+    PreemptionPolicy policy = own.spec.preemption();
+    List<AdmittedWorkload> list = new ArrayList<>();
+    for (AdmittedWorkload w : q.admitted.values()) {
+      if (!NeededFlavorResources.usesNeeded(w, frs, needed)) {
+        continue;
+      }
+      boolean allowed =
+          q == own
+              ? ClassicalPreemption.withinClusterQueue(policy.withinClusterQueue(), w, e)
+              : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e);
+      // choosable last: it notes a fresh admission that would have been a candidate.
+      if (allowed && ctx.choosable(w)) {
+        list.add(w);
+      }
+    }
+    if (!list.isEmpty()) {
+      list.sort(order);
+      byQueue.put(q, new ArrayDeque<>(list));
+    }
   }
 
   /**
-   * The queue to take from next: the highest share (another queue's at the level below its common
-   * cohort with the preemptor's, the preemptor's own with the preemptor admitted), other queues
-   * before the preemptor's own on a tie, then by name.
+   * The preemptor's share at its own queue's level with every own candidate gone: the lowest it can
+   * reach in this plan ({@link Long#MAX_VALUE} for weight 0 while borrowing). Worked out without
+   * touching the tree, whose every change would make the cycle re-check its entries.
    */
-  private static ClusterQueueState highestShare(
+  private static long lowestOwnShare(
       PreemptionContext ctx,
-      Iterable<ClusterQueueState> queues,
       ClusterQueueState own,
-      Assignment a) {
-    ClusterQueueState best = null;
-    long bestShare = -1;
-    for (ClusterQueueState q : queues) {
-      long s =
-          q == own
-              ? DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage())
-              : share(ctx, belowCommonCohort(q.node, own.node));
-      if (best == null
-          || s > bestShare
-          || (s == bestShare && (best == own || (q != own && q.name.compareTo(best.name) < 0)))) {
-        best = q;
-        bestShare = s;
+      Assignment a,
+      Deque<AdmittedWorkload> ownCandidates) {
+    if (ownCandidates == null) {
+      return DominantResourceShare.of(own, ctx.flavorResources(), a.frs(), a.usage());
+    }
+    int n = a.frs().length;
+    for (AdmittedWorkload w : ownCandidates) {
+      n += w.frs.length;
+    }
+    int[] frs = java.util.Arrays.copyOf(a.frs(), n);
+    long[] change = java.util.Arrays.copyOf(a.usage(), n);
+    int k = a.frs().length;
+    for (AdmittedWorkload w : ownCandidates) {
+      for (int i = 0; i < w.frs.length; i++, k++) {
+        frs[k] = w.frs[i];
+        change[k] = -w.usage[i];
       }
     }
-    return best;
+    return DominantResourceShare.of(own, ctx.flavorResources(), frs, change);
   }
 
   /**

@@ -202,6 +202,66 @@ class HierarchicalFairSharingTest {
     scenario.run();
   }
 
+  /**
+   * The loop jqwik found (the shape of Kueue issue 14543), pool 7: cq0 (nominal 2) borrows 3; cq1
+   * (nominal 3, weight 1) and cq2 (nominal 2, weight 0, LowerPriority inside) want more. With
+   * LessThanInitialShare, cq1's w004 (3 cpu) took cq2's w006 (3 cpu, borrowing 1 at weight 0: share
+   * infinite) and left cq2 two cpu under its nominal quota; cq2's w005 reclaimed them from cq1, its
+   * w006 preempted w005 by priority and borrowed again, and round it went. A victim may no longer
+   * leave its queue under nominal quota the preemptor borrows.
+   */
+  @Test
+  void noPreemptionLoopThroughNominalQuotaThePreemptorBorrows() {
+    var queues =
+        List.of(
+            new PreemptionProperties.QueueConfig(
+                2,
+                null,
+                WithinClusterQueue.Never,
+                ReclaimWithinCohort.Never,
+                BorrowWithinCohort.Never,
+                null),
+            new PreemptionProperties.QueueConfig(
+                3,
+                null,
+                WithinClusterQueue.Never,
+                ReclaimWithinCohort.LowerPriority,
+                BorrowWithinCohort.Never,
+                null),
+            new PreemptionProperties.QueueConfig(
+                2,
+                null,
+                WithinClusterQueue.LowerPriority,
+                ReclaimWithinCohort.Any,
+                BorrowWithinCohort.Never,
+                null));
+    var c =
+        new PreemptionProperties.Cluster(
+            queues,
+            List.of(
+                new PreemptionProperties.Job(0, 0, 2),
+                new PreemptionProperties.Job(0, 0, 1),
+                new PreemptionProperties.Job(0, 0, 2)),
+            new AdmissionEngine(new FairSharingOrdering(), new FairSharingPreemption()),
+            List.of(0L, 1000L));
+    List.of(
+            new PreemptionProperties.Job(1, 2, 1),
+            new PreemptionProperties.Job(1, 2, 3),
+            new PreemptionProperties.Job(2, 0, 2),
+            new PreemptionProperties.Job(2, 1, 3))
+        .forEach(c::submit);
+    List<String> evicted = new java.util.ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      CycleResult r = c.engine.runCycle(c.now += 10);
+      for (Eviction e : r.evictions()) {
+        evicted.add(e.workloadUid());
+        c.engine.workloadEvicted(e.workloadUid(), c.now += 1);
+      }
+    }
+    assertThat(evicted).as("each evicted once at most").doesNotHaveDuplicates();
+    assertThat(c.engine.runCycle(c.now += 10).evictions()).as("settled").isEmpty();
+  }
+
   @Test
   void onlyTheListsKueueAllowsAreAccepted() {
     assertThat(FairSharingPreemption.allowed(List.of(LessThanInitialShare))).isTrue();
