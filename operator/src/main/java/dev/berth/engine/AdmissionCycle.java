@@ -61,6 +61,9 @@ final class AdmissionCycle {
   private CycleTransaction tx;
   private int evaluations;
 
+  /** When a preemptor could first take a workload now held by its minimum runtime; or MAX. */
+  private long protectionEndsAt = Long.MAX_VALUE;
+
   AdmissionCycle(
       QuotaStore quota,
       PendingQueues pending,
@@ -156,7 +159,7 @@ final class AdmissionCycle {
           entries.add(following);
         }
       } else if (mode == FlavorMode.Preempt) {
-        Explanation notPreempting = preempt(e);
+        Explanation notPreempting = preempt(e, now);
         if (notPreempting == null) {
           block(e.queue);
         } else {
@@ -174,7 +177,8 @@ final class AdmissionCycle {
         expectations.outstanding(),
         expectations.takeFresh(),
         status == null ? PendingReasons.NONE : status.reasonsOf(touched),
-        evaluations);
+        evaluations,
+        protectionEndsAt);
   }
 
   /**
@@ -265,15 +269,28 @@ final class AdmissionCycle {
   }
 
   /** Requests the victims' evictions and returns null, or returns why it does not preempt. */
-  private Explanation preempt(Entry e) {
+  private Explanation preempt(Entry e, long now) {
     PreemptionContext ctx =
         new PreemptionContext(
             e,
             quota.queues(),
             quota.treeQueues(e.queue),
             quota.flavorResources(),
-            admittedThisCycle);
+            admittedThisCycle,
+            now);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
+    if (victims.isEmpty() && ctx.protectedUntil() != Long.MAX_VALUE) {
+      // Workloads it could take still run for their minimum runtime: look again once the first
+      // may go (the operator wakes a cycle then, protectionEndsAt).
+      pending.lookAgainNextCycle(e.queue);
+      protectionEndsAt = Math.min(protectionEndsAt, ctx.protectedUntil());
+      return Explanation.withSuffix(
+          PendingReason.WaitingForQuota,
+          e.assignment.explanation(),
+          "; the workloads it could preempt run for their minimum runtime, the first for "
+              + Math.max(1, (ctx.protectedUntil() - now + 999) / 1000)
+              + "s more");
+    }
     if (ctx.leftOutFreshAdmissions()) {
       // Workloads admitted in this cycle are no candidates; look again next cycle, when they are.
       // Victims found without them are not taken either: the planner would have chosen one of

@@ -369,7 +369,8 @@ public final class FairSharingPreemption implements PreemptionPlanner {
       boolean allowed =
           q == own
               ? ClassicalPreemption.withinClusterQueue(policy.withinClusterQueue(), w, e)
-              : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e);
+              : ClassicalPreemption.reclaimWithinCohort(policy.reclaimWithinCohort(), w, e)
+                  && !ctx.protectedFromOtherQueues(w);
       // choosable last: it notes a fresh admission that would have been a candidate.
       if (allowed && ctx.choosable(w)) {
         list.add(w);

@@ -379,6 +379,13 @@ public final class ConfigurationLoader {
               + " [LessThanOrEqualToFinalShare, LessThanInitialShare], got "
               + strategies);
     }
+    if (strategies.equals(List.of(FairSharingStrategy.LessThanInitialShare.name()))) {
+      // Kueue allows it; Berth's property test found two queues taking turns with it alone.
+      f.refuse(
+          "preemptionStrategies",
+          "[LessThanInitialShare] alone lets queues take turns preempting each other"
+              + " (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare, LessThanInitialShare]");
+    }
     f.refuseUnknownFields();
     return new Configuration.FairSharing(enable, strategies);
   }

@@ -235,10 +235,16 @@ class ConfigurationLoaderTest {
     assertThat(load("fairSharing: {enable: true}\n").fairSharing().preemptionStrategies())
         .containsExactly("LessThanOrEqualToFinalShare", "LessThanInitialShare");
     assertThat(
-            load("fairSharing:\n  enable: true\n  preemptionStrategies: [LessThanInitialShare]\n")
+            load("fairSharing:\n  enable: true\n"
+                    + "  preemptionStrategies: [LessThanOrEqualToFinalShare]\n")
                 .fairSharing()
                 .preemptionStrategies())
-        .containsExactly("LessThanInitialShare");
+        .containsExactly("LessThanOrEqualToFinalShare");
+    assertThat(errors("fairSharing:\n  preemptionStrategies: [LessThanInitialShare]\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies: [LessThanInitialShare] alone lets queues take turns"
+                + " preempting each other (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare,"
+                + " LessThanInitialShare]");
     assertThat(
             errors(
                 "fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, Fastest]\n"))
