@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,22 +80,17 @@ class HierarchicalFairSharingE2EIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> running(client, "hfs-a") == 12);
 
         submit(client, "hfs-b", "b-", 12);
-        await()
-            .atMost(Duration.ofSeconds(90))
-            .untilAsserted(
-                () -> {
-                  assertThat(running(client, "hfs-b")).isEqualTo(3);
-                  assertThat(running(client, "hfs-a")).isEqualTo(9);
-                });
+        ThrowingRunnable nineAgainstThree =
+            () -> {
+              assertThat(running(client, "hfs-b")).isEqualTo(3);
+              assertThat(running(client, "hfs-a")).isEqualTo(9);
+            };
+        await().atMost(Duration.ofSeconds(90)).untilAsserted(nineAgainstThree);
         // Settled: no further preemption either way while both orgs keep workloads waiting.
         await()
             .during(Duration.ofSeconds(10))
             .atMost(Duration.ofSeconds(30))
-            .untilAsserted(
-                () -> {
-                  assertThat(running(client, "hfs-b")).isEqualTo(3);
-                  assertThat(running(client, "hfs-a")).isEqualTo(9);
-                });
+            .untilAsserted(nineAgainstThree);
         // Each org's share is counted at its level with its weight: 750/3 and 250/1 thousandths.
         await()
             .atMost(Duration.ofSeconds(30))

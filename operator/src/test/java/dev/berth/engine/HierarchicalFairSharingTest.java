@@ -57,14 +57,30 @@ class HierarchicalFairSharingTest {
         .localQueues(localQueue("la", "a"), localQueue("la2", "a2"), localQueue("lb", "b"));
   }
 
-  /** n workloads of 1 cpu named prefix1..prefixN running in queue cq, admitted at 10, 20, ... */
-  private static Scenario run(Scenario s, String prefix, String cq, int n) {
-    for (int i = 1; i <= n; i++) {
-      s.running(
-          workload(prefix + i).queue("l" + cq).podSet("main", 1, "cpu", "1"),
-          cq,
-          "default",
-          i * 10L);
+  /**
+   * "a", "a2" and "b" run that many 1-cpu workloads (ra1.., ra21.., rb1..), admitted 10 s apart.
+   */
+  private static Scenario using(Scenario s, int a, int a2, int b) {
+    int[] counts = {a, a2, b};
+    String[] queues = {"a", "a2", "b"};
+    long at = 0;
+    for (int q = 0; q < queues.length; q++) {
+      for (int i = 1; i <= counts[q]; i++) {
+        s.running(
+            workload("r" + queues[q] + i).queue("l" + queues[q]).podSet("main", 1, "cpu", "1"),
+            queues[q],
+            "default",
+            at += 10);
+      }
+    }
+    return s;
+  }
+
+  /** One pending 1-cpu workload each, in the queue its name starts with ("a21" in "a2"). */
+  private static Scenario wanting(Scenario s, String... names) {
+    for (String name : names) {
+      String queue = name.substring(0, name.length() - 1);
+      s.pending(workload(name).queue("l" + queue).podSet("main", 1, "cpu", "1"));
     }
     return s;
   }
@@ -105,81 +121,40 @@ class HierarchicalFairSharingTest {
                   assertThat(status.weightedShare("b")).isEqualTo(166);
                 }),
         // 1 cpu free. org-a with a1: 9/12 = 750, /3 = 250; org-b with b1: 4/12 = 333.
-        run(run(tree("the heavier cohort goes first", 3000, 1000), "ra", "a", 8), "rb", "b", 3)
-            .pending(
-                workload("a1").queue("la").podSet("main", 1, "cpu", "1"),
-                workload("b1").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(using(tree("the heavier cohort goes first", 3000, 1000), 8, 0, 3), "a1", "b1")
             .admits("a1"),
         // The same usage with equal weights: 750 against 333.
-        run(
-                run(
-                    tree("with equal weights the lighter cohort goes first", 1000, 1000),
-                    "ra",
-                    "a",
-                    8),
-                "rb",
-                "b",
-                3)
-            .pending(
-                workload("a1").queue("la").podSet("main", 1, "cpu", "1"),
-                workload("b1").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(
+                using(
+                    tree("with equal weights the lighter cohort goes first", 1000, 1000), 8, 0, 3),
+                "a1",
+                "b1")
             .admits("b1"),
         // 1 cpu free, equal weights. Queue by queue a with a1 (4/12 = 333) is below b with b1
         // (6/12 = 500), but org-a draws for both its queues: with a1 7/12 = 583.
-        run(
-                run(
-                    run(
-                        tree("a cohort competes with all its queues' usage", 1000, 1000),
-                        "ra",
-                        "a",
-                        3),
-                    "ra2",
-                    "a2",
-                    3),
-                "rb",
-                "b",
-                5)
-            .pending(
-                workload("a1").queue("la").podSet("main", 1, "cpu", "1"),
-                workload("b1").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(
+                using(tree("a cohort competes with all its queues' usage", 1000, 1000), 3, 3, 5),
+                "a1",
+                "b1")
             .admits("b1"),
         // 1 cpu free. Inside org-a: a with a1 6/12 = 500, a2 with a21 3/12 = 250: a21 is org-a's
         // nominee. At the root: org-a with a21 8/12 = 666, /3 = 222; org-b with b1 5/12 = 416.
-        run(
-                run(
-                    run(tree("each level picks its nominee", 3000, 1000), "ra", "a", 5),
-                    "ra2",
-                    "a2",
-                    2),
-                "rb",
-                "b",
-                4)
-            .pending(
-                workload("a1").queue("la").podSet("main", 1, "cpu", "1"),
-                workload("a21").queue("la2").podSet("main", 1, "cpu", "1"),
-                workload("b1").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(using(tree("each level picks its nominee", 3000, 1000), 5, 2, 4), "a1", "a21", "b1")
             .admits("a21"),
-        // org-a holds all 12. org-b with b1 1/12 = 83; org-a without a12 11/12 = 916, /3 = 305.
-        run(tree("the lighter cohort takes back from the heavier", 3000, 1000), "ra", "a", 12)
-            .pending(workload("b1").queue("lb").podSet("main", 1, "cpu", "1"))
+        // org-a holds all 12. org-b with b1 1/12 = 83; org-a without ra12 11/12 = 916, /3 = 305.
+        wanting(
+                using(tree("the lighter cohort takes back from the heavier", 3000, 1000), 12, 0, 0),
+                "b1")
             .preempts("ra12", InCohortFairSharing, "b1")
             .evictsExactly("ra12"),
         // At 9 against 3 the weighted shares are even: org-b with b4 4/12 = 333; org-a without
         // ra9 8/12 = 666, /3 = 222 (final share), with it 750, /3 = 250 (initial share).
-        run(
-                run(tree("at its weighted share a cohort takes nothing", 3000, 1000), "ra", "a", 9),
-                "rb",
-                "b",
-                3)
-            .pending(workload("b4").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(
+                using(tree("at its weighted share a cohort takes nothing", 3000, 1000), 9, 0, 3),
+                "b4")
             .evictsExactly(),
         // Equal weights: org-a without ra9 666, so org-b (333 after admission) takes it.
-        run(
-                run(tree("with equal weights 9 against 3 is unfair", 1000, 1000), "ra", "a", 9),
-                "rb",
-                "b",
-                3)
-            .pending(workload("b4").queue("lb").podSet("main", 1, "cpu", "1"))
+        wanting(using(tree("with equal weights 9 against 3 is unfair", 1000, 1000), 9, 0, 3), "b4")
             .preempts("ra9", InCohortFairSharing, "b4")
             .evictsExactly("ra9"),
         oneBigWorkload(

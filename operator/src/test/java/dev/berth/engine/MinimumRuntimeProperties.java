@@ -176,7 +176,8 @@ class MinimumRuntimeProperties {
     assertThat(evictionsAtTheEnd).as("preemptions settle once nothing changes").isZero();
   }
 
-  private static ClusterQueue queue(
+  /** A ClusterQueue of cohort "c" with {@code cpu} cpu on flavor "f". */
+  static ClusterQueue queue(
       String name, int cpu, long weight, PreemptionPolicy policy, long minimumRuntimeMillis) {
     return new ClusterQueue(
         name,
