@@ -31,9 +31,13 @@ import java.util.Set;
  * cohort tree the two shares are compared at the level below their lowest common cohort, where the
  * cohorts' weights count. Unneeded victims are then given back.
  *
- * <p>No circles: A takes B's workload y for its workload x only if share(A + x) ≤ share(B − y) (or
- * share(A + x) < share(B)); for y to take x back, share(B) ≤ share(A) (or share(B) < share(A + x)),
- * which contradicts share(B) ≥ share(B − y) ≥ share(A + x) > share(A) whenever x moves A's share.
+ * <p>No two workloads go in a circle: A takes B's workload y for its workload x only if share(A +
+ * x) ≤ share(B − y) (or share(A + x) < share(B)); for y to take x back, share(B) ≤ share(A) (or
+ * share(B) < share(A + x)), which contradicts share(B) ≥ share(B − y) ≥ share(A + x) > share(A)
+ * whenever x moves A's share. Chains through other workloads of the same queues are not covered by
+ * that argument: a victim that leaves its queue under nominal quota the preemptor borrows is
+ * refused ({@code opensReclaim}), and LessThanInitialShare alone, which still loops that way, is
+ * refused by the operator's configuration ({@code MinimumRuntimeProperties} looks for loops).
  */
 public final class FairSharingPreemption implements PreemptionPlanner {
   /** Kueue's default: the final-share rule, then the initial-share rule. */
