@@ -49,6 +49,8 @@ waitForPodsReady:
 {{- end }}
 fairSharing:
   enable: {{ .Values.fairSharing.enable }}
+  preemptionStrategies:
+    {{- toYaml .Values.fairSharing.preemptionStrategies | nindent 4 }}
 integrations:
   frameworks:
     {{- toYaml .Values.integrations.frameworks | nindent 4 }}

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * {@code kubectl berth cohorts}: the cohort tree (Cohorts by spec.parentName, ClusterQueues by
  * spec.cohortName; a cohort only named by others appears too) with each node's own nominal quota,
  * its fair-sharing weight and its weighted share (status.fairSharing.weightedShare, in thousandths
- * on the object, shown as a fraction).
+ * on the object, shown as a fraction). A weight counts against the node's siblings under its
+ * parent, so a root (a Cohort without parent, a ClusterQueue without cohort) shows none.
  */
 final class CohortsCommand {
   private CohortsCommand() {}
@@ -66,6 +67,8 @@ final class CohortsCommand {
       }
     }
     standalone.forEach(roots::add);
+    // A root competes with nobody: its weight would count for nothing.
+    roots.forEach(r -> ((ObjectNode) r).put("weight", "-"));
     return out;
   }
 

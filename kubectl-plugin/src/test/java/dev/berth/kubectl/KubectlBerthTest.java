@@ -129,11 +129,11 @@ class KubectlBerthTest {
     assertThat(lines)
         .containsExactly(
             "NAME       KIND                NOMINAL QUOTA   WEIGHT   WEIGHTED SHARE",
-            "root       Cohort (implicit)                   1        0.000",
+            "root       Cohort (implicit)                   -        0.000",
             "└─ child   Cohort                              2        1.500",
             "   ├─ a    ClusterQueue                        1        0.000",
             "   └─ b    ClusterQueue                        1        0.000",
-            "alone      ClusterQueue                        1        0.000");
+            "alone      ClusterQueue                        -        0.000");
   }
 
   @Test

@@ -16,7 +16,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -52,6 +51,7 @@ final class AdmissionCycle {
 
   private final FlavorAssigner assigner;
   private final Comparator<Entry> ordering;
+  private final boolean tournament;
   private final PreemptionPlanner planner;
 
   private final List<Admission> admissions = new ArrayList<>();
@@ -60,6 +60,9 @@ final class AdmissionCycle {
   private final Set<String> admittedThisCycle = new HashSet<>();
   private CycleTransaction tx;
   private int evaluations;
+
+  /** When a preemptor could first take a workload now held by its minimum runtime; or MAX. */
+  private long protectionEndsAt = Long.MAX_VALUE;
 
   AdmissionCycle(
       QuotaStore quota,
@@ -77,6 +80,9 @@ final class AdmissionCycle {
     // A preemptor whose victims are all gone goes first: the quota they freed is its own.
     this.ordering =
         (a, b) -> a.reserved != b.reserved ? (a.reserved ? -1 : 1) : ordering.compare(a, b);
+    // Fair sharing orders a cohort tree level by level; without a cohort tree the tournament and
+    // the plain order agree.
+    this.tournament = ordering instanceof FairSharingOrdering;
     this.planner = planner;
     this.assigner = new FlavorAssigner(planner instanceof FairSharingPreemption);
   }
@@ -92,7 +98,10 @@ final class AdmissionCycle {
     }
     tx = new CycleTransaction(quota, pending, topology, expectations);
     try {
-      PriorityQueue<Entry> entries = new PriorityQueue<>(ordering);
+      EntryLine entries =
+          tournament
+              ? new FairSharingTournament(quota.flavorResources(), ordering)
+              : new OrderedLine(ordering);
       nominateHeads(entries);
       admitInOrder(entries, now);
       return result();
@@ -103,7 +112,7 @@ final class AdmissionCycle {
   }
 
   /** Steps 1 and 3: the head of every ClusterQueue with an event, with its flavor assignment. */
-  private void nominateHeads(PriorityQueue<Entry> entries) {
+  private void nominateHeads(EntryLine entries) {
     for (ClusterQueueState cq : pending.takeDirty()) {
       if (!cq.admissible()) {
         continue;
@@ -117,18 +126,16 @@ final class AdmissionCycle {
   }
 
   /** Steps 4 to 6, one entry at a time in order; a decided queue's next head joins the line. */
-  private void admitInOrder(PriorityQueue<Entry> entries, long now) {
+  private void admitInOrder(EntryLine entries, long now) {
     Entry e;
     while ((e = entries.poll()) != null) {
       if (e.version != e.queue.node.version() && !stillFits(e)) {
-        // Quota changed since nomination: re-assign, and go back in line if it now ranks later.
+        // Quota changed since nomination: re-assign, and go back in line (first again unless it
+        // now ranks later).
         e.assignment = assign(e.queue, e.bucket);
         e.version = e.queue.node.version();
-        Entry next = entries.peek();
-        if (next != null && ordering.compare(e, next) > 0) {
-          entries.add(e);
-          continue;
-        }
+        entries.add(e);
+        continue;
       }
       if (e.reserved) {
         // Its reservation is spent: admitted now, or it starts over like any other entry.
@@ -152,7 +159,7 @@ final class AdmissionCycle {
           entries.add(following);
         }
       } else if (mode == FlavorMode.Preempt) {
-        Explanation notPreempting = preempt(e);
+        Explanation notPreempting = preempt(e, now);
         if (notPreempting == null) {
           block(e.queue);
         } else {
@@ -170,7 +177,8 @@ final class AdmissionCycle {
         expectations.outstanding(),
         expectations.takeFresh(),
         status == null ? PendingReasons.NONE : status.reasonsOf(touched),
-        evaluations);
+        evaluations,
+        protectionEndsAt);
   }
 
   /**
@@ -261,15 +269,28 @@ final class AdmissionCycle {
   }
 
   /** Requests the victims' evictions and returns null, or returns why it does not preempt. */
-  private Explanation preempt(Entry e) {
+  private Explanation preempt(Entry e, long now) {
     PreemptionContext ctx =
         new PreemptionContext(
             e,
             quota.queues(),
             quota.treeQueues(e.queue),
             quota.flavorResources(),
-            admittedThisCycle);
+            admittedThisCycle,
+            now);
     List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
+    if (victims.isEmpty() && ctx.protectedUntil() != Long.MAX_VALUE) {
+      // Workloads it could take still run for their minimum runtime: look again once the first
+      // may go (the operator wakes a cycle then, protectionEndsAt).
+      pending.lookAgainNextCycle(e.queue);
+      protectionEndsAt = Math.min(protectionEndsAt, ctx.protectedUntil());
+      return Explanation.withSuffix(
+          PendingReason.WaitingForQuota,
+          e.assignment.explanation(),
+          "; the workloads it could preempt run for their minimum runtime, the first for "
+              + Math.max(1, (ctx.protectedUntil() - now + 999) / 1000)
+              + "s more");
+    }
     if (ctx.leftOutFreshAdmissions()) {
       // Workloads admitted in this cycle are no candidates; look again next cycle, when they are.
       // Victims found without them are not taken either: the planner would have chosen one of
@@ -385,7 +406,7 @@ final class AdmissionCycle {
 
   // ---------------------------------------------------------------- 6. requeue
 
-  private void requeue(Entry e, PriorityQueue<Entry> entries, Explanation why) {
+  private void requeue(Entry e, EntryLine entries, Explanation why) {
     touched.add(e.bucket);
     if (e.queue.spec.queueingStrategy() == QueueingStrategy.StrictFIFO) {
       e.bucket.explain(why);
@@ -401,12 +422,11 @@ final class AdmissionCycle {
   }
 
   /** The entries not decided yet wait, their queues kept dirty for the next cycle. */
-  private void holdForPodsReady(ClusterQueueState admitting, PriorityQueue<Entry> entries) {
+  private void holdForPodsReady(ClusterQueueState admitting, EntryLine entries) {
     pending.markDirty(admitting);
-    for (Entry rest : entries) {
+    for (Entry rest : entries.drain()) {
       pending.markDirty(rest.queue);
     }
-    entries.clear();
   }
 
   private void block(ClusterQueueState cq) {

@@ -91,7 +91,9 @@ public final class ClassicalPreemption implements PreemptionPlanner {
           if (withinClusterQueue(policy.withinClusterQueue(), w, e) && ctx.choosable(w)) {
             sameQueue.add(w);
           }
-        } else if (reclaimWithinCohort(policy.reclaimWithinCohort(), w, e) && ctx.choosable(w)) {
+        } else if (reclaimWithinCohort(policy.reclaimWithinCohort(), w, e)
+            && !ctx.protectedFromOtherQueues(w)
+            && ctx.choosable(w)) {
           cohort.add(w);
         }
       }

@@ -14,13 +14,16 @@ public final class CycleResult {
   private final List<Eviction> newEvictions;
   private final PendingReasons pendingReasons;
   private final int evaluations;
+  private final long protectionEndsAt;
 
   CycleResult(
       List<Admission> admissions,
       List<Eviction> evictions,
       List<Eviction> newEvictions,
       PendingReasons pendingReasons,
-      int evaluations) {
+      int evaluations,
+      long protectionEndsAt) {
+    this.protectionEndsAt = protectionEndsAt;
     this.admissions = List.copyOf(admissions);
     this.evictions = List.copyOf(evictions);
     this.newEvictions = List.copyOf(newEvictions);
@@ -43,6 +46,15 @@ public final class CycleResult {
   /** The evictions asked for the first time since the previous cycle (to count them once). */
   public List<Eviction> newEvictions() {
     return newEvictions;
+  }
+
+  /**
+   * When a preemptor that found nothing to take could first take a workload now held by its queue's
+   * minimum runtime (engine time), or {@link Long#MAX_VALUE}: run a cycle then, since nothing else
+   * may happen by that time to bring one.
+   */
+  public long protectionEndsAt() {
+    return protectionEndsAt;
   }
 
   /** How many flavor assignments the cycle computed (cost indicator for metrics). */

@@ -21,15 +21,19 @@ public final class PreemptionContext {
   private final FlavorResources frs;
   private final Set<String> admittedThisCycle;
   private final List<ClusterQueueState> treeQueues;
+  private final long now;
   private boolean leftOutFresh;
+  private long protectedUntil = Long.MAX_VALUE;
 
   PreemptionContext(
       Entry preemptor,
       Map<String, ClusterQueueState> queues,
       List<ClusterQueueState> treeQueues,
       FlavorResources frs,
-      Set<String> admittedThisCycle) {
+      Set<String> admittedThisCycle,
+      long now) {
     this.preemptor = preemptor;
+    this.now = now;
     this.treeQueues = treeQueues;
     this.queues = queues;
     this.frs = frs;
@@ -84,6 +88,29 @@ public final class PreemptionContext {
   /**
    * Whether an admitted workload may still be chosen (not being evicted, not admitted this cycle).
    */
+  /**
+   * Whether another queue's workload is still within its queue's minimum runtime, so that it may
+   * not be taken for this preemptor; notes when the earliest such protection ends.
+   */
+  boolean protectedFromOtherQueues(AdmittedWorkload a) {
+    ClusterQueueState q = queues.get(a.clusterQueue);
+    long minimum = q == null || q.spec == null ? 0 : q.spec.minimumRuntimeMillis();
+    long until = a.admission.admittedAt() + minimum;
+    if (minimum > 0 && now < until) {
+      protectedUntil = Math.min(protectedUntil, until);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * When the first candidate left out for its minimum runtime may be taken, or {@link
+   * Long#MAX_VALUE} when none was left out.
+   */
+  long protectedUntil() {
+    return protectedUntil;
+  }
+
   boolean choosable(AdmittedWorkload a) {
     if (a.evictionRequested) {
       return false;

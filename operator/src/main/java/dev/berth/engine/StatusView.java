@@ -326,8 +326,9 @@ public final class StatusView {
 
   /**
    * A cohort's dominant-resource share in its parent cohort, in thousandths (status
-   * fairSharing.weightedShare of a Cohort): what it draws beyond its own subtree's pool over the
-   * parent's pool, weight 1. 0 for a root cohort, an unknown or an inactive one.
+   * fairSharing.weightedShare of a Cohort): what it draws beyond its own subtree's pool over what
+   * its parent could lend it, divided by its weight. 0 for a root cohort, an unknown or an inactive
+   * one.
    */
   public long cohortWeightedShare(String cohort) {
     quota.ensureTree();

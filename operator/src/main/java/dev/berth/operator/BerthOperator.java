@@ -2,8 +2,9 @@ package dev.berth.operator;
 
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
-import dev.berth.engine.ClassicalPreemption;
 import dev.berth.engine.FairSharingOrdering;
+import dev.berth.engine.FairSharingPreemption;
+import dev.berth.engine.FairSharingStrategy;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.Bootstrap;
 import dev.berth.operator.admission.CheckBackoffs;
@@ -156,7 +157,12 @@ public final class BerthOperator implements AutoCloseable {
     ClusterState state =
         new ClusterState(
                 config.fairSharing().enable()
-                    ? new AdmissionEngine(new FairSharingOrdering(), new ClassicalPreemption())
+                    ? new AdmissionEngine(
+                        new FairSharingOrdering(),
+                        new FairSharingPreemption(
+                            config.fairSharing().preemptionStrategies().stream()
+                                .map(FairSharingStrategy::valueOf)
+                                .toList()))
                     : new AdmissionEngine(),
                 versions)
             .waitForPodsReady(waitForPodsReady);

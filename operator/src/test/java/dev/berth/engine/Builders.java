@@ -218,6 +218,7 @@ final class Builders {
   static final class CohortBuilder extends QuotaBuilder<CohortBuilder> {
     private final String name;
     private String parent;
+    private Long weight;
 
     CohortBuilder(String name) {
       this.name = name;
@@ -228,8 +229,14 @@ final class Builders {
       return this;
     }
 
+    /** The fair-sharing weight in thousandths. */
+    CohortBuilder weight(long thousandths) {
+      weight = thousandths;
+      return this;
+    }
+
     Cohort build() {
-      return new Cohort(name, parent, resourceGroups());
+      return new Cohort(name, parent, resourceGroups(), weight);
     }
   }
 

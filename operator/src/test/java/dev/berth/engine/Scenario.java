@@ -31,6 +31,7 @@ final class Scenario {
   private final List<Consumer<AdmissionEngine>> steps = new ArrayList<>();
   private final List<Consumer<Outcome>> expectations = new ArrayList<>();
   private EntryOrdering ordering = new BorrowingLastOrdering();
+  private PreemptionPlanner planner = new ClassicalPreemption();
   private boolean blockAdmission;
 
   /** What happened: every admission and eviction over all cycles, and the engine after them. */
@@ -103,6 +104,14 @@ final class Scenario {
   /** The engine's entry ordering (default BorrowingLastOrdering). */
   Scenario ordering(EntryOrdering o) {
     ordering = o;
+    return this;
+  }
+
+  /**
+   * The engine's preemption planner (default ClassicalPreemption, fair with FairSharingOrdering).
+   */
+  Scenario planner(PreemptionPlanner p) {
+    planner = p;
     return this;
   }
 
@@ -224,7 +233,7 @@ final class Scenario {
   }
 
   Outcome run() {
-    AdmissionEngine engine = new AdmissionEngine(ordering, new ClassicalPreemption());
+    AdmissionEngine engine = new AdmissionEngine(ordering, planner);
     engine.blockAdmissionUntilPodsReady(blockAdmission);
     flavors.forEach(f -> engine.upsertResourceFlavor(f.build()));
     cohorts.forEach(c -> engine.upsertCohort(c.build()));

@@ -30,7 +30,7 @@ public final class ClusterQueueValidator {
     LabelSelectorValidator.validate(spec.namespaceSelector, sp.child("namespaceSelector"), errors);
     checkFungibility(spec.flavorFungibility, sp.child("flavorFungibility"), errors);
     checkPreemption(spec.preemption, sp.child("preemption"), errors);
-    FairSharingValidator.validate(spec.fairSharing, sp.child("fairSharing"), errors);
+    FairSharingValidator.validateCounted(spec.fairSharing, sp.child("fairSharing"), errors);
     checkAdmissionChecks(spec, sp.child("admissionChecksStrategy"), errors);
     return errors.toList();
   }

@@ -31,7 +31,7 @@ public final class CohortValidator {
         spec.parentName != null,
         "parentName",
         errors);
-    FairSharingValidator.validate(spec.fairSharing, sp.child("fairSharing"), errors);
+    FairSharingValidator.validateCounted(spec.fairSharing, sp.child("fairSharing"), errors);
     return errors.toList();
   }
 }

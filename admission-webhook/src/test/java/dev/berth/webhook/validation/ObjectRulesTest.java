@@ -164,6 +164,14 @@ class ObjectRulesTest {
             spec: {parentName: org}
             """),
         Arguments.of(
+            "cohort with a weight in thousandths",
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: Cohort
+            metadata: {name: ai}
+            spec: {parentName: org, fairSharing: {weight: 750m}}
+            """),
+        Arguments.of(
             "priority class",
             """
             apiVersion: berth.dev/v1beta1
@@ -242,6 +250,14 @@ class ObjectRulesTest {
             CQ.replace("weight: \"1\"", "weight: \"-1\""),
             "spec.fairSharing.weight"),
         Arguments.of(
+            "weight finer than a thousandth",
+            CQ.replace("weight: \"1\"", "weight: \"0.0005\""),
+            "spec.fairSharing.weight"),
+        Arguments.of(
+            "weight too large to count",
+            CQ.replace("weight: \"1\"", "weight: \"2e9\""),
+            "spec.fairSharing.weight"),
+        Arguments.of(
             "check on unknown flavor",
             CQ.replace("onFlavors: [h100]", "onFlavors: [a100]"),
             "spec.admissionChecksStrategy.admissionChecks[0].onFlavors[0]"),
@@ -259,6 +275,15 @@ class ObjectRulesTest {
             spec: {parentName: ai}
             """,
             "spec.parentName"),
+        Arguments.of(
+            "cohort weight finer than a thousandth",
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: Cohort
+            metadata: {name: ai}
+            spec: {parentName: org, fairSharing: {weight: "1.0001"}}
+            """,
+            "spec.fairSharing.weight"),
         // ResourceFlavor
         Arguments.of(
             "bad node label key",

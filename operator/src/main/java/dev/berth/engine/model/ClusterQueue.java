@@ -7,7 +7,9 @@ import java.util.Objects;
  * The engine's view of a ClusterQueue. {@code namespaceSelector == null} matches no namespace;
  * {@link LabelSelector#ALL} matches all. Quantities are in canonical units; {@code
  * fairSharingWeight} is in thousandths (1000 = weight 1, the default; 0 = never favoured while
- * borrowing).
+ * borrowing). {@code minimumRuntimeMillis}: how long each of its admitted workloads runs before
+ * another queue may preempt it (reclamation, fair sharing, borrowWithinCohort); 0, the default, for
+ * no protection. Preemption by a higher priority within the queue is not held back.
  */
 public record ClusterQueue(
     String name,
@@ -18,7 +20,32 @@ public record ClusterQueue(
     FlavorFungibility flavorFungibility,
     PreemptionPolicy preemption,
     StopPolicy stopPolicy,
-    Long fairSharingWeight) {
+    Long fairSharingWeight,
+    Long minimumRuntimeMillis) {
+  /** A ClusterQueue without a minimum runtime. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        null);
+  }
+
   /** A ClusterQueue with the default fair-sharing weight (1). */
   public ClusterQueue(
       String name,
@@ -38,6 +65,7 @@ public record ClusterQueue(
         flavorFungibility,
         preemption,
         stopPolicy,
+        null,
         null);
   }
 
@@ -54,6 +82,10 @@ public record ClusterQueue(
     if (fairSharingWeight < 0) {
       throw new IllegalArgumentException(
           "ClusterQueue " + name + ": fairSharing.weight must be >= 0");
+    }
+    minimumRuntimeMillis = minimumRuntimeMillis == null ? 0L : minimumRuntimeMillis;
+    if (minimumRuntimeMillis < 0) {
+      throw new IllegalArgumentException("ClusterQueue " + name + ": minimum runtime must be >= 0");
     }
   }
 }

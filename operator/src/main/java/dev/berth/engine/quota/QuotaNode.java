@@ -25,6 +25,9 @@ public final class QuotaNode {
   QuotaNode root;
   String inactiveMessage;
 
+  /** The fair-sharing weight in thousandths (1000 = weight 1; 0 = never favoured). */
+  long fairWeight = 1000;
+
   /** Bumped on every usage change anywhere in the tree (kept on the root only). */
   long version;
 
@@ -110,6 +113,11 @@ public final class QuotaNode {
   /** The part of the quota the node keeps for itself and never lends. */
   public long guaranteed(int fr) {
     return fr < guaranteed.length ? guaranteed[fr] : 0;
+  }
+
+  /** The fair-sharing weight among the parent's children, in thousandths. */
+  public long fairWeight() {
+    return fairWeight;
   }
 
   /** ClusterQueue names of the tree; only filled on roots. */

@@ -42,6 +42,7 @@ public final class QuotaTree {
     QuotaTree tree = new QuotaTree(frs.size());
     for (Cohort c : explicitCohorts) {
       QuotaNode node = tree.cohortNode(c.name());
+      node.fairWeight = c.fairSharingWeight();
       applyQuotas(node, c.resourceGroups(), frs);
       if (c.parentName() != null) {
         node.parent = tree.cohortNode(c.parentName());
@@ -50,6 +51,7 @@ public final class QuotaTree {
     for (ClusterQueue cq : queues) {
       QuotaNode node = new QuotaNode(cq.name(), false, tree.size);
       node.usage = usageOf.apply(cq.name());
+      node.fairWeight = cq.fairSharingWeight();
       applyQuotas(node, cq.resourceGroups(), frs);
       if (cq.cohort() != null) {
         node.parent = tree.cohortNode(cq.cohort());

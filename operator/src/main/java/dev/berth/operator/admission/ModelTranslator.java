@@ -95,7 +95,8 @@ public final class ModelTranslator {
     return new Cohort(
         cohort.getMetadata().getName(),
         spec == null ? null : spec.parentName,
-        spec == null ? List.of() : groups(spec.resourceGroups));
+        spec == null ? List.of() : groups(spec.resourceGroups),
+        spec == null ? null : weight(spec.fairSharing));
   }
 
   public static LocalQueue localQueue(dev.berth.api.v1beta1.LocalQueue lq) {

@@ -111,8 +111,26 @@ public record Configuration(
       long backoffMaxSeconds,
       Integer backoffLimitCount) {}
 
-  /** Order a cohort's entries by the weighted share their queue would have after admission. */
-  public record FairSharing(boolean enable) {}
+  /**
+   * Fair sharing: admission ordered, and preemption in a cohort tree decided, by weighted
+   * dominant-resource share.
+   *
+   * @param preemptionStrategies Kueue's strategy names, in the order they are tried
+   */
+  public record FairSharing(boolean enable, List<String> preemptionStrategies) {
+    /** Kueue's default order: the final-share rule, then the initial-share rule. */
+    public static final List<String> DEFAULT_STRATEGIES =
+        List.of("LessThanOrEqualToFinalShare", "LessThanInitialShare");
+
+    /** With the default strategies. */
+    public FairSharing(boolean enable) {
+      this(enable, DEFAULT_STRATEGIES);
+    }
+
+    public FairSharing {
+      preemptionStrategies = List.copyOf(preemptionStrategies);
+    }
+  }
 
   /** The job kinds Berth manages, by Kueue's framework names. */
   public record Integrations(List<String> frameworks) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.berth.engine.FairSharingPreemption;
+import dev.berth.engine.FairSharingStrategy;
 import dev.berth.webhook.integration.Framework;
 import java.io.IOException;
 import java.net.URI;
@@ -41,6 +43,10 @@ public final class ConfigurationLoader {
 
   /** Kueue's framework names of the integrations Berth has: the registry's. */
   static final List<String> FRAMEWORKS = Framework.frameworkNames();
+
+  /** Kueue's fair-sharing preemption strategies, all of which Berth has. */
+  private static final List<String> STRATEGIES =
+      java.util.Arrays.stream(FairSharingStrategy.values()).map(Enum::name).toList();
 
   static final List<String> EXCLUDED_TAINT_KEYS =
       List.of(
@@ -347,17 +353,43 @@ public final class ConfigurationLoader {
   }
 
   private static Configuration.FairSharing fairSharing(Fields f) {
-    Configuration.FairSharing s = new Configuration.FairSharing(f.bool("enable", false));
-    if (f.value("preemptionStrategies") != null) {
-      // Kueue's strategies preempt by share; Berth's fair sharing orders by share and preempts
-      // classically, so accepting the field would promise what does not happen.
+    boolean enable = f.bool("enable", false);
+    List<String> strategies =
+        f.texts("preemptionStrategies", Configuration.FairSharing.DEFAULT_STRATEGIES);
+    List<FairSharingStrategy> known = new ArrayList<>();
+    for (int i = 0; i < strategies.size(); i++) {
+      String name = strategies.get(i);
+      FairSharingStrategy strategy = strategy(name);
+      if (strategy == null) {
+        f.refuse(
+            "preemptionStrategies[" + i + "]",
+            "unknown strategy \"" + name + "\"; Berth knows " + String.join(", ", STRATEGIES));
+      } else {
+        known.add(strategy);
+      }
+    }
+    if (known.size() == strategies.size() && !FairSharingPreemption.allowed(known)) {
+      // Kueue's rule: the initial-share rule takes what the final-share rule refused, never the
+      // other way round, and a list names each strategy once.
       f.refuse(
           "preemptionStrategies",
-          "not supported: Berth's fair sharing orders admission by share and preempts"
-              + " within nominal quota and borrowing as without it");
+          "must be [LessThanOrEqualToFinalShare], [LessThanInitialShare] or"
+              + " [LessThanOrEqualToFinalShare, LessThanInitialShare], got "
+              + strategies);
+    }
+    if (strategies.equals(List.of(FairSharingStrategy.LessThanInitialShare.name()))) {
+      // Kueue allows it; Berth's property test found two queues taking turns with it alone.
+      f.refuse(
+          "preemptionStrategies",
+          "[LessThanInitialShare] alone lets queues take turns preempting each other"
+              + " (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare, LessThanInitialShare]");
     }
     f.refuseUnknownFields();
-    return s;
+    return new Configuration.FairSharing(enable, strategies);
+  }
+
+  private static FairSharingStrategy strategy(String name) {
+    return STRATEGIES.contains(name) ? FairSharingStrategy.valueOf(name) : null;
   }
 
   private static Configuration.Integrations integrations(Fields f) {

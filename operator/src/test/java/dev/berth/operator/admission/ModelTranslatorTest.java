@@ -8,6 +8,7 @@ import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.testing.ClusterQueues;
+import dev.berth.testing.Cohorts;
 import dev.berth.testing.Workloads;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,18 @@ class ModelTranslatorTest {
     assertThat(model.cohort()).isEqualTo("ai");
     assertThat(model.fairSharingWeight()).isEqualTo(1500);
     assertThat(model.namespaceSelector()).isNull();
+  }
+
+  @Test
+  void aCohortsFairSharingWeightIsKeptInThousandths() {
+    var weighted =
+        ModelTranslator.cohort(
+            Cohorts.named("org-a").parent("orgs").fairSharingWeight("750m").build());
+    var plain = ModelTranslator.cohort(Cohorts.named("orgs").build());
+
+    assertThat(weighted.parentName()).isEqualTo("orgs");
+    assertThat(weighted.fairSharingWeight()).isEqualTo(750);
+    assertThat(plain.fairSharingWeight()).isEqualTo(1000);
   }
 
   @Test

@@ -65,7 +65,7 @@ class ConfigurationInStepTest {
           backoffBaseSeconds: 5
           backoffMaxSeconds: 50
           backoffLimitCount: 3
-      fairSharing: {enable: true}
+      fairSharing: {enable: true, preemptionStrategies: [LessThanOrEqualToFinalShare]}
       integrations: {frameworks: [jobset.x-k8s.io/jobset]}
       usage: {reportIntervalSeconds: 0}
       capacity: {excludedTaintKeys: [example.com/drain]}

@@ -231,14 +231,41 @@ class ConfigurationLoaderTest {
   }
 
   @Test
-  void fairSharingPreemptionStrategiesAreRefusedUntilBerthHasThem() {
+  void fairSharingPreemptionStrategiesAreKueuesLists() {
+    assertThat(load("fairSharing: {enable: true}\n").fairSharing().preemptionStrategies())
+        .containsExactly("LessThanOrEqualToFinalShare", "LessThanInitialShare");
+    assertThat(
+            load("fairSharing:\n  enable: true\n"
+                    + "  preemptionStrategies: [LessThanOrEqualToFinalShare]\n")
+                .fairSharing()
+                .preemptionStrategies())
+        .containsExactly("LessThanOrEqualToFinalShare");
+    assertThat(errors("fairSharing:\n  preemptionStrategies: [LessThanInitialShare]\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies: [LessThanInitialShare] alone lets queues take turns"
+                + " preempting each other (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare,"
+                + " LessThanInitialShare]");
     assertThat(
             errors(
-                "fairSharing:\n  enable: true\n"
-                    + "  preemptionStrategies: [LessThanOrEqualToFinalShare]\n"))
+                "fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, Fastest]\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies[1]: unknown strategy \"Fastest\"; Berth knows"
+                + " LessThanOrEqualToFinalShare, LessThanInitialShare");
+    assertThat(
+            errors(
+                "fairSharing:\n"
+                    + "  preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare]\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare],"
+                + " [LessThanInitialShare] or [LessThanOrEqualToFinalShare, LessThanInitialShare],"
+                + " got [LessThanInitialShare, LessThanOrEqualToFinalShare]");
+    assertThat(errors("fairSharing: {preemptionStrategies: []}\n"))
         .singleElement()
         .asString()
-        .startsWith("fairSharing.preemptionStrategies: not supported");
+        .startsWith("fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare]");
+    assertThat(errors("fairSharing: {preemptionStrategies: LessThanInitialShare}\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies: must be a list, got \"LessThanInitialShare\"");
   }
 
   @Test
