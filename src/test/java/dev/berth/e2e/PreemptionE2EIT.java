@@ -8,6 +8,7 @@ import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -89,5 +90,59 @@ class PreemptionE2EIT {
             () ->
                 assertThat(s.condition("borrowed", "Preempted").orElseThrow().reason)
                     .isEqualTo("InCohortReclamation"));
+  }
+
+  @Test
+  void aBorrowerRunsItsMinimumRuntimeBeforeTheLenderReclaims() {
+    Scenario s = new Scenario("min-runtime");
+    s.client.resource(ScenarioObjects.flavor("min-runtime-flavor", Map.of())).create();
+    ClusterQueue lender =
+        ScenarioObjects.clusterQueue("min-runtime-lender", "min-runtime-flavor", "cpu", "2");
+    lender.getSpec().cohortName = "min-runtime";
+    lender.getSpec().preemption = new ClusterQueuePreemption();
+    lender.getSpec().preemption.reclaimWithinCohort =
+        ClusterQueuePreemption.ReclaimWithinCohort.Any;
+    s.client.resource(lender).create();
+    // The protection is the victim's: the borrower's workloads run 8 s before a reclaim.
+    ClusterQueue borrower =
+        ScenarioObjects.clusterQueue("min-runtime-borrower", "min-runtime-flavor", "cpu", "0");
+    borrower.getSpec().cohortName = "min-runtime";
+    borrower.getSpec().preemption = new ClusterQueuePreemption();
+    borrower.getSpec().preemption.minimumRuntimeSeconds = 8;
+    s.client.resource(borrower).create();
+    s.client
+        .resource(ScenarioObjects.localQueue(s.namespace, "lq", "min-runtime-borrower"))
+        .create();
+    s.client
+        .resource(ScenarioObjects.localQueue(s.namespace, "own", "min-runtime-lender"))
+        .create();
+
+    s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
+    s.awaitRunning("borrowed");
+    Instant reserved =
+        Instant.parse(s.condition("borrowed", "QuotaReserved").orElseThrow().lastTransitionTime);
+    s.submit(ScenarioObjects.job(s.namespace, "owner", "own", 1, "2"));
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("owner", "QuotaReserved").orElseThrow().message)
+                    .containsPattern("run for their minimum runtime, the first for \\d+s more"));
+    assertThat(s.running("borrowed")).isTrue();
+
+    // Nothing else happens in the cluster: the operator wakes when the 8 s are over.
+    s.awaitRunning("owner");
+    assertThat(s.running("borrowed")).isFalse();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              var preempted = s.condition("borrowed", "Preempted").orElseThrow();
+              assertThat(preempted.reason).isEqualTo("InCohortReclamation");
+              // Condition times have whole seconds: 8 s less the second lost to truncation.
+              assertThat(Duration.between(reserved, Instant.parse(preempted.lastTransitionTime)))
+                  .isGreaterThanOrEqualTo(Duration.ofSeconds(7));
+            });
   }
 }

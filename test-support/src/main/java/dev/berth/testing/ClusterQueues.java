@@ -72,6 +72,12 @@ public final class ClusterQueues {
     return this;
   }
 
+  /** How long its workloads run before another queue may preempt them. */
+  public ClusterQueues minimumRuntimeSeconds(int seconds) {
+    preemption().minimumRuntimeSeconds = seconds;
+    return this;
+  }
+
   private ClusterQueuePreemption preemption() {
     if (spec.preemption == null) {
       spec.preemption = new ClusterQueuePreemption();

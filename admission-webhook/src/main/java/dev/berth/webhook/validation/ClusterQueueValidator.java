@@ -51,6 +51,13 @@ public final class ClusterQueueValidator {
   }
 
   private static void checkPreemption(ClusterQueuePreemption p, FieldPath path, Errors errors) {
+    if (p != null && p.minimumRuntimeSeconds != null && p.minimumRuntimeSeconds < 0) {
+      errors.add(
+          FieldError.invalid(
+              path.child("minimumRuntimeSeconds"),
+              p.minimumRuntimeSeconds,
+              "must be greater than or equal to 0"));
+    }
     if (p == null || p.borrowWithinCohort == null) {
       return;
     }

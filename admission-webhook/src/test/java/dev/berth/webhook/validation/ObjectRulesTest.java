@@ -34,6 +34,7 @@ class ObjectRulesTest {
         preemption:
           reclaimWithinCohort: Any
           borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
+          minimumRuntimeSeconds: 600
         fairSharing: {weight: "1"}
         admissionChecksStrategy:
           admissionChecks:
@@ -237,6 +238,10 @@ class ObjectRulesTest {
             "preference without both TryNextFlavor",
             CQ.replace("whenCanBorrow: TryNextFlavor", "whenCanBorrow: MayStopSearch"),
             "spec.flavorFungibility.preference"),
+        Arguments.of(
+            "negative minimum runtime",
+            CQ.replace("minimumRuntimeSeconds: 600", "minimumRuntimeSeconds: -1"),
+            "spec.preemption.minimumRuntimeSeconds"),
         Arguments.of(
             "reclaim Never with borrowWithinCohort",
             CQ.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"),

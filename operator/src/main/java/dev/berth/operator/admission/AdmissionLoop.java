@@ -423,6 +423,11 @@ public final class AdmissionLoop implements AutoCloseable {
     // the next maximum execution time to run out.
     state.releaseDue(now).ifPresent(this::wakeAt);
     CycleResult result = engine.runCycle(now, reasonsWanted.getAsBoolean());
+    if (result.protectionEndsAt() != Long.MAX_VALUE) {
+      // A preemptor waits for a victim's minimum runtime to end; nothing else need happen by then
+      // to bring a cycle, so wake for it.
+      wakeAt(result.protectionEndsAt());
+    }
     boolean retry = writer.apply(result, state);
     CycleOutcome outcome = new CycleOutcome(result, System.nanoTime() - started);
     for (Consumer<CycleOutcome> listener : listeners) {
@@ -442,7 +447,10 @@ public final class AdmissionLoop implements AutoCloseable {
   /** The earliest wake-up asked for and not yet passed (epoch millis), or Long.MAX_VALUE. */
   private long wakeAt = Long.MAX_VALUE;
 
-  /** Runs a cycle at {@code at} (epoch millis): a held workload's requeueAt. */
+  /**
+   * Runs a cycle at {@code at} (epoch millis): a held workload's requeueAt, or the end of a minimum
+   * runtime.
+   */
   private void wakeAt(long at) {
     long now = System.currentTimeMillis();
     if (wakeAt > now && wakeAt <= at) {

@@ -87,7 +87,10 @@ public final class ModelTranslator {
         fungibility(spec.flavorFungibility),
         preemption(spec.preemption),
         stopPolicy(spec.stopPolicy),
-        weight(spec.fairSharing));
+        weight(spec.fairSharing),
+        spec.preemption == null || spec.preemption.minimumRuntimeSeconds == null
+            ? null
+            : spec.preemption.minimumRuntimeSeconds * 1000L);
   }
 
   public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {

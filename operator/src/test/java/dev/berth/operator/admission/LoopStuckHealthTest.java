@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,8 +86,14 @@ class LoopStuckHealthTest {
         .statusCode();
   }
 
-  /** The loop on caches that have synced with nothing in them; its writer never writes here. */
   private AdmissionLoop loop() throws InterruptedException {
+    return loop(state, state.engine(), nanos::get);
+  }
+
+  /** The loop on caches that have synced with nothing in them; its writer never writes here. */
+  static AdmissionLoop loop(
+      ClusterState state, dev.berth.engine.AdmissionEngine engine, LongSupplier livenessClock)
+      throws InterruptedException {
     InformerCaches caches = mock(InformerCaches.class);
     when(caches.awaitSynced(any())).thenReturn(true);
     when(caches.isSynced()).thenReturn(true);
@@ -103,6 +110,6 @@ class LoopStuckHealthTest {
             pool,
             null);
     return new AdmissionLoop(
-        state.engine(), state, new Bootstrap(caches, (o, e) -> true), writer, nanos::get);
+        engine, state, new Bootstrap(caches, (o, e) -> true), writer, livenessClock);
   }
 }

@@ -38,6 +38,17 @@ class ModelTranslatorTest {
   }
 
   @Test
+  void aMinimumRuntimeInSecondsReachesTheEngineInMillis() {
+    var held =
+        ModelTranslator.clusterQueue(
+            ClusterQueues.named("team").minimumRuntimeSeconds(600).noNamespaceSelector().build());
+    var plain = ModelTranslator.clusterQueue(ClusterQueues.named("other").build());
+
+    assertThat(held.minimumRuntimeMillis()).isEqualTo(600_000);
+    assertThat(plain.minimumRuntimeMillis()).isZero();
+  }
+
+  @Test
   void aCohortsFairSharingWeightIsKeptInThousandths() {
     var weighted =
         ModelTranslator.cohort(
