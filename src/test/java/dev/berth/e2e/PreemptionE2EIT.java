@@ -28,6 +28,32 @@ class PreemptionE2EIT {
     return job;
   }
 
+  /**
+   * Cohort {@code name}: a lender with 2 cpu that reclaims (LocalQueue "own") and a borrower with
+   * none (LocalQueue "lq"), whose workloads run {@code borrowerMinimumRuntime} seconds (or null)
+   * before another queue may preempt them.
+   */
+  private static void lenderAndBorrower(Scenario s, String name, Integer borrowerMinimumRuntime) {
+    s.client.resource(ScenarioObjects.flavor(name + "-flavor", Map.of())).create();
+    ClusterQueue lender =
+        ScenarioObjects.clusterQueue(name + "-lender", name + "-flavor", "cpu", "2");
+    lender.getSpec().cohortName = name;
+    lender.getSpec().preemption = new ClusterQueuePreemption();
+    lender.getSpec().preemption.reclaimWithinCohort =
+        ClusterQueuePreemption.ReclaimWithinCohort.Any;
+    s.client.resource(lender).create();
+    ClusterQueue borrower =
+        ScenarioObjects.clusterQueue(name + "-borrower", name + "-flavor", "cpu", "0");
+    borrower.getSpec().cohortName = name;
+    if (borrowerMinimumRuntime != null) {
+      borrower.getSpec().preemption = new ClusterQueuePreemption();
+      borrower.getSpec().preemption.minimumRuntimeSeconds = borrowerMinimumRuntime;
+    }
+    s.client.resource(borrower).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", name + "-borrower")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "own", name + "-lender")).create();
+  }
+
   @Test
   void aHigherPriorityJobPreemptsWithinItsClusterQueue() {
     Scenario s = new Scenario("preempt-cq");
@@ -63,20 +89,7 @@ class PreemptionE2EIT {
   @Test
   void aLenderReclaimsItsQuotaFromABorrower() {
     Scenario s = new Scenario("reclaim");
-    s.client.resource(ScenarioObjects.flavor("reclaim-flavor", Map.of())).create();
-    ClusterQueue lender =
-        ScenarioObjects.clusterQueue("reclaim-lender", "reclaim-flavor", "cpu", "2");
-    lender.getSpec().cohortName = "reclaim";
-    lender.getSpec().preemption = new ClusterQueuePreemption();
-    lender.getSpec().preemption.reclaimWithinCohort =
-        ClusterQueuePreemption.ReclaimWithinCohort.Any;
-    s.client.resource(lender).create();
-    ClusterQueue borrower =
-        ScenarioObjects.clusterQueue("reclaim-borrower", "reclaim-flavor", "cpu", "0");
-    borrower.getSpec().cohortName = "reclaim";
-    s.client.resource(borrower).create();
-    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "reclaim-borrower")).create();
-    s.client.resource(ScenarioObjects.localQueue(s.namespace, "own", "reclaim-lender")).create();
+    lenderAndBorrower(s, "reclaim", null);
 
     s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
     s.awaitRunning("borrowed");
@@ -95,27 +108,8 @@ class PreemptionE2EIT {
   @Test
   void aBorrowerRunsItsMinimumRuntimeBeforeTheLenderReclaims() {
     Scenario s = new Scenario("min-runtime");
-    s.client.resource(ScenarioObjects.flavor("min-runtime-flavor", Map.of())).create();
-    ClusterQueue lender =
-        ScenarioObjects.clusterQueue("min-runtime-lender", "min-runtime-flavor", "cpu", "2");
-    lender.getSpec().cohortName = "min-runtime";
-    lender.getSpec().preemption = new ClusterQueuePreemption();
-    lender.getSpec().preemption.reclaimWithinCohort =
-        ClusterQueuePreemption.ReclaimWithinCohort.Any;
-    s.client.resource(lender).create();
     // The protection is the victim's: the borrower's workloads run 8 s before a reclaim.
-    ClusterQueue borrower =
-        ScenarioObjects.clusterQueue("min-runtime-borrower", "min-runtime-flavor", "cpu", "0");
-    borrower.getSpec().cohortName = "min-runtime";
-    borrower.getSpec().preemption = new ClusterQueuePreemption();
-    borrower.getSpec().preemption.minimumRuntimeSeconds = 8;
-    s.client.resource(borrower).create();
-    s.client
-        .resource(ScenarioObjects.localQueue(s.namespace, "lq", "min-runtime-borrower"))
-        .create();
-    s.client
-        .resource(ScenarioObjects.localQueue(s.namespace, "own", "min-runtime-lender"))
-        .create();
+    lenderAndBorrower(s, "min-runtime", 8);
 
     s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
     s.awaitRunning("borrowed");
@@ -127,9 +121,12 @@ class PreemptionE2EIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () ->
-                assertThat(s.condition("owner", "QuotaReserved").orElseThrow().message)
-                    .containsPattern("run for their minimum runtime, the first for \\d+s more"));
-    assertThat(s.running("borrowed")).isTrue();
+                assertThat(s.condition("owner", "QuotaReserved"))
+                    .hasValueSatisfying(
+                        c ->
+                            assertThat(c.message)
+                                .containsPattern(
+                                    "run for their minimum runtime, the first for \\d+s more")));
 
     // Nothing else happens in the cluster: the operator wakes when the 8 s are over.
     s.awaitRunning("owner");
@@ -138,6 +135,7 @@ class PreemptionE2EIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
+              assertThat(s.condition("borrowed", "Preempted")).isPresent();
               var preempted = s.condition("borrowed", "Preempted").orElseThrow();
               assertThat(preempted.reason).isEqualTo("InCohortReclamation");
               // Condition times have whole seconds: 8 s less the second lost to truncation.

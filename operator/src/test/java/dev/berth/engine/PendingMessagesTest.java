@@ -141,4 +141,13 @@ class PendingMessagesTest {
         .isEqualTo("needs gpu 8; preemption found no victims; and 1 more (see Events)");
     assertThat(why.message()).isEqualTo("needs gpu 8; needs cpu 2; preemption found no victims");
   }
+
+  @Test
+  void aNoteAfterALongFirstPartIsKeptAndThePartCut() {
+    Explanation base = Explanation.ofParts(WaitingForQuota, List.of("x".repeat(300)));
+    String note =
+        "; the workloads it could preempt run for their minimum runtime, the first for 5s more";
+    Explanation why = Explanation.withSuffix(WaitingForQuota, base, note);
+    assertThat(why.summary()).hasSize(Explanation.SUMMARY_LIMIT).endsWith("x\u2026" + note);
+  }
 }

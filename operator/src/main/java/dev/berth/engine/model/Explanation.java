@@ -99,6 +99,17 @@ public final class Explanation {
   }
 
   private String formatSummary() {
+    if (summaryBase != null) {
+      // The note is the news (how long a minimum runtime still holds): a long first part of the
+      // base is cut to leave it room, not the note.
+      String tail = oneLine(summarySuffix + more());
+      String base = summaryBase.firstPart().replace('\n', ' ');
+      int room = SUMMARY_LIMIT - tail.length();
+      if (base.length() > room) {
+        base = base.substring(0, Math.max(0, room - 1)) + "\u2026";
+      }
+      return oneLine(base + tail);
+    }
     String head;
     if (summaryBase != null || (parts != null && parts.size() > 1)) {
       head = firstPart() + more();
