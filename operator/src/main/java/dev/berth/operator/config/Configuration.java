@@ -119,8 +119,7 @@ public record Configuration(
    */
   public record FairSharing(boolean enable, List<String> preemptionStrategies) {
     /** Kueue's default order: the final-share rule, then the initial-share rule. */
-    public static final List<String> DEFAULT_STRATEGIES =
-        List.of("LessThanOrEqualToFinalShare", "LessThanInitialShare");
+    public static final List<String> DEFAULT_STRATEGIES = List.of("LessThanOrEqualToFinalShare");
 
     /** With the default strategies. */
     public FairSharing(boolean enable) {

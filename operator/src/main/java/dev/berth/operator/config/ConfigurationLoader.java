@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.berth.engine.FairSharingPreemption;
 import dev.berth.engine.FairSharingStrategy;
 import dev.berth.webhook.integration.Framework;
 import java.io.IOException;
@@ -368,21 +367,17 @@ public final class ConfigurationLoader {
         known.add(strategy);
       }
     }
-    if (known.size() == strategies.size() && !FairSharingPreemption.allowed(known)) {
-      // Kueue's rule: the initial-share rule takes what the final-share rule refused, never the
-      // other way round, and a list names each strategy once.
+    if (known.size() == strategies.size()
+        && !known.equals(List.of(FairSharingStrategy.LessThanOrEqualToFinalShare))) {
+      // Kueue also takes [LessThanInitialShare] and both; Berth's property test
+      // (MinimumRuntimeProperties) found queues taking turns preempting each other with the
+      // initial-share rule, alone and after the final-share rule, so only the final-share rule
+      // is accepted.
       f.refuse(
           "preemptionStrategies",
-          "must be [LessThanOrEqualToFinalShare], [LessThanInitialShare] or"
-              + " [LessThanOrEqualToFinalShare, LessThanInitialShare], got "
+          "must be [LessThanOrEqualToFinalShare] (LessThanInitialShare lets queues take turns"
+              + " preempting each other, docs/fair-sharing.md), got "
               + strategies);
-    }
-    if (strategies.equals(List.of(FairSharingStrategy.LessThanInitialShare.name()))) {
-      // Kueue allows it; Berth's property test found two queues taking turns with it alone.
-      f.refuse(
-          "preemptionStrategies",
-          "[LessThanInitialShare] alone lets queues take turns preempting each other"
-              + " (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare, LessThanInitialShare]");
     }
     f.refuseUnknownFields();
     return new Configuration.FairSharing(enable, strategies);

@@ -231,9 +231,9 @@ class ConfigurationLoaderTest {
   }
 
   @Test
-  void fairSharingPreemptionStrategiesAreKueuesLists() {
+  void fairSharingPreemptionStrategiesAreTheFinalShareRuleOnly() {
     assertThat(load("fairSharing: {enable: true}\n").fairSharing().preemptionStrategies())
-        .containsExactly("LessThanOrEqualToFinalShare", "LessThanInitialShare");
+        .containsExactly("LessThanOrEqualToFinalShare");
     assertThat(
             load("fairSharing:\n  enable: true\n"
                     + "  preemptionStrategies: [LessThanOrEqualToFinalShare]\n")
@@ -242,9 +242,17 @@ class ConfigurationLoaderTest {
         .containsExactly("LessThanOrEqualToFinalShare");
     assertThat(errors("fairSharing:\n  preemptionStrategies: [LessThanInitialShare]\n"))
         .containsExactly(
-            "fairSharing.preemptionStrategies: [LessThanInitialShare] alone lets queues take turns"
-                + " preempting each other (docs/fair-sharing.md); use [LessThanOrEqualToFinalShare,"
-                + " LessThanInitialShare]");
+            "fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare]"
+                + " (LessThanInitialShare lets queues take turns preempting each other,"
+                + " docs/fair-sharing.md), got [LessThanInitialShare]");
+    assertThat(
+            errors(
+                "fairSharing:\n"
+                    + "  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n"))
+        .containsExactly(
+            "fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare]"
+                + " (LessThanInitialShare lets queues take turns preempting each other,"
+                + " docs/fair-sharing.md), got [LessThanOrEqualToFinalShare, LessThanInitialShare]");
     assertThat(
             errors(
                 "fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, Fastest]\n"))
@@ -256,9 +264,9 @@ class ConfigurationLoaderTest {
                 "fairSharing:\n"
                     + "  preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare]\n"))
         .containsExactly(
-            "fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare],"
-                + " [LessThanInitialShare] or [LessThanOrEqualToFinalShare, LessThanInitialShare],"
-                + " got [LessThanInitialShare, LessThanOrEqualToFinalShare]");
+            "fairSharing.preemptionStrategies: must be [LessThanOrEqualToFinalShare]"
+                + " (LessThanInitialShare lets queues take turns preempting each other,"
+                + " docs/fair-sharing.md), got [LessThanInitialShare, LessThanOrEqualToFinalShare]");
     assertThat(errors("fairSharing: {preemptionStrategies: []}\n"))
         .singleElement()
         .asString()
