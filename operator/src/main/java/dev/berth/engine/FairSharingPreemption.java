@@ -36,8 +36,9 @@ import java.util.Set;
  * share(B) < share(A + x)), which contradicts share(B) ≥ share(B − y) ≥ share(A + x) > share(A)
  * whenever x moves A's share. Chains through other workloads of the same queues are not covered by
  * that argument: a victim that leaves its queue under nominal quota the preemptor borrows is
- * refused ({@code opensReclaim}), and LessThanInitialShare alone, which still loops that way, is
- * refused by the operator's configuration ({@code MinimumRuntimeProperties} looks for loops).
+ * refused ({@code opensReclaim}). LessThanInitialShare, alone or after the final-share rule, still
+ * loops that way, so the operator's configuration refuses it ({@code MinimumRuntimeProperties}
+ * looks for loops and keeps one as an example).
  */
 public final class FairSharingPreemption implements PreemptionPlanner {
   /** Kueue's default: the final-share rule, then the initial-share rule. */
