@@ -691,10 +691,6 @@ class TopologyAdmissionTest {
         .subDomain("numa1", Map.of(GPU, 4L));
   }
 
-  /**
-   * Nodes {@code from..to} of a rack ("b1/r1"), {@code count} pods each, as {@link #render} writes
-   * them.
-   */
   /** Blocks b1 (flavor h100-a) and b2 (flavor h100-b), with the queue's GPU quota of each. */
   static Case twoPools(String name, String quotaA, String quotaB) {
     return Case.named(name)
@@ -707,11 +703,15 @@ class TopologyAdmissionTest {
         .queue(
             Builders.clusterQueue("cq")
                 .flavor("h100-a")
-                .res(GPU, "16")
+                .res(GPU, quotaA)
                 .flavor("h100-b")
-                .res(GPU, "64"));
+                .res(GPU, quotaB));
   }
 
+  /**
+   * Nodes {@code from..to} of a rack ("b1/r1"), {@code count} pods each, as {@link #render} writes
+   * them.
+   */
   static String each(String rack, int from, int to, int count) {
     String prefix = rack.replace('/', '-') + "-n";
     return IntStream.rangeClosed(from, to)
