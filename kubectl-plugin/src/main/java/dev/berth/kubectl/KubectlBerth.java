@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * {@code kubectl berth}: Berth's queues, pending workloads and cohorts from the command line, and
@@ -28,6 +29,14 @@ public final class KubectlBerth {
       System.err.println("error: " + e.getMessage() + "\n\n" + Options.USAGE);
       return 2;
     }
+    if (o.help() || o.command().equals("help")) {
+      out.print(
+          o.command().equals("help")
+              ? Help.of(
+                  o.arg(0), o.args().size() > 1 ? o.args().subList(1, o.args().size()) : List.of())
+              : Help.of(o.command(), o.args()));
+      return 0;
+    }
     if (o.command().equals("convert")) {
       return ConvertCommand.run(o, System.in, out, System.err);
     }
@@ -37,10 +46,6 @@ public final class KubectlBerth {
       JsonNode data;
       String table;
       switch (o.command()) {
-        case "help" -> {
-          out.print(Options.USAGE);
-          return 0;
-        }
         case "__cds-training" -> {
           training(out);
           return 0;
@@ -61,6 +66,26 @@ public final class KubectlBerth {
           data = CohortsCommand.data(kubectl);
           table = o.output() == null ? CohortsCommand.table(data, o.colour()) : null;
         }
+        case "create" -> {
+          out.print(CreateCommand.run(o, kubectl));
+          return 0;
+        }
+        case "stop", "resume" -> {
+          out.print(StopCommand.run(o, kubectl));
+          return 0;
+        }
+        case "list" -> {
+          data = ListCommand.data(o, kubectl);
+          table =
+              o.output() == null
+                  ? ListCommand.table(
+                      Kinds.canonical(o.arg(0)), data, o.allNamespaces(), o.colour())
+                  : null;
+        }
+        case "usage" -> {
+          data = UsageCommand.data(o, kubectl);
+          table = o.output() == null ? UsageCommand.table(data) : null;
+        }
         default -> {
           System.err.println("error: unknown command " + o.command() + "\n\n" + Options.USAGE);
           return 2;
@@ -68,6 +93,9 @@ public final class KubectlBerth {
       }
       out.print(table != null ? table : Printer.print(data, o.output()));
       return 0;
+    } catch (Options.UsageError e) {
+      System.err.println("error: " + e.getMessage() + "\n" + Help.seeAlso(o.command(), o.args()));
+      return 2;
     } catch (Kubectl.Failure | Visibility.Failure e) {
       System.err.println("error: " + e.getMessage());
       return 1;
