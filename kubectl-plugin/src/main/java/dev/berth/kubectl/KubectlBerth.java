@@ -137,6 +137,33 @@ public final class KubectlBerth {
                         new java.io.ByteArrayInputStream(kueue.getBytes(StandardCharsets.UTF_8))))
                 .documents()));
     out.print(Printer.print(queues, "json"));
+    // kueuectl's commands: the lists, the usage sums, the help and a ClusterQueue from flags.
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    out.print(
+        ListCommand.table(
+            "workload",
+            ListCommand.workloads(queues, queues, null, null, java.util.Set.of("all"), t),
+            true,
+            true));
+    out.print(
+        ListCommand.table(
+            "clusterqueue",
+            ListCommand.clusterQueues(sample.get("clusterqueues"), null, t),
+            false,
+            true));
+    out.print(UsageCommand.table(UsageCommand.sum(queues, "namespace", null, null)));
+    out.print(Help.of("create", List.of("clusterqueue")));
+    try {
+      out.print(
+          Printer.print(
+              CreateCommand.clusterQueue(
+                  Options.parse(
+                      new String[] {"create", "cq", "a", "--nominal-quota", "f:cpu=1;memory=1Gi"},
+                      false)),
+              "yaml"));
+    } catch (Options.UsageError e) {
+      throw new IllegalStateException(e);
+    }
     try {
       Options.parse(new String[] {"pending", "-n", "x", "--cq=y", "-o", "yaml"}, false);
     } catch (Options.UsageError e) {
