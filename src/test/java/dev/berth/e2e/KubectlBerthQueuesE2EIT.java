@@ -306,25 +306,25 @@ class KubectlBerthQueuesE2EIT {
 
   /** The Workload of a Job, by the JOB NAME column of the member's list (-o json). */
   private static String workloadOf(String job) throws Exception {
-    for (JsonNode item :
-        JSON.readTree(berth(MEMBER, "list", "workloads", "-n", NS, "-o", "json").out())
-            .path("items")) {
-      if (item.path("jobName").asText().equals(job)) {
-        return item.path("name").asText();
-      }
-    }
-    return "";
+    return listed("jobName", job).path("name").asText();
   }
 
   private static String status(String workload) throws Exception {
+    return listed("name", workload).path("status").asText();
+  }
+
+  /**
+   * The row of the member's {@code list workloads -o json} whose {@code field} is {@code value}.
+   */
+  private static JsonNode listed(String field, String value) throws Exception {
     for (JsonNode item :
         JSON.readTree(berth(MEMBER, "list", "workloads", "-n", NS, "-o", "json").out())
             .path("items")) {
-      if (item.path("name").asText().equals(workload)) {
-        return item.path("status").asText();
+      if (item.path(field).asText().equals(value)) {
+        return item;
       }
     }
-    return "";
+    return JSON.missingNode();
   }
 
   private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> String stopPolicy(

@@ -34,29 +34,34 @@ public final class TeamMemberRoles {
     }
     for (String aggregated : List.of("edit", "berth-batch-user")) {
       for (String role : leaves(admin, aggregated)) {
-        admin
-            .rbac()
-            .roleBindings()
-            .inNamespace(ns)
-            .resource(
-                new RoleBindingBuilder()
-                    .withNewMetadata()
-                    .withName(user + "-" + role.replace(':', '-'))
-                    .withNamespace(ns)
-                    .endMetadata()
-                    .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", role)
-                    .addNewSubject()
-                    .withKind("User")
-                    .withName(user)
-                    .endSubject()
-                    .build())
-            .serverSideApply();
+        bindRole(admin, user, ns, role);
       }
     }
   }
 
+  /** A RoleBinding of {@code user} to a ClusterRole in one namespace, as a team admin writes. */
+  public static void bindRole(KubernetesClient admin, String user, String ns, String clusterRole) {
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(ns)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(user + "-" + clusterRole.replace(':', '-'))
+                .withNamespace(ns)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", clusterRole)
+                .addNewSubject()
+                .withKind("User")
+                .withName(user)
+                .endSubject()
+                .build())
+        .serverSideApply();
+  }
+
   /** The roles an aggregated ClusterRole collects, through the aggregated roles it selects. */
-  static List<String> leaves(KubernetesClient admin, String name) {
+  public static List<String> leaves(KubernetesClient admin, String name) {
     List<String> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     List<String> todo = new ArrayList<>(List.of(name));

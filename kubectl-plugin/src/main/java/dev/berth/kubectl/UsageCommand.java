@@ -73,8 +73,9 @@ final class UsageCommand {
 
   /** The reports of {@code from} (inclusive) to {@code to} (exclusive), summed as /usage does. */
   static JsonNode sum(JsonNode reports, String by, YearMonth from, YearMonth to) {
-    Map<List<String>, BigDecimal[]> sums = new TreeMap<>(UsageCommand::compare);
-    Map<List<String>, Integer> runs = new TreeMap<>(UsageCommand::compare);
+    // Keyed by group, flavor and resource joined with NUL: sorted as /usage sorts its rows.
+    Map<String, BigDecimal[]> sums = new TreeMap<>();
+    Map<String, Integer> runs = new TreeMap<>();
     for (JsonNode report : reports.path("items")) {
       YearMonth month;
       try {
@@ -94,8 +95,8 @@ final class UsageCommand {
               case "cost-centre" -> e.path("costCentre").asText("");
               default -> ns;
             };
-        List<String> key =
-            List.of(group, e.path("flavor").asText(""), e.path("resource").asText(""));
+        String key =
+            String.join("\0", group, e.path("flavor").asText(""), e.path("resource").asText(""));
         BigDecimal[] s =
             sums.computeIfAbsent(
                 key, k -> new BigDecimal[] {BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
@@ -109,13 +110,13 @@ final class UsageCommand {
     out.put("by", by);
     ArrayNode rows = out.putArray("rows");
     for (var entry : sums.entrySet()) {
-      List<String> key = entry.getKey();
+      String[] key = entry.getKey().split("\0", -1);
       BigDecimal[] s = entry.getValue();
       boolean measured = s[1].signum() > 0;
       ObjectNode row = rows.addObject();
-      row.put(by, key.get(0));
-      row.put("flavor", key.get(1));
-      row.put("resource", key.get(2));
+      row.put(by, key[0]);
+      row.put("flavor", key[1]);
+      row.put("resource", key[2]);
       row.put("resourceSeconds", text(s[0]));
       row.put("resourceHours", hours(s[0]));
       putOrNull(row, "measuredResourceSeconds", measured ? text(s[1]) : null);
@@ -123,19 +124,9 @@ final class UsageCommand {
       putOrNull(row, "usedResourceHours", measured ? hours(s[2]) : null);
       putOrNull(
           row, "utilization", measured ? text(s[2].divide(s[1], 4, RoundingMode.HALF_UP)) : null);
-      row.put("runs", runs.get(key));
+      row.put("runs", runs.get(entry.getKey()));
     }
     return out;
-  }
-
-  private static int compare(List<String> a, List<String> b) {
-    for (int i = 0; i < a.size(); i++) {
-      int c = a.get(i).compareTo(b.get(i));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
   }
 
   private static void putOrNull(ObjectNode row, String field, String value) {
