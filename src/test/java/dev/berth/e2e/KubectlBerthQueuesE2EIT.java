@@ -189,6 +189,11 @@ class KubectlBerthQueuesE2EIT {
             "error: --nominal-quota: \"cpu=9\" is not FLAVOR:RESOURCE=QUANTITY[;RESOURCE=QUANTITY]"
                 + " (e.g. default:cpu=9;memory=36Gi)\n"
                 + "See 'kubectl berth create clusterqueue --help' for usage.\n");
+    Run unknown = berth(ADMIN, "create", "cq", "x", "--bogus");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err())
+        .isEqualTo(
+            "error: unknown flag --bogus\nSee 'kubectl berth create clusterqueue --help' for usage.\n");
   }
 
   @Test

@@ -250,6 +250,11 @@ final class Help {
     return topic == null ? Options.USAGE : topic + GLOBAL;
   }
 
+  /** Whether a command has help of its own (create, list, stop, resume, usage). */
+  static boolean has(String command) {
+    return TOPICS.containsKey(command);
+  }
+
   /** "See 'kubectl berth create clusterqueue --help' for usage." after a bad command line. */
   static String seeAlso(String command, List<String> args) {
     String sub = args.isEmpty() ? null : Kinds.canonical(args.get(0));

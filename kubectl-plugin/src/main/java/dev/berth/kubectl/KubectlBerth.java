@@ -26,7 +26,14 @@ public final class KubectlBerth {
     try {
       o = Options.parse(argv, terminal);
     } catch (Options.UsageError e) {
-      System.err.println("error: " + e.getMessage() + "\n\n" + Options.USAGE);
+      List<String> words = java.util.Arrays.stream(argv).filter(a -> !a.startsWith("-")).toList();
+      boolean topic = !words.isEmpty() && Help.has(words.get(0));
+      System.err.println(
+          "error: "
+              + e.getMessage()
+              + (topic
+                  ? "\n" + Help.seeAlso(words.get(0), words.subList(1, words.size()))
+                  : "\n\n" + Options.USAGE));
       return 2;
     }
     if (o.help() || o.command().equals("help")) {
