@@ -471,6 +471,18 @@ public final class AdmissionEngine {
     return a == null ? Optional.empty() : Optional.of(a.admission);
   }
 
+  /**
+   * Why the admitted workload's pods could run on no node of the flavors it was given (one line per
+   * such podSet), for its owner to read: quota alone admitted it. Empty when each podSet has a
+   * node, or no node is known.
+   */
+  public List<String> unreachablePodSets(String uid) {
+    AdmittedWorkload a = quota.admitted(uid);
+    return a == null
+        ? List.of()
+        : topology.unreachable(a.workload.podSets(), a.admission.podSetAssignments());
+  }
+
   public boolean isPending(String uid) {
     return pending.contains(uid);
   }
