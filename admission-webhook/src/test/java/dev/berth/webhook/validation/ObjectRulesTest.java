@@ -35,6 +35,7 @@ class ObjectRulesTest {
           reclaimWithinCohort: Any
           borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
           minimumRuntimeSeconds: 600
+          borrowBackoffAfterReclaimSeconds: 300
         fairSharing: {weight: "1"}
         admissionChecksStrategy:
           admissionChecks:
@@ -252,6 +253,11 @@ class ObjectRulesTest {
             "negative minimum runtime",
             CQ.replace("minimumRuntimeSeconds: 600", "minimumRuntimeSeconds: -1"),
             "spec.preemption.minimumRuntimeSeconds"),
+        Arguments.of(
+            "negative borrowing backoff after a reclaim",
+            CQ.replace(
+                "borrowBackoffAfterReclaimSeconds: 300", "borrowBackoffAfterReclaimSeconds: -5"),
+            "spec.preemption.borrowBackoffAfterReclaimSeconds"),
         Arguments.of(
             "reclaim Never with borrowWithinCohort",
             CQ.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"),

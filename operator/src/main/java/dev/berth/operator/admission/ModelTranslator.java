@@ -90,7 +90,10 @@ public final class ModelTranslator {
         weight(spec.fairSharing),
         spec.preemption == null || spec.preemption.minimumRuntimeSeconds == null
             ? null
-            : spec.preemption.minimumRuntimeSeconds * 1000L);
+            : spec.preemption.minimumRuntimeSeconds * 1000L,
+        spec.preemption == null || spec.preemption.borrowBackoffAfterReclaimSeconds == null
+            ? null
+            : spec.preemption.borrowBackoffAfterReclaimSeconds * 1000L);
   }
 
   public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {
