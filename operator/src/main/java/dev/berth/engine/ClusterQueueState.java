@@ -50,8 +50,8 @@ final class ClusterQueueState {
    */
   long borrowingPausedUntil;
 
-  /** The ClusterQueue whose reclaim paused it, for the message. */
-  String reclaimedFor;
+  /** When each eviction its preemptors asked for was asked, oldest first (its preemption limit). */
+  final java.util.ArrayDeque<Long> preemptedAt = new java.util.ArrayDeque<>();
 
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;

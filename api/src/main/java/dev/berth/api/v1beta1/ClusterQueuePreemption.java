@@ -33,6 +33,25 @@ public class ClusterQueuePreemption {
   @io.fabric8.generator.annotation.Min(0)
   public Integer borrowBackoffAfterReclaimSeconds;
 
+  /**
+   * At most this many workloads evicted for this queue's preemptors in any window of time: a bound
+   * on the churn one queue causes, in its own queue and in its cohort. A preemptor that would go
+   * over waits until enough of the window's earlier preemptions are older than the window. Absent:
+   * no bound. Kueue has none yet (its KEP on preemption limits, 16925).
+   */
+  public MaxPreemptions maxPreemptions;
+
+  /** {@code count} preemptions per {@code windowSeconds}. */
+  public static class MaxPreemptions {
+    @io.fabric8.generator.annotation.Required
+    @io.fabric8.generator.annotation.Min(0)
+    public Integer count;
+
+    @io.fabric8.generator.annotation.Required
+    @io.fabric8.generator.annotation.Min(1)
+    public Integer windowSeconds;
+  }
+
   /** Preemption among the queue's own workloads. */
   public enum WithinClusterQueue {
     Never,

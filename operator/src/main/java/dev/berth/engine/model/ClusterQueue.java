@@ -11,7 +11,8 @@ import java.util.Objects;
  * another queue may preempt it (reclamation, fair sharing, borrowWithinCohort); 0, the default, for
  * no protection. Preemption by a higher priority within the queue is not held back. {@code
  * borrowBackoffMillis}: how long it admits nothing that borrows after its borrowed quota was
- * reclaimed; 0, the default, for no pause.
+ * reclaimed; 0, the default, for no pause. {@code preemptionLimit}: how many workloads its
+ * preemptors may evict per window; null for no bound.
  */
 public record ClusterQueue(
     String name,
@@ -24,7 +25,36 @@ public record ClusterQueue(
     StopPolicy stopPolicy,
     Long fairSharingWeight,
     Long minimumRuntimeMillis,
-    Long borrowBackoffMillis) {
+    Long borrowBackoffMillis,
+    PreemptionLimit preemptionLimit) {
+  /** A ClusterQueue without a bound on its preemptions. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis,
+      Long borrowBackoffMillis) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        borrowBackoffMillis,
+        null);
+  }
+
   /** A ClusterQueue without a pause in borrowing after a reclaim. */
   public ClusterQueue(
       String name,
