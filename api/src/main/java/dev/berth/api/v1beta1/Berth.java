@@ -52,6 +52,19 @@ public final class Berth {
   /** Scheduling gate that holds a topology-aware pod until the operator assigns its domain. */
   public static final String TOPOLOGY_SCHEDULING_GATE = "berth.dev/topology";
 
+  /**
+   * Scheduling gate that holds a plain Pod (one with {@link #QUEUE_NAME_LABEL}) until its Workload
+   * is admitted; only the operator removes it, with the flavors' node labels and tolerations.
+   */
+  public static final String ADMISSION_SCHEDULING_GATE = "berth.dev/admission";
+
+  /**
+   * Label the pod webhook puts on a plain Pod it gated at creation ({@code "true"}): the operator
+   * runs such pods under a Workload, and only them, so that turning the pod integration on never
+   * touches pods created before it.
+   */
+  public static final String MANAGED_LABEL = "berth.dev/managed";
+
   /** The field manager and identity the operator writes with. */
   public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
 

@@ -74,6 +74,9 @@ public abstract class IntegrationReconciler<T extends HasMetadata> {
   /** {@link Reconciler#reconcile}: the owner's event handed to its lifecycle. */
   public final UpdateControl<T> reconcile(T owner, Context<T> context) {
     KubernetesClient client = writes == null ? context.getClient() : writes;
+    if (!lifecycle.manages(owner)) {
+      return UpdateControl.noUpdate();
+    }
     if (context.isPrimaryResourceDeleted()) {
       lifecycle.deleted(client, owner);
     } else {

@@ -64,6 +64,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     return integration.kind();
   }
 
+  /** Whether the kind runs this object at all ({@link Integration#manages}). */
+  public boolean manages(T owner) {
+    return integration.manages(owner);
+  }
+
   public String workloadName(T owner) {
     return integration.workloadName(owner);
   }
@@ -431,6 +436,13 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   }
 
   private void suspend(KubernetesClient client, T owner, String why) {
+    if (integration.stoppedByDeletion()) {
+      if (owner.getMetadata().getDeletionTimestamp() == null) {
+        client.resource(owner).delete();
+        events.warning(owner, "Stopped", why + "; deleted");
+      }
+      return;
+    }
     ReadBack.write(
         client,
         integration.suspended(owner),
