@@ -100,8 +100,8 @@ public final class PodQueueRule {
         + "): "
         + (createdBy.isEmpty()
             ? "label it "
-            : "Berth does not queue the pods of Deployments or StatefulSets yet: run them as"
-                + " a Job or as Pods labelled ")
+            : "Berth does not queue the pods its owner creates; run the work as a Job, or as a"
+                + " Pod of its own labelled ")
         + Berth.QUEUE_NAME_LABEL
         + " with one of the namespace's LocalQueues ("
         + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
