@@ -151,6 +151,89 @@ class PlainPodE2EIT {
     on.awaitFinished(s, "second");
   }
 
+  /** Pod {@code name} of group {@code group} of {@code total} pods of {@code gpus} GPUs each. */
+  private static Pod groupPod(
+      Scenario s, String group, String name, int total, int gpus, Map<String, String> more) {
+    Map<String, String> annotations = new HashMap<>(more);
+    annotations.put(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION, Integer.toString(total));
+    Pod pod = gpuPod(s.namespace, name, "lq", gpus, annotations);
+    pod.getMetadata().getLabels().put(Berth.POD_GROUP_NAME_LABEL, group);
+    return pod;
+  }
+
+  private static Workload groupWorkload(Scenario s, String group) {
+    return s.client.resources(Workload.class).inNamespace(s.namespace).withName(group).get();
+  }
+
+  @Test
+  void aPodGroupIsOneWorkloadAdmittedWholeOnceAllItsPodsExist() {
+    Scenario s = on.queue("pods-group", "pods-h100", 16);
+    on.awaitNodesFree(s, "h100");
+    Map<String, String> runFor = Map.of(ControlPlane.RUN_FOR, "4s");
+    s.client.resource(groupPod(s, "trio", "trio-0", 3, 4, runFor)).create();
+    s.client.resource(groupPod(s, "trio", "trio-1", 3, 4, runFor)).create();
+    assertThat(gated(pod(s, "trio-0"))).isTrue();
+    assertThat(gated(pod(s, "trio-1"))).isTrue();
+    s.client.resource(groupPod(s, "trio", "trio-2", 3, 4, runFor)).create();
+
+    on.awaitOrDescribe(
+        s,
+        "the group's 3 pods bound and Running",
+        () -> List.of("trio-0", "trio-1", "trio-2").stream().allMatch(n -> runningOnANode(s, n)));
+    Workload workload = groupWorkload(s, "trio");
+    assertThat(workload.getSpec().podSets)
+        .singleElement()
+        .satisfies(p -> assertThat(p.count).isEqualTo(3));
+    assertThat(workload.getMetadata().getOwnerReferences())
+        .extracting(o -> o.getName())
+        .containsExactlyInAnyOrder("trio-0", "trio-1", "trio-2");
+    assertThat(List.of("trio-0", "trio-1", "trio-2"))
+        .allSatisfy(
+            n ->
+                assertThat(pod(s, n).getSpec().getNodeSelector())
+                    .containsEntry(SimNode.GPU_PRODUCT, SimNode.H100));
+    // Finished once all three have succeeded.
+    on.awaitOrDescribe(
+        s,
+        "Workload trio Finished",
+        () ->
+            groupWorkload(s, "trio").getStatus().conditions.stream()
+                .anyMatch(c -> c.type.equals("Finished") && "True".equals(c.status)));
+  }
+
+  @Test
+  void aPodGroupLargerThanItsQueueGetsNoPodRunning() {
+    Scenario s = on.queue("pods-toobig", "pods-a100", 8);
+    for (int i = 0; i < 3; i++) {
+      s.client.resource(groupPod(s, "toobig", "toobig-" + i, 3, 4, Map.of())).create();
+    }
+    // Its Workload asks for 12 GPUs of an 8-GPU queue: 2 of its pods would fit, none may run.
+    on.awaitOrDescribe(
+        s,
+        "Workload toobig pending without quota",
+        () -> {
+          Workload w = groupWorkload(s, "toobig");
+          return w != null
+              && w.getStatus() != null
+              && w.getStatus().conditions != null
+              && w.getStatus().conditions.stream()
+                  .anyMatch(c -> c.type.equals("QuotaReserved") && "False".equals(c.status));
+        });
+    assertThat(List.of("toobig-0", "toobig-1", "toobig-2"))
+        .allSatisfy(
+            n -> {
+              assertThat(gated(pod(s, n))).as(n).isTrue();
+              assertThat(pod(s, n).getSpec().getNodeName()).as(n).isNull();
+            });
+    // Deleting the group's pods takes its Workload with them.
+    s.client
+        .pods()
+        .inNamespace(s.namespace)
+        .withLabel(Berth.POD_GROUP_NAME_LABEL, "toobig")
+        .delete();
+    on.awaitOrDescribe(s, "Workload toobig gone", () -> groupWorkload(s, "toobig") == null);
+  }
+
   @Test
   void anEvictedPodIsDeletedAndThePreemptorIsBoundOnlyOnceItIsGone() {
     on.priorityClass("pods-low", 10);

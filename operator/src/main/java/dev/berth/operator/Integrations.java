@@ -7,6 +7,7 @@ import dev.berth.operator.integration.job.JobReconciler;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.integration.jobset.JobSetReconciler;
 import dev.berth.operator.integration.pod.PodAdapter;
+import dev.berth.operator.integration.pod.PodGroupLifecycle;
 import dev.berth.operator.integration.pod.PodWorkloadReconciler;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.webhook.integration.Framework;
@@ -63,7 +64,15 @@ public final class Integrations {
               framework,
               Pod.class,
               (lifecycles, caches, versions, writes) ->
-                  new PodWorkloadReconciler(lifecycles.of(new PodAdapter()), versions, writes));
+                  new PodWorkloadReconciler(
+                      lifecycles.of(new PodAdapter()),
+                      new PodGroupLifecycle(
+                          lifecycles.priorities(),
+                          lifecycles.flavors(),
+                          lifecycles.events(),
+                          lifecycles.clock()),
+                      versions,
+                      writes));
     };
   }
 

@@ -119,7 +119,8 @@ public final class PodGateGuard {
     if (!old.at("/spec/tolerations").equals(pod.at("/spec/tolerations"))) {
       errors.add(FieldError.forbidden(TOLERATIONS, "cannot change " + state + who));
     }
-    for (String label : List.of(Berth.QUEUE_NAME_LABEL, Berth.MANAGED_LABEL)) {
+    for (String label :
+        List.of(Berth.QUEUE_NAME_LABEL, Berth.MANAGED_LABEL, Berth.POD_GROUP_NAME_LABEL)) {
       String before = old.path("metadata").path("labels").path(label).asText(null);
       String after = pod.path("metadata").path("labels").path(label).asText(null);
       if (!Objects.equals(before, after)) {
@@ -129,6 +130,15 @@ public final class PodGateGuard {
                 "cannot change on a pod Berth queues; delete the pod and create it anew"
                     + " instead"));
       }
+    }
+    String count = Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION;
+    if (!Objects.equals(
+        old.path("metadata").path("annotations").path(count).asText(null),
+        pod.path("metadata").path("annotations").path(count).asText(null))) {
+      errors.add(
+          FieldError.forbidden(
+              FieldPath.root("metadata").child("annotations").key(count),
+              "cannot change on a pod Berth queues; its group's Workload was made for it"));
     }
     return errors.toList();
   }

@@ -49,7 +49,7 @@ public final class PodQueueRule {
     }
     if (PlainPods.isQueued(pod) && PlainPods.gated(pod, Berth.ADMISSION_SCHEDULING_GATE)) {
       // Queued: it waits behind the gate until its Workload is admitted, charged through it.
-      return List.of();
+      return PlainPods.groupProblems(pod);
     }
     Optional<String> managed = scope.managedBecause(namespace);
     if (managed.isEmpty()) {

@@ -151,6 +151,20 @@ class PodGateGuardTest {
             List.of()),
         new Case("the operator admits a queued pod", OPERATOR, QUEUED, ADMITTED, List.of()),
         new Case(
+            "nor move it to another group, or resize its group",
+            "alice",
+            ADMITTED.replace(
+                "app: serve}",
+                "app: serve, berth.dev/pod-group-name: g}\n  annotations:"
+                    + " {berth.dev/pod-group-total-count: \"2\"}"),
+            ADMITTED.replace(
+                "app: serve}",
+                "app: serve, berth.dev/pod-group-name: h}\n  annotations:"
+                    + " {berth.dev/pod-group-total-count: \"3\"}"),
+            List.of(
+                "metadata.labels[berth.dev/pod-group-name]",
+                "metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
             "a labelled pod the pod webhook did not mark is not queued",
             "alice",
             ADMITTED.replace(", berth.dev/managed: \"true\"", ""),

@@ -236,10 +236,35 @@ class PodQueueRuleTest {
             "alice",
             List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")),
         new Case(
+            "a queued pod of a group that says its size",
+            inGroup(queued(pod("team-a", "", GPUS)), "3"),
+            "alice",
+            List.of()),
+        new Case(
+            "a queued pod of a group that does not say its size",
+            inGroup(queued(pod("team-a", "", GPUS)), null),
+            "alice",
+            List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
+            "a queued pod of a group of no pods",
+            inGroup(queued(pod("team-a", "", GPUS)), "0"),
+            "alice",
+            List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
             "a queued-looking pod of a ReplicaSet",
             queued(pod("team-a", rsOwned, GPUS)),
             "alice",
             List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")));
+  }
+
+  /** {@code pod} in group {@code trio}, with {@code count} as its total (none when null). */
+  private static String inGroup(String pod, String count) {
+    return pod.replace(
+        "berth.dev/managed: \"true\"}",
+        "berth.dev/managed: \"true\", berth.dev/pod-group-name: trio}"
+            + (count == null
+                ? ""
+                : "\n  annotations: {berth.dev/pod-group-total-count: \"" + count + "\"}"));
   }
 
   /** {@code pod} as the pod webhook leaves a plain Pod labelled for LocalQueue a. */

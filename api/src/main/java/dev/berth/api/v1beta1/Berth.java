@@ -65,6 +65,22 @@ public final class Berth {
    */
   public static final String MANAGED_LABEL = "berth.dev/managed";
 
+  /**
+   * Label on the plain Pods of a pod group (Kueue's pod-group-name): the group, and the name of its
+   * one Workload. The group is admitted all or nothing once it has as many pods as {@link
+   * #POD_GROUP_TOTAL_COUNT_ANNOTATION} says.
+   */
+  public static final String POD_GROUP_NAME_LABEL = "berth.dev/pod-group-name";
+
+  /** Annotation on each pod of a pod group: how many pods the group has (a positive integer). */
+  public static final String POD_GROUP_TOTAL_COUNT_ANNOTATION = "berth.dev/pod-group-total-count";
+
+  /**
+   * Annotation on a pod of a pod group, {@code "false"}: the group will not replace its failed
+   * pods, so it is finished (Failed) once none of its pods runs.
+   */
+  public static final String RETRIABLE_IN_GROUP_ANNOTATION = "berth.dev/retriable-in-group";
+
   /** The field manager and identity the operator writes with. */
   public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
 

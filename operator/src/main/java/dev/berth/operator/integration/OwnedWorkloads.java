@@ -15,20 +15,24 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.Optional;
 
 /** The Workloads an integration owns, mapped to their owner through the ownerReference. */
-final class OwnedWorkloads {
+public final class OwnedWorkloads {
   private OwnedWorkloads() {}
 
+  /** Workloads labelled with {@code ownerKinds}' owner kinds, mapped to their owners. */
   static <P extends HasMetadata> InformerEventSource<Workload, P> eventSource(
       EventSourceContext<P> context,
       Class<P> ownerType,
-      String ownerKind,
+      java.util.List<String> ownerKinds,
       SharedVersions versions) {
     var configuration =
         InformerEventSourceConfiguration.from(Workload.class, ownerType)
             .withItemStore(new SharedLeanItemStore<>(versions))
             .withInformerListLimit(Informers.LIST_LIMIT)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
-            .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
+            .withLabelSelector(
+                ownerKinds.size() == 1
+                    ? Berth.OWNER_KIND_LABEL + "=" + ownerKinds.get(0)
+                    : Berth.OWNER_KIND_LABEL + " in (" + String.join(",", ownerKinds) + ")")
             .build();
     return new InformerEventSource<>(configuration, context);
   }
@@ -40,6 +44,24 @@ final class OwnedWorkloads {
    */
   static <P extends HasMetadata> void created(Context<P> context, Workload workload) {
     RecentCreates.remember(context, Workload.class, workload);
+  }
+
+  /**
+   * The Workload {@code name} of {@code namespace} from the informer's cache, whoever it names as
+   * owners (a pod group's Workload is found by its replacement pods before they join its owners).
+   */
+  @SuppressWarnings("unchecked")
+  public static <P extends HasMetadata> Optional<Workload> byName(
+      Context<P> context, String namespace, String name) {
+    var source =
+        (InformerEventSource<Workload, P>)
+            context.eventSourceRetriever().getEventSourceFor(Workload.class);
+    return source.get(new io.javaoperatorsdk.operator.processing.event.ResourceID(name, namespace));
+  }
+
+  /** {@link RecentCreates#remember}, for the Workload a kind's own code created. */
+  public static <P extends HasMetadata> void remember(Context<P> context, Workload workload) {
+    created(context, workload);
   }
 
   static <P extends HasMetadata> Optional<Workload> find(Context<P> context, String name) {

@@ -39,10 +39,20 @@ public final class PodAdapter implements Integration<Pod> {
   /**
    * Only the pods the pod webhook gated at creation ({@link Berth#MANAGED_LABEL}) and without a
    * controller owner: a Job's pods (whose template may carry the queue label) are charged through
-   * the Job, and a labelled pod created before the integration was on is left alone.
+   * the Job, and a labelled pod created before the integration was on is left alone. A pod of a
+   * group ({@link Berth#POD_GROUP_NAME_LABEL}) is its group's ({@code PodGroupReconciler}).
    */
   @Override
   public boolean manages(Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    return labels != null && !labels.containsKey(Berth.POD_GROUP_NAME_LABEL) && isQueued(pod);
+  }
+
+  /**
+   * A plain Pod the pod webhook gated at creation (queue label, {@link Berth#MANAGED_LABEL}) and
+   * without a controller owner, alone or in a group.
+   */
+  static boolean isQueued(Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
     List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
     return labels != null
@@ -83,7 +93,7 @@ public final class PodAdapter implements Integration<Pod> {
   }
 
   /** The pod as a template: its labels, annotations and spec, without Berth's gate. */
-  private static PodTemplateSpec template(Pod pod) {
+  static PodTemplateSpec template(Pod pod) {
     ObjectMeta meta = new ObjectMeta();
     meta.setLabels(copy(pod.getMetadata().getLabels()));
     meta.setAnnotations(copy(pod.getMetadata().getAnnotations()));
@@ -119,6 +129,11 @@ public final class PodAdapter implements Integration<Pod> {
   /** The gate removed, the flavors' node labels in its nodeSelector and their tolerations added. */
   @Override
   public Pod admitted(Pod pod, Workload workload, FlavorLookup flavors) {
+    return released(pod, workload, flavors);
+  }
+
+  /** {@link #admitted}, for a pod of a plain Pod's or a pod group's Workload (podSet main). */
+  static Pod released(Pod pod, Workload workload, FlavorLookup flavors) {
     Pod result = Copies.deep(pod);
     PodSetAssignment assignment =
         workload.getStatus().admission.podSetAssignments.stream()
