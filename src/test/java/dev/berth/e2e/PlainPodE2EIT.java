@@ -235,6 +235,40 @@ class PlainPodE2EIT {
   }
 
   @Test
+  void aPreemptedPodGroupLosesAllItsPodsBeforeThePreemptorIsBound() {
+    on.priorityClass("pods-low", 10);
+    on.priorityClass("pods-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = on.queue("pods-group-preempt", "pods-a100", 16, preemption);
+    on.awaitNodesFree(s, "a100");
+    for (int i = 0; i < 2; i++) {
+      Pod member = groupPod(s, "duo", "duo-" + i, 2, 8, Map.of());
+      member.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-low");
+      member.getMetadata().getLabels().put("app", "victim");
+      s.client.resource(member).create();
+    }
+    on.awaitOrDescribe(
+        s, "duo bound and Running", () -> runningOnANode(s, "duo-0") && runningOnANode(s, "duo-1"));
+
+    Pod high = gpuPod(s.namespace, "urgent", "lq", 8, Map.of(ControlPlane.RUN_FOR, "3s"));
+    high.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-high");
+    high.getMetadata().getLabels().put("batch.kubernetes.io/job-name", "urgent");
+    try (OnPlane.StopThenBind order =
+        new OnPlane.StopThenBind(s.client, s.namespace, "app", "victim", 2, "urgent")) {
+      s.client.resource(high).create();
+      on.awaitOrDescribe(s, "urgent bound and Running", () -> runningOnANode(s, "urgent"));
+      // Both of the group's pods were deleted, though one GPU node would have been enough.
+      assertThat(pod(s, "duo-0")).isNull();
+      assertThat(pod(s, "duo-1")).isNull();
+      assertThat(groupWorkload(s, "duo")).isNull();
+      await().atMost(Duration.ofSeconds(10)).until(() -> order.order.size() == 2);
+      assertThat(order.order).containsExactly("victim stopped", "preemptor bound");
+    }
+    on.awaitFinished(s, "urgent");
+  }
+
+  @Test
   void anEvictedPodIsDeletedAndThePreemptorIsBoundOnlyOnceItIsGone() {
     on.priorityClass("pods-low", 10);
     on.priorityClass("pods-high", 1000);
