@@ -70,7 +70,8 @@ public final class Integrations {
                           lifecycles.priorities(),
                           lifecycles.flavors(),
                           lifecycles.events(),
-                          lifecycles.clock()),
+                          lifecycles.clock(),
+                          lifecycles.podsReady()),
                       versions,
                       writes));
     };

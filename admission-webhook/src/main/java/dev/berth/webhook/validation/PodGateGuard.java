@@ -80,20 +80,28 @@ public final class PodGateGuard {
                   + " gate"
                   + who));
     }
-    for (String label : List.of(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL)) {
+    fixedLabels(
+        old,
+        pod,
+        List.of(Berth.PODSET_LABEL, Berth.WORKLOAD_LABEL),
+        "cannot change while the pod waits behind the "
+            + Berth.TOPOLOGY_SCHEDULING_GATE
+            + " gate"
+            + who,
+        errors);
+    return errors.toList();
+  }
+
+  /** One error per label of {@code labels} whose value the update changes (or adds, or drops). */
+  private static void fixedLabels(
+      JsonNode old, JsonNode pod, List<String> labels, String message, Errors errors) {
+    for (String label : labels) {
       String before = old.path("metadata").path("labels").path(label).asText(null);
       String after = pod.path("metadata").path("labels").path(label).asText(null);
       if (!Objects.equals(before, after)) {
-        errors.add(
-            FieldError.forbidden(
-                LABELS.key(label),
-                "cannot change while the pod waits behind the "
-                    + Berth.TOPOLOGY_SCHEDULING_GATE
-                    + " gate"
-                    + who));
+        errors.add(FieldError.forbidden(LABELS.key(label), message));
       }
     }
-    return errors.toList();
   }
 
   private static List<FieldError> checkQueued(JsonNode old, JsonNode pod, String username) {
@@ -119,18 +127,12 @@ public final class PodGateGuard {
     if (!old.at("/spec/tolerations").equals(pod.at("/spec/tolerations"))) {
       errors.add(FieldError.forbidden(TOLERATIONS, "cannot change " + state + who));
     }
-    for (String label :
-        List.of(Berth.QUEUE_NAME_LABEL, Berth.MANAGED_LABEL, Berth.POD_GROUP_NAME_LABEL)) {
-      String before = old.path("metadata").path("labels").path(label).asText(null);
-      String after = pod.path("metadata").path("labels").path(label).asText(null);
-      if (!Objects.equals(before, after)) {
-        errors.add(
-            FieldError.forbidden(
-                LABELS.key(label),
-                "cannot change on a pod Berth queues; delete the pod and create it anew"
-                    + " instead"));
-      }
-    }
+    fixedLabels(
+        old,
+        pod,
+        List.of(Berth.QUEUE_NAME_LABEL, Berth.MANAGED_LABEL, Berth.POD_GROUP_NAME_LABEL),
+        "cannot change on a pod Berth queues; delete the pod and create it anew instead",
+        errors);
     String count = Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION;
     if (!Objects.equals(
         old.path("metadata").path("annotations").path(count).asText(null),

@@ -3,6 +3,7 @@ package dev.berth.operator.integration;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.kube.CachedByName;
 import dev.berth.operator.kube.RecentCreates;
 import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
@@ -50,13 +51,9 @@ public final class OwnedWorkloads {
    * The Workload {@code name} of {@code namespace} from the informer's cache, whoever it names as
    * owners (a pod group's Workload is found by its replacement pods before they join its owners).
    */
-  @SuppressWarnings("unchecked")
   public static <P extends HasMetadata> Optional<Workload> byName(
       Context<P> context, String namespace, String name) {
-    var source =
-        (InformerEventSource<Workload, P>)
-            context.eventSourceRetriever().getEventSourceFor(Workload.class);
-    return source.get(new io.javaoperatorsdk.operator.processing.event.ResourceID(name, namespace));
+    return CachedByName.get(context, Workload.class, namespace, name);
   }
 
   /** {@link RecentCreates#remember}, for the Workload a kind's own code created. */

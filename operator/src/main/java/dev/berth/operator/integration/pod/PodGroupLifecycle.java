@@ -6,6 +6,7 @@ import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.integration.Integration;
 import dev.berth.operator.integration.Integration.Finish;
+import dev.berth.operator.integration.PodsReadyCondition;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.WorkloadLifecycle;
 import dev.berth.operator.integration.WorkloadNames;
@@ -43,11 +44,16 @@ public final class PodGroupLifecycle {
   private final EventRecorder events;
   private final Clock clock;
 
+  /** waitForPodsReady on: an admitted group's Workload's PodsReady condition follows its pods. */
+  private final boolean podsReady;
+
   public PodGroupLifecycle(
       PriorityResolver priorities,
       Integration.FlavorLookup flavors,
       EventRecorder events,
-      Clock clock) {
+      Clock clock,
+      boolean podsReady) {
+    this.podsReady = podsReady;
     this.priorities = priorities;
     this.flavors = flavors;
     this.events = events;
@@ -138,6 +144,11 @@ public final class PodGroupLifecycle {
     }
     List<Pod> release = group.toRelease();
     if (release.isEmpty()) {
+      if (podsReady) {
+        PodAdapter adapter = new PodAdapter();
+        int ready = group.members().stream().mapToInt(adapter::readyPods).sum();
+        PodsReadyCondition.sync(client, ready, workload, events, clock.instant());
+      }
       return;
     }
     // Releasing spends the quota: decided on the stored Workload, as WorkloadLifecycle.start does.
