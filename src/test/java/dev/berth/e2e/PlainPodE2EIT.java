@@ -151,6 +151,29 @@ class PlainPodE2EIT {
     on.awaitFinished(s, "second");
   }
 
+  /**
+   * A queue of {@code gpus} A100 GPUs whose higher-priority workloads (WorkloadPriorityClass
+   * pods-high) preempt lower ones (pods-low), its nodes free.
+   */
+  private static Scenario preemptingQueue(String name, int gpus) {
+    on.priorityClass("pods-low", 10);
+    on.priorityClass("pods-high", 1000);
+    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
+    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    Scenario s = on.queue(name, "pods-a100", gpus, preemption);
+    on.awaitNodesFree(s, "a100");
+    return s;
+  }
+
+  /** The preemptor: a high-priority pod of 8 GPUs that runs for 3 s. */
+  private static Pod preemptor(Scenario s, String name) {
+    Pod high = gpuPod(s.namespace, name, "lq", 8, Map.of(ControlPlane.RUN_FOR, "3s"));
+    high.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-high");
+    // The label StopThenBind knows a preemptor's pods by (a Job's, here on a plain Pod).
+    high.getMetadata().getLabels().put("batch.kubernetes.io/job-name", name);
+    return high;
+  }
+
   /** Pod {@code name} of group {@code group} of {@code total} pods of {@code gpus} GPUs each. */
   private static Pod groupPod(
       Scenario s, String group, String name, int total, int gpus, Map<String, String> more) {
@@ -236,12 +259,7 @@ class PlainPodE2EIT {
 
   @Test
   void aPreemptedPodGroupLosesAllItsPodsBeforeThePreemptorIsBound() {
-    on.priorityClass("pods-low", 10);
-    on.priorityClass("pods-high", 1000);
-    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
-    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = on.queue("pods-group-preempt", "pods-a100", 16, preemption);
-    on.awaitNodesFree(s, "a100");
+    Scenario s = preemptingQueue("pods-group-preempt", 16);
     for (int i = 0; i < 2; i++) {
       Pod member = groupPod(s, "duo", "duo-" + i, 2, 8, Map.of());
       member.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-low");
@@ -251,9 +269,7 @@ class PlainPodE2EIT {
     on.awaitOrDescribe(
         s, "duo bound and Running", () -> runningOnANode(s, "duo-0") && runningOnANode(s, "duo-1"));
 
-    Pod high = gpuPod(s.namespace, "urgent", "lq", 8, Map.of(ControlPlane.RUN_FOR, "3s"));
-    high.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-high");
-    high.getMetadata().getLabels().put("batch.kubernetes.io/job-name", "urgent");
+    Pod high = preemptor(s, "urgent");
     try (OnPlane.StopThenBind order =
         new OnPlane.StopThenBind(s.client, s.namespace, "app", "victim", 2, "urgent")) {
       s.client.resource(high).create();
@@ -270,12 +286,7 @@ class PlainPodE2EIT {
 
   @Test
   void anEvictedPodIsDeletedAndThePreemptorIsBoundOnlyOnceItIsGone() {
-    on.priorityClass("pods-low", 10);
-    on.priorityClass("pods-high", 1000);
-    ClusterQueuePreemption preemption = new ClusterQueuePreemption();
-    preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
-    Scenario s = on.queue("pods-preempt", "pods-a100", 8, preemption);
-    on.awaitNodesFree(s, "a100");
+    Scenario s = preemptingQueue("pods-preempt", 8);
     Pod low = gpuPod(s.namespace, "low", "lq", 8, Map.of());
     low.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-low");
     low.getMetadata().getLabels().put("app", "victim");
@@ -283,10 +294,7 @@ class PlainPodE2EIT {
     on.awaitOrDescribe(s, "low bound and Running", () -> runningOnANode(s, "low"));
     String lowWorkload = s.workload("low").orElseThrow().getMetadata().getName();
 
-    Pod high = gpuPod(s.namespace, "high", "lq", 8, Map.of(ControlPlane.RUN_FOR, "3s"));
-    high.getMetadata().getLabels().put(Berth.PRIORITY_CLASS_LABEL, "pods-high");
-    // The label StopThenBind knows a preemptor's pods by (a Job's, here on a plain Pod).
-    high.getMetadata().getLabels().put("batch.kubernetes.io/job-name", "high");
+    Pod high = preemptor(s, "high");
     try (OnPlane.StopThenBind order =
         new OnPlane.StopThenBind(s.client, s.namespace, "app", "victim", 1, "high")) {
       s.client.resource(high).create();
