@@ -61,9 +61,6 @@ class KueueExamplesConvertedIT {
           "pod-based-workloads/tekton-pipeline-run.yaml: pipelinerun/kueue-test",
           "pod-based-workloads/workflow-queue-per-template.yaml: workflow/steps-",
           "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-",
-          "pods-kueue/kueue-pod-group.yaml: pod/sample-leader-",
-          "pods-kueue/kueue-pod-group.yaml: pod/sample-worker-",
-          "pods-kueue/kueue-pod.yaml: pod/kueue-sleep-",
           "serving-workloads/sample-deployment.yaml: deployment/nginx-deployment",
           "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset",
           "serving-workloads/sample-statefulset.yaml: statefulset/nginx-statefulset");

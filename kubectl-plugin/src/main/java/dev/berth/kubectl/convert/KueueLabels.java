@@ -19,7 +19,7 @@ final class KueueLabels {
 
   /** Kueue's keys that Berth reads with the same meaning, as labels or as annotations. */
   private static final Set<String> LABELS =
-      Set.of("queue-name", "priority-class", "max-exec-time-seconds");
+      Set.of("queue-name", "priority-class", "max-exec-time-seconds", "pod-group-name");
 
   private static final Set<String> ANNOTATIONS =
       Set.of(
@@ -29,7 +29,9 @@ final class KueueLabels {
           "podset-unconstrained-topology",
           "podset-slice-required-topology",
           "podset-slice-size",
-          "podset-group-name");
+          "podset-group-name",
+          "pod-group-total-count",
+          "retriable-in-group");
 
   private static final String SLICE_LEVEL = BERTH + "podset-slice-required-topology";
   private static final String SLICE_SIZE = BERTH + "podset-slice-size";
@@ -159,9 +161,6 @@ final class KueueLabels {
     if (key.startsWith("provreq.")) {
       return "Berth passes no ProvisioningRequest parameters from the Job; set them in the"
           + " ProvisioningRequestConfig's spec.parameters";
-    }
-    if (name.startsWith("pod-group-")) {
-      return "Berth has no pod groups (it queues Jobs and JobSets, not plain Pods)";
     }
     if (name.equals("elastic-job")) {
       return "Berth does not resize an admitted Job (elastic Jobs): the Job is queued at its size";

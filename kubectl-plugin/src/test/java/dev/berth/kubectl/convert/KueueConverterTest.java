@@ -597,10 +597,6 @@ class KueueConverterTest {
     KueueConverter.Result r =
         convert(
             """
-            apiVersion: v1
-            kind: Pod
-            metadata: {generateName: p-, labels: {kueue.x-k8s.io/queue-name: user-queue}}
-            ---
             apiVersion: argoproj.io/v1alpha1
             kind: Workflow
             metadata: {generateName: wf-}
@@ -614,8 +610,33 @@ class KueueConverterTest {
     assertThat(r.documents()).extracting(d -> d.path("kind").asText()).containsExactly("ConfigMap");
     assertThat(r.findings())
         .extracting(f -> f.object() + " " + f.kind())
-        .containsExactly("pod/p- NOT_SUPPORTED", "workflow/wf- NOT_SUPPORTED");
+        .containsExactly("workflow/wf- NOT_SUPPORTED");
     assertThat(r.findings().get(0).message()).contains("would run unqueued");
+  }
+
+  @Test
+  void aPodGroupKeepsItsQueueGroupAndCountUnderBerthsNames() throws IOException {
+    KueueConverter.Result r =
+        convert(
+            """
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              generateName: worker-
+              labels: {kueue.x-k8s.io/queue-name: user-queue, kueue.x-k8s.io/pod-group-name: g}
+              annotations:
+                kueue.x-k8s.io/pod-group-total-count: "2"
+                kueue.x-k8s.io/retriable-in-group: "false"
+            spec:
+              containers: [{name: c, image: busybox}]
+            """);
+    var meta = r.documents().get(0).path("metadata");
+    assertThat(meta.path("labels").path("berth.dev/queue-name").asText()).isEqualTo("user-queue");
+    assertThat(meta.path("labels").path("berth.dev/pod-group-name").asText()).isEqualTo("g");
+    assertThat(meta.path("annotations").path("berth.dev/pod-group-total-count").asText())
+        .isEqualTo("2");
+    assertThat(meta.path("annotations").path("berth.dev/retriable-in-group").asText())
+        .isEqualTo("false");
   }
 
   @Test
