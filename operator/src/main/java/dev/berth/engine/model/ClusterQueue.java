@@ -9,7 +9,10 @@ import java.util.Objects;
  * fairSharingWeight} is in thousandths (1000 = weight 1, the default; 0 = never favoured while
  * borrowing). {@code minimumRuntimeMillis}: how long each of its admitted workloads runs before
  * another queue may preempt it (reclamation, fair sharing, borrowWithinCohort); 0, the default, for
- * no protection. Preemption by a higher priority within the queue is not held back.
+ * no protection. Preemption by a higher priority within the queue is not held back. {@code
+ * usageBasedAdmissionFairSharing} ({@code spec.admissionScope.admissionMode:
+ * UsageBasedAdmissionFairSharing}): its LocalQueues' heads go in the order of their decayed recent
+ * usage over their weight ({@link AdmissionFairSharing}).
  */
 public record ClusterQueue(
     String name,
@@ -21,7 +24,34 @@ public record ClusterQueue(
     PreemptionPolicy preemption,
     StopPolicy stopPolicy,
     Long fairSharingWeight,
-    Long minimumRuntimeMillis) {
+    Long minimumRuntimeMillis,
+    boolean usageBasedAdmissionFairSharing) {
+  /** A ClusterQueue whose LocalQueues are not ordered by usage. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        false);
+  }
+
   /** A ClusterQueue without a minimum runtime. */
   public ClusterQueue(
       String name,
