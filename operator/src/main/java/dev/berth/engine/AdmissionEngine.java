@@ -408,16 +408,7 @@ public final class AdmissionEngine {
 
   /** A LocalQueue's recent usage as admission fair sharing sees it, or empty when never named. */
   public Optional<LocalQueueUsageView> localQueueUsage(String namespace, String name) {
-    LocalQueueState lq = pending.findLocalQueue(namespace + "/" + name);
-    if (lq == null) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new LocalQueueUsageView(
-            lq.consumed(),
-            lq.consumedAt() == Long.MIN_VALUE ? null : lq.consumedAt(),
-            lq.penalty(),
-            lq.score()));
+    return status.localQueueUsage(namespace, name);
   }
 
   // ---------------------------------------------------------------- waitForPodsReady
