@@ -4,6 +4,7 @@ import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.operator.WaitForPodsReady;
+import dev.berth.operator.config.Configuration;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -97,6 +98,35 @@ public final class RunningOperator {
         "berth-operator",
         exitOnLostLease,
         fairSharing);
+  }
+
+  /** Without leader election or webhooks, with these admission fair sharing settings. */
+  public static BerthOperator startNew(
+      String kubeconfig, Configuration.AdmissionFairSharing admissionFairSharing) {
+    Configuration c = config(false, false, false).configuration();
+    Configuration withAfs =
+        new Configuration(
+            c.namespace(),
+            c.leaderElection(),
+            c.metrics(),
+            c.webhook(),
+            c.internalCertManagement(),
+            c.clientConnection(),
+            c.waitForPodsReady(),
+            c.fairSharing(),
+            c.integrations(),
+            c.usage(),
+            c.capacity(),
+            c.utilization(),
+            c.visibility(),
+            admissionFairSharing);
+    KubernetesClient client =
+        Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    try {
+      return BerthOperator.start(client, withAfs, () -> {});
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Without leader election or webhooks, with these waitForPodsReady and requeuing settings. */

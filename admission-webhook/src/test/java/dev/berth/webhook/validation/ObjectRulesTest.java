@@ -165,6 +165,19 @@ class ObjectRulesTest {
             spec: {parentName: org}
             """),
         Arguments.of(
+            "local queue with a weight, under admission fair sharing",
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: LocalQueue
+            metadata: {name: q, namespace: ns}
+            spec: {clusterQueue: cq, fairSharing: {weight: 1500m}}
+            """),
+        Arguments.of(
+            "cluster queue with admission fair sharing",
+            CQ.replace(
+                "fairSharing: {weight: \"1\"}",
+                "fairSharing: {weight: \"1\"}\n  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}")),
+        Arguments.of(
             "cohort with a weight in thousandths",
             """
             apiVersion: berth.dev/v1beta1
@@ -257,6 +270,24 @@ class ObjectRulesTest {
         Arguments.of(
             "weight finer than a thousandth",
             CQ.replace("weight: \"1\"", "weight: \"0.0005\""),
+            "spec.fairSharing.weight"),
+        Arguments.of(
+            "local queue weight finer than a thousandth (it divides its usage in thousandths)",
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: LocalQueue
+            metadata: {name: q, namespace: ns}
+            spec: {clusterQueue: cq, fairSharing: {weight: "0.0005"}}
+            """,
+            "spec.fairSharing.weight"),
+        Arguments.of(
+            "negative local queue weight",
+            """
+            apiVersion: berth.dev/v1beta1
+            kind: LocalQueue
+            metadata: {name: q, namespace: ns}
+            spec: {clusterQueue: cq, fairSharing: {weight: "-1"}}
+            """,
             "spec.fairSharing.weight"),
         Arguments.of(
             "weight too large to count",
