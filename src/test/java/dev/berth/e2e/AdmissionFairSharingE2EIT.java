@@ -7,7 +7,6 @@ import dev.berth.api.v1beta1.AdmissionFairSharingStatus;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
-import dev.berth.operator.config.Configuration;
 import dev.berth.testing.ClusterQueues;
 import dev.berth.testing.Quota;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -30,8 +29,8 @@ class AdmissionFairSharingE2EIT {
   private static final String NS = "afs";
 
   /** A half-life of an hour sampled every second: each second of 1 cpu adds about 0.0002. */
-  private static final Configuration.AdmissionFairSharing SETTINGS =
-      new Configuration.AdmissionFairSharing(Duration.ofHours(1), Duration.ofSeconds(1), Map.of());
+  private static final String SETTINGS =
+      "admissionFairSharing: {usageHalfLifeTime: 1h, usageSamplingInterval: 1s}\n";
 
   @Test
   void theLessUsedLocalQueuesLaterJobGoesFirstAndUsageSurvivesARestart() {
@@ -73,6 +72,15 @@ class AdmissionFairSharingE2EIT {
         Kubelet.complete(client, job(client, "busy-0"));
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "quiet-0"));
         assertThat(running(client, "busy-1")).isFalse();
+        // The score that ordered them, as a metric: busy's is above quiet's.
+        BerthOperator first = operator;
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(score(first, "busy"))
+                        .isPositive()
+                        .isGreaterThan(score(first, "quiet")));
 
         // Restart: the new operator starts from the stored usage, decayed by the time it was down,
         // not from what runs (a LocalQueue never sampled starts at its running usage, here 0).
@@ -106,6 +114,25 @@ class AdmissionFairSharingE2EIT {
         operator.close();
       }
     }
+  }
+
+  /** berth_local_queue_admission_fair_sharing_usage of a LocalQueue, or -1 when not exported. */
+  private static double score(BerthOperator operator, String lq) throws Exception {
+    var request =
+        java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + operator.metricsPort() + "/metrics"))
+            .build();
+    String body =
+        java.net.http.HttpClient.newHttpClient()
+            .send(request, java.net.http.HttpResponse.BodyHandlers.ofString())
+            .body();
+    return body.lines()
+        .filter(l -> l.startsWith("berth_local_queue_admission_fair_sharing_usage{"))
+        .filter(
+            l -> l.contains("local_queue=\"" + lq + "\"") && l.contains("cluster_queue=\"afs-cq\""))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .findFirst()
+        .orElse(-1);
   }
 
   private static void submit(KubernetesClient client, String name, String queue) {

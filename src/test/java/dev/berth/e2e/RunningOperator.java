@@ -5,6 +5,7 @@ import dev.berth.operator.Clients;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.operator.WaitForPodsReady;
 import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -100,30 +101,23 @@ public final class RunningOperator {
         fairSharing);
   }
 
-  /** Without leader election or webhooks, with these admission fair sharing settings. */
-  public static BerthOperator startNew(
-      String kubeconfig, Configuration.AdmissionFairSharing admissionFairSharing) {
-    Configuration c = config(false, false, false).configuration();
-    Configuration withAfs =
-        new Configuration(
-            c.namespace(),
-            c.leaderElection(),
-            c.metrics(),
-            c.webhook(),
-            c.internalCertManagement(),
-            c.clientConnection(),
-            c.waitForPodsReady(),
-            c.fairSharing(),
-            c.integrations(),
-            c.usage(),
-            c.capacity(),
-            c.utilization(),
-            c.visibility(),
-            admissionFairSharing);
+  /**
+   * Without leader election or webhooks, with these sections of the configuration file (as the
+   * chart's ConfigMap would give them), read by the operator's own loader.
+   */
+  public static BerthOperator startNew(String kubeconfig, String configurationSections) {
+    Configuration config =
+        ConfigurationLoader.load(
+            "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\n"
+                + "leaderElection: {leaderElect: false}\n"
+                + "metrics: {port: 0}\n"
+                + "webhook: {enable: false, operatorIdentity: berth-operator}\n"
+                + configurationSections,
+            java.util.Map.of());
     KubernetesClient client =
         Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
-      return BerthOperator.start(client, withAfs, () -> {});
+      return BerthOperator.start(client, config, () -> {});
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -32,9 +32,49 @@ class AdmissionFairSharingProperties {
         .isEqualTo(admissions(false, shapes, quota, strictFifo));
   }
 
+  /**
+   * With recent usage, the first workload a cycle admits comes from a LocalQueue with the lowest
+   * usage over its weight among those with a workload waiting, whatever the priorities and ages.
+   */
+  @Property(tries = 300)
+  void theFirstAdmissionComesFromTheLeastUsedLocalQueue(
+      @ForAll @Size(min = 1, max = 30) List<@IntRange(min = 0, max = 215) Integer> shapes,
+      @ForAll @Size(value = 3) List<@IntRange(min = 0, max = 20) Integer> usedCores,
+      @ForAll @Size(value = 3) List<@IntRange(min = 0, max = 4) Integer> weights) {
+    AdmissionEngine engine = engine(true, false, 4);
+    for (int lq = 0; lq < 3; lq++) {
+      engine.upsertLocalQueue(
+          new LocalQueue("default", "lq" + lq, "cq", StopPolicy.None, weights.get(lq) * 1000L));
+      engine.restoreLocalQueueUsage(
+          "default", "lq" + lq, Map.of("cpu", java.math.BigDecimal.valueOf(usedCores.get(lq))), 0);
+    }
+    submit(engine, shapes);
+    double lowest = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < shapes.size(); i++) {
+      int lq = shapes.get(i) % 3;
+      lowest = Math.min(lowest, score(usedCores.get(lq), weights.get(lq)));
+    }
+    Admission first = engine.runCycle(1).admissions().get(0);
+    int lq = Integer.parseInt(first.localQueue().substring(2));
+    assertThat(score(usedCores.get(lq), weights.get(lq))).isEqualTo(lowest);
+  }
+
+  private static double score(int cores, int weight) {
+    return weight == 0 ? Double.POSITIVE_INFINITY : (double) cores / weight;
+  }
+
   /** Each shape number picks a LocalQueue (3), a priority (3), a size (1-4 cpu) and an age (6). */
   private static List<String> admissions(
       boolean usageOrdered, List<Integer> shapes, int quota, boolean strictFifo) {
+    AdmissionEngine engine = engine(usageOrdered, strictFifo, quota);
+    for (int lq = 0; lq < 3; lq++) {
+      engine.upsertLocalQueue(new LocalQueue("default", "lq" + lq, "cq", StopPolicy.None));
+    }
+    submit(engine, shapes);
+    return engine.runCycle(1).admissions().stream().map(Admission::name).toList();
+  }
+
+  private static AdmissionEngine engine(boolean usageOrdered, boolean strictFifo, int quota) {
     AdmissionEngine engine = new AdmissionEngine();
     engine.admissionFairSharing(new AdmissionFairSharing(0, 60_000, Map.of()));
     engine.upsertResourceFlavor(flavor("default").build());
@@ -47,9 +87,10 @@ class AdmissionFairSharingProperties {
       cq.strictFifo();
     }
     engine.upsertClusterQueue(cq.flavor("default").res("cpu", Integer.toString(quota)).build());
-    for (int lq = 0; lq < 3; lq++) {
-      engine.upsertLocalQueue(new LocalQueue("default", "lq" + lq, "cq", StopPolicy.None));
-    }
+    return engine;
+  }
+
+  private static void submit(AdmissionEngine engine, List<Integer> shapes) {
     for (int i = 0; i < shapes.size(); i++) {
       int s = shapes.get(i);
       engine.upsertWorkload(
@@ -60,6 +101,5 @@ class AdmissionFairSharingProperties {
               .podSet("main", 1, "cpu", Integer.toString(1 + (s / 9) % 4))
               .build());
     }
-    return engine.runCycle(1).admissions().stream().map(Admission::name).toList();
   }
 }

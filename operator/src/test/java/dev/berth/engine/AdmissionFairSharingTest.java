@@ -38,6 +38,13 @@ class AdmissionFairSharingTest {
     return engine.runCycle(now).admissions().stream().map(Admission::name).toList();
   }
 
+  /** A pending workload of one pod in a LocalQueue, queued at {@code created}. */
+  private static void submit(
+      AdmissionEngine engine, String name, String lq, long created, String cpu) {
+    engine.upsertWorkload(
+        workload(name).queue(lq).created(created).podSet("main", 1, "cpu", cpu).build());
+  }
+
   private static Map<String, BigDecimal> cpu(String cores) {
     return Map.of("cpu", new BigDecimal(cores));
   }
@@ -46,10 +53,8 @@ class AdmissionFairSharingTest {
   void theLocalQueueWithLessRecentUsageGoesFirstThoughItsWorkloadCameLater() {
     AdmissionEngine engine = engine(true, "4");
     engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
-    engine.upsertWorkload(
-        workload("busy-1").queue("busy").created(1).podSet("main", 1, "cpu", "4").build());
-    engine.upsertWorkload(
-        workload("quiet-1").queue("quiet").created(2).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "busy-1", "busy", 1, "4");
+    submit(engine, "quiet-1", "quiet", 2, "4");
 
     assertThat(admitted(engine, 10)).containsExactly("quiet-1");
   }
@@ -58,10 +63,8 @@ class AdmissionFairSharingTest {
   void withoutTheAdmissionModeTheOlderWorkloadGoesFirst() {
     AdmissionEngine engine = engine(false, "4");
     engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
-    engine.upsertWorkload(
-        workload("busy-1").queue("busy").created(1).podSet("main", 1, "cpu", "4").build());
-    engine.upsertWorkload(
-        workload("quiet-1").queue("quiet").created(2).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "busy-1", "busy", 1, "4");
+    submit(engine, "quiet-1", "quiet", 2, "4");
 
     assertThat(admitted(engine, 10)).containsExactly("busy-1");
   }
@@ -84,10 +87,8 @@ class AdmissionFairSharingTest {
     engine.upsertLocalQueue(new LocalQueue("default", "busy", "cq", StopPolicy.None, 4000L));
     engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
     engine.restoreLocalQueueUsage("default", "quiet", cpu("3"), 0);
-    engine.upsertWorkload(
-        workload("quiet-1").queue("quiet").created(1).podSet("main", 1, "cpu", "4").build());
-    engine.upsertWorkload(
-        workload("busy-1").queue("busy").created(2).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "quiet-1", "quiet", 1, "4");
+    submit(engine, "busy-1", "busy", 2, "4");
 
     assertThat(engine.localQueueUsage("default", "busy").orElseThrow().score()).isEqualTo(2.0);
     assertThat(engine.localQueueUsage("default", "quiet").orElseThrow().score()).isEqualTo(3.0);
@@ -99,10 +100,8 @@ class AdmissionFairSharingTest {
     AdmissionEngine engine = engine(true, "4");
     engine.upsertLocalQueue(new LocalQueue("default", "quiet", "cq", StopPolicy.None, 0L));
     engine.restoreLocalQueueUsage("default", "busy", cpu("100"), 0);
-    engine.upsertWorkload(
-        workload("quiet-1").queue("quiet").created(1).podSet("main", 1, "cpu", "4").build());
-    engine.upsertWorkload(
-        workload("busy-1").queue("busy").created(2).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "quiet-1", "quiet", 1, "4");
+    submit(engine, "busy-1", "busy", 2, "4");
 
     assertThat(admitted(engine, 10)).containsExactly("busy-1");
   }
@@ -113,14 +112,8 @@ class AdmissionFairSharingTest {
     // α of one sampling interval = 0.5: each admitted core adds half a core at once.
     engine.admissionFairSharing(new AdmissionFairSharing(HOUR, HOUR, Map.of()));
     for (int i = 1; i <= 3; i++) {
-      engine.upsertWorkload(
-          workload("busy-" + i).queue("busy").created(i).podSet("main", 1, "cpu", "1").build());
-      engine.upsertWorkload(
-          workload("quiet-" + i)
-              .queue("quiet")
-              .created(10 + i)
-              .podSet("main", 1, "cpu", "1")
-              .build());
+      submit(engine, "busy-" + i, "busy", i, "1");
+      submit(engine, "quiet-" + i, "quiet", 10 + i, "1");
     }
 
     assertThat(admitted(engine, 100)).containsExactly("busy-1", "quiet-1", "busy-2", "quiet-2");
@@ -133,14 +126,8 @@ class AdmissionFairSharingTest {
     AdmissionEngine engine = engine(true, "4");
     engine.admissionFairSharing(new AdmissionFairSharing(0, HOUR, Map.of()));
     for (int i = 1; i <= 3; i++) {
-      engine.upsertWorkload(
-          workload("busy-" + i).queue("busy").created(i).podSet("main", 1, "cpu", "1").build());
-      engine.upsertWorkload(
-          workload("quiet-" + i)
-              .queue("quiet")
-              .created(10 + i)
-              .podSet("main", 1, "cpu", "1")
-              .build());
+      submit(engine, "busy-" + i, "busy", i, "1");
+      submit(engine, "quiet-" + i, "quiet", 10 + i, "1");
     }
 
     assertThat(admitted(engine, 100)).containsExactly("busy-1", "busy-2", "busy-3", "quiet-1");
@@ -196,16 +183,13 @@ class AdmissionFairSharingTest {
     AdmissionEngine engine = engine(true, "4");
     engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
     engine.restoreLocalQueueUsage("default", "quiet", cpu("1"), 0);
-    engine.upsertWorkload(
-        workload("quiet-1").queue("quiet").created(1).podSet("main", 1, "cpu", "4").build());
-    engine.upsertWorkload(
-        workload("busy-1").queue("busy").created(2).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "quiet-1", "quiet", 1, "4");
+    submit(engine, "busy-1", "busy", 2, "4");
     assertThat(admitted(engine, 10)).containsExactly("quiet-1");
     engine.workloadFinished("quiet-1");
     // The queue it ran in now has the larger recent usage.
     engine.restoreLocalQueueUsage("default", "quiet", cpu("20"), 20);
-    engine.upsertWorkload(
-        workload("quiet-2").queue("quiet").created(3).podSet("main", 1, "cpu", "4").build());
+    submit(engine, "quiet-2", "quiet", 3, "4");
     assertThat(admitted(engine, 30)).containsExactly("busy-1");
   }
 
@@ -249,9 +233,13 @@ class AdmissionFairSharingTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.runCycle(10))
         .hasMessage("planner fails");
 
-    LocalQueueUsageView busy = engine.localQueueUsage("default", "busy").orElseThrow();
-    assertThat(busy.penalty()).isEmpty();
-    assertThat(busy.score()).isZero();
+    // Never sampled and no penalty left: nothing to show.
+    assertThat(engine.localQueueUsage("default", "busy")).isEmpty();
     assertThat(engine.isPending("busy-1")).isTrue();
+    // The penalty the retried cycle charges is the only one.
+    engine.removeWorkload("high");
+    assertThat(admitted(engine, 20)).containsExactly("busy-1");
+    assertThat(engine.localQueueUsage("default", "busy").orElseThrow().penalty().get("cpu"))
+        .isEqualByComparingTo("1");
   }
 }

@@ -28,38 +28,6 @@ public record Configuration(
     Visibility visibility,
     AdmissionFairSharing admissionFairSharing) {
 
-  /** With admission fair sharing's defaults. */
-  public Configuration(
-      String namespace,
-      LeaderElection leaderElection,
-      Metrics metrics,
-      Webhook webhook,
-      InternalCertManagement internalCertManagement,
-      ClientConnection clientConnection,
-      WaitForPodsReady waitForPodsReady,
-      FairSharing fairSharing,
-      Integrations integrations,
-      Usage usage,
-      Capacity capacity,
-      Utilization utilization,
-      Visibility visibility) {
-    this(
-        namespace,
-        leaderElection,
-        metrics,
-        webhook,
-        internalCertManagement,
-        clientConnection,
-        waitForPodsReady,
-        fairSharing,
-        integrations,
-        usage,
-        capacity,
-        utilization,
-        visibility,
-        AdmissionFairSharing.DEFAULT);
-  }
-
   public static final String API_VERSION = "config.berth.dev/v1beta1";
   public static final String KIND = "Configuration";
 

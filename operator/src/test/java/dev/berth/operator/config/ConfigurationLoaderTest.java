@@ -93,6 +93,7 @@ class ConfigurationLoaderTest {
               delay: 30s
               giveUp: 1h
             visibility: {port: 0, dashboard: true}
+            admissionFairSharing: {usageHalfLifeTime: 24h, usageSamplingInterval: 1m, resourceWeights: {cpu: 2}}
             """);
     assertThat(c)
         .isEqualTo(
@@ -122,7 +123,9 @@ class ConfigurationLoaderTest {
                     "exported_pod",
                     Duration.ofSeconds(30),
                     Duration.ofHours(1)),
-                new Configuration.Visibility(0, true)));
+                new Configuration.Visibility(0, true),
+                new Configuration.AdmissionFairSharing(
+                    Duration.ofHours(24), Duration.ofMinutes(1), java.util.Map.of("cpu", 2.0))));
   }
 
   @Test
