@@ -51,22 +51,17 @@ class AdmissionFairSharingTest {
 
   @Test
   void theLocalQueueWithLessRecentUsageGoesFirstThoughItsWorkloadCameLater() {
-    AdmissionEngine engine = engine(true, "4");
-    engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
-    submit(engine, "busy-1", "busy", 1, "4");
-    submit(engine, "quiet-1", "quiet", 2, "4");
+    for (boolean usageOrdered : new boolean[] {true, false}) {
+      AdmissionEngine engine = engine(usageOrdered, "4");
+      engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
+      submit(engine, "busy-1", "busy", 1, "4");
+      submit(engine, "quiet-1", "quiet", 2, "4");
 
-    assertThat(admitted(engine, 10)).containsExactly("quiet-1");
-  }
-
-  @Test
-  void withoutTheAdmissionModeTheOlderWorkloadGoesFirst() {
-    AdmissionEngine engine = engine(false, "4");
-    engine.restoreLocalQueueUsage("default", "busy", cpu("8"), 0);
-    submit(engine, "busy-1", "busy", 1, "4");
-    submit(engine, "quiet-1", "quiet", 2, "4");
-
-    assertThat(admitted(engine, 10)).containsExactly("busy-1");
+      // Without the admission mode the older workload goes first.
+      assertThat(admitted(engine, 10))
+          .as("usage ordered: %s", usageOrdered)
+          .containsExactly(usageOrdered ? "quiet-1" : "busy-1");
+    }
   }
 
   @Test
