@@ -34,6 +34,11 @@ class PreemptionE2EIT {
    * before another queue may preempt them.
    */
   private static void lenderAndBorrower(Scenario s, String name, Integer borrowerMinimumRuntime) {
+    lenderAndBorrower(s, name, borrowerMinimumRuntime, null);
+  }
+
+  private static void lenderAndBorrower(
+      Scenario s, String name, Integer borrowerMinimumRuntime, Integer borrowerBackoff) {
     s.client.resource(ScenarioObjects.flavor(name + "-flavor", Map.of())).create();
     ClusterQueue lender =
         ScenarioObjects.clusterQueue(name + "-lender", name + "-flavor", "cpu", "2");
@@ -45,10 +50,9 @@ class PreemptionE2EIT {
     ClusterQueue borrower =
         ScenarioObjects.clusterQueue(name + "-borrower", name + "-flavor", "cpu", "0");
     borrower.getSpec().cohortName = name;
-    if (borrowerMinimumRuntime != null) {
-      borrower.getSpec().preemption = new ClusterQueuePreemption();
-      borrower.getSpec().preemption.minimumRuntimeSeconds = borrowerMinimumRuntime;
-    }
+    borrower.getSpec().preemption = new ClusterQueuePreemption();
+    borrower.getSpec().preemption.minimumRuntimeSeconds = borrowerMinimumRuntime;
+    borrower.getSpec().preemption.borrowBackoffAfterReclaimSeconds = borrowerBackoff;
     s.client.resource(borrower).create();
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", name + "-borrower")).create();
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "own", name + "-lender")).create();
@@ -142,5 +146,44 @@ class PreemptionE2EIT {
               assertThat(Duration.between(reserved, Instant.parse(preempted.lastTransitionTime)))
                   .isGreaterThanOrEqualTo(Duration.ofSeconds(7));
             });
+  }
+
+  @Test
+  void aReclaimedBorrowerWaitsOutItsBackoffBeforeBorrowingAgain() {
+    Scenario s = new Scenario("reborrow");
+    // The pause is the victim's queue's: after the reclaim it borrows nothing for 15 s (long
+    // enough for the lender's Job to start and finish inside it on a loaded machine).
+    lenderAndBorrower(s, "reborrow", null, 15);
+
+    s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
+    s.awaitRunning("borrowed");
+    s.submit(ScenarioObjects.job(s.namespace, "owner", "own", 1, "2"));
+    s.awaitRunning("owner");
+    Instant reclaimed =
+        Instant.parse(s.condition("borrowed", "Preempted").orElseThrow().lastTransitionTime);
+
+    // The lender is done at once: its quota is free, and the borrower's Job is next in line.
+    Kubelet.complete(
+        s.client, s.client.batch().v1().jobs().inNamespace(s.namespace).withName("owner").get());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("borrowed", "QuotaReserved"))
+                    .hasValueSatisfying(
+                        c -> {
+                          assertThat(c.status).isEqualTo("False");
+                          assertThat(c.message)
+                              .containsPattern(
+                                  "borrows nothing for \\d+s more: quota it borrowed was just"
+                                      + " reclaimed");
+                        }));
+
+    // Nothing else happens in the cluster: the operator wakes when the 15 s are over.
+    s.awaitRunning("borrowed");
+    Instant again =
+        Instant.parse(s.condition("borrowed", "QuotaReserved").orElseThrow().lastTransitionTime);
+    // Condition times have whole seconds: 15 s less the second lost to truncation.
+    assertThat(Duration.between(reclaimed, again)).isGreaterThanOrEqualTo(Duration.ofSeconds(14));
   }
 }

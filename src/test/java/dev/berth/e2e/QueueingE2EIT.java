@@ -222,7 +222,7 @@ class QueueingE2EIT {
               assertThat(lq.getStatus()).isNotNull();
               assertThat(lq.getStatus().admittedWorkloads).isEqualTo(1);
               assertThat(lq.getStatus().pendingWorkloads).isEqualTo(1);
-              assertThat(lq.getStatus().flavorUsage)
+              assertThat(lq.getStatus().flavorsUsage)
                   .singleElement()
                   .satisfies(f -> assertThat(f.resources.get(0).total.toString()).isEqualTo("1"));
             });

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TopologyE2EIT {
   private static final String NS = "topology";
+  private static final String RANKS = "topology-ranks";
   private static final String BLOCK = "topology.berth.dev/block";
   private static final String RACK = "topology.berth.dev/rack";
   private static final String HOST = "kubernetes.io/hostname";
@@ -82,6 +83,19 @@ class TopologyE2EIT {
     admin.resource(flavor).create();
     admin.resource(ScenarioObjects.clusterQueue("gpu-cq", "h100", GPU, "512")).create();
     admin.resource(ScenarioObjects.localQueue(NS, "gpus", "gpu-cq")).create();
+    // A second pool of its own (flavor, queues, namespace): the cases on pod order and podSet
+    // groups leave the racks of the cases above as those expect them.
+    Namespaces.ensure(admin, RANKS);
+    for (int r = 1; r <= 2; r++) {
+      for (int n = 1; n <= 8; n++) {
+        node("b3", "b3-r" + r, "b3-r" + r + "-n" + n, "h200");
+      }
+    }
+    var h200 = ScenarioObjects.flavor("h200", Map.of("gpu", "h200"));
+    h200.getSpec().topologyName = "datacenter";
+    admin.resource(h200).create();
+    admin.resource(ScenarioObjects.clusterQueue("h200-cq", "h200", GPU, "128")).create();
+    admin.resource(ScenarioObjects.localQueue(RANKS, "h200", "h200-cq")).create();
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
     ServedWebhooks.awaitPodGating(admin, NS);
   }
@@ -296,15 +310,7 @@ class TopologyE2EIT {
                 Berth.PODSET_REQUIRED_TOPOLOGY, BLOCK,
                 Berth.PODSET_SLICE_REQUIRED_TOPOLOGY, RACK,
                 Berth.PODSET_SLICE_SIZE, "4"));
-    JobSet.ReplicatedJob workers = new JobSet.ReplicatedJob();
-    workers.name = "workers";
-    workers.replicas = 2;
-    workers.template =
-        new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
-            .withSpec(worker.getSpec())
-            .build();
-    workers.template.getSpec().setSuspend(null);
-    js.getSpec().replicatedJobs = List.of(workers);
+    js.getSpec().replicatedJobs = List.of(replicatedJob("workers", 2, worker));
     admin.resource(js).create();
 
     await()
@@ -370,6 +376,163 @@ class TopologyE2EIT {
               }
               assertThat(releasedPerRack).isEqualTo(assignedPerRack);
             });
+  }
+
+  @Test
+  @Order(46)
+  void anIndexedJobsPodsGoToTheAssignedHostsInIndexOrder() {
+    Job indexed = gpuJob(RANKS, "h200", "ranked", 4, 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK);
+    indexed.getSpec().setCompletionMode("Indexed");
+    indexed.getSpec().setCompletions(4);
+    Job job = admin.resource(indexed).create();
+    PodSetAssignment.TopologyAssignment placed = awaitPlaced(job);
+    assertThat(workloadOf(job).getSpec().podSets.get(0).topologyRequest.podIndexLabel)
+        .isEqualTo("batch.kubernetes.io/job-completion-index");
+    Job started = awaitStarted(job);
+
+    // Plays the Job controller, creating the highest index first: released in the order they
+    // come, or by name, pod 3 would take the first host.
+    var template = started.getSpec().getTemplate();
+    List<Pod> pods = new ArrayList<>();
+    for (int index = 3; index >= 0; index--) {
+      Map<String, String> labels = new java.util.HashMap<>(template.getMetadata().getLabels());
+      labels.put("batch.kubernetes.io/job-completion-index", String.valueOf(index));
+      pods.add(
+          admin
+              .resource(
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withNamespace(RANKS)
+                      .withName("ranked-" + (char) ('a' + 3 - index))
+                      .withLabels(labels)
+                      .endMetadata()
+                      .withSpec(template.getSpec())
+                      .build())
+              .create());
+    }
+    List<String> hostsInOrder = placed.domains.stream().map(d -> d.values.get(2)).toList();
+    assertThat(placed.domains).allSatisfy(d -> assertThat(d.count).isEqualTo(1));
+    List<Pod> released = awaitReleasedByName(pods);
+    assertThat(released)
+        .allSatisfy(
+            p ->
+                assertThat(p.getSpec().getNodeSelector().get(HOST))
+                    .as(
+                        "host of index %s",
+                        p.getMetadata().getLabels().get("batch.kubernetes.io/job-completion-index"))
+                    .isEqualTo(
+                        hostsInOrder.get(
+                            Integer.parseInt(
+                                p.getMetadata()
+                                    .getLabels()
+                                    .get("batch.kubernetes.io/job-completion-index")))));
+  }
+
+  @Test
+  @Order(47)
+  void aPodSetGroupIsPlacedInOneRackThatHoldsTheLeaderAndItsWorkers() {
+    // Best fit alone would put the one-pod leader in b3-r1, which the ranked Job left half used,
+    // and the 7 workers in b3-r2; as a group both go to b3-r2, the one rack with room for all 8.
+    JobSet js = new JobSet();
+    js.getMetadata().setNamespace(RANKS);
+    js.getMetadata().setName("serving");
+    js.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "h200"));
+    js.setSpec(new JobSet.Spec());
+    js.getSpec().suspend = true;
+    List<JobSet.ReplicatedJob> replicated = new ArrayList<>();
+    for (var part : List.of(Map.entry("leader", 1), Map.entry("workers", 7))) {
+      Job job =
+          gpuJob(RANKS, "h200", "unused", part.getValue(), 8, Berth.PODSET_REQUIRED_TOPOLOGY, RACK);
+      job.getSpec()
+          .getTemplate()
+          .getMetadata()
+          .setAnnotations(
+              Map.of(Berth.PODSET_REQUIRED_TOPOLOGY, RACK, Berth.PODSET_GROUP_NAME, "replica"));
+      replicated.add(replicatedJob(part.getKey(), 1, job));
+    }
+    js.getSpec().replicatedJobs = replicated;
+    JobSet created = admin.resource(js).create();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Workload wl =
+                  admin
+                      .resources(Workload.class)
+                      .inNamespace(RANKS)
+                      .withLabel(Berth.OWNER_UID_LABEL, created.getMetadata().getUid())
+                      .list()
+                      .getItems()
+                      .get(0);
+              assertThat(wl.getSpec().podSets)
+                  .allSatisfy(
+                      ps -> assertThat(ps.topologyRequest.podSetGroupName).isEqualTo("replica"));
+              var assignments = wl.getStatus().admission.podSetAssignments;
+              Set<String> racks = new HashSet<>();
+              assignments.forEach(
+                  a -> a.topologyAssignment.domains.forEach(d -> racks.add(d.values.get(1))));
+              assertThat(racks)
+                  .as(() -> Serialization.asJson(assignments))
+                  .containsExactly("b3-r2");
+            });
+  }
+
+  @Test
+  @Order(48)
+  void aJobAdmittedOntoAFlavorNoneOfWhoseNodesItsPodsSelectIsToldSo() {
+    // Quota admits it (flavor h200 has room and no label of its own contradicts the selector),
+    // but the one host it selects is in the other pool: kube-scheduler would never place it.
+    Job lost = ScenarioObjects.job(RANKS, "lost", "h200", 1, "1");
+    var template = lost.getSpec().getTemplate();
+    template.getSpec().setNodeSelector(Map.of(HOST, "b1-r1-n1"));
+    template
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getResources()
+        .setRequests(Map.of(GPU, new Quantity("1")));
+    template
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getResources()
+        .setLimits(Map.of(GPU, new Quantity("1")));
+    Job job = admin.resource(lost).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Workload wl = workloadOf(job);
+              assertThat(wl.getStatus().admission).isNotNull();
+              assertThat(wl.getStatus().conditions)
+                  .anySatisfy(
+                      c -> {
+                        assertThat(c.type).isEqualTo("Schedulable");
+                        assertThat(c.status).isEqualTo("False");
+                        assertThat(c.reason).isEqualTo("NoMatchingNode");
+                        assertThat(c.message)
+                            .isEqualTo(
+                                "admitted, but kube-scheduler will not place it: podSet main:"
+                                    + " none of the 16 node(s) of flavor h200 takes its pods (node"
+                                    + " b3-r1-n1 does not match the pods' nodeSelector or required"
+                                    + " node affinity)");
+                      });
+              assertThat(admin.v1().events().inNamespace(RANKS).list().getItems())
+                  .anySatisfy(
+                      e -> {
+                        assertThat(e.getReason()).isEqualTo("NoMatchingNode");
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getInvolvedObject().getName())
+                            .isEqualTo(wl.getMetadata().getName());
+                      });
+            });
+    // The ranked Job, whose pods have hosts of h200, was told nothing of the kind.
+    Job ranked = admin.batch().v1().jobs().inNamespace(RANKS).withName("ranked").get();
+    assertThat(workloadOf(ranked).getStatus().conditions)
+        .noneSatisfy(c -> assertThat(c.type).isEqualTo("Schedulable"));
   }
 
   @Test
@@ -499,11 +662,15 @@ class TopologyE2EIT {
   // ---------------------------------------------------------------- helpers
 
   private static void node(String block, String rack, String host) {
+    node(block, rack, host, "h100");
+  }
+
+  private static void node(String block, String rack, String host, String gpu) {
     Node node =
         new NodeBuilder()
             .withNewMetadata()
             .withName(host)
-            .addToLabels(Map.of(BLOCK, block, RACK, rack, HOST, host, "gpu", "h100"))
+            .addToLabels(Map.of(BLOCK, block, RACK, rack, HOST, host, "gpu", gpu))
             .endMetadata()
             .withNewSpec()
             .endSpec()
@@ -540,7 +707,18 @@ class TopologyE2EIT {
 
   /** A suspended Job of {@code pods} pods of {@code gpus} GPUs, asking for a topology. */
   private static Job gpuJob(String name, int pods, int gpus, String annotation, String level) {
-    Job job = ScenarioObjects.job(NS, name, "gpus", pods, "1");
+    return gpuJob(NS, "gpus", name, pods, gpus, annotation, level);
+  }
+
+  private static Job gpuJob(
+      String namespace,
+      String queue,
+      String name,
+      int pods,
+      int gpus,
+      String annotation,
+      String level) {
+    Job job = ScenarioObjects.job(namespace, name, queue, pods, "1");
     var template = job.getSpec().getTemplate();
     var resources = template.getSpec().getContainers().get(0).getResources();
     // GPUs only: the ClusterQueue covers nvidia.com/gpu alone.
@@ -549,6 +727,19 @@ class TopologyE2EIT {
     template.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
     template.getMetadata().setAnnotations(Map.of(annotation, level));
     return job;
+  }
+
+  /** A JobSet's replicated job of {@code replicas} Jobs like {@code job}, which JobSet runs. */
+  private static JobSet.ReplicatedJob replicatedJob(String name, int replicas, Job job) {
+    JobSet.ReplicatedJob rj = new JobSet.ReplicatedJob();
+    rj.name = name;
+    rj.replicas = replicas;
+    rj.template =
+        new io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder()
+            .withSpec(job.getSpec())
+            .build();
+    rj.template.getSpec().setSuspend(null);
+    return rj;
   }
 
   /** A pod not managed by Berth, bound to a node by "the scheduler" and running. */
@@ -627,7 +818,12 @@ class TopologyE2EIT {
             () -> {
               released.clear();
               for (Pod p : created) {
-                Pod stored = admin.pods().inNamespace(NS).withName(p.getMetadata().getName()).get();
+                Pod stored =
+                    admin
+                        .pods()
+                        .inNamespace(p.getMetadata().getNamespace())
+                        .withName(p.getMetadata().getName())
+                        .get();
                 assertThat(stored.getSpec().getSchedulingGates()).isNullOrEmpty();
                 released.add(stored);
               }
@@ -656,7 +852,10 @@ class TopologyE2EIT {
                   .as("admission of %s", job.getMetadata().getName())
                   .isNotNull();
             });
-    return placedOf(job.getMetadata().getName());
+    PodSetAssignment.TopologyAssignment placed =
+        workloadOf(job).getStatus().admission.podSetAssignments.get(0).topologyAssignment;
+    assertThat(placed).as("topologyAssignment of %s", job.getMetadata().getName()).isNotNull();
+    return placed;
   }
 
   private static PodSetAssignment.TopologyAssignment placedOf(String jobName) {
@@ -669,12 +868,24 @@ class TopologyE2EIT {
 
   private static Job awaitStarted(Job job) {
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> running(job));
-    return admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
+    return admin
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(job.getMetadata().getNamespace())
+        .withName(job.getMetadata().getName())
+        .get();
   }
 
   private static boolean running(Job job) {
     Job stored =
-        admin.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).get();
+        admin
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(job.getMetadata().getNamespace())
+            .withName(job.getMetadata().getName())
+            .get();
     return Boolean.FALSE.equals(stored.getSpec().getSuspend());
   }
 
@@ -684,14 +895,14 @@ class TopologyE2EIT {
             .batch()
             .v1()
             .jobs()
-            .inNamespace(NS)
+            .inNamespace(job.getMetadata().getNamespace())
             .withName(job.getMetadata().getName())
             .get()
             .getMetadata()
             .getUid();
     return admin
         .resources(Workload.class)
-        .inNamespace(NS)
+        .inNamespace(job.getMetadata().getNamespace())
         .withLabel(Berth.OWNER_UID_LABEL, uid)
         .list()
         .getItems()

@@ -43,22 +43,54 @@ final class Kubectl {
     cmd.addAll(List.of(args));
     cmd.add("-o");
     cmd.add("json");
-    return run(cmd);
+    return run(cmd, null);
+  }
+
+  /**
+   * {@code kubectl create -f - -o json} of one object; with {@code dryRunServer} the API server and
+   * the webhooks check it and nothing is stored.
+   */
+  JsonNode create(JsonNode object, boolean dryRunServer) {
+    List<String> cmd = new ArrayList<>(List.of("create", "-f", "-", "-o", "json"));
+    if (dryRunServer) {
+      cmd.add("--dry-run=server");
+    }
+    return await(run(cmd, object.toString()));
+  }
+
+  /** {@code kubectl patch RESOURCE NAME [-n NS] --type=merge -p PATCH -o json}. */
+  JsonNode patch(String resource, String name, String namespace, JsonNode patch) {
+    List<String> cmd = new ArrayList<>(List.of("patch", resource, name));
+    if (namespace != null) {
+      cmd.add("--namespace=" + namespace);
+    }
+    cmd.addAll(List.of("--type=merge", "-p", patch.toString(), "-o", "json"));
+    return await(run(cmd, null));
   }
 
   /** The kubeconfig's current context, user and cluster with secrets (for the token). */
   CompletableFuture<JsonNode> currentConfig() {
-    return run(List.of("config", "view", "--raw", "--minify", "-o", "json"));
+    return run(List.of("config", "view", "--raw", "--minify", "-o", "json"), null);
   }
 
-  private CompletableFuture<JsonNode> run(List<String> args) {
+  /** Runs kubectl with {@code stdin} as its input, or the plugin's own input when null. */
+  private CompletableFuture<JsonNode> run(List<String> args, String stdin) {
     List<String> cmd = new ArrayList<>();
     cmd.add(binary);
     cmd.addAll(global);
     cmd.addAll(args);
     Process p;
     try {
-      p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+      ProcessBuilder pb = new ProcessBuilder(cmd);
+      if (stdin == null) {
+        pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+      }
+      p = pb.start();
+      if (stdin != null) {
+        try (var in = p.getOutputStream()) {
+          in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+      }
     } catch (IOException e) {
       throw new Failure(
           "cannot run " + binary + ": " + e.getMessage() + " (set KUBECTL to its path)");
@@ -70,10 +102,12 @@ final class Kubectl {
           try {
             int code = p.waitFor();
             if (code != 0) {
+              // A get names what it read; kubectl's own message names the object otherwise.
+              String message = oneLine(err.join());
               throw new Failure(
-                  String.join(" ", args.subList(0, Math.min(2, args.size())))
-                      + ": "
-                      + err.join().strip());
+                  args.get(0).equals("get")
+                      ? String.join(" ", args.subList(0, Math.min(2, args.size()))) + ": " + message
+                      : message);
             }
             return JSON.readTree(out);
           } catch (InterruptedException e) {
@@ -83,6 +117,15 @@ final class Kubectl {
             throw new Failure("kubectl printed no JSON: " + e.getMessage());
           }
         });
+  }
+
+  /**
+   * kubectl's error as one line, as a plugin reports errors: its own "error: " prefix dropped (the
+   * plugin prints one), several lines joined.
+   */
+  static String oneLine(String stderr) {
+    String text = String.join("; ", stderr.strip().lines().map(String::strip).toList());
+    return text.startsWith("error: ") ? text.substring("error: ".length()) : text;
   }
 
   private static String read(InputStream in) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * {@code kubectl berth}: Berth's queues, pending workloads and cohorts from the command line, and
@@ -25,8 +26,23 @@ public final class KubectlBerth {
     try {
       o = Options.parse(argv, terminal);
     } catch (Options.UsageError e) {
-      System.err.println("error: " + e.getMessage() + "\n\n" + Options.USAGE);
+      List<String> words = java.util.Arrays.stream(argv).filter(a -> !a.startsWith("-")).toList();
+      boolean topic = !words.isEmpty() && Help.has(words.get(0));
+      System.err.println(
+          "error: "
+              + e.getMessage()
+              + (topic
+                  ? "\n" + Help.seeAlso(words.get(0), words.subList(1, words.size()))
+                  : "\n\n" + Options.USAGE));
       return 2;
+    }
+    if (o.help() || o.command().equals("help")) {
+      out.print(
+          o.command().equals("help")
+              ? Help.of(
+                  o.arg(0), o.args().size() > 1 ? o.args().subList(1, o.args().size()) : List.of())
+              : Help.of(o.command(), o.args()));
+      return 0;
     }
     if (o.command().equals("convert")) {
       return ConvertCommand.run(o, System.in, out, System.err);
@@ -37,10 +53,6 @@ public final class KubectlBerth {
       JsonNode data;
       String table;
       switch (o.command()) {
-        case "help" -> {
-          out.print(Options.USAGE);
-          return 0;
-        }
         case "__cds-training" -> {
           training(out);
           return 0;
@@ -61,6 +73,26 @@ public final class KubectlBerth {
           data = CohortsCommand.data(kubectl);
           table = o.output() == null ? CohortsCommand.table(data, o.colour()) : null;
         }
+        case "create" -> {
+          out.print(CreateCommand.run(o, kubectl));
+          return 0;
+        }
+        case "stop", "resume" -> {
+          out.print(StopCommand.run(o, kubectl));
+          return 0;
+        }
+        case "list" -> {
+          data = ListCommand.data(o, kubectl);
+          table =
+              o.output() == null
+                  ? ListCommand.table(
+                      Kinds.canonical(o.arg(0)), data, o.allNamespaces(), o.colour())
+                  : null;
+        }
+        case "usage" -> {
+          data = UsageCommand.data(o, kubectl);
+          table = o.output() == null ? UsageCommand.table(data) : null;
+        }
         default -> {
           System.err.println("error: unknown command " + o.command() + "\n\n" + Options.USAGE);
           return 2;
@@ -68,6 +100,9 @@ public final class KubectlBerth {
       }
       out.print(table != null ? table : Printer.print(data, o.output()));
       return 0;
+    } catch (Options.UsageError e) {
+      System.err.println("error: " + e.getMessage() + "\n" + Help.seeAlso(o.command(), o.args()));
+      return 2;
     } catch (Kubectl.Failure | Visibility.Failure e) {
       System.err.println("error: " + e.getMessage());
       return 1;
@@ -109,6 +144,33 @@ public final class KubectlBerth {
                         new java.io.ByteArrayInputStream(kueue.getBytes(StandardCharsets.UTF_8))))
                 .documents()));
     out.print(Printer.print(queues, "json"));
+    // kueuectl's commands: the lists, the usage sums, the help and a ClusterQueue from flags.
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    out.print(
+        ListCommand.table(
+            "workload",
+            ListCommand.workloads(queues, queues, null, null, java.util.Set.of("all"), t),
+            true,
+            true));
+    out.print(
+        ListCommand.table(
+            "clusterqueue",
+            ListCommand.clusterQueues(sample.get("clusterqueues"), null, t),
+            false,
+            true));
+    out.print(UsageCommand.table(UsageCommand.sum(queues, "namespace", null, null)));
+    out.print(Help.of("create", List.of("clusterqueue")));
+    try {
+      out.print(
+          Printer.print(
+              CreateCommand.clusterQueue(
+                  Options.parse(
+                      new String[] {"create", "cq", "a", "--nominal-quota", "f:cpu=1;memory=1Gi"},
+                      false)),
+              "yaml"));
+    } catch (Options.UsageError e) {
+      throw new IllegalStateException(e);
+    }
     try {
       Options.parse(new String[] {"pending", "-n", "x", "--cq=y", "-o", "yaml"}, false);
     } catch (Options.UsageError e) {

@@ -62,7 +62,10 @@ final class AdmissionCycle {
   private CycleTransaction tx;
   private int evaluations;
 
-  /** When a preemptor could first take a workload now held by its minimum runtime; or MAX. */
+  /**
+   * When a preemptor could first take a workload now held by its minimum runtime, or a queue's
+   * borrowing pause ends; or MAX.
+   */
   private long protectionEndsAt = Long.MAX_VALUE;
 
   AdmissionCycle(
@@ -145,6 +148,11 @@ final class AdmissionCycle {
         e.reserved = false;
         quota.cancelPreemption(e.queue);
       }
+      Explanation paused = borrowingPaused(e, now);
+      if (paused != null) {
+        requeue(e, entries, paused);
+        continue;
+      }
       FlavorMode mode = e.assignment.mode();
       TopologyState.Result placed = mode == FlavorMode.Fit ? place(e) : null;
       if (placed != null && placed.refused() != null) {
@@ -172,6 +180,29 @@ final class AdmissionCycle {
         requeue(e, entries, explain(e));
       }
     }
+  }
+
+  /**
+   * Why an entry that would borrow waits while its queue's borrowing is paused after a reclaim, or
+   * null. It is looked at again when the pause ends (the operator wakes a cycle then).
+   */
+  private Explanation borrowingPaused(Entry e, long now) {
+    ClusterQueueState cq = e.queue;
+    if (e.assignment.mode() == FlavorMode.NoFit
+        || !e.assignment.borrows()
+        || cq.borrowingPausedUntil <= now) {
+      return null;
+    }
+    pending.lookAgainNextCycle(cq);
+    protectionEndsAt = Math.min(protectionEndsAt, cq.borrowingPausedUntil);
+    return Explanation.of(
+        PendingReason.WaitingForQuota,
+        "it would borrow, and ClusterQueue "
+            + cq.name
+            + " borrows nothing for "
+            + Math.max(1, (cq.borrowingPausedUntil - now + 999) / 1000)
+            + "s more: quota it borrowed was just reclaimed"
+            + " (preemption.borrowBackoffAfterReclaimSeconds)");
   }
 
   private CycleResult result() {

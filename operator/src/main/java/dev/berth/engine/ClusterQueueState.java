@@ -44,6 +44,15 @@ final class ClusterQueueState {
   /** Being deleted: admits nothing new; what it holds finishes. */
   boolean terminating;
 
+  /**
+   * Until when (epoch millis) it admits nothing that borrows: quota it borrowed was just reclaimed
+   * (its spec's borrowBackoffMillis after the reclaim was seen). Not kept across restarts.
+   */
+  long borrowingPausedUntil;
+
+  /** The ClusterQueue whose reclaim paused it, for the message. */
+  String reclaimedFor;
+
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;
 

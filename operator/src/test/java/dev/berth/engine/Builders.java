@@ -220,6 +220,7 @@ final class Builders {
           stop,
           weight,
           null,
+          null,
           usageOrdered);
     }
   }

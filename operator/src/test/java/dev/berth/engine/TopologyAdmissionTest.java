@@ -166,6 +166,40 @@ class TopologyAdmissionTest {
                     .request(required(RACK)))
             .placed("w", "a", each("b1/r1", 1, 6, 1))
             .placed("w", "b", each("b1/r2", 1, 4, 1)),
+        Case.named("a podSet group: leader and workers share the one rack that holds both")
+            // b1/r1 has 7 free nodes: the workers alone would fit there, the group does not.
+            .bound("b1-r1-n1", 8)
+            .pending(
+                wl("w")
+                    .podSet("leader", 1, 8)
+                    .request(required(RACK).inGroup("g"))
+                    .podSet("workers", 7, 8)
+                    .request(required(RACK).inGroup("g")))
+            .podsIn("w", "leader", "b1/r2", 1)
+            .podsIn("w", "workers", "b1/r2", 7),
+        Case.named("without a group the same podSets go to different racks")
+            .bound("b1-r1-n1", 8)
+            .pending(
+                wl("w")
+                    .podSet("leader", 1, 8)
+                    .request(required(RACK))
+                    .podSet("workers", 7, 8)
+                    .request(required(RACK)))
+            .podsIn("w", "leader", "b1/r1", 1)
+            .podsIn("w", "workers", "b1/r2", 7),
+        Case.named("a podSet group that no rack holds waits, naming the group")
+            .nodes(grid(1, 2, 4, 8))
+            .pending(
+                wl("w")
+                    .podSet("leader", 1, 8)
+                    .request(required(RACK).inGroup("g"))
+                    .podSet("workers", 4, 8)
+                    .request(required(RACK).inGroup("g")))
+            .pendingWith(
+                "w",
+                TopologyPlacementFailed,
+                "podSet group g in flavor h100: no topology.berth.dev/rack holds all of its podSets"
+                    + " [leader, workers]"),
         Case.named("two podSets: when the second cannot be placed the first's nodes are given back")
             .nodes(grid(1, 1, 8, 8))
             .pending(
@@ -413,38 +447,46 @@ class TopologyAdmissionTest {
             .noPlacement("quota-only", "main")
             .placed("w", "main", each("b1/r1", 1, 4, 1))
             .free("h100", "b1/r1", 0),
-        Case.named("two topology flavors: the first full by quota, the second's nodes are used")
-            .nodes(grid(2, 1, 4, 8))
-            .node(name -> name.startsWith("b1"), n -> n.label("pool", "a"))
-            .node(name -> name.startsWith("b2"), n -> n.label("pool", "b"))
-            .flavors(
-                topologyFlavor("h100-a", "default", Map.of("pool", "a")),
-                topologyFlavor("h100-b", "default", Map.of("pool", "b")))
-            .queue(
-                Builders.clusterQueue("cq")
-                    .flavor("h100-a")
-                    .res(GPU, "8")
-                    .flavor("h100-b")
-                    .res(GPU, "64"))
+        twoPools(
+                "two topology flavors: the first full by quota, the second's nodes are used",
+                "8",
+                "64")
             .pending(wl("w").podSet("main", 4, 8).request(required(RACK)))
             .flavorOf("w", "main", "h100-b")
             .placed("w", "main", each("b2/r1", 1, 4, 1)),
-        Case.named("two topology flavors: a failed placement on the first does not try the second")
-            .nodes(grid(2, 1, 4, 8))
-            .node(name -> name.startsWith("b1"), n -> n.label("pool", "a"))
-            .node(name -> name.startsWith("b2"), n -> n.label("pool", "b"))
-            .flavors(
-                topologyFlavor("h100-a", "default", Map.of("pool", "a")),
-                topologyFlavor("h100-b", "default", Map.of("pool", "b")))
-            .queue(
-                Builders.clusterQueue("cq")
-                    .flavor("h100-a")
-                    .res(GPU, "64")
-                    .flavor("h100-b")
-                    .res(GPU, "64"))
+        twoPools(
+                "two topology flavors: a failed placement on the first does not try the second",
+                "64",
+                "64")
             .pending(wl("w").podSet("main", 5, 8).request(required(RACK)))
             .pendingWith(
                 "w", TopologyPlacementFailed, "podSet main in flavor h100-a: needs 5 pods"),
+        twoPools(
+                "a podSet group takes one flavor: the first holds the leader, not the group",
+                "16",
+                "64")
+            .pending(
+                wl("w")
+                    .podSet("leader", 1, 8)
+                    .request(required(RACK).inGroup("g"))
+                    .podSet("workers", 2, 8)
+                    .request(required(RACK).inGroup("g")))
+            .flavorOf("w", "leader", "h100-b")
+            .flavorOf("w", "workers", "h100-b")
+            .podsIn("w", "leader", "b2/r1", 1)
+            .podsIn("w", "workers", "b2/r1", 2),
+        twoPools(
+                "without a group the leader takes the first flavor, the workers the second",
+                "16",
+                "64")
+            .pending(
+                wl("w")
+                    .podSet("leader", 1, 8)
+                    .request(required(RACK))
+                    .podSet("workers", 2, 8)
+                    .request(required(RACK)))
+            .flavorOf("w", "leader", "h100-a")
+            .flavorOf("w", "workers", "h100-b"),
         Case.named("quota NoFit reports the quota reason; topology is not consulted")
             .quota("40")
             .topologies()
@@ -647,6 +689,23 @@ class TopologyAdmissionTest {
         .label(RACK, "r1")
         .subDomain("numa0", Map.of(GPU, 4L))
         .subDomain("numa1", Map.of(GPU, 4L));
+  }
+
+  /** Blocks b1 (flavor h100-a) and b2 (flavor h100-b), with the queue's GPU quota of each. */
+  static Case twoPools(String name, String quotaA, String quotaB) {
+    return Case.named(name)
+        .nodes(grid(2, 1, 4, 8))
+        .node(n -> n.startsWith("b1"), n -> n.label("pool", "a"))
+        .node(n -> n.startsWith("b2"), n -> n.label("pool", "b"))
+        .flavors(
+            topologyFlavor("h100-a", "default", Map.of("pool", "a")),
+            topologyFlavor("h100-b", "default", Map.of("pool", "b")))
+        .queue(
+            Builders.clusterQueue("cq")
+                .flavor("h100-a")
+                .res(GPU, quotaA)
+                .flavor("h100-b")
+                .res(GPU, quotaB));
   }
 
   /**

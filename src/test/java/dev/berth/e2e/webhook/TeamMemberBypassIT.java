@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.e2e.TeamMemberRoles;
 import dev.berth.e2e.chart.ChartRoles;
 import dev.berth.local.ControllerManager;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -14,7 +15,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -26,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -149,23 +148,7 @@ class TeamMemberBypassIT {
 
   /** A RoleBinding of the member to a ClusterRole in one namespace, as a team admin writes. */
   private static void bind(String ns, String clusterRole) {
-    operator
-        .rbac()
-        .roleBindings()
-        .inNamespace(ns)
-        .resource(
-            new RoleBindingBuilder()
-                .withNewMetadata()
-                .withName(MEMBER + "-" + clusterRole.replace(':', '-'))
-                .withNamespace(ns)
-                .endMetadata()
-                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", clusterRole)
-                .addNewSubject()
-                .withKind("User")
-                .withName(MEMBER)
-                .endSubject()
-                .build())
-        .serverSideApply();
+    TeamMemberRoles.bindRole(operator, MEMBER, ns, clusterRole);
   }
 
   /**
@@ -173,40 +156,7 @@ class TeamMemberBypassIT {
    * through aggregated roles it selects in turn ({@code edit} selects {@code view}).
    */
   private static List<String> aggregatedBy(String name) {
-    List<String> roles = new java.util.ArrayList<>();
-    expand(name, roles, new java.util.HashSet<>());
-    assertThat(roles).as("roles aggregated into " + name).isNotEmpty();
-    return roles;
-  }
-
-  private static void expand(String name, List<String> roles, java.util.Set<String> seen) {
-    if (!seen.add(name)) {
-      return;
-    }
-    GenericKubernetesResource role =
-        operator
-            .genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
-            .withName(name)
-            .get();
-    assertThat(role).as(name).isNotNull();
-    JsonNode selectors = json(role).at("/aggregationRule/clusterRoleSelectors");
-    if (selectors.isMissingNode()) {
-      roles.add(name);
-      return;
-    }
-    for (JsonNode selector : selectors) {
-      Map<String, String> labels = new HashMap<>();
-      selector
-          .path("matchLabels")
-          .fields()
-          .forEachRemaining(f -> labels.put(f.getKey(), f.getValue().asText()));
-      operator
-          .genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
-          .withLabels(labels)
-          .list()
-          .getItems()
-          .forEach(r -> expand(r.getMetadata().getName(), roles, seen));
-    }
+    return TeamMemberRoles.leaves(operator, name);
   }
 
   private static void namespace(String name, Map<String, String> labels) {

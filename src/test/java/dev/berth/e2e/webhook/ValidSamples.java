@@ -171,6 +171,38 @@ final class ValidSamples {
         """
             .formatted(ns));
     samples.put(
+        "workload of a leader and two ranked groups of workers, placed as one podSet group",
+        """
+        apiVersion: berth.dev/v1beta1
+        kind: Workload
+        metadata: {name: valid-grouped, namespace: %s}
+        spec:
+          queueName: valid-lq
+          podSets:
+          - name: leader
+            count: 1
+            template:
+              spec:
+                containers:
+                - {name: leader, image: server:1.0, resources: {requests: {cpu: "2"}}}
+            topologyRequest:
+              required: topology.berth.dev/rack
+              podSetGroupName: replica-0
+          - name: workers
+            count: 4
+            template:
+              spec:
+                containers:
+                - {name: worker, image: server:1.0, resources: {requests: {cpu: "2"}}}
+            topologyRequest:
+              required: topology.berth.dev/rack
+              podIndexLabel: batch.kubernetes.io/job-completion-index
+              subGroupIndexLabel: jobset.sigs.k8s.io/job-index
+              subGroupCount: 2
+              podSetGroupName: replica-0
+        """
+            .formatted(ns));
+    samples.put(
         "workload with a PriorityClass",
         """
         apiVersion: berth.dev/v1beta1

@@ -58,6 +58,15 @@ public final class ClusterQueueValidator {
               p.minimumRuntimeSeconds,
               "must be greater than or equal to 0"));
     }
+    if (p != null
+        && p.borrowBackoffAfterReclaimSeconds != null
+        && p.borrowBackoffAfterReclaimSeconds < 0) {
+      errors.add(
+          FieldError.invalid(
+              path.child("borrowBackoffAfterReclaimSeconds"),
+              p.borrowBackoffAfterReclaimSeconds,
+              "must be greater than or equal to 0"));
+    }
     if (p == null || p.borrowWithinCohort == null) {
       return;
     }

@@ -81,6 +81,16 @@ final class TopologyAnnotationRules {
                 "must divide the podSet's pod count (" + podCount + ")"));
       }
     }
+    String group = annotations.get(Berth.PODSET_GROUP_NAME);
+    if (group != null) {
+      errors.dnsLabel(path.key(Berth.PODSET_GROUP_NAME), group);
+      if (modes.isEmpty()) {
+        errors.add(
+            FieldError.required(
+                path.key(Berth.PODSET_REQUIRED_TOPOLOGY),
+                "a podSet group is placed by topology: set one of " + String.join(", ", MODES)));
+      }
+    }
     if ((sliceLevel != null || sliceSize != null) && modes.isEmpty()) {
       errors.add(
           FieldError.required(

@@ -162,6 +162,16 @@ public final class WorkloadValidator {
     errors.labelKey(path.child("required"), tr.required);
     errors.labelKey(path.child("preferred"), tr.preferred);
     errors.labelKey(path.child("podSetSliceRequiredTopology"), tr.podSetSliceRequiredTopology);
+    errors.labelKey(path.child("podIndexLabel"), tr.podIndexLabel);
+    errors.labelKey(path.child("subGroupIndexLabel"), tr.subGroupIndexLabel);
+    checkSubGroups(tr, count, path, errors);
+    if (tr.podSetGroupName != null && tr.podSetGroupName.length() > 256) {
+      errors.add(
+          FieldError.invalid(
+              path.child("podSetGroupName"),
+              tr.podSetGroupName,
+              "must be no more than 256 characters"));
+    }
     int modes =
         (tr.required != null ? 1 : 0)
             + (tr.preferred != null ? 1 : 0)
@@ -194,6 +204,37 @@ public final class WorkloadValidator {
                 tr.podSetSliceSize,
                 "must be less than or equal to the podSet count (" + count + ")"));
       }
+    }
+  }
+
+  /** The pods of a podSet split into subGroupCount groups of equal size, each indexed. */
+  private static void checkSubGroups(
+      TopologyRequest tr, Integer count, FieldPath path, Errors errors) {
+    if ((tr.subGroupIndexLabel == null) != (tr.subGroupCount == null)) {
+      errors.add(
+          FieldError.required(
+              path.child(tr.subGroupCount == null ? "subGroupCount" : "subGroupIndexLabel"),
+              "subGroupIndexLabel and subGroupCount go together"));
+    }
+    if (tr.subGroupIndexLabel != null && tr.podIndexLabel == null) {
+      errors.add(
+          FieldError.required(
+              path.child("podIndexLabel"),
+              "a pod's rank within its subgroup is read from podIndexLabel"));
+    }
+    if (tr.subGroupCount == null) {
+      return;
+    }
+    if (tr.subGroupCount < 1) {
+      errors.add(
+          FieldError.invalid(
+              path.child("subGroupCount"), tr.subGroupCount, "must be greater than or equal to 1"));
+    } else if (count != null && count % tr.subGroupCount != 0) {
+      errors.add(
+          FieldError.invalid(
+              path.child("subGroupCount"),
+              tr.subGroupCount,
+              "must divide the podSet count (" + count + ") into groups of equal size"));
     }
   }
 

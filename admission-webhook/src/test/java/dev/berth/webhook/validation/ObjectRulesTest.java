@@ -35,6 +35,7 @@ class ObjectRulesTest {
           reclaimWithinCohort: Any
           borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
           minimumRuntimeSeconds: 600
+          borrowBackoffAfterReclaimSeconds: 300
         fairSharing: {weight: "1"}
         admissionChecksStrategy:
           admissionChecks:
@@ -133,6 +134,16 @@ class ObjectRulesTest {
                 "{berth.dev/podset-required-topology: topology.berth.dev/rack,"
                     + " berth.dev/podset-slice-required-topology: kubernetes.io/hostname,"
                     + " berth.dev/podset-slice-size: \"2\"}")),
+        Arguments.of(
+            "workload ranked by index in two subgroups, in a podSet group",
+            WL.replace(
+                "{required: topology.berth.dev/rack}",
+                "{required: topology.berth.dev/rack, podIndexLabel: batch.kubernetes.io/job-completion-index, subGroupIndexLabel: jobset.sigs.k8s.io/job-index, subGroupCount: 2, podSetGroupName: leader-and-workers}")),
+        Arguments.of(
+            "job in a podSet group",
+            jobWithTemplateAnnotations(
+                "{berth.dev/podset-required-topology: topology.berth.dev/rack,"
+                    + " berth.dev/podset-group-name: leader-and-workers}")),
         Arguments.of(
             "job unconstrained",
             jobWithTemplateAnnotations("{berth.dev/podset-unconstrained-topology: \"true\"}")),
@@ -255,6 +266,11 @@ class ObjectRulesTest {
             "negative minimum runtime",
             CQ.replace("minimumRuntimeSeconds: 600", "minimumRuntimeSeconds: -1"),
             "spec.preemption.minimumRuntimeSeconds"),
+        Arguments.of(
+            "negative borrowing backoff after a reclaim",
+            CQ.replace(
+                "borrowBackoffAfterReclaimSeconds: 300", "borrowBackoffAfterReclaimSeconds: -5"),
+            "spec.preemption.borrowBackoffAfterReclaimSeconds"),
         Arguments.of(
             "reclaim Never with borrowWithinCohort",
             CQ.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"),
@@ -390,6 +406,38 @@ class ObjectRulesTest {
                 "{berth.dev/podset-required-topology: rack, berth.dev/podset-slice-required-topology: host,"
                     + " berth.dev/podset-slice-size: two}"),
             "spec.template.metadata.annotations[berth.dev/podset-slice-size]"),
+        Arguments.of(
+            "subgroups without their count",
+            WL.replace(
+                "{required: topology.berth.dev/rack}",
+                "{required: rack, podIndexLabel: idx, subGroupIndexLabel: job}"),
+            "spec.podSets[0].topologyRequest.subGroupCount"),
+        Arguments.of(
+            "subgroups without a pod index",
+            WL.replace(
+                "{required: topology.berth.dev/rack}",
+                "{required: rack, subGroupIndexLabel: job, subGroupCount: 2}"),
+            "spec.podSets[0].topologyRequest.podIndexLabel"),
+        Arguments.of(
+            "subgroups that do not divide the count",
+            WL.replace(
+                "{required: topology.berth.dev/rack}",
+                "{required: rack, podIndexLabel: idx, subGroupIndexLabel: job, subGroupCount: 3}"),
+            "spec.podSets[0].topologyRequest.subGroupCount"),
+        Arguments.of(
+            "pod index label not a label key",
+            WL.replace(
+                "{required: topology.berth.dev/rack}", "{required: rack, podIndexLabel: \"a b\"}"),
+            "spec.podSets[0].topologyRequest.podIndexLabel"),
+        Arguments.of(
+            "job podSet group without a placement",
+            jobWithTemplateAnnotations("{berth.dev/podset-group-name: g}"),
+            "spec.template.metadata.annotations[berth.dev/podset-required-topology]"),
+        Arguments.of(
+            "job podSet group name not a DNS label",
+            jobWithTemplateAnnotations(
+                "{berth.dev/podset-required-topology: rack, berth.dev/podset-group-name: G_1}"),
+            "spec.template.metadata.annotations[berth.dev/podset-group-name]"),
         Arguments.of(
             "two topology modes",
             WL.replace("{required: topology.berth.dev/rack}", "{required: rack, preferred: block}"),

@@ -72,6 +72,9 @@ public final class Berth {
   /** Pod-template annotation: pods per slice; the podSet's count must be a multiple of it. */
   public static final String PODSET_SLICE_SIZE = "berth.dev/podset-slice-size";
 
+  /** PodSets whose templates name the same group are placed on one flavor and in one domain. */
+  public static final String PODSET_GROUP_NAME = "berth.dev/podset-group-name";
+
   /** RFC 1123 DNS subdomain, the shape of most object names. */
   public static final String DNS_SUBDOMAIN =
       "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";

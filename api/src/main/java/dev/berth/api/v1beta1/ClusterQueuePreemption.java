@@ -23,6 +23,16 @@ public class ClusterQueuePreemption {
   @io.fabric8.generator.annotation.Min(0)
   public Integer minimumRuntimeSeconds;
 
+  /**
+   * Seconds this queue admits nothing that borrows after quota it borrowed was taken back from it
+   * (its workloads preempted by reclaimWithinCohort, borrowWithinCohort or fair sharing): without a
+   * pause, the quota just freed for the lender is borrowed again by the next workload in line,
+   * which the lender's next arrival preempts in turn. Workloads within nominal quota are admitted
+   * as always. Absent or 0: no pause. Kueue has no such field (its issue #14468).
+   */
+  @io.fabric8.generator.annotation.Min(0)
+  public Integer borrowBackoffAfterReclaimSeconds;
+
   /** Preemption among the queue's own workloads. */
   public enum WithinClusterQueue {
     Never,

@@ -17,8 +17,9 @@ public class LocalQueueStatus {
   @Items(max = 1024)
   public List<FlavorUsage> flavorsReservation;
 
+  /** What the namespace's admitted workloads use, per flavor (Kueue v1beta2's name). */
   @Items(max = 1024)
-  public List<FlavorUsage> flavorUsage;
+  public List<FlavorUsage> flavorsUsage;
 
   public FairSharingStatus fairSharing;
   public Long observedGeneration;

@@ -28,7 +28,8 @@ final class KueueLabels {
           "podset-preferred-topology",
           "podset-unconstrained-topology",
           "podset-slice-required-topology",
-          "podset-slice-size");
+          "podset-slice-size",
+          "podset-group-name");
 
   private static final String SLICE_LEVEL = BERTH + "podset-slice-required-topology";
   private static final String SLICE_SIZE = BERTH + "podset-slice-size";
@@ -164,9 +165,6 @@ final class KueueLabels {
     }
     if (name.equals("elastic-job")) {
       return "Berth does not resize an admitted Job (elastic Jobs): the Job is queued at its size";
-    }
-    if (name.equals("podset-group-name")) {
-      return "Berth has no podSet groups in topology requests: each podSet is placed alone";
     }
     if (key.startsWith(PREFIX) && (LABELS.contains(name) || ANNOTATIONS.contains(name))) {
       return "Berth reads berth.dev/"

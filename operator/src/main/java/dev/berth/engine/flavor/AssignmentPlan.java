@@ -21,12 +21,14 @@ public final class AssignmentPlan {
 
   static final class PodSetPlan {
     final String name;
+    final String group;
     final int count;
     final Integer minCount;
     final GroupRequest[] groups;
 
-    PodSetPlan(String name, int count, Integer minCount, GroupRequest[] groups) {
+    PodSetPlan(String name, String group, int count, Integer minCount, GroupRequest[] groups) {
       this.name = name;
+      this.group = group;
       this.count = count;
       this.minCount = minCount;
       this.groups = groups;
@@ -38,10 +40,23 @@ public final class AssignmentPlan {
     final int[] resourcePos;
     final long[] perPod;
 
-    /** Per flavor option: null when the podSet may use it, else why not. */
+    /** Per flavor option: null when the podSet (and its podSet group) may use it, else why not. */
     final String[] mismatch;
 
-    final boolean anyMatch;
+    boolean anyMatch;
+
+    /**
+     * The earlier podSet of the same podSet group that chooses this resource group's flavor for the
+     * whole group, or -1 when this podSet chooses it.
+     */
+    int pinnedBy = -1;
+
+    /**
+     * When this podSet chooses for its group: what the group's later podSets ask of this resource
+     * group, per resource position (their pods times their counts), so that the flavor chosen fits
+     * them all; else null.
+     */
+    long[] groupDemand;
 
     GroupRequest(int group, int[] resourcePos, long[] perPod, String[] mismatch) {
       this.group = group;
@@ -129,9 +144,68 @@ public final class AssignmentPlan {
         groups.add(new GroupRequest(g, pos, perPod, mismatch));
       }
       plans[i] =
-          new PodSetPlan(ps.name(), ps.count(), ps.minCount(), groups.toArray(new GroupRequest[0]));
+          new PodSetPlan(
+              ps.name(),
+              ps.topologyRequest() == null ? null : ps.topologyRequest().group(),
+              ps.count(),
+              ps.minCount(),
+              groups.toArray(new GroupRequest[0]));
     }
+    linkPodSetGroups(queue, plans);
     return new AssignmentPlan(queue, plans, null);
+  }
+
+  /**
+   * PodSets of one podSet group share a flavor per resource group: the first of them to ask for a
+   * resource group chooses for all, with the others' demand added and their mismatches counted.
+   */
+  private static void linkPodSetGroups(CompiledQueue queue, PodSetPlan[] plans) {
+    for (int i = 0; i < plans.length; i++) {
+      if (plans[i].group == null) {
+        continue;
+      }
+      for (GroupRequest gr : plans[i].groups) {
+        int chooser = -1;
+        for (int j = 0; j < i && chooser < 0; j++) {
+          if (plans[i].group.equals(plans[j].group) && request(plans[j], gr.group) != null) {
+            chooser = j;
+          }
+        }
+        if (chooser >= 0) {
+          gr.pinnedBy = chooser;
+          continue;
+        }
+        for (int k = i + 1; k < plans.length; k++) {
+          GroupRequest other =
+              plans[i].group.equals(plans[k].group) ? request(plans[k], gr.group) : null;
+          if (other == null) {
+            continue;
+          }
+          if (gr.groupDemand == null) {
+            gr.groupDemand = new long[queue.groups[gr.group].resources.length];
+          }
+          for (int r = 0; r < other.perPod.length; r++) {
+            gr.groupDemand[other.resourcePos[r]] +=
+                Math.multiplyExact(other.perPod[r], (long) plans[k].count);
+          }
+          for (int f = 0; f < gr.mismatch.length; f++) {
+            if (gr.mismatch[f] == null && other.mismatch[f] != null) {
+              gr.mismatch[f] = "podSet " + plans[k].name + ": " + other.mismatch[f];
+            }
+          }
+        }
+        gr.anyMatch = java.util.Arrays.stream(gr.mismatch).anyMatch(m -> m == null);
+      }
+    }
+  }
+
+  private static GroupRequest request(PodSetPlan plan, int group) {
+    for (GroupRequest gr : plan.groups) {
+      if (gr.group == group) {
+        return gr;
+      }
+    }
+    return null;
   }
 
   private static int position(CompiledQueue.Group group, String resource) {

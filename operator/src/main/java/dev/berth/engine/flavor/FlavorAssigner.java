@@ -91,6 +91,8 @@ public final class FlavorAssigner {
     boolean borrowsAny = false;
     List<Object> preemptNotes = null;
     Assignment.PodSetFlavors[] out = new Assignment.PodSetFlavors[plan.podSets.length];
+    // Per podSet of a podSet group, the flavor option it took in each resource group.
+    int[][] picked = new int[plan.podSets.length][];
 
     for (int i = 0; i < plan.podSets.length; i++) {
       AssignmentPlan.PodSetPlan ps = plan.podSets[i];
@@ -105,15 +107,19 @@ public final class FlavorAssigner {
       long[] usage = new long[n];
       long[] borrowed = new long[n];
       int slot = 0;
+      if (ps.group != null) {
+        picked[i] = new int[plan.queue.groups.length];
+      }
       for (AssignmentPlan.GroupRequest gr : ps.groups) {
         CompiledQueue.Group group = plan.queue.groups[gr.group];
+        int only = gr.pinnedBy >= 0 ? picked[gr.pinnedBy][gr.group] : -1;
         int bestOption = -1;
         FlavorMode bestMode = FlavorMode.NoFit;
         boolean bestBorrow = false;
         List<Object> notes = null;
         boolean allExceed = true;
         for (int f = 0; f < group.flavors.length; f++) {
-          if (gr.mismatch[f] != null) {
+          if (gr.mismatch[f] != null || (only >= 0 && f != only)) {
             continue;
           }
           CompiledQueue.Option option = group.flavors[f];
@@ -124,7 +130,8 @@ public final class FlavorAssigner {
             int fr = option.frs[gr.resourcePos[k]];
             long need =
                 Math.multiplyExact(gr.perPod[k], (long) count)
-                    + accumulated(accFr, accAmount, accN, fr);
+                    + accumulated(accFr, accAmount, accN, fr)
+                    + (gr.groupDemand == null ? 0 : gr.groupDemand[gr.resourcePos[k]]);
             long available = QuotaTree.available(node, fr);
             FlavorMode m;
             if (need <= available) {
@@ -133,17 +140,7 @@ public final class FlavorAssigner {
               long potential = QuotaTree.potentialAvailable(node, fr);
               boolean over = need > potential;
               exceeds |= over;
-              if (over) {
-                m = FlavorMode.NoFit;
-              } else if ((preemption.canPreemptWithinNominal() && need <= node.nominal(fr))
-                  || preemption.canPreemptWhileBorrowing()
-                  || (fairSharing
-                      && preemption.reclaimWithinCohort()
-                          != PreemptionPolicy.ReclaimWithinCohort.Never)) {
-                m = FlavorMode.Preempt;
-              } else {
-                m = FlavorMode.NoFit;
-              }
+              m = over ? FlavorMode.NoFit : whenShort(preemption, need, node, fr);
               if (notes == null) {
                 notes = new ArrayList<>(2);
               }
@@ -168,6 +165,21 @@ public final class FlavorAssigner {
               borrow = true;
             }
             mode = mode.worse(m);
+          }
+          if (gr.groupDemand != null) {
+            // What the rest of the podSet group asks of resources this podSet does not request.
+            for (int pos = 0; pos < gr.groupDemand.length; pos++) {
+              if (gr.groupDemand[pos] == 0 || requests(gr, pos)) {
+                continue;
+              }
+              int fr = option.frs[pos];
+              long need = gr.groupDemand[pos] + accumulated(accFr, accAmount, accN, fr);
+              if (need > QuotaTree.available(node, fr)) {
+                boolean over = need > QuotaTree.potentialAvailable(node, fr);
+                exceeds |= over;
+                mode = mode.worse(over ? FlavorMode.NoFit : whenShort(preemption, need, node, fr));
+              }
+            }
           }
           allExceed &= exceeds;
           if (mode == FlavorMode.NoFit) {
@@ -200,6 +212,9 @@ public final class FlavorAssigner {
             preemptNotes.addAll(notes);
           }
         }
+        if (picked[i] != null) {
+          picked[i][gr.group] = bestOption;
+        }
         CompiledQueue.Option chosen = group.flavors[bestOption];
         for (int k = 0; k < gr.perPod.length; k++) {
           int fr = chosen.frs[gr.resourcePos[k]];
@@ -226,6 +241,25 @@ public final class FlavorAssigner {
             : Explanation.ofParts(PendingReason.WaitingForQuota, scarcestFirst(preemptNotes));
     return new Assignment(
         overall, borrowsAny, out, Arrays.copyOf(accFr, accN), Arrays.copyOf(accAmount, accN), why);
+  }
+
+  /** Preempt when the queue may take back what {@code need} lacks, else NoFit. */
+  private FlavorMode whenShort(PreemptionPolicy preemption, long need, QuotaNode node, int fr) {
+    boolean may =
+        (preemption.canPreemptWithinNominal() && need <= node.nominal(fr))
+            || preemption.canPreemptWhileBorrowing()
+            || (fairSharing
+                && preemption.reclaimWithinCohort() != PreemptionPolicy.ReclaimWithinCohort.Never);
+    return may ? FlavorMode.Preempt : FlavorMode.NoFit;
+  }
+
+  private static boolean requests(AssignmentPlan.GroupRequest gr, int pos) {
+    for (int p : gr.resourcePos) {
+      if (p == pos) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<Object> scarcestFirst(List<Object> notes) {

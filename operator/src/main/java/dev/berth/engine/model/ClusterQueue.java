@@ -10,9 +10,10 @@ import java.util.Objects;
  * borrowing). {@code minimumRuntimeMillis}: how long each of its admitted workloads runs before
  * another queue may preempt it (reclamation, fair sharing, borrowWithinCohort); 0, the default, for
  * no protection. Preemption by a higher priority within the queue is not held back. {@code
- * usageBasedAdmissionFairSharing} ({@code spec.admissionScope.admissionMode:
- * UsageBasedAdmissionFairSharing}): its LocalQueues' heads go in the order of their decayed recent
- * usage over their weight ({@link AdmissionFairSharing}).
+ * borrowBackoffMillis}: how long it admits nothing that borrows after its borrowed quota was
+ * reclaimed; 0, the default, for no pause. {@code usageBasedAdmissionFairSharing} ({@code
+ * spec.admissionScope.admissionMode: UsageBasedAdmissionFairSharing}): its LocalQueues' heads go in
+ * the order of their decayed recent usage over their weight ({@link AdmissionFairSharing}).
  */
 public record ClusterQueue(
     String name,
@@ -25,8 +26,37 @@ public record ClusterQueue(
     StopPolicy stopPolicy,
     Long fairSharingWeight,
     Long minimumRuntimeMillis,
+    Long borrowBackoffMillis,
     boolean usageBasedAdmissionFairSharing) {
   /** A ClusterQueue whose LocalQueues are not ordered by usage. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis,
+      Long borrowBackoffMillis) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        borrowBackoffMillis,
+        false);
+  }
+
+  /** A ClusterQueue without a pause in borrowing after a reclaim. */
   public ClusterQueue(
       String name,
       String cohort,
@@ -49,7 +79,7 @@ public record ClusterQueue(
         stopPolicy,
         fairSharingWeight,
         minimumRuntimeMillis,
-        false);
+        null);
   }
 
   /** A ClusterQueue without a minimum runtime. */
@@ -73,6 +103,7 @@ public record ClusterQueue(
         preemption,
         stopPolicy,
         fairSharingWeight,
+        null,
         null);
   }
 
@@ -96,6 +127,7 @@ public record ClusterQueue(
         preemption,
         stopPolicy,
         null,
+        null,
         null);
   }
 
@@ -116,6 +148,11 @@ public record ClusterQueue(
     minimumRuntimeMillis = minimumRuntimeMillis == null ? 0L : minimumRuntimeMillis;
     if (minimumRuntimeMillis < 0) {
       throw new IllegalArgumentException("ClusterQueue " + name + ": minimum runtime must be >= 0");
+    }
+    borrowBackoffMillis = borrowBackoffMillis == null ? 0L : borrowBackoffMillis;
+    if (borrowBackoffMillis < 0) {
+      throw new IllegalArgumentException(
+          "ClusterQueue " + name + ": borrowing backoff after reclaim must be >= 0");
     }
   }
 }

@@ -6,9 +6,11 @@ import java.util.Objects;
  * How a podSet asks to be placed: {@code required} (all pods in one domain of the level, else not
  * admitted), {@code preferred} (try that level, then each level up, then spread) or {@code
  * unconstrained} (fewest domains anywhere); optionally in slices of {@code sliceSize} pods, each
- * slice inside one domain of {@code sliceLevel}.
+ * slice inside one domain of {@code sliceLevel}; {@code group} names the podSets placed with it
+ * (null for none).
  */
-public record TopologyRequest(Mode mode, String level, int sliceSize, String sliceLevel) {
+public record TopologyRequest(
+    Mode mode, String level, int sliceSize, String sliceLevel, String group) {
   /** The pod-template annotation that asked for the placement. */
   public enum Mode {
     REQUIRED,
@@ -30,20 +32,28 @@ public record TopologyRequest(Mode mode, String level, int sliceSize, String sli
   }
 
   public static TopologyRequest required(String level) {
-    return new TopologyRequest(Mode.REQUIRED, level, 1, null);
+    return new TopologyRequest(Mode.REQUIRED, level, 1, null, null);
   }
 
   public static TopologyRequest preferred(String level) {
-    return new TopologyRequest(Mode.PREFERRED, level, 1, null);
+    return new TopologyRequest(Mode.PREFERRED, level, 1, null, null);
   }
 
   public static TopologyRequest unconstrained() {
-    return new TopologyRequest(Mode.UNCONSTRAINED, null, 1, null);
+    return new TopologyRequest(Mode.UNCONSTRAINED, null, 1, null, null);
   }
 
   /** Every group of {@code size} pods shares one domain of {@code level}. */
   public TopologyRequest inSlices(int size, String level) {
-    return new TopologyRequest(mode, this.level, size, level);
+    return new TopologyRequest(mode, this.level, size, level, group);
+  }
+
+  /**
+   * The podSet belongs to a group of the workload's podSets (a leader and its workers) that share
+   * one flavor and, at a required level, one domain.
+   */
+  public TopologyRequest inGroup(String name) {
+    return new TopologyRequest(mode, level, sliceSize, sliceLevel, name);
   }
 
   boolean sliced() {

@@ -159,10 +159,25 @@ public final class TopologyState {
     ensure();
     List<PodSetAssignment> out = new ArrayList<>(podSets.size());
     List<Held> held = new ArrayList<>();
+    Map<String, PodSetAssignment> groupPlaced = new HashMap<>();
     for (PodSetAssignment psa : podSets) {
       PodSet spec = spec(specs, psa.name());
       if (spec == null || spec.topologyRequest() == null || psa.count() == 0) {
         out.add(psa);
+        continue;
+      }
+      PodSetAssignment fromGroup = groupPlaced.get(psa.name());
+      if (fromGroup != null) {
+        out.add(fromGroup);
+        continue;
+      }
+      if (leadsRequiredGroup(spec, specs, podSets)) {
+        String failed = placeGroup(spec, specs, podSets, held, groupPlaced);
+        if (failed != null) {
+          apply(held, false);
+          return refused(failed);
+        }
+        out.add(groupPlaced.get(psa.name()));
         continue;
       }
       String flavor = topologyFlavor(psa.flavors());
@@ -206,6 +221,129 @@ public final class TopologyState {
       placements.put(uid, held);
     }
     return new Result(out, null);
+  }
+
+  /**
+   * Whether the podSet is the first of a podSet group asking for a required level, with others in
+   * the group to place beside it.
+   */
+  private static boolean leadsRequiredGroup(
+      PodSet spec, List<PodSet> specs, List<PodSetAssignment> podSets) {
+    TopologyRequest r = spec.topologyRequest();
+    if (r.group() == null || r.mode() != TopologyRequest.Mode.REQUIRED) {
+      return false;
+    }
+    List<PodSetAssignment> members = groupOf(r.group(), specs, podSets);
+    return members.size() > 1 && members.get(0).name().equals(spec.name());
+  }
+
+  /** The podSets of a group that have pods to place, in the workload's order. */
+  private static List<PodSetAssignment> groupOf(
+      String group, List<PodSet> specs, List<PodSetAssignment> podSets) {
+    List<PodSetAssignment> members = new ArrayList<>();
+    for (PodSetAssignment psa : podSets) {
+      PodSet spec = spec(specs, psa.name());
+      if (spec != null
+          && spec.topologyRequest() != null
+          && group.equals(spec.topologyRequest().group())
+          && psa.count() > 0) {
+        members.add(psa);
+      }
+    }
+    return members;
+  }
+
+  /**
+   * Places a podSet group in one domain of its first podSet's required level: the first domain, in
+   * the topology's order, that holds every podSet of the group, each placed as it asks inside it.
+   * On success each placement is charged and held; else the message says why.
+   */
+  private String placeGroup(
+      PodSet lead,
+      List<PodSet> specs,
+      List<PodSetAssignment> podSets,
+      List<Held> held,
+      Map<String, PodSetAssignment> placed) {
+    String group = lead.topologyRequest().group();
+    String level = lead.topologyRequest().level();
+    List<PodSetAssignment> members = groupOf(group, specs, podSets);
+    String flavor = topologyFlavor(members.get(0).flavors());
+    for (PodSetAssignment m : members) {
+      if (flavor == null || !flavor.equals(topologyFlavor(m.flavors()))) {
+        return "podSet group " + group + ": its podSets got different flavors";
+      }
+    }
+    NodeInventory inv = inventories.get(flavor);
+    if (inv == null) {
+      return "podSet group " + group + ": Topology of flavor " + flavor + " does not exist";
+    }
+    int at = inv.levels().indexOf(level);
+    if (at < 0) {
+      return "podSet group " + group + ": level " + level + " is not a level of its topology";
+    }
+    for (TopologyDomain domain : inv.domainsAt(at)) {
+      Map<String, String> labels = new HashMap<>();
+      for (int l = 0; l <= at; l++) {
+        labels.put(inv.levels().get(l), domain.values[l]);
+      }
+      List<Held> tried = new ArrayList<>();
+      Map<String, PodSetAssignment> here = new HashMap<>();
+      for (PodSetAssignment m : members) {
+        PodSet spec = spec(specs, m.name());
+        List<Held> before = new ArrayList<>(held);
+        before.addAll(tried);
+        NodeInventory within = nodesWithin(flavor, spec, inv, before, labels);
+        Placement p = placer.place(within, m.count(), spec.requests(), spec.topologyRequest());
+        if (!p.isPlaced()) {
+          break;
+        }
+        tried.add(new Held(m.flavors(), p.assignment(), spec.requests()));
+        here.put(m.name(), m.withTopology(p.assignment()));
+      }
+      if (here.size() == members.size()) {
+        for (Held h : tried) {
+          inv.addPlacement(h.assignment, h.perPod);
+          held.add(h);
+        }
+        placed.putAll(here);
+        return null;
+      }
+    }
+    return "podSet group "
+        + group
+        + " in flavor "
+        + flavor
+        + ": no "
+        + level
+        + " holds all of its podSets "
+        + members.stream().map(PodSetAssignment::name).toList();
+  }
+
+  /**
+   * Why some podSets' pods fit no node of their flavors ({@link NodeReach}), one line each; empty
+   * when every podSet has a node, or when no node is known at all (nodes an autoscaler will bring,
+   * or a cluster Berth sees no nodes of).
+   */
+  public List<String> unreachable(List<PodSet> specs, List<PodSetAssignment> podSets) {
+    if (nodes.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (PodSetAssignment psa : podSets) {
+      PodSet spec = spec(specs, psa.name());
+      if (spec == null || psa.count() == 0) {
+        continue;
+      }
+      for (String name : new java.util.TreeSet<>(psa.flavors().values())) {
+        ResourceFlavor flavor = flavors.get(name);
+        String why = flavor == null ? null : NodeReach.unreachable(spec, flavor, nodes.values());
+        if (why != null) {
+          out.add(why);
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /** Whether the admitted workload holds placements (so the engine knows which nodes it frees). */
@@ -324,8 +462,21 @@ public final class TopologyState {
     if (spec.nodeSelector().isEmpty() && spec.requiredNodeAffinity().isEmpty()) {
       return inv;
     }
+    return nodesWithin(flavor, spec, inv, inProgress, Map.of());
+  }
+
+  /** The inventory of the nodes the podSet may use that carry {@code domain}'s labels too. */
+  private NodeInventory nodesWithin(
+      String flavor,
+      PodSet spec,
+      NodeInventory inv,
+      List<Held> inProgress,
+      Map<String, String> domain) {
     List<TopologyNode> allowed =
-        nodes.values().stream().filter(n -> NodeLabelMatcher.selects(spec, n.labels())).toList();
+        nodes.values().stream()
+            .filter(n -> n.labels().entrySet().containsAll(domain.entrySet()))
+            .filter(n -> NodeLabelMatcher.selects(spec, n.labels()))
+            .toList();
     NodeInventory copy = build(flavors.get(flavor), inv.topology(), allowed);
     List<Held> all = new ArrayList<>(inProgress);
     placements.values().forEach(all::addAll);

@@ -94,6 +94,9 @@ public final class ModelTranslator {
         spec.preemption == null || spec.preemption.minimumRuntimeSeconds == null
             ? null
             : spec.preemption.minimumRuntimeSeconds * 1000L,
+        spec.preemption == null || spec.preemption.borrowBackoffAfterReclaimSeconds == null
+            ? null
+            : spec.preemption.borrowBackoffAfterReclaimSeconds * 1000L,
         spec.admissionScope != null
             && spec.admissionScope.admissionMode
                 == dev.berth.api.v1beta1.AdmissionScope.AdmissionMode

@@ -93,6 +93,9 @@ public final class TopologyTranslator {
     if (in.podSetSliceSize != null && in.podSetSliceRequiredTopology != null) {
       request = request.inSlices(in.podSetSliceSize, in.podSetSliceRequiredTopology);
     }
+    if (in.podSetGroupName != null) {
+      request = request.inGroup(in.podSetGroupName);
+    }
     return request;
   }
 

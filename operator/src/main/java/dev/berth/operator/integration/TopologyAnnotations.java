@@ -32,12 +32,36 @@ public final class TopologyAnnotations {
     request.podSetSliceRequiredTopology =
         blankToNull(annotations.get(Berth.PODSET_SLICE_REQUIRED_TOPOLOGY));
     request.podSetSliceSize = sliceSize(annotations.get(Berth.PODSET_SLICE_SIZE));
+    request.podSetGroupName = blankToNull(annotations.get(Berth.PODSET_GROUP_NAME));
     if (request.required == null && request.preferred == null && request.unconstrained == null) {
       return null;
     }
     if (request.podSetSliceSize == null || request.podSetSliceRequiredTopology == null) {
       request.podSetSliceSize = null;
       request.podSetSliceRequiredTopology = null;
+    }
+    return request;
+  }
+
+  /** The label Kubernetes puts on each pod of an Indexed Job: its completion index. */
+  public static final String JOB_COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+
+  /** The label JobSet puts on each pod: the index of its Job within the replicated job. */
+  public static final String JOBSET_JOB_INDEX = "jobset.sigs.k8s.io/job-index";
+
+  /**
+   * The request with the labels that rank its pods, so that the ungater puts neighbouring ranks in
+   * the same domain; {@code groupLabel} null when the pods form one group. Null stays null.
+   */
+  public static TopologyRequest ranked(
+      TopologyRequest request, String indexLabel, String groupLabel, int groups) {
+    if (request == null) {
+      return null;
+    }
+    request.podIndexLabel = indexLabel;
+    if (groupLabel != null) {
+      request.subGroupIndexLabel = groupLabel;
+      request.subGroupCount = groups;
     }
     return request;
   }

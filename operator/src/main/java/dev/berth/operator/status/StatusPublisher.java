@@ -423,7 +423,7 @@ public final class StatusPublisher
               flavors.add(new FlavorUsage(flavor, list));
             });
     status.flavorsReservation = flavors;
-    status.flavorUsage = flavors;
+    status.flavorsUsage = flavors;
     status.observedGeneration = lq.getMetadata().getGeneration();
     if (status.conditions == null) {
       status.conditions = new ArrayList<>();

@@ -14,6 +14,11 @@ final class DomainSlots {
   private final List<Map<String, String>> selectors = new ArrayList<>();
   private final List<Integer> free = new ArrayList<>();
 
+  /** The first rank of each domain: domain i holds ranks first[i] .. first[i] + its count - 1. */
+  private final List<Integer> first = new ArrayList<>();
+
+  private int total;
+
   DomainSlots(PodSetAssignment.TopologyAssignment assignment) {
     Map<Map<String, String>, Integer> byDomain = new LinkedHashMap<>();
     for (var d : assignment.domains) {
@@ -27,6 +32,8 @@ final class DomainSlots {
         (selector, count) -> {
           selectors.add(selector);
           free.add(count);
+          first.add(total);
+          total += count;
         });
   }
 
@@ -41,6 +48,28 @@ final class DomainSlots {
         return;
       }
     }
+  }
+
+  /** How many pods the assignment places in all. */
+  int total() {
+    return total;
+  }
+
+  /**
+   * The nodeSelector of the domain that holds {@code rank} in the assignment's order, taking its
+   * slot; null when that domain is full (another pod was put there without its rank).
+   */
+  Map<String, String> forRank(int rank) {
+    for (int i = selectors.size() - 1; i >= 0; i--) {
+      if (rank >= first.get(i)) {
+        if (free.get(i) <= 0) {
+          return null;
+        }
+        free.set(i, free.get(i) - 1);
+        return selectors.get(i);
+      }
+    }
+    return null;
   }
 
   /** The nodeSelector of the next domain with a free slot, taking it; null when all are full. */

@@ -93,7 +93,8 @@ public final class TopologyUngater {
     if (workloadUid == null || podSet == null) {
       return false;
     }
-    PodSetAssignment.TopologyAssignment assignment = assignment(workloadUid, podSet);
+    Workload workload = workloadsByUid.apply(workloadUid).orElse(null);
+    PodSetAssignment.TopologyAssignment assignment = assignment(workload, podSet);
     if (assignment == null) {
       return false;
     }
@@ -117,11 +118,22 @@ public final class TopologyUngater {
           waiting.add(p);
         }
       }
-      waiting.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+      PodRanks ranks = PodRanks.of(request(workload, podSet), slots.total());
+      boolean ranked = ranks != null && waiting.stream().allMatch(p -> ranks.of(p) >= 0);
+      // By rank when every waiting pod has one, so that neighbours share a domain; else by name.
+      waiting.sort(
+          ranked
+              ? Comparator.comparingInt(ranks::of)
+              : Comparator.comparing(p -> p.getMetadata().getName()));
       String uid = pod.getMetadata().getUid();
       boolean thisOne = waiting.stream().noneMatch(p -> p.getMetadata().getUid().equals(uid));
       for (Pod p : waiting) {
-        Map<String, String> domain = slots.next();
+        Map<String, String> domain = ranked ? slots.forRank(ranks.of(p)) : null;
+        if (domain == null) {
+          // Unranked, or its rank's domain is held by a pod released without one: any free slot,
+          // so that the podSet never waits for a slot that will not come back.
+          domain = slots.next();
+        }
         if (domain == null) {
           log.info(
               "pod {}/{}: every domain of podSet {} is full; it stays gated",
@@ -149,8 +161,18 @@ public final class TopologyUngater {
     released.remove(podUid);
   }
 
-  private PodSetAssignment.TopologyAssignment assignment(String workloadUid, String podSet) {
-    Workload wl = workloadsByUid.apply(workloadUid).orElse(null);
+  private static dev.berth.api.v1beta1.TopologyRequest request(Workload wl, String podSet) {
+    if (wl.getSpec() == null || wl.getSpec().podSets == null) {
+      return null;
+    }
+    return wl.getSpec().podSets.stream()
+        .filter(ps -> podSet.equals(ps.name))
+        .map(ps -> ps.topologyRequest)
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static PodSetAssignment.TopologyAssignment assignment(Workload wl, String podSet) {
     if (wl == null
         || wl.getStatus() == null
         || wl.getStatus().admission == null

@@ -109,4 +109,28 @@ class PodSetsMatchTest {
         .isFalse();
     assertThat(PodSetsMatch.of(adapter.podSets(held), List.<PodSet>of())).isFalse();
   }
+
+  @Test
+  void aWorkloadWrittenBeforeRanksStillMatchesItsIndexedJob() {
+    Job indexed =
+        job(
+            b ->
+                b.editSpec()
+                    .withCompletionMode("Indexed")
+                    .editTemplate()
+                    .withNewMetadata()
+                    .addToAnnotations(Berth.PODSET_REQUIRED_TOPOLOGY, "rack")
+                    .endMetadata()
+                    .endTemplate()
+                    .endSpec());
+    List<PodSet> now = adapter.podSets(indexed);
+    assertThat(now.get(0).topologyRequest.podIndexLabel)
+        .isEqualTo(TopologyAnnotations.JOB_COMPLETION_INDEX);
+    List<PodSet> before = adapter.podSets(indexed);
+    before.get(0).topologyRequest.podIndexLabel = null;
+    assertThat(PodSetsMatch.of(now, before)).isTrue();
+    // The placement itself still counts.
+    before.get(0).topologyRequest.required = "block";
+    assertThat(PodSetsMatch.of(now, before)).isFalse();
+  }
 }

@@ -59,4 +59,18 @@ class DomainSlotsTest {
     assertThat(slots.next()).isEqualTo(Map.of("rack", "r2", "kubernetes.io/hostname", "n3"));
     assertThat(slots.next()).isNull();
   }
+
+  @Test
+  void aRankGoesToTheDomainHoldingItInTheAssignmentsOrder() {
+    DomainSlots slots = new DomainSlots(placed("r1/n1", 2, "r1/n2", 1, "r2/n3", 2));
+    assertThat(slots.total()).isEqualTo(5);
+    assertThat(slots.forRank(4)).isEqualTo(Map.of("rack", "r2", "kubernetes.io/hostname", "n3"));
+    assertThat(slots.forRank(2)).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n2"));
+    assertThat(slots.forRank(1)).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    // n2 holds one pod: a second pod claiming rank 2 (a duplicate index) finds it full.
+    assertThat(slots.forRank(2)).isNull();
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r1", "kubernetes.io/hostname", "n1"));
+    assertThat(slots.next()).isEqualTo(Map.of("rack", "r2", "kubernetes.io/hostname", "n3"));
+    assertThat(slots.next()).isNull();
+  }
 }

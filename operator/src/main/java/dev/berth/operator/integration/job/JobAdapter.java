@@ -93,6 +93,11 @@ public final class JobAdapter implements Integration<Job> {
   public List<PodSet> podSets(Job job) {
     PodSet podSet = new PodSet(PODSET, podCount(job), Copies.deep(job.getSpec().getTemplate()));
     podSet.topologyRequest = TopologyAnnotations.request(job.getSpec().getTemplate());
+    if ("Indexed".equals(job.getSpec().getCompletionMode())) {
+      podSet.topologyRequest =
+          TopologyAnnotations.ranked(
+              podSet.topologyRequest, TopologyAnnotations.JOB_COMPLETION_INDEX, null, 1);
+    }
     String min = annotation(job, Berth.JOB_MIN_PARALLELISM_ANNOTATION);
     if (min != null) {
       podSet.minCount = Math.min(Integer.parseInt(min.trim()), podSet.count);

@@ -80,6 +80,16 @@ public final class JobSetAdapter implements Integration<JobSet> {
       PodSet podSet =
           new PodSet(rj.name, podCount(rj), Copies.deep(rj.template.getSpec().getTemplate()));
       podSet.topologyRequest = TopologyAnnotations.request(rj.template.getSpec().getTemplate());
+      String mode = rj.template.getSpec().getCompletionMode();
+      if (mode == null || "Indexed".equals(mode)) {
+        // JobSet makes its Jobs Indexed unless told otherwise; each pod carries its Job's index.
+        podSet.topologyRequest =
+            TopologyAnnotations.ranked(
+                podSet.topologyRequest,
+                TopologyAnnotations.JOB_COMPLETION_INDEX,
+                TopologyAnnotations.JOBSET_JOB_INDEX,
+                rj.replicas == null ? 1 : rj.replicas);
+      }
       podSets.add(podSet);
     }
     return podSets;
