@@ -71,4 +71,8 @@ utilization:
 visibility:
   port: 8443
   dashboard: {{ .Values.dashboard.enabled }}
+admissionFairSharing:
+  usageHalfLifeTime: {{ .Values.admissionFairSharing.usageHalfLifeTime | quote }}
+  usageSamplingInterval: {{ .Values.admissionFairSharing.usageSamplingInterval | quote }}
+  resourceWeights: {{ toJson .Values.admissionFairSharing.resourceWeights }}
 {{- end }}

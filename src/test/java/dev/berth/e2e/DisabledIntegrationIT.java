@@ -161,7 +161,8 @@ class DisabledIntegrationIT {
         c.usage(),
         c.capacity(),
         c.utilization(),
-        c.visibility());
+        c.visibility(),
+        c.admissionFairSharing());
   }
 
   private static KubernetesClient impersonating(String kubeconfig, String user) {

@@ -4,6 +4,8 @@ import dev.berth.operator.BerthOperator;
 import dev.berth.operator.Clients;
 import dev.berth.operator.OperatorConfig;
 import dev.berth.operator.WaitForPodsReady;
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -97,6 +99,28 @@ public final class RunningOperator {
         "berth-operator",
         exitOnLostLease,
         fairSharing);
+  }
+
+  /**
+   * Without leader election or webhooks, with these sections of the configuration file (as the
+   * chart's ConfigMap would give them), read by the operator's own loader.
+   */
+  public static BerthOperator startNew(String kubeconfig, String configurationSections) {
+    Configuration config =
+        ConfigurationLoader.load(
+            "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\n"
+                + "leaderElection: {leaderElect: false}\n"
+                + "metrics: {port: 0}\n"
+                + "webhook: {enable: false, operatorIdentity: berth-operator}\n"
+                + configurationSections,
+            java.util.Map.of());
+    KubernetesClient client =
+        Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
+    try {
+      return BerthOperator.start(client, config, () -> {});
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Without leader election or webhooks, with these waitForPodsReady and requeuing settings. */

@@ -105,6 +105,7 @@ final class QueuesCommand {
         }
       }
       row.put("usage", use.toString());
+      row.put("recentUsage", recentUsage(lq));
     }
     return out;
   }
@@ -158,7 +159,14 @@ final class QueuesCommand {
       }
     }
     Table lqs =
-        new Table("NAMESPACE", "LOCALQUEUE", "CLUSTERQUEUE", "PENDING", "ADMITTED", "USAGE");
+        new Table(
+            "NAMESPACE",
+            "LOCALQUEUE",
+            "CLUSTERQUEUE",
+            "PENDING",
+            "ADMITTED",
+            "USAGE",
+            "RECENT USAGE");
     for (JsonNode lq : data.path("localQueues")) {
       lqs.row(
           lq.path("namespace").asText(),
@@ -166,11 +174,41 @@ final class QueuesCommand {
           lq.path("clusterQueue").asText(),
           lq.path("pendingWorkloads").asText(),
           lq.path("admittedWorkloads").asText(),
-          lq.path("usage").asText());
+          lq.path("usage").asText(),
+          lq.path("recentUsage").asText());
     }
     return (cqs.isEmpty() ? "No ClusterQueues.\n" : cqs.render(colour))
         + "\n"
         + (lqs.isEmpty() ? "No LocalQueues.\n" : lqs.render(colour));
+  }
+
+  /**
+   * Admission fair sharing's decayed usage of a LocalQueue (status.fairSharing
+   * .admissionFairSharingStatus), to 3 significant digits; "-" when its ClusterQueue does not order
+   * by usage (or nothing was sampled yet).
+   */
+  static String recentUsage(JsonNode lq) {
+    JsonNode consumed =
+        lq.path("status")
+            .path("fairSharing")
+            .path("admissionFairSharingStatus")
+            .path("consumedResources");
+    if (!consumed.isObject()) {
+      return "-";
+    }
+    StringBuilder out = new StringBuilder();
+    consumed
+        .fields()
+        .forEachRemaining(
+            e ->
+                out.append(out.isEmpty() ? "" : ", ")
+                    .append(e.getKey())
+                    .append(' ')
+                    .append(
+                        Quantities.format(
+                            Quantities.parse(e.getValue().asText())
+                                .round(new java.math.MathContext(3)))));
+    return out.isEmpty() ? "0" : out.toString();
   }
 
   interface UsageVisitor {

@@ -114,6 +114,25 @@ class KubectlBerthTest {
   }
 
   @Test
+  void localQueuesShowTheirRecentUsageUnderAdmissionFairSharing() throws Exception {
+    JsonNode lqs =
+        json(
+            "{'items':[{'metadata':{'namespace':'ml','name':'busy'},'spec':{'clusterQueue':'cq'},"
+                + "'status':{'fairSharing':{'admissionFairSharingStatus':{'consumedResources':"
+                + "{'cpu':'0.002750111','nvidia.com/gpu':'12.34567'},"
+                + "'lastUpdate':'2026-12-07T15:00:00Z'}}}},"
+                + "{'metadata':{'namespace':'ml','name':'plain'},'spec':{'clusterQueue':'other'}}]}");
+    JsonNode data = QueuesCommand.fromLists(json("{'items':[]}"), lqs);
+    assertThat(data.at("/localQueues/0/recentUsage").asText())
+        .isEqualTo("cpu 2.75m, nvidia.com/gpu 12.3");
+    assertThat(data.at("/localQueues/1/recentUsage").asText()).isEqualTo("-");
+    List<String> lines = QueuesCommand.table(data, false).lines().toList();
+    assertThat(lines).anyMatch(l -> l.contains("RECENT USAGE"));
+    assertThat(lines)
+        .anyMatch(l -> l.startsWith("ml") && l.endsWith("cpu 2.75m, nvidia.com/gpu 12.3"));
+  }
+
+  @Test
   void cohortsFormATreeWithImplicitParents() throws Exception {
     JsonNode cohorts =
         json(

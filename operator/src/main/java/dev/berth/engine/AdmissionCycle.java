@@ -45,6 +45,7 @@ final class AdmissionCycle {
   private final PendingQueues pending;
   private final TopologyState topology;
   private final EvictionExpectations expectations;
+  private final LocalQueueUsage usage;
 
   /** Where the result's pending reasons come from; null when nobody reads them (the replay). */
   private final StatusView status;
@@ -72,6 +73,7 @@ final class AdmissionCycle {
       PendingQueues pending,
       TopologyState topology,
       EvictionExpectations expectations,
+      LocalQueueUsage usage,
       StatusView status,
       EntryOrdering ordering,
       PreemptionPlanner planner) {
@@ -79,6 +81,7 @@ final class AdmissionCycle {
     this.pending = pending;
     this.topology = topology;
     this.expectations = expectations;
+    this.usage = usage;
     this.status = status;
     // A preemptor whose victims are all gone goes first: the quota they freed is its own.
     this.ordering =
@@ -353,6 +356,9 @@ final class AdmissionCycle {
         new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission);
     quota.admit(held);
     tx.admitted(held);
+    if (cq.queue.orderByUsage()) {
+      usage.admitted(held, tx);
+    }
     admissions.add(admission);
     admittedThisCycle.add(admission.workloadUid());
   }

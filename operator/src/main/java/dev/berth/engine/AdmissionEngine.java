@@ -1,5 +1,6 @@
 package dev.berth.engine;
 
+import dev.berth.engine.model.AdmissionFairSharing;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.Cohort;
 import dev.berth.engine.model.LocalQueue;
@@ -12,6 +13,7 @@ import dev.berth.engine.topology.NodeInventory;
 import dev.berth.engine.topology.Topology;
 import dev.berth.engine.topology.TopologyNode;
 import dev.berth.engine.topology.TopologyState;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,6 +44,7 @@ public final class AdmissionEngine {
   private final EvictionExpectations expectations = new EvictionExpectations();
   private final StatusView status = new StatusView(pending, quota, this::startEstimate);
   private final RuntimeHistory runtimes = new RuntimeHistory();
+  private final LocalQueueUsage usage = new LocalQueueUsage(pending, quota);
 
   private final EntryOrdering ordering;
   private final PreemptionPlanner planner;
@@ -185,6 +188,8 @@ public final class AdmissionEngine {
     if (lq == null) {
       return;
     }
+    // Its weight may have changed.
+    usage.rescore(lq);
     ClusterQueueState cq = quota.queue(spec.clusterQueue());
     if (spec.stopPolicy() == StopPolicy.HoldAndDrain) {
       drain(
@@ -385,10 +390,45 @@ public final class AdmissionEngine {
             pending,
             topology,
             expectations,
+            usage,
             pendingReasonsInResults && withReasons ? status : null,
             ordering,
             planner)
         .run(now);
+  }
+
+  // ---------------------------------------------------------------- admission fair sharing
+
+  /** How LocalQueues' recent usage is measured; set once, before the first cycle. */
+  public void admissionFairSharing(AdmissionFairSharing settings) {
+    usage.settings(settings);
+  }
+
+  public AdmissionFairSharing admissionFairSharing() {
+    return usage.settings();
+  }
+
+  /**
+   * A LocalQueue's decayed usage as stored in its status ({@code at}: its lastUpdate, epoch
+   * millis), read at start-up: taken when newer than the engine's own.
+   */
+  public void restoreLocalQueueUsage(
+      String namespace, String name, Map<String, BigDecimal> consumed, long at) {
+    usage.restore(namespace, name, consumed, at);
+  }
+
+  /**
+   * Samples the admitted usage of the LocalQueues of every ClusterQueue that orders by usage into
+   * their decayed usage at {@code now} (the operator calls it every sampling interval). Returns the
+   * keys (namespace/name) of the LocalQueues sampled, whose status should be written.
+   */
+  public List<String> sampleLocalQueueUsage(long now) {
+    return usage.sample(now);
+  }
+
+  /** A LocalQueue's recent usage as admission fair sharing sees it, or empty when never named. */
+  public Optional<LocalQueueUsageView> localQueueUsage(String namespace, String name) {
+    return status.localQueueUsage(namespace, name);
   }
 
   // ---------------------------------------------------------------- waitForPodsReady
@@ -448,6 +488,7 @@ public final class AdmissionEngine {
   AdmissionEngine simulationCopy() {
     AdmissionEngine copy = new AdmissionEngine(ordering, planner);
     copy.pendingReasonsInResults = false;
+    copy.admissionFairSharing(usage.settings());
     quota.flavors().values().forEach(copy::upsertResourceFlavor);
     topology.copyTo(copy.topology);
     quota.cohorts().forEach(copy::upsertCohort);
@@ -461,6 +502,9 @@ public final class AdmissionEngine {
     for (LocalQueueState lq : pending.localQueues()) {
       if (lq.spec() != null) {
         copy.upsertLocalQueue(lq.spec());
+      }
+      if (lq.consumedAt() != Long.MIN_VALUE) {
+        copy.restoreLocalQueueUsage(lq.namespace(), lq.name(), lq.consumed(), lq.consumedAt());
       }
     }
     List<AdmittedWorkload> held = new ArrayList<>(quota.admitted());

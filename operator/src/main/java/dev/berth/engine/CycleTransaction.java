@@ -1,6 +1,9 @@
 package dev.berth.engine;
 
+import dev.berth.engine.queue.LocalQueueState;
+import dev.berth.engine.queue.PendingQueue;
 import dev.berth.engine.topology.TopologyState;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,6 +33,10 @@ final class CycleTransaction {
   private final Set<String> placed = new LinkedHashSet<>();
   private final List<AdmittedWorkload> evictionMarks = new ArrayList<>();
   private final Set<String> newExpectations = new LinkedHashSet<>();
+  private final Map<LocalQueueState, SavedPenalty> penalties = new HashMap<>();
+
+  /** A LocalQueue's entry penalty and score as they were when the cycle began. */
+  private record SavedPenalty(Map<String, BigDecimal> penalty, double score) {}
 
   /** A pending preemption's mutable fields as they were when the cycle began. */
   private record Saved(
@@ -79,6 +86,11 @@ final class CycleTransaction {
     evictionMarks.add(a);
   }
 
+  /** Call before the cycle first changes the LocalQueue's entry penalty. */
+  void penaltyChanged(LocalQueueState lq) {
+    penalties.computeIfAbsent(lq, k -> new SavedPenalty(k.penalty(), k.score()));
+  }
+
   void expectationAdded(String uid) {
     newExpectations.add(uid);
   }
@@ -99,6 +111,11 @@ final class CycleTransaction {
       a.evictionRequested = false;
     }
     expectations.forgetAll(newExpectations);
+    penalties.forEach(
+        (lq, saved) -> {
+          lq.penalty(saved.penalty());
+          PendingQueue.rescore(lq, saved.score());
+        });
     for (ClusterQueueState cq : quota.queues().values()) {
       Saved s = preemptions.get(cq);
       cq.preemption = s == null ? null : s.p;

@@ -392,6 +392,7 @@ final class PendingQueues implements QuotaStore.Events {
       wakeLists.add(new ArrayList<>());
     }
     for (ClusterQueueState cq : quota.queues().values()) {
+      cq.queue.orderByUsage(cq.spec != null && cq.spec.usageBasedAdmissionFairSharing());
       cq.waking = false;
       cq.blocked = false;
       cq.queue.unparkAll();

@@ -262,6 +262,29 @@ public final class StatusView {
     return new QueueCounts(active, inadmissible, cq.admitted.size(), cq.admitted.size());
   }
 
+  /**
+   * A LocalQueue's recent usage as admission fair sharing sees it, or empty when never named or
+   * never sampled nor restored.
+   */
+  public java.util.Optional<LocalQueueUsageView> localQueueUsage(String namespace, String name) {
+    LocalQueueState lq = pending.findLocalQueue(namespace + "/" + name);
+    if (lq == null || lq.consumedAt() == Long.MIN_VALUE && lq.penalty().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        new LocalQueueUsageView(
+            lq.consumed(),
+            lq.consumedAt() == Long.MIN_VALUE ? null : lq.consumedAt(),
+            lq.penalty(),
+            lq.score()));
+  }
+
+  /** Whether the ClusterQueue orders its LocalQueues by recent usage (admission fair sharing). */
+  public boolean ordersByUsage(String clusterQueue) {
+    ClusterQueueState cq = quota.find(clusterQueue);
+    return cq != null && cq.spec != null && cq.spec.usageBasedAdmissionFairSharing();
+  }
+
   public QueueCounts localQueueCounts(String namespace, String name) {
     LocalQueueState lq = pending.findLocalQueue(namespace + "/" + name);
     if (lq == null) {

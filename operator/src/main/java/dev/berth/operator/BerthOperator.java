@@ -154,18 +154,22 @@ public final class BerthOperator implements AutoCloseable {
     // lost or a 5xx, re-sent by fabric8 at the same resourceVersion, came back 409 and was taken
     // for "not written" (issue 42). The writers read such an outcome back instead.
     KubernetesClient writes = writingClient(client);
-    ClusterState state =
-        new ClusterState(
-                config.fairSharing().enable()
-                    ? new AdmissionEngine(
-                        new FairSharingOrdering(),
-                        new FairSharingPreemption(
-                            config.fairSharing().preemptionStrategies().stream()
-                                .map(FairSharingStrategy::valueOf)
-                                .toList()))
-                    : new AdmissionEngine(),
-                versions)
-            .waitForPodsReady(waitForPodsReady);
+    AdmissionEngine engine =
+        config.fairSharing().enable()
+            ? new AdmissionEngine(
+                new FairSharingOrdering(),
+                new FairSharingPreemption(
+                    config.fairSharing().preemptionStrategies().stream()
+                        .map(FairSharingStrategy::valueOf)
+                        .toList()))
+            : new AdmissionEngine();
+    var afs = config.admissionFairSharing();
+    engine.admissionFairSharing(
+        new dev.berth.engine.model.AdmissionFairSharing(
+            afs.usageHalfLifeTime().toMillis(),
+            afs.usageSamplingInterval().toMillis(),
+            afs.resourceWeights()));
+    ClusterState state = new ClusterState(engine, versions).waitForPodsReady(waitForPodsReady);
     // The side ledgers outside admission: told of every observation from the bootstrap on.
     CapacityObserver nodeCapacity = new CapacityObserver();
     UsageObserver usage = new UsageObserver();

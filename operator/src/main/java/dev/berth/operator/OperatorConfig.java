@@ -99,6 +99,7 @@ public record OperatorConfig(
         d.usage(),
         d.capacity(),
         d.utilization(),
-        d.visibility());
+        d.visibility(),
+        d.admissionFairSharing());
   }
 }

@@ -157,6 +157,7 @@ final class Builders {
     private PreemptionPolicy preemption = PreemptionPolicy.NEVER;
     private StopPolicy stop = StopPolicy.None;
     private Long weight;
+    private boolean usageOrdered;
 
     QueueBuilder(String name) {
       this.name = name;
@@ -201,6 +202,12 @@ final class Builders {
       return this;
     }
 
+    /** admissionScope.admissionMode: UsageBasedAdmissionFairSharing. */
+    QueueBuilder usageBasedAdmissionFairSharing() {
+      usageOrdered = true;
+      return this;
+    }
+
     ClusterQueue build() {
       return new ClusterQueue(
           name,
@@ -211,7 +218,11 @@ final class Builders {
           fungibility,
           preemption,
           stop,
-          weight);
+          weight,
+          null,
+          null,
+          null,
+          usageOrdered);
     }
   }
 

@@ -90,6 +90,14 @@ public final class ClusterQueues {
     return this;
   }
 
+  /** admissionScope.admissionMode: UsageBasedAdmissionFairSharing. */
+  public ClusterQueues usageBasedAdmissionFairSharing() {
+    spec.admissionScope = new dev.berth.api.v1beta1.AdmissionScope();
+    spec.admissionScope.admissionMode =
+        dev.berth.api.v1beta1.AdmissionScope.AdmissionMode.UsageBasedAdmissionFairSharing;
+    return this;
+  }
+
   public ClusterQueues fairSharingWeight(String weight) {
     spec.fairSharing = new FairSharing();
     spec.fairSharing.weight = new Quantity(weight);

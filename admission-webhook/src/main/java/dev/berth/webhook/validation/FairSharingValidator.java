@@ -17,9 +17,10 @@ final class FairSharingValidator {
   }
 
   /**
-   * The weight of a ClusterQueue or Cohort, which fair sharing divides shares by: besides {@link
-   * #validate}, 0 or between 0.001 and 1000000. The engine counts weights in thousandths, so a
-   * finer weight would be rounded rather than honoured, and a larger one would overflow.
+   * The weight of a ClusterQueue, Cohort or LocalQueue, which fair sharing divides shares (or
+   * admission fair sharing a LocalQueue's usage) by: besides {@link #validate}, 0 or between 0.001
+   * and 1000000. The engine counts weights in thousandths, so a finer weight would be rounded
+   * rather than honoured, and a larger one would overflow.
    */
   static void validateCounted(FairSharing fairSharing, FieldPath path, Errors errors) {
     validate(fairSharing, path, errors);

@@ -21,7 +21,9 @@ public final class LocalQueueValidator {
       return errors.toList();
     }
     errors.dnsSubdomain(sp.child("clusterQueue"), spec.clusterQueue);
-    FairSharingValidator.validate(spec.fairSharing, sp.child("fairSharing"), errors);
+    // The weight divides its usage under admission fair sharing, counted in thousandths as a
+    // ClusterQueue's is.
+    FairSharingValidator.validateCounted(spec.fairSharing, sp.child("fairSharing"), errors);
     return errors.toList();
   }
 

@@ -122,6 +122,17 @@ class ObjectRulesTest {
         template, "  template:\n    metadata: {annotations: " + annotations + "}\n    spec:\n");
   }
 
+  /** A LocalQueue with this fairSharing.weight. */
+  static String weightedLocalQueue(String weight) {
+    return """
+        apiVersion: berth.dev/v1beta1
+        kind: LocalQueue
+        metadata: {name: q, namespace: ns}
+        spec: {clusterQueue: cq, fairSharing: {weight: "%s"}}
+        """
+        .formatted(weight);
+  }
+
   static Stream<Arguments> valid() {
     return Stream.of(
         Arguments.of("cluster queue", CQ),
@@ -176,6 +187,13 @@ class ObjectRulesTest {
             metadata: {name: ai}
             spec: {parentName: org}
             """),
+        Arguments.of(
+            "local queue with a weight, under admission fair sharing", weightedLocalQueue("1500m")),
+        Arguments.of(
+            "cluster queue with admission fair sharing",
+            CQ.replace(
+                "fairSharing: {weight: \"1\"}",
+                "fairSharing: {weight: \"1\"}\n  admissionScope: {admissionMode: UsageBasedAdmissionFairSharing}")),
         Arguments.of(
             "cohort with a weight in thousandths",
             """
@@ -283,6 +301,12 @@ class ObjectRulesTest {
             "weight finer than a thousandth",
             CQ.replace("weight: \"1\"", "weight: \"0.0005\""),
             "spec.fairSharing.weight"),
+        Arguments.of(
+            "local queue weight finer than a thousandth (it divides its usage in thousandths)",
+            weightedLocalQueue("0.0005"),
+            "spec.fairSharing.weight"),
+        Arguments.of(
+            "negative local queue weight", weightedLocalQueue("-1"), "spec.fairSharing.weight"),
         Arguments.of(
             "weight too large to count",
             CQ.replace("weight: \"1\"", "weight: \"2e9\""),

@@ -35,4 +35,7 @@ public class ClusterQueueSpec {
   public FairSharing fairSharing;
 
   public AdmissionChecksStrategy admissionChecksStrategy;
+
+  /** Admission fair sharing: the order of its LocalQueues' workloads by their recent usage. */
+  public AdmissionScope admissionScope;
 }

@@ -12,7 +12,10 @@ import java.util.Objects;
  * no protection. Preemption by a higher priority within the queue is not held back. {@code
  * borrowBackoffMillis}: how long it admits nothing that borrows after its borrowed quota was
  * reclaimed; 0, the default, for no pause. {@code preemptionLimit}: how many workloads its
- * preemptors may evict per window; null for no bound.
+ * preemptors may evict per window; null for no bound. {@code usageBasedAdmissionFairSharing}
+ * ({@code spec.admissionScope.admissionMode: UsageBasedAdmissionFairSharing}): its LocalQueues'
+ * heads go in the order of their decayed recent usage over their weight ({@link
+ * AdmissionFairSharing}).
  */
 public record ClusterQueue(
     String name,
@@ -26,7 +29,38 @@ public record ClusterQueue(
     Long fairSharingWeight,
     Long minimumRuntimeMillis,
     Long borrowBackoffMillis,
-    PreemptionLimit preemptionLimit) {
+    PreemptionLimit preemptionLimit,
+    boolean usageBasedAdmissionFairSharing) {
+  /** A ClusterQueue whose LocalQueues are not ordered by usage. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis,
+      Long borrowBackoffMillis,
+      PreemptionLimit preemptionLimit) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        borrowBackoffMillis,
+        preemptionLimit,
+        false);
+  }
+
   /** A ClusterQueue without a bound on its preemptions. */
   public ClusterQueue(
       String name,

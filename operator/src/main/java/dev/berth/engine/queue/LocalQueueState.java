@@ -3,6 +3,7 @@ package dev.berth.engine.queue;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.Workload;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -29,6 +30,22 @@ public final class LocalQueueState {
   int pendingActive;
   int pendingInadmissible;
   int admitted;
+
+  /** Decayed recent usage in base units as of the last sample (admission fair sharing). */
+  private Map<String, BigDecimal> consumed = Map.of();
+
+  /** When {@link #consumed} was sampled (epoch millis); Long.MIN_VALUE: never. */
+  private long consumedAt = Long.MIN_VALUE;
+
+  /** Entry penalties of the admissions since that sample. */
+  private Map<String, BigDecimal> penalty = Map.of();
+
+  /**
+   * consumed plus penalty, weighted, over the LocalQueue's weight: its place among the LocalQueues
+   * of a ClusterQueue that orders by usage. Changed only through {@link
+   * PendingQueue#rescore(LocalQueueState, double)}, which keeps the sorted buckets sorted.
+   */
+  double score;
 
   public LocalQueueState(String namespace, String name) {
     this.key = namespace + "/" + name;
@@ -83,5 +100,31 @@ public final class LocalQueueState {
 
   public void admittedDelta(int delta) {
     admitted += delta;
+  }
+
+  public Map<String, BigDecimal> consumed() {
+    return consumed;
+  }
+
+  public long consumedAt() {
+    return consumedAt;
+  }
+
+  public Map<String, BigDecimal> penalty() {
+    return penalty;
+  }
+
+  public double score() {
+    return score;
+  }
+
+  /** Sets the decayed usage (a sample, or the stored status at start-up); the score is apart. */
+  public void consumed(Map<String, BigDecimal> usage, long at) {
+    this.consumed = Map.copyOf(usage);
+    this.consumedAt = at;
+  }
+
+  public void penalty(Map<String, BigDecimal> penalty) {
+    this.penalty = Map.copyOf(penalty);
   }
 }

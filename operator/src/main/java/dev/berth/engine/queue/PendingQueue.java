@@ -3,7 +3,6 @@ package dev.berth.engine.queue;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.PodSet;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,19 +13,22 @@ import java.util.TreeSet;
  * timestamp, then UID. Workloads are grouped into {@link Bucket}s of identical shape; the active
  * buckets are kept sorted by their front, so the head is the first active bucket's front. Parked
  * and held buckets are out of the sorted set until an event brings them back.
+ *
+ * <p>With admission fair sharing ({@link #orderByUsage}) the LocalQueue with the lowest score
+ * ({@link DecayedUsage#score}) goes first and the order above breaks ties, as Kueue puts a
+ * LocalQueue's usage before priority. A score changes only through {@link #rescore}, which takes
+ * the LocalQueue's buckets out of the sorted set and puts them back around the change.
  */
 public final class PendingQueue {
-  private static final Comparator<Bucket> BY_FRONT =
-      (a, b) -> PendingWorkload.compare(a.front, b.front);
-
   private record Key(LocalQueueState localQueue, int priority, List<PodSet> podSets) {}
 
   private final String clusterQueue;
   private final Map<Key, Bucket> buckets = new HashMap<>();
-  private final TreeSet<Bucket> active = new TreeSet<>(BY_FRONT);
+  private final TreeSet<Bucket> active = new TreeSet<>(this::compareFronts);
   private final List<Bucket> parked = new ArrayList<>();
   private int activeCount;
   private int inadmissibleCount;
+  private boolean orderByUsage;
 
   public PendingQueue(String clusterQueue) {
     this.clusterQueue = clusterQueue;
@@ -34,6 +36,54 @@ public final class PendingQueue {
 
   public String clusterQueue() {
     return clusterQueue;
+  }
+
+  public boolean orderByUsage() {
+    return orderByUsage;
+  }
+
+  /** Turns ordering by LocalQueue usage on or off (the ClusterQueue's admissionScope). */
+  public void orderByUsage(boolean on) {
+    if (on == orderByUsage) {
+      return;
+    }
+    List<Bucket> all = new ArrayList<>(active);
+    all.forEach(this::detach);
+    orderByUsage = on;
+    all.forEach(this::attach);
+  }
+
+  /** Sets a LocalQueue's score, keeping its buckets (all in one ClusterQueue) in order. */
+  public static void rescore(LocalQueueState lq, double score) {
+    if (Double.compare(lq.score, score) == 0) {
+      return;
+    }
+    List<Bucket> moved = new ArrayList<>();
+    for (Bucket b : lq.buckets) {
+      if (b.inActiveSet) {
+        b.queue.detach(b);
+        moved.add(b);
+      }
+    }
+    lq.score = score;
+    for (Bucket b : moved) {
+      b.queue.attach(b);
+    }
+  }
+
+  /** Queue order of two pending workloads of this ClusterQueue. */
+  public int compare(PendingWorkload a, PendingWorkload b) {
+    if (orderByUsage) {
+      int c = Double.compare(a.bucket.localQueue.score, b.bucket.localQueue.score);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return PendingWorkload.compare(a, b);
+  }
+
+  private int compareFronts(Bucket a, Bucket b) {
+    return compare(a.front, b.front);
   }
 
   /** Adds a workload; it joins the bucket of its shape (parked or held buckets stay so). */
@@ -147,7 +197,7 @@ public final class PendingQueue {
     for (Bucket b : buckets.values()) {
       all.addAll(b.members);
     }
-    all.sort(PendingWorkload::compare);
+    all.sort(this::compare);
     return all;
   }
 

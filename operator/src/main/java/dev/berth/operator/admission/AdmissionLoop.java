@@ -422,6 +422,7 @@ public final class AdmissionLoop implements AutoCloseable {
     // Requeued workloads whose backoff is over compete again; wake up for the next one, or for
     // the next maximum execution time to run out.
     state.releaseDue(now).ifPresent(this::wakeAt);
+    sampleUsageIfDue(now);
     CycleResult result = engine.runCycle(now, reasonsWanted.getAsBoolean());
     if (result.protectionEndsAt() != Long.MAX_VALUE) {
       // A preemptor waits for a victim's minimum runtime to end; nothing else need happen by then
@@ -442,6 +443,22 @@ public final class AdmissionLoop implements AutoCloseable {
       // again shortly, not at once, so an unavailable API server is not hammered.
       retryLater(Duration.ofSeconds(1));
     }
+  }
+
+  /** When admission fair sharing next samples the LocalQueues' usage (epoch millis). */
+  private long nextUsageSample = Long.MIN_VALUE;
+
+  /**
+   * Every usageSamplingInterval, the first cycle folds what each LocalQueue of a ClusterQueue with
+   * admission fair sharing runs into its decayed usage (the first cycle after start-up at once, so
+   * the time the operator was down decays what the status kept), and wakes for the next sample.
+   */
+  private void sampleUsageIfDue(long now) {
+    if (now >= nextUsageSample) {
+      state.localQueuesSampled(engine.sampleLocalQueueUsage(now));
+      nextUsageSample = now + engine.admissionFairSharing().samplingIntervalMillis();
+    }
+    wakeAt(nextUsageSample);
   }
 
   /** The earliest wake-up asked for and not yet passed (epoch millis), or Long.MAX_VALUE. */

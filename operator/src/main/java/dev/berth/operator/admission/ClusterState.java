@@ -208,6 +208,21 @@ public final class ClusterState implements ClusterView, QueueChanges {
     touched.all();
     localQueues.put(key(lq.getMetadata().getNamespace(), lq.getMetadata().getName()), lq);
     engine.upsertLocalQueue(ModelTranslator.localQueue(lq));
+    // Admission fair sharing's usage survives a restart in the status; the engine takes it only
+    // when newer than its own, so the operator's own writes, read back, change nothing.
+    ModelTranslator.localQueueUsage(lq)
+        .ifPresent(
+            u ->
+                engine.restoreLocalQueueUsage(
+                    lq.getMetadata().getNamespace(),
+                    lq.getMetadata().getName(),
+                    u.consumed(),
+                    u.lastUpdate()));
+  }
+
+  /** Admission fair sharing sampled these LocalQueues (namespace/name): their status changed. */
+  public void localQueuesSampled(java.util.List<String> keys) {
+    keys.forEach(touched::localQueue);
   }
 
   public void localQueueDeleted(String namespace, String name) {

@@ -25,10 +25,13 @@ import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.Timestamps;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /** API objects into the engine's model: the one place that knows both. */
 public final class ModelTranslator {
@@ -94,7 +97,11 @@ public final class ModelTranslator {
         spec.preemption == null || spec.preemption.borrowBackoffAfterReclaimSeconds == null
             ? null
             : spec.preemption.borrowBackoffAfterReclaimSeconds * 1000L,
-        maxPreemptions(spec.preemption));
+        maxPreemptions(spec.preemption),
+        spec.admissionScope != null
+            && spec.admissionScope.admissionMode
+                == dev.berth.api.v1beta1.AdmissionScope.AdmissionMode
+                    .UsageBasedAdmissionFairSharing);
   }
 
   public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {
@@ -111,8 +118,37 @@ public final class ModelTranslator {
         lq.getMetadata().getNamespace(),
         lq.getMetadata().getName(),
         lq.getSpec().clusterQueue,
-        stopPolicy(lq.getSpec().stopPolicy));
+        stopPolicy(lq.getSpec().stopPolicy),
+        weight(lq.getSpec().fairSharing));
   }
+
+  /**
+   * The decayed usage stored in a LocalQueue's status (admission fair sharing), in base units, with
+   * its lastUpdate in epoch millis; empty when there is none or it is unreadable (the operator then
+   * starts the LocalQueue from what it runs).
+   */
+  public static Optional<StoredUsage> localQueueUsage(dev.berth.api.v1beta1.LocalQueue lq) {
+    var status = lq.getStatus();
+    if (status == null
+        || status.fairSharing == null
+        || status.fairSharing.admissionFairSharingStatus == null
+        || status.fairSharing.admissionFairSharingStatus.lastUpdate == null) {
+      return Optional.empty();
+    }
+    var afs = status.fairSharing.admissionFairSharingStatus;
+    try {
+      Map<String, BigDecimal> consumed = new TreeMap<>();
+      if (afs.consumedResources != null) {
+        afs.consumedResources.forEach((r, q) -> consumed.put(r, q.getNumericalAmount()));
+      }
+      return Optional.of(new StoredUsage(consumed, Timestamps.millis(afs.lastUpdate)));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A LocalQueue's stored decayed usage and when it was sampled. */
+  public record StoredUsage(Map<String, BigDecimal> consumed, long lastUpdate) {}
 
   /** The workload as the engine sees it; its queue timestamp is creation, or the last requeue. */
   public static Workload workload(dev.berth.api.v1beta1.Workload wl) {

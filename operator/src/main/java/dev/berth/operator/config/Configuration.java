@@ -25,7 +25,8 @@ public record Configuration(
     Usage usage,
     Capacity capacity,
     Utilization utilization,
-    Visibility visibility) {
+    Visibility visibility,
+    AdmissionFairSharing admissionFairSharing) {
 
   public static final String API_VERSION = "config.berth.dev/v1beta1";
   public static final String KIND = "Configuration";
@@ -169,4 +170,26 @@ public record Configuration(
 
   /** The HTTPS port: the visibility API always, the web dashboard when asked. */
   public record Visibility(int port, boolean dashboard) {}
+
+  /**
+   * Kueue's admissionFairSharing: how the recent usage that orders the LocalQueues of a
+   * ClusterQueue with {@code admissionScope.admissionMode: UsageBasedAdmissionFairSharing} is
+   * measured.
+   *
+   * @param usageHalfLifeTime after which past usage counts half (zero: only the last admissions)
+   * @param usageSamplingInterval how often the usage of admitted workloads is sampled and stored
+   * @param resourceWeights a resource's weight per base unit (cpu core, byte, GPU); absent: 1
+   */
+  public record AdmissionFairSharing(
+      Duration usageHalfLifeTime,
+      Duration usageSamplingInterval,
+      java.util.Map<String, Double> resourceWeights) {
+    public static final AdmissionFairSharing DEFAULT =
+        new AdmissionFairSharing(Duration.ofHours(168), Duration.ofMinutes(5), java.util.Map.of());
+
+    public AdmissionFairSharing {
+      resourceWeights =
+          java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(resourceWeights));
+    }
+  }
 }

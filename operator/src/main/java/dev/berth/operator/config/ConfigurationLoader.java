@@ -212,7 +212,8 @@ public final class ConfigurationLoader {
             usage(root.section("usage")),
             capacity(root.section("capacity")),
             utilization(root.section("utilization")),
-            visibility(root.section("visibility")));
+            visibility(root.section("visibility")),
+            admissionFairSharing(root.section("admissionFairSharing")));
     root.refuseUnknownFields();
     return c;
   }
@@ -381,6 +382,42 @@ public final class ConfigurationLoader {
     }
     f.refuseUnknownFields();
     return new Configuration.FairSharing(enable, strategies);
+  }
+
+  private static Configuration.AdmissionFairSharing admissionFairSharing(Fields f) {
+    Configuration.AdmissionFairSharing d = Configuration.AdmissionFairSharing.DEFAULT;
+    Duration halfLife = f.duration("usageHalfLifeTime", d.usageHalfLifeTime());
+    Duration sampling = atLeastASecond(f, "usageSamplingInterval", d.usageSamplingInterval());
+    Map<String, Double> weights = new java.util.TreeMap<>();
+    JsonNode value = f.value("resourceWeights");
+    if (value != null && !value.isObject()) {
+      f.refuse("resourceWeights", "must be a mapping of resource names to weights");
+    } else if (value != null) {
+      value
+          .fields()
+          .forEachRemaining(
+              e -> {
+                String at = "resourceWeights[" + e.getKey() + "]";
+                JsonNode w = e.getValue();
+                double n = w.isNumber() ? w.doubleValue() : Double.NaN;
+                if (w.isTextual()) {
+                  try {
+                    n = Double.parseDouble(w.textValue().trim());
+                  } catch (NumberFormatException ignored) {
+                    n = Double.NaN;
+                  }
+                }
+                if (Double.isNaN(n) || Double.isInfinite(n)) {
+                  f.refuse(at, "must be a number, got " + w.asText());
+                } else if (n < 0) {
+                  f.refuse(at, "must be >= 0, got " + w.asText());
+                } else {
+                  weights.put(e.getKey(), n);
+                }
+              });
+    }
+    f.refuseUnknownFields();
+    return new Configuration.AdmissionFairSharing(halfLife, sampling, weights);
   }
 
   private static FairSharingStrategy strategy(String name) {

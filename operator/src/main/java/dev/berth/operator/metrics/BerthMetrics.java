@@ -33,6 +33,7 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
   private final GaugeTable admittedActive;
   private final GaugeTable localPending;
   private final GaugeTable localAdmitted;
+  private final GaugeTable localFairSharingUsage;
   private final GaugeTable nominal;
   private final GaugeTable borrowingLimit;
   private final GaugeTable lendingLimit;
@@ -101,6 +102,12 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
             registry,
             "berth_local_queue_admitted_active_workloads",
             "Admitted workloads per LocalQueue");
+    localFairSharingUsage =
+        new GaugeTable(
+            registry,
+            "berth_local_queue_admission_fair_sharing_usage",
+            "Admission fair sharing: the LocalQueue's decayed recent usage plus entry penalties,"
+                + " weighted by resource, over its fairSharing.weight (lowest goes first)");
     nominal =
         new GaugeTable(
             registry, "berth_cluster_queue_nominal_quota", "Nominal quota per flavor and resource");
@@ -296,6 +303,12 @@ public final class BerthMetrics implements Consumer<AdmissionLoop.CycleOutcome> 
               counts.admitted()
                   - notAdmitted.inLocalQueue(
                       lq.getMetadata().getNamespace(), lq.getMetadata().getName())));
+      String cq = lq.getSpec() == null ? null : lq.getSpec().clusterQueue;
+      if (cq != null && engine.ordersByUsage(cq)) {
+        engine
+            .localQueueUsage(lq.getMetadata().getNamespace(), lq.getMetadata().getName())
+            .ifPresent(u -> localFairSharingUsage.set(tags.and("cluster_queue", cq), u.score()));
+      }
     }
   }
 

@@ -441,6 +441,12 @@ public final class StatusPublisher
                 : "Can submit new workloads to ClusterQueue " + cqName;
     StatusConditions.set(
         status.conditions, "Active", cqExists && !stopped, reason, message, clock.instant());
+    if (engine.ordersByUsage(cqName)) {
+      engine
+          .localQueueUsage(namespace, name)
+          .filter(u -> u.lastUpdate() != null)
+          .ifPresent(u -> status.fairSharing = AdmissionUsageStatus.with(status.fairSharing, u));
+    }
     return change(
         poolKey,
         lq.getStatus(),

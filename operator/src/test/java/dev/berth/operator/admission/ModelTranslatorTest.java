@@ -61,6 +61,48 @@ class ModelTranslatorTest {
   }
 
   @Test
+  void admissionFairSharingReachesTheEngine() {
+    assertThat(
+            ModelTranslator.clusterQueue(
+                    ClusterQueues.named("shared").usageBasedAdmissionFairSharing().build())
+                .usageBasedAdmissionFairSharing())
+        .isTrue();
+    assertThat(
+            ModelTranslator.clusterQueue(ClusterQueues.named("plain").build())
+                .usageBasedAdmissionFairSharing())
+        .isFalse();
+    var lq =
+        dev.berth.testing.LocalQueues.named("team-a")
+            .in("ml")
+            .clusterQueue("shared")
+            .fairSharingWeight("2")
+            .build();
+    assertThat(ModelTranslator.localQueue(lq).fairSharingWeight()).isEqualTo(2000);
+    assertThat(ModelTranslator.localQueueUsage(lq)).isEmpty();
+  }
+
+  @Test
+  void aLocalQueuesStoredUsageIsReadInBaseUnitsWithItsInstant() {
+    var lq = dev.berth.testing.LocalQueues.named("team-a").in("ml").clusterQueue("shared").build();
+    lq.setStatus(new dev.berth.api.v1beta1.LocalQueueStatus());
+    lq.getStatus().fairSharing = new dev.berth.api.v1beta1.FairSharingStatus();
+    var afs = new dev.berth.api.v1beta1.AdmissionFairSharingStatus();
+    afs.consumedResources =
+        java.util.Map.of(
+            "cpu", new io.fabric8.kubernetes.api.model.Quantity("2500m"),
+            "nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("0.002750111"));
+    afs.lastUpdate = "2026-12-07T15:10:40.123Z";
+    lq.getStatus().fairSharing.admissionFairSharingStatus = afs;
+
+    var stored = ModelTranslator.localQueueUsage(lq).orElseThrow();
+
+    assertThat(stored.consumed().get("cpu")).isEqualByComparingTo("2.5");
+    assertThat(stored.consumed().get("nvidia.com/gpu")).isEqualByComparingTo("0.002750111");
+    assertThat(stored.lastUpdate())
+        .isEqualTo(Instant.parse("2026-12-07T15:10:40.123Z").toEpochMilli());
+  }
+
+  @Test
   void aWorkloadQueuesByCreationUntilRequeued() {
     Workloads train =
         Workloads.named("train")

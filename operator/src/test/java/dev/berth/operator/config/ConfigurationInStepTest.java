@@ -83,6 +83,10 @@ class ConfigurationInStepTest {
         delaySeconds: 30
         giveUpSeconds: 60
       dashboard: {enabled: true}
+      admissionFairSharing:
+        usageHalfLifeTime: 24h
+        usageSamplingInterval: 1m
+        resourceWeights: {nvidia.com/gpu: 100, memory: 0}
       """;
 
   private static HelmChart chart;
@@ -215,6 +219,10 @@ class ConfigurationInStepTest {
     assertThat(renderFails("--set", "usage.reportIntervalSeconds=-1"))
         .contains("usage", "reportIntervalSeconds");
     assertThat(renderFails("--set", "webhooks.threads=0")).contains("webhooks", "threads");
+    assertThat(renderFails("--set", "admissionFairSharing.resourceWeights.cpu=-1"))
+        .contains("admissionFairSharing", "resourceWeights");
+    assertThat(renderFails("--set", "admissionFairSharing.usageSamplingInterval=5 minutes"))
+        .contains("admissionFairSharing", "usageSamplingInterval");
   }
 
   private static String renderFails(String... args) {
@@ -347,7 +355,8 @@ class ConfigurationInStepTest {
               if (prefix.isEmpty() && (name.equals("apiVersion") || name.equals("kind"))) {
                 return;
               }
-              if (child.isObject()) {
+              // A mapping the records hold whole (admissionFairSharing.resourceWeights) is a leaf.
+              if (child.isObject() && !leaves().contains(prefix + name)) {
                 paths.addAll(documentLeaves(child, prefix + name + "."));
               } else {
                 paths.add(prefix + name);

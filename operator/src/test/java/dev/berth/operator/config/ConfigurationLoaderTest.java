@@ -93,6 +93,7 @@ class ConfigurationLoaderTest {
               delay: 30s
               giveUp: 1h
             visibility: {port: 0, dashboard: true}
+            admissionFairSharing: {usageHalfLifeTime: 24h, usageSamplingInterval: 1m, resourceWeights: {cpu: 2}}
             """);
     assertThat(c)
         .isEqualTo(
@@ -122,7 +123,9 @@ class ConfigurationLoaderTest {
                     "exported_pod",
                     Duration.ofSeconds(30),
                     Duration.ofHours(1)),
-                new Configuration.Visibility(0, true)));
+                new Configuration.Visibility(0, true),
+                new Configuration.AdmissionFairSharing(
+                    Duration.ofHours(24), Duration.ofMinutes(1), java.util.Map.of("cpu", 2.0))));
   }
 
   @Test
@@ -274,6 +277,42 @@ class ConfigurationLoaderTest {
     assertThat(errors("fairSharing: {preemptionStrategies: LessThanInitialShare}\n"))
         .containsExactly(
             "fairSharing.preemptionStrategies: must be a list, got \"LessThanInitialShare\"");
+  }
+
+  @Test
+  void admissionFairSharingIsReadWithKueuesNames() {
+    Configuration.AdmissionFairSharing afs =
+        load("admissionFairSharing:\n  usageHalfLifeTime: 24h\n  usageSamplingInterval: 30s\n"
+                + "  resourceWeights: {nvidia.com/gpu: 100, memory: 0, cpu: \"2.5\"}\n")
+            .admissionFairSharing();
+    assertThat(afs.usageHalfLifeTime()).isEqualTo(java.time.Duration.ofHours(24));
+    assertThat(afs.usageSamplingInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
+    assertThat(afs.resourceWeights())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("nvidia.com/gpu", 100.0, "memory", 0.0, "cpu", 2.5));
+    assertThat(load("admissionFairSharing: {usageHalfLifeTime: 0s}\n").admissionFairSharing())
+        .extracting(Configuration.AdmissionFairSharing::usageHalfLifeTime)
+        .isEqualTo(java.time.Duration.ZERO);
+  }
+
+  @Test
+  void admissionFairSharingMistakesAreRefusedWithTheirPath() {
+    assertThat(
+            errors(
+                "admissionFairSharing:\n  usageHalfLifeTime: a week\n"
+                    + "  usageSamplingInterval: 0s\n"
+                    + "  resourceWeights: {cpu: -1, nvidia.com/gpu: lots}\n"))
+        .containsExactly(
+            "admissionFairSharing.usageHalfLifeTime: must be a duration such as 90s, 5m or 1h30m,"
+                + " got \"a week\"",
+            "admissionFairSharing.usageSamplingInterval: must be at least 1s, got 0s",
+            "admissionFairSharing.resourceWeights[cpu]: must be >= 0, got -1",
+            "admissionFairSharing.resourceWeights[nvidia.com/gpu]: must be a number, got lots");
+    assertThat(errors("admissionFairSharing: {resourceWeights: [cpu]}\n"))
+        .containsExactly(
+            "admissionFairSharing.resourceWeights: must be a mapping of resource names to weights");
+    assertThat(errors("admissionFairSharing: {halfLife: 1h}\n"))
+        .containsExactly("admissionFairSharing.halfLife: unknown field");
   }
 
   @Test
