@@ -20,6 +20,7 @@ webhook:
   threads: {{ int .Values.webhooks.threads }}
   certDir: /tmp/berth-certs
   operatorIdentity: {{ include "berth.operatorIdentity" . | quote }}
+  manageJobsWithoutQueueName: {{ .Values.webhooks.manageJobsWithoutQueueName }}
 internalCertManagement:
   enable: {{ not .Values.certManager.enabled }}
   webhookServiceName: {{ include "berth.fullname" . | quote }}

@@ -13,6 +13,8 @@ import dev.berth.webhook.tls.MountedCertificates;
 import dev.berth.webhook.tls.SecretCaStore;
 import dev.berth.webhook.tls.SelfSignedCertificates;
 import dev.berth.webhook.tls.ServingKeyManager;
+import dev.berth.webhook.validation.LabelledOnly;
+import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Clock;
@@ -42,11 +44,13 @@ public final class WebhookRuntime implements AutoCloseable {
     rotator = new CertificateRotator(certificates, keys, Clock.systemUTC());
     rotator.start(settings.rotationCheckPeriod());
     localQueues = new InformerLocalQueueLookup(client);
+    QueueScope scope =
+        settings.manageJobsWithoutQueueName() ? localQueues : new LabelledOnly(localQueues);
     server =
         new WebhookServer(
             BerthWebhooks.routes(
                 settings.operatorIdentity(),
-                localQueues,
+                scope,
                 new CachedGrants(new SubjectAccessReviewGrants(client), CachedGrants.DEFAULT_TTL)),
             keys,
             settings.threads());

@@ -22,7 +22,8 @@ public record WebhookSettings(
     Duration caValidity,
     Duration servingValidity,
     Duration rotationCheckPeriod,
-    List<String> ipAddresses) {
+    List<String> ipAddresses,
+    boolean manageJobsWithoutQueueName) {
 
   /** The self-signed CA's lifetime. */
   public static final Duration CA_VALIDITY = Duration.ofDays(3650);
@@ -58,7 +59,8 @@ public record WebhookSettings(
         CA_VALIDITY,
         SERVING_VALIDITY,
         ROTATION_CHECK_PERIOD,
-        List.of());
+        List.of(),
+        !"false".equals(env.get("BERTH_MANAGE_JOBS_WITHOUT_QUEUE_NAME")));
   }
 
   /**
@@ -79,7 +81,8 @@ public record WebhookSettings(
         caValidity,
         servingValidity,
         rotationCheckPeriod,
-        List.of("127.0.0.1"));
+        List.of("127.0.0.1"),
+        manageJobsWithoutQueueName);
   }
 
   /** The names the API server may use for the Service: short, namespaced and fully qualified. */

@@ -1,11 +1,18 @@
 package dev.berth.local;
 
+import dev.berth.operator.config.Configuration;
+import dev.berth.operator.config.ConfigurationLoader;
 import dev.berth.webhook.ChartWebhooks;
+import dev.berth.webhook.HelmChart;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Berth's webhooks for an API server on this machine: the chart's configurations with its default
@@ -49,11 +56,30 @@ public final class LoopbackWebhooks {
                 base.caValidity(),
                 base.servingValidity(),
                 base.rotationCheckPeriod(),
-                base.ipAddresses())
+                base.ipAddresses(),
+                chartConfiguration(base.namespace(), chartValues)
+                    .webhook()
+                    .manageJobsWithoutQueueName())
             .onLoopback(operatorUser);
     chart.install(admin);
     WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
     webhooks.start();
     return webhooks;
+  }
+
+  /**
+   * The operator's configuration as the chart renders it with these values: the webhooks' own
+   * settings in it (the queue rule's scope) come from the same values as their registrations.
+   */
+  static Configuration chartConfiguration(String namespace, String... chartValues) {
+    List<String> args = new ArrayList<>(List.of("--show-only", "templates/configmap.yaml"));
+    for (String value : chartValues) {
+      args.add("--set");
+      args.add(value);
+    }
+    ConfigMap config =
+        Serialization.unmarshal(
+            HelmChart.locate().template(ChartWebhooks.RELEASE, namespace, args), ConfigMap.class);
+    return ConfigurationLoader.load(config.getData().get("config.yaml"), Map.of());
   }
 }

@@ -475,7 +475,8 @@ public final class BerthOperator implements AutoCloseable {
         WebhookSettings.CA_VALIDITY,
         WebhookSettings.SERVING_VALIDITY,
         WebhookSettings.ROTATION_CHECK_PERIOD,
-        List.of());
+        List.of(),
+        webhook.manageJobsWithoutQueueName());
   }
 
   /**

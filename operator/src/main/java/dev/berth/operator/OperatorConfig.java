@@ -81,7 +81,8 @@ public record OperatorConfig(
             webhookPort,
             d.webhook().threads(),
             d.webhook().certDir(),
-            operatorIdentity),
+            operatorIdentity,
+            d.webhook().manageJobsWithoutQueueName()),
         d.internalCertManagement(),
         d.clientConnection(),
         new Configuration.WaitForPodsReady(

@@ -56,7 +56,8 @@ class ConfigurationDefaultsTest {
                 Duration.ofDays(3650),
                 Duration.ofDays(365),
                 Duration.ofHours(1),
-                List.of()))
+                List.of(),
+                true))
         .isEqualTo(WebhookSettings.fromEnvironment(Map.of()));
     assertThat(
             BerthOperator.webhookSettings(

@@ -52,6 +52,7 @@ public final class ManagedJobPolicy {
     }
     Errors errors = new Errors();
     if (!view.managed() && managedNamespace.isPresent()) {
+      List<String> queues = scope.localQueues(namespace);
       errors.add(
           FieldError.required(
               QUEUE_LABEL,
@@ -63,7 +64,14 @@ public final class ManagedJobPolicy {
                   + "): a "
                   + kind
                   + " there must name one of its"
-                  + " LocalQueues"));
+                  + " LocalQueues in the label "
+                  + Berth.QUEUE_NAME_LABEL
+                  + " ("
+                  + (queues.isEmpty()
+                      ? "it has none yet: ask the cluster's admin for one"
+                      : String.join(", ", queues))
+                  + "), or the namespace needs a LocalQueue named "
+                  + QueueScope.DEFAULT_QUEUE));
     }
     errors.addAll(guard.checkStart(null, view, kind, username, managedNamespace));
     errors.addAll(guard.checkStopRequestMark(null, view, username));

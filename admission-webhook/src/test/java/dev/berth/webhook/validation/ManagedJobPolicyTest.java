@@ -405,6 +405,25 @@ class ManagedJobPolicyTest {
             QUEUE
                 + ": Required value: namespace ns is"
                 + " managed by Berth (ClusterQueue team-a selects it): a Job there must name one of"
-                + " its LocalQueues");
+                + " its LocalQueues in the label berth.dev/queue-name (team-a, team-b), or the"
+                + " namespace needs a LocalQueue named default");
+  }
+
+  @Test
+  void withOnlyLabelledJobsManagedAnUnlabelledJobRunsAndALabelledOneStaysInItsQueue() {
+    ManagedJobPolicy labelledOnly =
+        new ManagedJobPolicy(
+            new RequestGuard(OPERATOR),
+            new LabelledOnly(
+                new QueueScopeStandIn(
+                    Set.of("ns/team-a", "ns/team-b"),
+                    Map.of("ns", "ClusterQueue team-a selects it"))));
+    assertThat(labelledOnly.onCreate("Job", "ns", TestObjects.json(DROP_LABEL.apply(JOB)), ALICE))
+        .isEmpty();
+    // A labelled Job is still Berth's: only the operator starts it.
+    assertThat(
+            labelledOnly.onUpdate(
+                "Job", "ns", TestObjects.json(JOB), TestObjects.json(UNSUSPEND.apply(JOB)), ALICE))
+        .isNotEmpty();
   }
 }

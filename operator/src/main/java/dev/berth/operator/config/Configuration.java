@@ -48,9 +48,18 @@ public record Configuration(
    *
    * @param operatorIdentity the only user that may unsuspend a managed Job
    * @param certDir where cert-manager's Secret is mounted (read only without internal certificates)
+   * @param manageJobsWithoutQueueName the queue rule's scope, Kueue's field of the same name: true
+   *     (Berth's default, the safer), every Job, JobSet and pod asking covered resources in a
+   *     namespace Berth manages must name a LocalQueue; false, only labelled ones are Berth's and
+   *     the rest run as they would without it
    */
   public record Webhook(
-      boolean enable, int port, int threads, String certDir, String operatorIdentity) {}
+      boolean enable,
+      int port,
+      int threads,
+      String certDir,
+      String operatorIdentity,
+      boolean manageJobsWithoutQueueName) {}
 
   /**
    * The webhooks' serving certificate: made and rotated by the operator ({@code enable}), which

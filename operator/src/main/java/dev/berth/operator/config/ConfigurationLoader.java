@@ -265,7 +265,8 @@ public final class ConfigurationLoader {
             f.port("port", 9443),
             (int) f.whole("threads", 16, 1, 1024),
             f.text("certDir", "/tmp/berth-certs", false),
-            f.text("operatorIdentity", "system:serviceaccount:" + namespace + ":berth", false));
+            f.text("operatorIdentity", "system:serviceaccount:" + namespace + ":berth", false),
+            f.bool("manageJobsWithoutQueueName", true));
     f.refuseUnknownFields();
     return s;
   }

@@ -56,6 +56,7 @@ class ConfigurationLoaderTest {
               threads: 4
               certDir: /certs
               operatorIdentity: system:serviceaccount:batch:op
+              manageJobsWithoutQueueName: false
             internalCertManagement:
               enable: false
               webhookServiceName: svc
@@ -102,7 +103,7 @@ class ConfigurationLoaderTest {
                 new Configuration.LeaderElection(false, "lease", false),
                 new Configuration.Metrics(9090),
                 new Configuration.Webhook(
-                    false, 9444, 4, "/certs", "system:serviceaccount:batch:op"),
+                    false, 9444, 4, "/certs", "system:serviceaccount:batch:op", false),
                 new Configuration.InternalCertManagement(false, "svc", "ca", "v", "m"),
                 new Configuration.ClientConnection(
                     50.5, 20, 2, 10, 1, 2.5, Duration.ofSeconds(90), false),
