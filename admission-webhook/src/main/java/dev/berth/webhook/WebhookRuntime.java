@@ -16,6 +16,7 @@ import dev.berth.webhook.tls.ServingKeyManager;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * The webhook with everything it needs: certificates (self-signed or mounted), rotation, the
@@ -75,7 +76,10 @@ public final class WebhookRuntime implements AutoCloseable {
         settings.caValidity(),
         settings.servingValidity(),
         new CaBundlePatcher(
-            client, settings.validatingConfigurations(), settings.mutatingConfigurations()));
+            client,
+            settings.validatingConfigurations(),
+            settings.mutatingConfigurations(),
+            List.of(CaBundlePatcher.VISIBILITY_API_SERVICE)));
   }
 
   @Override
