@@ -74,7 +74,8 @@ class FrontProxyTest {
     var trust = proxy.trustManager();
     trust.checkClientTrusted(client("front-proxy-client").toArray(new X509Certificate[0]), "RSA");
     CertificateAuthority other = CertificateAuthority.generate("other", Duration.ofDays(1));
-    X509Certificate[] stranger = other.issueClient("front-proxy-client", Duration.ofDays(1)).chain();
+    X509Certificate[] stranger =
+        other.issueClient("front-proxy-client", Duration.ofDays(1)).chain();
     assertThatThrownBy(() -> trust.checkClientTrusted(stranger, "RSA"))
         .isInstanceOf(java.security.cert.CertificateException.class);
     assertThat(trust.getAcceptedIssuers()).containsExactly(CA.certificate());
