@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.e2e.Processes.Run;
 import dev.berth.e2e.chart.ChartRoles;
 import dev.berth.operator.BerthOperator;
 import dev.berth.webhook.tls.CaBundlePatcher;
@@ -24,7 +25,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,8 +162,8 @@ class AggregatedVisibilityE2EIT {
     await().atMost(Duration.ofSeconds(30)).until(() -> a.running("running"));
     // Without the webhook the queue orders by creation second: one second apart across both
     // namespaces (each Scenario spaces only its own submissions).
-    nextSecondAfter(a.submit(ScenarioObjects.job(A, "first", "lq", 1, "1")));
-    nextSecondAfter(b.submit(ScenarioObjects.job(B, "theirs", "lq", 1, "1")));
+    VisibilityE2EIT.nextSecondAfter(a.submit(ScenarioObjects.job(A, "first", "lq", 1, "1")));
+    VisibilityE2EIT.nextSecondAfter(b.submit(ScenarioObjects.job(B, "theirs", "lq", 1, "1")));
     a.submit(ScenarioObjects.job(A, "second", "lq", 1, "1"));
 
     // The admin (system:masters) sees the whole ClusterQueue, through the API server.
@@ -246,9 +245,9 @@ class AggregatedVisibilityE2EIT {
             "json",
             "--kubeconfig",
             home.resolve("admin.kubeconfig").toString());
-    berth.environment().put("PATH", kubectlDir() + ":" + System.getenv("PATH"));
+    berth.environment().put("PATH", Processes.kubectlDir() + ":" + System.getenv("PATH"));
     berth.environment().remove("BERTH_VISIBILITY_URL");
-    Run plugin = run(berth);
+    Run plugin = Processes.run(berth, home);
     assertThat(plugin.code()).as(plugin.err()).isZero();
     assertThat(plugin.out()).contains("job-theirs").contains("job-first").contains("job-second");
   }
@@ -351,12 +350,6 @@ class AggregatedVisibilityE2EIT {
     return (javax.net.ssl.X509TrustManager) tmf.getTrustManagers()[0];
   }
 
-  private static void nextSecondAfter(io.fabric8.kubernetes.api.model.batch.v1.Job created) {
-    java.time.Instant next =
-        java.time.Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(1);
-    await().atMost(Duration.ofSeconds(3)).until(() -> java.time.Instant.now().isAfter(next));
-  }
-
   private static List<String> namespaces(JsonNode body) {
     List<String> out = new ArrayList<>();
     body.path("items").forEach(i -> out.add(i.path("namespace").asText()));
@@ -394,38 +387,12 @@ class AggregatedVisibilityE2EIT {
         "no non-loopback IPv4 address: the API server cannot dial an aggregated API here");
   }
 
-  private record Run(int code, String out, String err) {}
-
   private static Run kubectl(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(kubectlDir().resolve("kubectl").toString()));
+    List<String> cmd =
+        new ArrayList<>(List.of(Processes.kubectlDir().resolve("kubectl").toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("KUBECONFIG", home.resolve("admin.kubeconfig").toString());
-    return run(pb);
-  }
-
-  /** The kubectl built with the test's control plane (the API server's version). */
-  private static Path kubectlDir() throws IOException {
-    Path k8s = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s");
-    try (var dirs = Files.list(k8s)) {
-      return dirs.filter(d -> Files.isExecutable(d.resolve("kubectl")))
-          .sorted()
-          .findFirst()
-          .orElseThrow(() -> new AssertionError("no kubectl under " + k8s));
-    }
-  }
-
-  private static Run run(ProcessBuilder pb) throws Exception {
-    Path out = Files.createTempFile(home, "out", ".txt");
-    Path err = Files.createTempFile(home, "err", ".txt");
-    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("timed out: " + pb.command());
-    }
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Processes.run(pb, home);
   }
 }
