@@ -119,13 +119,9 @@ final class Visibility {
               + base
               + " ("
               + e.getMessage()
-              + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
-              + " kubectl -n "
-              + ChartDefaults.NAMESPACE
-              + " port-forward svc/"
-              + ChartDefaults.SERVICE
-              + " "
-              + ChartDefaults.HTTPS_PORT);
+              + "); check --visibility-url or BERTH_VISIBILITY_URL (e.g. "
+              + ChartDefaults.VISIBILITY_URL
+              + " from inside the cluster), or unset both to go through the API server");
     }
   }
 
