@@ -231,25 +231,46 @@ class AggregatedVisibilityE2EIT {
             });
 
     // kubectl berth pending: no URL, no token; the user's kubeconfig through the API server.
-    ProcessBuilder berth =
-        new ProcessBuilder(
-            "java",
-            "-jar",
-            Path.of(System.getProperty("berth.repo"))
-                .resolve("kubectl-plugin/target/kubectl-berth.jar")
-                .toString(),
-            "pending",
-            "--cq",
-            "agg-cq",
-            "-o",
-            "json",
-            "--kubeconfig",
-            home.resolve("admin.kubeconfig").toString());
-    berth.environment().put("PATH", Processes.kubectlDir() + ":" + System.getenv("PATH"));
-    berth.environment().remove("BERTH_VISIBILITY_URL");
-    Run plugin = Processes.run(berth, home);
-    assertThat(plugin.code()).as(plugin.err()).isZero();
-    assertThat(plugin.out()).contains("job-theirs").contains("job-first").contains("job-second");
+    Run all = berth(home.resolve("admin.kubeconfig"), "pending", "--cq", "agg-cq", "-o", "json");
+    assertThat(all.code()).as(all.err()).isZero();
+    assertThat(all.out()).contains("job-theirs").contains("job-first").contains("job-second");
+
+    // The team member's own kubeconfig (here the admin's, impersonating her, as `as:` in a
+    // kubeconfig does): her namespace's queue, and kubectl's refusal for another.
+    Path alice = home.resolve("alice.kubeconfig");
+    io.fabric8.kubernetes.api.model.Config config =
+        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+            cluster.kubeconfig(), io.fabric8.kubernetes.api.model.Config.class);
+    config.getUsers().get(0).getUser().setAs(MEMBER);
+    Files.writeString(alice, io.fabric8.kubernetes.client.utils.Serialization.asYaml(config));
+    Run mineThroughPlugin = berth(alice, "pending", "-n", A, "-o", "json");
+    assertThat(mineThroughPlugin.code()).as(mineThroughPlugin.err()).isZero();
+    assertThat(mineThroughPlugin.out())
+        .contains("job-first")
+        .contains("job-second")
+        .doesNotContain("job-theirs");
+    Run theirsThroughPlugin = berth(alice, "pending", "-n", B);
+    assertThat(theirsThroughPlugin.code()).isEqualTo(1);
+    assertThat(theirsThroughPlugin.err()).containsIgnoringCase("forbidden");
+  }
+
+  /** {@code kubectl berth ARGS} from the reactor's jar, with this kubeconfig and nothing else. */
+  private static Run berth(Path kubeconfig, String... args) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "java",
+                "-jar",
+                Path.of(System.getProperty("berth.repo"))
+                    .resolve("kubectl-plugin/target/kubectl-berth.jar")
+                    .toString()));
+    cmd.addAll(List.of(args));
+    cmd.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("PATH", Processes.kubectlDir() + ":" + System.getenv("PATH"));
+    pb.environment().remove("BERTH_VISIBILITY_URL");
+    pb.environment().remove("BERTH_TOKEN");
+    return Processes.run(pb, home);
   }
 
   @Test
