@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
+import dev.berth.e2e.Processes.Run;
 import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -49,8 +50,6 @@ class KubectlBerthE2EIT {
   private static Path kubeconfig;
 
   @TempDir static Path home;
-
-  record Run(int code, String out, String err) {}
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -315,17 +314,7 @@ class KubectlBerthE2EIT {
   }
 
   private static Run run(ProcessBuilder pb) throws IOException, InterruptedException {
-    Path out = Files.createTempFile(home, "out", ".txt");
-    Path err = Files.createTempFile(home, "err", ".txt");
-    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("timed out: " + pb.command());
-    }
-    return new Run(
-        p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Processes.run(pb, home);
   }
 
   /** The operator's HTTPS port (the visibility API is not served on the metrics port). */
@@ -344,13 +333,7 @@ class KubectlBerthE2EIT {
 
   /** The cached kubectl of the test binaries (scripts/kube-binaries.sh). */
   private static Path kubectlDir() throws IOException {
-    Path k8s = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s");
-    try (var dirs = Files.list(k8s)) {
-      return dirs.filter(d -> Files.isExecutable(d.resolve("kubectl")))
-          .sorted()
-          .findFirst()
-          .orElseThrow(() -> new AssertionError("no kubectl under " + k8s));
-    }
+    return Processes.kubectlDir();
   }
 
   /** A ServiceAccount of the team that may read queues, cohorts, Workloads and Events. */

@@ -186,7 +186,7 @@ class VisibilityE2EIT {
     assertThat(plain.statusCode()).isEqualTo(404);
   }
 
-  private static void nextSecondAfter(io.fabric8.kubernetes.api.model.batch.v1.Job created) {
+  static void nextSecondAfter(io.fabric8.kubernetes.api.model.batch.v1.Job created) {
     java.time.Instant next =
         java.time.Instant.parse(created.getMetadata().getCreationTimestamp()).plusSeconds(1);
     await().atMost(Duration.ofSeconds(3)).until(() -> java.time.Instant.now().isAfter(next));

@@ -18,6 +18,7 @@ import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * The webhook with everything it needs: certificates (self-signed or mounted), rotation, the
@@ -79,7 +80,10 @@ public final class WebhookRuntime implements AutoCloseable {
         settings.caValidity(),
         settings.servingValidity(),
         new CaBundlePatcher(
-            client, settings.validatingConfigurations(), settings.mutatingConfigurations()));
+            client,
+            settings.validatingConfigurations(),
+            settings.mutatingConfigurations(),
+            List.of(CaBundlePatcher.VISIBILITY_API_SERVICE)));
   }
 
   @Override

@@ -13,7 +13,10 @@ public final class ChartDefaults {
   public static final String SERVICE = "berth";
   public static final int HTTPS_PORT = 8443;
 
-  /** The visibility API's URL inside the cluster network, when nothing else is given. */
+  /**
+   * The operator's HTTPS port inside the cluster network: what {@code --visibility-url} names to
+   * call it directly (by default the plugin goes through the API server instead).
+   */
   public static final String VISIBILITY_URL =
       "https://" + SERVICE + "." + NAMESPACE + ".svc:" + HTTPS_PORT;
 

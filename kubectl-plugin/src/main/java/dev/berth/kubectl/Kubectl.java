@@ -46,6 +46,11 @@ final class Kubectl {
     return run(cmd, null);
   }
 
+  /** {@code kubectl get --raw PATH}: a GET through the API server, its JSON answer. */
+  CompletableFuture<JsonNode> raw(String path) {
+    return run(List.of("get", "--raw", path), null);
+  }
+
   /**
    * {@code kubectl create -f - -o json} of one object; with {@code dryRunServer} the API server and
    * the webhooks check it and nothing is stored.

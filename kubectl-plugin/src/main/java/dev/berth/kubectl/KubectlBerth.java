@@ -178,7 +178,11 @@ public final class KubectlBerth {
     }
   }
 
+  /** Through the API server unless a URL of the operator's HTTPS port is given. */
   private static Visibility visibility(Options o, Kubectl kubectl) {
+    if (o.visibilityUrl() == null) {
+      return new Visibility(kubectl);
+    }
     return new Visibility(o.visibilityUrl(), o.visibilityCa(), BearerToken.resolve(o, kubectl));
   }
 }

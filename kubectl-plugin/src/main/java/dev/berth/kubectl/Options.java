@@ -55,12 +55,14 @@ record Options(
             --cq CQ                pending: one ClusterQueue
         -o, --output json|yaml     machine-readable output instead of a table
             --context, --kubeconfig  passed to kubectl
-            --visibility-url URL   the operator's visibility API, on its HTTPS port (default
-                                   $BERTH_VISIBILITY_URL, else the chart's Service,
-                                   https://berth.berth-system.svc:8443)
-            --visibility-ca FILE   PEM CA that signed the operator's serving certificate
-                                   (default $BERTH_VISIBILITY_CA, else the JVM's trust store)
-            --token TOKEN          bearer token for the visibility API (default $BERTH_TOKEN,
+            --visibility-url URL   call the operator's HTTPS port directly, e.g.
+                                   https://berth.berth-system.svc:8443 (default
+                                   $BERTH_VISIBILITY_URL, else through the API server:
+                                   /apis/visibility.berth.dev/v1beta1, your kubeconfig)
+            --visibility-ca FILE   with --visibility-url: PEM CA that signed the operator's
+                                   serving certificate (default $BERTH_VISIBILITY_CA, else the
+                                   JVM's trust store)
+            --token TOKEN          with --visibility-url: bearer token (default $BERTH_TOKEN,
                                    else the kubeconfig user's token or exec credential)
             --no-color             no colour even on a terminal
         -f, --filename FILE|DIR|-  convert: a file, a directory's .yaml/.yml/.json files, or
@@ -197,7 +199,7 @@ record Options(
         output,
         context,
         kubeconfig,
-        url == null || url.isBlank() ? ChartDefaults.VISIBILITY_URL : url,
+        url == null || url.isBlank() ? null : url,
         ca == null || ca.isBlank() ? null : ca,
         token,
         colour,

@@ -18,11 +18,17 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The operator's visibility API (docs/visibility.md), called with the user's bearer token: the
- * operator checks it with a TokenReview and a SubjectAccessReview, so the user sees what kubectl
- * would let them list.
+ * The operator's visibility API (docs/visibility.md). By default through the Kubernetes API server,
+ * as the aggregated API {@code visibility.berth.dev/v1beta1} ({@code kubectl get --raw}): the
+ * user's kubeconfig, however it authenticates, and no network path to the operator needed. With
+ * {@code --visibility-url}, straight to the operator's HTTPS port with the user's bearer token,
+ * which the operator checks with a TokenReview. Either way a SubjectAccessReview per namespace
+ * shows the user what kubectl would let them list.
  */
 final class Visibility {
+  /** The aggregated API's root path, as the API server serves it. */
+  static final String API = "/apis/visibility.berth.dev/v1beta1";
+
   /** The API answered with an error, or could not be reached; the message says which. */
   static final class Failure extends RuntimeException {
     Failure(String message) {
@@ -33,6 +39,7 @@ final class Visibility {
   private final String base;
   private final String caFile;
   private final String token;
+  private final Kubectl kubectl;
 
   /**
    * @param caFile PEM certificates to trust for the operator's HTTPS port (its serving certificate
@@ -43,22 +50,45 @@ final class Visibility {
     this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     this.caFile = caFile;
     this.token = token;
+    this.kubectl = null;
+  }
+
+  /** Through the API server, with the kubeconfig kubectl uses. */
+  Visibility(Kubectl kubectl) {
+    this.base = null;
+    this.caFile = null;
+    this.token = null;
+    this.kubectl = kubectl;
   }
 
   JsonNode clusterQueue(String name) {
-    return get("/visibility/v1/clusterqueues/" + enc(name) + "/pendingworkloads");
+    return get(API + "/clusterqueues/" + enc(name) + "/pendingworkloads");
   }
 
   JsonNode localQueue(String namespace, String name) {
     return get(
-        "/visibility/v1/namespaces/"
-            + enc(namespace)
-            + "/localqueues/"
-            + enc(name)
-            + "/pendingworkloads");
+        API + "/namespaces/" + enc(namespace) + "/localqueues/" + enc(name) + "/pendingworkloads");
   }
 
   private JsonNode get(String path) {
+    if (kubectl != null) {
+      try {
+        return Kubectl.await(kubectl.raw(path));
+      } catch (Kubectl.Failure e) {
+        throw new Failure(
+            "visibility API "
+                + path
+                + " through the API server: "
+                + e.getMessage()
+                + " (is the chart's APIService v1beta1.visibility.berth.dev Available? kubectl get"
+                + " apiservice v1beta1.visibility.berth.dev; or call the operator directly with"
+                + " --visibility-url)");
+      }
+    }
+    return direct(path);
+  }
+
+  private JsonNode direct(String path) {
     HttpURLConnection c;
     try {
       c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
@@ -89,13 +119,9 @@ final class Visibility {
               + base
               + " ("
               + e.getMessage()
-              + "); set --visibility-url or BERTH_VISIBILITY_URL, e.g. after"
-              + " kubectl -n "
-              + ChartDefaults.NAMESPACE
-              + " port-forward svc/"
-              + ChartDefaults.SERVICE
-              + " "
-              + ChartDefaults.HTTPS_PORT);
+              + "); check --visibility-url or BERTH_VISIBILITY_URL (e.g. "
+              + ChartDefaults.VISIBILITY_URL
+              + " from inside the cluster), or unset both to go through the API server");
     }
   }
 

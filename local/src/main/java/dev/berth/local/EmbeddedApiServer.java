@@ -44,9 +44,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final KubeAPIServer server;
   private final KubernetesClient client;
   private final String kubeconfig;
+  private final FrontProxyCertificates proxy;
 
-  private EmbeddedApiServer(KubeAPIServer server) {
+  private EmbeddedApiServer(KubeAPIServer server, FrontProxyCertificates proxy) {
     this.server = server;
+    this.proxy = proxy;
     this.kubeconfig = server.getKubeConfigYaml();
     this.client =
         dev.berth.operator.Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
@@ -65,17 +67,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   private static EmbeddedApiServer startOnce() {
+    FrontProxyCertificates proxy = FrontProxyCertificates.create();
     KubeAPIServer server =
         new KubeAPIServer(
             KubeAPIServerConfigBuilder.anAPIServerConfig()
                 .withOfflineMode(true)
                 .withUpdateKubeConfig(false)
+                .withApiServerFlags(proxy.apiServerFlags())
                 // etcd's failures then read "etcd did not start", apart from kube-apiserver's.
                 .withWaitForEtcdHealthCheckOnStartup(true)
                 .build());
     try {
       server.start();
-      return new EmbeddedApiServer(server);
+      return new EmbeddedApiServer(server, proxy);
     } catch (RuntimeException e) {
       // A failed start can leave etcd or kube-apiserver running; the next try must not meet them.
       try {
@@ -83,6 +87,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       } catch (RuntimeException stopFailure) {
         e.addSuppressed(stopFailure);
       }
+      proxy.delete();
       throw e;
     }
   }
@@ -193,5 +198,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
   public void close() {
     client.close();
     server.stop();
+    proxy.delete();
   }
 }

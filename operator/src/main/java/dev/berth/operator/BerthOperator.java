@@ -61,6 +61,7 @@ import dev.berth.operator.usage.UsagePublisher;
 import dev.berth.operator.usage.UsageRecorder;
 import dev.berth.operator.usage.UtilizationSettings;
 import dev.berth.operator.visibility.DashboardEndpoint;
+import dev.berth.operator.visibility.FrontProxy;
 import dev.berth.operator.visibility.HttpsSettings;
 import dev.berth.operator.visibility.RecentDecisions;
 import dev.berth.operator.visibility.SecureEndpoints;
@@ -579,8 +580,15 @@ public final class BerthOperator implements AutoCloseable {
     if (https != null) {
       throw new IllegalStateException("the HTTPS port is already served");
     }
+    // The aggregated API (v1beta1.visibility.berth.dev): the API server calls with its front-proxy
+    // client certificate, verified against the CA it publishes in kube-system.
+    FrontProxy proxy = visibility.frontProxy().start();
     SecureEndpoints endpoints =
-        new SecureEndpoints(host, port, keys).route(VisibilityEndpoint.PATH, visibility);
+        new SecureEndpoints(host, port, keys, proxy.trustManager())
+            .route(VisibilityEndpoint.PATH, visibility)
+            .route(VisibilityEndpoint.GROUP_PATH, visibility)
+            .route(VisibilityEndpoint.VERSION_PATH, visibility)
+            .route(VisibilityEndpoint.VERSION_PATH + "/", visibility);
     if (withDashboard) {
       endpoints.route(DashboardEndpoint.PATH, dashboard);
     }
@@ -635,6 +643,7 @@ public final class BerthOperator implements AutoCloseable {
     synchronized (this) {
       if (https != null) {
         https.close();
+        visibility.frontProxy().close();
       }
     }
   }

@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -14,9 +15,13 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.TrustOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -26,7 +31,10 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,14 +60,42 @@ public final class AsyncHttpsServer {
   /** Streams one HTTP/2 connection may have open; past that the client opens another. */
   static final long MAX_STREAMS = 1000;
 
-  /** One request, read whole. {@code header} looks a header up by name, case-insensitively. */
-  public record Request(String method, String path, HeaderLookup header, byte[] body) {}
+  /**
+   * One request, read whole. {@code header} looks a header up by name, case-insensitively; {@code
+   * clientCertificates} is the chain the client presented and the server's client trust verified
+   * (empty when it presented none, or when the server asks for none).
+   */
+  public record Request(
+      String method,
+      String path,
+      HeaderLookup header,
+      byte[] body,
+      List<X509Certificate> clientCertificates) {
+    public Request {
+      clientCertificates = List.copyOf(clientCertificates);
+    }
+
+    public Request(String method, String path, HeaderLookup header, byte[] body) {
+      this(method, path, header, body, List.of());
+    }
+  }
 
   /** A request's headers. */
   @FunctionalInterface
   public interface HeaderLookup {
     /** The first value of the header, or null. */
     String get(String name);
+
+    /** Every value of the header, in order (a header sent several times has several). */
+    default List<String> all(String name) {
+      String value = get(name);
+      return value == null ? List.of() : List.of(value);
+    }
+
+    /** The names of the headers sent, as sent (none when the lookup cannot list them). */
+    default List<String> names() {
+      return List.of();
+    }
   }
 
   /** One answer: status, Content-Type, further headers, body. */
@@ -114,6 +150,7 @@ public final class AsyncHttpsServer {
   private final String healthPath;
   private final X509KeyManager keys;
   private final Limits limits;
+  private final X509TrustManager clientTrust;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean draining;
   private Vertx vertx;
@@ -132,11 +169,27 @@ public final class AsyncHttpsServer {
       String healthPath,
       X509KeyManager keys,
       Limits limits) {
+    this(name, routes, healthPath, keys, limits, null);
+  }
+
+  /**
+   * As above, and asks callers for a client certificate (optional: a caller without one is served
+   * too), which {@code clientTrust} must verify, else the handshake fails; the verified chain is in
+   * {@link Request#clientCertificates()}. Null asks for none.
+   */
+  public AsyncHttpsServer(
+      String name,
+      Map<String, Route> routes,
+      String healthPath,
+      X509KeyManager keys,
+      Limits limits,
+      X509TrustManager clientTrust) {
     this.name = name;
     this.routes = Map.copyOf(routes);
     this.healthPath = healthPath;
     this.keys = keys;
     this.limits = limits;
+    this.clientTrust = clientTrust;
   }
 
   /** Starts on {@code host:port}; port 0 picks a free port. Returns the bound port. */
@@ -190,6 +243,9 @@ public final class AsyncHttpsServer {
                     ? List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1)
                     : List.of(HttpVersion.HTTP_1_1))
             .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(MAX_STREAMS));
+    if (clientTrust != null) {
+      options.setClientAuth(ClientAuth.REQUEST).setTrustOptions(TrustOptions.wrap(clientTrust));
+    }
     draining = false;
     try {
       Vertx vx = vertx;
@@ -345,7 +401,13 @@ public final class AsyncHttpsServer {
       sendError(response, 503, "the Berth " + name + " is shutting down; retry another replica");
       return;
     }
-    Request call = new Request(request.method().name(), path, request.headers()::get, body.bytes());
+    Request call =
+        new Request(
+            request.method().name(),
+            path,
+            headers(request),
+            body.bytes(),
+            clientCertificates(request));
     Context context = Vertx.currentContext();
     inFlight.incrementAndGet();
     try {
@@ -363,6 +425,45 @@ public final class AsyncHttpsServer {
       LOG.warn("{} saturated ({} requests waiting); answering 503", name, limits.queuedRequests());
       response.putHeader("Retry-After", "1");
       sendError(response, 503, "the Berth " + name + " is saturated; retry");
+    }
+  }
+
+  private static HeaderLookup headers(HttpServerRequest request) {
+    var all = request.headers();
+    return new HeaderLookup() {
+      @Override
+      public String get(String name) {
+        return all.get(name);
+      }
+
+      @Override
+      public List<String> all(String name) {
+        return List.copyOf(all.getAll(name));
+      }
+
+      @Override
+      public List<String> names() {
+        return List.copyOf(all.names());
+      }
+    };
+  }
+
+  /** The chain the client presented (verified in the handshake), or none. */
+  private List<X509Certificate> clientCertificates(HttpServerRequest request) {
+    SSLSession session = clientTrust == null ? null : request.sslSession();
+    if (session == null) {
+      return List.of();
+    }
+    try {
+      List<X509Certificate> chain = new ArrayList<>();
+      for (Certificate c : session.getPeerCertificates()) {
+        if (c instanceof X509Certificate x) {
+          chain.add(x);
+        }
+      }
+      return chain;
+    } catch (SSLPeerUnverifiedException none) {
+      return List.of();
     }
   }
 

@@ -94,6 +94,24 @@ public final class CertificateAuthority {
 
   /** A serving certificate for the given DNS names and IP addresses, signed by this CA. */
   public KeyMaterial issue(List<String> dnsNames, List<String> ipAddresses, Duration validity) {
+    String cn = dnsNames.isEmpty() ? ipAddresses.get(0) : dnsNames.get(0);
+    return issue(cn, dnsNames, ipAddresses, KeyPurposeId.id_kp_serverAuth, validity);
+  }
+
+  /**
+   * A client certificate for {@code commonName}, signed by this CA: what a caller presents when the
+   * server asks for one (e.g. the API server's front-proxy client certificate, in tests).
+   */
+  public KeyMaterial issueClient(String commonName, Duration validity) {
+    return issue(commonName, List.of(), List.of(), KeyPurposeId.id_kp_clientAuth, validity);
+  }
+
+  private KeyMaterial issue(
+      String cn,
+      List<String> dnsNames,
+      List<String> ipAddresses,
+      KeyPurposeId purpose,
+      Duration validity) {
     try {
       KeyPair pair = newKeyPair();
       Instant now = Instant.now();
@@ -101,7 +119,6 @@ public final class CertificateAuthority {
       if (notAfter.isAfter(certificate.getNotAfter().toInstant())) {
         notAfter = certificate.getNotAfter().toInstant(); // never outlive the issuer
       }
-      String cn = dnsNames.isEmpty() ? ipAddresses.get(0) : dnsNames.get(0);
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       JcaX509v3CertificateBuilder builder =
           new JcaX509v3CertificateBuilder(
@@ -116,9 +133,10 @@ public final class CertificateAuthority {
           Extension.keyUsage,
           true,
           new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-      builder.addExtension(
-          Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-      builder.addExtension(Extension.subjectAlternativeName, false, sans(dnsNames, ipAddresses));
+      builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose));
+      if (!dnsNames.isEmpty() || !ipAddresses.isEmpty()) {
+        builder.addExtension(Extension.subjectAlternativeName, false, sans(dnsNames, ipAddresses));
+      }
       builder.addExtension(
           Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
       builder.addExtension(
@@ -126,7 +144,7 @@ public final class CertificateAuthority {
       X509Certificate leaf = sign(builder, key);
       return new KeyMaterial(pair.getPrivate(), new X509Certificate[] {leaf, certificate});
     } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
-      throw new IllegalStateException("cannot issue the webhook serving certificate", e);
+      throw new IllegalStateException("cannot issue a certificate for " + cn, e);
     }
   }
 

@@ -15,7 +15,8 @@ import java.util.Map;
  * Authenticated callers by token for a few seconds, with the answers of their SubjectAccessReviews:
  * a dashboard that polls every 3 s then costs one TokenReview, and one review per namespace shown,
  * every {@link #TTL}, not every poll. A revoked token or binding is noticed within that time.
- * Tokens are kept as SHA-256 digests only; unauthenticated tokens are never kept.
+ * Tokens are kept as SHA-256 digests only; unauthenticated tokens are never kept. Users named by
+ * the front proxy are kept the same way, by a digest of their name, uid, groups and extra.
  */
 final class CallerCache {
   static final Duration TTL = Duration.ofSeconds(10);
@@ -34,7 +35,18 @@ final class CallerCache {
 
   /** The caller of the token, or null when the API server does not authenticate it. */
   RequestIdentity of(String token) {
-    String key = digest(token);
+    return cached(digest(token), () -> RequestIdentity.of(client, token));
+  }
+
+  /**
+   * A user the API server's front proxy named, kept like a token's caller so that its
+   * SubjectAccessReviews are not asked again on every request.
+   */
+  RequestIdentity of(FrontProxy.User user) {
+    return cached(digest("front-proxy\0" + user), () -> RequestIdentity.of(client, user));
+  }
+
+  private RequestIdentity cached(String key, java.util.function.Supplier<RequestIdentity> review) {
     long now = clock.millis();
     synchronized (entries) {
       Entry e = entries.get(key);
@@ -42,7 +54,7 @@ final class CallerCache {
         return e.identity();
       }
     }
-    RequestIdentity identity = RequestIdentity.of(client, token);
+    RequestIdentity identity = review.get();
     if (identity != null) {
       synchronized (entries) {
         entries.values().removeIf(e -> e.expiresAt() <= now);

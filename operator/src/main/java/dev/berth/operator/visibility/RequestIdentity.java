@@ -45,6 +45,21 @@ final class RequestIdentity {
     }
   }
 
+  /**
+   * The caller of a request: the user the API server's front proxy names, on a connection with its
+   * client certificate (the aggregated API); else the caller of the bearer token.
+   */
+  static RequestIdentity authenticate(CallerCache callers, FrontProxy proxy, Request request)
+      throws Unauthenticated {
+    FrontProxy.User user = proxy.userOf(request);
+    return user != null ? callers.of(user) : authenticate(callers, request);
+  }
+
+  /** A user the front proxy named: the API server has authenticated them. */
+  static RequestIdentity of(KubernetesClient client, FrontProxy.User user) {
+    return new RequestIdentity(client, user.name(), user.uid(), user.groups(), user.extra());
+  }
+
   /** The caller of a request's bearer token. */
   static RequestIdentity authenticate(CallerCache callers, Request request) throws Unauthenticated {
     String header = request.header().get("Authorization");

@@ -13,9 +13,15 @@ final class Responses {
 
   private Responses() {}
 
+  /**
+   * A Kubernetes Status body: kubectl (and any client-go client) reads its message when the API
+   * server passes an aggregated API's error on.
+   */
   static String error(String message) {
     try {
-      return JSON.writeValueAsString(Map.of("kind", "Status", "message", message)) + "\n";
+      return JSON.writeValueAsString(
+              Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "message", message))
+          + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

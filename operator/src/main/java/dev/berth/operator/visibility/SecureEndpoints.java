@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import javax.net.ssl.X509KeyManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * The operator's HTTPS port: what callers send bearer tokens to (the visibility API and the
@@ -24,6 +25,7 @@ public final class SecureEndpoints implements AutoCloseable {
   private final String host;
   private final int port;
   private final X509KeyManager keys;
+  private final X509TrustManager clientTrust;
   private final Map<String, AsyncHttpsServer.Route> routes = new HashMap<>();
   private AsyncHttpsServer server;
 
@@ -32,9 +34,18 @@ public final class SecureEndpoints implements AutoCloseable {
    * #route} for each path, then {@link #start}.
    */
   public SecureEndpoints(String host, int port, X509KeyManager keys) {
+    this(host, port, keys, null);
+  }
+
+  /**
+   * As above, asking callers for a client certificate that {@code clientTrust} verifies (the API
+   * server's front-proxy certificate, for the aggregated API); callers without one are served too.
+   */
+  public SecureEndpoints(String host, int port, X509KeyManager keys, X509TrustManager clientTrust) {
     this.host = host;
     this.port = port;
     this.keys = keys;
+    this.clientTrust = clientTrust;
   }
 
   /** GET requests to {@code path} and, as it ends with '/', to every path below it. */
@@ -46,7 +57,7 @@ public final class SecureEndpoints implements AutoCloseable {
   public synchronized SecureEndpoints start() throws IOException {
     server =
         new AsyncHttpsServer(
-            "https", routes, null, keys, AsyncHttpsServer.Limits.withThreads(THREADS));
+            "https", routes, null, keys, AsyncHttpsServer.Limits.withThreads(THREADS), clientTrust);
     server.start(host, port);
     return this;
   }

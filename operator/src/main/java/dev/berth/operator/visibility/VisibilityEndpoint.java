@@ -34,18 +34,41 @@ import java.util.regex.Pattern;
  * standby answers 503.
  */
 public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
+  /** The direct paths, called with a bearer token (kubectl berth --visibility-url). */
   public static final String PATH = "/visibility/v1/";
+
+  public static final String GROUP = "visibility.berth.dev";
+  public static final String VERSION = "v1beta1";
+
+  /** The aggregated API's group and version, as the API server proxies them. */
+  public static final String GROUP_PATH = "/apis/" + GROUP;
+
+  public static final String VERSION_PATH = GROUP_PATH + "/" + VERSION;
+
+  private static final String PREFIX =
+      "("
+          + Pattern.quote(PATH.substring(0, PATH.length() - 1))
+          + "|"
+          + Pattern.quote(VERSION_PATH)
+          + ")";
   private static final Pattern CLUSTER_QUEUE =
-      Pattern.compile("/visibility/v1/clusterqueues/([^/]+)/pendingworkloads");
+      Pattern.compile(PREFIX + "/clusterqueues/([^/]+)/pendingworkloads");
   private static final Pattern LOCAL_QUEUE =
-      Pattern.compile("/visibility/v1/namespaces/([^/]+)/localqueues/([^/]+)/pendingworkloads");
+      Pattern.compile(PREFIX + "/namespaces/([^/]+)/localqueues/([^/]+)/pendingworkloads");
 
   private final CallerCache callers;
+  private final FrontProxy proxy;
   private final LoopReads loop;
 
   public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop) {
     this.callers = new CallerCache(client, java.time.Clock.systemUTC());
+    this.proxy = new FrontProxy(client);
     this.loop = new LoopReads(loop);
+  }
+
+  /** Who may call through the API server: its front proxy, as its ConfigMap describes it. */
+  public FrontProxy frontProxy() {
+    return proxy;
   }
 
   @Override
@@ -65,6 +88,11 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
     String path = request.path();
     Matcher cq = CLUSTER_QUEUE.matcher(path);
     Matcher lq = LOCAL_QUEUE.matcher(path);
+    if (path.equals(GROUP_PATH) || path.equals(VERSION_PATH)) {
+      RequestIdentity.authenticate(callers, proxy, request);
+      return Responses.json(
+          200, path.equals(GROUP_PATH) ? Discovery.group() : Discovery.resources());
+    }
     if (!cq.matches() && !lq.matches()) {
       return respond(
           404,
@@ -75,10 +103,15 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
                   + PATH
                   + "clusterqueues/NAME/pendingworkloads or "
                   + PATH
-                  + "namespaces/NS/localqueues/NAME/pendingworkloads"));
+                  + "namespaces/NS/localqueues/NAME/pendingworkloads (or the same under "
+                  + VERSION_PATH
+                  + "/)"));
     }
-    RequestIdentity caller = RequestIdentity.authenticate(callers, request);
-    if (lq.matches() && !caller.mayListWorkloads(lq.group(1))) {
+    Matcher matched = cq.matches() ? cq : lq;
+    String apiVersion =
+        matched.group(1).equals(VERSION_PATH) ? GROUP + "/" + VERSION : GROUP + "/v1";
+    RequestIdentity caller = RequestIdentity.authenticate(callers, proxy, request);
+    if (lq.matches() && !caller.mayListWorkloads(lq.group(2))) {
       return respond(
           403,
           error(
@@ -86,13 +119,13 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
                   + caller.user()
                   + " may not list workloads.berth.dev"
                   + " in namespace "
-                  + lq.group(1)));
+                  + lq.group(2)));
     }
     if (!loop.ready()) {
       return respond(503, error("this replica does not admit (not the leader, or starting)"));
     }
     List<PendingEntry> entries =
-        cq.matches() ? pending(cq.group(1)) : pendingOfLocalQueue(lq.group(1), lq.group(2));
+        cq.matches() ? pending(cq.group(2)) : pendingOfLocalQueue(lq.group(2), lq.group(3));
     if (entries == null) {
       return respond(503, error("the admission loop did not answer in time"));
     }
@@ -104,12 +137,12 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("kind", "PendingWorkloadsSummary");
-    body.put("apiVersion", "visibility.berth.dev/v1");
+    body.put("apiVersion", apiVersion);
     if (cq.matches()) {
-      body.put("clusterQueue", cq.group(1));
+      body.put("clusterQueue", cq.group(2));
     } else {
-      body.put("namespace", lq.group(1));
-      body.put("localQueue", lq.group(2));
+      body.put("namespace", lq.group(2));
+      body.put("localQueue", lq.group(3));
     }
     body.put("items", items);
     return Responses.json(200, body);
