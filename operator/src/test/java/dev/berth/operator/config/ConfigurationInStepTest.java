@@ -56,7 +56,7 @@ class ConfigurationInStepTest {
       replicaCount: 1
       leaderElection: {enabled: false, leaseName: other-lease, exitOnLostLease: false}
       serviceAccount: {name: runner}
-      webhooks: {threads: 4}
+      webhooks: {threads: 4, manageJobsWithoutQueueName: false}
       certManager: {enabled: true}
       writers: {threads: 2, queue: 10, qps: 50.5, burst: 20, pendingQps: 1, queueStatusQps: 2.5}
       watchSilenceSeconds: 90
