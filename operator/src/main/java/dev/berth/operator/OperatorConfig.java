@@ -96,6 +96,7 @@ public record OperatorConfig(
                 backoff.limitCount())),
         new Configuration.FairSharing(fairSharing),
         d.integrations(),
+        d.resources(),
         d.usage(),
         d.capacity(),
         d.utilization(),

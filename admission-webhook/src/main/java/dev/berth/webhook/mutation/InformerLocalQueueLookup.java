@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -31,9 +32,16 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
   private final SharedIndexInformer<LocalQueue> localQueues;
   private final SharedIndexInformer<ClusterQueue> clusterQueues;
   private final SharedIndexInformer<Namespace> namespaces;
+  private final DeviceClassMappings deviceClasses;
 
   public InformerLocalQueueLookup(KubernetesClient client) {
+    this(client, DeviceClassMappings.NONE);
+  }
+
+  /** {@code deviceClasses}: the operator's DeviceClass mappings, which the pod rule charges. */
+  public InformerLocalQueueLookup(KubernetesClient client, DeviceClassMappings deviceClasses) {
     this.client = client;
+    this.deviceClasses = deviceClasses;
     this.localQueues = client.resources(LocalQueue.class).inAnyNamespace().inform();
     this.clusterQueues = client.resources(ClusterQueue.class).inform();
     this.namespaces = client.namespaces().inform();
@@ -100,6 +108,48 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     return Optional.ofNullable(
             client.batch().v1().jobs().inNamespace(namespace).withName(name).get())
         .map(job -> Serialization.jsonMapper().valueToTree(job));
+  }
+
+  @Override
+  public DeviceClassMappings deviceClasses() {
+    return deviceClasses;
+  }
+
+  /**
+   * Read from the API server, not cached, as {@link #job}: a Job's pods come right after the
+   * template it names, and only pods that reference one ask.
+   */
+  @Override
+  public Optional<JsonNode> template(String namespace, String name) {
+    return dra(
+        client
+            .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate.class)
+            .inNamespace(namespace)
+            .withName(name));
+  }
+
+  @Override
+  public Optional<JsonNode> claim(String namespace, String name) {
+    return dra(
+        client
+            .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class)
+            .inNamespace(namespace)
+            .withName(name));
+  }
+
+  private static Optional<JsonNode> dra(
+      io.fabric8.kubernetes.client.dsl.Resource<
+              ? extends io.fabric8.kubernetes.api.model.HasMetadata>
+          resource) {
+    try {
+      var found = resource.get();
+      return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   private Map<String, String> labels(String name) {
