@@ -3,6 +3,7 @@ package dev.berth.local;
 import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.List;
@@ -31,6 +32,17 @@ public final class LoopbackWebhooks {
   public static WebhookRuntime start(
       KubernetesClient admin, String operatorUser, int port, String... chartValues)
       throws IOException {
+    return start(admin, operatorUser, port, DeviceClassMappings.NONE, chartValues);
+  }
+
+  /** As above, with the operator's DeviceClass mappings, which the pod rule charges. */
+  public static WebhookRuntime start(
+      KubernetesClient admin,
+      String operatorUser,
+      int port,
+      DeviceClassMappings deviceClasses,
+      String... chartValues)
+      throws IOException {
     WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
     ChartWebhooks chart = ChartWebhooks.render(base.namespace(), chartValues).onLoopback(port);
     WebhookSettings settings =
@@ -52,7 +64,7 @@ public final class LoopbackWebhooks {
                 base.ipAddresses())
             .onLoopback(operatorUser);
     chart.install(admin);
-    WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
+    WebhookRuntime webhooks = new WebhookRuntime(settings, admin).deviceClasses(deviceClasses);
     webhooks.start();
     return webhooks;
   }

@@ -15,6 +15,7 @@ import java.util.TreeMap;
  * a template and not its devices; the charge stays what the Workload was admitted for.
  */
 public final class DeviceRequests {
+  /** Kept as created by the webhook (DeviceRequestsAnnotation). */
   public static final String ANNOTATION = "berth.dev/device-requests";
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,11 +60,13 @@ public final class DeviceRequests {
       return;
     }
     try {
-      wl.getMetadata().getAnnotations();
-      if (wl.getMetadata().getAnnotations() == null) {
-        wl.getMetadata().setAnnotations(new TreeMap<>());
+      // The adapter's map may be immutable.
+      Map<String, String> annotations = new TreeMap<>();
+      if (wl.getMetadata().getAnnotations() != null) {
+        annotations.putAll(wl.getMetadata().getAnnotations());
       }
-      wl.getMetadata().getAnnotations().put(ANNOTATION, JSON.writeValueAsString(held));
+      annotations.put(ANNOTATION, JSON.writeValueAsString(held));
+      wl.getMetadata().setAnnotations(annotations);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

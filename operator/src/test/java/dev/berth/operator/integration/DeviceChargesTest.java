@@ -90,7 +90,10 @@ class DeviceChargesTest {
   @Test
   void aTemplatesDevicesAreChargedPerPod() {
     Workload wl = workload(4, template("two-gpus"));
+    // As an adapter may build it: an immutable map of its own annotations.
+    wl.getMetadata().setAnnotations(Map.of("berth.dev/submitted-at", "2026-01-01T00:00:00Z"));
     assertThat(CHARGES.charge(wl, SOURCE)).isNull();
+    assertThat(wl.getMetadata().getAnnotations()).containsKey("berth.dev/submitted-at");
     assertThat(DeviceRequests.of(wl)).isEqualTo(Map.of("main", Map.of(GPU, 2L)));
     var podSet = ModelTranslator.workload(wl).podSets().get(0);
     assertThat(podSet.requests()).containsEntry(GPU, 2L).containsEntry("cpu", 1000L);
