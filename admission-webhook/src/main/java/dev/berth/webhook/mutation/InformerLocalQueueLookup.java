@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -33,6 +34,7 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
   private final SharedIndexInformer<ClusterQueue> clusterQueues;
   private final SharedIndexInformer<Namespace> namespaces;
   private final DeviceClassMappings deviceClasses;
+  private final ApiClaimSource claims;
 
   public InformerLocalQueueLookup(KubernetesClient client) {
     this(client, DeviceClassMappings.NONE);
@@ -42,6 +44,7 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
   public InformerLocalQueueLookup(KubernetesClient client, DeviceClassMappings deviceClasses) {
     this.client = client;
     this.deviceClasses = deviceClasses;
+    this.claims = new ApiClaimSource(client);
     this.localQueues = client.resources(LocalQueue.class).inAnyNamespace().inform();
     this.clusterQueues = client.resources(ClusterQueue.class).inform();
     this.namespaces = client.namespaces().inform();
@@ -115,41 +118,15 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     return deviceClasses;
   }
 
-  /**
-   * Read from the API server, not cached, as {@link #job}: a Job's pods come right after the
-   * template it names, and only pods that reference one ask.
-   */
+  /** Read from the API server, not cached, as {@link #job} ({@link ApiClaimSource}). */
   @Override
   public Optional<JsonNode> template(String namespace, String name) {
-    return dra(
-        client
-            .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate.class)
-            .inNamespace(namespace)
-            .withName(name));
+    return claims.template(namespace, name);
   }
 
   @Override
   public Optional<JsonNode> claim(String namespace, String name) {
-    return dra(
-        client
-            .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class)
-            .inNamespace(namespace)
-            .withName(name));
-  }
-
-  private static Optional<JsonNode> dra(
-      io.fabric8.kubernetes.client.dsl.Resource<
-              ? extends io.fabric8.kubernetes.api.model.HasMetadata>
-          resource) {
-    try {
-      var found = resource.get();
-      return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+    return claims.claim(namespace, name);
   }
 
   private Map<String, String> labels(String name) {

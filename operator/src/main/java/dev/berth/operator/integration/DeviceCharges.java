@@ -3,21 +3,17 @@ package dev.berth.operator.integration;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.DeviceRequests;
+import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.ClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.dra.PodClaims;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Charges a new Workload for the devices its pods hold through ResourceClaimTemplates and
@@ -46,7 +42,7 @@ public final class DeviceCharges {
    * are (or its pods hold none).
    */
   public String charge(KubernetesClient client, Workload workload) {
-    return charge(workload, source(client));
+    return charge(workload, new ApiClaimSource(client));
   }
 
   /** As {@link #charge(KubernetesClient, Workload)}, reading the claims from {@code source}. */
@@ -91,24 +87,5 @@ public final class DeviceCharges {
     }
     DeviceRequests.write(workload, devices);
     return null;
-  }
-
-  private static ClaimSource source(KubernetesClient client) {
-    return new ClaimSource() {
-      @Override
-      public Optional<JsonNode> template(String namespace, String name) {
-        return read(
-            client.resources(ResourceClaimTemplate.class).inNamespace(namespace).withName(name));
-      }
-
-      @Override
-      public Optional<JsonNode> claim(String namespace, String name) {
-        return read(client.resources(ResourceClaim.class).inNamespace(namespace).withName(name));
-      }
-    };
-  }
-
-  private static Optional<JsonNode> read(Resource<? extends HasMetadata> resource) {
-    return Optional.ofNullable(resource.get()).map(o -> Serialization.jsonMapper().valueToTree(o));
   }
 }
