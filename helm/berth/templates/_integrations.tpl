@@ -5,6 +5,8 @@ webhooks' name (v<name>/m<name>.berth.dev) and API group, version and resource (
 paths follow from them, /validate-<group with dashes>-<version>-<name>), and the resources the
 operator needs rights on to run it (its own, then its children's). integrations.frameworks picks
 which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clusterrole.yaml).
+Plain Pods (pod) have webhooks of their own in webhooks.yaml, beside the pod queue rule's and
+the topology gate's, which every pod goes through whatever the list says.
 */ -}}
 {{- define "berth.integrationKinds" -}}
 batch/job:
@@ -24,6 +26,14 @@ jobset.x-k8s.io/jobset:
   resources:
     - {group: jobset.x-k8s.io, resource: jobsets}
     - {group: batch, resource: jobs}
+pod:
+  name: pod
+  kind: Pod
+  group: ""
+  version: v1
+  resource: pods
+  resources:
+    - {group: "", resource: pods}
 {{- end }}
 
 {{- /*

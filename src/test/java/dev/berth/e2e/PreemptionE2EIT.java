@@ -34,6 +34,11 @@ class PreemptionE2EIT {
    * before another queue may preempt them.
    */
   private static void lenderAndBorrower(Scenario s, String name, Integer borrowerMinimumRuntime) {
+    lenderAndBorrower(s, name, borrowerMinimumRuntime, null);
+  }
+
+  private static void lenderAndBorrower(
+      Scenario s, String name, Integer borrowerMinimumRuntime, Integer borrowerBackoff) {
     s.client.resource(ScenarioObjects.flavor(name + "-flavor", Map.of())).create();
     ClusterQueue lender =
         ScenarioObjects.clusterQueue(name + "-lender", name + "-flavor", "cpu", "2");
@@ -45,10 +50,9 @@ class PreemptionE2EIT {
     ClusterQueue borrower =
         ScenarioObjects.clusterQueue(name + "-borrower", name + "-flavor", "cpu", "0");
     borrower.getSpec().cohortName = name;
-    if (borrowerMinimumRuntime != null) {
-      borrower.getSpec().preemption = new ClusterQueuePreemption();
-      borrower.getSpec().preemption.minimumRuntimeSeconds = borrowerMinimumRuntime;
-    }
+    borrower.getSpec().preemption = new ClusterQueuePreemption();
+    borrower.getSpec().preemption.minimumRuntimeSeconds = borrowerMinimumRuntime;
+    borrower.getSpec().preemption.borrowBackoffAfterReclaimSeconds = borrowerBackoff;
     s.client.resource(borrower).create();
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", name + "-borrower")).create();
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "own", name + "-lender")).create();
@@ -142,5 +146,99 @@ class PreemptionE2EIT {
               assertThat(Duration.between(reserved, Instant.parse(preempted.lastTransitionTime)))
                   .isGreaterThanOrEqualTo(Duration.ofSeconds(7));
             });
+  }
+
+  @Test
+  void aReclaimedBorrowerWaitsOutItsBackoffBeforeBorrowingAgain() {
+    Scenario s = new Scenario("reborrow");
+    // The pause is the victim's queue's: after the reclaim it borrows nothing for 15 s (long
+    // enough for the lender's Job to start and finish inside it on a loaded machine).
+    lenderAndBorrower(s, "reborrow", null, 15);
+
+    s.submit(ScenarioObjects.job(s.namespace, "borrowed", "lq", 1, "2"));
+    s.awaitRunning("borrowed");
+    s.submit(ScenarioObjects.job(s.namespace, "owner", "own", 1, "2"));
+    s.awaitRunning("owner");
+    Instant reclaimed =
+        Instant.parse(s.condition("borrowed", "Preempted").orElseThrow().lastTransitionTime);
+
+    // The lender is done at once: its quota is free, and the borrower's Job is next in line.
+    Kubelet.complete(
+        s.client, s.client.batch().v1().jobs().inNamespace(s.namespace).withName("owner").get());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("borrowed", "QuotaReserved"))
+                    .hasValueSatisfying(
+                        c -> {
+                          assertThat(c.status).isEqualTo("False");
+                          assertThat(c.message)
+                              .containsPattern(
+                                  "borrows nothing for \\d+s more: quota it borrowed was just"
+                                      + " reclaimed");
+                        }));
+
+    // Nothing else happens in the cluster: the operator wakes when the 15 s are over.
+    s.awaitRunning("borrowed");
+    Instant again =
+        Instant.parse(s.condition("borrowed", "QuotaReserved").orElseThrow().lastTransitionTime);
+    // Condition times have whole seconds: 15 s less the second lost to truncation.
+    assertThat(Duration.between(reclaimed, again)).isGreaterThanOrEqualTo(Duration.ofSeconds(14));
+  }
+
+  @Test
+  void aQueueOverItsPreemptionLimitWaitsForTheWindowToMoveOn() {
+    Scenario s = new Scenario("preempt-limit");
+    priorityClass(s, "e2e-low", 10);
+    priorityClass(s, "e2e-high", 1000);
+    s.client.resource(ScenarioObjects.flavor("preempt-limit-flavor", Map.of())).create();
+    ClusterQueue cq =
+        ScenarioObjects.clusterQueue("preempt-limit", "preempt-limit-flavor", "cpu", "4");
+    cq.getSpec().preemption = new ClusterQueuePreemption();
+    cq.getSpec().preemption.withinClusterQueue =
+        ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
+    // One preemption per 15 s: long enough to see the second preemptor wait on a loaded machine.
+    cq.getSpec().preemption.maxPreemptions = new ClusterQueuePreemption.MaxPreemptions();
+    cq.getSpec().preemption.maxPreemptions.count = 1;
+    cq.getSpec().preemption.maxPreemptions.windowSeconds = 15;
+    s.client.resource(cq).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", "preempt-limit")).create();
+
+    s.submit(job(s, "sweep-a", "e2e-low"));
+    s.submit(job(s, "sweep-b", "e2e-low"));
+    s.awaitRunning("sweep-a", "sweep-b");
+    s.submit(job(s, "urgent-1", "e2e-high"));
+    s.awaitRunning("urgent-1");
+    Instant first =
+        java.util.stream.Stream.of("sweep-a", "sweep-b")
+            .map(name -> s.condition(name, "Preempted"))
+            .flatMap(java.util.Optional::stream)
+            .map(c -> Instant.parse(c.lastTransitionTime))
+            .findFirst()
+            .orElseThrow();
+
+    s.submit(job(s, "urgent-2", "e2e-high"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(s.condition("urgent-2", "QuotaReserved"))
+                    .hasValueSatisfying(
+                        c ->
+                            assertThat(c.message)
+                                .containsPattern(
+                                    "ClusterQueue preempt-limit preempted 1 workload\\(s\\) in the"
+                                        + " last 15s \\(preemption.maxPreemptions 1 per 15s\\); it"
+                                        + " may preempt 1 more in \\d+s")));
+    assertThat(s.running("sweep-a") && s.running("sweep-b")).isFalse();
+    assertThat(s.running("sweep-a") || s.running("sweep-b")).isTrue();
+
+    // Nothing else happens in the cluster: the operator wakes when the window has moved on.
+    s.awaitRunning("urgent-2");
+    Instant second =
+        Instant.parse(s.condition("urgent-2", "QuotaReserved").orElseThrow().lastTransitionTime);
+    // Condition times have whole seconds: 15 s less the second lost to truncation.
+    assertThat(Duration.between(first, second)).isGreaterThanOrEqualTo(Duration.ofSeconds(14));
   }
 }

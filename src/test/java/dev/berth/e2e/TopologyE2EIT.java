@@ -480,6 +480,62 @@ class TopologyE2EIT {
   }
 
   @Test
+  @Order(48)
+  void aJobAdmittedOntoAFlavorNoneOfWhoseNodesItsPodsSelectIsToldSo() {
+    // Quota admits it (flavor h200 has room and no label of its own contradicts the selector),
+    // but the one host it selects is in the other pool: kube-scheduler would never place it.
+    Job lost = ScenarioObjects.job(RANKS, "lost", "h200", 1, "1");
+    var template = lost.getSpec().getTemplate();
+    template.getSpec().setNodeSelector(Map.of(HOST, "b1-r1-n1"));
+    template
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getResources()
+        .setRequests(Map.of(GPU, new Quantity("1")));
+    template
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getResources()
+        .setLimits(Map.of(GPU, new Quantity("1")));
+    Job job = admin.resource(lost).create();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .untilAsserted(
+            () -> {
+              Workload wl = workloadOf(job);
+              assertThat(wl.getStatus().admission).isNotNull();
+              assertThat(wl.getStatus().conditions)
+                  .anySatisfy(
+                      c -> {
+                        assertThat(c.type).isEqualTo("Schedulable");
+                        assertThat(c.status).isEqualTo("False");
+                        assertThat(c.reason).isEqualTo("NoMatchingNode");
+                        assertThat(c.message)
+                            .isEqualTo(
+                                "admitted, but kube-scheduler will not place it: podSet main:"
+                                    + " none of the 16 node(s) of flavor h200 takes its pods (node"
+                                    + " b3-r1-n1 does not match the pods' nodeSelector or required"
+                                    + " node affinity)");
+                      });
+              assertThat(admin.v1().events().inNamespace(RANKS).list().getItems())
+                  .anySatisfy(
+                      e -> {
+                        assertThat(e.getReason()).isEqualTo("NoMatchingNode");
+                        assertThat(e.getType()).isEqualTo("Warning");
+                        assertThat(e.getInvolvedObject().getName())
+                            .isEqualTo(wl.getMetadata().getName());
+                      });
+            });
+    // The ranked Job, whose pods have hosts of h200, was told nothing of the kind.
+    Job ranked = admin.batch().v1().jobs().inNamespace(RANKS).withName("ranked").get();
+    assertThat(workloadOf(ranked).getStatus().conditions)
+        .noneSatisfy(c -> assertThat(c.type).isEqualTo("Schedulable"));
+  }
+
+  @Test
   @Order(50)
   void aFinishedGangFreesItsRackForTheGangWaitingForIt() {
     // Fill every rack still whole, so that one more gang must wait for train-a's rack.

@@ -94,7 +94,23 @@ class ChartIntegrationsTest {
                     && !h.resources().contains("cronjobs"))
         .forEach(h -> workloadHooks.add(h.name()));
     Set<String> expected = new HashSet<>();
+    // Plain Pods have webhooks of their own (the pod path is shared with the queue rule's and the
+    // topology gate's, which every pod goes through): present exactly when pod is on.
+    boolean pods = enabled.contains(Framework.POD);
+    for (String hook : List.of("mpod-admission", "mpod-default-queue", "vpod-admission")) {
+      assertThat(hooks.containsKey(hook + ".berth.dev")).as(hook).isEqualTo(pods);
+    }
+    if (pods) {
+      assertThat(hooks.get("mpod-admission.berth.dev").path())
+          .isEqualTo(Framework.POD.mutatePath());
+      assertThat(hooks.get("vpod-admission.berth.dev").path())
+          .isEqualTo(Framework.POD.validatePath());
+      assertThat(ROUTES).containsKeys(Framework.POD.mutatePath(), Framework.POD.validatePath());
+    }
     for (Framework framework : enabled) {
+      if (framework == Framework.POD) {
+        continue;
+      }
       String name = framework.webhookName();
       expected.addAll(
           List.of(
@@ -177,7 +193,18 @@ class ChartIntegrationsTest {
       }
     }
     Map<String, Set<String>> expected = new HashMap<>();
+    // Pods are read (and topology-gated pods released) for every kind; the pod integration adds
+    // delete (eviction), and the status and finalizers rights every kind gets.
+    expected.put("/pods", Set.of("get", "list", "watch", "update", "patch"));
+    if (enabled.contains(Framework.POD)) {
+      expected.put("/pods", Set.of("get", "list", "watch", "update", "patch", "delete"));
+    }
     for (Resource r : needed) {
+      if (r.plural().equals("pods") && r.group().isEmpty()) {
+        expected.put("/pods/status", Set.of("get", "update", "patch"));
+        expected.put("/pods/finalizers", Set.of("update"));
+        continue;
+      }
       String key = r.group() + "/" + r.plural();
       expected.put(key, Set.of("get", "list", "watch", "update", "patch"));
       expected.put(key + "/status", Set.of("get", "update", "patch"));

@@ -61,7 +61,10 @@ final class AdmissionCycle {
   private CycleTransaction tx;
   private int evaluations;
 
-  /** When a preemptor could first take a workload now held by its minimum runtime; or MAX. */
+  /**
+   * When a preemptor could first take a workload now held by its minimum runtime, or a queue's
+   * borrowing pause ends; or MAX.
+   */
   private long protectionEndsAt = Long.MAX_VALUE;
 
   AdmissionCycle(
@@ -142,6 +145,11 @@ final class AdmissionCycle {
         e.reserved = false;
         quota.cancelPreemption(e.queue);
       }
+      Explanation paused = borrowingPaused(e, now);
+      if (paused != null) {
+        requeue(e, entries, paused);
+        continue;
+      }
       FlavorMode mode = e.assignment.mode();
       TopologyState.Result placed = mode == FlavorMode.Fit ? place(e) : null;
       if (placed != null && placed.refused() != null) {
@@ -169,6 +177,87 @@ final class AdmissionCycle {
         requeue(e, entries, explain(e));
       }
     }
+  }
+
+  /**
+   * Why the entry may not evict {@code victims} more workloads now: its queue's preemptors already
+   * evicted its limit's count within the window. It looks again once enough of those are older than
+   * the window (the operator wakes a cycle then). Null when within the limit, or no limit.
+   */
+  private Explanation overPreemptionLimit(Entry e, int victims, long now) {
+    dev.berth.engine.model.PreemptionLimit limit = e.queue.spec.preemptionLimit();
+    if (limit == null) {
+      return null;
+    }
+    java.util.ArrayDeque<Long> recent = e.queue.preemptedAt;
+    while (!recent.isEmpty() && recent.peekFirst() <= now - limit.windowMillis()) {
+      recent.removeFirst();
+    }
+    if (recent.size() + victims <= limit.count()) {
+      return null;
+    }
+    String window = limit.windowMillis() / 1000 + "s";
+    if (victims > limit.count()) {
+      return Explanation.withSuffix(
+          PendingReason.WaitingForQuota,
+          e.assignment.explanation(),
+          "; it would preempt "
+              + victims
+              + " workloads, more than ClusterQueue "
+              + e.queue.name
+              + " may in "
+              + window
+              + " (preemption.maxPreemptions.count "
+              + limit.count()
+              + ")");
+    }
+    // The oldest preemptions that must leave the window first: the last of them sets the time.
+    long freeAt =
+        recent.stream().skip(recent.size() + victims - limit.count() - 1L).findFirst().orElse(now)
+            + limit.windowMillis();
+    pending.lookAgainNextCycle(e.queue);
+    protectionEndsAt = Math.min(protectionEndsAt, freeAt);
+    return Explanation.withSuffix(
+        PendingReason.WaitingForQuota,
+        e.assignment.explanation(),
+        "; ClusterQueue "
+            + e.queue.name
+            + " preempted "
+            + recent.size()
+            + " workload(s) in the last "
+            + window
+            + " (preemption.maxPreemptions "
+            + limit.count()
+            + " per "
+            + window
+            + "); it may preempt "
+            + victims
+            + " more in "
+            + Math.max(1, (freeAt - now + 999) / 1000)
+            + "s");
+  }
+
+  /**
+   * Why an entry that would borrow waits while its queue's borrowing is paused after a reclaim, or
+   * null. It is looked at again when the pause ends (the operator wakes a cycle then).
+   */
+  private Explanation borrowingPaused(Entry e, long now) {
+    ClusterQueueState cq = e.queue;
+    if (e.assignment.mode() == FlavorMode.NoFit
+        || !e.assignment.borrows()
+        || cq.borrowingPausedUntil <= now) {
+      return null;
+    }
+    pending.lookAgainNextCycle(cq);
+    protectionEndsAt = Math.min(protectionEndsAt, cq.borrowingPausedUntil);
+    return Explanation.of(
+        PendingReason.WaitingForQuota,
+        "it would borrow, and ClusterQueue "
+            + cq.name
+            + " borrows nothing for "
+            + Math.max(1, (cq.borrowingPausedUntil - now + 999) / 1000)
+            + "s more: quota it borrowed was just reclaimed"
+            + " (preemption.borrowBackoffAfterReclaimSeconds)");
   }
 
   private CycleResult result() {
@@ -319,6 +408,10 @@ final class AdmissionCycle {
     if (unplaceable != null) {
       return unplaceable;
     }
+    Explanation overLimit = overPreemptionLimit(e, victims.size(), now);
+    if (overLimit != null) {
+      return overLimit;
+    }
     List<String> names = new ArrayList<>(victims.size());
     for (PreemptionPlanner.Victim v : victims) {
       claimedVictims.add(v.uid());
@@ -328,6 +421,11 @@ final class AdmissionCycle {
     }
     if (names.isEmpty()) {
       return explain(e);
+    }
+    if (e.queue.spec.preemptionLimit() != null) {
+      for (int i = 0; i < names.size(); i++) {
+        e.queue.preemptedAt.addLast(now);
+      }
     }
     quota.reserveForPreemptor(e.queue, e.assignment.frs(), e.assignment.usage());
     e.bucket.explain(

@@ -243,6 +243,26 @@ public final class AdmissionEngine {
   }
 
   /**
+   * As {@link #evictionObserved(String)}, for a workload preempted for {@code reason}: a reclaim
+   * (another queue taking back its quota, by reclamation, while borrowing or for fair sharing)
+   * pauses its queue's borrowing for the queue's borrowBackoffMillis from {@code now}, once per
+   * eviction, so that the quota just freed is not borrowed again by the next workload in line.
+   */
+  public void evictionObserved(String uid, PreemptionReason reason, long now) {
+    AdmittedWorkload a = quota.admitted(uid);
+    evictionObserved(uid);
+    if (a == null || a.reclaimSeen || reason == null || reason == PreemptionReason.InClusterQueue) {
+      return;
+    }
+    a.reclaimSeen = true;
+    ClusterQueueState cq = quota.queue(a.clusterQueue);
+    long backoff = cq == null || cq.spec == null ? 0 : cq.spec.borrowBackoffMillis();
+    if (backoff > 0 && now + backoff > cq.borrowingPausedUntil) {
+      cq.borrowingPausedUntil = now + backoff;
+    }
+  }
+
+  /**
    * The operator finished evicting an admitted workload: quota is released and it is requeued with
    * the eviction time as its queue timestamp.
    */
@@ -469,6 +489,18 @@ public final class AdmissionEngine {
   public Optional<Admission> admission(String uid) {
     AdmittedWorkload a = quota.admitted(uid);
     return a == null ? Optional.empty() : Optional.of(a.admission);
+  }
+
+  /**
+   * Why the admitted workload's pods could run on no node of the flavors it was given (one line per
+   * such podSet), for its owner to read: quota alone admitted it. Empty when each podSet has a
+   * node, or no node is known.
+   */
+  public List<String> unreachablePodSets(String uid) {
+    AdmittedWorkload a = quota.admitted(uid);
+    return a == null
+        ? List.of()
+        : topology.unreachable(a.workload.podSets(), a.admission.podSetAssignments());
   }
 
   public boolean isPending(String uid) {

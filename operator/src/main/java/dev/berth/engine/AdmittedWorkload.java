@@ -13,6 +13,9 @@ final class AdmittedWorkload {
   final Admission admission;
   boolean evictionRequested;
 
+  /** Its eviction was seen as a reclaim, and its queue's borrowing paused for it (once). */
+  boolean reclaimSeen;
+
   AdmittedWorkload(
       Workload workload,
       String clusterQueue,

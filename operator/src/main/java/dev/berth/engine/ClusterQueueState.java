@@ -44,6 +44,15 @@ final class ClusterQueueState {
   /** Being deleted: admits nothing new; what it holds finishes. */
   boolean terminating;
 
+  /**
+   * Until when (epoch millis) it admits nothing that borrows: quota it borrowed was just reclaimed
+   * (its spec's borrowBackoffMillis after the reclaim was seen). Not kept across restarts.
+   */
+  long borrowingPausedUntil;
+
+  /** When each eviction its preemptors asked for was asked, oldest first (its preemption limit). */
+  final java.util.ArrayDeque<Long> preemptedAt = new java.util.ArrayDeque<>();
+
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;
 

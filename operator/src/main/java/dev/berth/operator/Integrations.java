@@ -6,9 +6,13 @@ import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.operator.integration.job.JobReconciler;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.integration.jobset.JobSetReconciler;
+import dev.berth.operator.integration.pod.PodAdapter;
+import dev.berth.operator.integration.pod.PodGroupLifecycle;
+import dev.berth.operator.integration.pod.PodWorkloadReconciler;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -55,6 +59,22 @@ public final class Integrations {
               (lifecycles, caches, versions, writes) ->
                   new JobReconciler(lifecycles.of(new JobAdapter()), versions, writes));
       case JOBSET -> new Kind(framework, JobSet.class, JobSetReconciler::create);
+      case POD ->
+          new Kind(
+              framework,
+              Pod.class,
+              (lifecycles, caches, versions, writes) ->
+                  new PodWorkloadReconciler(
+                      lifecycles.of(new PodAdapter()),
+                      new PodGroupLifecycle(
+                              lifecycles.priorities(),
+                              lifecycles.flavors(),
+                              lifecycles.events(),
+                              lifecycles.clock(),
+                              lifecycles.podsReady())
+                          .devices(lifecycles.devices()),
+                      versions,
+                      writes));
     };
   }
 

@@ -36,7 +36,7 @@ class ConfigurationDefaultsTest {
         .isEqualTo("system:serviceaccount:berth-system:berth");
     assertThat(defaults.fairSharing().enable()).isFalse();
     assertThat(defaults.integrations().frameworks())
-        .containsExactly("batch/job", "jobset.x-k8s.io/jobset");
+        .containsExactly("batch/job", "jobset.x-k8s.io/jobset", "pod");
   }
 
   @Test

@@ -864,8 +864,7 @@ class TeamMemberBypassIT {
   class PodsOutsideTheQueue {
     private static final String GPU_POD =
         "{\"requests\": {\"nvidia.com/gpu\": \"8\"}, \"limits\": {\"nvidia.com/gpu\": \"8\"}}";
-    private static final String REFUSED_BECAUSE =
-        "Berth does not queue Pods, Deployments or StatefulSets yet";
+    private static final String REFUSED_BECAUSE = "so that Berth queues it";
 
     private ControllerManager controllers;
     private Path kubeconfig;
@@ -963,6 +962,83 @@ class TeamMemberBypassIT {
           .contains("LocalQueues (a, b)")
           .contains(REFUSED_BECAUSE);
       assertThat(operator.pods().inNamespace(MANAGED).withName("gpu-shell").get()).isNull();
+    }
+
+    /**
+     * A labelled pod is queued (the pod integration): stored behind Berth's admission gate, which
+     * only the operator removes, and whose placement stays the operator's before and after.
+     */
+    @Test
+    void aLabelledPodIsQueuedAndOnlyTheOperatorReleasesOrPlacesIt() throws Exception {
+      ProcessResult run =
+          kubectlAsMember(
+              "run",
+              "queued-shell",
+              "-n",
+              MANAGED,
+              "--image=trainer",
+              "--restart=Never",
+              "--labels=" + Berth.QUEUE_NAME_LABEL + "=a",
+              "--overrides={\"spec\": {\"containers\": [{\"name\": \"queued-shell\","
+                  + " \"image\": \"trainer\", \"resources\": "
+                  + GPU_POD
+                  + "}]}}");
+      assertThat(run.exit()).as(run.output()).isZero();
+      var pods = member.pods().inNamespace(MANAGED).withName("queued-shell");
+      Pod stored = pods.get();
+      assertThat(stored.getSpec().getSchedulingGates())
+          .extracting(g -> g.getName())
+          .containsExactly(Berth.ADMISSION_SCHEDULING_GATE);
+      assertThat(stored.getMetadata().getLabels()).containsEntry(Berth.MANAGED_LABEL, "true");
+
+      assertDenied(
+          () -> pods.edit(p -> withoutGates(p)),
+          "spec.schedulingGates",
+          "the " + Berth.ADMISSION_SCHEDULING_GATE + " scheduling gate cannot be removed");
+      assertDenied(() -> pods.edit(p -> withToleration(p, "spot")), "spec.tolerations");
+      assertDenied(
+          () ->
+              pods.edit(
+                  p -> {
+                    p.getMetadata().getLabels().remove(Berth.QUEUE_NAME_LABEL);
+                    return p;
+                  }),
+          QUEUE);
+      assertThat(pods.get().getSpec().getSchedulingGates()).hasSize(1);
+
+      // The operator admits it: the gate goes, and its flavor's node label and toleration come, in
+      // one write (the API server lets a gated pod's nodeSelector and tolerations be added to).
+      operator
+          .pods()
+          .inNamespace(MANAGED)
+          .withName("queued-shell")
+          .edit(
+              p -> {
+                p.getSpec().setNodeSelector(Map.of("gpu", "h100"));
+                return withToleration(withoutGates(p), "gpu");
+              });
+      assertDenied(
+          () -> pods.edit(p -> withToleration(p, "spot")),
+          "spec.tolerations",
+          "once the pod is admitted");
+      assertThat(pods.get().getSpec().getTolerations())
+          .extracting(t -> t.getKey())
+          .contains("gpu")
+          .doesNotContain("spot");
+    }
+
+    private static Pod withoutGates(Pod pod) {
+      pod.getSpec().setSchedulingGates(null);
+      return pod;
+    }
+
+    private static Pod withToleration(Pod pod, String key) {
+      List<io.fabric8.kubernetes.api.model.Toleration> tolerations =
+          new ArrayList<>(pod.getSpec().getTolerations());
+      tolerations.add(
+          new io.fabric8.kubernetes.api.model.Toleration(null, key, "Exists", null, null));
+      pod.getSpec().setTolerations(tolerations);
+      return pod;
     }
 
     @Test

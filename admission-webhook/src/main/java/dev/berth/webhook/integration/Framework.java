@@ -26,7 +26,13 @@ public enum Framework {
       "v1alpha2",
       "JobSet",
       "jobsets",
-      List.of(new Resource("batch", "jobs")));
+      List.of(new Resource("batch", "jobs"))),
+  /**
+   * Plain Pods labelled with a queue: gated at creation, released with the admission injected,
+   * deleted on eviction (a pod cannot be suspended). Core group, so its webhook paths are {@code
+   * /validate--v1-pod} and {@code /mutate--v1-pod}, shared with the topology gate's.
+   */
+  POD("pod", "", "v1", "Pod", "pods", List.of());
 
   private final String frameworkName;
   private final String group;

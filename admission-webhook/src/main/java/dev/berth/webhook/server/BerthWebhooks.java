@@ -15,6 +15,7 @@ import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
+import dev.berth.webhook.mutation.PodAdmissionGate;
 import dev.berth.webhook.mutation.PodTopologyGate;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
@@ -102,12 +103,13 @@ public final class BerthWebhooks {
             ProvisioningRequestConfig.class,
             BerthValidators::provisioningRequestConfig,
             (old, config) -> BerthValidators.provisioningRequestConfig(config)));
+    PodGateHandler pods =
+        new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster));
     for (Framework framework : Framework.values()) {
-      routes.put(framework.validatePath(), validator(framework, jobPolicy));
+      routes.put(framework.validatePath(), validator(framework, jobPolicy, pods));
     }
-    routes.put(
-        VALIDATE_POD,
-        new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster)));
+    // Also with the pod integration off: the queue rule and the topology gate's guard.
+    routes.put(VALIDATE_POD, pods);
     routes.put(VALIDATE_CRONJOB, new CronJobHandler(new CronJobQueueRule(cluster)));
 
     routes.put(
@@ -115,10 +117,24 @@ public final class BerthWebhooks {
     routes.put(MUTATE_LOCAL_QUEUE, new MutatingHandler(new LocalQueueDefaulter(), CREATE_UPDATE));
     routes.put(MUTATE_WORKLOAD, new MutatingHandler(new WorkloadDefaulter(), CREATE_UPDATE));
     ManagedJobDefaulter jobs = new ManagedJobDefaulter(cluster);
+    // One path for both pod gates: the chart registers each as its own webhook with its own
+    // selectors (a topology-aware pod of a Job, a queued plain Pod), and each gate applies only to
+    // its own pods.
+    PodTopologyGate topologyGate = new PodTopologyGate();
+    PodAdmissionGate admissionGate = new PodAdmissionGate(cluster);
+    MutatingHandler podGates =
+        new MutatingHandler(
+            (pod, namespace) -> {
+              topologyGate.apply(pod, namespace);
+              admissionGate.apply(pod, namespace);
+            },
+            CREATE);
     for (Framework framework : Framework.values()) {
-      routes.put(framework.mutatePath(), new MutatingHandler(jobs, CREATE));
+      routes.put(
+          framework.mutatePath(),
+          framework == Framework.POD ? podGates : new MutatingHandler(jobs, CREATE));
     }
-    routes.put(MUTATE_POD, new MutatingHandler(new PodTopologyGate(), CREATE));
+    routes.put(MUTATE_POD, podGates);
     return routes;
   }
 
@@ -127,8 +143,10 @@ public final class BerthWebhooks {
    * shares ({@link ManagedJobPolicy}). A switch over the registry, so that a kind added to it
    * without its rules does not compile.
    */
-  private static ManagedJobHandler validator(Framework framework, ManagedJobPolicy policy) {
+  private static AdmissionHandler validator(
+      Framework framework, ManagedJobPolicy policy, PodGateHandler pods) {
     return switch (framework) {
+      case POD -> pods;
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

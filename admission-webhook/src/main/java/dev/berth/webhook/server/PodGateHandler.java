@@ -5,9 +5,9 @@ import dev.berth.webhook.validation.PodQueueRule;
 
 /**
  * Validates pods. On create, the queue rule ({@link PodQueueRule}: no pod holds covered resources
- * of a managed namespace outside a managed Job); on update, the topology gate and the placement
- * behind it are the operator's ({@link PodGateGuard}). The chart registers the two as separate
- * webhooks on this one path, each with its own selectors.
+ * of a managed namespace unless it is queued itself or a managed Job's); on update, the topology
+ * and admission gates and the placement behind them are the operator's ({@link PodGateGuard}). The
+ * chart registers these as separate webhooks on this one path, each with its own selectors.
  */
 public final class PodGateHandler implements AdmissionHandler {
   private final PodGateGuard guard;

@@ -58,6 +58,34 @@ public final class ClusterQueueValidator {
               p.minimumRuntimeSeconds,
               "must be greater than or equal to 0"));
     }
+    if (p != null
+        && p.borrowBackoffAfterReclaimSeconds != null
+        && p.borrowBackoffAfterReclaimSeconds < 0) {
+      errors.add(
+          FieldError.invalid(
+              path.child("borrowBackoffAfterReclaimSeconds"),
+              p.borrowBackoffAfterReclaimSeconds,
+              "must be greater than or equal to 0"));
+    }
+    if (p != null && p.maxPreemptions != null) {
+      FieldPath max = path.child("maxPreemptions");
+      if (p.maxPreemptions.count == null) {
+        errors.add(FieldError.required(max.child("count"), "how many preemptions per window"));
+      } else if (p.maxPreemptions.count < 0) {
+        errors.add(
+            FieldError.invalid(
+                max.child("count"), p.maxPreemptions.count, "must be greater than or equal to 0"));
+      }
+      if (p.maxPreemptions.windowSeconds == null) {
+        errors.add(FieldError.required(max.child("windowSeconds"), "the window, in seconds"));
+      } else if (p.maxPreemptions.windowSeconds < 1) {
+        errors.add(
+            FieldError.invalid(
+                max.child("windowSeconds"),
+                p.maxPreemptions.windowSeconds,
+                "must be greater than or equal to 1"));
+      }
+    }
     if (p == null || p.borrowWithinCohort == null) {
       return;
     }

@@ -14,10 +14,12 @@ import java.util.Set;
 
 /**
  * The queue rule for pods: in a namespace Berth manages, a pod that asks for a resource a
- * ClusterQueue selecting the namespace covers must be one of a managed Job's pods; any other is
- * refused, whoever creates it (a user's {@code kubectl run}, a ReplicaSet, a StatefulSet, a
- * DaemonSet, another operator's controller), because Berth does not queue pods yet and the pod
- * would hold quota no Workload accounts for.
+ * ClusterQueue selecting the namespace covers must be queued itself (a plain Pod the pod
+ * integration gated at creation: {@link PlainPods#isQueued}) or be one of a managed Job's pods; any
+ * other is refused, whoever creates it (a user's {@code kubectl run}, a ReplicaSet, a StatefulSet,
+ * a DaemonSet, another operator's controller), because the pod would hold quota no Workload
+ * accounts for. A labelled pod the pod webhook did not gate (the {@code pod} integration is off) is
+ * not queued, and is refused like an unlabelled one.
  *
  * <p>A pod is a managed Job's when its controller owner reference names a batch/v1 Job that, read
  * from the API server, has that UID, is Berth's (carries the queue-name label, or is a JobSet's
@@ -44,6 +46,10 @@ public final class PodQueueRule {
     if (guard.isOperator(username) || pod.path("metadata").path("annotations").has(MIRROR_POD)) {
       // A mirror pod only reports a static pod the kubelet runs whatever the API server says.
       return List.of();
+    }
+    if (PlainPods.isQueued(pod) && PlainPods.gated(pod, Berth.ADMISSION_SCHEDULING_GATE)) {
+      // Queued: it waits behind the gate until its Workload is admitted, charged through it.
+      return PlainPods.groupProblems(pod);
     }
     Optional<String> managed = scope.managedBecause(namespace);
     if (managed.isEmpty()) {
@@ -98,12 +104,15 @@ public final class PodQueueRule {
         + namespace
         + "'s quota covers (it is managed by Berth: "
         + why
-        + "), and Berth does not queue Pods, Deployments or StatefulSets yet: run it as a Job"
-        + " labelled "
+        + "): "
+        + (createdBy.isEmpty()
+            ? "label it "
+            : "Berth does not queue the pods its owner creates; run the work as a Job, or as a"
+                + " Pod of its own labelled ")
         + Berth.QUEUE_NAME_LABEL
         + " with one of the namespace's LocalQueues ("
         + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
-        + ")";
+        + ") so that Berth queues it";
   }
 
   /** Why the pod is not one of its owner Job's Berth-managed pods, or null when it is. */

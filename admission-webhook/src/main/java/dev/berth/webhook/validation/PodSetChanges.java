@@ -37,6 +37,9 @@ final class PodSetChanges {
     return switch (framework) {
       case BATCH_JOB -> ofJob(old, now, why);
       case JOBSET -> ofJobSet(old, now, why);
+      // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
+      // and its placement PodGateGuard's: never reached, pods have their own handler.
+      case POD -> List.of();
     };
   }
 

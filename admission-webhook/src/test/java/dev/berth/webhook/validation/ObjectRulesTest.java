@@ -35,6 +35,8 @@ class ObjectRulesTest {
           reclaimWithinCohort: Any
           borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
           minimumRuntimeSeconds: 600
+          borrowBackoffAfterReclaimSeconds: 300
+          maxPreemptions: {count: 4, windowSeconds: 3600}
         fairSharing: {weight: "1"}
         admissionChecksStrategy:
           admissionChecks:
@@ -252,6 +254,19 @@ class ObjectRulesTest {
             "negative minimum runtime",
             CQ.replace("minimumRuntimeSeconds: 600", "minimumRuntimeSeconds: -1"),
             "spec.preemption.minimumRuntimeSeconds"),
+        Arguments.of(
+            "negative borrowing backoff after a reclaim",
+            CQ.replace(
+                "borrowBackoffAfterReclaimSeconds: 300", "borrowBackoffAfterReclaimSeconds: -5"),
+            "spec.preemption.borrowBackoffAfterReclaimSeconds"),
+        Arguments.of(
+            "a preemption limit over a window of no time",
+            CQ.replace("windowSeconds: 3600", "windowSeconds: 0"),
+            "spec.preemption.maxPreemptions.windowSeconds"),
+        Arguments.of(
+            "a negative preemption limit",
+            CQ.replace("{count: 4,", "{count: -1,"),
+            "spec.preemption.maxPreemptions.count"),
         Arguments.of(
             "reclaim Never with borrowWithinCohort",
             CQ.replace("reclaimWithinCohort: Any", "reclaimWithinCohort: Never"),

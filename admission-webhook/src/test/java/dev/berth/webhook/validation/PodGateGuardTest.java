@@ -31,6 +31,29 @@ class PodGateGuardTest {
               "{nvidia.com/gpu.product: H100}",
               "{nvidia.com/gpu.product: H100, topology.berth.dev/rack: r1}");
 
+  /** A plain Pod queued by the pod integration, waiting behind the admission gate. */
+  private static final String QUEUED =
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: q
+        namespace: ns
+        labels: {berth.dev/queue-name: a, berth.dev/managed: "true", app: serve}
+      spec:
+        schedulingGates: [{name: berth.dev/admission}]
+        containers: [{name: c, image: busybox}]
+      """;
+
+  /** {@link #QUEUED} as the operator admits it: gate gone, its flavor's labels and toleration. */
+  private static final String ADMITTED =
+      QUEUED
+          .replace("[{name: berth.dev/admission}]", "[]")
+          .replace(
+              "  containers:",
+              "  nodeSelector: {gpu: h100}\n"
+                  + "  tolerations: [{key: gpu, operator: Exists}]\n  containers:");
+
   record Case(String name, String user, String old, String now, List<String> refused) {
     @Override
     public String toString() {
@@ -91,6 +114,63 @@ class PodGateGuardTest {
             "alice",
             RELEASED,
             RELEASED.replace("berth.dev/podset: main, ", ""),
+            List.of()),
+        new Case(
+            "a user may not release a queued pod",
+            "alice",
+            QUEUED,
+            QUEUED.replace("[{name: berth.dev/admission}]", "[]"),
+            List.of("spec.schedulingGates")),
+        new Case(
+            "nor steer it while it waits",
+            "alice",
+            QUEUED,
+            QUEUED.replace(
+                "  containers:",
+                "  nodeSelector: {gpu: h100}\n"
+                    + "  tolerations: [{key: gpu, operator: Exists}]\n  containers:"),
+            List.of("spec.nodeSelector", "spec.tolerations")),
+        new Case(
+            "nor add a toleration once it is admitted",
+            "alice",
+            ADMITTED,
+            ADMITTED.replace(
+                "operator: Exists}]", "operator: Exists}, {key: spot, operator: Exists}]"),
+            List.of("spec.tolerations")),
+        new Case(
+            "nor take it out of the queue",
+            "alice",
+            ADMITTED,
+            ADMITTED.replace("berth.dev/queue-name: a, berth.dev/managed: \"true\", ", ""),
+            List.of("metadata.labels[berth.dev/queue-name]", "metadata.labels[berth.dev/managed]")),
+        new Case(
+            "its other labels may change",
+            "alice",
+            ADMITTED,
+            ADMITTED.replace("serve", "x"),
+            List.of()),
+        new Case("the operator admits a queued pod", OPERATOR, QUEUED, ADMITTED, List.of()),
+        new Case(
+            "nor move it to another group, or resize its group",
+            "alice",
+            ADMITTED.replace(
+                "app: serve}",
+                "app: serve, berth.dev/pod-group-name: g}\n  annotations:"
+                    + " {berth.dev/pod-group-total-count: \"2\"}"),
+            ADMITTED.replace(
+                "app: serve}",
+                "app: serve, berth.dev/pod-group-name: h}\n  annotations:"
+                    + " {berth.dev/pod-group-total-count: \"3\"}"),
+            List.of(
+                "metadata.labels[berth.dev/pod-group-name]",
+                "metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
+            "a labelled pod the pod webhook did not mark is not queued",
+            "alice",
+            ADMITTED.replace(", berth.dev/managed: \"true\"", ""),
+            ADMITTED
+                .replace(", berth.dev/managed: \"true\"", "")
+                .replace("operator: Exists}]", "operator: Exists}, {key: spot, operator: Exists}]"),
             List.of()));
   }
 

@@ -222,7 +222,57 @@ class PodQueueRuleTest {
                 .replace("  labels:", "  annotations: {kubernetes.io/config.mirror: x}\n  labels:"),
             "system:node:n1",
             List.of()),
-        new Case("the operator", pod("team-a", "", GPUS), OPERATOR, List.of()));
+        new Case("the operator", pod("team-a", "", GPUS), OPERATOR, List.of()),
+        new Case("a queued plain Pod", queued(pod("team-a", "", GPUS)), "alice", List.of()),
+        new Case(
+            "a labelled pod the pod webhook did not gate (the pod integration is off)",
+            queued(pod("team-a", "", GPUS))
+                .replace("  schedulingGates: [{name: berth.dev/admission}]\n", ""),
+            "alice",
+            List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")),
+        new Case(
+            "a gated pod not marked by the pod webhook",
+            queued(pod("team-a", "", GPUS)).replace(", berth.dev/managed: \"true\"", ""),
+            "alice",
+            List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")),
+        new Case(
+            "a queued pod of a group that says its size",
+            inGroup(queued(pod("team-a", "", GPUS)), "3"),
+            "alice",
+            List.of()),
+        new Case(
+            "a queued pod of a group that does not say its size",
+            inGroup(queued(pod("team-a", "", GPUS)), null),
+            "alice",
+            List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
+            "a queued pod of a group of no pods",
+            inGroup(queued(pod("team-a", "", GPUS)), "0"),
+            "alice",
+            List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
+        new Case(
+            "a queued-looking pod of a ReplicaSet",
+            queued(pod("team-a", rsOwned, GPUS)),
+            "alice",
+            List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")));
+  }
+
+  /** {@code pod} in group {@code trio}, with {@code count} as its total (none when null). */
+  private static String inGroup(String pod, String count) {
+    return pod.replace(
+        "berth.dev/managed: \"true\"}",
+        "berth.dev/managed: \"true\", berth.dev/pod-group-name: trio}"
+            + (count == null
+                ? ""
+                : "\n  annotations: {berth.dev/pod-group-total-count: \"" + count + "\"}"));
+  }
+
+  /** {@code pod} as the pod webhook leaves a plain Pod labelled for LocalQueue a. */
+  private static String queued(String pod) {
+    return pod.replace(
+            "labels: {batch.kubernetes.io/controller-uid: job-uid}",
+            "labels: {berth.dev/queue-name: a, berth.dev/managed: \"true\"}")
+        .replace("spec:\n", "spec:\n  schedulingGates: [{name: berth.dev/admission}]\n");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -242,9 +292,8 @@ class PodQueueRuleTest {
         .containsExactly(
             "spec.containers[0].resources.requests[nvidia.com/gpu]: Forbidden: the pod asks for"
                 + " nvidia.com/gpu, which namespace team-a's quota covers (it is managed by Berth:"
-                + " ClusterQueue gpus selects it), and Berth does not queue Pods, Deployments or"
-                + " StatefulSets yet: run it as a Job labelled berth.dev/queue-name with one of"
-                + " the namespace's LocalQueues (a, b)");
+                + " ClusterQueue gpus selects it): label it berth.dev/queue-name with one of the"
+                + " namespace's LocalQueues (a, b) so that Berth queues it");
   }
 
   @Test

@@ -52,6 +52,35 @@ public final class Berth {
   /** Scheduling gate that holds a topology-aware pod until the operator assigns its domain. */
   public static final String TOPOLOGY_SCHEDULING_GATE = "berth.dev/topology";
 
+  /**
+   * Scheduling gate that holds a plain Pod (one with {@link #QUEUE_NAME_LABEL}) until its Workload
+   * is admitted; only the operator removes it, with the flavors' node labels and tolerations.
+   */
+  public static final String ADMISSION_SCHEDULING_GATE = "berth.dev/admission";
+
+  /**
+   * Label the pod webhook puts on a plain Pod it gated at creation ({@code "true"}): the operator
+   * runs such pods under a Workload, and only them, so that turning the pod integration on never
+   * touches pods created before it.
+   */
+  public static final String MANAGED_LABEL = "berth.dev/managed";
+
+  /**
+   * Label on the plain Pods of a pod group (Kueue's pod-group-name): the group, and the name of its
+   * one Workload. The group is admitted all or nothing once it has as many pods as {@link
+   * #POD_GROUP_TOTAL_COUNT_ANNOTATION} says.
+   */
+  public static final String POD_GROUP_NAME_LABEL = "berth.dev/pod-group-name";
+
+  /** Annotation on each pod of a pod group: how many pods the group has (a positive integer). */
+  public static final String POD_GROUP_TOTAL_COUNT_ANNOTATION = "berth.dev/pod-group-total-count";
+
+  /**
+   * Annotation on a pod of a pod group, {@code "false"}: the group will not replace its failed
+   * pods, so it is finished (Failed) once none of its pods runs.
+   */
+  public static final String RETRIABLE_IN_GROUP_ANNOTATION = "berth.dev/retriable-in-group";
+
   /** The field manager and identity the operator writes with. */
   public static final String OPERATOR_FIELD_MANAGER = "berth-operator";
 

@@ -23,6 +23,35 @@ public class ClusterQueuePreemption {
   @io.fabric8.generator.annotation.Min(0)
   public Integer minimumRuntimeSeconds;
 
+  /**
+   * Seconds this queue admits nothing that borrows after quota it borrowed was taken back from it
+   * (its workloads preempted by reclaimWithinCohort, borrowWithinCohort or fair sharing): without a
+   * pause, the quota just freed for the lender is borrowed again by the next workload in line,
+   * which the lender's next arrival preempts in turn. Workloads within nominal quota are admitted
+   * as always. Absent or 0: no pause. Kueue has no such field (its issue #14468).
+   */
+  @io.fabric8.generator.annotation.Min(0)
+  public Integer borrowBackoffAfterReclaimSeconds;
+
+  /**
+   * At most this many workloads evicted for this queue's preemptors in any window of time: a bound
+   * on the churn one queue causes, in its own queue and in its cohort. A preemptor that would go
+   * over waits until enough of the window's earlier preemptions are older than the window. Absent:
+   * no bound. Kueue has none yet (its KEP on preemption limits, 16925).
+   */
+  public MaxPreemptions maxPreemptions;
+
+  /** {@code count} preemptions per {@code windowSeconds}. */
+  public static class MaxPreemptions {
+    @io.fabric8.generator.annotation.Required
+    @io.fabric8.generator.annotation.Min(0)
+    public Integer count;
+
+    @io.fabric8.generator.annotation.Required
+    @io.fabric8.generator.annotation.Min(1)
+    public Integer windowSeconds;
+  }
+
   /** Preemption among the queue's own workloads. */
   public enum WithinClusterQueue {
     Never,

@@ -9,7 +9,10 @@ import java.util.Objects;
  * fairSharingWeight} is in thousandths (1000 = weight 1, the default; 0 = never favoured while
  * borrowing). {@code minimumRuntimeMillis}: how long each of its admitted workloads runs before
  * another queue may preempt it (reclamation, fair sharing, borrowWithinCohort); 0, the default, for
- * no protection. Preemption by a higher priority within the queue is not held back.
+ * no protection. Preemption by a higher priority within the queue is not held back. {@code
+ * borrowBackoffMillis}: how long it admits nothing that borrows after its borrowed quota was
+ * reclaimed; 0, the default, for no pause. {@code preemptionLimit}: how many workloads its
+ * preemptors may evict per window; null for no bound.
  */
 public record ClusterQueue(
     String name,
@@ -21,7 +24,63 @@ public record ClusterQueue(
     PreemptionPolicy preemption,
     StopPolicy stopPolicy,
     Long fairSharingWeight,
-    Long minimumRuntimeMillis) {
+    Long minimumRuntimeMillis,
+    Long borrowBackoffMillis,
+    PreemptionLimit preemptionLimit) {
+  /** A ClusterQueue without a bound on its preemptions. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis,
+      Long borrowBackoffMillis) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        borrowBackoffMillis,
+        null);
+  }
+
+  /** A ClusterQueue without a pause in borrowing after a reclaim. */
+  public ClusterQueue(
+      String name,
+      String cohort,
+      List<ResourceGroup> resourceGroups,
+      QueueingStrategy queueingStrategy,
+      LabelSelector namespaceSelector,
+      FlavorFungibility flavorFungibility,
+      PreemptionPolicy preemption,
+      StopPolicy stopPolicy,
+      Long fairSharingWeight,
+      Long minimumRuntimeMillis) {
+    this(
+        name,
+        cohort,
+        resourceGroups,
+        queueingStrategy,
+        namespaceSelector,
+        flavorFungibility,
+        preemption,
+        stopPolicy,
+        fairSharingWeight,
+        minimumRuntimeMillis,
+        null);
+  }
+
   /** A ClusterQueue without a minimum runtime. */
   public ClusterQueue(
       String name,
@@ -43,6 +102,7 @@ public record ClusterQueue(
         preemption,
         stopPolicy,
         fairSharingWeight,
+        null,
         null);
   }
 
@@ -66,6 +126,7 @@ public record ClusterQueue(
         preemption,
         stopPolicy,
         null,
+        null,
         null);
   }
 
@@ -86,6 +147,11 @@ public record ClusterQueue(
     minimumRuntimeMillis = minimumRuntimeMillis == null ? 0L : minimumRuntimeMillis;
     if (minimumRuntimeMillis < 0) {
       throw new IllegalArgumentException("ClusterQueue " + name + ": minimum runtime must be >= 0");
+    }
+    borrowBackoffMillis = borrowBackoffMillis == null ? 0L : borrowBackoffMillis;
+    if (borrowBackoffMillis < 0) {
+      throw new IllegalArgumentException(
+          "ClusterQueue " + name + ": borrowing backoff after reclaim must be >= 0");
     }
   }
 }

@@ -319,6 +319,33 @@ public final class TopologyState {
         + members.stream().map(PodSetAssignment::name).toList();
   }
 
+  /**
+   * Why some podSets' pods fit no node of their flavors ({@link NodeReach}), one line each; empty
+   * when every podSet has a node, or when no node is known at all (nodes an autoscaler will bring,
+   * or a cluster Berth sees no nodes of).
+   */
+  public List<String> unreachable(List<PodSet> specs, List<PodSetAssignment> podSets) {
+    if (nodes.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (PodSetAssignment psa : podSets) {
+      PodSet spec = spec(specs, psa.name());
+      if (spec == null || psa.count() == 0) {
+        continue;
+      }
+      for (String name : new java.util.TreeSet<>(psa.flavors().values())) {
+        ResourceFlavor flavor = flavors.get(name);
+        String why = flavor == null ? null : NodeReach.unreachable(spec, flavor, nodes.values());
+        if (why != null) {
+          out.add(why);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   /** Whether the admitted workload holds placements (so the engine knows which nodes it frees). */
   public boolean holdsPlacements(String uid) {
     return placements.containsKey(uid);

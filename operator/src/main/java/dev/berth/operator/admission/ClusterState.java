@@ -390,9 +390,23 @@ public final class ClusterState implements ClusterView, QueueChanges {
     }
     engine.podsReady(uid, held.podsReady());
     if (phase instanceof WorkloadPhase.Evicting) {
-      // Eviction in progress (also one found at restart): no more asking, and no victim again.
-      engine.evictionObserved(uid);
+      // Eviction in progress (also one found at restart): no more asking, and no victim again; a
+      // reclaim pauses its queue's borrowing.
+      engine.evictionObserved(uid, preemptionReason(wl), System.currentTimeMillis());
     }
+  }
+
+  /** Why it was preempted, from its Preempted condition; null when it was not preempted. */
+  private static dev.berth.engine.PreemptionReason preemptionReason(Workload wl) {
+    return StatusConditions.find(
+            wl.getStatus() == null ? null : wl.getStatus().conditions, StatusConditions.PREEMPTED)
+        .filter(c -> "True".equals(c.status))
+        .flatMap(
+            c ->
+                java.util.Arrays.stream(dev.berth.engine.PreemptionReason.values())
+                    .filter(r -> r.name().equals(c.reason))
+                    .findFirst())
+        .orElse(null);
   }
 
   /**

@@ -358,6 +358,18 @@ public final class DecisionWriter {
     checkGate.reserve(status, checks, state.checks().known(), admission.borrows(), now);
     StatusConditions.remove(status, StatusConditions.EVICTED);
     StatusConditions.remove(status, StatusConditions.PREEMPTED);
+    List<String> unreachable = state.engine().unreachablePodSets(admission.workloadUid());
+    if (unreachable.isEmpty()) {
+      StatusConditions.remove(status, StatusConditions.SCHEDULABLE);
+    } else {
+      StatusConditions.set(
+          status,
+          StatusConditions.SCHEDULABLE,
+          false,
+          StatusConditions.NO_MATCHING_NODE,
+          "admitted, but kube-scheduler will not place it: " + String.join("; ", unreachable),
+          now);
+    }
     return () -> send(admission, latest, copy);
   }
 
@@ -465,6 +477,9 @@ public final class DecisionWriter {
                   .map(c -> c.message)
                   .orElse("waiting for admission checks"));
     }
+    StatusConditions.find(written.getStatus().conditions, StatusConditions.SCHEDULABLE)
+        .filter(c -> "False".equals(c.status))
+        .ifPresent(c -> events.warning(written, StatusConditions.NO_MATCHING_NODE, c.message));
     for (var ps : admission.podSetAssignments()) {
       if (ps.topologyAssignment() != null) {
         events.normal(
@@ -618,6 +633,8 @@ public final class DecisionWriter {
         dev.berth.engine.model.Explanation.oneLine(
             "evicted (" + reason + "), quota held until its pods stop: " + message),
         now);
+    // It said where this admission's pods could not go; the next admission says it anew.
+    StatusConditions.remove(copy.getStatus(), StatusConditions.SCHEDULABLE);
   }
 
   /** A conflict or a missing object brings its own event; anything else needs a timed retry. */

@@ -90,7 +90,11 @@ public final class ModelTranslator {
         weight(spec.fairSharing),
         spec.preemption == null || spec.preemption.minimumRuntimeSeconds == null
             ? null
-            : spec.preemption.minimumRuntimeSeconds * 1000L);
+            : spec.preemption.minimumRuntimeSeconds * 1000L,
+        spec.preemption == null || spec.preemption.borrowBackoffAfterReclaimSeconds == null
+            ? null
+            : spec.preemption.borrowBackoffAfterReclaimSeconds * 1000L,
+        maxPreemptions(spec.preemption));
   }
 
   public static Cohort cohort(dev.berth.api.v1beta1.Cohort cohort) {
@@ -283,6 +287,17 @@ public final class ModelTranslator {
         f.preference == null
             ? null
             : dev.berth.engine.model.FlavorFungibility.Preference.valueOf(f.preference.name()));
+  }
+
+  private static dev.berth.engine.model.PreemptionLimit maxPreemptions(ClusterQueuePreemption p) {
+    if (p == null
+        || p.maxPreemptions == null
+        || p.maxPreemptions.count == null
+        || p.maxPreemptions.windowSeconds == null) {
+      return null;
+    }
+    return new dev.berth.engine.model.PreemptionLimit(
+        p.maxPreemptions.count, p.maxPreemptions.windowSeconds * 1000L);
   }
 
   private static PreemptionPolicy preemption(ClusterQueuePreemption p) {

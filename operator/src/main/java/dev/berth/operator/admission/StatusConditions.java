@@ -20,6 +20,16 @@ public final class StatusConditions {
   /** waitForPodsReady: every pod the workload was admitted with is ready or has succeeded. */
   public static final String PODS_READY = "PodsReady";
 
+  /**
+   * False when, at admission, some podSet's pods fit no node of the flavor they were given (their
+   * nodeSelector, affinity or tolerations leave none): quota alone admitted them, kube-scheduler
+   * will not place them. Absent otherwise.
+   */
+  public static final String SCHEDULABLE = "Schedulable";
+
+  /** The reason of {@link #SCHEDULABLE} False. */
+  public static final String NO_MATCHING_NODE = "NoMatchingNode";
+
   /** metav1.Condition's reason pattern, as the generated CRDs hold it. */
   private static final java.util.regex.Pattern REASON =
       java.util.regex.Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");

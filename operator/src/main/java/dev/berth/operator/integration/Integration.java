@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What Berth needs to know about one kind of batch object (a Job, a JobSet) to run it under
+ * What Berth needs to know about one kind of object (a Job, a JobSet, a plain Pod) to run it under
  * admission. Implementations are pure: they return changed copies, never write.
  */
 public interface Integration<T extends HasMetadata> {
@@ -28,6 +28,24 @@ public interface Integration<T extends HasMetadata> {
   List<PodSet> podSets(T owner);
 
   boolean isSuspended(T owner);
+
+  /**
+   * Whether Berth runs this object under a Workload; by default every one its informer selects
+   * (those with the queue-name label). A kind whose label alone does not say it (a plain Pod: only
+   * those its webhook gated) narrows it; an object it does not manage is left alone.
+   */
+  default boolean manages(T owner) {
+    return true;
+  }
+
+  /**
+   * Whether an owner is stopped by deleting it rather than by writing {@link #suspended}: a pod's
+   * scheduling gate cannot be added back once removed, so a started pod is stopped as Kueue stops
+   * one, by deletion, and its quota goes back once it is gone.
+   */
+  default boolean stoppedByDeletion() {
+    return false;
+  }
 
   /** A copy, suspended. */
   T suspended(T owner);

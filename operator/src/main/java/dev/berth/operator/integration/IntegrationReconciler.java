@@ -61,10 +61,25 @@ public abstract class IntegrationReconciler<T extends HasMetadata> {
   /** {@link Reconciler#prepareEventSources}: its Workloads, then the kind's own. */
   public final List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
     List<EventSource<?, T>> sources = new ArrayList<>();
-    sources.add(OwnedWorkloads.eventSource(context, type, lifecycle.kind(), versions));
+    sources.add(OwnedWorkloads.eventSource(context, type, workloadOwnerKinds(), versions));
     sources.addAll(ownEventSources(context));
     return sources;
   }
+
+  /**
+   * The owner kinds (the {@code berth.dev/owner-kind} label) of the Workloads it watches: its
+   * kind's; a kind whose objects also make Workloads of another shape (pods, in groups) adds
+   * theirs.
+   */
+  protected List<String> workloadOwnerKinds() {
+    return List.of(lifecycle.kind());
+  }
+
+  /**
+   * An object its lifecycle does not manage ({@link WorkloadLifecycle#manages}); ignored, unless
+   * the kind runs such objects another way (a pod group's pods).
+   */
+  protected void reconcileOther(KubernetesClient client, T owner, Context<T> context) {}
 
   /** Event sources of the kind's own, beside its Workloads' (none by default). */
   protected List<EventSource<?, T>> ownEventSources(EventSourceContext<T> context) {
@@ -74,6 +89,10 @@ public abstract class IntegrationReconciler<T extends HasMetadata> {
   /** {@link Reconciler#reconcile}: the owner's event handed to its lifecycle. */
   public final UpdateControl<T> reconcile(T owner, Context<T> context) {
     KubernetesClient client = writes == null ? context.getClient() : writes;
+    if (!lifecycle.manages(owner)) {
+      reconcileOther(client, owner, context);
+      return UpdateControl.noUpdate();
+    }
     if (context.isPrimaryResourceDeleted()) {
       lifecycle.deleted(client, owner);
     } else {

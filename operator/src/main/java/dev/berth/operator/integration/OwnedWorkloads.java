@@ -3,6 +3,7 @@ package dev.berth.operator.integration;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.informers.Informers;
+import dev.berth.operator.kube.CachedByName;
 import dev.berth.operator.kube.RecentCreates;
 import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
@@ -15,20 +16,24 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.Optional;
 
 /** The Workloads an integration owns, mapped to their owner through the ownerReference. */
-final class OwnedWorkloads {
+public final class OwnedWorkloads {
   private OwnedWorkloads() {}
 
+  /** Workloads labelled with {@code ownerKinds}' owner kinds, mapped to their owners. */
   static <P extends HasMetadata> InformerEventSource<Workload, P> eventSource(
       EventSourceContext<P> context,
       Class<P> ownerType,
-      String ownerKind,
+      java.util.List<String> ownerKinds,
       SharedVersions versions) {
     var configuration =
         InformerEventSourceConfiguration.from(Workload.class, ownerType)
             .withItemStore(new SharedLeanItemStore<>(versions))
             .withInformerListLimit(Informers.LIST_LIMIT)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(ownerType, false))
-            .withLabelSelector(Berth.OWNER_KIND_LABEL + "=" + ownerKind)
+            .withLabelSelector(
+                ownerKinds.size() == 1
+                    ? Berth.OWNER_KIND_LABEL + "=" + ownerKinds.get(0)
+                    : Berth.OWNER_KIND_LABEL + " in (" + String.join(",", ownerKinds) + ")")
             .build();
     return new InformerEventSource<>(configuration, context);
   }
@@ -40,6 +45,20 @@ final class OwnedWorkloads {
    */
   static <P extends HasMetadata> void created(Context<P> context, Workload workload) {
     RecentCreates.remember(context, Workload.class, workload);
+  }
+
+  /**
+   * The Workload {@code name} of {@code namespace} from the informer's cache, whoever it names as
+   * owners (a pod group's Workload is found by its replacement pods before they join its owners).
+   */
+  public static <P extends HasMetadata> Optional<Workload> byName(
+      Context<P> context, String namespace, String name) {
+    return CachedByName.get(context, Workload.class, namespace, name);
+  }
+
+  /** {@link RecentCreates#remember}, for the Workload a kind's own code created. */
+  public static <P extends HasMetadata> void remember(Context<P> context, Workload workload) {
+    created(context, workload);
   }
 
   static <P extends HasMetadata> Optional<Workload> find(Context<P> context, String name) {

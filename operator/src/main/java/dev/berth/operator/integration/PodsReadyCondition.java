@@ -14,7 +14,7 @@ import java.time.Instant;
  * every pod it was admitted with is ready or has succeeded. One status write (with the
  * resourceVersion read) when the condition changes, and an Event on each transition.
  */
-final class PodsReadyCondition {
+public final class PodsReadyCondition {
   private PodsReadyCondition() {}
 
   static <T extends HasMetadata> void sync(
@@ -24,8 +24,18 @@ final class PodsReadyCondition {
       Workload workload,
       EventRecorder events,
       Instant now) {
+    sync(client, integration.readyPods(owner), workload, events, now);
+  }
+
+  /** {@link #sync} with the count of ready pods known: a pod group's, over its pods. */
+  public static void sync(
+      KubernetesClient client,
+      int readyPods,
+      Workload workload,
+      EventRecorder events,
+      Instant now) {
     int admitted = admittedPods(workload);
-    int ready = Math.min(admitted, integration.readyPods(owner));
+    int ready = Math.min(admitted, readyPods);
     var previous =
         StatusConditions.find(workload.getStatus().conditions, StatusConditions.PODS_READY);
     PodsReadyTimeout.Condition next =

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +71,11 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   /** The kind it runs (its Workloads' owner kind label). */
   public String kind() {
     return integration.kind();
+  }
+
+  /** Whether the kind runs this object at all ({@link Integration#manages}). */
+  public boolean manages(T owner) {
+    return integration.manages(owner);
   }
 
   public String workloadName(T owner) {
@@ -362,7 +368,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     client.resource(copy).updateStatus();
   }
 
-  private static boolean holdsAdmission(Workload wl) {
+  /** Admitted, and neither evicted nor finished: what may start an owner's pods. */
+  public static boolean holdsAdmission(Workload wl) {
     return StatusConditions.hasQuotaReserved(wl)
         && StatusConditions.isTrue(wl, StatusConditions.ADMITTED)
         && !StatusConditions.isTrue(wl, StatusConditions.EVICTED)
@@ -413,6 +420,19 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     if (StatusConditions.isFinished(workload)) {
       return;
     }
+    ReadBack.write(
+        client,
+        finished(workload, finish, clock.instant()),
+        finished -> client.resource(finished).updateStatus(),
+        StatusConditions::isFinished);
+    events.normal(owner, "Finished", "Workload finished: " + finish.message());
+  }
+
+  /**
+   * A copy of {@code workload} marked Finished ({@code finish}'s outcome and message), to be
+   * written to its status; its quota is released by that write.
+   */
+  public static Workload finished(Workload workload, Integration.Finish finish, Instant now) {
     Workload copy = Copies.deep(workload);
     WorkloadStatus status = copy.getStatus() == null ? new WorkloadStatus() : copy.getStatus();
     copy.setStatus(status);
@@ -422,7 +442,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
         true,
         finish.succeeded() ? "Succeeded" : "Failed",
         finish.message(),
-        clock.instant());
+        now);
     // The wide columns show QuotaReserved's reason: a finished workload reads as finished. The
     // status stays as it was (the usage ledger reads its transition time).
     StatusConditions.set(
@@ -435,16 +455,18 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
                 + (finish.succeeded() ? "Succeeded" : "Failed")
                 + "), quota released: "
                 + finish.message()),
-        clock.instant());
-    ReadBack.write(
-        client,
-        copy,
-        finished -> client.resource(finished).updateStatus(),
-        StatusConditions::isFinished);
-    events.normal(owner, "Finished", "Workload finished: " + finish.message());
+        now);
+    return copy;
   }
 
   private void suspend(KubernetesClient client, T owner, String why) {
+    if (integration.stoppedByDeletion()) {
+      if (owner.getMetadata().getDeletionTimestamp() == null) {
+        client.resource(owner).delete();
+        events.warning(owner, "Stopped", why + "; deleted");
+      }
+      return;
+    }
     ReadBack.write(
         client,
         integration.suspended(owner),

@@ -277,7 +277,7 @@ class ConfigurationLoaderTest {
     assertThat(errors("integrations:\n  frameworks: [batch/job, kubeflow.org/mpijob, batch/job]\n"))
         .containsExactly(
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/mpijob\"; Berth"
-                + " integrates batch/job, jobset.x-k8s.io/jobset",
+                + " integrates batch/job, jobset.x-k8s.io/jobset, pod",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }

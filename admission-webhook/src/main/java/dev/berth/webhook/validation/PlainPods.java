@@ -1,0 +1,73 @@
+package dev.berth.webhook.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
+import java.util.List;
+
+/**
+ * Which pods are plain Pods of the pod integration: those without a controller owner (a Job's, a
+ * ReplicaSet's pods have one and are their owner's business), and of those, the ones Berth queues
+ * (marked {@link Berth#MANAGED_LABEL} by the pod webhook when it gated them at creation).
+ */
+public final class PlainPods {
+  private PlainPods() {}
+
+  /** Whether no owner reference of the pod is its controller's. */
+  public static boolean isPlain(JsonNode pod) {
+    for (JsonNode owner : pod.path("metadata").path("ownerReferences")) {
+      if (owner.path("controller").asBoolean(false)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the pod is a plain Pod Berth queues: named a LocalQueue and was gated for it. */
+  public static boolean isQueued(JsonNode pod) {
+    JsonNode labels = pod.path("metadata").path("labels");
+    return isPlain(pod)
+        && labels.has(Berth.QUEUE_NAME_LABEL)
+        && "true".equals(labels.path(Berth.MANAGED_LABEL).asText(null));
+  }
+
+  /**
+   * A pod of a group ({@link Berth#POD_GROUP_NAME_LABEL}) must say how many pods the group has
+   * ({@link Berth#POD_GROUP_TOTAL_COUNT_ANNOTATION}, a positive integer): its Workload is made once
+   * that many exist.
+   */
+  public static List<FieldError> groupProblems(JsonNode pod) {
+    if (!pod.path("metadata").path("labels").has(Berth.POD_GROUP_NAME_LABEL)) {
+      return List.of();
+    }
+    JsonNode count =
+        pod.path("metadata").path("annotations").path(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION);
+    FieldPath path =
+        FieldPath.root("metadata").child("annotations").key(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION);
+    if (count.isMissingNode()) {
+      return List.of(
+          FieldError.required(
+              path,
+              "a pod of group "
+                  + pod.path("metadata").path("labels").path(Berth.POD_GROUP_NAME_LABEL).asText()
+                  + " must say how many pods the group has"));
+    }
+    try {
+      if (Integer.parseInt(count.asText().trim()) >= 1) {
+        return List.of();
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    return List.of(FieldError.invalid(path, count.asText(), "must be a positive integer"));
+  }
+
+  /** Whether the pod carries the scheduling gate {@code name} (other gates do not count). */
+  public static boolean gated(JsonNode pod, String name) {
+    for (JsonNode gate : pod.path("spec").path("schedulingGates")) {
+      if (name.equals(gate.path("name").asText(null))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
