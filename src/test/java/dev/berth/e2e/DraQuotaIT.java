@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.local.EmbeddedApiServer;
 import dev.berth.local.LoopbackWebhooks;
@@ -119,6 +120,20 @@ class DraQuotaIT {
                     suspended(admin, "second")
                         && workload(admin, "second").getStatus() != null
                         && workload(admin, "second").getStatus().admission == null);
+
+        // A queued plain Pod (berth.dev/queue-name) is charged its claim's devices too: it waits.
+        Pod queued = pod("queued", "two-gpus");
+        queued.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
+        member.resource(queued).create();
+        await("the queued pod's Workload")
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> workload(admin, "queued") != null);
+        assertThat(DeviceRequests.of(workload(admin, "queued")).values())
+            .containsExactly(Map.of(GPU, 2L));
+        Workload queuedWorkload = workload(admin, "queued");
+        assertThat(
+                queuedWorkload.getStatus() == null || queuedWorkload.getStatus().admission == null)
+            .isTrue();
 
         // A team member's own pod with a claim of the mapped class: DENIED at the claim.
         assertDenied(
