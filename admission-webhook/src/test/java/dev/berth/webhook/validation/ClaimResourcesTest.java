@@ -33,26 +33,9 @@ class ClaimResourcesTest {
             containers: [{name: c, image: trainer}]
       """;
 
-  /** team-a: managed, its ClusterQueue covers example.com/gpu; gpu.example.com maps to it. */
+  /** team-a as PodQueueRuleTest has it, covering example.com/gpu, to which gpu.example.com maps. */
   private static final QueueScope SCOPE =
-      new QueueScope() {
-        @Override
-        public boolean exists(String namespace, String name) {
-          return false;
-        }
-
-        @Override
-        public Optional<String> managedBecause(String namespace) {
-          return namespace.equals("team-a")
-              ? Optional.of("ClusterQueue gpus selects it")
-              : Optional.empty();
-        }
-
-        @Override
-        public Optional<JsonNode> jobSet(String namespace, String name) {
-          return Optional.empty();
-        }
-
+      new PodQueueRuleTest.TeamA() {
         @Override
         public Set<String> coveredResources(String namespace) {
           return Set.of("example.com/gpu");
@@ -92,22 +75,12 @@ class ClaimResourcesTest {
 
   private static final PodQueueRule RULE = new PodQueueRule(new RequestGuard(OPERATOR), SCOPE);
 
+  /** PodQueueRuleTest's pod, asking for no resource but through {@code claims}. */
   private static List<FieldError> create(String namespace, String owner, String claims) {
-    String pod =
-        """
-        apiVersion: v1
-        kind: Pod
-        metadata:
-          name: p
-          namespace: %s
-          labels: {batch.kubernetes.io/controller-uid: job-uid}
-          ownerReferences: [%s]
-        spec:
-          resourceClaims: %s
-          containers: [{name: c, image: trainer}]
-        """
-            .formatted(namespace, owner, claims);
-    return RULE.onCreate(namespace, TestObjects.json(pod), "dana");
+    JsonNode pod = TestObjects.json(PodQueueRuleTest.pod(namespace, owner, "{}"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("spec"))
+        .set("resourceClaims", yaml(claims));
+    return RULE.onCreate(namespace, pod, "dana");
   }
 
   private static final String OWNED_BY_JOB =
