@@ -55,6 +55,9 @@ fairSharing:
 integrations:
   frameworks:
     {{- toYaml .Values.integrations.frameworks | nindent 4 }}
+resources:
+  deviceClassMappings:
+    {{- toYaml .Values.deviceClassMappings | nindent 4 }}
 usage:
   reportInterval: {{ printf "%ds" (int .Values.usage.reportIntervalSeconds) }}
 capacity:

@@ -158,6 +158,7 @@ class DisabledIntegrationIT {
         c.waitForPodsReady(),
         c.fairSharing(),
         new Configuration.Integrations(frameworks),
+        c.resources(),
         c.usage(),
         c.capacity(),
         c.utilization(),

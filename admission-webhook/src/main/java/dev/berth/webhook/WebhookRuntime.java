@@ -2,6 +2,7 @@ package dev.berth.webhook;
 
 import dev.berth.webhook.authz.CachedGrants;
 import dev.berth.webhook.authz.SubjectAccessReviewGrants;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.WebhookServer;
@@ -32,10 +33,17 @@ public final class WebhookRuntime implements AutoCloseable {
   private CertificateRotator rotator;
   private WebhookServer server;
   private ServingKeyManager keys;
+  private DeviceClassMappings deviceClasses = DeviceClassMappings.NONE;
 
   public WebhookRuntime(WebhookSettings settings, KubernetesClient client) {
     this.settings = settings;
     this.client = client;
+  }
+
+  /** The operator's DeviceClass mappings, for the pod rule (before {@link #start()}). */
+  public synchronized WebhookRuntime deviceClasses(DeviceClassMappings mappings) {
+    this.deviceClasses = mappings;
+    return this;
   }
 
   /** Starts serving; returns the bound port. */
@@ -44,7 +52,7 @@ public final class WebhookRuntime implements AutoCloseable {
     keys = new ServingKeyManager(certificates.current());
     rotator = new CertificateRotator(certificates, keys, Clock.systemUTC());
     rotator.start(settings.rotationCheckPeriod());
-    localQueues = new InformerLocalQueueLookup(client);
+    localQueues = new InformerLocalQueueLookup(client, deviceClasses);
     QueueScope scope =
         settings.manageJobsWithoutQueueName() ? localQueues : new LabelledOnly(localQueues);
     server =

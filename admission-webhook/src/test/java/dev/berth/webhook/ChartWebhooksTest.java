@@ -284,7 +284,9 @@ class ChartWebhooksTest {
                     .contains("object.spec.containers.exists(")
                     .contains("object.spec.initContainers.exists(")
                     .contains("has(object.spec.resources)")
-                    .contains("has(object.spec.overhead)"));
+                    .contains("has(object.spec.overhead)")
+                    // DRA claims hold devices without any request (docs/dra.md).
+                    .contains("has(object.spec.resourceClaims)"));
     Hook cronJobs = hooks.get("vcronjob.berth.dev");
     assertThat(cronJobs.path()).isEqualTo(WebhookPaths.VALIDATE_CRONJOB);
     assertThat(cronJobs.operations()).containsExactly("CREATE", "UPDATE");

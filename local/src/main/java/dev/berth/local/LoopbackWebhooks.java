@@ -6,6 +6,7 @@ import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.HelmChart;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -38,6 +39,17 @@ public final class LoopbackWebhooks {
   public static WebhookRuntime start(
       KubernetesClient admin, String operatorUser, int port, String... chartValues)
       throws IOException {
+    return start(admin, operatorUser, port, DeviceClassMappings.NONE, chartValues);
+  }
+
+  /** As above, with the operator's DeviceClass mappings, which the pod rule charges. */
+  public static WebhookRuntime start(
+      KubernetesClient admin,
+      String operatorUser,
+      int port,
+      DeviceClassMappings deviceClasses,
+      String... chartValues)
+      throws IOException {
     WebhookSettings base = WebhookSettings.fromEnvironment(System.getenv());
     ChartWebhooks chart = ChartWebhooks.render(base.namespace(), chartValues).onLoopback(port);
     WebhookSettings settings =
@@ -62,7 +74,7 @@ public final class LoopbackWebhooks {
                     .manageJobsWithoutQueueName())
             .onLoopback(operatorUser);
     chart.install(admin);
-    WebhookRuntime webhooks = new WebhookRuntime(settings, admin);
+    WebhookRuntime webhooks = new WebhookRuntime(settings, admin).deviceClasses(deviceClasses);
     webhooks.start();
     return webhooks;
   }

@@ -19,6 +19,7 @@ import dev.berth.operator.config.Configuration;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
+import dev.berth.operator.integration.DeviceCharges;
 import dev.berth.operator.integration.Lifecycles;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.kube.ReconcileCopies;
@@ -329,7 +330,13 @@ public final class BerthOperator implements AutoCloseable {
     // served by a CRD switches itself on when its CRD is installed. waitForPodsReady: each
     // kind's lifecycle keeps its Workloads' PodsReady condition.
     Lifecycles lifecycles =
-        new Lifecycles(priorities, flavors, events, clock, waitForPodsReady.enable());
+        new Lifecycles(
+            priorities,
+            flavors,
+            events,
+            clock,
+            waitForPodsReady.enable(),
+            new DeviceCharges(config.resources().mappings()));
     Configuration.Integrations integrations = config.integrations();
     List<IntegrationWatch> waiting = new ArrayList<>();
     for (Integrations.Kind kind : Integrations.all()) {
@@ -380,7 +387,10 @@ public final class BerthOperator implements AutoCloseable {
 
     // Every replica serves the webhooks, leader or not; only the leader admits.
     webhooks =
-        config.webhook().enable() ? new WebhookRuntime(webhookSettings(config), client) : null;
+        config.webhook().enable()
+            ? new WebhookRuntime(webhookSettings(config), client)
+                .deviceClasses(config.resources().mappings())
+            : null;
     leaderElection = config.leaderElection().leaderElect();
     metrics =
         new MetricsServer(config.metrics().port(), registry, this::isLive, this::isReady)

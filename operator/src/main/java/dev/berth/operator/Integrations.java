@@ -67,11 +67,12 @@ public final class Integrations {
                   new PodWorkloadReconciler(
                       lifecycles.of(new PodAdapter()),
                       new PodGroupLifecycle(
-                          lifecycles.priorities(),
-                          lifecycles.flavors(),
-                          lifecycles.events(),
-                          lifecycles.clock(),
-                          lifecycles.podsReady()),
+                              lifecycles.priorities(),
+                              lifecycles.flavors(),
+                              lifecycles.events(),
+                              lifecycles.clock(),
+                              lifecycles.podsReady())
+                          .devices(lifecycles.devices()),
                       versions,
                       writes));
     };

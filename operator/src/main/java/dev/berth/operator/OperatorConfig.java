@@ -97,6 +97,7 @@ public record OperatorConfig(
                 backoff.limitCount())),
         new Configuration.FairSharing(fairSharing),
         d.integrations(),
+        d.resources(),
         d.usage(),
         d.capacity(),
         d.utilization(),

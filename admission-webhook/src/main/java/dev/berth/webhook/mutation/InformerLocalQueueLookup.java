@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.webhook.dra.ApiClaimSource;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -31,9 +33,18 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
   private final SharedIndexInformer<LocalQueue> localQueues;
   private final SharedIndexInformer<ClusterQueue> clusterQueues;
   private final SharedIndexInformer<Namespace> namespaces;
+  private final DeviceClassMappings deviceClasses;
+  private final ApiClaimSource claims;
 
   public InformerLocalQueueLookup(KubernetesClient client) {
+    this(client, DeviceClassMappings.NONE);
+  }
+
+  /** {@code deviceClasses}: the operator's DeviceClass mappings, which the pod rule charges. */
+  public InformerLocalQueueLookup(KubernetesClient client, DeviceClassMappings deviceClasses) {
     this.client = client;
+    this.deviceClasses = deviceClasses;
+    this.claims = new ApiClaimSource(client);
     this.localQueues = client.resources(LocalQueue.class).inAnyNamespace().inform();
     this.clusterQueues = client.resources(ClusterQueue.class).inform();
     this.namespaces = client.namespaces().inform();
@@ -100,6 +111,22 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     return Optional.ofNullable(
             client.batch().v1().jobs().inNamespace(namespace).withName(name).get())
         .map(job -> Serialization.jsonMapper().valueToTree(job));
+  }
+
+  @Override
+  public DeviceClassMappings deviceClasses() {
+    return deviceClasses;
+  }
+
+  /** Read from the API server, not cached, as {@link #job} ({@link ApiClaimSource}). */
+  @Override
+  public Optional<JsonNode> template(String namespace, String name) {
+    return claims.template(namespace, name);
+  }
+
+  @Override
+  public Optional<JsonNode> claim(String namespace, String name) {
+    return claims.claim(namespace, name);
   }
 
   private Map<String, String> labels(String name) {

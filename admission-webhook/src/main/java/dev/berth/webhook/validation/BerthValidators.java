@@ -59,7 +59,9 @@ public final class BerthValidators {
   }
 
   public static List<FieldError> workloadUpdate(Workload old, Workload wl) {
-    return WorkloadValidator.validateUpdate(old, wl);
+    List<FieldError> errors = new java.util.ArrayList<>(WorkloadValidator.validateUpdate(old, wl));
+    errors.addAll(DeviceRequestsAnnotation.validateUpdate(old, wl));
+    return errors;
   }
 
   public static List<FieldError> workloadStatusUpdate(Workload old, Workload wl) {

@@ -1,6 +1,7 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -47,5 +48,20 @@ public final class LabelledOnly implements QueueScope {
   @Override
   public Optional<JsonNode> job(String namespace, String name) {
     return cluster.job(namespace, name);
+  }
+
+  @Override
+  public DeviceClassMappings deviceClasses() {
+    return cluster.deviceClasses();
+  }
+
+  @Override
+  public Optional<JsonNode> template(String namespace, String name) {
+    return cluster.template(namespace, name);
+  }
+
+  @Override
+  public Optional<JsonNode> claim(String namespace, String name) {
+    return cluster.claim(namespace, name);
   }
 }

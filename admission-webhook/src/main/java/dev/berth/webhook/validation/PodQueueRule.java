@@ -57,11 +57,18 @@ public final class PodQueueRule {
     }
     Set<String> covered = scope.coveredResources(namespace);
     JsonNode spec = pod.path("spec");
-    Map<String, BigDecimal> asks = PodResources.totals(spec, covered);
+    ClaimResources claims = ClaimResources.of(namespace, spec, scope);
+    if (!claims.refusals().isEmpty()) {
+      return claims.refusals();
+    }
+    Map<String, BigDecimal> asks = claims.addTo(PodResources.totals(spec, covered), covered);
     if (asks.isEmpty()) {
       return List.of();
     }
-    FieldPath field = PodResources.firstAsking(spec, asks.keySet()).orElse(FieldPath.root("spec"));
+    FieldPath field =
+        PodResources.firstAsking(spec, asks.keySet())
+            .or(claims::field)
+            .orElse(FieldPath.root("spec"));
     int ownerIndex = controllerIndex(pod);
     JsonNode owner =
         ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
@@ -131,8 +138,10 @@ public final class PodQueueRule {
     if (!selects(job.at("/spec/selector"), pod.at("/metadata/labels"))) {
       return "the pod does not match the selector of " + label + ", so the Job does not count it";
     }
+    JsonNode templateSpec = job.at("/spec/template/spec");
     Map<String, BigDecimal> template =
-        PodResources.totals(job.at("/spec/template/spec"), asks.keySet());
+        ClaimResources.of(namespace, templateSpec, scope)
+            .addTo(PodResources.totals(templateSpec, asks.keySet()), asks.keySet());
     for (Map.Entry<String, BigDecimal> ask : asks.entrySet()) {
       BigDecimal admitted = template.getOrDefault(ask.getKey(), BigDecimal.ZERO);
       if (ask.getValue().compareTo(admitted) > 0) {

@@ -1,6 +1,8 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.dra.ClaimSource;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.mutation.LocalQueueLookup;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +13,7 @@ import java.util.Set;
  * namespaces Berth manages every Job and JobSet. Answered from caches, so the rules stay pure;
  * tests pass a map-backed one and need no cluster.
  */
-public interface QueueScope extends LocalQueueLookup {
+public interface QueueScope extends LocalQueueLookup, ClaimSource {
   /** The LocalQueue that catches a namespace's Jobs that name none. */
   String DEFAULT_QUEUE = "default";
 
@@ -39,6 +41,21 @@ public interface QueueScope extends LocalQueueLookup {
 
   /** The batch/v1 Job as stored, or empty when there is none. */
   default Optional<JsonNode> job(String namespace, String name) {
+    return Optional.empty();
+  }
+
+  /** Which quota resource each DeviceClass's devices are charged to. */
+  default DeviceClassMappings deviceClasses() {
+    return DeviceClassMappings.NONE;
+  }
+
+  @Override
+  default Optional<JsonNode> template(String namespace, String name) {
+    return Optional.empty();
+  }
+
+  @Override
+  default Optional<JsonNode> claim(String namespace, String name) {
     return Optional.empty();
   }
 

@@ -15,41 +15,45 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PodQueueRuleTest {
   private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
 
-  /** team-a: ClusterQueue gpus (covers nvidia.com/gpu) selects it; LocalQueues a and b. */
-  private static final QueueScope SCOPE =
-      new QueueScope() {
-        @Override
-        public boolean exists(String namespace, String name) {
-          return localQueues(namespace).contains(name);
-        }
+  private static final QueueScope SCOPE = new TeamA();
 
-        @Override
-        public Optional<String> managedBecause(String namespace) {
-          return namespace.equals("team-a")
-              ? Optional.of("ClusterQueue gpus selects it")
-              : Optional.empty();
-        }
+  /**
+   * team-a: ClusterQueue gpus (covers nvidia.com/gpu) selects it; LocalQueues a and b. Named, so
+   * that ClaimResourcesTest can give it DRA claims.
+   */
+  static class TeamA implements QueueScope {
+    @Override
+    public boolean exists(String namespace, String name) {
+      return localQueues(namespace).contains(name);
+    }
 
-        @Override
-        public Optional<JsonNode> jobSet(String namespace, String name) {
-          return Optional.empty();
-        }
+    @Override
+    public Optional<String> managedBecause(String namespace) {
+      return namespace.equals("team-a")
+          ? Optional.of("ClusterQueue gpus selects it")
+          : Optional.empty();
+    }
 
-        @Override
-        public Set<String> coveredResources(String namespace) {
-          return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
-        }
+    @Override
+    public Optional<JsonNode> jobSet(String namespace, String name) {
+      return Optional.empty();
+    }
 
-        @Override
-        public List<String> localQueues(String namespace) {
-          return namespace.equals("team-a") ? List.of("a", "b") : List.of();
-        }
+    @Override
+    public Set<String> coveredResources(String namespace) {
+      return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
+    }
 
-        @Override
-        public Optional<JsonNode> job(String namespace, String name) {
-          return Optional.ofNullable(JOBS.get(namespace + "/" + name)).map(TestObjects::json);
-        }
-      };
+    @Override
+    public List<String> localQueues(String namespace) {
+      return namespace.equals("team-a") ? List.of("a", "b") : List.of();
+    }
+
+    @Override
+    public Optional<JsonNode> job(String namespace, String name) {
+      return Optional.ofNullable(JOBS.get(namespace + "/" + name)).map(TestObjects::json);
+    }
+  }
 
   private static final String JOB =
       """
@@ -87,7 +91,7 @@ class PodQueueRuleTest {
   private static final PodQueueRule RULE = new PodQueueRule(new RequestGuard(OPERATOR), SCOPE);
 
   /** A pod asking for {@code resources}, owned by {@code owner} (a YAML ownerReferences entry). */
-  private static String pod(String namespace, String owner, String resources) {
+  static String pod(String namespace, String owner, String resources) {
     return """
         apiVersion: v1
         kind: Pod

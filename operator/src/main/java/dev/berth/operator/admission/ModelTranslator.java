@@ -168,6 +168,7 @@ public final class ModelTranslator {
       Map<String, Long> requests = new LinkedHashMap<>();
       PodRequests.of(pod)
           .forEach((resource, q) -> requests.put(resource, Quantity.parse(resource, q.toString())));
+      DeviceRequests.addTo(wl, ps.name, requests);
       podSets.add(
           new PodSet(
               ps.name,

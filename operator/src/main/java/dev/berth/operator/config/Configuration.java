@@ -22,6 +22,7 @@ public record Configuration(
     WaitForPodsReady waitForPodsReady,
     FairSharing fairSharing,
     Integrations integrations,
+    Resources resources,
     Usage usage,
     Capacity capacity,
     Utilization utilization,
@@ -149,6 +150,34 @@ public record Configuration(
 
     public boolean enabled(String framework) {
       return frameworks.contains(framework);
+    }
+  }
+
+  /**
+   * What quota resource the devices of each DeviceClass (Dynamic Resource Allocation) are charged
+   * to: a pod's ResourceClaimTemplates and shared ResourceClaims count against the mapped resource
+   * as a container request of it would (docs/dra.md).
+   */
+  public record Resources(List<DeviceClassMapping> deviceClassMappings) {
+    public Resources {
+      deviceClassMappings = List.copyOf(deviceClassMappings);
+    }
+
+    /** DeviceClass name → quota resource name. */
+    public dev.berth.webhook.dra.DeviceClassMappings mappings() {
+      java.util.Map<String, String> byClass = new java.util.HashMap<>();
+      deviceClassMappings.forEach(m -> m.deviceClassNames().forEach(c -> byClass.put(c, m.name())));
+      return new dev.berth.webhook.dra.DeviceClassMappings(byClass);
+    }
+  }
+
+  /**
+   * @param name the quota resource (as a ClusterQueue's {@code coveredResources} names it)
+   * @param deviceClassNames the DeviceClasses whose devices are charged to it
+   */
+  public record DeviceClassMapping(String name, List<String> deviceClassNames) {
+    public DeviceClassMapping {
+      deviceClassNames = List.copyOf(deviceClassNames);
     }
   }
 

@@ -209,6 +209,7 @@ public final class ConfigurationLoader {
             waitForPodsReady(root.section("waitForPodsReady")),
             fairSharing(root.section("fairSharing")),
             integrations(root.section("integrations")),
+            resources(root.section("resources")),
             usage(root.section("usage")),
             capacity(root.section("capacity")),
             utilization(root.section("utilization")),
@@ -444,6 +445,48 @@ public final class ConfigurationLoader {
     f.refuseUnknownFields();
     return new Configuration.Integrations(
         frameworks.stream().filter(FRAMEWORKS::contains).distinct().toList());
+  }
+
+  /** A resource name as a ClusterQueue names one: an optional DNS subdomain prefix, a name. */
+  private static final String RESOURCE_NAME =
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
+
+  private static Configuration.Resources resources(Fields f) {
+    List<Configuration.DeviceClassMapping> mappings = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    Map<String, String> mappedTo = new HashMap<>();
+    for (Fields m : f.sections("deviceClassMappings")) {
+      String name = m.text("name", "", false);
+      if (name.isEmpty()) {
+        m.refuse("name", "required: the quota resource the classes' devices are charged to");
+      } else if (!name.matches(RESOURCE_NAME)) {
+        m.refuse("name", "must be a resource name such as example.com/gpu, got \"" + name + "\"");
+      } else if (!names.add(name)) {
+        m.refuse("name", "\"" + name + "\" is mapped twice: list all its classes in one entry");
+      }
+      List<String> classes = m.texts("deviceClassNames", List.of());
+      if (classes.isEmpty()) {
+        m.refuse("deviceClassNames", "required: at least one DeviceClass");
+      }
+      for (int i = 0; i < classes.size(); i++) {
+        String deviceClass = classes.get(i);
+        String before = mappedTo.putIfAbsent(deviceClass, name);
+        if (!deviceClass.matches(DNS_SUBDOMAIN)) {
+          m.refuse(
+              "deviceClassNames[" + i + "]",
+              "must be a DeviceClass name (a DNS subdomain), got \"" + deviceClass + "\"");
+        } else if (before != null) {
+          m.refuse(
+              "deviceClassNames[" + i + "]",
+              "DeviceClass " + deviceClass + " is already mapped to " + before);
+        }
+      }
+      m.refuseUnknownFields();
+      mappings.add(new Configuration.DeviceClassMapping(name, classes));
+    }
+    f.refuseUnknownFields();
+    return new Configuration.Resources(mappings);
   }
 
   private static Configuration.Usage usage(Fields f) {

@@ -42,6 +42,32 @@ final class Fields {
     return new Fields(value, pathOf(name), errors, sources);
   }
 
+  /**
+   * The mappings of the list under {@code name}, each with its path; none when absent. An item that
+   * is not a mapping is refused and left out.
+   */
+  List<Fields> sections(String name) {
+    JsonNode value = value(name);
+    if (value == null) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      refuse(name, "must be a list, got " + shown(value));
+      return List.of();
+    }
+    List<Fields> items = new ArrayList<>();
+    for (int i = 0; i < value.size(); i++) {
+      JsonNode item = value.get(i);
+      String at = name + "[" + i + "]";
+      if (!item.isObject()) {
+        refuse(at, "must be a mapping, got " + shown(item));
+      } else {
+        items.add(new Fields(item, pathOf(at), errors, sources));
+      }
+    }
+    return items;
+  }
+
   /** The value of {@code name} (null when absent or null), marked as known. */
   JsonNode value(String name) {
     read.add(name);

@@ -9,16 +9,29 @@ import java.time.Clock;
  * registry entry names only its adapter.
  *
  * @param podsReady whether waitForPodsReady is on (the lifecycle keeps PodsReady)
+ * @param devices what a new Workload's pods hold through ResourceClaims (docs/dra.md)
  */
 public record Lifecycles(
     PriorityResolver priorities,
     Integration.FlavorLookup flavors,
     EventRecorder events,
     Clock clock,
-    boolean podsReady) {
+    boolean podsReady,
+    DeviceCharges devices) {
+
+  /** Without Dynamic Resource Allocation mappings. */
+  public Lifecycles(
+      PriorityResolver priorities,
+      Integration.FlavorLookup flavors,
+      EventRecorder events,
+      Clock clock,
+      boolean podsReady) {
+    this(priorities, flavors, events, clock, podsReady, DeviceCharges.NONE);
+  }
 
   /** The lifecycle of the kind {@code adapter} describes. */
   public <T extends HasMetadata> WorkloadLifecycle<T> of(Integration<T> adapter) {
-    return new WorkloadLifecycle<>(adapter, priorities, flavors, events, clock, podsReady);
+    return new WorkloadLifecycle<>(adapter, priorities, flavors, events, clock, podsReady)
+        .devices(devices);
   }
 }

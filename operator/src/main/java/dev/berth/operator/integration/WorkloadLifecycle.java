@@ -36,6 +36,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   /** waitForPodsReady on: an admitted Workload's PodsReady condition follows its pods. */
   private final boolean podsReady;
 
+  private DeviceCharges devices = DeviceCharges.NONE;
+
   public WorkloadLifecycle(
       Integration<T> integration,
       PriorityResolver priorities,
@@ -58,6 +60,12 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
     this.flavors = flavors;
     this.events = events;
     this.clock = clock;
+  }
+
+  /** What a new Workload's pods hold through ResourceClaims (docs/dra.md). */
+  WorkloadLifecycle<T> devices(DeviceCharges devices) {
+    this.devices = devices;
+    return this;
   }
 
   /** The kind it runs (its Workloads' owner kind label). */
@@ -144,6 +152,12 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
       return;
     }
     Workload workload = integration.newWorkload(owner, priorities);
+    String uncharged = devices.charge(client, workload);
+    if (uncharged != null) {
+      // Never run uncharged: no Workload, so the owner stays suspended until it is fixed.
+      events.warning(owner, "InvalidWorkload", "Workload not created: " + uncharged);
+      return;
+    }
     try {
       created.accept(client.resource(workload).create());
       events.normal(

@@ -73,6 +73,7 @@ class ConfigurationInStepTest {
           backoffLimitCount: 3
       fairSharing: {enable: true, preemptionStrategies: [LessThanOrEqualToFinalShare]}
       integrations: {frameworks: [jobset.x-k8s.io/jobset]}
+      deviceClassMappings: [{name: example.com/gpu, deviceClassNames: [gpu.example.com]}]
       usage: {reportIntervalSeconds: 0}
       capacity: {excludedTaintKeys: [example.com/drain]}
       utilization:
@@ -276,6 +277,8 @@ class ConfigurationInStepTest {
       text = Durations.format(d);
     } else if (value instanceof Double d) {
       text = d == Math.rint(d) ? Long.toString(d.longValue()) : d.toString();
+    } else if (value instanceof List<?> list && list.isEmpty()) {
+      text = "[]";
     } else if (value instanceof List<?> list) {
       text = list.stream().map(String::valueOf).collect(Collectors.joining(", "));
     } else {

@@ -84,6 +84,10 @@ class ConfigurationLoaderTest {
                 backoffLimitCount: 3
             fairSharing: {enable: true}
             integrations: {frameworks: [jobset.x-k8s.io/jobset]}
+            resources:
+              deviceClassMappings:
+              - {name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}
+              - {name: nvidia.com/mig-1g, deviceClassNames: [mig-1g.nvidia.com]}
             usage: {reportInterval: 0s}
             capacity: {excludedTaintKeys: [example.com/drain]}
             utilization:
@@ -115,6 +119,12 @@ class ConfigurationLoaderTest {
                     new Configuration.RequeuingStrategy("Creation", 5, 50, 3)),
                 new Configuration.FairSharing(true),
                 new Configuration.Integrations(List.of("jobset.x-k8s.io/jobset")),
+                new Configuration.Resources(
+                    List.of(
+                        new Configuration.DeviceClassMapping(
+                            "nvidia.com/gpu", List.of("gpu.nvidia.com")),
+                        new Configuration.DeviceClassMapping(
+                            "nvidia.com/mig-1g", List.of("mig-1g.nvidia.com")))),
                 new Configuration.Usage(Duration.ZERO),
                 new Configuration.Capacity(List.of("example.com/drain")),
                 new Configuration.Utilization(
@@ -149,6 +159,48 @@ class ConfigurationLoaderTest {
         .containsExactly("clientConnection.qsp: unknown field");
     assertThat(errors("waitForPodsReady:\n  requeuingStrategy: {backoffLimit: 3}\n"))
         .containsExactly("waitForPodsReady.requeuingStrategy.backoffLimit: unknown field");
+  }
+
+  @Test
+  void deviceClassMappingsAreRefusedWithTheExactPath() {
+    assertThat(
+            errors(
+                "resources:\n"
+                    + "  deviceClassMappings:\n"
+                    + "  - {name: example.com/gpu, deviceClassNames: [gpu.example.com]}\n"
+                    + "  - {name: example.com/gpu, deviceClassNames: [Bad_Class, gpu.example.com]}\n"
+                    + "  - {deviceClassNames: [], count: 2}\n"
+                    + "  - 7\n"))
+        .containsExactly(
+            // An item that is not a mapping is refused as the list is read, before the others.
+            "resources.deviceClassMappings[3]: must be a mapping, got 7",
+            "resources.deviceClassMappings[1].name: \"example.com/gpu\" is mapped twice: list all"
+                + " its classes in one entry",
+            "resources.deviceClassMappings[1].deviceClassNames[0]: must be a DeviceClass name (a"
+                + " DNS subdomain), got \"Bad_Class\"",
+            "resources.deviceClassMappings[1].deviceClassNames[1]: DeviceClass gpu.example.com is"
+                + " already mapped to example.com/gpu",
+            "resources.deviceClassMappings[2].name: required: the quota resource the classes'"
+                + " devices are charged to",
+            "resources.deviceClassMappings[2].deviceClassNames: required: at least one"
+                + " DeviceClass",
+            "resources.deviceClassMappings[2].count: unknown field");
+    assertThat(errors("resources: {deviceClassMappings: {name: x}}\n"))
+        .containsExactly("resources.deviceClassMappings: must be a list, got a mapping");
+    assertThat(errors("resources:\n  deviceClassMappings: [{name: \"not a name\"}]\n"))
+        .containsExactly(
+            "resources.deviceClassMappings[0].name: must be a resource name such as"
+                + " example.com/gpu, got \"not a name\"",
+            "resources.deviceClassMappings[0].deviceClassNames: required: at least one"
+                + " DeviceClass");
+    Configuration c =
+        ConfigurationLoader.load(
+            "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\nresources:\n"
+                + "  deviceClassMappings:\n"
+                + "  - {name: example.com/gpu, deviceClassNames: [a.example.com, b.example.com]}\n",
+            Map.of());
+    assertThat(c.resources().mappings().resourceFor("b.example.com")).contains("example.com/gpu");
+    assertThat(c.resources().mappings().resourceFor("c.example.com")).isEmpty();
   }
 
   @Test

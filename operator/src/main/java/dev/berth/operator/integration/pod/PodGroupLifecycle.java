@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.StatusConditions;
 import dev.berth.operator.events.EventRecorder;
+import dev.berth.operator.integration.DeviceCharges;
 import dev.berth.operator.integration.Integration;
 import dev.berth.operator.integration.Integration.Finish;
 import dev.berth.operator.integration.PodsReadyCondition;
@@ -46,6 +47,14 @@ public final class PodGroupLifecycle {
 
   /** waitForPodsReady on: an admitted group's Workload's PodsReady condition follows its pods. */
   private final boolean podsReady;
+
+  private DeviceCharges devices = DeviceCharges.NONE;
+
+  /** What a new group Workload's pods hold through ResourceClaims (docs/dra.md). */
+  public PodGroupLifecycle devices(DeviceCharges devices) {
+    this.devices = devices;
+    return this;
+  }
 
   public PodGroupLifecycle(
       PriorityResolver priorities,
@@ -186,6 +195,12 @@ public final class PodGroupLifecycle {
     workload.getMetadata().setOwnerReferences(owners(workload, group.members()));
     workload.getSpec().maximumExecutionTimeSeconds =
         WorkloadNames.maxExecTime(first.getMetadata().getLabels());
+    String uncharged = devices.charge(client, workload);
+    if (uncharged != null) {
+      // Never run uncharged: no Workload, so the group's pods stay gated until it is fixed.
+      events.warning(event, "InvalidWorkload", "Workload not created: " + uncharged);
+      return;
+    }
     try {
       created.accept(client.resource(workload).create());
       events.normal(event, "CreatedWorkload", "Created Workload " + group.name());

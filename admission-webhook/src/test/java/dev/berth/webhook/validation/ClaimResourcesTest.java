@@ -1,0 +1,144 @@
+package dev.berth.webhook.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.dra.DeviceClassMappings;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The pod queue rule on pods that hold devices through ResourceClaims (docs/dra.md). */
+class ClaimResourcesTest {
+  private static final String OPERATOR = "system:serviceaccount:berth-system:berth";
+
+  private static final Map<String, String> TEMPLATES =
+      Map.of(
+          "two-gpus", "{deviceClassName: gpu.example.com, count: 2}",
+          "fpga", "{deviceClassName: fpga.example.com}");
+
+  private static final String JOB =
+      """
+      apiVersion: batch/v1
+      kind: Job
+      metadata: {name: train, namespace: team-a, uid: job-uid, labels: {berth.dev/queue-name: a}}
+      spec:
+        suspend: false
+        selector: {matchLabels: {batch.kubernetes.io/controller-uid: job-uid}}
+        template:
+          spec:
+            resourceClaims: [{name: gpus, resourceClaimTemplateName: two-gpus}]
+            containers: [{name: c, image: trainer}]
+      """;
+
+  /** team-a as PodQueueRuleTest has it, covering example.com/gpu, to which gpu.example.com maps. */
+  private static final QueueScope SCOPE =
+      new PodQueueRuleTest.TeamA() {
+        @Override
+        public Set<String> coveredResources(String namespace) {
+          return Set.of("example.com/gpu");
+        }
+
+        @Override
+        public Optional<JsonNode> job(String namespace, String name) {
+          return name.equals("train") ? Optional.of(TestObjects.json(JOB)) : Optional.empty();
+        }
+
+        @Override
+        public DeviceClassMappings deviceClasses() {
+          return new DeviceClassMappings(Map.of("gpu.example.com", "example.com/gpu"));
+        }
+
+        @Override
+        public Optional<JsonNode> template(String namespace, String name) {
+          return Optional.ofNullable(TEMPLATES.get(name))
+              .map(
+                  r ->
+                      yaml(
+                          "{spec: {spec: {devices: {requests: [{name: r, exactly: "
+                              + r
+                              + "}]}}}}"));
+        }
+      };
+
+  private static JsonNode yaml(String text) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper(
+              new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+          .readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static final PodQueueRule RULE = new PodQueueRule(new RequestGuard(OPERATOR), SCOPE);
+
+  /** PodQueueRuleTest's pod, asking for no resource but through {@code claims}. */
+  private static List<FieldError> create(String namespace, String owner, String claims) {
+    JsonNode pod = TestObjects.json(PodQueueRuleTest.pod(namespace, owner, "{}"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("spec"))
+        .set("resourceClaims", yaml(claims));
+    return RULE.onCreate(namespace, pod, "dana");
+  }
+
+  private static final String OWNED_BY_JOB =
+      "{apiVersion: batch/v1, kind: Job, name: train, uid: job-uid, controller: true}";
+  private static final String TWO_GPUS = "[{name: gpus, resourceClaimTemplateName: two-gpus}]";
+
+  @Test
+  void aBarePodWithAClaimTemplateOfAMappedClassIsRefusedAtItsClaim() {
+    assertThat(create("team-a", "", TWO_GPUS))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("spec.resourceClaims[0]");
+              assertThat(e.message()).contains("asks for example.com/gpu");
+            });
+  }
+
+  @Test
+  void theManagedJobsOwnPodIsAllowedAndOneWithAnExtraClaimIsNot() {
+    assertThat(create("team-a", OWNED_BY_JOB, TWO_GPUS)).isEmpty();
+    assertThat(
+            create(
+                "team-a",
+                OWNED_BY_JOB,
+                "[{name: gpus, resourceClaimTemplateName: two-gpus},"
+                    + " {name: more, resourceClaimTemplateName: two-gpus}]"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("metadata.ownerReferences[0]");
+              assertThat(e.message())
+                  .contains("asks for 4 example.com/gpu and the template of Job train")
+                  .contains("for 2");
+            });
+  }
+
+  @Test
+  void anUnmappedClassOrAMissingTemplateIsRefusedWithTheFieldPath() {
+    assertThat(create("team-a", OWNED_BY_JOB, "[{name: f, resourceClaimTemplateName: fpga}]"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("spec.resourceClaims[0]");
+              assertThat(e.message())
+                  .startsWith(
+                      "ResourceClaimTemplate fpga spec.spec.devices.requests[0].exactly"
+                          + ".deviceClassName: DeviceClass \"fpga.example.com\" is mapped to no"
+                          + " quota resource");
+            });
+    assertThat(create("team-a", "", "[{name: f, resourceClaimTemplateName: gone}]"))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.path()).isEqualTo("spec.resourceClaims[0].resourceClaimTemplateName"));
+  }
+
+  @Test
+  void anUnmanagedNamespaceIsNotAsked() {
+    assertThat(create("free", "", "[{name: f, resourceClaimTemplateName: fpga}]")).isEmpty();
+  }
+}
