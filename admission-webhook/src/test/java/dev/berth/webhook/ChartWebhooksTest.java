@@ -139,6 +139,10 @@ class ChartWebhooksTest {
   void everyPathTheServerServesIsRegisteredAndNothingElse() {
     Set<String> registered = new HashSet<>();
     hooks(defaults).values().forEach(h -> registered.add(h.path()));
+    // The one path the defaults leave out: compatibility.kueueLabels's.
+    hooks(ChartWebhooks.render(chart, "ops", "compatibility.kueueLabels=true").onLoopback(9443))
+        .values()
+        .forEach(h -> registered.add(h.path()));
     assertThat(registered).containsExactlyInAnyOrderElementsOf(ROUTES.keySet());
   }
 
@@ -172,6 +176,7 @@ class ChartWebhooksTest {
     boolean jobSet = !"{batch/job}".equals(set.get("integrations.frameworks"));
     boolean defaultQueue = !"false".equals(set.get("webhooks.defaultQueue.enabled"));
     boolean podGates = !"false".equals(set.get("webhooks.podTopologyGates.enabled"));
+    boolean kueueLabels = "true".equals(set.get("compatibility.kueueLabels"));
     int berthTimeout = Integer.parseInt(set.getOrDefault("webhooks.timeoutSeconds", "10"));
     int jobTimeout = Integer.parseInt(set.getOrDefault("webhooks.jobTimeoutSeconds", "5"));
     String namespace = "ops";
@@ -211,6 +216,9 @@ class ChartWebhooksTest {
     }
     if (podGates) {
       expected.addAll(List.of("vpod", "mpod"));
+    }
+    if (kueueLabels) {
+      expected.add("mkueue-labels");
     }
     assertThat(hooks.keySet())
         .containsExactlyInAnyOrderElementsOf(expected.stream().map(n -> n + ".berth.dev").toList());
@@ -267,6 +275,19 @@ class ChartWebhooksTest {
         assertThat(selector(unmanaged.objectSelector()))
             .containsExactly(Berth.QUEUE_NAME_LABEL + " DoesNotExist");
       }
+    }
+    if (kueueLabels) {
+      // Kueue's labels become Berth's before any other webhook matches its selector on them.
+      assertThat(rendered.mutating().getWebhooks().get(0).getName())
+          .isEqualTo("mkueue-labels.berth.dev");
+      Hook copy = hooks.get("mkueue-labels.berth.dev");
+      assertThat(copy.path()).isEqualTo(WebhookPaths.MUTATE_KUEUE_LABELS);
+      assertThat(copy.operations()).containsOnly("CREATE");
+      assertThat(copy.resources())
+          .containsExactlyInAnyOrderElementsOf(
+              jobSet ? List.of("jobs", "jobsets", "cronjobs") : List.of("jobs", "cronjobs"));
+      assertThat(selector(copy.objectSelector()))
+          .containsExactly("kueue.x-k8s.io/queue-name Exists");
     }
     // The pod queue rule: every pod created outside the excluded namespaces, whatever its labels
     // (a bare pod carries nothing to select on), on the pod path, failing closed.
@@ -326,6 +347,7 @@ class ChartWebhooksTest {
           "integrations.frameworks="
               + ((i & 1) == 0 ? "{batch/job,jobset.x-k8s.io/jobset}" : "{batch/job}"));
       values.add("webhooks.defaultQueue.enabled=" + ((i & 2) == 0));
+      values.add("compatibility.kueueLabels=" + ((i & 2) != 0));
       values.add("webhooks.podTopologyGates.enabled=" + ((i & 4) == 0));
       all.add(Arguments.of(String.join(", ", values), values));
       List<String> bounds = new ArrayList<>(values);

@@ -13,6 +13,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
+import dev.berth.webhook.mutation.KueueLabelsDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
@@ -135,6 +136,7 @@ public final class BerthWebhooks {
           framework == Framework.POD ? podGates : new MutatingHandler(jobs, CREATE));
     }
     routes.put(MUTATE_POD, podGates);
+    routes.put(MUTATE_KUEUE_LABELS, new MutatingHandler(new KueueLabelsDefaulter(), CREATE));
     return routes;
   }
 

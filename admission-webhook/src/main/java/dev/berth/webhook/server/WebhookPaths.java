@@ -42,6 +42,9 @@ public final class WebhookPaths {
   /** The core group is the empty string, hence the double dash. */
   public static final String MUTATE_POD = "/mutate--v1-pod";
 
+  /** compatibility.kueueLabels: Kueue's labels copied to Berth's, before any other webhook. */
+  public static final String MUTATE_KUEUE_LABELS = "/mutate-kueue-labels";
+
   /** Plain GET for readiness probes. */
   public static final String HEALTH = "/healthz";
 

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 import static org.mockito.AdditionalAnswers.delegatesTo;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.CycleResult;
@@ -30,11 +30,11 @@ class ProtectionWakeTest {
   @Test
   void aCycleRunsWhenTheFirstMinimumRuntimeEnds() throws Exception {
     AdmissionEngine real = state.engine();
-    AdmissionEngine engine = mock(AdmissionEngine.class);
+    // Everything but the cycle's result is the real engine's (the loop also samples usage).
+    AdmissionEngine engine = mock(AdmissionEngine.class, delegatesTo(real));
     List<Long> cycles = new CopyOnWriteArrayList<>();
     AtomicLong protectionEnds = new AtomicLong(Long.MAX_VALUE);
-    when(engine.runCycle(anyLong(), anyBoolean()))
-        .thenAnswer(
+    doAnswer(
             call -> {
               long now = call.getArgument(0);
               CycleResult result = real.runCycle(now, call.getArgument(1));
@@ -46,7 +46,9 @@ class ProtectionWakeTest {
               CycleResult held = mock(CycleResult.class, delegatesTo(result));
               doReturn(protectionEnds.get()).when(held).protectionEndsAt();
               return held;
-            });
+            })
+        .when(engine)
+        .runCycle(anyLong(), anyBoolean());
     AdmissionLoop loop = LoopStuckHealthTest.loop(state, engine, System::nanoTime).start();
     try {
       loop.submit(s -> {}).get(10, TimeUnit.SECONDS);
