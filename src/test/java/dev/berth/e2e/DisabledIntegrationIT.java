@@ -5,23 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.local.EmbeddedApiServer;
-import dev.berth.local.LoopbackWebhooks;
-import dev.berth.operator.BerthOperator;
-import dev.berth.operator.OperatorConfig;
 import dev.berth.operator.config.Configuration;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.testing.Jobs;
-import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,119 +26,89 @@ import org.junit.jupiter.api.Test;
  */
 class DisabledIntegrationIT {
   private static final String NAMESPACE = "team-disabled";
-  private static final String USER = "member";
 
   @Test
   void aDisabledKindIsNeitherReconciledNorIntercepted() throws IOException {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      List<io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition> crds =
-          new ArrayList<>(EmbeddedApiServer.berthCrds());
-      crds.addAll(EmbeddedApiServer.standInCrds());
-      server.install(crds);
-      KubernetesClient admin = server.client();
-      Namespaces.ensure(admin, "berth-system");
-      Namespaces.ensure(admin, NAMESPACE);
-      String jobSetOnly = Framework.JOBSET.frameworkName();
-      try (WebhookRuntime webhooks =
-              LoopbackWebhooks.start(
-                  admin,
-                  "kubeapitest",
-                  freePort(),
-                  "integrations.frameworks={" + jobSetOnly + "}");
-          KubernetesClient operatorClient =
-              new KubernetesClientBuilder()
-                  .withConfig(Config.fromKubeconfig(server.kubeconfig()))
-                  .build();
-          BerthOperator operator =
-              BerthOperator.start(operatorClient, only(List.of(jobSetOnly)), () -> {});
-          KubernetesClient member = impersonating(server.kubeconfig(), USER)) {
-        // A ClusterQueue selecting every namespace: NAMESPACE is one Berth manages.
-        admin.resource(ScenarioObjects.flavor("disabled-flavor", Map.of())).create();
-        admin
-            .resource(ScenarioObjects.clusterQueue("disabled-cq", "disabled-flavor", "cpu", "8"))
-            .create();
-        admin.resource(ScenarioObjects.localQueue(NAMESPACE, "lq", "disabled-cq")).create();
+    String jobSetOnly = Framework.JOBSET.frameworkName();
+    try (LoopbackBerth berth =
+        LoopbackBerth.start(
+            only(List.of(jobSetOnly)), NAMESPACE, "integrations.frameworks={" + jobSetOnly + "}")) {
+      KubernetesClient admin = berth.admin;
+      KubernetesClient member = berth.member;
+      // A ClusterQueue selecting every namespace: NAMESPACE is one Berth manages.
+      admin.resource(ScenarioObjects.flavor("disabled-flavor", Map.of())).create();
+      admin
+          .resource(ScenarioObjects.clusterQueue("disabled-cq", "disabled-flavor", "cpu", "8"))
+          .create();
+      admin.resource(ScenarioObjects.localQueue(NAMESPACE, "lq", "disabled-cq")).create();
 
-        Job labelled =
-            member
-                .resource(
-                    Jobs.named("labelled")
-                        .in(NAMESPACE)
-                        .queue("lq")
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        // Not intercepted: the mutating webhook would have suspended it, and the validating one
-        // refused an unlabelled Job in a managed namespace.
-        assertThat(labelled.getSpec().getSuspend()).isFalse();
-        assertThat(labelled.getMetadata().getAnnotations())
-            .doesNotContainKey(Berth.SUBMITTED_AT_ANNOTATION);
-        Job unlabelled =
-            member
-                .resource(
-                    Jobs.named("unlabelled")
-                        .in(NAMESPACE)
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        assertThat(unlabelled.getSpec().getSuspend()).isFalse();
+      Job labelled =
+          member
+              .resource(
+                  Jobs.named("labelled")
+                      .in(NAMESPACE)
+                      .queue("lq")
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      // Not intercepted: the mutating webhook would have suspended it, and the validating one
+      // refused an unlabelled Job in a managed namespace.
+      assertThat(labelled.getSpec().getSuspend()).isFalse();
+      assertThat(labelled.getMetadata().getAnnotations())
+          .doesNotContainKey(Berth.SUBMITTED_AT_ANNOTATION);
+      Job unlabelled =
+          member
+              .resource(
+                  Jobs.named("unlabelled")
+                      .in(NAMESPACE)
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      assertThat(unlabelled.getSpec().getSuspend()).isFalse();
 
-        // The enabled kind beside it: suspended at creation, given a Workload, admitted.
-        JobSet trainer = JobSetE2EIT.jobSet(NAMESPACE, "trainer");
-        trainer.getSpec().suspend = null; // the webhook's to set
-        JobSet created = member.resource(trainer).create();
-        assertThat(created.getSpec().suspend).isTrue();
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () -> {
-                  JobSet js =
-                      admin
-                          .resources(JobSet.class)
-                          .inNamespace(NAMESPACE)
-                          .withName("trainer")
-                          .get();
-                  return Boolean.FALSE.equals(js.getSpec().suspend);
-                });
-        // Not reconciled: the operator, which has by now reconciled the JobSet created after
-        // them, made no Workload for either Job, and left the labelled one running.
-        await()
-            .during(Duration.ofSeconds(2))
-            .atMost(Duration.ofSeconds(5))
-            .until(
-                () ->
-                    admin
-                        .resources(Workload.class)
-                        .inNamespace(NAMESPACE)
-                        .list()
-                        .getItems()
-                        .stream()
-                        .map(w -> w.getMetadata().getOwnerReferences().get(0).getKind())
-                        .toList(),
-                kinds -> kinds.equals(List.of("JobSet")));
-        assertThat(
-                admin
-                    .batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(NAMESPACE)
-                    .withName("labelled")
-                    .get()
-                    .getSpec()
-                    .getSuspend())
-            .isFalse();
-      }
+      // The enabled kind beside it: suspended at creation, given a Workload, admitted.
+      JobSet trainer = JobSetE2EIT.jobSet(NAMESPACE, "trainer");
+      trainer.getSpec().suspend = null; // the webhook's to set
+      JobSet created = member.resource(trainer).create();
+      assertThat(created.getSpec().suspend).isTrue();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                JobSet js =
+                    admin.resources(JobSet.class).inNamespace(NAMESPACE).withName("trainer").get();
+                return Boolean.FALSE.equals(js.getSpec().suspend);
+              });
+      // Not reconciled: the operator, which has by now reconciled the JobSet created after
+      // them, made no Workload for either Job, and left the labelled one running.
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () ->
+                  admin.resources(Workload.class).inNamespace(NAMESPACE).list().getItems().stream()
+                      .map(w -> w.getMetadata().getOwnerReferences().get(0).getKind())
+                      .toList(),
+              kinds -> kinds.equals(List.of("JobSet")));
+      assertThat(
+              admin
+                  .batch()
+                  .v1()
+                  .jobs()
+                  .inNamespace(NAMESPACE)
+                  .withName("labelled")
+                  .get()
+                  .getSpec()
+                  .getSuspend())
+          .isFalse();
     }
   }
 
   /** The operator's default configuration with only {@code frameworks} on. */
   private static Configuration only(List<String> frameworks) {
-    Configuration c =
-        new OperatorConfig(
-                "berth-system", false, "berth-leader", 0, false, 0, "berth-operator", false, false)
-            .configuration();
+    Configuration c = LoopbackBerth.defaultConfiguration();
     return new Configuration(
         c.namespace(),
         c.leaderElection(),
@@ -164,19 +125,5 @@ class DisabledIntegrationIT {
         c.utilization(),
         c.visibility(),
         c.admissionFairSharing());
-  }
-
-  private static KubernetesClient impersonating(String kubeconfig, String user) {
-    Config config = Config.fromKubeconfig(kubeconfig);
-    config.setImpersonateUsername(user);
-    // Any rights (no binding to make), but not the operator: only the webhooks stand in its way.
-    config.setImpersonateGroups("system:masters");
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

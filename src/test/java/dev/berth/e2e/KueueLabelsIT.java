@@ -4,24 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
-import dev.berth.local.EmbeddedApiServer;
-import dev.berth.local.LoopbackWebhooks;
-import dev.berth.operator.BerthOperator;
-import dev.berth.operator.OperatorConfig;
 import dev.berth.testing.Jobs;
-import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -36,125 +26,82 @@ class KueueLabelsIT {
 
   @Test
   void manifestsWrittenForKueueAreQueuedByBerth() throws IOException {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      List<io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition> crds =
-          new ArrayList<>(EmbeddedApiServer.berthCrds());
-      crds.addAll(EmbeddedApiServer.standInCrds());
-      server.install(crds);
-      KubernetesClient admin = server.client();
-      Namespaces.ensure(admin, "berth-system");
-      Namespaces.ensure(admin, NAMESPACE);
-      try (WebhookRuntime webhooks =
-              LoopbackWebhooks.start(
-                  admin, "kubeapitest", freePort(), "compatibility.kueueLabels=true");
-          KubernetesClient operatorClient =
-              new KubernetesClientBuilder()
-                  .withConfig(Config.fromKubeconfig(server.kubeconfig()))
-                  .build();
-          BerthOperator operator =
-              BerthOperator.start(
-                  operatorClient,
-                  new OperatorConfig(
-                          "berth-system",
-                          false,
-                          "berth-leader",
-                          0,
-                          false,
-                          0,
-                          "berth-operator",
-                          false,
-                          false)
-                      .configuration(),
-                  () -> {});
-          KubernetesClient member = impersonating(server.kubeconfig(), "member")) {
-        admin.resource(ScenarioObjects.flavor("kueue-flavor", Map.of())).create();
-        admin
-            .resource(ScenarioObjects.clusterQueue("kueue-cq", "kueue-flavor", "cpu", "1"))
-            .create();
-        admin.resource(ScenarioObjects.localQueue(NAMESPACE, "user-queue", "kueue-cq")).create();
+    try (LoopbackBerth berth =
+        LoopbackBerth.start(
+            LoopbackBerth.defaultConfiguration(), NAMESPACE, "compatibility.kueueLabels=true")) {
+      KubernetesClient admin = berth.admin;
+      KubernetesClient member = berth.member;
+      admin.resource(ScenarioObjects.flavor("kueue-flavor", Map.of())).create();
+      admin.resource(ScenarioObjects.clusterQueue("kueue-cq", "kueue-flavor", "cpu", "1")).create();
+      admin.resource(ScenarioObjects.localQueue(NAMESPACE, "user-queue", "kueue-cq")).create();
 
-        // Two pods of one cpu in a queue of one: admitted partially, as Kueue's
-        // job-min-parallelism asks.
-        Job job =
-            member
-                .resource(
-                    Jobs.named("sample-job")
-                        .in(NAMESPACE)
-                        .label("kueue.x-k8s.io/queue-name", "user-queue")
-                        .annotation("kueue.x-k8s.io/job-min-parallelism", "1")
-                        .parallelism(2)
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        assertThat(job.getSpec().getSuspend()).isTrue();
-        assertThat(job.getMetadata().getLabels())
-            .containsEntry(Berth.QUEUE_NAME_LABEL, "user-queue")
-            .containsEntry("kueue.x-k8s.io/queue-name", "user-queue");
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .untilAsserted(
-                () -> {
-                  Job stored =
-                      admin.batch().v1().jobs().inNamespace(NAMESPACE).withName("sample-job").get();
-                  assertThat(stored.getSpec().getSuspend()).isFalse();
-                  assertThat(stored.getSpec().getParallelism()).isEqualTo(1);
-                });
+      // Two pods of one cpu in a queue of one: admitted partially, as Kueue's
+      // job-min-parallelism asks.
+      Job job =
+          member
+              .resource(
+                  Jobs.named("sample-job")
+                      .in(NAMESPACE)
+                      .label("kueue.x-k8s.io/queue-name", "user-queue")
+                      .annotation("kueue.x-k8s.io/job-min-parallelism", "1")
+                      .parallelism(2)
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      assertThat(job.getSpec().getSuspend()).isTrue();
+      assertThat(job.getMetadata().getLabels())
+          .containsEntry(Berth.QUEUE_NAME_LABEL, "user-queue")
+          .containsEntry("kueue.x-k8s.io/queue-name", "user-queue");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                Job stored =
+                    admin.batch().v1().jobs().inNamespace(NAMESPACE).withName("sample-job").get();
+                assertThat(stored.getSpec().getSuspend()).isFalse();
+                assertThat(stored.getSpec().getParallelism()).isEqualTo(1);
+              });
 
-        Pod bare =
-            member
-                .resource(
-                    new PodBuilder()
-                        .withNewMetadata()
-                        .withName("kueue-sleep")
-                        .withNamespace(NAMESPACE)
-                        .addToLabels("kueue.x-k8s.io/queue-name", "user-queue")
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("busybox")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
-        assertThat(bare.getSpec().getSchedulingGates())
-            .extracting(g -> g.getName())
-            .contains(Berth.ADMISSION_SCHEDULING_GATE);
+      Pod bare =
+          member
+              .resource(
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withName("kueue-sleep")
+                      .withNamespace(NAMESPACE)
+                      .addToLabels("kueue.x-k8s.io/queue-name", "user-queue")
+                      .endMetadata()
+                      .withNewSpec()
+                      .addNewContainer()
+                      .withName("c")
+                      .withImage("busybox")
+                      .withNewResources()
+                      .addToRequests("cpu", new Quantity("1"))
+                      .endResources()
+                      .endContainer()
+                      .endSpec()
+                      .build())
+              .create();
+      assertThat(bare.getSpec().getSchedulingGates())
+          .extracting(g -> g.getName())
+          .contains(Berth.ADMISSION_SCHEDULING_GATE);
 
-        // Kueue's label naming a LocalQueue that does not exist: held, as Berth's label would be,
-        // never started outside a queue.
-        Job lost =
-            member
-                .resource(
-                    Jobs.named("lost")
-                        .in(NAMESPACE)
-                        .label("kueue.x-k8s.io/queue-name", "no-such-queue")
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        assertThat(lost.getSpec().getSuspend()).isTrue();
-        assertThat(lost.getMetadata().getLabels())
-            .containsEntry(Berth.QUEUE_NAME_LABEL, "no-such-queue");
-      }
-    }
-  }
-
-  private static KubernetesClient impersonating(String kubeconfig, String user) {
-    Config config = Config.fromKubeconfig(kubeconfig);
-    config.setImpersonateUsername(user);
-    // Any rights (no binding to make), but not the operator: only the webhooks stand in its way.
-    config.setImpersonateGroups("system:masters");
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+      // Kueue's label naming a LocalQueue that does not exist: held, as Berth's label would be,
+      // never started outside a queue.
+      Job lost =
+          member
+              .resource(
+                  Jobs.named("lost")
+                      .in(NAMESPACE)
+                      .label("kueue.x-k8s.io/queue-name", "no-such-queue")
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      assertThat(lost.getSpec().getSuspend()).isTrue();
+      assertThat(lost.getMetadata().getLabels())
+          .containsEntry(Berth.QUEUE_NAME_LABEL, "no-such-queue");
     }
   }
 }

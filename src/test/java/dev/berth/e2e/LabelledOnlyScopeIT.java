@@ -5,25 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.local.EmbeddedApiServer;
-import dev.berth.local.LoopbackWebhooks;
-import dev.berth.operator.BerthOperator;
-import dev.berth.operator.OperatorConfig;
 import dev.berth.testing.Jobs;
-import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,170 +30,130 @@ class LabelledOnlyScopeIT {
 
   @Test
   void onlyLabelledObjectsAreBerthsAndTheyStayInTheirQueue() throws IOException {
-    try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
-      List<io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition> crds =
-          new ArrayList<>(EmbeddedApiServer.berthCrds());
-      crds.addAll(EmbeddedApiServer.standInCrds());
-      server.install(crds);
-      KubernetesClient admin = server.client();
-      Namespaces.ensure(admin, "berth-system");
-      Namespaces.ensure(admin, NAMESPACE);
-      try (WebhookRuntime webhooks =
-              LoopbackWebhooks.start(
-                  admin, "kubeapitest", freePort(), "webhooks.manageJobsWithoutQueueName=false");
-          KubernetesClient operatorClient =
-              new KubernetesClientBuilder()
-                  .withConfig(Config.fromKubeconfig(server.kubeconfig()))
-                  .build();
-          BerthOperator operator =
-              BerthOperator.start(
-                  operatorClient,
-                  new OperatorConfig(
-                          "berth-system",
-                          false,
-                          "berth-leader",
-                          0,
-                          false,
-                          0,
-                          "berth-operator",
-                          false,
-                          false)
-                      .configuration(),
-                  () -> {});
-          KubernetesClient member = impersonating(server.kubeconfig(), "member")) {
-        // A ClusterQueue selecting every namespace: under the wide scope NAMESPACE would be
-        // managed.
-        admin.resource(ScenarioObjects.flavor("labelled-flavor", Map.of())).create();
-        admin
-            .resource(ScenarioObjects.clusterQueue("labelled-cq", "labelled-flavor", "cpu", "8"))
-            .create();
-        admin.resource(ScenarioObjects.localQueue(NAMESPACE, "lq", "labelled-cq")).create();
+    try (LoopbackBerth berth =
+        LoopbackBerth.start(
+            LoopbackBerth.defaultConfiguration(),
+            NAMESPACE,
+            "webhooks.manageJobsWithoutQueueName=false")) {
+      KubernetesClient admin = berth.admin;
+      KubernetesClient member = berth.member;
+      // A ClusterQueue selecting every namespace: under the wide scope NAMESPACE would be
+      // managed.
+      admin.resource(ScenarioObjects.flavor("labelled-flavor", Map.of())).create();
+      admin
+          .resource(ScenarioObjects.clusterQueue("labelled-cq", "labelled-flavor", "cpu", "8"))
+          .create();
+      admin.resource(ScenarioObjects.localQueue(NAMESPACE, "lq", "labelled-cq")).create();
 
-        Job unlabelled =
-            member
-                .resource(
-                    Jobs.named("unlabelled")
-                        .in(NAMESPACE)
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        assertThat(unlabelled.getSpec().getSuspend()).isFalse();
-        Pod bare =
-            member
-                .resource(
-                    new PodBuilder()
-                        .withNewMetadata()
-                        .withName("bare")
-                        .withNamespace(NAMESPACE)
-                        .endMetadata()
-                        .withNewSpec()
-                        .addNewContainer()
-                        .withName("c")
-                        .withImage("busybox")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .endResources()
-                        .endContainer()
-                        .endSpec()
-                        .build())
-                .create();
-        assertThat(bare.getSpec().getSchedulingGates()).isNullOrEmpty();
+      Job unlabelled =
+          member
+              .resource(
+                  Jobs.named("unlabelled")
+                      .in(NAMESPACE)
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      assertThat(unlabelled.getSpec().getSuspend()).isFalse();
+      Pod bare =
+          member
+              .resource(
+                  new PodBuilder()
+                      .withNewMetadata()
+                      .withName("bare")
+                      .withNamespace(NAMESPACE)
+                      .endMetadata()
+                      .withNewSpec()
+                      .addNewContainer()
+                      .withName("c")
+                      .withImage("busybox")
+                      .withNewResources()
+                      .addToRequests("cpu", new Quantity("1"))
+                      .endResources()
+                      .endContainer()
+                      .endSpec()
+                      .build())
+              .create();
+      assertThat(bare.getSpec().getSchedulingGates()).isNullOrEmpty();
 
-        // A labelled Job is Berth's: suspended at creation, started by the operator only.
-        Job labelled =
-            member
-                .resource(
-                    Jobs.named("labelled")
-                        .in(NAMESPACE)
-                        .queue("lq")
-                        .suspended(false)
-                        .request("cpu", "1")
-                        .build())
-                .create();
-        assertThat(labelled.getSpec().getSuspend()).isTrue();
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () ->
-                    Boolean.FALSE.equals(
-                        admin
-                            .batch()
-                            .v1()
-                            .jobs()
-                            .inNamespace(NAMESPACE)
-                            .withName("labelled")
-                            .get()
-                            .getSpec()
-                            .getSuspend()));
-        Job second =
-            member
-                .resource(
-                    Jobs.named("second").in(NAMESPACE).queue("lq").request("cpu", "1").build())
-                .create();
-        assertThatThrownBy(
-                () ->
-                    member
-                        .batch()
-                        .v1()
-                        .jobs()
-                        .inNamespace(NAMESPACE)
-                        .withName(second.getMetadata().getName())
-                        .edit(
-                            j -> {
-                              j.getSpec().setSuspend(false);
-                              return j;
-                            }))
-            .isInstanceOf(KubernetesClientException.class)
-            .hasMessageContaining("denied");
-        // Nor may the label go while it waits: that would be the way around the queue.
-        assertThatThrownBy(
-                () ->
-                    member
-                        .batch()
-                        .v1()
-                        .jobs()
-                        .inNamespace(NAMESPACE)
-                        .withName(second.getMetadata().getName())
-                        .edit(
-                            j -> {
-                              j.getMetadata().getLabels().remove("berth.dev/queue-name");
-                              return j;
-                            }))
-            .isInstanceOf(KubernetesClientException.class)
-            .hasMessageContaining("denied");
+      // A labelled Job is Berth's: suspended at creation, started by the operator only.
+      Job labelled =
+          member
+              .resource(
+                  Jobs.named("labelled")
+                      .in(NAMESPACE)
+                      .queue("lq")
+                      .suspended(false)
+                      .request("cpu", "1")
+                      .build())
+              .create();
+      assertThat(labelled.getSpec().getSuspend()).isTrue();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  Boolean.FALSE.equals(
+                      admin
+                          .batch()
+                          .v1()
+                          .jobs()
+                          .inNamespace(NAMESPACE)
+                          .withName("labelled")
+                          .get()
+                          .getSpec()
+                          .getSuspend()));
+      Job second =
+          member
+              .resource(Jobs.named("second").in(NAMESPACE).queue("lq").request("cpu", "1").build())
+              .create();
+      assertThatThrownBy(
+              () ->
+                  member
+                      .batch()
+                      .v1()
+                      .jobs()
+                      .inNamespace(NAMESPACE)
+                      .withName(second.getMetadata().getName())
+                      .edit(
+                          j -> {
+                            j.getSpec().setSuspend(false);
+                            return j;
+                          }))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("denied");
+      // Nor may the label go while it waits: that would be the way around the queue.
+      assertThatThrownBy(
+              () ->
+                  member
+                      .batch()
+                      .v1()
+                      .jobs()
+                      .inNamespace(NAMESPACE)
+                      .withName(second.getMetadata().getName())
+                      .edit(
+                          j -> {
+                            j.getMetadata().getLabels().remove("berth.dev/queue-name");
+                            return j;
+                          }))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("denied");
 
-        // The unlabelled Job got no Workload; the labelled ones did.
-        await()
-            .atMost(Duration.ofSeconds(10))
-            .untilAsserted(
-                () ->
-                    assertThat(
-                            admin
-                                .resources(Workload.class)
-                                .inNamespace(NAMESPACE)
-                                .list()
-                                .getItems()
-                                .stream()
-                                .map(w -> w.getMetadata().getOwnerReferences().get(0).getName())
-                                .sorted()
-                                .toList())
-                        .containsExactly("labelled", "second"));
-      }
-    }
-  }
-
-  private static KubernetesClient impersonating(String kubeconfig, String user) {
-    Config config = Config.fromKubeconfig(kubeconfig);
-    config.setImpersonateUsername(user);
-    // Any rights (no binding to make), but not the operator: only the webhooks stand in its way.
-    config.setImpersonateGroups("system:masters");
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+      // The unlabelled Job got no Workload; the labelled ones did.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          admin
+                              .resources(Workload.class)
+                              .inNamespace(NAMESPACE)
+                              .list()
+                              .getItems()
+                              .stream()
+                              .map(w -> w.getMetadata().getOwnerReferences().get(0).getName())
+                              .sorted()
+                              .toList())
+                      .containsExactly("labelled", "second"));
     }
   }
 }
