@@ -3,18 +3,13 @@ package dev.berth.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.engine.model.ClusterQueue;
-import dev.berth.engine.model.FlavorQuotas;
-import dev.berth.engine.model.LabelSelector;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PodSet;
 import dev.berth.engine.model.PreemptionPolicy;
 import dev.berth.engine.model.PreemptionPolicy.BorrowWithinCohort;
 import dev.berth.engine.model.PreemptionPolicy.ReclaimWithinCohort;
 import dev.berth.engine.model.PreemptionPolicy.WithinClusterQueue;
-import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.model.ResourceFlavor;
-import dev.berth.engine.model.ResourceGroup;
-import dev.berth.engine.model.ResourceQuota;
 import dev.berth.engine.model.StopPolicy;
 import dev.berth.engine.model.Workload;
 import java.util.List;
@@ -138,22 +133,6 @@ class BorrowBackoffTest {
 
   private static ClusterQueue queue(
       String name, int cpu, PreemptionPolicy policy, long backoffMillis) {
-    return new ClusterQueue(
-        name,
-        "c",
-        List.of(
-            new ResourceGroup(
-                List.of("cpu"),
-                List.of(
-                    new FlavorQuotas(
-                        "f", List.of(new ResourceQuota("cpu", cpu * 1000L, null, null)))))),
-        QueueingStrategy.BestEffortFIFO,
-        LabelSelector.ALL,
-        null,
-        policy,
-        StopPolicy.None,
-        null,
-        null,
-        backoffMillis);
+    return MinimumRuntimeProperties.queue(name, cpu, 1000L, policy, 0L, backoffMillis);
   }
 }

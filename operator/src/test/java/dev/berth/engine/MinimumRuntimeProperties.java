@@ -202,6 +202,17 @@ class MinimumRuntimeProperties {
   /** A ClusterQueue of cohort "c" with {@code cpu} cpu on flavor "f". */
   static ClusterQueue queue(
       String name, int cpu, long weight, PreemptionPolicy policy, long minimumRuntimeMillis) {
+    return queue(name, cpu, weight, policy, minimumRuntimeMillis, 0L);
+  }
+
+  /** As above, pausing its borrowing for {@code borrowBackoffMillis} after a reclaim. */
+  static ClusterQueue queue(
+      String name,
+      int cpu,
+      long weight,
+      PreemptionPolicy policy,
+      long minimumRuntimeMillis,
+      long borrowBackoffMillis) {
     return new ClusterQueue(
         name,
         "c",
@@ -217,6 +228,7 @@ class MinimumRuntimeProperties {
         policy,
         StopPolicy.None,
         weight,
-        minimumRuntimeMillis);
+        minimumRuntimeMillis,
+        borrowBackoffMillis);
   }
 }
