@@ -6,7 +6,9 @@ paths follow from them, /validate-<group with dashes>-<version>-<name>), and the
 operator needs rights on to run it (its own, then its children's). integrations.frameworks picks
 which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clusterrole.yaml).
 Plain Pods (pod) have webhooks of their own in webhooks.yaml, beside the pod queue rule's and
-the topology gate's, which every pod goes through whatever the list says.
+the topology gate's, which every pod goes through whatever the list says. A Deployment's pods are
+queued by the pod integration (its ReplicaSets' pods reach mpod-admission), so deployment needs
+pod, and the operator needs no rights on Deployments (resources: []).
 */ -}}
 {{- define "berth.integrationKinds" -}}
 batch/job:
@@ -34,6 +36,13 @@ pod:
   resource: pods
   resources:
     - {group: "", resource: pods}
+deployment:
+  name: deployment
+  kind: Deployment
+  group: apps
+  version: v1
+  resource: deployments
+  resources: []
 {{- end }}
 
 {{- /*
@@ -47,6 +56,9 @@ maps): each entry of the table above with its webhook paths added.
 {{- $kind := get $table $framework }}
 {{- if not $kind }}
 {{- fail (printf "integrations.frameworks[%d]: unknown framework %q; Berth integrates %s" $i $framework (keys $table | sortAlpha | join ", ")) }}
+{{- end }}
+{{- if and (eq $framework "deployment") (not (has "pod" $.Values.integrations.frameworks)) }}
+{{- fail (printf "integrations.frameworks[%d]: deployment needs pod too: a Deployment's pods are queued as plain Pods" $i) }}
 {{- end }}
 {{- $suffix := printf "%s-%s-%s" (replace "." "-" $kind.group) $kind.version $kind.name }}
 {{- $kinds = append $kinds (merge (dict "framework" $framework "validatePath" (printf "/validate-%s" $suffix) "mutatePath" (printf "/mutate-%s" $suffix)) $kind) }}

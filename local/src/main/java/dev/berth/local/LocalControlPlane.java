@@ -32,6 +32,9 @@ public final class LocalControlPlane implements AutoCloseable {
           "namespace-controller",
           "garbage-collector-controller",
           "job-controller",
+          // Serving: a Deployment's ReplicaSet makes its pods, each queued on its own.
+          "deployment-controller",
+          "replicaset-controller",
           "pod-garbage-collector-controller",
           "node-lifecycle-controller");
 

@@ -61,7 +61,6 @@ class KueueExamplesConvertedIT {
           "pod-based-workloads/tekton-pipeline-run.yaml: pipelinerun/kueue-test",
           "pod-based-workloads/workflow-queue-per-template.yaml: workflow/steps-",
           "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-",
-          "serving-workloads/sample-deployment.yaml: deployment/nginx-deployment",
           "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset",
           "serving-workloads/sample-statefulset.yaml: statefulset/nginx-statefulset");
 
@@ -74,7 +73,6 @@ class KueueExamplesConvertedIT {
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker1",
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker2",
           "multikueue/tas/manager-setup.yaml: multikueueconfig/multikueue-config",
-          "serving-workloads/sample-hami.yaml: deployment/kueue-test/gpu-burn",
           "serving-workloads/sample-leaderworkerset-tas.yaml: leaderworkerset/nginx-leaderworkerset");
 
   private final WebhookTestCluster cluster = WebhookTestCluster.get();

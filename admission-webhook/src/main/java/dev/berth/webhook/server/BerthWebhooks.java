@@ -13,6 +13,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
+import dev.berth.webhook.mutation.DeploymentDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
@@ -21,6 +22,7 @@ import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
+import dev.berth.webhook.validation.DeploymentQueueRule;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
@@ -106,11 +108,11 @@ public final class BerthWebhooks {
     PodGateHandler pods =
         new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster));
     for (Framework framework : Framework.values()) {
-      routes.put(framework.validatePath(), validator(framework, jobPolicy, pods));
+      routes.put(framework.validatePath(), validator(framework, jobPolicy, pods, cluster));
     }
     // Also with the pod integration off: the queue rule and the topology gate's guard.
     routes.put(VALIDATE_POD, pods);
-    routes.put(VALIDATE_CRONJOB, new CronJobHandler(new CronJobQueueRule(cluster)));
+    routes.put(VALIDATE_CRONJOB, new TemplateQueueHandler(new CronJobQueueRule(cluster)));
 
     routes.put(
         MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
@@ -132,7 +134,11 @@ public final class BerthWebhooks {
     for (Framework framework : Framework.values()) {
       routes.put(
           framework.mutatePath(),
-          framework == Framework.POD ? podGates : new MutatingHandler(jobs, CREATE));
+          switch (framework) {
+            case POD -> podGates;
+            case DEPLOYMENT -> new MutatingHandler(new DeploymentDefaulter(cluster), CREATE);
+            case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+          });
     }
     routes.put(MUTATE_POD, podGates);
     return routes;
@@ -144,9 +150,10 @@ public final class BerthWebhooks {
    * without its rules does not compile.
    */
   private static AdmissionHandler validator(
-      Framework framework, ManagedJobPolicy policy, PodGateHandler pods) {
+      Framework framework, ManagedJobPolicy policy, PodGateHandler pods, QueueScope cluster) {
     return switch (framework) {
       case POD -> pods;
+      case DEPLOYMENT -> new TemplateQueueHandler(new DeploymentQueueRule(cluster));
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

@@ -251,8 +251,17 @@ class PodQueueRuleTest {
             "alice",
             List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
         new Case(
-            "a queued-looking pod of a ReplicaSet",
+            "a queued pod of a ReplicaSet (a Deployment's, queued on its own)",
             queued(pod("team-a", rsOwned, GPUS)),
+            "system:serviceaccount:kube-system:replicaset-controller",
+            List.of()),
+        new Case(
+            "a queued-looking pod of a StatefulSet",
+            queued(
+                pod(
+                    "team-a",
+                    "{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: ss, controller: true}",
+                    GPUS)),
             "alice",
             List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")));
   }

@@ -1,0 +1,108 @@
+package dev.berth.webhook.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Deployments in a managed namespace name a LocalQueue for their pods, once, at creation. */
+class DeploymentQueueRuleTest {
+  private static final QueueScopeStandIn QUEUES =
+      new QueueScopeStandIn(
+          Set.of("team-a/a", "team-a/b"), Map.of("team-a", "ClusterQueue gpus selects it"));
+
+  /** team-a's ClusterQueue covers nvidia.com/gpu. */
+  private static final DeploymentQueueRule RULE =
+      new DeploymentQueueRule(
+          new QueueScope() {
+            @Override
+            public boolean exists(String namespace, String name) {
+              return QUEUES.exists(namespace, name);
+            }
+
+            @Override
+            public List<String> localQueues(String namespace) {
+              return QUEUES.localQueues(namespace);
+            }
+
+            @Override
+            public Optional<String> managedBecause(String namespace) {
+              return QUEUES.managedBecause(namespace);
+            }
+
+            @Override
+            public Optional<JsonNode> jobSet(String namespace, String name) {
+              return Optional.empty();
+            }
+
+            @Override
+            public Set<String> coveredResources(String namespace) {
+              return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
+            }
+          });
+
+  private static final String GPU = "{limits: {nvidia.com/gpu: 1}}";
+
+  private static JsonNode deployment(String labels, String podLabels, String resources) {
+    return TestObjects.json(
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: serve, namespace: team-a, labels: {%s}}
+        spec:
+          replicas: 4
+          selector: {matchLabels: {app: serve}}
+          template:
+            metadata: {labels: {app: serve, %s}}
+            spec:
+              containers: [{name: c, image: server, resources: %s}]
+        """
+            .formatted(labels, podLabels, resources));
+  }
+
+  @Test
+  void aGpuDeploymentWithoutAQueueIsRefusedNamingTheLabelAndTheQueues() {
+    assertThat(RULE.onCreate("team-a", deployment("", "", GPU)))
+        .map(FieldError::toString)
+        .containsExactly(
+            "spec.template.metadata.labels[berth.dev/queue-name]: Required value: namespace"
+                + " team-a is managed by Berth (ClusterQueue gpus selects it) and the"
+                + " Deployment's pods ask for nvidia.com/gpu, which its quota covers, so every pod"
+                + " it creates would be refused; label the Deployment (or its pod template)"
+                + " berth.dev/queue-name with one of the namespace's LocalQueues (a, b) so that"
+                + " Berth queues each of its pods");
+  }
+
+  @Test
+  void aQueuedTemplateACpuOnlyDeploymentOrAnUnmanagedNamespacePass() {
+    assertThat(RULE.onCreate("team-a", deployment("", "berth.dev/queue-name: a", GPU))).isEmpty();
+    assertThat(RULE.onCreate("team-a", deployment("", "", "{requests: {cpu: 1}}"))).isEmpty();
+    assertThat(RULE.onCreate("free", deployment("", "", GPU))).isEmpty();
+  }
+
+  @Test
+  void aDeploymentAndItsTemplateNamingDifferentQueuesIsRefused() {
+    assertThat(
+            RULE.onCreate(
+                "team-a", deployment("berth.dev/queue-name: a", "berth.dev/queue-name: b", GPU)))
+        .extracting(FieldError::path)
+        .containsExactly("spec.template.metadata.labels[berth.dev/queue-name]");
+  }
+
+  @Test
+  void anUpdateIsCheckedOnlyWhenItChangesTheTemplateOrTheLabels() {
+    JsonNode unlabelled = deployment("", "", GPU);
+    JsonNode scaled = unlabelled.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) scaled.path("spec")).put("replicas", 8);
+    // Stored before the namespace was managed: it may still be scaled.
+    assertThat(RULE.onUpdate("team-a", unlabelled, scaled)).isEmpty();
+    JsonNode queued = deployment("", "berth.dev/queue-name: a", GPU);
+    assertThat(RULE.onUpdate("team-a", queued, unlabelled))
+        .extracting(FieldError::path)
+        .containsExactly("spec.template.metadata.labels[berth.dev/queue-name]");
+  }
+}
