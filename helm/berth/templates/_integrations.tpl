@@ -7,8 +7,9 @@ operator needs rights on to run it (its own, then its children's). integrations.
 which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clusterrole.yaml).
 Plain Pods (pod) have webhooks of their own in webhooks.yaml, beside the pod queue rule's and
 the topology gate's, which every pod goes through whatever the list says. A Deployment's pods are
-queued by the pod integration (its ReplicaSets' pods reach mpod-admission), so deployment needs
-pod, and the operator needs no rights on Deployments (resources: []).
+queued by the pod integration (its ReplicaSets' pods reach mpod-admission), and so are a
+StatefulSet's, as one pod group: so deployment and statefulset need pod, and the operator needs no
+rights on Deployments or StatefulSets (resources: []).
 */ -}}
 {{- define "berth.integrationKinds" -}}
 batch/job:
@@ -43,6 +44,13 @@ deployment:
   version: v1
   resource: deployments
   resources: []
+statefulset:
+  name: statefulset
+  kind: StatefulSet
+  group: apps
+  version: v1
+  resource: statefulsets
+  resources: []
 {{- end }}
 
 {{- /*
@@ -57,8 +65,8 @@ maps): each entry of the table above with its webhook paths added.
 {{- if not $kind }}
 {{- fail (printf "integrations.frameworks[%d]: unknown framework %q; Berth integrates %s" $i $framework (keys $table | sortAlpha | join ", ")) }}
 {{- end }}
-{{- if and (eq $framework "deployment") (not (has "pod" $.Values.integrations.frameworks)) }}
-{{- fail (printf "integrations.frameworks[%d]: deployment needs pod too: a Deployment's pods are queued as plain Pods" $i) }}
+{{- if and (has $framework (list "deployment" "statefulset")) (not (has "pod" $.Values.integrations.frameworks)) }}
+{{- fail (printf "integrations.frameworks[%d]: %s needs pod too: a %s's pods are queued as plain Pods" $i $framework $kind.kind) }}
 {{- end }}
 {{- $suffix := printf "%s-%s-%s" (replace "." "-" $kind.group) $kind.version $kind.name }}
 {{- $kinds = append $kinds (merge (dict "framework" $framework "validatePath" (printf "/validate-%s" $suffix) "mutatePath" (printf "/mutate-%s" $suffix)) $kind) }}

@@ -240,7 +240,8 @@ class ChartIntegrationsTest {
             () ->
                 ChartWebhooks.render(
                     chart, "ops", "integrations.frameworks={batch/job,deployment}"))
-        .hasMessageContaining("integrations.frameworks[1]: deployment needs pod too");
+        .hasMessageContaining(
+            "integrations.frameworks[1]: deployment needs pod too: a Deployment's pods");
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -85,6 +86,8 @@ public final class Integrations {
                       writes));
       // Its pods are the pod integration's, each queued on its own; nothing reads the Deployment.
       case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
+      // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
+      case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
     };
   }
 

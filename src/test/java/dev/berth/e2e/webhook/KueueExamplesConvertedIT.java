@@ -61,8 +61,7 @@ class KueueExamplesConvertedIT {
           "pod-based-workloads/tekton-pipeline-run.yaml: pipelinerun/kueue-test",
           "pod-based-workloads/workflow-queue-per-template.yaml: workflow/steps-",
           "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-",
-          "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset",
-          "serving-workloads/sample-statefulset.yaml: statefulset/nginx-statefulset");
+          "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset");
 
   /** Examples v0.17.0 added that Berth has no counterpart for. */
   private static final List<String> NOT_SUPPORTED_IN_V0_17 =

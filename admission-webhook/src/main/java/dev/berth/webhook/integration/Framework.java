@@ -39,7 +39,12 @@ public enum Framework {
    * only defaulted (its queue and priority labels copied to its pod template) and checked at
    * creation; the operator neither reads nor writes it, so it needs no rights on it.
    */
-  DEPLOYMENT("deployment", "apps", "v1", "Deployment", "deployments", null);
+  DEPLOYMENT("deployment", "apps", "v1", "Deployment", "deployments", null),
+  /**
+   * StatefulSets for serving: all its pods are one pod group, admitted whole (the pod integration
+   * runs them; the StatefulSet webhook names the group in its pod template).
+   */
+  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null);
 
   private final String frameworkName;
   private final String group;
@@ -158,13 +163,14 @@ public enum Framework {
 
   /**
    * The framework names on by default (the chart's {@code integrations.frameworks} and the
-   * operator's configuration without one), in registry order: all but {@link #DEPLOYMENT}, which,
-   * as in Kueue, a platform turns on (it changes what happens to every Deployment of a managed
-   * namespace: refused at creation without a queue, instead of its pods one by one).
+   * operator's configuration without one), in registry order: all but the serving kinds ({@link
+   * #runByPods}), which, as in Kueue, a platform turns on (they change what happens to every
+   * Deployment and StatefulSet of a managed namespace: refused at creation without a queue, instead
+   * of their pods one by one).
    */
   public static List<String> defaultFrameworkNames() {
     return Arrays.stream(values())
-        .filter(f -> f != DEPLOYMENT)
+        .filter(f -> !f.runByPods())
         .map(Framework::frameworkName)
         .toList();
   }

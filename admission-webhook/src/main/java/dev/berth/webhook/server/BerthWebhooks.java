@@ -13,21 +13,21 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
-import dev.berth.webhook.mutation.DeploymentDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
 import dev.berth.webhook.mutation.PodTopologyGate;
+import dev.berth.webhook.mutation.ServingDefaulter;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
-import dev.berth.webhook.validation.DeploymentQueueRule;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
 import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.validation.RequestGuard;
+import dev.berth.webhook.validation.ServingQueueRule;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -136,7 +136,10 @@ public final class BerthWebhooks {
           framework.mutatePath(),
           switch (framework) {
             case POD -> podGates;
-            case DEPLOYMENT -> new MutatingHandler(new DeploymentDefaulter(cluster), CREATE);
+            case DEPLOYMENT ->
+                new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
+            case STATEFULSET ->
+                new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
             case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
           });
     }
@@ -153,7 +156,8 @@ public final class BerthWebhooks {
       Framework framework, ManagedJobPolicy policy, PodGateHandler pods, QueueScope cluster) {
     return switch (framework) {
       case POD -> pods;
-      case DEPLOYMENT -> new TemplateQueueHandler(new DeploymentQueueRule(cluster));
+      case DEPLOYMENT -> new TemplateQueueHandler(ServingQueueRule.forDeployments(cluster));
+      case STATEFULSET -> new TemplateQueueHandler(ServingQueueRule.forStatefulSets(cluster));
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

@@ -7,26 +7,31 @@ import java.util.List;
 /**
  * Which pods are plain Pods of the pod integration: those without a controller owner, or whose
  * controller is a ReplicaSet (a Deployment's pods, each queued on its own: the {@code deployment}
- * integration, which the chart turns on by letting such pods reach the pod webhook); a Job's or a
- * StatefulSet's pods are their owner's business. Of those, the ones Berth queues are marked {@link
- * Berth#MANAGED_LABEL} by the pod webhook when it gated them at creation. Queueing a pod whose
- * ReplicaSet owner reference is forged is harmless: it is charged like any plain Pod.
+ * integration) or a StatefulSet (one pod group: the {@code statefulset} integration); the chart
+ * turns each on by letting such pods reach the pod webhook. A Job's or a DaemonSet's pods are their
+ * owner's business. Of those, the ones Berth queues are marked {@link Berth#MANAGED_LABEL} by the
+ * pod webhook when it gated them at creation. Queueing a pod whose owner reference is forged is
+ * harmless: it is charged like any plain Pod.
  */
 public final class PlainPods {
   private PlainPods() {}
 
-  /** Whether the pod has no controller owner, or a ReplicaSet (apps/v1) as its controller. */
+  /**
+   * Whether the pod has no controller owner, or a ReplicaSet or a StatefulSet (apps/v1) as its
+   * controller.
+   */
   public static boolean isPlain(JsonNode pod) {
     for (JsonNode owner : pod.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false) && !isReplicaSet(owner)) {
+      if (owner.path("controller").asBoolean(false) && !isServing(owner)) {
         return false;
       }
     }
     return true;
   }
 
-  private static boolean isReplicaSet(JsonNode owner) {
-    return "ReplicaSet".equals(owner.path("kind").asText())
+  private static boolean isServing(JsonNode owner) {
+    String kind = owner.path("kind").asText();
+    return (kind.equals("ReplicaSet") || kind.equals("StatefulSet"))
         && "apps/v1".equals(owner.path("apiVersion").asText());
   }
 

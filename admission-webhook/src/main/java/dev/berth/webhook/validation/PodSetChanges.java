@@ -39,9 +39,9 @@ final class PodSetChanges {
       case JOBSET -> ofJobSet(old, now, why);
       // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
       // and its placement PodGateGuard's: never reached, pods have their own handler.
-      // A Deployment has no Workload of its own: each pod has one, and a pod's requests cannot
-      // change; a template change rolls out new pods, which queue. Never reached either.
-      case POD, DEPLOYMENT -> List.of();
+      // A Deployment or StatefulSet has no Workload of its own (its pods have), and a pod's
+      // requests cannot change; ServingQueueRule holds a StatefulSet's size. Never reached either.
+      case POD, DEPLOYMENT, STATEFULSET -> List.of();
     };
   }
 

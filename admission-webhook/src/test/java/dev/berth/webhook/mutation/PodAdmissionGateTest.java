@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Which pods the pod webhook queues at creation: gate, mark, queue and stamp. */
 class PodAdmissionGateTest {
   /** team: covers nvidia.com/gpu, has a LocalQueue named default; plain: neither. */
-  private static final QueueScope SCOPE =
+  static final QueueScope SCOPE =
       new QueueScope() {
         @Override
         public boolean exists(String namespace, String name) {
@@ -105,6 +105,14 @@ class PodAdmissionGateTest {
             "a StatefulSet's pod with the queue label",
             "{berth.dev/queue-name: a}",
             "[{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: u, controller: true}]",
+            GPU,
+            "team",
+            "a",
+            true),
+        new Case(
+            "a DaemonSet's pod with the queue label",
+            "{berth.dev/queue-name: a}",
+            "[{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u, controller: true}]",
             GPU,
             "team",
             "a",

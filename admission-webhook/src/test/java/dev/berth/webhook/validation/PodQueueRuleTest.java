@@ -256,11 +256,11 @@ class PodQueueRuleTest {
             "system:serviceaccount:kube-system:replicaset-controller",
             List.of()),
         new Case(
-            "a queued-looking pod of a StatefulSet",
+            "a queued-looking pod of a DaemonSet",
             queued(
                 pod(
                     "team-a",
-                    "{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: ss, controller: true}",
+                    "{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: ds, controller: true}",
                     GPUS)),
             "alice",
             List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")));

@@ -28,7 +28,7 @@ public final class KueueConverter {
    * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
   public static final Set<String> QUEUED =
-      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment");
+      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment", "apps/StatefulSet");
 
   /**
    * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry

@@ -451,7 +451,9 @@ public final class ConfigurationLoader {
                 + name
                 + "\" needs \""
                 + Framework.POD.frameworkName()
-                + "\" too: its pods are queued as plain Pods");
+                + "\" too: a "
+                + Framework.ofName(name).kind()
+                + "'s pods are queued as plain Pods");
       }
     }
     f.refuseUnknownFields();

@@ -38,10 +38,10 @@ public final class PodAdapter implements Integration<Pod> {
 
   /**
    * Only the pods the pod webhook gated at creation ({@link Berth#MANAGED_LABEL}) and without a
-   * controller owner other than a ReplicaSet: a Job's pods (whose template may carry the queue
-   * label) are charged through the Job, and a labelled pod created before the integration was on is
-   * left alone. A pod of a group ({@link Berth#POD_GROUP_NAME_LABEL}) is its group's ({@code
-   * PodGroupReconciler}).
+   * controller owner other than a ReplicaSet or a StatefulSet: a Job's pods (whose template may
+   * carry the queue label) are charged through the Job, and a labelled pod created before the
+   * integration was on is left alone. A pod of a group ({@link Berth#POD_GROUP_NAME_LABEL}) is its
+   * group's ({@code PodGroupReconciler}).
    */
   @Override
   public boolean manages(Pod pod) {
@@ -63,11 +63,12 @@ public final class PodAdapter implements Integration<Pod> {
         && "true".equals(labels.get(Berth.MANAGED_LABEL))
         && (owners == null
             || owners.stream()
-                .noneMatch(o -> Boolean.TRUE.equals(o.getController()) && !isReplicaSet(o)));
+                .noneMatch(o -> Boolean.TRUE.equals(o.getController()) && !isServing(o)));
   }
 
-  private static boolean isReplicaSet(OwnerReference owner) {
-    return "ReplicaSet".equals(owner.getKind()) && "apps/v1".equals(owner.getApiVersion());
+  private static boolean isServing(OwnerReference owner) {
+    return ("ReplicaSet".equals(owner.getKind()) || "StatefulSet".equals(owner.getKind()))
+        && "apps/v1".equals(owner.getApiVersion());
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.berth.operator.BerthOperator;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -28,13 +29,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deployments for serving (the {@code deployment} integration, on with {@code pod}) on a whole
- * control plane: kube-controller-manager's Deployment and ReplicaSet controllers make the pods,
- * Berth's chart webhooks gate each one, the operator admits each as a plain Pod against the
- * ClusterQueue, kube-scheduler binds the released ones and KWOK runs them. Scale-up's pods wait in
- * the queue; scale-down deletes pods and gives their quota back.
+ * Deployments and StatefulSets for serving (the {@code deployment} and {@code statefulset}
+ * integrations, on with {@code pod}) on a whole control plane: kube-controller-manager's
+ * Deployment, ReplicaSet and StatefulSet controllers make the pods, Berth's chart webhooks gate
+ * each one, the operator admits each Deployment pod as a plain Pod, and a StatefulSet's pods as one
+ * group, against the ClusterQueue; kube-scheduler binds the released ones and KWOK runs them.
+ * Scale-up's pods wait in the queue; scale-down deletes pods and gives their quota back; a
+ * StatefulSet runs whole or not at all.
  */
-class DeploymentE2EIT {
+class ServingE2EIT {
   private static final String MEMBER = "sam";
 
   private static ControlPlane plane;
@@ -54,7 +57,10 @@ class DeploymentE2EIT {
     }
     webhooks =
         LoopbackWebhooks.start(
-            admin, "kubeapitest", port, "integrations.frameworks={batch/job,pod,deployment}");
+            admin,
+            "kubeapitest",
+            port,
+            "integrations.frameworks={batch/job,pod,deployment,statefulset}");
     admin.resource(on.flavor("serve-h100", SimNode.H100, "on-demand", List.of())).create();
     on.priorityClass("serving", 500);
     operator = RunningOperator.startNew(plane.kubeconfig(), false);
@@ -93,10 +99,32 @@ class DeploymentE2EIT {
   /** A Deployment {@code name} of {@code replicas} pods of {@code gpus} GPUs, with these labels. */
   private static Deployment deployment(
       String namespace, String name, int replicas, String labels, int gpus) {
+    return serving(
+        "Deployment",
+        namespace,
+        name,
+        replicas,
+        labels.isEmpty() ? "berth.dev/queue-name: lq" : labels,
+        gpus,
+        Deployment.class);
+  }
+
+  /**
+   * A serving {@code kind} {@code name} of {@code replicas} pods of {@code gpus} GPUs each,
+   * labelled {@code app: name}, with these labels of its own.
+   */
+  private static <T> T serving(
+      String kind,
+      String namespace,
+      String name,
+      int replicas,
+      String labels,
+      int gpus,
+      Class<T> type) {
     return Serialization.unmarshal(
         """
         apiVersion: apps/v1
-        kind: Deployment
+        kind: %s
         metadata: {name: %s, namespace: %s, labels: {%s}}
         spec:
           replicas: %d
@@ -110,15 +138,35 @@ class DeploymentE2EIT {
                 image: server
                 resources: {limits: {nvidia.com/gpu: "%d"}}
         """
-            .formatted(
-                name,
-                namespace,
-                labels.isEmpty() ? "berth.dev/queue-name: lq" : labels,
-                replicas,
-                name,
-                name,
-                gpus),
-        Deployment.class);
+            .formatted(kind, name, namespace, labels, replicas, name, name, gpus),
+        type);
+  }
+
+  /** Scales Deployment {@code name} to {@code replicas}, as {@code client}. */
+  private static void scale(KubernetesClient client, String namespace, String name, int replicas) {
+    client
+        .apps()
+        .deployments()
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": " + replicas + "}}");
+  }
+
+  /**
+   * Waits until {@code app} has {@code total} pods, {@code running} of them running, {@code gated}
+   * gated.
+   */
+  private static void awaitPods(Scenario s, String app, int total, int running, int gated) {
+    on.awaitOrDescribe(
+        s,
+        total + " pods of " + app + ": " + running + " running, " + gated + " gated",
+        () -> {
+          List<Pod> pods = pods(s, app);
+          return pods.size() == total
+              && count(pods, ServingE2EIT::running) == running
+              && count(pods, ServingE2EIT::gated) == gated;
+        });
   }
 
   private static List<Pod> pods(Scenario s, String app) {
@@ -166,15 +214,7 @@ class DeploymentE2EIT {
                 "berth.dev/queue-name: lq, " + Berth.PRIORITY_CLASS_LABEL + ": serving",
                 1))
         .create();
-    on.awaitOrDescribe(
-        s,
-        "2 pods of Deployment web running and 2 gated",
-        () -> {
-          List<Pod> pods = pods(s, "web");
-          return pods.size() == 4
-              && count(pods, DeploymentE2EIT::running) == 2
-              && count(pods, DeploymentE2EIT::gated) == 2;
-        });
+    awaitPods(s, "web", 4, 2, 2);
     List<Pod> pods = pods(s, "web");
     for (Pod pod : pods) {
       assertThat(pod.getMetadata().getLabels())
@@ -197,22 +237,9 @@ class DeploymentE2EIT {
             });
     assertThat(reserving(s)).isEqualTo(2);
 
-    s.client
-        .apps()
-        .deployments()
-        .inNamespace(s.namespace)
-        .withName("web")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": 2}}");
+    scale(s.client, s.namespace, "web", 2);
     // The ReplicaSet deletes unscheduled pods first: the two waiting ones.
-    on.awaitOrDescribe(
-        s,
-        "2 pods of Deployment web running and none waiting",
-        () -> {
-          List<Pod> now = pods(s, "web");
-          return now.size() == 2
-              && count(now, DeploymentE2EIT::running) == 2
-              && count(now, DeploymentE2EIT::gated) == 0;
-        });
+    awaitPods(s, "web", 2, 2, 0);
     await("the deleted pods' Workloads are gone")
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -222,17 +249,12 @@ class DeploymentE2EIT {
     assertThat(reserving(s)).isEqualTo(2);
 
     // Down to one: the running pod deleted gives its GPU back, which a new Deployment's pod takes.
-    s.client
-        .apps()
-        .deployments()
-        .inNamespace(s.namespace)
-        .withName("web")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": 1}}");
+    scale(s.client, s.namespace, "web", 1);
     s.client.resource(deployment(s.namespace, "next", 1, "", 1)).create();
     on.awaitOrDescribe(
         s,
         "the freed GPU runs Deployment next's pod",
-        () -> pods(s, "web").size() == 1 && count(pods(s, "next"), DeploymentE2EIT::running) == 1);
+        () -> pods(s, "web").size() == 1 && count(pods(s, "next"), ServingE2EIT::running) == 1);
     assertThat(reserving(s)).isEqualTo(2);
   }
 
@@ -255,22 +277,9 @@ class DeploymentE2EIT {
             .build()) {
       member.resource(deployment(s.namespace, "chat", 1, "", 1)).create();
       on.awaitOrDescribe(
-          s, "chat's pod running", () -> count(pods(s, "chat"), DeploymentE2EIT::running) == 1);
-      member
-          .apps()
-          .deployments()
-          .inNamespace(s.namespace)
-          .withName("chat")
-          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": 8}}");
-      on.awaitOrDescribe(
-          s,
-          "8 pods of chat: 2 running, 6 gated",
-          () -> {
-            List<Pod> pods = pods(s, "chat");
-            return pods.size() == 8
-                && count(pods, DeploymentE2EIT::running) == 2
-                && count(pods, DeploymentE2EIT::gated) == 6;
-          });
+          s, "chat's pod running", () -> count(pods(s, "chat"), ServingE2EIT::running) == 1);
+      scale(member, s.namespace, "chat", 8);
+      awaitPods(s, "chat", 8, 2, 6);
       await("never more than the quota bound")
           .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(10))
@@ -279,8 +288,7 @@ class DeploymentE2EIT {
                   count(pods(s, "chat"), p -> p.getSpec().getNodeName() != null) == 2
                       && reserving(s) == 2);
       // The team member cannot release a waiting pod itself.
-      Pod waiting =
-          pods(s, "chat").stream().filter(DeploymentE2EIT::gated).findFirst().orElseThrow();
+      Pod waiting = pods(s, "chat").stream().filter(ServingE2EIT::gated).findFirst().orElseThrow();
       assertThatThrownBy(
               () ->
                   member
@@ -295,6 +303,86 @@ class DeploymentE2EIT {
           .isInstanceOf(KubernetesClientException.class)
           .hasMessageContaining("spec.schedulingGates");
     }
+  }
+
+  /** A StatefulSet {@code name} of {@code replicas} pods of {@code gpus} GPUs, in queue lq. */
+  private static StatefulSet statefulSet(String namespace, String name, int replicas, int gpus) {
+    StatefulSet set =
+        serving(
+            "StatefulSet",
+            namespace,
+            name,
+            replicas,
+            "berth.dev/queue-name: lq",
+            gpus,
+            StatefulSet.class);
+    set.getSpec().setServiceName(name);
+    return set;
+  }
+
+  /**
+   * A StatefulSet of 3 × 2 GPUs is one group: in a 4-GPU queue it waits whole (no pod bound, one
+   * Workload not admitted), in a 6-GPU queue it runs whole; its replicas are fixed while queued.
+   */
+  @Test
+  void aStatefulSetOfThreeTwoGpuPodsRunsOnlyWhole() {
+    Scenario small = on.queue("serve-sts-small", "serve-h100", 4);
+    small.client.resource(statefulSet(small.namespace, "db", 3, 2)).create();
+    on.awaitOrDescribe(
+        small,
+        "3 pods of StatefulSet db, all gated, and its group's Workload",
+        () -> {
+          List<Pod> pods = pods(small, "db");
+          return pods.size() == 3
+              && count(pods, ServingE2EIT::gated) == 3
+              && small
+                      .client
+                      .resources(Workload.class)
+                      .inNamespace(small.namespace)
+                      .list()
+                      .getItems()
+                      .size()
+                  == 1;
+        });
+    Workload group =
+        small
+            .client
+            .resources(Workload.class)
+            .inNamespace(small.namespace)
+            .list()
+            .getItems()
+            .get(0);
+    assertThat(group.getMetadata().getName()).isEqualTo("statefulset-db");
+    assertThat(group.getSpec().podSets)
+        .singleElement()
+        .satisfies(p -> assertThat(p.count).isEqualTo(3));
+    await("the group stays whole and waiting in the 4-GPU queue")
+        .during(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                count(pods(small, "db"), p -> p.getSpec().getNodeName() != null) == 0
+                    && reserving(small) == 0);
+    assertThatThrownBy(
+            () ->
+                small
+                    .client
+                    .apps()
+                    .statefulSets()
+                    .inNamespace(small.namespace)
+                    .withName("db")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"replicas\": 2}}"))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.replicas")
+        .hasMessageContaining("one pod group admitted whole");
+
+    Scenario big = on.queue("serve-sts-big", "serve-h100", 6);
+    big.client.resource(statefulSet(big.namespace, "db", 3, 2)).create();
+    on.awaitOrDescribe(
+        big,
+        "all 3 pods of StatefulSet db running",
+        () -> count(pods(big, "db"), ServingE2EIT::running) == 3);
+    assertThat(reserving(big)).isEqualTo(1);
   }
 
   @Test

@@ -6,38 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.berth.webhook.validation.QueueScope;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A Deployment's queue and priority reach its pods through its pod template. */
-class DeploymentDefaulterTest {
+/**
+ * A Deployment's or a StatefulSet's queue and priority reach its pods through its pod template; a
+ * StatefulSet's pods are one group.
+ */
+class ServingDefaulterTest {
   /** team: covers nvidia.com/gpu and has a LocalQueue named default; plain: neither. */
-  private static final QueueScope SCOPE =
-      new QueueScope() {
-        @Override
-        public boolean exists(String namespace, String name) {
-          return namespace.equals("team") && name.equals("default");
-        }
-
-        @Override
-        public Optional<String> managedBecause(String namespace) {
-          return Optional.empty();
-        }
-
-        @Override
-        public Optional<JsonNode> jobSet(String namespace, String name) {
-          return Optional.empty();
-        }
-
-        @Override
-        public Set<String> coveredResources(String namespace) {
-          return namespace.equals("team") ? Set.of("nvidia.com/gpu") : Set.of();
-        }
-      };
-
-  private static final DeploymentDefaulter DEFAULTER = new DeploymentDefaulter(SCOPE);
+  private static final ServingDefaulter DEFAULTER =
+      ServingDefaulter.forDeployments(PodAdmissionGateTest.SCOPE);
 
   private static ObjectNode deployment(String labels, String podLabels, String resources)
       throws Exception {
@@ -97,5 +75,24 @@ class DeploymentDefaulterTest {
     ObjectNode elsewhere = deployment("", "", "{limits: {nvidia.com/gpu: 1}}");
     DEFAULTER.apply(elsewhere, "plain");
     assertThat(podLabels(elsewhere).has("berth.dev/queue-name")).isFalse();
+  }
+
+  @Test
+  void aQueuedStatefulSetsPodsAreOneGroupOfItsReplicasStartedInParallel() throws Exception {
+    ObjectNode set = deployment("berth.dev/queue-name: llm", "", "{}");
+    set.put("kind", "StatefulSet");
+    ((ObjectNode) set.path("spec")).put("replicas", 3);
+    ServingDefaulter.forStatefulSets(PodAdmissionGateTest.SCOPE).apply(set, "plain");
+    assertThat(podLabels(set).path("berth.dev/pod-group-name").asText())
+        .isEqualTo("statefulset-serve");
+    assertThat(
+            set.at("/spec/template/metadata/annotations/berth.dev~1pod-group-total-count").asText())
+        .isEqualTo("3");
+    assertThat(set.at("/spec/podManagementPolicy").asText()).isEqualTo("Parallel");
+
+    ObjectNode unqueued = deployment("", "", "{requests: {cpu: 1}}");
+    ServingDefaulter.forStatefulSets(PodAdmissionGateTest.SCOPE).apply(unqueued, "team");
+    assertThat(podLabels(unqueued).has("berth.dev/pod-group-name")).isFalse();
+    assertThat(unqueued.at("/spec").has("podManagementPolicy")).isFalse();
   }
 }

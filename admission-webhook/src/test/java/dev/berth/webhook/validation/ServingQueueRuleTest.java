@@ -9,41 +9,46 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Deployments in a managed namespace name a LocalQueue for their pods, once, at creation. */
-class DeploymentQueueRuleTest {
+/**
+ * Deployments and StatefulSets in a managed namespace name a LocalQueue for their pods, once, at
+ * creation; a queued StatefulSet keeps its size.
+ */
+class ServingQueueRuleTest {
   private static final QueueScopeStandIn QUEUES =
       new QueueScopeStandIn(
           Set.of("team-a/a", "team-a/b"), Map.of("team-a", "ClusterQueue gpus selects it"));
 
   /** team-a's ClusterQueue covers nvidia.com/gpu. */
-  private static final DeploymentQueueRule RULE =
-      new DeploymentQueueRule(
-          new QueueScope() {
-            @Override
-            public boolean exists(String namespace, String name) {
-              return QUEUES.exists(namespace, name);
-            }
+  private static final QueueScope SCOPE =
+      new QueueScope() {
+        @Override
+        public boolean exists(String namespace, String name) {
+          return QUEUES.exists(namespace, name);
+        }
 
-            @Override
-            public List<String> localQueues(String namespace) {
-              return QUEUES.localQueues(namespace);
-            }
+        @Override
+        public List<String> localQueues(String namespace) {
+          return QUEUES.localQueues(namespace);
+        }
 
-            @Override
-            public Optional<String> managedBecause(String namespace) {
-              return QUEUES.managedBecause(namespace);
-            }
+        @Override
+        public Optional<String> managedBecause(String namespace) {
+          return QUEUES.managedBecause(namespace);
+        }
 
-            @Override
-            public Optional<JsonNode> jobSet(String namespace, String name) {
-              return Optional.empty();
-            }
+        @Override
+        public Optional<JsonNode> jobSet(String namespace, String name) {
+          return Optional.empty();
+        }
 
-            @Override
-            public Set<String> coveredResources(String namespace) {
-              return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
-            }
-          });
+        @Override
+        public Set<String> coveredResources(String namespace) {
+          return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
+        }
+      };
+
+  private static final ServingQueueRule RULE = ServingQueueRule.forDeployments(SCOPE);
+  private static final ServingQueueRule SETS = ServingQueueRule.forStatefulSets(SCOPE);
 
   private static final String GPU = "{limits: {nvidia.com/gpu: 1}}";
 
@@ -104,5 +109,38 @@ class DeploymentQueueRuleTest {
     assertThat(RULE.onUpdate("team-a", queued, unlabelled))
         .extracting(FieldError::path)
         .containsExactly("spec.template.metadata.labels[berth.dev/queue-name]");
+  }
+
+  /** {@code deployment}'s fields, as a StatefulSet the webhook queued as a group of {@code n}. */
+  private static JsonNode statefulSet(String podLabels, int replicas) {
+    com.fasterxml.jackson.databind.node.ObjectNode set =
+        (com.fasterxml.jackson.databind.node.ObjectNode) deployment("", podLabels, GPU);
+    set.put("kind", "StatefulSet");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) set.path("spec")).put("replicas", replicas);
+    return set;
+  }
+
+  @Test
+  void aQueuedStatefulSetCannotBeResizedOrRegrouped() {
+    String queued = "berth.dev/queue-name: a, berth.dev/pod-group-name: statefulset-serve";
+    assertThat(SETS.onUpdate("team-a", statefulSet(queued, 3), statefulSet(queued, 5)))
+        .map(FieldError::toString)
+        .containsExactly(
+            "spec.replicas: Forbidden: a queued StatefulSet is one pod group admitted whole, of"
+                + " the size it was created with; to change it, delete the StatefulSet and create"
+                + " it again (it has 3)");
+    assertThat(
+            SETS.onUpdate(
+                "team-a",
+                statefulSet(queued, 3),
+                statefulSet("berth.dev/queue-name: a, berth.dev/pod-group-name: other", 3)))
+        .extracting(FieldError::path)
+        .containsExactly("spec.template.metadata.labels[berth.dev/pod-group-name]");
+    assertThat(SETS.onUpdate("team-a", statefulSet(queued, 3), statefulSet(queued, 3))).isEmpty();
+    // A Deployment's pods are each on their own: it scales freely.
+    assertThat(RULE.onUpdate("team-a", statefulSet(queued, 3), statefulSet(queued, 5))).isEmpty();
+    assertThat(SETS.onCreate("team-a", statefulSet("", 3)))
+        .singleElement()
+        .satisfies(e -> assertThat(e.toString()).contains("StatefulSet (or its pod template)"));
   }
 }
