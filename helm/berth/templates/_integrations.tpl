@@ -6,7 +6,10 @@ paths follow from them, /validate-<group with dashes>-<version>-<name>), and the
 operator needs rights on to run it (its own, then its children's). integrations.frameworks picks
 which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clusterrole.yaml).
 Plain Pods (pod) have webhooks of their own in webhooks.yaml, beside the pod queue rule's and
-the topology gate's, which every pod goes through whatever the list says.
+the topology gate's, which every pod goes through whatever the list says. A Deployment's pods are
+queued by the pod integration (its ReplicaSets' pods reach mpod-admission), and so are a
+StatefulSet's, as one pod group: so deployment and statefulset need pod, and the operator needs no
+rights on Deployments or StatefulSets (resources: []).
 */ -}}
 {{- define "berth.integrationKinds" -}}
 batch/job:
@@ -34,6 +37,20 @@ pod:
   resource: pods
   resources:
     - {group: "", resource: pods}
+deployment:
+  name: deployment
+  kind: Deployment
+  group: apps
+  version: v1
+  resource: deployments
+  resources: []
+statefulset:
+  name: statefulset
+  kind: StatefulSet
+  group: apps
+  version: v1
+  resource: statefulsets
+  resources: []
 {{- end }}
 
 {{- /*
@@ -47,6 +64,9 @@ maps): each entry of the table above with its webhook paths added.
 {{- $kind := get $table $framework }}
 {{- if not $kind }}
 {{- fail (printf "integrations.frameworks[%d]: unknown framework %q; Berth integrates %s" $i $framework (keys $table | sortAlpha | join ", ")) }}
+{{- end }}
+{{- if and (has $framework (list "deployment" "statefulset")) (not (has "pod" $.Values.integrations.frameworks)) }}
+{{- fail (printf "integrations.frameworks[%d]: %s needs pod too: a %s's pods are queued as plain Pods" $i $framework $kind.kind) }}
 {{- end }}
 {{- $suffix := printf "%s-%s-%s" (replace "." "-" $kind.group) $kind.version $kind.name }}
 {{- $kinds = append $kinds (merge (dict "framework" $framework "validatePath" (printf "/validate-%s" $suffix) "mutatePath" (printf "/mutate-%s" $suffix)) $kind) }}

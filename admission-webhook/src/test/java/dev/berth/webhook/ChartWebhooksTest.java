@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.server.AdmissionHandler;
 import dev.berth.webhook.server.BerthWebhooks;
 import dev.berth.webhook.server.ValidatingHandler;
@@ -135,11 +136,17 @@ class ChartWebhooksTest {
     assertThat(settings.namespace()).isEqualTo(ChartWebhooks.NAMESPACE);
   }
 
+  /** With every kind on: the serving kinds are off by default, and their paths with them. */
   @Test
   void everyPathTheServerServesIsRegisteredAndNothingElse() {
     Set<String> registered = new HashSet<>();
-    hooks(defaults).values().forEach(h -> registered.add(h.path()));
-    // The one path the defaults leave out: compatibility.kueueLabels's.
+    ChartWebhooks every =
+        ChartWebhooks.render(
+            chart,
+            ChartWebhooks.NAMESPACE,
+            "integrations.frameworks={" + String.join(",", Framework.frameworkNames()) + "}");
+    hooks(every).values().forEach(h -> registered.add(h.path()));
+    // The one path every kind on still leaves out: compatibility.kueueLabels's.
     hooks(ChartWebhooks.render(chart, "ops", "compatibility.kueueLabels=true").onLoopback(9443))
         .values()
         .forEach(h -> registered.add(h.path()));

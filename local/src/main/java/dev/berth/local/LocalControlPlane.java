@@ -32,6 +32,11 @@ public final class LocalControlPlane implements AutoCloseable {
           "namespace-controller",
           "garbage-collector-controller",
           "job-controller",
+          // Serving: a Deployment's ReplicaSet makes its pods, each queued on its own, and a
+          // StatefulSet its pods, queued as one group.
+          "deployment-controller",
+          "replicaset-controller",
+          "statefulset-controller",
           "pod-garbage-collector-controller",
           "node-lifecycle-controller");
 

@@ -355,8 +355,13 @@ public final class BerthOperator implements AutoCloseable {
         waiting.add(new IntegrationWatch(client, crd.get(), onNewIntegration));
         continue;
       }
+      if (kind.reconciler().isEmpty()) {
+        log.info("{} integration on: its pods are queued by the pod integration", framework.kind());
+        continue;
+      }
       operator.register(
-          kind.reconciler().create(lifecycles, caches, versions, writes), ReconcileRetry.only());
+          kind.reconciler().get().create(lifecycles, caches, versions, writes),
+          ReconcileRetry.only());
       crd.ifPresent(name -> log.info("{} integration on: {} is installed", framework.kind(), name));
     }
     integrationWatches = List.copyOf(waiting);

@@ -13,11 +13,14 @@ import dev.berth.operator.kube.SharedVersions;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The operator's half of the registry of workload kinds: for each {@link Framework} (its name, API
@@ -44,10 +47,17 @@ public final class Integrations {
    * A kind the operator runs.
    *
    * @param type the resource class its reconciler and informer read
-   * @param reconciler its adapter under the generic reconciler
+   * @param reconciler its adapter under the generic reconciler; empty for a kind whose pods the pod
+   *     integration runs ({@link Framework#runByPods})
    */
   public record Kind(
-      Framework framework, Class<? extends HasMetadata> type, ReconcilerFactory reconciler) {}
+      Framework framework,
+      Class<? extends HasMetadata> type,
+      Optional<ReconcilerFactory> reconciler) {
+    Kind(Framework framework, Class<? extends HasMetadata> type, ReconcilerFactory reconciler) {
+      this(framework, type, Optional.of(reconciler));
+    }
+  }
 
   /** The kind of {@code framework}. */
   public static Kind of(Framework framework) {
@@ -75,6 +85,10 @@ public final class Integrations {
                           .devices(lifecycles.devices()),
                       versions,
                       writes));
+      // Its pods are the pod integration's, each queued on its own; nothing reads the Deployment.
+      case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
+      // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
+      case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
     };
   }
 

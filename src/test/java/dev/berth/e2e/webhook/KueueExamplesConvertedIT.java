@@ -61,9 +61,7 @@ class KueueExamplesConvertedIT {
           "pod-based-workloads/tekton-pipeline-run.yaml: pipelinerun/kueue-test",
           "pod-based-workloads/workflow-queue-per-template.yaml: workflow/steps-",
           "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-",
-          "serving-workloads/sample-deployment.yaml: deployment/nginx-deployment",
-          "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset",
-          "serving-workloads/sample-statefulset.yaml: statefulset/nginx-statefulset");
+          "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset");
 
   /** Examples v0.17.0 added that Berth has no counterpart for. */
   private static final List<String> NOT_SUPPORTED_IN_V0_17 =
@@ -74,7 +72,6 @@ class KueueExamplesConvertedIT {
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker1",
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker2",
           "multikueue/tas/manager-setup.yaml: multikueueconfig/multikueue-config",
-          "serving-workloads/sample-hami.yaml: deployment/kueue-test/gpu-burn",
           "serving-workloads/sample-leaderworkerset-tas.yaml: leaderworkerset/nginx-leaderworkerset");
 
   private final WebhookTestCluster cluster = WebhookTestCluster.get();

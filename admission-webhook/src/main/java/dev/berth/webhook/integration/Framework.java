@@ -32,13 +32,27 @@ public enum Framework {
    * deleted on eviction (a pod cannot be suspended). Core group, so its webhook paths are {@code
    * /validate--v1-pod} and {@code /mutate--v1-pod}, shared with the topology gate's.
    */
-  POD("pod", "", "v1", "Pod", "pods", List.of());
+  POD("pod", "", "v1", "Pod", "pods", List.of()),
+  /**
+   * Deployments for serving: each pod of its ReplicaSets is queued on its own as a plain Pod (the
+   * pod integration gates and runs it, so {@code pod} must be on too). The Deployment itself is
+   * only defaulted (its queue and priority labels copied to its pod template) and checked at
+   * creation; the operator neither reads nor writes it, so it needs no rights on it.
+   */
+  DEPLOYMENT("deployment", "apps", "v1", "Deployment", "deployments", null),
+  /**
+   * StatefulSets for serving: all its pods are one pod group, admitted whole (the pod integration
+   * runs them; the StatefulSet webhook names the group in its pod template).
+   */
+  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null);
 
   private final String frameworkName;
   private final String group;
   private final String version;
   private final String kind;
   private final String plural;
+
+  /** Null for a kind whose pods the pod integration runs: the operator needs no rights on it. */
   private final List<Resource> childResources;
 
   Framework(
@@ -104,9 +118,13 @@ public enum Framework {
 
   /**
    * The resources the operator reads and writes to run this kind (the kind's own first, then those
-   * of its children): each with its status and finalizers subresources.
+   * of its children): each with its status and finalizers subresources. None for a kind {@link
+   * #runByPods}.
    */
   public List<Resource> resources() {
+    if (childResources == null) {
+      return List.of();
+    }
     return Stream.concat(Stream.of(new Resource(group, plural)), childResources.stream()).toList();
   }
 
@@ -119,12 +137,42 @@ public enum Framework {
     return group.contains(".") ? Optional.of(plural + "." + group) : Optional.empty();
   }
 
+  /**
+   * Whether the pod integration runs this kind's pods, each as a plain Pod, so the operator has no
+   * reconciler of its own for it and the kind needs {@link #POD} on.
+   */
+  public boolean runByPods() {
+    return childResources == null;
+  }
+
   /** By kind, e.g. {@code JobSet}. */
   public static Framework ofKind(String kind) {
     return Arrays.stream(values())
         .filter(f -> f.kind.equals(kind))
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no integration of kind " + kind));
+  }
+
+  /** By Kueue framework name, e.g. {@code deployment}. */
+  public static Framework ofName(String frameworkName) {
+    return Arrays.stream(values())
+        .filter(f -> f.frameworkName.equals(frameworkName))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no framework " + frameworkName));
+  }
+
+  /**
+   * The framework names on by default (the chart's {@code integrations.frameworks} and the
+   * operator's configuration without one), in registry order: all but the serving kinds ({@link
+   * #runByPods}), which, as in Kueue, a platform turns on (they change what happens to every
+   * Deployment and StatefulSet of a managed namespace: refused at creation without a queue, instead
+   * of their pods one by one).
+   */
+  public static List<String> defaultFrameworkNames() {
+    return Arrays.stream(values())
+        .filter(f -> !f.runByPods())
+        .map(Framework::frameworkName)
+        .toList();
   }
 
   /** Every framework name, in registry order. */

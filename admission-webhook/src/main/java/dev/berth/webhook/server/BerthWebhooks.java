@@ -18,6 +18,7 @@ import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
 import dev.berth.webhook.mutation.PodTopologyGate;
+import dev.berth.webhook.mutation.ServingDefaulter;
 import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
@@ -27,6 +28,7 @@ import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
 import dev.berth.webhook.validation.QueueScope;
 import dev.berth.webhook.validation.RequestGuard;
+import dev.berth.webhook.validation.ServingQueueRule;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -107,11 +109,11 @@ public final class BerthWebhooks {
     PodGateHandler pods =
         new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster));
     for (Framework framework : Framework.values()) {
-      routes.put(framework.validatePath(), validator(framework, jobPolicy, pods));
+      routes.put(framework.validatePath(), validator(framework, jobPolicy, pods, cluster));
     }
     // Also with the pod integration off: the queue rule and the topology gate's guard.
     routes.put(VALIDATE_POD, pods);
-    routes.put(VALIDATE_CRONJOB, new CronJobHandler(new CronJobQueueRule(cluster)));
+    routes.put(VALIDATE_CRONJOB, new TemplateQueueHandler(new CronJobQueueRule(cluster)));
 
     routes.put(
         MUTATE_CLUSTER_QUEUE, new MutatingHandler(new ClusterQueueDefaulter(), CREATE_UPDATE));
@@ -133,7 +135,14 @@ public final class BerthWebhooks {
     for (Framework framework : Framework.values()) {
       routes.put(
           framework.mutatePath(),
-          framework == Framework.POD ? podGates : new MutatingHandler(jobs, CREATE));
+          switch (framework) {
+            case POD -> podGates;
+            case DEPLOYMENT ->
+                new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
+            case STATEFULSET ->
+                new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
+            case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+          });
     }
     routes.put(MUTATE_POD, podGates);
     routes.put(MUTATE_KUEUE_LABELS, new MutatingHandler(new KueueLabelsDefaulter(), CREATE));
@@ -146,9 +155,11 @@ public final class BerthWebhooks {
    * without its rules does not compile.
    */
   private static AdmissionHandler validator(
-      Framework framework, ManagedJobPolicy policy, PodGateHandler pods) {
+      Framework framework, ManagedJobPolicy policy, PodGateHandler pods, QueueScope cluster) {
     return switch (framework) {
       case POD -> pods;
+      case DEPLOYMENT -> new TemplateQueueHandler(ServingQueueRule.forDeployments(cluster));
+      case STATEFULSET -> new TemplateQueueHandler(ServingQueueRule.forStatefulSets(cluster));
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

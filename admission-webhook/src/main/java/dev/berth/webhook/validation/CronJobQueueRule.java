@@ -16,7 +16,7 @@ import java.util.Optional;
  * template, or takes the label away): a CronJob stored before its namespace was managed may still
  * be suspended, rescheduled or have its finalizers removed.
  */
-public final class CronJobQueueRule {
+public final class CronJobQueueRule implements TemplateQueueRule {
   private static final FieldPath TEMPLATE_LABEL =
       FieldPath.root("spec")
           .child("jobTemplate")
@@ -30,10 +30,12 @@ public final class CronJobQueueRule {
     this.scope = scope;
   }
 
+  @Override
   public List<FieldError> onCreate(String namespace, JsonNode cronJob) {
     return check(namespace, cronJob);
   }
 
+  @Override
   public List<FieldError> onUpdate(String namespace, JsonNode old, JsonNode cronJob) {
     if (old.at("/spec/jobTemplate").equals(cronJob.at("/spec/jobTemplate"))) {
       return List.of();

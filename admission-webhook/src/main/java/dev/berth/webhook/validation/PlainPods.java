@@ -5,21 +5,34 @@ import dev.berth.api.v1beta1.Berth;
 import java.util.List;
 
 /**
- * Which pods are plain Pods of the pod integration: those without a controller owner (a Job's, a
- * ReplicaSet's pods have one and are their owner's business), and of those, the ones Berth queues
- * (marked {@link Berth#MANAGED_LABEL} by the pod webhook when it gated them at creation).
+ * Which pods are plain Pods of the pod integration: those without a controller owner, or whose
+ * controller is a ReplicaSet (a Deployment's pods, each queued on its own: the {@code deployment}
+ * integration) or a StatefulSet (one pod group: the {@code statefulset} integration); the chart
+ * turns each on by letting such pods reach the pod webhook. A Job's or a DaemonSet's pods are their
+ * owner's business. Of those, the ones Berth queues are marked {@link Berth#MANAGED_LABEL} by the
+ * pod webhook when it gated them at creation. Queueing a pod whose owner reference is forged is
+ * harmless: it is charged like any plain Pod.
  */
 public final class PlainPods {
   private PlainPods() {}
 
-  /** Whether no owner reference of the pod is its controller's. */
+  /**
+   * Whether the pod has no controller owner, or a ReplicaSet or a StatefulSet (apps/v1) as its
+   * controller.
+   */
   public static boolean isPlain(JsonNode pod) {
     for (JsonNode owner : pod.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false)) {
+      if (owner.path("controller").asBoolean(false) && !isServing(owner)) {
         return false;
       }
     }
     return true;
+  }
+
+  private static boolean isServing(JsonNode owner) {
+    String kind = owner.path("kind").asText();
+    return (kind.equals("ReplicaSet") || kind.equals("StatefulSet"))
+        && "apps/v1".equals(owner.path("apiVersion").asText());
   }
 
   /** Whether the pod is a plain Pod Berth queues: named a LocalQueue and was gated for it. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Which pods the pod webhook queues at creation: gate, mark, queue and stamp. */
 class PodAdmissionGateTest {
   /** team: covers nvidia.com/gpu, has a LocalQueue named default; plain: neither. */
-  private static final QueueScope SCOPE =
+  static final QueueScope SCOPE =
       new QueueScope() {
         @Override
         public boolean exists(String namespace, String name) {
@@ -92,7 +92,31 @@ class PodAdmissionGateTest {
         new Case("an unlabelled pod asking nothing covered", "{}", "[]", CPU, "team", null, false),
         new Case(
             "an unlabelled GPU pod without a default queue", "{}", "[]", GPU, "plain", null, false),
-        new Case("a Job's unlabelled GPU pod", "{}", JOB, GPU, "team", null, false));
+        new Case("a Job's unlabelled GPU pod", "{}", JOB, GPU, "team", null, false),
+        new Case(
+            "a Deployment's pod (its ReplicaSet's) with the queue label",
+            "{berth.dev/queue-name: a}",
+            "[{apiVersion: apps/v1, kind: ReplicaSet, name: web-1, uid: u, controller: true}]",
+            GPU,
+            "team",
+            "a",
+            true),
+        new Case(
+            "a StatefulSet's pod with the queue label",
+            "{berth.dev/queue-name: a}",
+            "[{apiVersion: apps/v1, kind: StatefulSet, name: web, uid: u, controller: true}]",
+            GPU,
+            "team",
+            "a",
+            true),
+        new Case(
+            "a DaemonSet's pod with the queue label",
+            "{berth.dev/queue-name: a}",
+            "[{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u, controller: true}]",
+            GPU,
+            "team",
+            "a",
+            false));
   }
 
   @ParameterizedTest(name = "{0}")

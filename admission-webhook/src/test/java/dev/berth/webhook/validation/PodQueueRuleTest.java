@@ -255,8 +255,17 @@ class PodQueueRuleTest {
             "alice",
             List.of("metadata.annotations[berth.dev/pod-group-total-count]")),
         new Case(
-            "a queued-looking pod of a ReplicaSet",
+            "a queued pod of a ReplicaSet (a Deployment's, queued on its own)",
             queued(pod("team-a", rsOwned, GPUS)),
+            "system:serviceaccount:kube-system:replicaset-controller",
+            List.of()),
+        new Case(
+            "a queued-looking pod of a DaemonSet",
+            queued(
+                pod(
+                    "team-a",
+                    "{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: ds, controller: true}",
+                    GPUS)),
             "alice",
             List.of("spec.containers[0].resources.requests[nvidia.com/gpu]")));
   }

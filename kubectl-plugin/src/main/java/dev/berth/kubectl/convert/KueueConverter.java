@@ -27,7 +27,8 @@ public final class KueueConverter {
    * The kinds Berth queues, as group/kind: the integration registry's (the webhook module's {@code
    * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
-  public static final Set<String> QUEUED = Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod");
+  public static final Set<String> QUEUED =
+      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment", "apps/StatefulSet");
 
   /**
    * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry

@@ -427,7 +427,7 @@ public final class ConfigurationLoader {
   }
 
   private static Configuration.Integrations integrations(Fields f) {
-    List<String> frameworks = f.texts("frameworks", FRAMEWORKS);
+    List<String> frameworks = f.texts("frameworks", Framework.defaultFrameworkNames());
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < frameworks.size(); i++) {
       String name = frameworks.get(i);
@@ -440,6 +440,22 @@ public final class ConfigurationLoader {
                 + String.join(", ", FRAMEWORKS));
       } else if (!seen.add(name)) {
         f.refuse("frameworks[" + i + "]", "\"" + name + "\" is listed twice");
+      }
+    }
+    for (int i = 0; i < frameworks.size(); i++) {
+      String name = frameworks.get(i);
+      if (FRAMEWORKS.contains(name)
+          && Framework.ofName(name).runByPods()
+          && !frameworks.contains(Framework.POD.frameworkName())) {
+        f.refuse(
+            "frameworks[" + i + "]",
+            "\""
+                + name
+                + "\" needs \""
+                + Framework.POD.frameworkName()
+                + "\" too: a "
+                + Framework.ofName(name).kind()
+                + "'s pods are queued as plain Pods");
       }
     }
     f.refuseUnknownFields();

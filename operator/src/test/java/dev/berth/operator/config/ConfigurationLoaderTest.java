@@ -281,9 +281,21 @@ class ConfigurationLoaderTest {
     assertThat(errors("integrations:\n  frameworks: [batch/job, kubeflow.org/mpijob, batch/job]\n"))
         .containsExactly(
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/mpijob\"; Berth"
-                + " integrates batch/job, jobset.x-k8s.io/jobset, pod",
+                + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
+  }
+
+  @Test
+  void servingKindsNeedThePodIntegrationAndAreOffByDefault() {
+    assertThat(errors("integrations:\n  frameworks: [batch/job, deployment]\n"))
+        .containsExactly(
+            "integrations.frameworks[1]: \"deployment\" needs \"pod\" too: a Deployment's pods are"
+                + " queued as plain Pods");
+    assertThat(load("integrations: {frameworks: [pod, deployment]}\n").integrations().frameworks())
+        .containsExactly("pod", "deployment");
+    assertThat(load("").integrations().frameworks())
+        .containsExactly("batch/job", "jobset.x-k8s.io/jobset", "pod");
   }
 
   @Test

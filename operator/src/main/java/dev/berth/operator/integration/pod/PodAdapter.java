@@ -38,9 +38,10 @@ public final class PodAdapter implements Integration<Pod> {
 
   /**
    * Only the pods the pod webhook gated at creation ({@link Berth#MANAGED_LABEL}) and without a
-   * controller owner: a Job's pods (whose template may carry the queue label) are charged through
-   * the Job, and a labelled pod created before the integration was on is left alone. A pod of a
-   * group ({@link Berth#POD_GROUP_NAME_LABEL}) is its group's ({@code PodGroupReconciler}).
+   * controller owner other than a ReplicaSet or a StatefulSet: a Job's pods (whose template may
+   * carry the queue label) are charged through the Job, and a labelled pod created before the
+   * integration was on is left alone. A pod of a group ({@link Berth#POD_GROUP_NAME_LABEL}) is its
+   * group's ({@code PodGroupReconciler}).
    */
   @Override
   public boolean manages(Pod pod) {
@@ -49,8 +50,10 @@ public final class PodAdapter implements Integration<Pod> {
   }
 
   /**
-   * A plain Pod the pod webhook gated at creation (queue label, {@link Berth#MANAGED_LABEL}) and
-   * without a controller owner, alone or in a group.
+   * A plain Pod the pod webhook gated at creation (queue label, {@link Berth#MANAGED_LABEL}), alone
+   * or in a group, without a controller owner or owned by a ReplicaSet: a Deployment's pods are
+   * each queued on their own (the deployment integration). A ReplicaSet re-creates a pod this
+   * deletes on eviction, and the new pod queues again, as Kueue's Deployment pods do.
    */
   static boolean isQueued(Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
@@ -59,7 +62,13 @@ public final class PodAdapter implements Integration<Pod> {
         && labels.containsKey(Berth.QUEUE_NAME_LABEL)
         && "true".equals(labels.get(Berth.MANAGED_LABEL))
         && (owners == null
-            || owners.stream().noneMatch(o -> Boolean.TRUE.equals(o.getController())));
+            || owners.stream()
+                .noneMatch(o -> Boolean.TRUE.equals(o.getController()) && !isServing(o)));
+  }
+
+  private static boolean isServing(OwnerReference owner) {
+    return ("ReplicaSet".equals(owner.getKind()) || "StatefulSet".equals(owner.getKind()))
+        && "apps/v1".equals(owner.getApiVersion());
   }
 
   @Override

@@ -1,12 +1,15 @@
 package dev.berth.webhook.server;
 
-import dev.berth.webhook.validation.CronJobQueueRule;
+import dev.berth.webhook.validation.TemplateQueueRule;
 
-/** Validates CronJobs: their Jobs must land in a queue ({@link CronJobQueueRule}). */
-public final class CronJobHandler implements AdmissionHandler {
-  private final CronJobQueueRule rule;
+/**
+ * Validates an owner of a template (CronJobs, Deployments): what it makes must land in a queue
+ * ({@link TemplateQueueRule}).
+ */
+public final class TemplateQueueHandler implements AdmissionHandler {
+  private final TemplateQueueRule rule;
 
-  public CronJobHandler(CronJobQueueRule rule) {
+  public TemplateQueueHandler(TemplateQueueRule rule) {
     this.rule = rule;
   }
 
