@@ -102,10 +102,23 @@ class LabelledOnlyScopeIT {
                           .get()
                           .getSpec()
                           .getSuspend()));
+      // More than the queue has: it stays suspended, so the operator never writes it and only the
+      // member's own requests below reach it.
       Job second =
           member
-              .resource(Jobs.named("second").in(NAMESPACE).queue("lq").request("cpu", "1").build())
+              .resource(Jobs.named("second").in(NAMESPACE).queue("lq").request("cpu", "16").build())
               .create();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  admin.resources(Workload.class).inNamespace(NAMESPACE).list().getItems().stream()
+                      .anyMatch(
+                          w ->
+                              w.getMetadata().getOwnerReferences().get(0).getName().equals("second")
+                                  && w.getStatus() != null
+                                  && w.getStatus().conditions != null
+                                  && !w.getStatus().conditions.isEmpty()));
       assertThatThrownBy(
               () ->
                   member
