@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Budget;
+import dev.berth.api.v1beta1.BudgetLimit;
+import dev.berth.api.v1beta1.BudgetPeriod;
+import dev.berth.api.v1beta1.BudgetSpec;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.Topology;
@@ -172,6 +176,18 @@ class DashboardE2EIT {
       assertThat(text(page, "#topology-body table:nth-of-type(2) caption"))
           .contains("level topology.berth.dev/rack")
           .contains("nvidia.com/gpu 13");
+      // The month's budget of the team's LocalQueue, with what it used so far.
+      awaitText(page, "#budgets-body", "dash-budget");
+      assertThat(rows(page, "#budgets-body table"))
+          .anySatisfy(
+              r ->
+                  assertThat(List.of(r.get(0), r.get(1), r.get(3), r.get(5), r.get(6)))
+                      .containsExactly(
+                          "dash-budget",
+                          "LocalQueue " + TEAM + "/lq",
+                          "cpu",
+                          "1000",
+                          "Within budget"));
       page.screenshot(WORK.resolve("admin.png"));
 
       // Live: a newcomer shows up without a reload.
@@ -199,6 +215,7 @@ class DashboardE2EIT {
           .containsExactly("0 low", "1 big");
       assertThat(text(page, "#queues-body")).contains("You may not list ClusterQueues");
       assertThat(text(page, "#topology-body")).contains("You may not list Topologies");
+      assertThat(text(page, "#budgets-body")).contains("You may not list Budgets");
       assertThat(text(page, "#recent-body")).doesNotContain(OTHER + "/");
 
       // From the top of the page: Tab to the "Pending workloads" link, Enter, Tab, Enter.
@@ -414,6 +431,16 @@ class DashboardE2EIT {
     admin.resource(ScenarioObjects.localQueue(OTHER, "lq", "dash-a")).create();
     priorityClass("dash-low", 10);
     priorityClass("dash-high", 1000);
+    Budget budget = new Budget();
+    budget.getMetadata().setName("dash-budget");
+    budget.setSpec(new BudgetSpec());
+    budget.getSpec().localQueue = new BudgetSpec.LocalQueueReference();
+    budget.getSpec().localQueue.namespace = TEAM;
+    budget.getSpec().localQueue.name = "lq";
+    budget.getSpec().period = BudgetPeriod.Month;
+    budget.getSpec().timeZone = "UTC";
+    budget.getSpec().limits = List.of(new BudgetLimit("cpu", "1000"));
+    admin.resource(budget).create();
   }
 
   private static void submitScenario() {

@@ -12,6 +12,8 @@ import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriterSettings;
+import dev.berth.operator.budget.BudgetBook;
+import dev.berth.operator.budget.BudgetPublisher;
 import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
@@ -27,6 +29,7 @@ import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.operator.kube.StatusWrite;
 import dev.berth.operator.metrics.BerthMetrics;
+import dev.berth.operator.metrics.BudgetMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
@@ -38,6 +41,7 @@ import dev.berth.operator.provisioning.ProvisioningCheck;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
+import dev.berth.operator.reconciler.BudgetReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.CohortReconciler;
@@ -118,6 +122,7 @@ public final class BerthOperator implements AutoCloseable {
   private final IntegrationWatch provisioningWatch;
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
+  private final BudgetPublisher budgets;
   private final VisibilityEndpoint visibility;
   private final EventRecorder events;
   private final DashboardEndpoint dashboard;
@@ -139,7 +144,8 @@ public final class BerthOperator implements AutoCloseable {
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
-      Runnable onNewIntegration)
+      Runnable onNewIntegration,
+      Clock budgetClock)
       throws IOException {
     Clock clock = Clock.systemUTC();
     WaitForPodsReady waitForPodsReady = WaitForPodsReady.of(config.waitForPodsReady());
@@ -175,7 +181,10 @@ public final class BerthOperator implements AutoCloseable {
     // The side ledgers outside admission: told of every observation from the bootstrap on.
     CapacityObserver nodeCapacity = new CapacityObserver();
     UsageObserver usage = new UsageObserver();
-    state.register(nodeCapacity).register(usage);
+    // Budgets: charged from the usage ledger's runs and the Workloads' own usage records.
+    BudgetBook budgetBook = new BudgetBook();
+    usage.onRunEnded(budgetBook::ended);
+    state.register(nodeCapacity).register(usage).register(budgetBook);
     events = new EventRecorder(client);
     Gauge.builder("berth_events_pending", events, EventRecorder::pending)
         .description("Events recorded and not yet written to the API server")
@@ -261,10 +270,14 @@ public final class BerthOperator implements AutoCloseable {
             usageRecorder,
             writers,
             statusWrite));
+    budgets =
+        new BudgetPublisher(
+            writes, budgetBook, usage, loop, budgetClock, new BudgetMetrics(registry));
+    loop.onCycle(budgets);
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);
-    dashboard = new DashboardEndpoint(client, loop, recent);
+    dashboard = new DashboardEndpoint(client, loop, recent, budgets::shown);
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -306,6 +319,9 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new AdmissionCheckReconciler(loop, caches, check), ReconcileRetry.only());
     operator.register(new NamespaceReconciler(loop, caches), ReconcileRetry.only());
     operator.register(new WorkloadPriorityClassReconciler(priorities), ReconcileRetry.only());
+    operator.register(
+        new BudgetReconciler(loop, caches, check, budgetBook, budgets, budgetClock),
+        ReconcileRetry.only());
     // No periodic reconcile of Workloads (JOSDK's default: every 10 h): every change reaches the
     // engine as an event, and the timer it keeps per Workload, two after a reschedule (a cancelled
     // java.util.Timer task stays queued until its time), was 10 MB of heap at 50,000 Workloads.
@@ -539,14 +555,40 @@ public final class BerthOperator implements AutoCloseable {
         () -> log.warn("restart Berth to switch the new integration on"));
   }
 
+  /**
+   * As {@link #start(KubernetesClient, Configuration, Runnable)}, with budget windows read on
+   * {@code budgetClock} instead of the system's: a test moves it to the next window.
+   */
+  public static BerthOperator start(
+      KubernetesClient client, Configuration config, Runnable onNewIntegration, Clock budgetClock)
+      throws IOException {
+    return start(
+        client,
+        config,
+        UtilizationSettings.of(config.utilization()),
+        onNewIntegration,
+        budgetClock);
+  }
+
   private static BerthOperator start(
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
       Runnable onNewIntegration)
       throws IOException {
+    return start(client, config, utilization, onNewIntegration, Clock.systemUTC());
+  }
+
+  private static BerthOperator start(
+      KubernetesClient client,
+      Configuration config,
+      UtilizationSettings utilization,
+      Runnable onNewIntegration,
+      Clock budgetClock)
+      throws IOException {
     ModelWarmup.warm(client);
-    BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
+    BerthOperator berth =
+        new BerthOperator(client, config, utilization, onNewIntegration, budgetClock);
     try {
       berth.metrics.start();
       if (berth.webhooks != null) {
@@ -648,6 +690,7 @@ public final class BerthOperator implements AutoCloseable {
     operator.stop();
     capacity.close();
     usageRecorder.close();
+    budgets.close();
     // After the loop's drain (whose results record Events) and the reconcilers' stop.
     events.close(EVENT_DRAIN);
     if (webhooks != null) {
