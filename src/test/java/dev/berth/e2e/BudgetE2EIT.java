@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.micrometer.core.instrument.Gauge;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,10 +83,15 @@ class BudgetE2EIT {
         client.resource(gpuJob("first", "2")).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "first"));
         // Charged while it runs: 2 GPUs spend 3.6 GPU-seconds in 1.8 s.
-        BudgetStatus spent =
-            await()
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> status(client), s -> s != null && Boolean.TRUE.equals(s.exhausted));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(status(client))
+                        .as("Budget status %s", Serialization.asJson(status(client)))
+                        .extracting(s -> s.exhausted)
+                        .isEqualTo(true));
+        BudgetStatus spent = status(client);
         String month = spent.window;
         assertThat(month).isEqualTo(clock.instant().toString().substring(0, 7));
         Instant resets = Instant.parse(spent.resetsAt);

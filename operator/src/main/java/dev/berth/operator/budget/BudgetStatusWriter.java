@@ -102,7 +102,21 @@ final class BudgetStatusWriter implements AutoCloseable {
 
   private void write(Budget copy, Sent now) {
     try {
-      client.resource(copy).updateStatus();
+      try {
+        client.resource(copy).updateStatus();
+      } catch (KubernetesClientException e) {
+        if (!ApiErrors.conflict(e)) {
+          throw e;
+        }
+        // Written from a version older than the stored one (our own last write, not yet seen by
+        // the watch): this status is the operator's alone, so it goes onto the newest version.
+        Budget stored = client.resource(copy).get();
+        if (stored == null) {
+          throw e;
+        }
+        copy.getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
+        client.resource(copy).updateStatus();
+      }
     } catch (KubernetesClientException e) {
       sent.remove(copy.getMetadata().getName(), now);
       if (!ApiErrors.conflictOrGone(e)) {

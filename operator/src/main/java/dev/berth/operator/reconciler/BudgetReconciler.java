@@ -22,7 +22,9 @@ import java.util.Map;
 /** Feeds Budgets to the {@link BudgetBook} on the loop thread; an invalid version is not fed. */
 @ControllerConfiguration(
     informer = @Informer(informerListLimit = Informers.LIST_LIMIT, itemStore = LeanItemStore.class),
-    triggerReconcilerOnAllEvents = true)
+    triggerReconcilerOnAllEvents = true,
+    // Status changes too: the book holds the version its status writes are made from.
+    generationAwareEventProcessing = false)
 public final class BudgetReconciler implements Reconciler<Budget> {
   private final AdmissionLoop loop;
   private final InformerCaches caches;
