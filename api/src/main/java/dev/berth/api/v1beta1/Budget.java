@@ -5,6 +5,7 @@ import dev.berth.api.crd.PrinterColumns.Column;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(Berth.GROUP)
 @Version(Berth.VERSION)
 @Plural("budgets")
+@ShortNames("bgt")
 @PrinterColumns({
   @Column(name = "Period", jsonPath = ".spec.period"),
   @Column(name = "Window", jsonPath = ".status.window"),
