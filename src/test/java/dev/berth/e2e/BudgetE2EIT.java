@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Budget;
-import dev.berth.api.v1beta1.BudgetLimit;
-import dev.berth.api.v1beta1.BudgetPeriod;
-import dev.berth.api.v1beta1.BudgetSpec;
 import dev.berth.api.v1beta1.BudgetStatus;
 import dev.berth.api.v1beta1.Condition;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import dev.berth.testing.Budgets;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -145,17 +141,7 @@ class BudgetE2EIT {
   }
 
   private static Budget budget(String name, String hours) {
-    Budget b = new Budget();
-    b.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    BudgetSpec spec = new BudgetSpec();
-    spec.localQueue = new BudgetSpec.LocalQueueReference();
-    spec.localQueue.namespace = NS;
-    spec.localQueue.name = "train";
-    spec.period = BudgetPeriod.Month;
-    spec.timeZone = "UTC";
-    spec.limits = List.of(new BudgetLimit(GPU, hours));
-    b.setSpec(spec);
-    return b;
+    return Budgets.named(name).localQueue(NS, "train").monthly("UTC").hours(GPU, hours).build();
   }
 
   private static BudgetStatus status(KubernetesClient client) {

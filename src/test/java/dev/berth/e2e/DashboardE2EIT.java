@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.api.v1beta1.Budget;
-import dev.berth.api.v1beta1.BudgetLimit;
-import dev.berth.api.v1beta1.BudgetPeriod;
-import dev.berth.api.v1beta1.BudgetSpec;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
 import dev.berth.api.v1beta1.Topology;
@@ -17,6 +13,7 @@ import dev.berth.e2e.browser.Chromium;
 import dev.berth.e2e.browser.DevTools;
 import dev.berth.e2e.chart.GrafanaDashboardQueries;
 import dev.berth.operator.BerthOperator;
+import dev.berth.testing.Budgets;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -431,16 +428,14 @@ class DashboardE2EIT {
     admin.resource(ScenarioObjects.localQueue(OTHER, "lq", "dash-a")).create();
     priorityClass("dash-low", 10);
     priorityClass("dash-high", 1000);
-    Budget budget = new Budget();
-    budget.getMetadata().setName("dash-budget");
-    budget.setSpec(new BudgetSpec());
-    budget.getSpec().localQueue = new BudgetSpec.LocalQueueReference();
-    budget.getSpec().localQueue.namespace = TEAM;
-    budget.getSpec().localQueue.name = "lq";
-    budget.getSpec().period = BudgetPeriod.Month;
-    budget.getSpec().timeZone = "UTC";
-    budget.getSpec().limits = List.of(new BudgetLimit("cpu", "1000"));
-    admin.resource(budget).create();
+    admin
+        .resource(
+            Budgets.named("dash-budget")
+                .localQueue(TEAM, "lq")
+                .monthly("UTC")
+                .hours("cpu", "1000")
+                .build())
+        .create();
   }
 
   private static void submitScenario() {

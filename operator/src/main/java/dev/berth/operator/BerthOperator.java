@@ -525,7 +525,7 @@ public final class BerthOperator implements AutoCloseable {
    */
   public static BerthOperator start(
       KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
-    return start(client, config, UtilizationSettings.of(config.utilization()), onNewIntegration);
+    return start(client, config, onNewIntegration, Clock.systemUTC());
   }
 
   /**
@@ -552,7 +552,8 @@ public final class BerthOperator implements AutoCloseable {
         client,
         config.configuration(),
         utilization,
-        () -> log.warn("restart Berth to switch the new integration on"));
+        () -> log.warn("restart Berth to switch the new integration on"),
+        Clock.systemUTC());
   }
 
   /**
@@ -568,15 +569,6 @@ public final class BerthOperator implements AutoCloseable {
         UtilizationSettings.of(config.utilization()),
         onNewIntegration,
         budgetClock);
-  }
-
-  private static BerthOperator start(
-      KubernetesClient client,
-      Configuration config,
-      UtilizationSettings utilization,
-      Runnable onNewIntegration)
-      throws IOException {
-    return start(client, config, utilization, onNewIntegration, Clock.systemUTC());
   }
 
   private static BerthOperator start(

@@ -3,15 +3,12 @@ package dev.berth.operator.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.Budget;
-import dev.berth.api.v1beta1.BudgetLimit;
-import dev.berth.api.v1beta1.BudgetPeriod;
-import dev.berth.api.v1beta1.BudgetSpec;
 import dev.berth.api.v1beta1.BudgetStatus;
 import dev.berth.engine.model.SpentBudgets;
 import dev.berth.engine.usage.Run;
 import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageRequest;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import dev.berth.testing.Budgets;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -38,27 +35,12 @@ class BudgetBookTest {
         uid, "ns/" + uid, owner, start, end, List.of(new UsageRequest("main", "h100", GPU, gpus)));
   }
 
-  static Budget budget(String name, String hours, java.util.function.Consumer<BudgetSpec> target) {
-    Budget b = new Budget();
-    b.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    BudgetSpec spec = new BudgetSpec();
-    target.accept(spec);
-    spec.period = BudgetPeriod.Month;
-    spec.timeZone = "UTC";
-    spec.limits = List.of(new BudgetLimit(GPU, hours));
-    b.setSpec(spec);
-    return b;
-  }
-
   private static Budget forLocalQueue(String hours) {
-    return budget(
-        "llm",
-        hours,
-        s -> {
-          s.localQueue = new BudgetSpec.LocalQueueReference();
-          s.localQueue.namespace = "team-llm";
-          s.localQueue.name = "train";
-        });
+    return Budgets.named("llm")
+        .localQueue("team-llm", "train")
+        .monthly("UTC")
+        .hours(GPU, hours)
+        .build();
   }
 
   @Test
@@ -156,8 +138,10 @@ class BudgetBookTest {
   void clusterQueueAndCostCentreBudgetsChargeTheirOwnersRuns() {
     Instant now = Instant.parse("2026-12-10T00:00:00Z");
     BudgetBook book = new BudgetBook();
-    book.upsert(budget("cq", "1", s -> s.clusterQueue = "llm"), now);
-    book.upsert(budget("cc", "1000", s -> s.costCentre = "cc-2"), now);
+    book.upsert(
+        Budgets.named("cq").clusterQueue("llm").monthly("UTC").hours(GPU, "1").build(), now);
+    book.upsert(
+        Budgets.named("cc").costCentre("cc-2").monthly("UTC").hours(GPU, "1000").build(), now);
     book.ended(run("a", TRAIN, 1, t("2026-12-02T00:00:00Z"), t("2026-12-02T02:00:00Z")));
     book.ended(run("b", OTHER, 1, t("2026-12-02T00:00:00Z"), t("2026-12-02T03:00:00Z")));
     BudgetBook.Evaluation e = book.evaluate(now, List.of());
