@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
  * A budget on the real API server: LocalQueue "train" may use 0.001 GPU-hours (3.6 GPU-seconds) a
  * month. "first" (2 GPUs) runs until the budget's status says it is spent (its running time is
  * charged before it ends), then finishes; "second" waits with reason BudgetExhausted and the
- * numbers, and the metrics show the window. The operator reads budget windows on a clock the test
- * holds: moved to the first instant of next month, the new window admits "second". No sleeps: every
- * wait is for a condition. The CRD refuses a Budget naming two targets, naming the field.
+ * numbers, and the metrics show the window; a restarted operator still holds it. The operator reads
+ * budget windows on a clock the test holds: moved to the first instant of next month, the new
+ * window admits "second". No sleeps: every wait is for a condition. The CRD refuses a Budget naming
+ * two targets, naming the field.
  */
 class BudgetE2EIT {
   private static final String NS = "budget";
@@ -116,6 +117,19 @@ class BudgetE2EIT {
         assertThat(gauge(operator, "berth_budget_limit", month)).isEqualTo(0.001);
         assertThat(gauge(operator, "berth_budget_used", month)).isGreaterThanOrEqualTo(0.001);
 
+        // A restart keeps the month's charges (the Budget's status, the Workloads' records): the
+        // new operator holds "second" from its first cycle on.
+        operator.close();
+        operator = RunningOperator.startNew(cluster.kubeconfig(), "", clock);
+        BerthOperator restarted = operator;
+        await().atMost(Duration.ofSeconds(30)).until(() -> cycles(restarted) >= 3);
+        assertThat(running(client, "second")).isFalse();
+        assertThat(quotaReserved(client, "second"))
+            .get()
+            .extracting(c -> c.reason)
+            .isEqualTo("BudgetExhausted");
+        assertThat(gauge(restarted, "berth_budget_used", month)).isGreaterThanOrEqualTo(0.001);
+
         // The next month begins.
         clock.moveTo(resets);
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "second"));
@@ -176,6 +190,12 @@ class BudgetE2EIT {
         .flatMap(w -> w.getStatus().conditions.stream())
         .filter(c -> "QuotaReserved".equals(c.type))
         .findFirst();
+  }
+
+  /** Admission cycles the operator has run. */
+  private static long cycles(BerthOperator operator) {
+    var timer = operator.registry().find("berth_admission_cycle_duration_seconds").timer();
+    return timer == null ? 0 : timer.count();
   }
 
   private static double gauge(BerthOperator operator, String name, String window) {

@@ -1,5 +1,6 @@
 package dev.berth.operator;
 
+import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.FairSharingOrdering;
@@ -74,6 +75,7 @@ import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import dev.berth.webhook.integration.Framework;
+import dev.berth.webhook.validation.BerthValidators;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
@@ -202,7 +204,8 @@ public final class BerthOperator implements AutoCloseable {
         new AdmissionLoop(
             state.engine(),
             state,
-            new Bootstrap(caches, check::accepts),
+            new Bootstrap(caches, check::accepts)
+                .then(loaded -> loadBudgets(loaded, check, budgetBook, budgetClock)),
             new DecisionWriter(
                 writes,
                 events,
@@ -416,6 +419,19 @@ public final class BerthOperator implements AutoCloseable {
     metrics =
         new MetricsServer(config.metrics().port(), registry, this::isLive, this::isReady)
             .route("/usage", new UsageEndpoint(client));
+  }
+
+  /**
+   * Bootstrap: the Budgets from the informer's cache, evaluated, so that spent budgets hold their
+   * queues from the first cycle on, not from the first evaluation after it.
+   */
+  private void loadBudgets(ClusterState state, SpecCheck check, BudgetBook book, Clock clock) {
+    for (Budget b : caches.list(Budget.class)) {
+      if (check.accepts(b, BerthValidators.budget(b))) {
+        book.upsert(b, clock.instant());
+      }
+    }
+    budgets.evaluateNow(state);
   }
 
   /**

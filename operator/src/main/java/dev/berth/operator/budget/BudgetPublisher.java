@@ -3,6 +3,7 @@ package dev.berth.operator.budget;
 import dev.berth.engine.model.SpentBudgets;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.metrics.BudgetMetrics;
 import dev.berth.operator.usage.UsageObserver;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -75,13 +76,26 @@ public final class BudgetPublisher implements Consumer<AdmissionLoop.CycleOutcom
       pokeLater(nanos);
       return;
     }
+    evaluate(nanos, now -> loop.submit(state -> state.budgets(now)));
+    pokeLater(nanos);
+  }
+
+  /**
+   * Evaluates now and puts the spent budgets in force at once: from an observation (a Budget
+   * changed, the bootstrap), so that the next cycle already decides with them.
+   */
+  public void evaluateNow(ClusterState state) {
+    book.takeChanged();
+    evaluate(System.nanoTime(), state::budgets);
+  }
+
+  private void evaluate(long nanos, Consumer<SpentBudgets> apply) {
     changed = false;
     lastNanos = nanos;
     BudgetBook.Evaluation evaluation = book.evaluate(clock.instant(), usage.openRuns());
     if (!evaluation.spent().equals(spent)) {
-      SpentBudgets now = evaluation.spent();
-      spent = now;
-      loop.submit(state -> state.budgets(now));
+      spent = evaluation.spent();
+      apply.accept(spent);
     }
     List<BudgetMetrics.Row> rows = new ArrayList<>();
     for (BudgetState s : evaluation.states()) {
@@ -98,7 +112,6 @@ public final class BudgetPublisher implements Consumer<AdmissionLoop.CycleOutcom
     }
     metrics.show(rows);
     shown = dashboardRows(evaluation.states());
-    pokeLater(nanos);
   }
 
   /** Each budget's window, hours used and allowed per resource, for the dashboard. */

@@ -61,10 +61,15 @@ public final class BudgetReconciler implements Reconciler<Budget> {
           state -> {
             book.delete(name);
             publisher.deleted(name);
+            publisher.evaluateNow(state);
           });
     } else if (check.accepts(budget, BerthValidators.budget(budget))) {
       // The cached instance is shared: the book keeps it and never changes it.
-      loop.submit(state -> book.upsert(budget, clock.instant()));
+      loop.submit(
+          state -> {
+            book.upsert(budget, clock.instant());
+            publisher.evaluateNow(state);
+          });
     }
     // An invalid version: the last valid one stays in force (SpecCheck's Warning says why).
     return UpdateControl.noUpdate();
