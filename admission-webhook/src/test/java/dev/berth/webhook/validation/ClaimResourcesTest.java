@@ -172,76 +172,70 @@ class ClaimResourcesTest {
   void aTemplateReplacedByABiggerOneAfterTheWorkloadWasChargedIsRefused() {
     // The platform's two-gpus template deleted and made again with 8: the Job's template and its
     // pod agree, but the Workload was charged 2 a pod.
-    PodQueueRule rule =
-        new PodQueueRule(
-            new RequestGuard(OPERATOR),
-            new WithClaims() {
-              @Override
-              public Optional<JsonNode> template(String namespace, String name) {
-                return Optional.of(
-                    yaml(
-                        "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
-                            + " gpu.example.com, count: 8}}]}}}}"));
-              }
-            });
-    assertThat(create(rule, "team-a", OWNED_BY_JOB, TWO_GPUS))
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.path()).isEqualTo("metadata.ownerReferences[0]");
-              assertThat(e.message())
-                  .startsWith(
-                      "the pod's claims hold 8 example.com/gpu and its Workload was charged 2 a"
-                          + " pod when it was created");
-            });
+    QueueScope remade =
+        new WithClaims() {
+          @Override
+          public Optional<JsonNode> template(String namespace, String name) {
+            return Optional.of(
+                yaml(
+                    "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+                        + " gpu.example.com, count: 8}}]}}}}"));
+          }
+        };
+    assertRefusedAtOwner(
+        remade,
+        TWO_GPUS,
+        "the pod's claims hold 8 example.com/gpu and its Workload was charged 2 a pod when it was"
+            + " created");
   }
 
   @Test
   void aSharedClaimTheWorkloadWasNotChargedIsRefused() {
     // Job train's Workload was charged no shared claim: a pod of it naming one (its template
     // naming it too, as if the Job were made so) holds devices nobody was charged.
-    PodQueueRule rule =
-        new PodQueueRule(
-            new RequestGuard(OPERATOR),
-            new WithClaims() {
-              @Override
-              public Optional<JsonNode> job(String namespace, String name) {
-                return Optional.of(
-                    TestObjects.json(
-                        SERVE
-                            .replace("{name: serve,", "{name: train,")
-                            .replace("uid: serve-uid,", "uid: job-uid,")));
-              }
-            });
-    assertThat(create(rule, "team-a", OWNED_BY_JOB, SERVE_CLAIMS))
-        .singleElement()
-        .satisfies(
-            e ->
-                assertThat(e.message())
-                    .startsWith(
-                        "the pod's claims hold 4 example.com/gpu and its Workload was charged 0"
-                            + " once for its shared claims"));
+    QueueScope sharing =
+        new WithClaims() {
+          @Override
+          public Optional<JsonNode> job(String namespace, String name) {
+            return Optional.of(
+                TestObjects.json(
+                    SERVE
+                        .replace("{name: serve,", "{name: train,")
+                        .replace("uid: serve-uid,", "uid: job-uid,")));
+          }
+        };
+    assertRefusedAtOwner(
+        sharing,
+        SERVE_CLAIMS,
+        "the pod's claims hold 4 example.com/gpu and its Workload was charged 0 once for its"
+            + " shared claims");
   }
 
   @Test
   void aRunningJobWithoutAWorkloadGetsNoPodWithDevices() {
-    PodQueueRule rule =
-        new PodQueueRule(
-            new RequestGuard(OPERATOR),
-            new WithClaims() {
-              @Override
-              public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
-                return List.of();
-              }
-            });
-    assertThat(create(rule, "team-a", OWNED_BY_JOB, TWO_GPUS))
+    QueueScope noWorkload =
+        new WithClaims() {
+          @Override
+          public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+            return List.of();
+          }
+        };
+    assertRefusedAtOwner(
+        noWorkload,
+        TWO_GPUS,
+        "Job train has no Workload, so the devices of the pod's claims are charged to no queue");
+  }
+
+  /** A pod of Job train with {@code claims}, refused in {@code scope} at its owner. */
+  private static void assertRefusedAtOwner(QueueScope scope, String claims, String messageStart) {
+    PodQueueRule rule = new PodQueueRule(new RequestGuard(OPERATOR), scope);
+    assertThat(create(rule, "team-a", OWNED_BY_JOB, claims))
         .singleElement()
         .satisfies(
-            e ->
-                assertThat(e.message())
-                    .startsWith(
-                        "Job train has no Workload, so the devices of the pod's claims are"
-                            + " charged to no queue"));
+            e -> {
+              assertThat(e.path()).isEqualTo("metadata.ownerReferences[0]");
+              assertThat(e.message()).startsWith(messageStart);
+            });
   }
 
   @Test
