@@ -18,6 +18,7 @@ import dev.berth.operator.budget.BudgetPublisher;
 import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
+import dev.berth.operator.capacity.DeviceFeed;
 import dev.berth.operator.config.Configuration;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
@@ -122,6 +123,10 @@ public final class BerthOperator implements AutoCloseable {
   private final List<IntegrationWatch> integrationWatches;
 
   private final IntegrationWatch provisioningWatch;
+
+  /** ResourceSlices and DeviceClasses for capacity, when a DeviceClass is mapped; else null. */
+  private final DeviceFeed deviceFeed;
+
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
   private final BudgetPublisher budgets;
@@ -181,7 +186,7 @@ public final class BerthOperator implements AutoCloseable {
             afs.resourceWeights()));
     ClusterState state = new ClusterState(engine, versions).waitForPodsReady(waitForPodsReady);
     // The side ledgers outside admission: told of every observation from the bootstrap on.
-    CapacityObserver nodeCapacity = new CapacityObserver();
+    CapacityObserver nodeCapacity = new CapacityObserver(config.resources().mappings());
     UsageObserver usage = new UsageObserver();
     // Budgets: charged from the usage ledger's runs and the Workloads' own usage records.
     BudgetBook budgetBook = new BudgetBook();
@@ -256,6 +261,9 @@ public final class BerthOperator implements AutoCloseable {
             clock,
             loop::poke);
     loop.onCycle(capacity);
+    // DRA devices count in flavors' capacity only where a DeviceClass is mapped to quota.
+    deviceFeed =
+        config.resources().mappings().isEmpty() ? null : new DeviceFeed(client, loop, nodeCapacity);
     usageRecorder =
         new UsageRecorder(
             new ReportWriter(writes, clock),
@@ -610,6 +618,9 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
+      if (berth.deviceFeed != null) {
+        berth.deviceFeed.start();
+      }
       berth.operator.start();
       // The loop rebuilds its state only once every informer has listed (InformerSync): the
       // return of JOSDK's start does not say so when a first list keeps failing. Asked only
@@ -694,6 +705,9 @@ public final class BerthOperator implements AutoCloseable {
       provisioningWatch.close();
     }
     informerSync.stop();
+    if (deviceFeed != null) {
+      deviceFeed.close();
+    }
     loop.close();
     operator.stop();
     capacity.close();

@@ -1,9 +1,11 @@
 package dev.berth.webhook.mutation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.api.v1beta1.Workload;
 import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.validation.QueueScope;
@@ -111,6 +113,23 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     return Optional.ofNullable(
             client.batch().v1().jobs().inNamespace(namespace).withName(name).get())
         .map(job -> Serialization.jsonMapper().valueToTree(job));
+  }
+
+  /**
+   * Read from the API server, not cached: asked only for a running managed Job's pod that holds
+   * devices through claims, and a Workload's annotations are what it was charged at creation.
+   */
+  @Override
+  public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return client
+        .resources(Workload.class)
+        .inNamespace(namespace)
+        .withLabel(Berth.OWNER_UID_LABEL, ownerUid)
+        .list()
+        .getItems()
+        .stream()
+        .map(wl -> Serialization.jsonMapper().<JsonNode>valueToTree(wl))
+        .toList();
   }
 
   @Override

@@ -51,6 +51,11 @@ public final class LabelledOnly implements QueueScope {
   }
 
   @Override
+  public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return cluster.workloadsOwnedBy(namespace, ownerUid);
+  }
+
+  @Override
   public DeviceClassMappings deviceClasses() {
     return cluster.deviceClasses();
   }

@@ -2,6 +2,7 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.dra.ChargedDevices;
 import dev.berth.webhook.mutation.NamespaceSelectors;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -33,6 +34,14 @@ import java.util.Set;
 public final class PodQueueRule {
   private static final String MIRROR_POD = "kubernetes.io/config.mirror";
   private static final FieldPath OWNERS = FieldPath.root("metadata").child("ownerReferences");
+
+  /** The pod set of a Job's Workload (the operator's JobAdapter names it so). */
+  private static final String JOB_POD_SET = "main";
+
+  /**
+   * A JobSet's child Job's label naming its replicatedJob: its pod set in the JobSet's Workload.
+   */
+  private static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
 
   private final RequestGuard guard;
   private final QueueScope scope;
@@ -73,7 +82,7 @@ public final class PodQueueRule {
     JsonNode owner =
         ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
     if (owner != null && isJob(owner)) {
-      String problem = jobProblem(namespace, pod, owner, asks);
+      String problem = jobProblem(namespace, pod, owner, asks, claims);
       if (problem == null) {
         return List.of();
       }
@@ -117,7 +126,11 @@ public final class PodQueueRule {
 
   /** Why the pod is not one of its owner Job's Berth-managed pods, or null when it is. */
   private String jobProblem(
-      String namespace, JsonNode pod, JsonNode owner, Map<String, BigDecimal> asks) {
+      String namespace,
+      JsonNode pod,
+      JsonNode owner,
+      Map<String, BigDecimal> asks,
+      ClaimResources claims) {
     String name = owner.path("name").asText();
     String label = "Job " + name;
     JsonNode job =
@@ -156,7 +169,32 @@ public final class PodQueueRule {
             + " (set the request in the Job's template)";
       }
     }
-    return null;
+    return claims.holdsDevices() ? chargeProblem(namespace, job, claims, asks.keySet()) : null;
+  }
+
+  /**
+   * Why the devices of the pod's claims are beyond what its Workload was charged, or null. The
+   * Workload is the Job's, or its JobSet's (pod set: the replicatedJob); the Job runs, so it was
+   * admitted, and a Job without one has pods that nobody charged.
+   */
+  private String chargeProblem(
+      String namespace, JsonNode job, ClaimResources claims, Set<String> covered) {
+    JsonNode jobSet = JobSetChildren.owner(job);
+    String ownerUid =
+        jobSet == null ? job.at("/metadata/uid").asText() : jobSet.path("uid").asText();
+    String podSet =
+        jobSet == null
+            ? JOB_POD_SET
+            : job.at("/metadata/labels").path(REPLICATED_JOB_LABEL).asText("");
+    String owner =
+        jobSet == null
+            ? "Job " + job.at("/metadata/name").asText()
+            : "JobSet " + jobSet.path("name").asText();
+    List<JsonNode> workloads = scope.workloadsOwnedBy(namespace, ownerUid);
+    if (workloads.isEmpty()) {
+      return owner + " has no Workload, so the devices of the pod's claims are charged to no queue";
+    }
+    return claims.beyond(ChargedDevices.of(workloads.get(0)), podSet, covered);
   }
 
   private static boolean isJob(JsonNode owner) {

@@ -44,6 +44,14 @@ public interface QueueScope extends LocalQueueLookup, ClaimSource {
     return Optional.empty();
   }
 
+  /**
+   * The Workloads of the namespace whose owner has UID {@code ownerUid} (label {@code
+   * berth.dev/owner-uid}), as stored; none when there is none.
+   */
+  default List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return List.of();
+  }
+
   /** Which quota resource each DeviceClass's devices are charged to. */
   default DeviceClassMappings deviceClasses() {
     return DeviceClassMappings.NONE;
