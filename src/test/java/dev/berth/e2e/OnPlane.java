@@ -194,6 +194,25 @@ final class OnPlane {
         String victim,
         int victimPods,
         String preemptorJob) {
+      this(
+          client,
+          namespace,
+          victimLabel,
+          victim,
+          victimPods,
+          "batch.kubernetes.io/job-name",
+          preemptorJob);
+    }
+
+    /** With the preemptor's pods known by {@code preemptorLabel} (its controller's job label). */
+    StopThenBind(
+        KubernetesClient client,
+        String namespace,
+        String victimLabel,
+        String victim,
+        int victimPods,
+        String preemptorLabel,
+        String preemptorJob) {
       watch =
           client
               .pods()
@@ -210,7 +229,7 @@ final class OnPlane {
                           && stopped.size() == victimPods) {
                         order.add("victim stopped");
                       }
-                      if (preemptorJob.equals(labels.get("batch.kubernetes.io/job-name"))
+                      if (preemptorJob.equals(labels.get(preemptorLabel))
                           && pod.getSpec().getNodeName() != null
                           && !order.contains("preemptor bound")) {
                         order.add("preemptor bound");

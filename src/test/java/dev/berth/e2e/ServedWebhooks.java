@@ -18,13 +18,18 @@ final class ServedWebhooks {
 
   /** On a free port; kube-api-test's admin user stands for the operator's identity. */
   static WebhookRuntime start(KubernetesClient admin) throws Exception {
+    return start(admin, new String[0]);
+  }
+
+  /** As above, the chart rendered with these values, e.g. {@code integrations.frameworks={...}}. */
+  static WebhookRuntime start(KubernetesClient admin, String... chartValues) throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     } catch (IOException e) {
       throw new IllegalStateException("no free port for the webhooks", e);
     }
-    return LoopbackWebhooks.start(admin, "kubeapitest", port);
+    return LoopbackWebhooks.start(admin, "kubeapitest", port, chartValues);
   }
 
   /**

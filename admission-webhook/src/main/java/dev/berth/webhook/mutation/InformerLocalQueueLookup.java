@@ -6,6 +6,7 @@ import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -157,6 +158,26 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
               .withName(name)
               .get();
       return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  /** Read from the API server, not cached, as {@link #jobSet}: asked only when its pod is made. */
+  @Override
+  public Optional<JsonNode> owner(Framework framework, String namespace, String name) {
+    try {
+      GenericKubernetesResource found =
+          client
+              .genericKubernetesResources(
+                  framework.group() + "/" + framework.version(), framework.kind())
+              .inNamespace(namespace)
+              .withName(name)
+              .get();
+      return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return Optional.empty();
