@@ -216,13 +216,7 @@ class KubeflowJobsE2EIT {
   }
 
   private static boolean allBoundAndRunning(Scenario s, String job, int count) {
-    List<Pod> pods = podsOf(s, job);
-    return pods.size() == count
-        && pods.stream()
-            .allMatch(
-                p ->
-                    p.getSpec().getNodeName() != null
-                        && "Running".equals(p.getStatus().getPhase()));
+    return OnPlane.allBoundAndRunning(podsOf(s, job), count);
   }
 
   private static boolean quotaReserved(Scenario s, String job) {

@@ -100,16 +100,18 @@ final class OnPlane {
     awaitOrDescribe(
         s,
         job + "'s " + count + " pods bound and Running",
-        () -> {
-          List<Pod> pods = plane.podsOf(s.namespace, job);
-          return pods.size() == count
-              && pods.stream()
-                  .allMatch(
-                      p ->
-                          p.getSpec().getNodeName() != null
-                              && "Running".equals(p.getStatus().getPhase()));
-        });
+        () -> allBoundAndRunning(plane.podsOf(s.namespace, job), count));
     return plane.podsOf(s.namespace, job);
+  }
+
+  /** Exactly {@code count} pods, each bound to a node and Running. */
+  static boolean allBoundAndRunning(List<Pod> pods, int count) {
+    return pods.size() == count
+        && pods.stream()
+            .allMatch(
+                p ->
+                    p.getSpec().getNodeName() != null
+                        && "Running".equals(p.getStatus().getPhase()));
   }
 
   /** The Job controller's own condition, not one a test wrote. */

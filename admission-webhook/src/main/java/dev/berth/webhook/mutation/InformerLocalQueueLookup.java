@@ -150,30 +150,21 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
    */
   @Override
   public Optional<JsonNode> jobSet(String namespace, String name) {
-    try {
-      GenericKubernetesResource found =
-          client
-              .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
-              .inNamespace(namespace)
-              .withName(name)
-              .get();
-      return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+    return stored("jobset.x-k8s.io/v1alpha2", "JobSet", namespace, name);
   }
 
   /** Read from the API server, not cached, as {@link #jobSet}: asked only when its pod is made. */
   @Override
   public Optional<JsonNode> owner(Framework framework, String namespace, String name) {
+    return stored(framework.group() + "/" + framework.version(), framework.kind(), namespace, name);
+  }
+
+  /** The object as stored; empty when there is none or its API is not installed (a 404). */
+  private Optional<JsonNode> stored(String apiVersion, String kind, String namespace, String name) {
     try {
       GenericKubernetesResource found =
           client
-              .genericKubernetesResources(
-                  framework.group() + "/" + framework.version(), framework.kind())
+              .genericKubernetesResources(apiVersion, kind)
               .inNamespace(namespace)
               .withName(name)
               .get();

@@ -78,18 +78,11 @@ public final class PodQueueRule {
     JsonNode owner =
         ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
     Optional<Framework> podOwner = owner == null ? Optional.empty() : podOwningKind(owner);
-    if (podOwner.isPresent()) {
-      String problem = replicaProblem(podOwner.get(), namespace, pod, owner, asks);
-      if (problem == null) {
-        return List.of();
-      }
-      return List.of(
-          FieldError.forbidden(
-              OWNERS.index(ownerIndex),
-              problem + "; " + refusal(namespace, managed.get(), asks.keySet(), "")));
-    }
-    if (owner != null && isJob(owner)) {
-      String problem = jobProblem(namespace, pod, owner, asks);
+    if (podOwner.isPresent() || (owner != null && isJob(owner))) {
+      String problem =
+          podOwner.isPresent()
+              ? replicaProblem(podOwner.get(), namespace, pod, owner, asks)
+              : jobProblem(namespace, pod, owner, asks);
       if (problem == null) {
         return List.of();
       }
