@@ -234,7 +234,7 @@ class KubeflowJobsE2EIT {
   private static PyTorchJob sample(Scenario s, String runFor) throws IOException {
     Path file =
         Path.of(System.getProperty("berth.repo", ".."))
-            .resolve("samples/kubeflow/30-pytorchjob-llm-ddp.yaml");
+            .resolve("samples/kubeflow/pytorchjob-llm-ddp.yaml");
     PyTorchJob job = Serialization.unmarshal(Files.readString(file), PyTorchJob.class);
     job.getMetadata().setNamespace(s.namespace);
     job.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
