@@ -22,8 +22,14 @@ final class ServedWebhooks {
     return start(admin, DeviceClassMappings.NONE);
   }
 
+  /** As above, the chart rendered with these values, e.g. {@code integrations.frameworks={...}}. */
+  static WebhookRuntime start(KubernetesClient admin, String... chartValues) throws Exception {
+    return start(admin, DeviceClassMappings.NONE, chartValues);
+  }
+
   /** As above, with the operator's DeviceClass mappings, which the pod rule charges. */
-  static WebhookRuntime start(KubernetesClient admin, DeviceClassMappings deviceClasses)
+  static WebhookRuntime start(
+      KubernetesClient admin, DeviceClassMappings deviceClasses, String... chartValues)
       throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -31,7 +37,7 @@ final class ServedWebhooks {
     } catch (IOException e) {
       throw new IllegalStateException("no free port for the webhooks", e);
     }
-    return LoopbackWebhooks.start(admin, "kubeapitest", port, deviceClasses);
+    return LoopbackWebhooks.start(admin, "kubeapitest", port, deviceClasses, chartValues);
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
+import dev.berth.webhook.mutation.KubeflowJobDefaulter;
 import dev.berth.webhook.mutation.KueueLabelsDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
@@ -24,6 +25,7 @@ import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
+import dev.berth.webhook.validation.KubeflowJobValidator;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
@@ -149,6 +151,8 @@ public final class BerthWebhooks {
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
             case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+            case PYTORCHJOB, MPIJOB ->
+                new MutatingHandler(new KubeflowJobDefaulter(cluster, framework), CREATE);
           });
     }
     routes.put(MUTATE_POD, podGates);
@@ -177,6 +181,11 @@ public final class BerthWebhooks {
       case JOBSET ->
           new ManagedJobHandler(
               framework.kind(), BerthValidators::jobSet, BerthValidators::jobSetUpdate, policy);
+      case PYTORCHJOB, MPIJOB -> {
+        KubeflowJobValidator rules = new KubeflowJobValidator(framework);
+        yield new ManagedJobHandler(
+            framework.kind(), rules::validate, rules::validateUpdate, policy);
+      }
     };
   }
 }

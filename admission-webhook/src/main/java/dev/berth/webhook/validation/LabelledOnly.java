@@ -56,6 +56,12 @@ public final class LabelledOnly implements QueueScope {
   }
 
   @Override
+  public Optional<JsonNode> owner(
+      dev.berth.webhook.integration.Framework framework, String namespace, String name) {
+    return cluster.owner(framework, namespace, name);
+  }
+
+  @Override
   public DeviceClassMappings deviceClasses() {
     return cluster.deviceClasses();
   }
