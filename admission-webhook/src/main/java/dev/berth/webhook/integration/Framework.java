@@ -44,7 +44,21 @@ public enum Framework {
    * StatefulSets for serving: all its pods are one pod group, admitted whole (the pod integration
    * runs them; the StatefulSet webhook names the group in its pod template).
    */
-  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null);
+  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null),
+  /**
+   * KubeRay's RayJob: one Workload for its RayCluster (head and worker groups) and its submitter
+   * Job. KubeRay creates both; neither is queued a second time, and the operator reads the
+   * RayCluster to know when its pods are gone.
+   */
+  RAYJOB(
+      "ray.io/rayjob",
+      "ray.io",
+      "v1",
+      "RayJob",
+      "rayjobs",
+      List.of(new Resource("ray.io", "rayclusters"))),
+  /** KubeRay's RayCluster: one Workload, a podSet for the head and one per worker group. */
+  RAYCLUSTER("ray.io/raycluster", "ray.io", "v1", "RayCluster", "rayclusters", List.of());
 
   private final String frameworkName;
   private final String group;

@@ -141,7 +141,7 @@ public final class BerthWebhooks {
                 new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
-            case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+            case BATCH_JOB, JOBSET, RAYJOB, RAYCLUSTER -> new MutatingHandler(jobs, CREATE);
           });
     }
     routes.put(MUTATE_POD, podGates);
@@ -170,6 +170,15 @@ public final class BerthWebhooks {
       case JOBSET ->
           new ManagedJobHandler(
               framework.kind(), BerthValidators::jobSet, BerthValidators::jobSetUpdate, policy);
+      case RAYJOB ->
+          new ManagedJobHandler(
+              framework.kind(), BerthValidators::rayJob, BerthValidators::rayJobUpdate, policy);
+      case RAYCLUSTER ->
+          new ManagedJobHandler(
+              framework.kind(),
+              BerthValidators::rayCluster,
+              BerthValidators::rayClusterUpdate,
+              policy);
     };
   }
 }

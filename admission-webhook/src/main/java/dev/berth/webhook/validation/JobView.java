@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * What the queue rules need from a batch/v1 Job or a JobSet: its labels and annotations, whether it
- * is suspended, and whether a JobSet owns it (then the JobSet, not the Job, is managed).
+ * is suspended, and whether a JobSet or a RayJob owns it (then the owner, not the child, is
+ * managed).
  */
 public record JobView(
     Map<String, String> labels,
@@ -22,7 +23,9 @@ public record JobView(
 
   public static JobView of(JsonNode json) {
     JsonNode metadata = json.path("metadata");
-    boolean child = JobSetChildren.owner(json) != null;
+    // A JobSet's child Job, or what KubeRay makes for a RayJob (its RayCluster, its submitter
+    // Job): the owner is what Berth queues.
+    boolean child = JobSetChildren.owner(json) != null || RayChildren.owner(json) != null;
     return new JobView(
         strings(metadata.path("labels")),
         strings(metadata.path("annotations")),
@@ -30,7 +33,7 @@ public record JobView(
         child);
   }
 
-  /** Managed = carries the queue-name label and is not a JobSet's child. */
+  /** Managed = carries the queue-name label and is not a JobSet's or RayJob's child. */
   public boolean managed() {
     return !childOfJobSet && labels.containsKey(Berth.QUEUE_NAME_LABEL);
   }

@@ -28,7 +28,14 @@ public final class KueueConverter {
    * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
   public static final Set<String> QUEUED =
-      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment", "apps/StatefulSet");
+      Set.of(
+          "batch/Job",
+          "jobset.x-k8s.io/JobSet",
+          "/Pod",
+          "apps/Deployment",
+          "apps/StatefulSet",
+          "ray.io/RayJob",
+          "ray.io/RayCluster");
 
   /**
    * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry
@@ -125,8 +132,21 @@ public final class KueueConverter {
               + "): under Berth its Kueue labels would do nothing and it would run unqueued");
       return false;
     }
+    if ("ray.io".equals(group) && autoscaled(o)) {
+      f.notSupported(
+          "Berth runs a Ray cluster at the size its Workload was admitted for: in-tree"
+              + " autoscaling (enableInTreeAutoscaling) needs Kueue's elastic workloads, which"
+              + " Berth has not; set it false and size the worker groups' replicas");
+      return false;
+    }
     KueueLabels.convert(o, "", f);
     return true;
+  }
+
+  /** A RayCluster, or a RayJob's cluster, with KubeRay's autoscaler on. */
+  private static boolean autoscaled(ObjectNode o) {
+    return o.at("/spec/enableInTreeAutoscaling").asBoolean(false)
+        || o.at("/spec/rayClusterSpec/enableInTreeAutoscaling").asBoolean(false);
   }
 
   private boolean kueueObject(ObjectNode o, String kind, Findings f) {
