@@ -128,7 +128,15 @@ class RayE2EIT {
     cq.getSpec().preemption = preemption;
     s.client.resource(cq).create();
     s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
+    // The tests take turns on the two H100 nodes.
+    on.awaitNodesFree(s, "h100-a");
     return s;
+  }
+
+  /** Deletes RayCluster {@code name} and waits until KubeRay's pods of it are gone. */
+  private static void deleteCluster(Scenario s, String name) {
+    s.client.resource(storedCluster(s, name)).delete();
+    on.awaitOrDescribe(s, "cluster " + name + "'s pods gone", () -> podsOf(s, name).isEmpty());
   }
 
   /** The head (CPU only) and a group "gpu" of {@code workers} 8-GPU pods, as YAML under spec. */
@@ -236,7 +244,6 @@ class RayE2EIT {
   @Test
   void aRayClusterThatFitsOnlyWholeWaitsWholeThenKubeRayRunsAllItsPods() {
     Scenario s = rayQueue("ray-whole", 16, null);
-    on.awaitNodesFree(s, "h100-a");
     // 8 of the 16 GPUs held for 8 s: the cluster's 16 do not fit until the Job ends.
     s.submit(OnPlane.gpuJob(s, "blocker", 1, ControlPlane.RUN_FOR, "8s"));
     on.runningPods(s, "blocker", 1);
@@ -274,14 +281,12 @@ class RayE2EIT {
         () ->
             storedCluster(s, "whole").getStatus() != null
                 && "ready".equals(storedCluster(s, "whole").getStatus().state));
-    s.client.resource(storedCluster(s, "whole")).delete();
-    on.awaitOrDescribe(s, "cluster whole's pods gone", () -> podsOf(s, "whole").isEmpty());
+    deleteCluster(s, "whole");
   }
 
   @Test
   void aRayJobIsOneWorkloadForItsClusterAndSubmitterAndFinishesThroughItsSubmitterJob() {
     Scenario s = rayQueue("ray-job", 16, null);
-    on.awaitNodesFree(s, "h100-a");
     s.client.resource(rayJob(s.namespace, "train", 2, "3s")).create();
     on.awaitOrDescribe(
         s,
@@ -342,7 +347,6 @@ class RayE2EIT {
     ClusterQueuePreemption preemption = new ClusterQueuePreemption();
     preemption.withinClusterQueue = ClusterQueuePreemption.WithinClusterQueue.LowerPriority;
     Scenario s = rayQueue("ray-preempt", 16, preemption);
-    on.awaitNodesFree(s, "h100-a");
     // The victim holds both H100 nodes; each of its pods takes 2 s to stop once deleted.
     s.client
         .resource(
@@ -369,14 +373,12 @@ class RayE2EIT {
     // Evicted, it was put back as written, and runs again once the urgent Job is done.
     on.awaitOrDescribe(
         s, "the victim readmitted, 3 pods Running", () -> allRunning(podsOf(s, "victim"), 3));
-    s.client.resource(storedCluster(s, "victim")).delete();
-    on.awaitOrDescribe(s, "the victim's pods gone", () -> podsOf(s, "victim").isEmpty());
+    deleteCluster(s, "victim");
   }
 
   @Test
   void aTeamMembersWaysAroundTheQueueAreDenied() {
     Scenario s = rayQueue("ray-bypass", 16, null);
-    on.awaitNodesFree(s, "h100-a");
     TeamMemberRoles.bind(plane.client(), MEMBER, s.namespace);
     // Stand-in for KubeRay's own installation, which grants its users Ray objects; not one of
     // Berth's roles (those come from the chart above).
@@ -493,7 +495,7 @@ class RayE2EIT {
       denied(() -> member.resource(extra).create(), "metadata.ownerReferences[0]");
       assertThat(podsOf(s, "small")).hasSize(2);
       for (String name : List.of("held", "small")) {
-        s.client.resource(storedCluster(s, name)).delete();
+        deleteCluster(s, name);
       }
       s.client.resource(waiting).delete();
     }

@@ -6,8 +6,6 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.operator.integration.FixedFlavors;
 import dev.berth.operator.integration.PriorityResolver;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -123,8 +121,11 @@ class RayClusterAdapterTest {
         new ArrayList<>(List.of(Map.of("type", "RayClusterSuspended", "status", "True")));
     assertThat(adapter.activePods(cluster)).isZero();
     assertThat(adapter.podLabels(cluster)).containsExactly(Map.entry("ray.io/cluster", "rc"));
-    assertThat(adapter.hasPodsToCount(cluster, List.of(pod("Running")))).isTrue();
-    assertThat(adapter.hasPodsToCount(cluster, List.of(pod("Succeeded"), pod("Failed")))).isFalse();
+    assertThat(adapter.hasPodsToCount(cluster, List.of(RayObjects.pod("Running")))).isTrue();
+    assertThat(
+            adapter.hasPodsToCount(
+                cluster, List.of(RayObjects.pod("Succeeded"), RayObjects.pod("Failed"))))
+        .isFalse();
     assertThat(adapter.hasPodsToCount(cluster, List.of())).isFalse();
   }
 
@@ -135,16 +136,5 @@ class RayClusterAdapterTest {
     cluster.setStatus(new RayCluster.Status());
     cluster.getStatus().state = "ready";
     assertThat(adapter.readyPods(cluster)).isEqualTo(4);
-  }
-
-  private static Pod pod(String phase) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("p")
-        .endMetadata()
-        .withNewStatus()
-        .withPhase(phase)
-        .endStatus()
-        .build();
   }
 }

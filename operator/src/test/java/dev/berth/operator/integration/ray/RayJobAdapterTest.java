@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.operator.admission.PodRequests;
 import dev.berth.operator.integration.FixedFlavors;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
 import java.util.Map;
@@ -105,8 +103,8 @@ class RayJobAdapterTest {
     job.getStatus().jobDeploymentStatus = "Suspended";
     assertThat(adapter.activePods(job)).isZero();
     assertThat(adapter.podLabels(job)).containsExactly(Map.entry(RayJobAdapter.POD_LABEL, "rj"));
-    assertThat(adapter.hasPodsToCount(job, List.of(pod("Running")))).isTrue();
-    assertThat(adapter.hasPodsToCount(job, List.of(pod("Succeeded")))).isFalse();
+    assertThat(adapter.hasPodsToCount(job, List.of(RayObjects.pod("Running")))).isTrue();
+    assertThat(adapter.hasPodsToCount(job, List.of(RayObjects.pod("Succeeded")))).isFalse();
   }
 
   @Test
@@ -123,16 +121,5 @@ class RayJobAdapterTest {
     job.setStatus(new RayJob.Status());
     job.getStatus().rayClusterStatus = Map.of("state", "ready");
     assertThat(adapter.readyPods(job)).isEqualTo(4);
-  }
-
-  private static Pod pod(String phase) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("p")
-        .endMetadata()
-        .withNewStatus()
-        .withPhase(phase)
-        .endStatus()
-        .build();
   }
 }

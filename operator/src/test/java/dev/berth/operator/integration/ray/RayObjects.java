@@ -6,6 +6,8 @@ import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadSpec;
 import dev.berth.api.v1beta1.WorkloadStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
@@ -100,5 +102,17 @@ final class RayObjects {
     wl.setStatus(new WorkloadStatus());
     wl.getStatus().admission = admission;
     return wl;
+  }
+
+  /** A pod in {@code phase}. */
+  static Pod pod(String phase) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("p")
+        .endMetadata()
+        .withNewStatus()
+        .withPhase(phase)
+        .endStatus()
+        .build();
   }
 }
