@@ -51,6 +51,23 @@ statefulset:
   version: v1
   resource: statefulsets
   resources: []
+ray.io/rayjob:
+  name: rayjob
+  kind: RayJob
+  group: ray.io
+  version: v1
+  resource: rayjobs
+  resources:
+    - {group: ray.io, resource: rayjobs}
+    - {group: ray.io, resource: rayclusters}
+ray.io/raycluster:
+  name: raycluster
+  kind: RayCluster
+  group: ray.io
+  version: v1
+  resource: rayclusters
+  resources:
+    - {group: ray.io, resource: rayclusters}
 kubeflow.org/pytorchjob:
   name: pytorchjob
   kind: PyTorchJob

@@ -17,8 +17,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * samples/ applied as an admin would, with the operator running: every sample Job and the JobSet is
- * admitted in the ClusterQueue its LocalQueue names, on the flavors its comments promise.
+ * samples/ applied as an admin would, with the operator running: every sample Job, the JobSet and
+ * the RayJob is admitted in the ClusterQueue its LocalQueue names, on the flavors its comments
+ * promise.
  */
 class SamplesAdmissionIT {
 
@@ -29,6 +30,12 @@ class SamplesAdmissionIT {
       Namespaces.ensure(client, "berth-system");
       // The nodes local mode simulates: the H100 flavor places its gangs on Topology dc1.
       SimulatedNodes.apply(client);
+      // KubeRay's API (local mode's stand-in CRDs), for the RayJob sample: admitted, not run.
+      dev.berth.local.EmbeddedApiServer.install(
+          client,
+          java.util.List.of(
+              dev.berth.local.EmbeddedApiServer.crd("local/rayjob-crd.yaml"),
+              dev.berth.local.EmbeddedApiServer.crd("local/raycluster-crd.yaml")));
       BerthOperator operator = RunningOperator.startNew(cluster.kubeconfig(), false);
       try {
         List<Path> files;
@@ -49,7 +56,8 @@ class SamplesAdmissionIT {
                 "team-vision/resnet-sweep", "team-vision",
                 "team-research/ablation-study", "team-research",
                 "team-research/eval-small", "shared-gpus",
-                "team-llm/llm-pretrain", "team-llm");
+                "team-llm/llm-pretrain", "team-llm",
+                "team-vision/embeddings-backfill", "team-vision");
         await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(

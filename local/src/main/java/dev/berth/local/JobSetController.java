@@ -110,18 +110,13 @@ public final class JobSetController implements AutoCloseable {
             logDir.resolve("jobset-controller.log"));
     JobSetController controller = new JobSetController(admin, process);
     try {
-      controller.awaitReady(probePort);
+      ReadyzProbe.await(process, probePort, READY_TIMEOUT, "JobSet controller");
       controller.register(webhookPort, ca.certificatePem());
     } catch (RuntimeException e) {
       controller.close();
       throw e;
     }
     return Optional.of(controller);
-  }
-
-  /** Its readiness endpoint answers once its webhook server listens. */
-  private void awaitReady(int probePort) {
-    process.awaitReady(probePort, READY_TIMEOUT);
   }
 
   /** Its defaulting and validating JobSet webhooks, as its own manifests register them. */

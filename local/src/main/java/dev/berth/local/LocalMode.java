@@ -105,6 +105,16 @@ public final class LocalMode {
               ? "berth: JobSet controller v" + JobSetController.VERSION + " running"
               : "berth: no JobSet controller (scripts/jobset-binary.sh builds it from"
                   + " ../shared/third-party): JobSets are admitted, but nothing creates their Jobs");
+      running.kubeRay =
+          KubeRayOperator.startIfBuilt(
+              cluster.client(),
+              cluster.plane().logDir().resolve("admin.kubeconfig"),
+              cluster.plane().logDir());
+      out.println(
+          running.kubeRay.isPresent()
+              ? "berth: KubeRay operator v" + KubeRayOperator.VERSION + " running"
+              : "berth: no KubeRay operator (scripts/kuberay-binary.sh builds it): the RayJob"
+                  + " sample is not applied");
       cluster
           .client()
           .namespaces()
@@ -167,7 +177,13 @@ public final class LocalMode {
       running.feed = new AdmissionFeed(cluster.client(), out);
       if (Files.isDirectory(samples)) {
         out.println("berth: applying " + samples.toAbsolutePath());
-        new SampleApplier(cluster.client(), out).apply(samples);
+        // A RayJob nothing runs would hold its quota for good: applied only with KubeRay.
+        new SampleApplier(
+                cluster.client(),
+                out,
+                object ->
+                    running.kubeRay.isPresent() || !object.getApiVersion().startsWith("ray.io/"))
+            .apply(samples);
       } else {
         out.println(
             "berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");
@@ -201,6 +217,7 @@ public final class LocalMode {
     private LocalCluster cluster;
     private WebhookRuntime webhooks;
     private BerthOperator operator;
+    private java.util.Optional<KubeRayOperator> kubeRay = java.util.Optional.empty();
     private AdmissionFeed feed;
     private LocalIdentities people;
     private int httpsPort;
@@ -237,6 +254,7 @@ public final class LocalMode {
       if (webhooks != null) {
         webhooks.close();
       }
+      kubeRay.ifPresent(KubeRayOperator::close);
       if (cluster != null) {
         cluster.close();
       }

@@ -9,16 +9,20 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** Applies every YAML file of a folder in name order, as {@code kubectl apply -f DIR} would. */
 final class SampleApplier {
   private final KubernetesClient client;
   private final PrintStream out;
+  private final Predicate<HasMetadata> runnable;
 
-  SampleApplier(KubernetesClient client, PrintStream out) {
+  /** Applies only the objects {@code runnable} accepts; says which it skips. */
+  SampleApplier(KubernetesClient client, PrintStream out, Predicate<HasMetadata> runnable) {
     this.client = client;
     this.out = out;
+    this.runnable = runnable;
   }
 
   void apply(Path dir) throws IOException {
@@ -32,6 +36,10 @@ final class SampleApplier {
     for (Path file : files) {
       try (InputStream in = Files.newInputStream(file)) {
         for (HasMetadata object : client.load(in).items()) {
+          if (!runnable.test(object)) {
+            out.printf("  skipped %-22s %s%n", object.getKind(), name(object));
+            continue;
+          }
           try {
             client.resource(object).fieldManager("berth-local").forceConflicts().serverSideApply();
             out.printf("  applied %-22s %s%n", object.getKind(), name(object));

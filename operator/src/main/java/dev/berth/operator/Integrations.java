@@ -13,6 +13,12 @@ import dev.berth.operator.integration.kubeflow.PyTorchJobReconciler;
 import dev.berth.operator.integration.pod.PodAdapter;
 import dev.berth.operator.integration.pod.PodGroupLifecycle;
 import dev.berth.operator.integration.pod.PodWorkloadReconciler;
+import dev.berth.operator.integration.ray.RayCluster;
+import dev.berth.operator.integration.ray.RayClusterAdapter;
+import dev.berth.operator.integration.ray.RayClusterReconciler;
+import dev.berth.operator.integration.ray.RayJob;
+import dev.berth.operator.integration.ray.RayJobAdapter;
+import dev.berth.operator.integration.ray.RayJobReconciler;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -93,6 +99,19 @@ public final class Integrations {
       case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
       // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
       case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
+      case RAYJOB ->
+          new Kind(
+              framework,
+              RayJob.class,
+              (lifecycles, caches, versions, writes) ->
+                  new RayJobReconciler(lifecycles.of(new RayJobAdapter()), versions, writes));
+      case RAYCLUSTER ->
+          new Kind(
+              framework,
+              RayCluster.class,
+              (lifecycles, caches, versions, writes) ->
+                  new RayClusterReconciler(
+                      lifecycles.of(new RayClusterAdapter()), versions, writes));
       case PYTORCHJOB ->
           new Kind(
               framework,

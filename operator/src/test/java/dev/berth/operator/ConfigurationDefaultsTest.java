@@ -36,7 +36,8 @@ class ConfigurationDefaultsTest {
         .isEqualTo("system:serviceaccount:berth-system:berth");
     assertThat(defaults.fairSharing().enable()).isFalse();
     assertThat(defaults.integrations().frameworks())
-        .containsExactly("batch/job", "jobset.x-k8s.io/jobset", "pod");
+        .containsExactly(
+            "batch/job", "jobset.x-k8s.io/jobset", "pod", "ray.io/rayjob", "ray.io/raycluster");
   }
 
   @Test

@@ -61,6 +61,9 @@ final class ChartApiServer {
     for (String file : STAND_IN_CRDS) {
       crds.add(Serialization.unmarshal(resource("chart/" + file), CustomResourceDefinition.class));
     }
+    // KubeRay's API for the RayJob sample: local mode's stand-in CRDs.
+    crds.add(EmbeddedApiServer.crd("local/rayjob-crd.yaml"));
+    crds.add(EmbeddedApiServer.crd("local/raycluster-crd.yaml"));
     server.install(crds);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "chart-kube-apiserver-stop"));
   }

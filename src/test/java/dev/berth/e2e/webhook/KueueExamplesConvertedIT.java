@@ -49,8 +49,6 @@ class KueueExamplesConvertedIT {
           "appwrapper/deployment-sample.yaml: appwrapper/sample-appwrapper-deployment",
           "appwrapper/leaderworkerset-sample.yaml: appwrapper/sample-appwrapper-lws",
           "appwrapper/pytorch-sample.yaml: appwrapper/sample-appwrapper-pytorch-job",
-          "jobs/ray-cluster-sample.yaml: raycluster/raycluster-complete",
-          "jobs/ray-job-sample.yaml: rayjob/rayjob-sample",
           "jobs/ray-service-sample.yaml: rayservice/default/test-rayservice",
           "jobs/sample-jaxjob.yaml: jaxjob/default/jax-simple",
           "jobs/sample-mpijob.yaml: mpijob/pi",

@@ -162,6 +162,10 @@ public final class WebhookTestCluster {
   private void installCrds() {
     List<CustomResourceDefinition> crds = new java.util.ArrayList<>(EmbeddedApiServer.berthCrds());
     crds.add(jobSetCrd());
+    // KubeRay's APIs (the RayJob and RayCluster stand-ins local mode installs), no operator.
+    for (String kind : List.of("rayjob", "raycluster")) {
+      crds.add(EmbeddedApiServer.crd("local/" + kind + "-crd.yaml"));
+    }
     apiServer.install(crds);
   }
 

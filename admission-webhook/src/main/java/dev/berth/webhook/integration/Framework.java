@@ -46,6 +46,20 @@ public enum Framework {
    */
   STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null),
   /**
+   * KubeRay's RayJob: one Workload for its RayCluster (head and worker groups) and its submitter
+   * Job. KubeRay creates both; neither is queued a second time, and the operator reads the
+   * RayCluster to know when its pods are gone.
+   */
+  RAYJOB(
+      "ray.io/rayjob",
+      "ray.io",
+      "v1",
+      "RayJob",
+      "rayjobs",
+      List.of(new Resource("ray.io", "rayclusters"))),
+  /** KubeRay's RayCluster: one Workload, a podSet for the head and one per worker group. */
+  RAYCLUSTER("ray.io/raycluster", "ray.io", "v1", "RayCluster", "rayclusters", List.of()),
+  /**
    * The Kubeflow training operator's PyTorchJob (kubeflow.org/v1): one podSet per replica type
    * (Master, Worker), whose pods the training operator creates itself; suspended through {@code
    * spec.runPolicy.suspend}. Off by default, as in Kueue ({@link #defaultFrameworkNames}).

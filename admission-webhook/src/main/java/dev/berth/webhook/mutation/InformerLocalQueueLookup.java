@@ -196,6 +196,29 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     }
   }
 
+  /**
+   * Read from the API server, not cached, as {@link #jobSet}: asked only when something KubeRay
+   * makes for a RayJob runs, or a RayCluster's pod is created.
+   */
+  @Override
+  public Optional<JsonNode> rayObject(String kind, String namespace, String name) {
+    try {
+      GenericKubernetesResource found =
+          client
+              .genericKubernetesResources("ray.io/v1", kind)
+              .inNamespace(namespace)
+              .withName(name)
+              .get();
+      return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
+    } catch (KubernetesClientException e) {
+      // 403: the Ray integrations are off, so the chart grants no right on them: none of Berth's.
+      if (e.getCode() == 404 || e.getCode() == 403) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
   public boolean hasSynced() {
     return localQueues.hasSynced() && clusterQueues.hasSynced() && namespaces.hasSynced();
   }

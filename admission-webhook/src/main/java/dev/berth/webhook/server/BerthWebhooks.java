@@ -150,7 +150,7 @@ public final class BerthWebhooks {
                 new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
-            case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+            case BATCH_JOB, JOBSET, RAYJOB, RAYCLUSTER -> new MutatingHandler(jobs, CREATE);
             case PYTORCHJOB, MPIJOB ->
                 new MutatingHandler(new KubeflowJobDefaulter(cluster, framework), CREATE);
           });
@@ -186,6 +186,15 @@ public final class BerthWebhooks {
         yield new ManagedJobHandler(
             framework.kind(), rules::validate, rules::validateUpdate, policy);
       }
+      case RAYJOB ->
+          new ManagedJobHandler(
+              framework.kind(), BerthValidators::rayJob, BerthValidators::rayJobUpdate, policy);
+      case RAYCLUSTER ->
+          new ManagedJobHandler(
+              framework.kind(),
+              BerthValidators::rayCluster,
+              BerthValidators::rayClusterUpdate,
+              policy);
     };
   }
 }

@@ -112,4 +112,22 @@ public final class BerthValidators {
   public static List<FieldError> jobSetUpdate(JsonNode old, JsonNode jobSet) {
     return JobSetValidator.validateUpdate(old, jobSet);
   }
+
+  /** A KubeRay RayJob as JSON. */
+  public static List<FieldError> rayJob(JsonNode rayJob) {
+    return RayValidator.rayJob(rayJob);
+  }
+
+  public static List<FieldError> rayJobUpdate(JsonNode old, JsonNode rayJob) {
+    return RayValidator.rayJobUpdate(old, rayJob);
+  }
+
+  /** A KubeRay RayCluster as JSON. */
+  public static List<FieldError> rayCluster(JsonNode cluster) {
+    return RayValidator.rayCluster(cluster);
+  }
+
+  public static List<FieldError> rayClusterUpdate(JsonNode old, JsonNode cluster) {
+    return RayValidator.rayClusterUpdate(old, cluster);
+  }
 }

@@ -47,8 +47,10 @@ public final class ManagedJobPolicy {
     JobView view = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (view.childOfJobSet()) {
-      // Its JobSet is what Berth queues and starts; the Job must be one the JobSet runs.
-      return checkJobSetChild(namespace, null, job, username, managedNamespace);
+      // Its JobSet (or RayJob) is what Berth queues and starts; the child must be one it runs.
+      return RayChildren.owner(job) != null
+          ? checkRayJobChild(kind, namespace, null, job, username, managedNamespace)
+          : checkJobSetChild(namespace, null, job, username, managedNamespace);
     }
     Errors errors = new Errors();
     if (!view.managed() && managedNamespace.isPresent()) {
@@ -84,7 +86,9 @@ public final class ManagedJobPolicy {
     JobView after = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (before.childOfJobSet() && after.childOfJobSet()) {
-      return checkJobSetChild(namespace, before, job, username, managedNamespace);
+      return RayChildren.owner(job) != null
+          ? checkRayJobChild(kind, namespace, old, job, username, managedNamespace)
+          : checkJobSetChild(namespace, before, job, username, managedNamespace);
     }
     if (!before.managed() && !after.managed() && managedNamespace.isEmpty()) {
       return List.of();
@@ -142,6 +146,38 @@ public final class ManagedJobPolicy {
       JobSetChildren.checkStart(job, owner, jobSet, errors);
     }
     errors.addAll(guard.checkStopRequestMark(before, after, username));
+    return errors.toList();
+  }
+
+  /**
+   * What KubeRay makes for a RayJob (its RayCluster, its submitter Job), when it runs after a
+   * request not the operator's (created or changed while not suspended): it must be what the
+   * RayJob's admission covers ({@link RayChildren}). Where Berth manages neither the namespace nor
+   * that RayJob, it is none of Berth's business.
+   */
+  private List<FieldError> checkRayJobChild(
+      String kind,
+      String namespace,
+      JsonNode old,
+      JsonNode child,
+      String username,
+      Optional<String> managedNamespace) {
+    boolean running = !child.path("spec").path("suspend").asBoolean(false);
+    boolean changed = old == null || !old.path("spec").equals(child.path("spec"));
+    if (!running || !changed || guard.isOperator(username)) {
+      return List.of();
+    }
+    JsonNode owner = RayChildren.owner(child);
+    JsonNode rayJob =
+        scope
+            .rayObject("RayJob", namespace, owner.path("name").asText())
+            .filter(j -> j.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
+    if (managedNamespace.isEmpty() && (rayJob == null || !JobView.of(rayJob).managed())) {
+      return List.of();
+    }
+    Errors errors = new Errors();
+    RayChildren.check(kind, child, owner, rayJob, errors);
     return errors.toList();
   }
 

@@ -87,11 +87,13 @@ public final class PodQueueRule {
     JsonNode owner =
         ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
     Optional<Framework> podOwner = owner == null ? Optional.empty() : podOwningKind(owner);
-    if (podOwner.isPresent() || (owner != null && isJob(owner))) {
+    if (podOwner.isPresent() || (owner != null && (isJob(owner) || isRayCluster(owner)))) {
       String problem =
           podOwner.isPresent()
               ? replicaProblem(podOwner.get(), namespace, pod, owner, asks)
-              : jobProblem(namespace, pod, owner, asks, claims);
+              : isJob(owner)
+                  ? jobProblem(namespace, pod, owner, asks, claims)
+                  : rayClusterProblem(namespace, pod, owner, asks);
       if (problem == null) {
         return List.of();
       }
@@ -161,11 +163,89 @@ public final class PodQueueRule {
       return "the pod does not match the selector of " + label + ", so the Job does not count it";
     }
     String problem =
-        templateProblem(namespace, job.at("/spec/template/spec"), asks, label, "Job's template");
+        templateProblem(
+            namespace, job.at("/spec/template/spec"), asks, label, "the Job's template");
     if (problem != null) {
       return problem;
     }
     return claims.holdsDevices() ? chargeProblem(namespace, job, claims, asks.keySet()) : null;
+  }
+
+  /**
+   * Why the pod is not one of its RayCluster's Berth-admitted pods, or null when it is: the cluster
+   * (same UID) is admitted, itself (labelled, not suspended) or through the RayJob that made it
+   * (which must exist, be labelled and not suspended; the cluster itself was held to that RayJob's
+   * admission when it was created or changed), and the pod asks no more than its group's template
+   * (KubeRay's {@code ray.io/node-type} and {@code ray.io/group} labels; a worker's with the init
+   * container KubeRay adds). It must carry the cluster's {@code ray.io/cluster} label, by which
+   * KubeRay counts a group's pods and deletes any beyond its replicas.
+   */
+  private String rayClusterProblem(
+      String namespace, JsonNode pod, JsonNode owner, Map<String, BigDecimal> asks) {
+    String name = owner.path("name").asText();
+    String label = "RayCluster " + name;
+    JsonNode cluster =
+        scope
+            .rayObject("RayCluster", namespace, name)
+            .filter(c -> c.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
+    if (cluster == null) {
+      return label
+          + " with uid "
+          + owner.path("uid").asText()
+          + " does not exist (or the ray.io/raycluster integration is off)";
+    }
+    JsonNode jobOwner = RayChildren.owner(cluster);
+    JsonNode admitted = cluster;
+    String admittedLabel = label;
+    if (jobOwner != null) {
+      admittedLabel = "RayJob " + jobOwner.path("name").asText();
+      admitted =
+          scope
+              .rayObject("RayJob", namespace, jobOwner.path("name").asText())
+              .filter(j -> j.at("/metadata/uid").asText().equals(jobOwner.path("uid").asText()))
+              .orElse(null);
+      if (admitted == null) {
+        return label + "'s " + admittedLabel + " does not exist";
+      }
+    }
+    JobView view = JobView.of(admitted);
+    if (!view.managed()) {
+      return admittedLabel
+          + " is not queued by Berth (it has no "
+          + Berth.QUEUE_NAME_LABEL
+          + " label)";
+    }
+    if (view.suspended() || cluster.path("spec").path("suspend").asBoolean(false)) {
+      return admittedLabel + " is suspended: its pods start only once its Workload is admitted";
+    }
+    JsonNode labels = pod.path("metadata").path("labels");
+    if (!name.equals(labels.path("ray.io/cluster").asText())) {
+      // KubeRay counts a group's pods by this label, and deletes those beyond its replicas.
+      return "the pod is not labelled ray.io/cluster=" + name + ", so KubeRay does not count it";
+    }
+    JsonNode templateSpec;
+    if ("head".equals(labels.path("ray.io/node-type").asText())) {
+      templateSpec = cluster.at("/spec/headGroupSpec/template/spec");
+    } else {
+      String group = labels.path("ray.io/group").asText();
+      templateSpec = null;
+      for (JsonNode candidate : cluster.at("/spec/workerGroupSpecs")) {
+        if (group.equals(candidate.path("groupName").asText())) {
+          templateSpec = candidate.at("/template/spec").deepCopy();
+        }
+      }
+      if (templateSpec == null || !templateSpec.isObject()) {
+        return label + " has no worker group \"" + group + "\" (the pod's ray.io/group label)";
+      }
+      ((com.fasterxml.jackson.databind.node.ObjectNode) templateSpec)
+          .withArray("initContainers")
+          .add(
+              Serialization.jsonMapper()
+                  .<JsonNode>valueToTree(
+                      dev.berth.webhook.integration.KubeRayDefaults.waitGcsReady()));
+    }
+    return templateProblem(namespace, templateSpec, asks, label, "its group's template");
   }
 
   /**
@@ -191,7 +271,7 @@ public final class PodQueueRule {
             + label
             + ", which its Workload was admitted for, for "
             + admitted.toPlainString()
-            + " (set the request in the "
+            + " (set the request in "
             + where
             + ")";
       }
@@ -279,7 +359,12 @@ public final class PodQueueRule {
           + label;
     }
     return templateProblem(
-        namespace, template.get().path("spec"), asks, label, type + " replica's template");
+        namespace, template.get().path("spec"), asks, label, "the " + type + " replica's template");
+  }
+
+  private static boolean isRayCluster(JsonNode owner) {
+    return "RayCluster".equals(owner.path("kind").asText())
+        && owner.path("apiVersion").asText().startsWith("ray.io/");
   }
 
   private static boolean isJob(JsonNode owner) {

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The pod sets of a running Job, JobSet or training operator job are what its Workload was admitted
- * with: how many pods (parallelism, completions, replicas, and for a Job the min-parallelism and
- * original-parallelism annotations) and what each asks for (the pod template, requests included). A
- * change while it runs would use quota the Workload does not hold (growing) or keep quota nobody
- * uses (shrinking), so both are refused; Kueue stops such a Job instead.
+ * The pod sets of a running Job, JobSet, RayJob, RayCluster or training operator job are what its
+ * Workload was admitted with: how many pods (parallelism, completions, replicas, and for a Job the
+ * min-parallelism and original-parallelism annotations) and what each asks for (the pod template,
+ * requests included). A change while it runs would use quota the Workload does not hold (growing)
+ * or keep quota nobody uses (shrinking), so both are refused; Kueue stops such a Job instead.
  */
 final class PodSetChanges {
   private static final FieldPath SPEC = FieldPath.root("spec");
@@ -39,6 +39,8 @@ final class PodSetChanges {
       case JOBSET -> ofJobSet(old, now, why);
       case PYTORCHJOB, MPIJOB ->
           ofReplicaSpecs(KubeflowJobValidator.replicaSpecsField(framework), old, now, why);
+      case RAYCLUSTER -> ofRayCluster(old.path("spec"), now.path("spec"), SPEC, why);
+      case RAYJOB -> ofRayJob(old, now, why);
       // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
       // and its placement PodGateGuard's: never reached, pods have their own handler.
       // A Deployment or StatefulSet has no Workload of its own (its pods have), and a pod's
@@ -148,6 +150,75 @@ final class PodSetChanges {
           errors,
           reported);
     }
+    return errors.toList();
+  }
+
+  /**
+   * Changes of a Ray cluster's pod sets (a RayCluster's spec, or a RayJob's rayClusterSpec at
+   * {@code path}): its autoscaling, the head's template, its worker groups, their counts and
+   * templates.
+   */
+  static List<FieldError> ofRayCluster(
+      JsonNode before, JsonNode after, FieldPath path, String why) {
+    Errors errors = new Errors();
+    int[] reported = {0};
+    compareValue(
+        before.path("enableInTreeAutoscaling"),
+        after.path("enableInTreeAutoscaling"),
+        path.child("enableInTreeAutoscaling"),
+        why,
+        errors);
+    compareTree(
+        before.at("/headGroupSpec/template"),
+        after.at("/headGroupSpec/template"),
+        path.child("headGroupSpec").child("template"),
+        why,
+        errors,
+        reported);
+    JsonNode groupsBefore = before.path("workerGroupSpecs");
+    JsonNode groupsAfter = after.path("workerGroupSpecs");
+    FieldPath groups = path.child("workerGroupSpecs");
+    if (groupsBefore.size() != groupsAfter.size()) {
+      errors.add(FieldError.forbidden(groups, "worker groups cannot be added or removed: " + why));
+      return errors.toList();
+    }
+    for (int i = 0; i < groupsBefore.size(); i++) {
+      JsonNode b = groupsBefore.get(i);
+      JsonNode a = groupsAfter.get(i);
+      FieldPath g = groups.index(i);
+      for (String field : List.of("groupName", "replicas", "numOfHosts")) {
+        compareValue(b.path(field), a.path(field), g.child(field), why, errors);
+      }
+      compareTree(
+          b.path("template"), a.path("template"), g.child("template"), why, errors, reported);
+    }
+    return errors.toList();
+  }
+
+  /** Changes of a RayJob's pod sets: its cluster's, its submission mode and submitter template. */
+  static List<FieldError> ofRayJob(JsonNode old, JsonNode job, String why) {
+    Errors errors = new Errors();
+    JsonNode before = old.path("spec");
+    JsonNode after = job.path("spec");
+    errors.addAll(
+        ofRayCluster(
+            before.path("rayClusterSpec"),
+            after.path("rayClusterSpec"),
+            SPEC.child("rayClusterSpec"),
+            why));
+    compareValue(
+        before.path("submissionMode"),
+        after.path("submissionMode"),
+        SPEC.child("submissionMode"),
+        why,
+        errors);
+    compareTree(
+        before.path("submitterPodTemplate"),
+        after.path("submitterPodTemplate"),
+        SPEC.child("submitterPodTemplate"),
+        why,
+        errors,
+        new int[] {0});
     return errors.toList();
   }
 

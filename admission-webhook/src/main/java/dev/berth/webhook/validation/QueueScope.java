@@ -61,6 +61,14 @@ public interface QueueScope extends LocalQueueLookup, ClaimSource {
     return Optional.empty();
   }
 
+  /**
+   * A KubeRay object ({@code RayJob}, {@code RayCluster}) as stored, or empty when there is none
+   * (or no KubeRay API at all).
+   */
+  default Optional<JsonNode> rayObject(String kind, String namespace, String name) {
+    return Optional.empty();
+  }
+
   /** Which quota resource each DeviceClass's devices are charged to. */
   default DeviceClassMappings deviceClasses() {
     return DeviceClassMappings.NONE;

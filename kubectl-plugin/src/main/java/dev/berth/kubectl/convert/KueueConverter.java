@@ -34,6 +34,8 @@ public final class KueueConverter {
           "/Pod",
           "apps/Deployment",
           "apps/StatefulSet",
+          "ray.io/RayJob",
+          "ray.io/RayCluster",
           "kubeflow.org/PyTorchJob",
           "kubeflow.org/MPIJob");
 
@@ -138,6 +140,13 @@ public final class KueueConverter {
               + "): under Berth its Kueue labels would do nothing and it would run unqueued");
       return false;
     }
+    if ("ray.io".equals(group) && autoscaled(o)) {
+      f.notSupported(
+          "Berth runs a Ray cluster at the size its Workload was admitted for: in-tree"
+              + " autoscaling (enableInTreeAutoscaling) needs Kueue's elastic workloads, which"
+              + " Berth has not; set it false and size the worker groups' replicas");
+      return false;
+    }
     String version = ONLY_VERSION.get(group + "/" + kind);
     if (version != null && !apiVersion.equals(group + "/" + version)) {
       f.notSupported(
@@ -154,6 +163,12 @@ public final class KueueConverter {
     }
     KueueLabels.convert(o, "", f);
     return true;
+  }
+
+  /** A RayCluster, or a RayJob's cluster, with KubeRay's autoscaler on. */
+  private static boolean autoscaled(ObjectNode o) {
+    return o.at("/spec/enableInTreeAutoscaling").asBoolean(false)
+        || o.at("/spec/rayClusterSpec/enableInTreeAutoscaling").asBoolean(false);
   }
 
   private boolean kueueObject(ObjectNode o, String kind, Findings f) {

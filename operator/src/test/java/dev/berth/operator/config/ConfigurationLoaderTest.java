@@ -282,7 +282,7 @@ class ConfigurationLoaderTest {
         .containsExactly(
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/tfjob\"; Berth"
                 + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset,"
-                + " kubeflow.org/pytorchjob, kubeflow.org/mpijob",
+                + " ray.io/rayjob, ray.io/raycluster, kubeflow.org/pytorchjob, kubeflow.org/mpijob",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }
@@ -296,7 +296,8 @@ class ConfigurationLoaderTest {
     assertThat(load("integrations: {frameworks: [pod, deployment]}\n").integrations().frameworks())
         .containsExactly("pod", "deployment");
     assertThat(load("").integrations().frameworks())
-        .containsExactly("batch/job", "jobset.x-k8s.io/jobset", "pod");
+        .containsExactly(
+            "batch/job", "jobset.x-k8s.io/jobset", "pod", "ray.io/rayjob", "ray.io/raycluster");
   }
 
   @Test
