@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -125,7 +126,21 @@ public final class LocalMode {
               "berth-operator",
               false,
               false);
-      List<String> enabled = operatorConfig.configuration().integrations().frameworks();
+      List<String> enabled =
+          new ArrayList<>(operatorConfig.configuration().integrations().frameworks());
+      if (cluster.realLeaderWorkerSet()) {
+        // The operator runs nothing of its own for it: only the chart's webhooks change.
+        enabled.add(Framework.LEADERWORKERSET.frameworkName());
+      }
+      out.println(
+          cluster.realLeaderWorkerSet()
+              ? "berth: LeaderWorkerSet controller v"
+                  + LwsController.VERSION
+                  + " running; applying samples/leaderworkerset too"
+              : "berth: no LeaderWorkerSet controller (scripts/lws-binary.sh builds it from"
+                  + " ../shared/third-party into "
+                  + LwsController.dir()
+                  + "): the LWS sample is not applied");
       out.println(
           "berth: integrations on: "
               + String.join(", ", enabled)
@@ -157,6 +172,10 @@ public final class LocalMode {
       if (Files.isDirectory(samples)) {
         out.println("berth: applying " + samples.toAbsolutePath());
         new SampleApplier(cluster.client(), out).apply(samples);
+        Path lwsSamples = samples.resolve("leaderworkerset");
+        if (cluster.realLeaderWorkerSet() && Files.isDirectory(lwsSamples)) {
+          new SampleApplier(cluster.client(), out).apply(lwsSamples);
+        }
       } else {
         out.println(
             "berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");

@@ -6,6 +6,7 @@ import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.operator.integration.job.JobReconciler;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.integration.jobset.JobSetReconciler;
+import dev.berth.operator.integration.lws.LeaderWorkerSet;
 import dev.berth.operator.integration.pod.PodAdapter;
 import dev.berth.operator.integration.pod.PodGroupLifecycle;
 import dev.berth.operator.integration.pod.PodWorkloadReconciler;
@@ -89,6 +90,8 @@ public final class Integrations {
       case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
       // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
       case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
+      // Each replica group is one pod group, the pod integration's; nothing reads the LWS.
+      case LEADERWORKERSET -> new Kind(framework, LeaderWorkerSet.class, Optional.empty());
     };
   }
 

@@ -162,6 +162,8 @@ public final class WebhookTestCluster {
   private void installCrds() {
     List<CustomResourceDefinition> crds = new java.util.ArrayList<>(EmbeddedApiServer.berthCrds());
     crds.add(jobSetCrd());
+    crds.add(
+        schemalessCrd("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets"));
     apiServer.install(crds);
   }
 

@@ -44,7 +44,21 @@ public enum Framework {
    * StatefulSets for serving: all its pods are one pod group, admitted whole (the pod integration
    * runs them; the StatefulSet webhook names the group in its pod template).
    */
-  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null);
+  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null),
+  /**
+   * LeaderWorkerSets (kubernetes-sigs/lws) for serving large models: each replica group (a leader
+   * and {@code size - 1} workers, made by the LWS controller through StatefulSets) is one pod
+   * group, admitted whole with a podSet per role (the pod integration runs it; the LWS webhook puts
+   * the queue into both pod templates and the pod webhook names each pod's group). The operator
+   * neither reads nor writes the LeaderWorkerSet.
+   */
+  LEADERWORKERSET(
+      "leaderworkerset.x-k8s.io/leaderworkerset",
+      "leaderworkerset.x-k8s.io",
+      "v1",
+      "LeaderWorkerSet",
+      "leaderworkersets",
+      null);
 
   private final String frameworkName;
   private final String group;
@@ -166,7 +180,8 @@ public enum Framework {
    * operator's configuration without one), in registry order: all but the serving kinds ({@link
    * #runByPods}), which, as in Kueue, a platform turns on (they change what happens to every
    * Deployment and StatefulSet of a managed namespace: refused at creation without a queue, instead
-   * of their pods one by one).
+   * of their pods one by one). LeaderWorkerSet is one of them: Kueue's configuration API defaults
+   * to batch/job alone, and the kind needs the chart's pod webhooks to see its StatefulSets' pods.
    */
   public static List<String> defaultFrameworkNames() {
     return Arrays.stream(values())

@@ -14,6 +14,7 @@ import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.KueueLabelsDefaulter;
+import dev.berth.webhook.mutation.LeaderWorkerSetDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
@@ -23,6 +24,7 @@ import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
+import dev.berth.webhook.validation.LeaderWorkerSetQueueRule;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
@@ -141,6 +143,8 @@ public final class BerthWebhooks {
                 new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
+            case LEADERWORKERSET ->
+                new MutatingHandler(new LeaderWorkerSetDefaulter(cluster), CREATE);
             case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
           });
     }
@@ -160,6 +164,7 @@ public final class BerthWebhooks {
       case POD -> pods;
       case DEPLOYMENT -> new TemplateQueueHandler(ServingQueueRule.forDeployments(cluster));
       case STATEFULSET -> new TemplateQueueHandler(ServingQueueRule.forStatefulSets(cluster));
+      case LEADERWORKERSET -> new TemplateQueueHandler(new LeaderWorkerSetQueueRule(cluster));
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

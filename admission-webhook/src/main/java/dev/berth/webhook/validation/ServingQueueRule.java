@@ -48,11 +48,17 @@ public final class ServingQueueRule implements TemplateQueueRule {
 
   @Override
   public List<FieldError> onCreate(String namespace, JsonNode deployment) {
+    if (group && LeaderWorkerSetPods.madeByController(deployment)) {
+      return List.of(); // a LeaderWorkerSet's: its pods are queued by replica group
+    }
     return check(namespace, deployment);
   }
 
   @Override
   public List<FieldError> onUpdate(String namespace, JsonNode old, JsonNode deployment) {
+    if (group && LeaderWorkerSetPods.madeByController(deployment)) {
+      return List.of(); // the LWS controller scales it with the LWS's replicas
+    }
     if (group && old.at("/spec/template/metadata/labels").has(Berth.QUEUE_NAME_LABEL)) {
       List<FieldError> fixed = groupFixed(old, deployment);
       if (!fixed.isEmpty()) {

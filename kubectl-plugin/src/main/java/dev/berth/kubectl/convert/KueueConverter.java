@@ -28,7 +28,13 @@ public final class KueueConverter {
    * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
   public static final Set<String> QUEUED =
-      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment", "apps/StatefulSet");
+      Set.of(
+          "batch/Job",
+          "jobset.x-k8s.io/JobSet",
+          "/Pod",
+          "apps/Deployment",
+          "apps/StatefulSet",
+          "leaderworkerset.x-k8s.io/LeaderWorkerSet");
 
   /**
    * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry

@@ -281,7 +281,8 @@ class ConfigurationLoaderTest {
     assertThat(errors("integrations:\n  frameworks: [batch/job, kubeflow.org/mpijob, batch/job]\n"))
         .containsExactly(
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/mpijob\"; Berth"
-                + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset",
+                + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset,"
+                + " leaderworkerset.x-k8s.io/leaderworkerset",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }
