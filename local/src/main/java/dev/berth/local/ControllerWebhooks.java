@@ -56,13 +56,44 @@ final class ControllerWebhooks {
         .build();
   }
 
+  /** A controller started: its process, its readiness port, and its webhooks' port and CA. */
+  record Started(LoggedProcess process, int probePort, int webhookPort, String caBundle) {}
+
+  /**
+   * Starts controller-runtime manager {@code binary} against the API server of {@code kubeconfig},
+   * its configuration ({@code configApiVersion}), certificate and log in {@code logDir}, each named
+   * after {@code name} ({@code <name>-controller.yaml}, {@code <name>-certs}, {@code
+   * <name>-controller.log}). The caller waits for it ({@link #awaitReady}) and registers its
+   * webhooks.
+   */
+  static Started start(
+      String name, Path binary, String configApiVersion, Path kubeconfig, Path logDir)
+      throws IOException {
+    Path certs = logDir.resolve(name + "-certs");
+    String caBundle = serve(certs, "berth-local-" + name + "-ca");
+    int webhookPort = freePort();
+    int probePort = freePort();
+    Path config = logDir.resolve(name + "-controller.yaml");
+    Files.writeString(
+        config,
+        managerConfig(configApiVersion, webhookPort, certs, probePort),
+        StandardCharsets.UTF_8);
+    LoggedProcess process =
+        LoggedProcess.start(
+            name + "-controller",
+            List.of(binary.toString(), "--kubeconfig=" + kubeconfig, "--config=" + config),
+            logDir.resolve(name + "-controller.log"));
+    return new Started(process, probePort, webhookPort, caBundle);
+  }
+
   /**
    * A controller-runtime manager's configuration file of {@code apiVersion} (JobSet's and LWS's
    * share the shape): ports picked free, no leader election (one controller), no metrics endpoint
    * (nothing scrapes it), and no cert rotation of its own: it serves the certificate of {@link
    * #serve}.
    */
-  static String managerConfig(String apiVersion, int webhookPort, Path certDir, int probePort) {
+  private static String managerConfig(
+      String apiVersion, int webhookPort, Path certDir, int probePort) {
     return """
         apiVersion: %s
         kind: Configuration

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,28 +53,17 @@ public final class JobSetController implements AutoCloseable {
         Serialization.unmarshal(
             Files.readString(dir().resolve("jobset-crd.yaml")), CustomResourceDefinition.class);
     EmbeddedApiServer.install(admin, List.of(crd));
-    Path certs = logDir.resolve("jobset-certs");
-    String caBundle = ControllerWebhooks.serve(certs, "berth-local-jobset-ca");
-    int webhookPort = ControllerWebhooks.freePort();
-    int probePort = ControllerWebhooks.freePort();
-    Path config = logDir.resolve("jobset-controller.yaml");
-    Files.writeString(
-        config,
-        ControllerWebhooks.managerConfig(
-            "config.jobset.x-k8s.io/v1alpha1", webhookPort, certs, probePort),
-        StandardCharsets.UTF_8);
-    LoggedProcess process =
-        LoggedProcess.start(
-            "jobset-controller",
-            List.of(
-                dir().resolve("jobset-controller").toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--config=" + config),
-            logDir.resolve("jobset-controller.log"));
-    JobSetController controller = new JobSetController(admin, process);
+    ControllerWebhooks.Started started =
+        ControllerWebhooks.start(
+            "jobset",
+            dir().resolve("jobset-controller"),
+            "config.jobset.x-k8s.io/v1alpha1",
+            kubeconfig,
+            logDir);
+    JobSetController controller = new JobSetController(admin, started.process());
     try {
-      ControllerWebhooks.awaitReady(process, probePort, "JobSet controller");
-      controller.register(webhookPort, caBundle);
+      ControllerWebhooks.awaitReady(started.process(), started.probePort(), "JobSet controller");
+      controller.register(started.webhookPort(), started.caBundle());
     } catch (RuntimeException e) {
       controller.close();
       throw e;

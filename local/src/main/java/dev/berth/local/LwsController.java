@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,28 +68,18 @@ public final class LwsController implements AutoCloseable {
     }
     EmbeddedApiServer.install(admin, crds);
     Files.createDirectories(logDir);
-    Path certs = logDir.resolve("lws-certs");
-    String caBundle = ControllerWebhooks.serve(certs, "berth-local-lws-ca");
-    int webhookPort = ControllerWebhooks.freePort();
-    int probePort = ControllerWebhooks.freePort();
-    Path config = logDir.resolve("lws-controller.yaml");
-    Files.writeString(
-        config,
-        ControllerWebhooks.managerConfig(
-            "config.lws.x-k8s.io/v1alpha1", webhookPort, certs, probePort),
-        StandardCharsets.UTF_8);
-    LoggedProcess process =
-        LoggedProcess.start(
-            "lws-controller",
-            List.of(
-                dir().resolve("lws-controller").toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--config=" + config),
-            logDir.resolve("lws-controller.log"));
-    LwsController controller = new LwsController(admin, process);
+    ControllerWebhooks.Started started =
+        ControllerWebhooks.start(
+            "lws",
+            dir().resolve("lws-controller"),
+            "config.lws.x-k8s.io/v1alpha1",
+            kubeconfig,
+            logDir);
+    LwsController controller = new LwsController(admin, started.process());
     try {
-      ControllerWebhooks.awaitReady(process, probePort, "LeaderWorkerSet controller");
-      controller.register(webhookPort, caBundle);
+      ControllerWebhooks.awaitReady(
+          started.process(), started.probePort(), "LeaderWorkerSet controller");
+      controller.register(started.webhookPort(), started.caBundle());
     } catch (RuntimeException e) {
       controller.close();
       throw e;

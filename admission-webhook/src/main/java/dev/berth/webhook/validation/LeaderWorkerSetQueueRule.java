@@ -211,21 +211,16 @@ public final class LeaderWorkerSetQueueRule implements TemplateQueueRule {
     if (asks.isEmpty()) {
       return Optional.empty(); // its pods hold no quota, and the pod queue rule lets them in
     }
-    List<String> queues = scope.localQueues(namespace);
     return Optional.of(
         FieldError.required(
             OWN_LABEL,
-            "namespace "
-                + namespace
-                + " is managed by Berth ("
-                + managed.get()
-                + ") and the LeaderWorkerSet's pods ask for "
-                + String.join(", ", asks.keySet())
-                + ", which its quota covers, so every pod it creates would be refused; label the"
-                + " LeaderWorkerSet "
-                + Berth.QUEUE_NAME_LABEL
-                + " with one of the namespace's LocalQueues ("
-                + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
-                + ") so that Berth queues each of its replica groups whole"));
+            ServingQueueRule.unqueued(
+                namespace,
+                managed.get(),
+                "LeaderWorkerSet",
+                asks.keySet(),
+                "LeaderWorkerSet",
+                scope.localQueues(namespace),
+                "queues each of its replica groups whole")));
   }
 }

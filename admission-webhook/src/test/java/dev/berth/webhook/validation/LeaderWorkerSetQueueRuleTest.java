@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,40 +11,9 @@ import org.junit.jupiter.api.Test;
  * its queue, its group size and what its templates ask for, and may only scale.
  */
 class LeaderWorkerSetQueueRuleTest {
-  private static final QueueScopeStandIn QUEUES =
-      new QueueScopeStandIn(
-          Set.of("team-a/a", "team-a/b"), Map.of("team-a", "ClusterQueue gpus selects it"));
-
-  /** team-a's ClusterQueue covers nvidia.com/gpu. */
-  private static final QueueScope SCOPE =
-      new QueueScope() {
-        @Override
-        public boolean exists(String namespace, String name) {
-          return QUEUES.exists(namespace, name);
-        }
-
-        @Override
-        public List<String> localQueues(String namespace) {
-          return QUEUES.localQueues(namespace);
-        }
-
-        @Override
-        public Optional<String> managedBecause(String namespace) {
-          return QUEUES.managedBecause(namespace);
-        }
-
-        @Override
-        public Optional<JsonNode> jobSet(String namespace, String name) {
-          return Optional.empty();
-        }
-
-        @Override
-        public Set<String> coveredResources(String namespace) {
-          return namespace.equals("team-a") ? Set.of("nvidia.com/gpu") : Set.of();
-        }
-      };
-
-  private static final LeaderWorkerSetQueueRule RULE = new LeaderWorkerSetQueueRule(SCOPE);
+  /** team-a: managed, LocalQueues a and b, its ClusterQueue covering nvidia.com/gpu. */
+  private static final LeaderWorkerSetQueueRule RULE =
+      new LeaderWorkerSetQueueRule(ServingQueueRuleTest.SCOPE);
 
   /** A LWS of 2 groups of 3, leader and workers asking {@code gpus} GPUs each. */
   static JsonNode lws(String labels, String templateLabels, int gpus) {
