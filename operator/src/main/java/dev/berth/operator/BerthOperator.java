@@ -1,5 +1,6 @@
 package dev.berth.operator;
 
+import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.FairSharingOrdering;
@@ -12,6 +13,8 @@ import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriterSettings;
+import dev.berth.operator.budget.BudgetBook;
+import dev.berth.operator.budget.BudgetPublisher;
 import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
@@ -27,6 +30,7 @@ import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.operator.kube.StatusWrite;
 import dev.berth.operator.metrics.BerthMetrics;
+import dev.berth.operator.metrics.BudgetMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
@@ -38,6 +42,7 @@ import dev.berth.operator.provisioning.ProvisioningCheck;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
+import dev.berth.operator.reconciler.BudgetReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.CohortReconciler;
@@ -70,6 +75,7 @@ import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import dev.berth.webhook.integration.Framework;
+import dev.berth.webhook.validation.BerthValidators;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
@@ -118,6 +124,7 @@ public final class BerthOperator implements AutoCloseable {
   private final IntegrationWatch provisioningWatch;
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
+  private final BudgetPublisher budgets;
   private final VisibilityEndpoint visibility;
   private final EventRecorder events;
   private final DashboardEndpoint dashboard;
@@ -139,7 +146,8 @@ public final class BerthOperator implements AutoCloseable {
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
-      Runnable onNewIntegration)
+      Runnable onNewIntegration,
+      Clock budgetClock)
       throws IOException {
     Clock clock = Clock.systemUTC();
     WaitForPodsReady waitForPodsReady = WaitForPodsReady.of(config.waitForPodsReady());
@@ -175,7 +183,10 @@ public final class BerthOperator implements AutoCloseable {
     // The side ledgers outside admission: told of every observation from the bootstrap on.
     CapacityObserver nodeCapacity = new CapacityObserver();
     UsageObserver usage = new UsageObserver();
-    state.register(nodeCapacity).register(usage);
+    // Budgets: charged from the usage ledger's runs and the Workloads' own usage records.
+    BudgetBook budgetBook = new BudgetBook();
+    usage.onRunEnded(budgetBook::ended);
+    state.register(nodeCapacity).register(usage).register(budgetBook);
     events = new EventRecorder(client);
     Gauge.builder("berth_events_pending", events, EventRecorder::pending)
         .description("Events recorded and not yet written to the API server")
@@ -193,7 +204,8 @@ public final class BerthOperator implements AutoCloseable {
         new AdmissionLoop(
             state.engine(),
             state,
-            new Bootstrap(caches, check::accepts),
+            new Bootstrap(caches, check::accepts)
+                .then(loaded -> loadBudgets(loaded, check, budgetBook, budgetClock)),
             new DecisionWriter(
                 writes,
                 events,
@@ -261,10 +273,14 @@ public final class BerthOperator implements AutoCloseable {
             usageRecorder,
             writers,
             statusWrite));
+    budgets =
+        new BudgetPublisher(
+            writes, budgetBook, usage, loop, budgetClock, new BudgetMetrics(registry));
+    loop.onCycle(budgets);
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);
-    dashboard = new DashboardEndpoint(client, loop, recent);
+    dashboard = new DashboardEndpoint(client, loop, recent, budgets::shown);
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -306,6 +322,9 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new AdmissionCheckReconciler(loop, caches, check), ReconcileRetry.only());
     operator.register(new NamespaceReconciler(loop, caches), ReconcileRetry.only());
     operator.register(new WorkloadPriorityClassReconciler(priorities), ReconcileRetry.only());
+    operator.register(
+        new BudgetReconciler(loop, caches, check, budgetBook, budgets, budgetClock),
+        ReconcileRetry.only());
     // No periodic reconcile of Workloads (JOSDK's default: every 10 h): every change reaches the
     // engine as an event, and the timer it keeps per Workload, two after a reschedule (a cancelled
     // java.util.Timer task stays queued until its time), was 10 MB of heap at 50,000 Workloads.
@@ -402,6 +421,19 @@ public final class BerthOperator implements AutoCloseable {
     metrics =
         new MetricsServer(config.metrics().port(), registry, this::isLive, this::isReady)
             .route("/usage", new UsageEndpoint(client));
+  }
+
+  /**
+   * Bootstrap: the Budgets from the informer's cache, evaluated, so that spent budgets hold their
+   * queues from the first cycle on, not from the first evaluation after it.
+   */
+  private void loadBudgets(ClusterState state, SpecCheck check, BudgetBook book, Clock clock) {
+    for (Budget b : caches.list(Budget.class)) {
+      if (check.accepts(b, BerthValidators.budget(b))) {
+        book.upsert(b, clock.instant());
+      }
+    }
+    budgets.evaluateNow(state);
   }
 
   /**
@@ -511,7 +543,7 @@ public final class BerthOperator implements AutoCloseable {
    */
   public static BerthOperator start(
       KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
-    return start(client, config, UtilizationSettings.of(config.utilization()), onNewIntegration);
+    return start(client, config, onNewIntegration, Clock.systemUTC());
   }
 
   /**
@@ -538,17 +570,35 @@ public final class BerthOperator implements AutoCloseable {
         client,
         config.configuration(),
         utilization,
-        () -> log.warn("restart Berth to switch the new integration on"));
+        () -> log.warn("restart Berth to switch the new integration on"),
+        Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, Configuration, Runnable)}, with budget windows read on
+   * {@code budgetClock} instead of the system's: a test moves it to the next window.
+   */
+  public static BerthOperator start(
+      KubernetesClient client, Configuration config, Runnable onNewIntegration, Clock budgetClock)
+      throws IOException {
+    return start(
+        client,
+        config,
+        UtilizationSettings.of(config.utilization()),
+        onNewIntegration,
+        budgetClock);
   }
 
   private static BerthOperator start(
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
-      Runnable onNewIntegration)
+      Runnable onNewIntegration,
+      Clock budgetClock)
       throws IOException {
     ModelWarmup.warm(client);
-    BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
+    BerthOperator berth =
+        new BerthOperator(client, config, utilization, onNewIntegration, budgetClock);
     try {
       berth.metrics.start();
       if (berth.webhooks != null) {
@@ -650,6 +700,7 @@ public final class BerthOperator implements AutoCloseable {
     operator.stop();
     capacity.close();
     usageRecorder.close();
+    budgets.close();
     // After the loop's drain (whose results record Events) and the reconcilers' stop.
     events.close(EVENT_DRAIN);
     if (webhooks != null) {

@@ -3,6 +3,7 @@ package dev.berth.webhook.server;
 import static dev.berth.webhook.server.WebhookPaths.*;
 
 import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -108,6 +109,12 @@ public final class BerthWebhooks {
             ProvisioningRequestConfig.class,
             BerthValidators::provisioningRequestConfig,
             (old, config) -> BerthValidators.provisioningRequestConfig(config)));
+    routes.put(
+        VALIDATE_BUDGET,
+        new ValidatingHandler<>(
+            Budget.class,
+            BerthValidators::budget,
+            (old, budget) -> BerthValidators.budget(budget)));
     PodGateHandler pods =
         new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster));
     for (Framework framework : Framework.values()) {
