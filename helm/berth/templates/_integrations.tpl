@@ -8,8 +8,8 @@ which are on: a kind that is off gets no webhook and no RBAC (webhooks.yaml, clu
 Plain Pods (pod) have webhooks of their own in webhooks.yaml, beside the pod queue rule's and
 the topology gate's, which every pod goes through whatever the list says. A Deployment's pods are
 queued by the pod integration (its ReplicaSets' pods reach mpod-admission), and so are a
-StatefulSet's, as one pod group: so deployment and statefulset need pod, and the operator needs no
-rights on Deployments or StatefulSets (resources: []).
+StatefulSet's, as one pod group, and each replica group of a LeaderWorkerSet (its StatefulSets'
+pods): so these need pod, and the operator needs no rights on them (resources: []).
 */ -}}
 {{- define "berth.integrationKinds" -}}
 batch/job:
@@ -50,6 +50,13 @@ statefulset:
   group: apps
   version: v1
   resource: statefulsets
+  resources: []
+leaderworkerset.x-k8s.io/leaderworkerset:
+  name: leaderworkerset
+  kind: LeaderWorkerSet
+  group: leaderworkerset.x-k8s.io
+  version: v1
+  resource: leaderworkersets
   resources: []
 ray.io/rayjob:
   name: rayjob
@@ -98,7 +105,7 @@ maps): each entry of the table above with its webhook paths added.
 {{- if not $kind }}
 {{- fail (printf "integrations.frameworks[%d]: unknown framework %q; Berth integrates %s" $i $framework (keys $table | sortAlpha | join ", ")) }}
 {{- end }}
-{{- if and (has $framework (list "deployment" "statefulset")) (not (has "pod" $.Values.integrations.frameworks)) }}
+{{- if and (has $framework (list "deployment" "statefulset" "leaderworkerset.x-k8s.io/leaderworkerset")) (not (has "pod" $.Values.integrations.frameworks)) }}
 {{- fail (printf "integrations.frameworks[%d]: %s needs pod too: a %s's pods are queued as plain Pods" $i $framework $kind.kind) }}
 {{- end }}
 {{- $suffix := printf "%s-%s-%s" (replace "." "-" $kind.group) $kind.version $kind.name }}

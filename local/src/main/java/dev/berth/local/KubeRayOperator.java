@@ -63,7 +63,7 @@ public final class KubeRayOperator implements AutoCloseable {
     EmbeddedApiServer.install(admin, crds);
     Path asKubeRay = logDir.resolve("kuberay.kubeconfig");
     Files.writeString(asKubeRay, impersonating(Files.readString(kubeconfig)));
-    int probePort = JobSetController.freePort();
+    int probePort = ControllerWebhooks.freePort();
     // No leader election (one operator), no metrics endpoint (nothing scrapes it).
     LoggedProcess process =
         LoggedProcess.start(

@@ -21,9 +21,14 @@ final class LocalCluster implements AutoCloseable {
   private final EmbeddedApiServer server;
   private final LocalControlPlane plane;
 
-  private LocalCluster(EmbeddedApiServer server, LocalControlPlane plane) {
+  /** The real LeaderWorkerSet controller, when scripts/lws-binary.sh has cached it. */
+  private final Optional<LwsController> lws;
+
+  private LocalCluster(
+      EmbeddedApiServer server, LocalControlPlane plane, Optional<LwsController> lws) {
     this.server = server;
     this.plane = plane;
+    this.lws = lws;
   }
 
   /**
@@ -45,7 +50,17 @@ final class LocalCluster implements AutoCloseable {
               workDir,
               SimulatedNodes.nodes(),
               Optional.of(runFor));
-      return new LocalCluster(server, plane);
+      try {
+        // Only when already built: local mode never waits minutes for a build it may not need.
+        return new LocalCluster(
+            server,
+            plane,
+            LwsController.startIfBuilt(
+                server.client(), workDir.resolve("admin.kubeconfig"), workDir));
+      } catch (RuntimeException | IOException e) {
+        plane.close();
+        throw e;
+      }
     } catch (RuntimeException | IOException e) {
       server.close();
       throw e;
@@ -61,8 +76,14 @@ final class LocalCluster implements AutoCloseable {
     return plane;
   }
 
+  /** Whether the real LeaderWorkerSet controller runs. */
+  boolean realLeaderWorkerSet() {
+    return lws.isPresent();
+  }
+
   @Override
   public void close() {
+    lws.ifPresent(LwsController::close);
     plane.close();
     server.close();
   }

@@ -136,6 +136,15 @@ public final class LocalMode {
               "berth-operator",
               false,
               false);
+      out.println(
+          cluster.realLeaderWorkerSet()
+              ? "berth: LeaderWorkerSet controller v"
+                  + LwsController.VERSION
+                  + " running; applying samples/leaderworkerset too"
+              : "berth: no LeaderWorkerSet controller (scripts/lws-binary.sh builds it from"
+                  + " ../shared/third-party into "
+                  + LwsController.dir()
+                  + "): the LWS sample is not applied");
       // Every kind on, the serving ones too (off by default in a cluster): local mode is where
       // a team tries what Berth does with each, and the samples include a serving Deployment.
       Configuration configuration =
@@ -184,6 +193,10 @@ public final class LocalMode {
                 object ->
                     running.kubeRay.isPresent() || !object.getApiVersion().startsWith("ray.io/"))
             .apply(samples);
+        Path lwsSamples = samples.resolve("leaderworkerset");
+        if (cluster.realLeaderWorkerSet() && Files.isDirectory(lwsSamples)) {
+          new SampleApplier(cluster.client(), out, object -> true).apply(lwsSamples);
+        }
       } else {
         out.println(
             "berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");

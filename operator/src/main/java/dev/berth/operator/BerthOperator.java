@@ -375,15 +375,17 @@ public final class BerthOperator implements AutoCloseable {
             framework.frameworkName());
         continue;
       }
+      if (kind.reconciler().isEmpty()) {
+        // Before the CRD check: nothing of the operator's waits for a LeaderWorkerSet's CRD, so
+        // installing it later needs no restart (its pods reach the pod integration from then on).
+        log.info("{} integration on: its pods are queued by the pod integration", framework.kind());
+        continue;
+      }
       Optional<String> crd = framework.crd();
       if (crd.isPresent()
           && client.apiextensions().v1().customResourceDefinitions().withName(crd.get()).get()
               == null) {
         waiting.add(new IntegrationWatch(client, crd.get(), onNewIntegration));
-        continue;
-      }
-      if (kind.reconciler().isEmpty()) {
-        log.info("{} integration on: its pods are queued by the pod integration", framework.kind());
         continue;
       }
       operator.register(

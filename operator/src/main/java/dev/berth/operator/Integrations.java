@@ -10,6 +10,7 @@ import dev.berth.operator.integration.kubeflow.MPIJob;
 import dev.berth.operator.integration.kubeflow.MPIJobReconciler;
 import dev.berth.operator.integration.kubeflow.PyTorchJob;
 import dev.berth.operator.integration.kubeflow.PyTorchJobReconciler;
+import dev.berth.operator.integration.lws.LeaderWorkerSet;
 import dev.berth.operator.integration.pod.PodAdapter;
 import dev.berth.operator.integration.pod.PodGroupLifecycle;
 import dev.berth.operator.integration.pod.PodWorkloadReconciler;
@@ -99,6 +100,8 @@ public final class Integrations {
       case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
       // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
       case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
+      // Each replica group is one pod group, the pod integration's; nothing reads the LWS.
+      case LEADERWORKERSET -> new Kind(framework, LeaderWorkerSet.class, Optional.empty());
       case RAYJOB ->
           new Kind(
               framework,

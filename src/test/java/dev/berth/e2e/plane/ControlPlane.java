@@ -4,6 +4,7 @@ import dev.berth.e2e.TestApiServer;
 import dev.berth.local.JobSetController;
 import dev.berth.local.Kwok;
 import dev.berth.local.LocalControlPlane;
+import dev.berth.local.LwsController;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -56,6 +57,7 @@ public final class ControlPlane implements AutoCloseable {
   private LocalControlPlane plane;
   private JobSetStandIn jobSetStandIn;
   private TrainingOperator trainingOperator;
+  private LwsController lws;
   private boolean stopped;
 
   private ControlPlane(TestApiServer.Cluster cluster, Path logDir) {
@@ -154,6 +156,55 @@ public final class ControlPlane implements AutoCloseable {
   private static Path logRoot() {
     String dir = System.getProperty("berth.plane.logs");
     return Path.of(dir != null ? dir : "target/control-plane").toAbsolutePath().normalize();
+  }
+
+  /** The LeaderWorkerSet source scripts/lws-binary.sh builds the controller from. */
+  public static Path lwsTarball() {
+    return ThirdParty.dir().resolve("lws-v" + LwsController.VERSION + ".tar.gz");
+  }
+
+  /**
+   * Starts the real LeaderWorkerSet controller beside this plane, and stops it with it. Only the
+   * classes that test LeaderWorkerSets call this, so the rest of the suite never builds nor runs
+   * it: it is built here, the first time (scripts/lws-binary.sh, a few minutes on 2 cores, then
+   * cached). Empty only on a machine without the third-party sources (the LWS module is not on the
+   * Go proxy), which the caller reports as a skip; with them, a controller that does not build or
+   * start fails the caller.
+   */
+  public synchronized Optional<LwsController> leaderWorkerSet() throws IOException {
+    if (lws != null) {
+      return Optional.of(lws);
+    }
+    if (!LwsController.built()) {
+      Path script =
+          Path.of(System.getProperty("berth.repo", ".."), "scripts", "lws-binary.sh")
+              .toAbsolutePath()
+              .normalize();
+      Process build =
+          new ProcessBuilder("bash", script.toString(), "--optional").inheritIO().start();
+      try {
+        if (!build.waitFor(20, TimeUnit.MINUTES) || build.exitValue() != 0) {
+          build.destroyForcibly();
+          throw new IllegalStateException(
+              script + " failed (its output is above); the LeaderWorkerSet tests need it");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted building the LWS controller", e);
+      }
+    }
+    Optional<LwsController> started =
+        LwsController.startIfBuilt(client(), logDir.resolve("admin.kubeconfig"), logDir);
+    if (started.isEmpty() && ThirdParty.present()) {
+      throw new IllegalStateException(
+          ThirdParty.dir()
+              + " is present, but no LeaderWorkerSet controller was built into "
+              + LwsController.dir()
+              + " from "
+              + lwsTarball());
+    }
+    lws = started.orElse(null);
+    return started;
   }
 
   /** Whether JobSets are run by the real JobSet controller (not the suite's stand-in). */
@@ -258,6 +309,9 @@ public final class ControlPlane implements AutoCloseable {
     }
     if (jobSetStandIn != null) {
       jobSetStandIn.close();
+    }
+    if (lws != null) {
+      lws.close();
     }
     if (plane != null) {
       plane.close();

@@ -60,8 +60,7 @@ class KueueExamplesConvertedIT {
           "multikueue/multikueue-setup.yaml: multikueuecluster/multikueue-test-worker1",
           "pod-based-workloads/tekton-pipeline-run.yaml: pipelinerun/kueue-test",
           "pod-based-workloads/workflow-queue-per-template.yaml: workflow/steps-",
-          "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-",
-          "serving-workloads/sample-leaderworkerset.yaml: leaderworkerset/nginx-leaderworkerset");
+          "pod-based-workloads/workflow-single-queue.yaml: workflow/hello-world-");
 
   /** Examples v0.17.0 added that Berth has no counterpart for. */
   private static final List<String> NOT_SUPPORTED_IN_V0_17 =
@@ -71,8 +70,7 @@ class KueueExamplesConvertedIT {
           "multikueue/tas/manager-setup.yaml: admissioncheck/multikueue-ac",
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker1",
           "multikueue/tas/manager-setup.yaml: multikueuecluster/worker2",
-          "multikueue/tas/manager-setup.yaml: multikueueconfig/multikueue-config",
-          "serving-workloads/sample-leaderworkerset-tas.yaml: leaderworkerset/nginx-leaderworkerset");
+          "multikueue/tas/manager-setup.yaml: multikueueconfig/multikueue-config");
 
   private final WebhookTestCluster cluster = WebhookTestCluster.get();
   private final KubernetesClient user = cluster.user();

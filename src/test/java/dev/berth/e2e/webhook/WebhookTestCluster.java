@@ -166,6 +166,8 @@ public final class WebhookTestCluster {
     for (String kind : List.of("rayjob", "raycluster")) {
       crds.add(EmbeddedApiServer.crd("local/" + kind + "-crd.yaml"));
     }
+    crds.add(
+        schemalessCrd("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet", "leaderworkersets"));
     apiServer.install(crds);
   }
 

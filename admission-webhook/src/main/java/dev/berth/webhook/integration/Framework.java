@@ -46,6 +46,20 @@ public enum Framework {
    */
   STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null),
   /**
+   * LeaderWorkerSets (kubernetes-sigs/lws) for serving large models: each replica group (a leader
+   * and {@code size - 1} workers, made by the LWS controller through StatefulSets) is one pod
+   * group, admitted whole with a podSet per role (the pod integration runs it; the LWS webhook puts
+   * the queue into both pod templates and the pod webhook names each pod's group). The operator
+   * neither reads nor writes the LeaderWorkerSet.
+   */
+  LEADERWORKERSET(
+      "leaderworkerset.x-k8s.io/leaderworkerset",
+      "leaderworkerset.x-k8s.io",
+      "v1",
+      "LeaderWorkerSet",
+      "leaderworkersets",
+      null),
+  /**
    * KubeRay's RayJob: one Workload for its RayCluster (head and worker groups) and its submitter
    * Job. KubeRay creates both; neither is queued a second time, and the operator reads the
    * RayCluster to know when its pods are gone.
@@ -233,9 +247,10 @@ public enum Framework {
    * operator's configuration without one), in registry order: all but the serving kinds ({@link
    * #runByPods}), which, as in Kueue, a platform turns on (they change what happens to every
    * Deployment and StatefulSet of a managed namespace: refused at creation without a queue, instead
-   * of their pods one by one), and the training operator's v1 jobs: Kueue leaves PyTorchJob off,
-   * and the MPIJob it turns on is the mpi-operator's v2beta1, whose CRD has the same name as the v1
-   * one ({@code mpijobs.kubeflow.org}); a platform names the one it runs.
+   * of their pods one by one), LeaderWorkerSet (its kind needs the chart's pod webhooks to see its
+   * StatefulSets' pods), and the training operator's v1 jobs: Kueue leaves PyTorchJob off, and the
+   * MPIJob it turns on is the mpi-operator's v2beta1, whose CRD has the same name as the v1 one
+   * ({@code mpijobs.kubeflow.org}); a platform names the one it runs.
    */
   public static List<String> defaultFrameworkNames() {
     return Arrays.stream(values())

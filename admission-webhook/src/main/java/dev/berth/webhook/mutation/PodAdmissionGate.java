@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.validation.LeaderWorkerSetPods;
 import dev.berth.webhook.validation.PlainPods;
 import dev.berth.webhook.validation.PodResources;
 import dev.berth.webhook.validation.QueueScope;
@@ -18,7 +19,8 @@ import java.time.Clock;
  * written.
  *
  * <p>Pods with a controller owner are that owner's: a managed Job's pods are charged through the
- * Job's Workload and must not be queued a second time.
+ * Job's Workload and must not be queued a second time. A LeaderWorkerSet's pods (owned by its
+ * StatefulSets) are queued as one pod group per replica group ({@link LeaderWorkerSetPods}).
  */
 public final class PodAdmissionGate implements Defaulter {
   private final QueueScope scope;
@@ -61,6 +63,9 @@ public final class PodAdmissionGate implements Defaulter {
       return; // not a pod the API server would store; its validation says why
     }
     labels.put(Berth.MANAGED_LABEL, "true");
+    if (LeaderWorkerSetPods.isMember(pod)) {
+      joinReplicaGroup(pod, labels, annotations);
+    }
     // Sub-second submission order, always ours (a hand-set value would jump the queue).
     annotations.put(Berth.SUBMITTED_AT_ANNOTATION, clock.instant().toString());
     JsonNode gates = spec.get("schedulingGates");
@@ -77,5 +82,24 @@ public final class PodAdmissionGate implements Defaulter {
     }
     // Appended: the gates already there belong to others, who release them on their own terms.
     list.addObject().put("name", Berth.ADMISSION_SCHEDULING_GATE);
+  }
+
+  /**
+   * A LeaderWorkerSet's pod joins its replica group's pod group, with its role: always ours, like a
+   * StatefulSet's group, since a hand-set group or size would join or split other pods' groups. A
+   * pod whose group the LWS labels do not tell (never one the LWS controller made) stays a plain
+   * Pod, queued on its own.
+   */
+  private static void joinReplicaGroup(JsonNode pod, ObjectNode labels, ObjectNode annotations) {
+    String index = LeaderWorkerSetPods.groupIndex(pod);
+    int size = LeaderWorkerSetPods.size(pod);
+    if (index == null || size < 1) {
+      return;
+    }
+    labels.put(
+        Berth.POD_GROUP_NAME_LABEL,
+        LeaderWorkerSetPods.groupName(labels.path(LeaderWorkerSetPods.NAME_LABEL).asText(), index));
+    annotations.put(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION, Integer.toString(size));
+    annotations.put(Berth.POD_GROUP_ROLE_ANNOTATION, LeaderWorkerSetPods.role(pod));
   }
 }

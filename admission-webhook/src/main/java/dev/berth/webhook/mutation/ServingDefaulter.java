@@ -3,6 +3,7 @@ package dev.berth.webhook.mutation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.validation.LeaderWorkerSetPods;
 import dev.berth.webhook.validation.PodResources;
 import dev.berth.webhook.validation.QueueScope;
 
@@ -65,6 +66,9 @@ public final class ServingDefaulter implements Defaulter {
         templateMetadata == null ? null : Json.object(templateMetadata, "labels");
     if (labels == null || podLabels == null) {
       return; // not a Deployment the API server would store; its validation says why
+    }
+    if (group && LeaderWorkerSetPods.madeByController(deployment)) {
+      return; // a LeaderWorkerSet's: its pods are queued by replica group
     }
     if (!labels.has(Berth.QUEUE_NAME_LABEL) && !podLabels.has(Berth.QUEUE_NAME_LABEL)) {
       JsonNode podSpec = template.path("spec");

@@ -16,6 +16,7 @@ import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.KubeflowJobDefaulter;
 import dev.berth.webhook.mutation.KueueLabelsDefaulter;
+import dev.berth.webhook.mutation.LeaderWorkerSetDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
 import dev.berth.webhook.mutation.PodAdmissionGate;
@@ -26,6 +27,7 @@ import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
 import dev.berth.webhook.validation.KubeflowJobValidator;
+import dev.berth.webhook.validation.LeaderWorkerSetQueueRule;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
@@ -150,6 +152,8 @@ public final class BerthWebhooks {
                 new MutatingHandler(ServingDefaulter.forDeployments(cluster), CREATE);
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
+            case LEADERWORKERSET ->
+                new MutatingHandler(new LeaderWorkerSetDefaulter(cluster), CREATE);
             case BATCH_JOB, JOBSET, RAYJOB, RAYCLUSTER -> new MutatingHandler(jobs, CREATE);
             case PYTORCHJOB, MPIJOB ->
                 new MutatingHandler(new KubeflowJobDefaulter(cluster, framework), CREATE);
@@ -171,6 +175,7 @@ public final class BerthWebhooks {
       case POD -> pods;
       case DEPLOYMENT -> new TemplateQueueHandler(ServingQueueRule.forDeployments(cluster));
       case STATEFULSET -> new TemplateQueueHandler(ServingQueueRule.forStatefulSets(cluster));
+      case LEADERWORKERSET -> new TemplateQueueHandler(new LeaderWorkerSetQueueRule(cluster));
       case BATCH_JOB ->
           new ManagedJobHandler(
               framework.kind(),

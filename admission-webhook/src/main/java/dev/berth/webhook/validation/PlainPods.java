@@ -64,14 +64,22 @@ public final class PlainPods {
                   + pod.path("metadata").path("labels").path(Berth.POD_GROUP_NAME_LABEL).asText()
                   + " must say how many pods the group has"));
     }
+    Errors errors = new Errors();
     try {
-      if (Integer.parseInt(count.asText().trim()) >= 1) {
-        return List.of();
+      if (Integer.parseInt(count.asText().trim()) < 1) {
+        errors.add(FieldError.invalid(path, count.asText(), "must be a positive integer"));
       }
     } catch (NumberFormatException e) {
-      // refused below
+      errors.add(FieldError.invalid(path, count.asText(), "must be a positive integer"));
     }
-    return List.of(FieldError.invalid(path, count.asText(), "must be a positive integer"));
+    // The role names the podSet the pod is counted in.
+    JsonNode role = pod.path("metadata").path("annotations").path(Berth.POD_GROUP_ROLE_ANNOTATION);
+    if (!role.isMissingNode()) {
+      errors.dnsLabel(
+          FieldPath.root("metadata").child("annotations").key(Berth.POD_GROUP_ROLE_ANNOTATION),
+          role.asText());
+    }
+    return errors.toList();
   }
 
   /** Whether the pod carries the scheduling gate {@code name} (other gates do not count). */

@@ -133,14 +133,16 @@ public final class PodGateGuard {
         List.of(Berth.QUEUE_NAME_LABEL, Berth.MANAGED_LABEL, Berth.POD_GROUP_NAME_LABEL),
         "cannot change on a pod Berth queues; delete the pod and create it anew instead",
         errors);
-    String count = Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION;
-    if (!Objects.equals(
-        old.path("metadata").path("annotations").path(count).asText(null),
-        pod.path("metadata").path("annotations").path(count).asText(null))) {
-      errors.add(
-          FieldError.forbidden(
-              FieldPath.root("metadata").child("annotations").key(count),
-              "cannot change on a pod Berth queues; its group's Workload was made for it"));
+    for (String fixed :
+        List.of(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION, Berth.POD_GROUP_ROLE_ANNOTATION)) {
+      if (!Objects.equals(
+          old.path("metadata").path("annotations").path(fixed).asText(null),
+          pod.path("metadata").path("annotations").path(fixed).asText(null))) {
+        errors.add(
+            FieldError.forbidden(
+                FieldPath.root("metadata").child("annotations").key(fixed),
+                "cannot change on a pod Berth queues; its group's Workload was made for it"));
+      }
     }
     return errors.toList();
   }

@@ -44,8 +44,9 @@ final class PodSetChanges {
       // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
       // and its placement PodGateGuard's: never reached, pods have their own handler.
       // A Deployment or StatefulSet has no Workload of its own (its pods have), and a pod's
-      // requests cannot change; ServingQueueRule holds a StatefulSet's size. Never reached either.
-      case POD, DEPLOYMENT, STATEFULSET -> List.of();
+      // requests cannot change; ServingQueueRule holds a StatefulSet's size, and
+      // LeaderWorkerSetQueueRule a LeaderWorkerSet's group size and requests. Never reached either.
+      case POD, DEPLOYMENT, STATEFULSET, LEADERWORKERSET -> List.of();
     };
   }
 

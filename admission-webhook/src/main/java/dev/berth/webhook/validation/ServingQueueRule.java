@@ -48,11 +48,17 @@ public final class ServingQueueRule implements TemplateQueueRule {
 
   @Override
   public List<FieldError> onCreate(String namespace, JsonNode deployment) {
+    if (group && LeaderWorkerSetPods.madeByController(deployment)) {
+      return List.of(); // a LeaderWorkerSet's: its pods are queued by replica group
+    }
     return check(namespace, deployment);
   }
 
   @Override
   public List<FieldError> onUpdate(String namespace, JsonNode old, JsonNode deployment) {
+    if (group && LeaderWorkerSetPods.madeByController(deployment)) {
+      return List.of(); // the LWS controller scales it with the LWS's replicas
+    }
     if (group && old.at("/spec/template/metadata/labels").has(Berth.QUEUE_NAME_LABEL)) {
       List<FieldError> fixed = groupFixed(old, deployment);
       if (!fixed.isEmpty()) {
@@ -128,27 +134,47 @@ public final class ServingQueueRule implements TemplateQueueRule {
     if (asks.isEmpty()) {
       return List.of(); // its pods hold no quota, and the pod queue rule lets them in
     }
-    List<String> queues = scope.localQueues(namespace);
     return List.of(
         FieldError.required(
             TEMPLATE_LABEL,
-            "namespace "
-                + namespace
-                + " is managed by Berth ("
-                + managed.get()
-                + ") and the "
-                + kind
-                + "'s pods ask for "
-                + String.join(", ", asks.keySet())
-                + ", which its quota covers, so every pod it creates would be refused; label the"
-                + " "
-                + kind
-                + " (or its pod template) "
-                + Berth.QUEUE_NAME_LABEL
-                + " with one of the namespace's LocalQueues ("
-                + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
-                + (group
-                    ? ") so that Berth queues its pods"
-                    : ") so that Berth queues each of its pods")));
+            unqueued(
+                namespace,
+                managed.get(),
+                kind,
+                asks.keySet(),
+                kind + " (or its pod template)",
+                scope.localQueues(namespace),
+                group ? "queues its pods" : "queues each of its pods")));
+  }
+
+  /**
+   * Why a {@code kind} whose pods ask for {@code asks} in a namespace Berth manages ({@code
+   * managed}: why) is refused: every pod it would make would be refused; label {@code what} with
+   * one of {@code queues}, and Berth {@code then}.
+   */
+  static String unqueued(
+      String namespace,
+      String managed,
+      String kind,
+      java.util.Set<String> asks,
+      String what,
+      List<String> queues,
+      String then) {
+    return "namespace "
+        + namespace
+        + " is managed by Berth ("
+        + managed
+        + ") and the "
+        + kind
+        + "'s pods ask for "
+        + String.join(", ", asks)
+        + ", which its quota covers, so every pod it creates would be refused; label the "
+        + what
+        + " "
+        + Berth.QUEUE_NAME_LABEL
+        + " with one of the namespace's LocalQueues ("
+        + (queues.isEmpty() ? "it has none yet" : String.join(", ", queues))
+        + ") so that Berth "
+        + then;
   }
 }

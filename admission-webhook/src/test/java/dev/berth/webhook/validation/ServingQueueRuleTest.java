@@ -19,7 +19,7 @@ class ServingQueueRuleTest {
           Set.of("team-a/a", "team-a/b"), Map.of("team-a", "ClusterQueue gpus selects it"));
 
   /** team-a's ClusterQueue covers nvidia.com/gpu. */
-  private static final QueueScope SCOPE =
+  static final QueueScope SCOPE =
       new QueueScope() {
         @Override
         public boolean exists(String namespace, String name) {

@@ -76,6 +76,13 @@ public final class Berth {
   public static final String POD_GROUP_TOTAL_COUNT_ANNOTATION = "berth.dev/pod-group-total-count";
 
   /**
+   * Annotation on a pod of a pod group: its role, the podSet it is counted in (a DNS label). A
+   * group whose pods differ (a LeaderWorkerSet's leader and workers) has a podSet per role; without
+   * it, a pod is in podSet {@code main}. Set by the pod webhook on a LeaderWorkerSet's pods.
+   */
+  public static final String POD_GROUP_ROLE_ANNOTATION = "berth.dev/pod-group-role";
+
+  /**
    * Annotation on a pod of a pod group, {@code "false"}: the group will not replace its failed
    * pods, so it is finished (Failed) once none of its pods runs.
    */

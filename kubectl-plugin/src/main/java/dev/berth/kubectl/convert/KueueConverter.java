@@ -34,6 +34,7 @@ public final class KueueConverter {
           "/Pod",
           "apps/Deployment",
           "apps/StatefulSet",
+          "leaderworkerset.x-k8s.io/LeaderWorkerSet",
           "ray.io/RayJob",
           "ray.io/RayCluster",
           "kubeflow.org/PyTorchJob",

@@ -10,7 +10,7 @@ import java.util.Map;
  * The pod slots of a topologyAssignment, per domain: a domain is the node labels of its values at
  * every level (its nodeSelector), and holds as many pods as the assignment counted for it.
  */
-final class DomainSlots {
+public final class DomainSlots {
   private final List<Map<String, String>> selectors = new ArrayList<>();
   private final List<Integer> free = new ArrayList<>();
 
@@ -19,7 +19,7 @@ final class DomainSlots {
 
   private int total;
 
-  DomainSlots(PodSetAssignment.TopologyAssignment assignment) {
+  public DomainSlots(PodSetAssignment.TopologyAssignment assignment) {
     Map<Map<String, String>, Integer> byDomain = new LinkedHashMap<>();
     for (var d : assignment.domains) {
       Map<String, String> selector = new LinkedHashMap<>();
@@ -38,7 +38,7 @@ final class DomainSlots {
   }
 
   /** A pod already released into the domain its nodeSelector names keeps that slot. */
-  void take(Map<String, String> nodeSelector) {
+  public void take(Map<String, String> nodeSelector) {
     if (nodeSelector == null) {
       return;
     }
@@ -73,7 +73,7 @@ final class DomainSlots {
   }
 
   /** The nodeSelector of the next domain with a free slot, taking it; null when all are full. */
-  Map<String, String> next() {
+  public Map<String, String> next() {
     for (int i = 0; i < selectors.size(); i++) {
       if (free.get(i) > 0) {
         free.set(i, free.get(i) - 1);

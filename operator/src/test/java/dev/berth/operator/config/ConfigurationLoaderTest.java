@@ -282,7 +282,8 @@ class ConfigurationLoaderTest {
         .containsExactly(
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/tfjob\"; Berth"
                 + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset,"
-                + " ray.io/rayjob, ray.io/raycluster, kubeflow.org/pytorchjob, kubeflow.org/mpijob",
+                + " leaderworkerset.x-k8s.io/leaderworkerset, ray.io/rayjob, ray.io/raycluster,"
+                + " kubeflow.org/pytorchjob, kubeflow.org/mpijob",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }

@@ -138,20 +138,33 @@ public final class PodAdapter implements Integration<Pod> {
   /** The gate removed, the flavors' node labels in its nodeSelector and their tolerations added. */
   @Override
   public Pod admitted(Pod pod, Workload workload, FlavorLookup flavors) {
-    return released(pod, workload, flavors);
+    return released(pod, workload, flavors, PODSET, Map.of());
   }
 
-  /** {@link #admitted}, for a pod of a plain Pod's or a pod group's Workload (podSet main). */
-  static Pod released(Pod pod, Workload workload, FlavorLookup flavors) {
+  /**
+   * {@link #admitted}, for a pod of a plain Pod's or a pod group's Workload, counted in {@code
+   * podSet}; a topology-placed pod also gets its {@code domain}'s node labels (a pod made before
+   * its Workload never had the topology gate, so it is placed here, in the same write).
+   */
+  static Pod released(
+      Pod pod, Workload workload, FlavorLookup flavors, String podSet, Map<String, String> domain) {
     Pod result = Copies.deep(pod);
     PodSetAssignment assignment =
         workload.getStatus().admission.podSetAssignments.stream()
-            .filter(a -> PODSET.equals(a.name))
+            .filter(a -> podSet.equals(a.name))
             .findFirst()
             .orElseThrow();
     PodTemplateSpec template = new PodTemplateSpec(result.getMetadata(), result.getSpec());
     PodTemplates.inject(template, assignment, workload.getMetadata().getUid(), flavors);
-    PodTemplates.applyCheckUpdates(template, workload, PODSET);
+    PodTemplates.applyCheckUpdates(template, workload, podSet);
+    if (!domain.isEmpty()) {
+      Map<String, String> selector = new LinkedHashMap<>();
+      if (template.getSpec().getNodeSelector() != null) {
+        selector.putAll(template.getSpec().getNodeSelector());
+      }
+      selector.putAll(domain);
+      template.getSpec().setNodeSelector(selector);
+    }
     result.setMetadata(template.getMetadata());
     result.setSpec(template.getSpec());
     List<PodSchedulingGate> gates =

@@ -2,13 +2,20 @@ package dev.berth.operator.integration.pod;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.PodSet;
+import dev.berth.api.v1beta1.PodSetAssignment;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.operator.admission.PodRequests;
 import dev.berth.operator.integration.Integration.Finish;
+import dev.berth.operator.integration.TopologyAnnotations;
+import dev.berth.operator.topology.DomainSlots;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A pod group as its pods show it (Kueue's plain pod groups, under berth.dev/): the plain Pods of a
@@ -21,7 +28,7 @@ import java.util.Optional;
  * instead of run on quota the group was not admitted for.
  */
 public record PodGroup(String namespace, String name, int totalCount, List<Pod> pods) {
-  /** The group's podSet: its pods are alike, so one podSet of {@code totalCount} pods. */
+  /** The podSet of a group whose pods have no role: alike, so one podSet of all its pods. */
   public static final String PODSET = PodAdapter.PODSET;
 
   /**
@@ -118,6 +125,79 @@ public record PodGroup(String namespace, String name, int totalCount, List<Pod> 
     return members().stream().filter(PodGroup::gated).toList();
   }
 
+  /** A member to start in {@code podSet}, in {@code domain} (empty without topology). */
+  public record Release(Pod pod, String podSet, Map<String, String> domain) {}
+
+  /**
+   * The waiting members that may start under {@code workload}'s admission: in each podSet, no more
+   * than its count less its members already started, and only pods asking for what the podSet's
+   * template asked (a replacement asking for more would run on quota nobody admitted: it stays
+   * behind the gate, see {@link #unfitting}); a topology-placed podSet's pods each into a domain of
+   * its assignment with a free slot, its started members keeping theirs.
+   */
+  public List<Release> releases(Workload workload) {
+    List<Release> releases = new ArrayList<>();
+    for (PodSet podSet : workload.getSpec().podSets) {
+      List<Pod> mine = members().stream().filter(p -> podSet.name.equals(role(p))).toList();
+      List<Pod> started = mine.stream().filter(p -> !gated(p)).toList();
+      int free = (podSet.count == null ? 1 : podSet.count) - started.size();
+      PodSetAssignment.TopologyAssignment placement = topology(workload, podSet.name);
+      DomainSlots slots = placement == null ? null : new DomainSlots(placement);
+      if (slots != null) {
+        started.forEach(p -> slots.take(p.getSpec().getNodeSelector()));
+      }
+      for (Pod pod : mine) {
+        if (free <= 0) {
+          break;
+        }
+        if (!gated(pod) || !fits(pod, podSet)) {
+          continue;
+        }
+        Map<String, String> domain = slots == null ? Map.of() : slots.next();
+        if (domain == null) {
+          break; // every domain of the podSet is full
+        }
+        releases.add(new Release(pod, podSet.name, domain));
+        free--;
+      }
+    }
+    return releases;
+  }
+
+  /**
+   * Waiting members the Workload cannot start: their role is none of its podSets, or they ask for
+   * other requests than their podSet's template (a replacement made from a changed template).
+   */
+  public List<Pod> unfitting(Workload workload) {
+    return toRelease().stream()
+        .filter(
+            p ->
+                workload.getSpec().podSets.stream()
+                    .noneMatch(ps -> ps.name.equals(role(p)) && fits(p, ps)))
+        .toList();
+  }
+
+  private static boolean fits(Pod pod, PodSet podSet) {
+    return PodRequests.of(pod.getSpec())
+        .equals(PodRequests.of(podSet.template == null ? null : podSet.template.getSpec()));
+  }
+
+  private static PodSetAssignment.TopologyAssignment topology(Workload workload, String podSet) {
+    return workload.getStatus().admission.podSetAssignments.stream()
+        .filter(a -> podSet.equals(a.name) && a.topologyAssignment != null)
+        .map(a -> a.topologyAssignment)
+        .filter(a -> a.levels != null && a.domains != null)
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The podSet a pod is counted in: its {@link Berth#POD_GROUP_ROLE_ANNOTATION}, else main. */
+  public static String role(Pod pod) {
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    String role = annotations == null ? null : annotations.get(Berth.POD_GROUP_ROLE_ANNOTATION);
+    return role == null || role.isBlank() ? PODSET : role.trim();
+  }
+
   /** Pods that may still run (not ended, not already being deleted): deleted on eviction. */
   public List<Pod> toStop() {
     return pods.stream().filter(p -> !deleting(p) && !ended(p)).toList();
@@ -164,8 +244,25 @@ public record PodGroup(String namespace, String name, int totalCount, List<Pod> 
     return Optional.empty();
   }
 
-  /** Its one podSet: {@code totalCount} pods like its first member. */
+  /**
+   * A podSet per role ({@link #role}), in name order ({@code leader} before {@code worker}): as
+   * many pods as the members in that role, like the first of them, placed as its template's
+   * topology annotations ask. A group without roles has one podSet {@code main} of {@code
+   * totalCount} pods.
+   */
   public List<PodSet> podSets() {
-    return List.of(new PodSet(PODSET, totalCount, PodAdapter.template(members().get(0))));
+    Map<String, List<Pod>> byRole = new TreeMap<>();
+    for (Pod pod : members()) {
+      byRole.computeIfAbsent(role(pod), r -> new ArrayList<>()).add(pod);
+    }
+    List<PodSet> podSets = new ArrayList<>();
+    byRole.forEach(
+        (role, pods) -> {
+          PodTemplateSpec template = PodAdapter.template(pods.get(0));
+          PodSet podSet = new PodSet(role, pods.size(), template);
+          podSet.topologyRequest = TopologyAnnotations.request(template);
+          podSets.add(podSet);
+        });
+    return podSets;
   }
 }

@@ -125,10 +125,24 @@ public final class PodGroupLifecycle {
     if (StatusConditions.isTrue(workload, StatusConditions.EVICTED)
         && StatusConditions.hasQuotaReserved(workload)) {
       // A pod cannot be gated again: the group is stopped by deleting its pods, as Kueue does; it
-      // is up to whoever made them to make them anew.
+      // is up to whoever made them to make them anew. Only the Workload's own pods: the new ones
+      // a controller makes meanwhile (a LeaderWorkerSet's StatefulSets) wait behind the gate for
+      // the group's next Workload, which is made once this one, and its quota, is gone.
+      Set<String> owned = ownerUids(workload);
+      if (pods.stream().noneMatch(p -> owned.contains(p.getMetadata().getUid()))) {
+        // Gone with its pods (a Workload has no finalizer): the new pods' group queues now, as no
+        // event of theirs may come again while they wait behind the gate.
+        client.resource(workload).delete();
+        if (group.finished().isEmpty() && group.complete()) {
+          create(client, group, event, created);
+        }
+        return;
+      }
       for (Pod pod : group.toStop()) {
-        client.resource(pod).delete();
-        events.warning(pod, "Stopped", "its pod group's Workload was evicted; deleted");
+        if (owned.contains(pod.getMetadata().getUid())) {
+          client.resource(pod).delete();
+          events.warning(pod, "Stopped", "its pod group's Workload was evicted; deleted");
+        }
       }
       return;
     }
@@ -151,8 +165,7 @@ public final class PodGroupLifecycle {
         || !StatusConditions.isTrue(workload, StatusConditions.ADMITTED)) {
       return; // its pods wait behind the gate
     }
-    List<Pod> release = group.toRelease();
-    if (release.isEmpty()) {
+    if (group.toRelease().isEmpty()) {
       if (podsReady) {
         PodAdapter adapter = new PodAdapter();
         int ready = group.members().stream().mapToInt(adapter::readyPods).sum();
@@ -165,8 +178,21 @@ public final class PodGroupLifecycle {
     if (live == null || !WorkloadLifecycle.holdsAdmission(live)) {
       return;
     }
-    for (Pod pod : release) {
-      client.resource(PodAdapter.released(pod, live, flavors)).update();
+    for (Pod pod : group.unfitting(live)) {
+      events.warning(
+          pod,
+          "PodNotInWorkload",
+          "pod group "
+              + name
+              + "'s Workload was admitted for other pods (its role's podSet asks for other"
+              + " requests, or it has no podSet for the pod's role); it stays gated");
+    }
+    List<PodGroup.Release> release = group.releases(live);
+    if (release.isEmpty()) {
+      return;
+    }
+    for (PodGroup.Release r : release) {
+      client.resource(PodAdapter.released(r.pod(), live, flavors, r.podSet(), r.domain())).update();
     }
     events.normal(
         event,
@@ -216,13 +242,16 @@ public final class PodGroupLifecycle {
   }
 
   private static boolean ownsAll(Workload workload, List<Pod> members) {
-    Set<String> owners =
-        workload.getMetadata().getOwnerReferences() == null
-            ? Set.of()
-            : workload.getMetadata().getOwnerReferences().stream()
-                .map(OwnerReference::getUid)
-                .collect(Collectors.toSet());
+    Set<String> owners = ownerUids(workload);
     return members.stream().allMatch(p -> owners.contains(p.getMetadata().getUid()));
+  }
+
+  private static Set<String> ownerUids(Workload workload) {
+    return workload.getMetadata().getOwnerReferences() == null
+        ? Set.of()
+        : workload.getMetadata().getOwnerReferences().stream()
+            .map(OwnerReference::getUid)
+            .collect(Collectors.toSet());
   }
 
   /** The Workload's pod owners, and every member's: none is its controller (a group has none). */
