@@ -608,7 +608,10 @@ class DashboardE2EIT {
         .pollInterval(Duration.ofMillis(500))
         .until(
             () ->
-                page.evaluate("!document.querySelector(" + js(selector) + ").hidden").asBoolean());
+                // Not there yet (the page still loading) is not visible yet, not an error.
+                page.evaluate(
+                        "(e => !!e && !e.hidden)(document.querySelector(" + js(selector) + "))")
+                    .asBoolean());
   }
 
   /** The body rows of a table, each cell's text. */
