@@ -12,10 +12,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,38 +121,7 @@ public final class JobSetController implements AutoCloseable {
 
   /** Polls its readiness endpoint, which answers once its webhook server listens. */
   private void awaitReady(int probePort) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest readyz =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probePort + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      process.checkAlive();
-      try {
-        if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notListeningYet) {
-        // Starting up; asked again below.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for the JobSet controller", e);
-      }
-      try {
-        Thread.sleep(200); // a poll interval: the condition is the HTTP answer above
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for the JobSet controller", e);
-      }
-    }
-    throw new IllegalStateException(
-        "JobSet controller not ready within "
-            + READY_TIMEOUT.toSeconds()
-            + " s; log "
-            + process.log()
-            + ":\n"
-            + process.tail());
+    ReadinessProbe.await(process, probePort, READY_TIMEOUT, "JobSet controller");
   }
 
   /** Its defaulting and validating JobSet webhooks, as its own manifests register them. */
