@@ -87,18 +87,7 @@ class KubectlBerthQueuesE2EIT {
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
     admin.resource(ScenarioObjects.flavor("cli-flavor", Map.of())).create();
 
-    bin = Files.createDirectories(home.resolve("bin"));
-    Path jar = Path.of(System.getProperty("berth.repo"), "kubectl-plugin/target/kubectl-berth.jar");
-    assertThat(jar).exists();
-    Path launcher = bin.resolve("kubectl-berth");
-    Files.writeString(
-        launcher,
-        "#!/bin/sh\nexec '"
-            + Path.of(System.getProperty("java.home"), "bin", "java")
-            + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar '"
-            + jar
-            + "' \"$@\"\n");
-    assertThat(launcher.toFile().setExecutable(true)).isTrue();
+    bin = Processes.kubectlBerth(home.resolve("bin"));
     Files.writeString(home.resolve(ADMIN), kubeconfigAs(ADMIN));
     Files.writeString(home.resolve(MEMBER), kubeconfigAs(MEMBER));
     // The API server calls the webhooks a moment after they are registered: the defaulting one
