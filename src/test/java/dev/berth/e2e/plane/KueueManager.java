@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
@@ -20,15 +21,20 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceConversion
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +46,11 @@ import java.util.Set;
  * it: its CRDs with their conversion webhooks, its webhook configurations pointing at the Service
  * {@code kueue-webhook-service} in {@code kueue-system}, and its own certificate management ({@code
  * internalCertManagement}, Kueue's default), which makes a CA, serves a certificate for {@code
- * kueue-webhook-service.kueue-system.svc} and writes the caBundles itself. The API server reaches
- * the Service through an EndpointSlice naming this machine's address, as it reaches any aggregated
- * or webhook Service (the suite's API servers route to endpoints).
+ * kueue-webhook-service.kueue-system.svc} (stored in a Secret, which the harness writes into its
+ * certificate directory as the kubelet does the Secret volume of Kueue's Deployment) and writes the
+ * caBundles itself. The API server reaches the Service through an EndpointSlice naming this
+ * machine's address, as it reaches any aggregated or webhook Service (the suite's API servers route
+ * to endpoints).
  *
  * <p>What is not as in a cluster, and why: only the webhooks of the integration it runs ({@code
  * batch/job}) and of Kueue's own kinds are registered (the manifests list every integration's, and
@@ -63,6 +71,7 @@ public final class KueueManager implements AutoCloseable {
       "system:serviceaccount:kueue-system:kueue-controller-manager";
 
   static final String SERVICE = "kueue-webhook-service";
+  static final String SECRET = "kueue-webhook-server-cert";
   static final String MUTATING = "kueue-mutating-webhook-configuration";
   static final String VALIDATING = "kueue-validating-webhook-configuration";
   private static final String GROUP = "kueue.x-k8s.io";
@@ -75,10 +84,12 @@ public final class KueueManager implements AutoCloseable {
 
   private final KubernetesClient admin;
   private final LoggedProcess process;
+  private final SecretVolume certificates;
 
-  private KueueManager(KubernetesClient admin, LoggedProcess process) {
+  private KueueManager(KubernetesClient admin, LoggedProcess process, SecretVolume certificates) {
     this.admin = admin;
     this.process = process;
+    this.certificates = certificates;
   }
 
   /** Whether scripts/kueue-binary.sh has installed the manager and its manifests. */
@@ -132,7 +143,7 @@ public final class KueueManager implements AutoCloseable {
                 "--kubeconfig=" + kubeconfig,
                 "--config=" + config),
             logDir.resolve("kueue-manager.log"));
-    KueueManager kueue = new KueueManager(admin, process);
+    KueueManager kueue = new KueueManager(admin, process, SecretVolume.project(admin, certs));
     try {
       kueue.awaitReady(probePort);
     } catch (RuntimeException e) {
@@ -181,7 +192,7 @@ public final class KueueManager implements AutoCloseable {
         .resource(
             new SecretBuilder()
                 .withNewMetadata()
-                .withName("kueue-webhook-server-cert")
+                .withName(SECRET)
                 .withNamespace(NAMESPACE)
                 .endMetadata()
                 .build())
@@ -307,13 +318,13 @@ public final class KueueManager implements AutoCloseable {
             internalCertManagement:
               enable: true
               webhookServiceName: %s
-              webhookSecretName: kueue-webhook-server-cert
+              webhookSecretName: %s
             featureGates:
               VisibilityOnDemand: false
             integrations:
               frameworks: [batch/job]
             """
-                .formatted(NAMESPACE, probePort, webhookPort, certDir, SERVICE),
+                .formatted(NAMESPACE, probePort, webhookPort, certDir, SERVICE, SECRET),
             LinkedHashMap.class);
     if (cluster != null && !cluster.isBlank()) {
       config.putAll(Serialization.unmarshal(cluster, LinkedHashMap.class));
@@ -370,5 +381,65 @@ public final class KueueManager implements AutoCloseable {
       // Stopping with the API server: nothing is left to write Jobs.
     }
     process.close();
+    certificates.close();
+  }
+
+  /**
+   * The kubelet's part: Kueue's manifests mount the Secret its certificate rotator writes as a
+   * volume at {@code webhook.certDir}, and the rotator waits for the files to appear there (then
+   * serves them). Here an informer on the Secret writes each key to a file of that name, on every
+   * change, as the kubelet refreshes a Secret volume.
+   */
+  private static final class SecretVolume implements AutoCloseable {
+    private final SharedIndexInformer<Secret> informer;
+
+    private SecretVolume(SharedIndexInformer<Secret> informer) {
+      this.informer = informer;
+    }
+
+    static SecretVolume project(KubernetesClient admin, Path dir) {
+      ResourceEventHandler<Secret> write =
+          new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Secret secret) {
+              write(secret, dir);
+            }
+
+            @Override
+            public void onUpdate(Secret old, Secret secret) {
+              write(secret, dir);
+            }
+
+            @Override
+            public void onDelete(Secret secret, boolean unknownFinalState) {}
+          };
+      return new SecretVolume(
+          admin.secrets().inNamespace(NAMESPACE).withName(SECRET).inform(write, 0));
+    }
+
+    private static void write(Secret secret, Path dir) {
+      if (secret.getData() == null) {
+        return;
+      }
+      try {
+        for (Map.Entry<String, String> e : secret.getData().entrySet()) {
+          // Written beside, then moved: the rotator and the webhook server never read half a file.
+          Path next = dir.resolve("." + e.getKey() + ".next");
+          Files.write(next, Base64.getDecoder().decode(e.getValue()));
+          Files.move(
+              next,
+              dir.resolve(e.getKey()),
+              StandardCopyOption.REPLACE_EXISTING,
+              StandardCopyOption.ATOMIC_MOVE);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("writing Kueue's certificates to " + dir, e);
+      }
+    }
+
+    @Override
+    public void close() {
+      informer.close();
+    }
   }
 }
