@@ -182,7 +182,7 @@ class KueueMigrationE2EIT {
       assertSucceeds(sh(guide.sh("kubectl berth resume")));
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> runBy(B, MigrationLedger.BERTH) >= handedOver.size() + 2);
+          .until(() -> runBy(B, MigrationLedger.BERTH) > handedOver.size());
       submitter.close();
 
       // 7. The page's checks.
@@ -281,7 +281,7 @@ class KueueMigrationE2EIT {
 
   /**
    * The team's Job as written for Kueue: its queue label only, {@code pods} pods of 8 GPUs that run
-   * for 2 s.
+   * for 1 s.
    */
   private static Job job(String ns, String name, int pods) {
     return Serialization.unmarshal(
@@ -298,7 +298,7 @@ class KueueMigrationE2EIT {
           backoffLimit: 0
           template:
             metadata:
-              annotations: {%s: 2s}
+              annotations: {%s: 1s}
             spec:
               restartPolicy: Never
               terminationGracePeriodSeconds: 0
@@ -392,9 +392,10 @@ class KueueMigrationE2EIT {
 
   /**
    * The team member submitting Kueue-labelled Jobs, alternately to each namespace, one a second, of
-   * 1, 2, 1, ... pods: in each namespace 12 GPUs of its 16 are asked for on average, so the queues
-   * stay short until Kueue's is held. A submission refused while Berth's webhook configurations are
-   * replaced (step 3) is sent again, as a CI runner retries.
+   * 1, 2, 1, ... pods: each namespace asks for less than its 16 GPUs on average (with the Job
+   * controller's and the scheduler's delays, about half), so the queues stay short until Kueue's is
+   * held. A submission refused while Berth's webhook configurations are replaced (step 3) is sent
+   * again, as a CI runner retries.
    */
   private static final class Submitter implements AutoCloseable {
     final AtomicInteger created = new AtomicInteger();
