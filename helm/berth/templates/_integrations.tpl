@@ -51,6 +51,22 @@ statefulset:
   version: v1
   resource: statefulsets
   resources: []
+kubeflow.org/pytorchjob:
+  name: pytorchjob
+  kind: PyTorchJob
+  group: kubeflow.org
+  version: v1
+  resource: pytorchjobs
+  resources:
+    - {group: kubeflow.org, resource: pytorchjobs}
+kubeflow.org/mpijob:
+  name: mpijob
+  kind: MPIJob
+  group: kubeflow.org
+  version: v1
+  resource: mpijobs
+  resources:
+    - {group: kubeflow.org, resource: mpijobs}
 {{- end }}
 
 {{- /*

@@ -104,6 +104,23 @@
         c.inactiveMessage ? 'Inactive: ' + c.inactiveMessage : 'Active']));
   }
 
+  function budgets(list) {
+    if (list === null) return none('You may not list Budgets, so they are hidden.');
+    if (list.length === 0) return none('No budgets.');
+    const rows = [];
+    for (const b of list) {
+      for (const r of b.resources) {
+        rows.push([b.name, b.target, b.window, r.resource, r.usedHours, r.limitHours,
+          b.exhausted ? 'Exhausted: new workloads wait' : 'Within budget',
+          new Date(b.resetsAt).toISOString().slice(0, 16) + 'Z']);
+      }
+    }
+    return table('Resource-hours used in the current window', [
+      {label: 'Budget', rowHeader: true}, {label: 'For'}, {label: 'Window'},
+      {label: 'Resource'}, {label: 'Used hours', num: true}, {label: 'Limit hours', num: true},
+      {label: 'Status'}, {label: 'Resets (UTC)'}], rows);
+  }
+
   function requests(map) {
     return Object.entries(map).map(([k, v]) => k + ' ' + v).join(', ');
   }
@@ -224,6 +241,7 @@
         render('pending', body.pending, pending);
         render('recent', body.recent, recent);
         render('topology', body.topology, topology);
+        render('budgets', body.budgets, budgets);
       }
     } catch (e) {
       document.getElementById('error').textContent = 'Cannot reach the operator: ' + e.message;
@@ -259,7 +277,7 @@
     document.getElementById('sign-out').addEventListener('click', () => {
       sessionStorage.removeItem(TOKEN_KEY);
       clearTimeout(timer);
-      for (const id of ['queues', 'cohorts', 'pending', 'recent', 'topology']) {
+      for (const id of ['queues', 'cohorts', 'pending', 'recent', 'topology', 'budgets']) {
         delete rendered[id];
         document.getElementById(id + '-body').replaceChildren(none('Signed out.'));
       }

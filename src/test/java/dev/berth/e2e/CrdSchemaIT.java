@@ -66,8 +66,24 @@ class CrdSchemaIT {
         Arguments.of("clusterqueue", Yaml.CLUSTER_QUEUE),
         Arguments.of("localqueue", Yaml.LOCAL_QUEUE.formatted(NS)),
         Arguments.of("workloadpriorityclass", Yaml.PRIORITY_CLASS),
-        Arguments.of("workload", Yaml.WORKLOAD.formatted(NS)));
+        Arguments.of("workload", Yaml.WORKLOAD.formatted(NS)),
+        Arguments.of("budget", BUDGET));
   }
+
+  private static final String BUDGET =
+      """
+      apiVersion: berth.dev/v1beta1
+      kind: Budget
+      metadata:
+        name: team-llm-gpu
+      spec:
+        localQueue: {namespace: team-llm, name: train}
+        period: Month
+        timeZone: Europe/Berlin
+        limits:
+        - {resource: nvidia.com/gpu, hours: "20000"}
+        - {resource: cpu, hours: "0.5"}
+      """;
 
   @ParameterizedTest(name = "a valid {0} is stored and read back unchanged")
   @MethodSource("validObjects")

@@ -13,6 +13,7 @@ import dev.berth.e2e.browser.Chromium;
 import dev.berth.e2e.browser.DevTools;
 import dev.berth.e2e.chart.GrafanaDashboardQueries;
 import dev.berth.operator.BerthOperator;
+import dev.berth.testing.Budgets;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -172,6 +173,18 @@ class DashboardE2EIT {
       assertThat(text(page, "#topology-body table:nth-of-type(2) caption"))
           .contains("level topology.berth.dev/rack")
           .contains("nvidia.com/gpu 13");
+      // The month's budget of the team's LocalQueue, with what it used so far.
+      awaitText(page, "#budgets-body", "dash-budget");
+      assertThat(rows(page, "#budgets-body table"))
+          .anySatisfy(
+              r ->
+                  assertThat(List.of(r.get(0), r.get(1), r.get(3), r.get(5), r.get(6)))
+                      .containsExactly(
+                          "dash-budget",
+                          "LocalQueue " + TEAM + "/lq",
+                          "cpu",
+                          "1000",
+                          "Within budget"));
       page.screenshot(WORK.resolve("admin.png"));
 
       // Live: a newcomer shows up without a reload.
@@ -199,6 +212,7 @@ class DashboardE2EIT {
           .containsExactly("0 low", "1 big");
       assertThat(text(page, "#queues-body")).contains("You may not list ClusterQueues");
       assertThat(text(page, "#topology-body")).contains("You may not list Topologies");
+      assertThat(text(page, "#budgets-body")).contains("You may not list Budgets");
       assertThat(text(page, "#recent-body")).doesNotContain(OTHER + "/");
 
       // From the top of the page: Tab to the "Pending workloads" link, Enter, Tab, Enter.
@@ -414,6 +428,14 @@ class DashboardE2EIT {
     admin.resource(ScenarioObjects.localQueue(OTHER, "lq", "dash-a")).create();
     priorityClass("dash-low", 10);
     priorityClass("dash-high", 1000);
+    admin
+        .resource(
+            Budgets.named("dash-budget")
+                .localQueue(TEAM, "lq")
+                .monthly("UTC")
+                .hours("cpu", "1000")
+                .build())
+        .create();
   }
 
   private static void submitScenario() {

@@ -87,7 +87,7 @@ class KubectlBerthQueuesE2EIT {
     operator = RunningOperator.startNew(cluster.kubeconfig(), false);
     admin.resource(ScenarioObjects.flavor("cli-flavor", Map.of())).create();
 
-    bin = Processes.kubectlBerth(home.resolve("bin"));
+    bin = KubectlBerthPlugin.installIn(home.resolve("bin"));
     Files.writeString(home.resolve(ADMIN), kubeconfigAs(ADMIN));
     Files.writeString(home.resolve(MEMBER), kubeconfigAs(MEMBER));
     // The API server calls the webhooks a moment after they are registered: the defaulting one

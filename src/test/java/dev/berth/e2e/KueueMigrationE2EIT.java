@@ -87,7 +87,7 @@ class KueueMigrationE2EIT {
     member = new KubernetesClientBuilder().withConfig(as(MEMBER)).build();
     home = Files.createTempDirectory("berth-kueue-migration");
     Files.writeString(home.resolve("kubeconfig"), kubeconfigAs(PLATFORM_ADMIN));
-    Processes.kubectlBerth(home.resolve("bin"));
+    KubectlBerthPlugin.installIn(home.resolve("bin"));
     // Both controllers' webhooks answer through the API server: Kueue suspends a Job with its
     // label, Berth's defaulting webhook writes a ClusterQueue's stopPolicy.
     await()

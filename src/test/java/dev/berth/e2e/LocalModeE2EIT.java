@@ -8,6 +8,8 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.JobSetStandIn;
 import dev.berth.local.ControllerManager;
 import dev.berth.local.LocalMode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -41,12 +43,14 @@ class LocalModeE2EIT {
   private static KubernetesClient admin;
   private static Path kubeconfig;
   private static JobSetStandIn jobSetStandIn;
+  private static Path pluginBin;
 
   @BeforeAll
   static void setUp() throws Exception {
     Path work = Path.of("target/local-mode-it").toAbsolutePath();
     local = LocalMode.start(LocalModeOptions.of(work).toArray(String[]::new), System.out);
     kubeconfig = local.adminKubeconfig();
+    pluginBin = KubectlBerthPlugin.installIn(work.resolve("bin"));
     admin =
         new KubernetesClientBuilder()
             .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig, StandardCharsets.UTF_8)))
@@ -80,9 +84,30 @@ class LocalModeE2EIT {
   void thePrintedDashboardLinkSignsTheAdminIn() throws Exception {
     String url = local.dashboardUrl();
     assertThat(url).startsWith("https://127.0.0.1:" + local.httpsPort() + "/dashboard/#token=");
-    String token =
-        java.net.URLDecoder.decode(
-            url.substring(url.indexOf("#token=") + 7), StandardCharsets.UTF_8);
+    var page =
+        dashboardClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(dashboardBase())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<h2 id=\"pending-h\"");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(dashboardState())
+                    .contains("system:serviceaccount:berth-system:local-admin")
+                    .contains("\"name\" : \"team-llm\""));
+  }
+
+  /** The dashboard's page address, without the fragment that carries the token. */
+  private static String dashboardBase() {
+    String url = local.dashboardUrl();
+    return url.substring(0, url.indexOf('#'));
+  }
+
+  /** HTTPS verified against the CA local mode wrote beside its kubeconfigs. */
+  private static java.net.http.HttpClient dashboardClient() throws Exception {
     var ca =
         dev.berth.webhook.tls.CertificateAuthority.Pem.certificates(
             Files.readString(kubeconfig.resolveSibling("berth-ca.crt")))[0];
@@ -95,30 +120,25 @@ class LocalModeE2EIT {
     trust.init(store);
     var tls = javax.net.ssl.SSLContext.getInstance("TLS");
     tls.init(null, trust.getTrustManagers(), null);
-    var http = java.net.http.HttpClient.newBuilder().sslContext(tls).build();
-    String base = url.substring(0, url.indexOf('#'));
-    var page =
-        http.send(
-            java.net.http.HttpRequest.newBuilder(java.net.URI.create(base)).build(),
-            java.net.http.HttpResponse.BodyHandlers.ofString());
-    assertThat(page.statusCode()).isEqualTo(200);
-    assertThat(page.body()).contains("<h2 id=\"pending-h\"");
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .untilAsserted(
-            () -> {
-              var state =
-                  http.send(
-                      java.net.http.HttpRequest.newBuilder(
-                              java.net.URI.create(base + "api/v1/state"))
-                          .header("Authorization", "Bearer " + token)
-                          .build(),
-                      java.net.http.HttpResponse.BodyHandlers.ofString());
-              assertThat(state.statusCode()).isEqualTo(200);
-              assertThat(state.body())
-                  .contains("system:serviceaccount:berth-system:local-admin")
-                  .contains("\"name\" : \"team-llm\"");
-            });
+    return java.net.http.HttpClient.newBuilder().sslContext(tls).build();
+  }
+
+  /** What the dashboard shows, signed in with the token the printed link carries. */
+  private static String dashboardState() throws Exception {
+    String url = local.dashboardUrl();
+    String token =
+        java.net.URLDecoder.decode(
+            url.substring(url.indexOf("#token=") + 7), StandardCharsets.UTF_8);
+    var state =
+        dashboardClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(dashboardBase() + "api/v1/state"))
+                    .header("Authorization", "Bearer " + token)
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(state.statusCode()).isEqualTo(200);
+    return state.body();
   }
 
   @Test
@@ -202,6 +222,83 @@ class LocalModeE2EIT {
                 .getItems())
         .isEmpty();
     admin.resource(huge).delete();
+  }
+
+  /**
+   * The serving Deployment and the pod group of samples/ (30, 31) go through the queue: four of the
+   * five inference pods run on the L4 pool and keep running (a server does not finish), the fifth
+   * waits behind Berth's gate with the numbers of its wait, as {@code kubectl berth} and the
+   * dashboard show it; the pod group runs whole, as one Workload, and finishes.
+   */
+  @Test
+  void theServingDeploymentAndThePodGroupGoThroughTheQueue() throws Exception {
+    String ns = "team-research";
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () -> {
+              List<Pod> pods =
+                  admin.pods().inNamespace(ns).withLabel("app", "chat-inference").list().getItems();
+              assertThat(pods).hasSize(5);
+              assertThat(pods)
+                  .filteredOn(p -> "Running".equals(p.getStatus().getPhase()))
+                  .hasSize(4)
+                  .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).startsWith("l4-shared-n"));
+              assertThat(pods)
+                  .filteredOn(p -> p.getSpec().getNodeName() == null)
+                  .singleElement()
+                  .satisfies(
+                      p ->
+                          assertThat(p.getSpec().getSchedulingGates())
+                              .extracting(PodSchedulingGate::getName)
+                              .contains("berth.dev/admission"));
+            });
+    Pod waiting =
+        admin.pods().inNamespace(ns).withLabel("app", "chat-inference").list().getItems().stream()
+            .filter(p -> p.getSpec().getNodeName() == null)
+            .findFirst()
+            .orElseThrow();
+    String name = waiting.getMetadata().getName();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              var reserved = quotaReserved(ns, name);
+              assertThat(reserved).isNotNull();
+              assertThat(reserved.status).isEqualTo("False");
+              assertThat(reserved.message).contains("nvidia.com/gpu.shared");
+            });
+    assertThat(kubectl("berth", "list", "workloads", "-n", ns, "--status", "pending"))
+        .as("kubectl berth list workloads")
+        .contains(name);
+    assertThat(kubectl("berth", "why", name, "-n", ns))
+        .as("kubectl berth why")
+        .contains("nvidia.com/gpu.shared");
+    assertThat(dashboardState()).as("the dashboard's state").contains(name);
+
+    // The pod group: both pods ran and finished, under one Workload named after the group.
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        admin
+                            .pods()
+                            .inNamespace(ns)
+                            .withLabel("berth.dev/pod-group-name", "eval-pair")
+                            .list()
+                            .getItems())
+                    .hasSize(2)
+                    .allSatisfy(
+                        p -> {
+                          assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded");
+                          assertThat(p.getSpec().getNodeName()).startsWith("a100-mig-n");
+                        }));
+    Workload group = admin.resources(Workload.class).inNamespace(ns).withName("eval-pair").get();
+    assertThat(group).isNotNull();
+    assertThat(group.getSpec().podSets)
+        .singleElement()
+        .satisfies(ps -> assertThat(ps.count).isEqualTo(2));
   }
 
   /**
@@ -357,12 +454,16 @@ class LocalModeE2EIT {
 
   private static String kubectl(String... args) throws IOException, InterruptedException {
     Path kubectl = ControllerManager.binary("kubectl");
-    List<String> command =
-        new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig=" + kubeconfig));
+    List<String> command = new ArrayList<>(List.of(kubectl.toString()));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    // kubectl finds the plugin (kubectl berth) on its PATH, and passes no flag before a plugin's
+    // name: the kubeconfig goes in the environment.
+    pb.environment().put("PATH", pluginBin + ":" + System.getenv("PATH"));
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("kubectl: " + out).isZero();
     return out.replaceAll("\\s+", " ");
   }

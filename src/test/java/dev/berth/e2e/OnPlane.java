@@ -100,16 +100,18 @@ final class OnPlane {
     awaitOrDescribe(
         s,
         job + "'s " + count + " pods bound and Running",
-        () -> {
-          List<Pod> pods = plane.podsOf(s.namespace, job);
-          return pods.size() == count
-              && pods.stream()
-                  .allMatch(
-                      p ->
-                          p.getSpec().getNodeName() != null
-                              && "Running".equals(p.getStatus().getPhase()));
-        });
+        () -> allBoundAndRunning(plane.podsOf(s.namespace, job), count));
     return plane.podsOf(s.namespace, job);
+  }
+
+  /** Exactly {@code count} pods, each bound to a node and Running. */
+  static boolean allBoundAndRunning(List<Pod> pods, int count) {
+    return pods.size() == count
+        && pods.stream()
+            .allMatch(
+                p ->
+                    p.getSpec().getNodeName() != null
+                        && "Running".equals(p.getStatus().getPhase()));
   }
 
   /** The Job controller's own condition, not one a test wrote. */
@@ -194,6 +196,25 @@ final class OnPlane {
         String victim,
         int victimPods,
         String preemptorJob) {
+      this(
+          client,
+          namespace,
+          victimLabel,
+          victim,
+          victimPods,
+          "batch.kubernetes.io/job-name",
+          preemptorJob);
+    }
+
+    /** With the preemptor's pods known by {@code preemptorLabel} (its controller's job label). */
+    StopThenBind(
+        KubernetesClient client,
+        String namespace,
+        String victimLabel,
+        String victim,
+        int victimPods,
+        String preemptorLabel,
+        String preemptorJob) {
       watch =
           client
               .pods()
@@ -210,7 +231,7 @@ final class OnPlane {
                           && stopped.size() == victimPods) {
                         order.add("victim stopped");
                       }
-                      if (preemptorJob.equals(labels.get("batch.kubernetes.io/job-name"))
+                      if (preemptorJob.equals(labels.get(preemptorLabel))
                           && pod.getSpec().getNodeName() != null
                           && !order.contains("preemptor bound")) {
                         order.add("preemptor bound");

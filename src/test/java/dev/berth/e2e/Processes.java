@@ -32,31 +32,6 @@ final class Processes {
   }
 
   /**
-   * {@code bin} with {@code kubectl-berth} in it: a launcher of the plugin jar the build made
-   * (kubectl-plugin/target), started as the install script starts it but without its class-data
-   * archive, which takes longer to make than these suites run the plugin.
-   */
-  static Path kubectlBerth(Path bin) throws IOException {
-    Files.createDirectories(bin);
-    Path jar = Path.of(System.getProperty("berth.repo"), "kubectl-plugin/target/kubectl-berth.jar");
-    if (!Files.isRegularFile(jar)) {
-      throw new AssertionError(jar + " is missing: build kubectl-plugin first");
-    }
-    Path launcher = bin.resolve("kubectl-berth");
-    Files.writeString(
-        launcher,
-        "#!/bin/sh\nexec '"
-            + Path.of(System.getProperty("java.home"), "bin", "java")
-            + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar '"
-            + jar
-            + "' \"$@\"\n");
-    if (!launcher.toFile().setExecutable(true)) {
-      throw new AssertionError("cannot make " + launcher + " executable");
-    }
-    return bin;
-  }
-
-  /**
    * The directory of the kubectl built with the test's control plane (the API server's version).
    */
   static Path kubectlDir() throws IOException {

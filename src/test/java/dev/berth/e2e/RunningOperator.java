@@ -106,6 +106,12 @@ public final class RunningOperator {
    * chart's ConfigMap would give them), read by the operator's own loader.
    */
   public static BerthOperator startNew(String kubeconfig, String configurationSections) {
+    return startNew(kubeconfig, configurationSections, java.time.Clock.systemUTC());
+  }
+
+  /** As {@link #startNew(String, String)}, budget windows read on {@code budgetClock}. */
+  public static BerthOperator startNew(
+      String kubeconfig, String configurationSections, java.time.Clock budgetClock) {
     Configuration config =
         ConfigurationLoader.load(
             "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\n"
@@ -117,7 +123,7 @@ public final class RunningOperator {
     KubernetesClient client =
         Clients.builder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     try {
-      return BerthOperator.start(client, config, () -> {});
+      return BerthOperator.start(client, config, () -> {}, budgetClock);
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);
     }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.local.LoopbackWebhooks;
 import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,13 +19,25 @@ final class ServedWebhooks {
 
   /** On a free port; kube-api-test's admin user stands for the operator's identity. */
   static WebhookRuntime start(KubernetesClient admin) throws Exception {
+    return start(admin, DeviceClassMappings.NONE);
+  }
+
+  /** As above, the chart rendered with these values, e.g. {@code integrations.frameworks={...}}. */
+  static WebhookRuntime start(KubernetesClient admin, String... chartValues) throws Exception {
+    return start(admin, DeviceClassMappings.NONE, chartValues);
+  }
+
+  /** As above, with the operator's DeviceClass mappings, which the pod rule charges. */
+  static WebhookRuntime start(
+      KubernetesClient admin, DeviceClassMappings deviceClasses, String... chartValues)
+      throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     } catch (IOException e) {
       throw new IllegalStateException("no free port for the webhooks", e);
     }
-    return LoopbackWebhooks.start(admin, "kubeapitest", port);
+    return LoopbackWebhooks.start(admin, "kubeapitest", port, deviceClasses, chartValues);
   }
 
   /**

@@ -249,7 +249,7 @@ class ChartIntegrationsTest {
     assertThatThrownBy(
             () ->
                 ChartWebhooks.render(
-                    chart, "ops", "integrations.frameworks={batch/job,kubeflow.org/mpijob}"))
+                    chart, "ops", "integrations.frameworks={batch/job,kubeflow.org/tfjob}"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("integrations/frameworks/1");
   }

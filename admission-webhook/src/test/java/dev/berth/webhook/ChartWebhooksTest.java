@@ -205,6 +205,7 @@ class ChartWebhooksTest {
                 "vtopology",
                 "vadmissioncheck",
                 "vprovisioningrequestconfig",
+                "vbudget",
                 "vjob",
                 "vcronjob",
                 "vpod-queue",

@@ -89,6 +89,10 @@ public final class KubectlBerth {
                       Kinds.canonical(o.arg(0)), data, o.allNamespaces(), o.colour())
                   : null;
         }
+        case "budgets" -> {
+          data = BudgetsCommand.data(o, kubectl);
+          table = o.output() == null ? BudgetsCommand.table(data) : null;
+        }
         case "usage" -> {
           data = UsageCommand.data(o, kubectl);
           table = o.output() == null ? UsageCommand.table(data) : null;

@@ -46,6 +46,8 @@ record Options(
                                    hold a queue (stopPolicy) or deactivate a Workload (active)
         usage [-n NS|-A] [--by KEY] [--from MONTH] [--to MONTH]
                                    the UsageReports summed (or the operator's /usage) as a table
+        budgets                    each Budget's window: hours used and allowed, exhausted,
+                                   when it resets
         convert -f FILE|DIR|-      Kueue YAML (kueue.x-k8s.io v1beta1/v1beta2, and Jobs with
                                    kueue.x-k8s.io/ labels) to Berth's, on stdout; what cannot
                                    be carried over is reported on stderr

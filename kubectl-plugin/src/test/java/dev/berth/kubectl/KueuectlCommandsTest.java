@@ -284,6 +284,29 @@ class KueuectlCommandsTest {
   }
 
   @Test
+  void budgetsShowEachResourcesWindow() throws Exception {
+    JsonNode budgets =
+        json(
+            "{'items':[{'metadata':{'name':'llm-gpu'},'spec':{'localQueue':{'namespace':'team-llm',"
+                + "'name':'train'},'period':'Month','timeZone':'UTC','limits':[{'resource':"
+                + "'nvidia.com/gpu','hours':'20000'}]},'status':{'window':'2026-12','exhausted':true,"
+                + "'resetsAt':'2027-01-01T00:00:00Z','resources':[{'resource':'nvidia.com/gpu',"
+                + "'usedHours':'20013.5','limitHours':'20000'}]}},"
+                + "{'metadata':{'name':'new'},'spec':{'costCentre':'cc-1','period':'Day',"
+                + "'timeZone':'Europe/Berlin','limits':[{'resource':'cpu','hours':'10'}]}}]}");
+    assertThat(BudgetsCommand.table(budgets))
+        .isEqualTo(
+            """
+            NAME      TARGET                      PERIOD              WINDOW    RESOURCE         USED-HOURS   LIMIT-HOURS   EXHAUSTED   RESETS
+            llm-gpu   LocalQueue team-llm/train   Month UTC           2026-12   nvidia.com/gpu   20013.5      20000         true        2027-01-01T00:00:00Z
+            new       cost centre cc-1            Day Europe/Berlin             cpu                           10
+            """);
+    assertThat(BudgetsCommand.table(json("{'items':[]}"))).isEqualTo("No budgets.\n");
+    assertThatThrownBy(() -> BudgetsCommand.data(parse("budgets", "x"), null))
+        .hasMessage("budgets takes no arguments or flags but -o");
+  }
+
+  @Test
   void helpIsChosenByTheWordsBeforeIt() throws Exception {
     Options o = parse("create", "clusterqueue", "--help");
     assertThat(o.help()).isTrue();

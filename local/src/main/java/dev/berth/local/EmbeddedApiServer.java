@@ -39,7 +39,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
           "localqueues",
           "workloadpriorityclasses",
           "workloads",
-          "usagereports");
+          "usagereports",
+          "budgets");
 
   private final KubeAPIServer server;
   private final KubernetesClient client;

@@ -119,9 +119,9 @@ public final class JobSetController implements AutoCloseable {
     return Optional.of(controller);
   }
 
-  /** Polls its readiness endpoint, which answers once its webhook server listens. */
+  /** Its readiness endpoint answers once its webhook server listens. */
   private void awaitReady(int probePort) {
-    ReadinessProbe.await(process, probePort, READY_TIMEOUT, "JobSet controller");
+    process.awaitReady(probePort, READY_TIMEOUT);
   }
 
   /** Its defaulting and validating JobSet webhooks, as its own manifests register them. */

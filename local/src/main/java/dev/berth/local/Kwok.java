@@ -36,6 +36,21 @@ public final class Kwok {
           - key: '.metadata.annotations["kwok.berth.dev/run-for"]'
             operator: 'Exists'
       """;
+
+  /**
+   * What replaces {@link #RUN_FOR_REQUIRED} under a default run time: a pod that a kubelet would
+   * restart (restartPolicy Always: a Deployment's, a StatefulSet's, a bare {@code kubectl run})
+   * never succeeds, so it keeps running until deleted, as a server does. Otherwise a serving
+   * Deployment's pods would "finish" and be replaced for ever, each replacement queued anew.
+   */
+  private static final String NOT_RESTARTED =
+      """
+          - key: '.spec.restartPolicy'
+            operator: 'NotIn'
+            values:
+            - 'Always'
+      """;
+
   private static final String DEFAULT_DELAY =
       "    durationMilliseconds: 0\n    durationFrom:\n"
           + "      expressionFrom: '.metadata.annotations[\"kwok.berth.dev/run-for\"]'";
@@ -76,8 +91,10 @@ public final class Kwok {
   }
 
   /**
-   * The stages; with a default run time a pod without a {@link #RUN_FOR} annotation succeeds after
-   * it (as every Job of local mode finishes), without one it runs until deleted.
+   * The stages; with a default run time every pod that is not {@code restartPolicy: Always}
+   * succeeds after it, or after its {@link #RUN_FOR} annotation (as every Job of local mode
+   * finishes), and a pod of {@code restartPolicy: Always} runs until deleted; without a default, a
+   * pod without the annotation runs until deleted.
    */
   static String stages(Optional<Duration> defaultRunFor) throws IOException {
     String stages;
@@ -97,7 +114,7 @@ public final class Kwok {
               + "cannot set a default run time in it");
     }
     return stages
-        .replace(RUN_FOR_REQUIRED, "")
+        .replace(RUN_FOR_REQUIRED, NOT_RESTARTED)
         .replace(
             DEFAULT_DELAY,
             DEFAULT_DELAY.replace(

@@ -38,6 +38,8 @@ public final class LocalControlPlane implements AutoCloseable {
           "replicaset-controller",
           "statefulset-controller",
           "pod-garbage-collector-controller",
+          // DRA: each pod's ResourceClaim made from its template, and released when it ends.
+          "resourceclaim-controller",
           "node-lifecycle-controller");
 
   private static final int NODE_READY_SECONDS = 60;

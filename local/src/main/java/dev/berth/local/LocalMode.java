@@ -2,6 +2,7 @@ package dev.berth.local;
 
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.OperatorConfig;
+import dev.berth.operator.config.Configuration;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -125,7 +126,13 @@ public final class LocalMode {
               "berth-operator",
               false,
               false);
-      List<String> enabled = operatorConfig.configuration().integrations().frameworks();
+      // Every kind on, the serving ones too (off by default in a cluster): local mode is where
+      // a team tries what Berth does with each, and the samples include a serving Deployment.
+      Configuration configuration =
+          operatorConfig
+              .configuration()
+              .withIntegrations(new Configuration.Integrations(Framework.frameworkNames()));
+      List<String> enabled = configuration.integrations().frameworks();
       out.println(
           "berth: integrations on: "
               + String.join(", ", enabled)
@@ -144,7 +151,11 @@ public final class LocalMode {
               "integrations.frameworks={" + String.join(",", enabled) + "}");
       out.println(
           "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
-      running.operator = BerthOperator.start(cluster.client(), operatorConfig);
+      running.operator =
+          BerthOperator.start(
+              cluster.client(),
+              configuration,
+              () -> out.println("berth: a kind's CRD appeared; restart local mode to run it"));
       out.println(
           "berth: operator running; metrics on http://127.0.0.1:"
               + running.operator.metricsPort()

@@ -1,9 +1,14 @@
 package dev.berth.local;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +41,40 @@ public final class LoggedProcess implements AutoCloseable {
       throw new IllegalStateException(
           name + " exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
     }
+  }
+
+  /**
+   * Polls its readiness endpoint, {@code http://127.0.0.1:<probePort>/readyz}, until it answers
+   * 200; fails with the log's tail if the process exits or {@code timeout} passes first.
+   */
+  public void awaitReady(int probePort, Duration timeout) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpRequest readyz =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probePort + "/readyz"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      checkAlive();
+      try {
+        if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notListeningYet) {
+        // Starting up; asked again below.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + name, e);
+      }
+      try {
+        Thread.sleep(200); // a poll interval: the condition is the HTTP answer above
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + name, e);
+      }
+    }
+    throw new IllegalStateException(
+        name + " not ready within " + timeout.toSeconds() + " s; log " + log + ":\n" + tail());
   }
 
   public boolean alive() {

@@ -206,6 +206,15 @@ public final class AdmissionEngine {
     pending.deleteLocalQueue(namespace, name);
   }
 
+  /**
+   * The budgets spent in their current window (worked out by the operator from the usage ledger):
+   * the LocalQueues they name hold their pending workloads, reason BudgetExhausted with the
+   * budget's message, until a later call no longer names them. What is admitted keeps running.
+   */
+  public void budgets(dev.berth.engine.model.SpentBudgets spent) {
+    pending.budgets(spent);
+  }
+
   public void upsertNamespace(String name, Map<String, String> labels) {
     pending.upsertNamespace(name, labels);
   }

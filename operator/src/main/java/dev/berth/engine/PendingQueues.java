@@ -4,6 +4,7 @@ import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.Explanation;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PendingReason;
+import dev.berth.engine.model.SpentBudgets;
 import dev.berth.engine.model.Workload;
 import dev.berth.engine.queue.Bucket;
 import dev.berth.engine.queue.LocalQueueState;
@@ -46,6 +47,8 @@ final class PendingQueues implements QuotaStore.Events {
   private final Set<ClusterQueueState> topologyWaiters = new LinkedHashSet<>();
 
   private final Set<ClusterQueueState> lookAgain = new LinkedHashSet<>();
+
+  private SpentBudgets spentBudgets = SpentBudgets.NONE;
 
   PendingQueues(QuotaStore quota) {
     this.quota = quota;
@@ -112,6 +115,24 @@ final class PendingQueues implements QuotaStore.Events {
 
   Map<String, Map<String, String>> namespaces() {
     return namespaces;
+  }
+
+  /**
+   * The budgets spent now: the LocalQueues they name hold their pending workloads, the others are
+   * released. Nothing is looked at again when the set and its messages are unchanged.
+   */
+  void budgets(SpentBudgets spent) {
+    if (spent.equals(spentBudgets)) {
+      return;
+    }
+    SpentBudgets before = spentBudgets;
+    spentBudgets = spent;
+    for (LocalQueueState lq : localQueues.values()) {
+      if (lq.spec() != null
+          && !java.util.Objects.equals(spentMessage(before, lq), spentMessage(spent, lq))) {
+        refreshHold(lq);
+      }
+    }
   }
 
   // ---------------------------------------------------------------- pending workloads
@@ -281,9 +302,21 @@ final class PendingQueues implements QuotaStore.Events {
                   + lq.namespace()
                   + " doesn't match the namespaceSelector of ClusterQueue "
                   + cq.name);
+    } else {
+      String spent = spentMessage(spentBudgets, lq);
+      if (spent != null) {
+        why = Explanation.of(PendingReason.BudgetExhausted, spent);
+      }
     }
     PendingQueue.hold(lq, why);
     lookAgain(cq);
+  }
+
+  private String spentMessage(SpentBudgets spent, LocalQueueState lq) {
+    return spent.messageFor(
+        lq.key(),
+        lq.spec().clusterQueue(),
+        namespaces.getOrDefault(lq.namespace(), Map.of()).get(SpentBudgets.COST_CENTRE_LABEL));
   }
 
   private boolean namespaceMatches(ClusterQueue spec, String namespace) {

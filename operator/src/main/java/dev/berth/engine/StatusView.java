@@ -196,7 +196,7 @@ public final class StatusView {
       int local = perLocalQueue.merge(lq, 1, Integer::sum) - 1;
       Map<String, Long> requests = new TreeMap<>();
       for (PodSet ps : b.podSets()) {
-        ps.requests().forEach((r, v) -> requests.merge(r, v * ps.count(), Long::sum));
+        ps.total(ps.count()).forEach((r, v) -> requests.merge(r, v, Long::sum));
       }
       PendingStatus why = pendingStatus(w.uid());
       StartEstimate est = estimates.apply(w.uid());

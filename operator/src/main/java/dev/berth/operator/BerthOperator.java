@@ -1,5 +1,6 @@
 package dev.berth.operator;
 
+import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.AdmissionEngine;
 import dev.berth.engine.FairSharingOrdering;
@@ -12,9 +13,12 @@ import dev.berth.operator.admission.ClusterState;
 import dev.berth.operator.admission.DecisionWriter;
 import dev.berth.operator.admission.WritePool;
 import dev.berth.operator.admission.WriterSettings;
+import dev.berth.operator.budget.BudgetBook;
+import dev.berth.operator.budget.BudgetPublisher;
 import dev.berth.operator.capacity.CapacityObserver;
 import dev.berth.operator.capacity.CapacityPublisher;
 import dev.berth.operator.capacity.CapacitySettings;
+import dev.berth.operator.capacity.DeviceFeed;
 import dev.berth.operator.config.Configuration;
 import dev.berth.operator.events.EventRecorder;
 import dev.berth.operator.informers.InformerCaches;
@@ -27,6 +31,7 @@ import dev.berth.operator.kube.SharedLeanItemStore;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.operator.kube.StatusWrite;
 import dev.berth.operator.metrics.BerthMetrics;
+import dev.berth.operator.metrics.BudgetMetrics;
 import dev.berth.operator.metrics.CapacityMetrics;
 import dev.berth.operator.metrics.MetricsServer;
 import dev.berth.operator.metrics.TopologyMetrics;
@@ -38,6 +43,7 @@ import dev.berth.operator.provisioning.ProvisioningCheck;
 import dev.berth.operator.provisioning.ProvisioningRequest;
 import dev.berth.operator.provisioning.ProvisioningRequestReconciler;
 import dev.berth.operator.reconciler.AdmissionCheckReconciler;
+import dev.berth.operator.reconciler.BudgetReconciler;
 import dev.berth.operator.reconciler.ClusterQueueReconciler;
 import dev.berth.operator.reconciler.ClusterStateFlavorLookup;
 import dev.berth.operator.reconciler.CohortReconciler;
@@ -70,6 +76,7 @@ import dev.berth.operator.visibility.VisibilityEndpoint;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.WebhookSettings;
 import dev.berth.webhook.integration.Framework;
+import dev.berth.webhook.validation.BerthValidators;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
@@ -116,8 +123,13 @@ public final class BerthOperator implements AutoCloseable {
   private final List<IntegrationWatch> integrationWatches;
 
   private final IntegrationWatch provisioningWatch;
+
+  /** ResourceSlices and DeviceClasses for capacity, when a DeviceClass is mapped; else null. */
+  private final DeviceFeed deviceFeed;
+
   private final CapacityPublisher capacity;
   private final UsageRecorder usageRecorder;
+  private final BudgetPublisher budgets;
   private final VisibilityEndpoint visibility;
   private final EventRecorder events;
   private final DashboardEndpoint dashboard;
@@ -139,7 +151,8 @@ public final class BerthOperator implements AutoCloseable {
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
-      Runnable onNewIntegration)
+      Runnable onNewIntegration,
+      Clock budgetClock)
       throws IOException {
     Clock clock = Clock.systemUTC();
     WaitForPodsReady waitForPodsReady = WaitForPodsReady.of(config.waitForPodsReady());
@@ -173,9 +186,12 @@ public final class BerthOperator implements AutoCloseable {
             afs.resourceWeights()));
     ClusterState state = new ClusterState(engine, versions).waitForPodsReady(waitForPodsReady);
     // The side ledgers outside admission: told of every observation from the bootstrap on.
-    CapacityObserver nodeCapacity = new CapacityObserver();
+    CapacityObserver nodeCapacity = new CapacityObserver(config.resources().mappings());
     UsageObserver usage = new UsageObserver();
-    state.register(nodeCapacity).register(usage);
+    // Budgets: charged from the usage ledger's runs and the Workloads' own usage records.
+    BudgetBook budgetBook = new BudgetBook();
+    usage.onRunEnded(budgetBook::ended);
+    state.register(nodeCapacity).register(usage).register(budgetBook);
     events = new EventRecorder(client);
     Gauge.builder("berth_events_pending", events, EventRecorder::pending)
         .description("Events recorded and not yet written to the API server")
@@ -193,7 +209,8 @@ public final class BerthOperator implements AutoCloseable {
         new AdmissionLoop(
             state.engine(),
             state,
-            new Bootstrap(caches, check::accepts),
+            new Bootstrap(caches, check::accepts)
+                .then(loaded -> loadBudgets(loaded, check, budgetBook, budgetClock)),
             new DecisionWriter(
                 writes,
                 events,
@@ -244,6 +261,9 @@ public final class BerthOperator implements AutoCloseable {
             clock,
             loop::poke);
     loop.onCycle(capacity);
+    // DRA devices count in flavors' capacity only where a DeviceClass is mapped to quota.
+    deviceFeed =
+        config.resources().mappings().isEmpty() ? null : new DeviceFeed(client, loop, nodeCapacity);
     usageRecorder =
         new UsageRecorder(
             new ReportWriter(writes, clock),
@@ -261,10 +281,14 @@ public final class BerthOperator implements AutoCloseable {
             usageRecorder,
             writers,
             statusWrite));
+    budgets =
+        new BudgetPublisher(
+            writes, budgetBook, usage, loop, budgetClock, new BudgetMetrics(registry));
+    loop.onCycle(budgets);
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
     visibility = new VisibilityEndpoint(client, loop);
-    dashboard = new DashboardEndpoint(client, loop, recent);
+    dashboard = new DashboardEndpoint(client, loop, recent, budgets::shown);
     PriorityResolver priorities = new PriorityResolver(client);
 
     operator =
@@ -306,6 +330,9 @@ public final class BerthOperator implements AutoCloseable {
     operator.register(new AdmissionCheckReconciler(loop, caches, check), ReconcileRetry.only());
     operator.register(new NamespaceReconciler(loop, caches), ReconcileRetry.only());
     operator.register(new WorkloadPriorityClassReconciler(priorities), ReconcileRetry.only());
+    operator.register(
+        new BudgetReconciler(loop, caches, check, budgetBook, budgets, budgetClock),
+        ReconcileRetry.only());
     // No periodic reconcile of Workloads (JOSDK's default: every 10 h): every change reaches the
     // engine as an event, and the timer it keeps per Workload, two after a reschedule (a cancelled
     // java.util.Timer task stays queued until its time), was 10 MB of heap at 50,000 Workloads.
@@ -400,6 +427,19 @@ public final class BerthOperator implements AutoCloseable {
     metrics =
         new MetricsServer(config.metrics().port(), registry, this::isLive, this::isReady)
             .route("/usage", new UsageEndpoint(client));
+  }
+
+  /**
+   * Bootstrap: the Budgets from the informer's cache, evaluated, so that spent budgets hold their
+   * queues from the first cycle on, not from the first evaluation after it.
+   */
+  private void loadBudgets(ClusterState state, SpecCheck check, BudgetBook book, Clock clock) {
+    for (Budget b : caches.list(Budget.class)) {
+      if (check.accepts(b, BerthValidators.budget(b))) {
+        book.upsert(b, clock.instant());
+      }
+    }
+    budgets.evaluateNow(state);
   }
 
   /**
@@ -509,7 +549,7 @@ public final class BerthOperator implements AutoCloseable {
    */
   public static BerthOperator start(
       KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
-    return start(client, config, UtilizationSettings.of(config.utilization()), onNewIntegration);
+    return start(client, config, onNewIntegration, Clock.systemUTC());
   }
 
   /**
@@ -536,17 +576,35 @@ public final class BerthOperator implements AutoCloseable {
         client,
         config.configuration(),
         utilization,
-        () -> log.warn("restart Berth to switch the new integration on"));
+        () -> log.warn("restart Berth to switch the new integration on"),
+        Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, Configuration, Runnable)}, with budget windows read on
+   * {@code budgetClock} instead of the system's: a test moves it to the next window.
+   */
+  public static BerthOperator start(
+      KubernetesClient client, Configuration config, Runnable onNewIntegration, Clock budgetClock)
+      throws IOException {
+    return start(
+        client,
+        config,
+        UtilizationSettings.of(config.utilization()),
+        onNewIntegration,
+        budgetClock);
   }
 
   private static BerthOperator start(
       KubernetesClient client,
       Configuration config,
       UtilizationSettings utilization,
-      Runnable onNewIntegration)
+      Runnable onNewIntegration,
+      Clock budgetClock)
       throws IOException {
     ModelWarmup.warm(client);
-    BerthOperator berth = new BerthOperator(client, config, utilization, onNewIntegration);
+    BerthOperator berth =
+        new BerthOperator(client, config, utilization, onNewIntegration, budgetClock);
     try {
       berth.metrics.start();
       if (berth.webhooks != null) {
@@ -560,6 +618,9 @@ public final class BerthOperator implements AutoCloseable {
                 + " need a serving certificate; see serveHttps)");
       }
       berth.loop.start();
+      if (berth.deviceFeed != null) {
+        berth.deviceFeed.start();
+      }
       berth.operator.start();
       // The loop rebuilds its state only once every informer has listed (InformerSync): the
       // return of JOSDK's start does not say so when a first list keeps failing. Asked only
@@ -644,10 +705,14 @@ public final class BerthOperator implements AutoCloseable {
       provisioningWatch.close();
     }
     informerSync.stop();
+    if (deviceFeed != null) {
+      deviceFeed.close();
+    }
     loop.close();
     operator.stop();
     capacity.close();
     usageRecorder.close();
+    budgets.close();
     // After the loop's drain (whose results record Events) and the reconcilers' stop.
     events.close(EVENT_DRAIN);
     if (webhooks != null) {

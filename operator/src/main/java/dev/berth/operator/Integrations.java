@@ -6,6 +6,10 @@ import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.operator.integration.job.JobReconciler;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.integration.jobset.JobSetReconciler;
+import dev.berth.operator.integration.kubeflow.MPIJob;
+import dev.berth.operator.integration.kubeflow.MPIJobReconciler;
+import dev.berth.operator.integration.kubeflow.PyTorchJob;
+import dev.berth.operator.integration.kubeflow.PyTorchJobReconciler;
 import dev.berth.operator.integration.pod.PodAdapter;
 import dev.berth.operator.integration.pod.PodGroupLifecycle;
 import dev.berth.operator.integration.pod.PodWorkloadReconciler;
@@ -89,6 +93,18 @@ public final class Integrations {
       case DEPLOYMENT -> new Kind(framework, Deployment.class, Optional.empty());
       // Its pods are one pod group, the pod integration's; nothing reads the StatefulSet.
       case STATEFULSET -> new Kind(framework, StatefulSet.class, Optional.empty());
+      case PYTORCHJOB ->
+          new Kind(
+              framework,
+              PyTorchJob.class,
+              (lifecycles, caches, versions, writes) ->
+                  new PyTorchJobReconciler(lifecycles, versions, writes));
+      case MPIJOB ->
+          new Kind(
+              framework,
+              MPIJob.class,
+              (lifecycles, caches, versions, writes) ->
+                  new MPIJobReconciler(lifecycles, versions, writes));
     };
   }
 

@@ -269,6 +269,7 @@ final class Builders {
       List<NodeSelectorTerm> affinity = new ArrayList<>();
       List<Toleration> tolerations = new ArrayList<>();
       dev.berth.engine.topology.TopologyRequest topologyRequest;
+      Map<String, Long> shared = new LinkedHashMap<>();
     }
 
     WorkloadBuilder(String name) {
@@ -324,6 +325,12 @@ final class Builders {
       return this;
     }
 
+    /** What the last podSet holds once whatever its count (a shared ResourceClaim's devices). */
+    WorkloadBuilder shared(String resource, String quantity) {
+      last().shared.put(resource, q(resource, quantity));
+      return this;
+    }
+
     WorkloadBuilder topology(dev.berth.engine.topology.TopologyRequest r) {
       last().topologyRequest = r;
       return this;
@@ -369,7 +376,8 @@ final class Builders {
                 s.nodeSelector,
                 s.affinity,
                 s.tolerations,
-                s.topologyRequest));
+                s.topologyRequest,
+                s.shared));
       }
       return new Workload(uid, namespace, name, queue, priority, created, ps);
     }

@@ -276,6 +276,26 @@ class FlavorAssignmentTest {
                     .minCount(2))
             .count("w", "workers", 7)
             .count("w", "driver", 1),
+        Scenario.named("a shared claim's devices are held once, not once per pod")
+            .flavors(flavor("default"))
+            .queues(clusterQueue("cq").flavor("default").res("gpu", "2"))
+            .pending(workload("w").podSet("main", 4, "cpu", "0").shared("gpu", "2"))
+            .admits("w")
+            .count("w", "main", 4)
+            .usage("cq", "default", "gpu", "2"),
+        Scenario.named("a shared claim adds to what the pods hold each")
+            .flavors(flavor("default"))
+            .queues(clusterQueue("cq").flavor("default").res("gpu", "9"))
+            .pending(workload("w").podSet("main", 4, "gpu", "2").shared("gpu", "2"))
+            .admits()
+            .pendingWith("w", ExceedsMaxQuota, "needs gpu 10 on flavor default"),
+        Scenario.named("partial admission shrinks the pods, never the shared claim")
+            .flavors(flavor("default"))
+            .queues(clusterQueue("cq").flavor("default").res("gpu", "9"))
+            .pending(workload("w").podSet("main", 4, "gpu", "2").minCount(2).shared("gpu", "2"))
+            .admits("w")
+            .count("w", "main", 3)
+            .usage("cq", "default", "gpu", "8"),
         Scenario.named("the pods resource counts one per pod")
             .flavors(flavor("default"))
             .queues(clusterQueue("cq").flavor("default").res("cpu", "10").res("pods", "3"))

@@ -55,6 +55,7 @@ public final class ControlPlane implements AutoCloseable {
   private final Thread shutdownHook;
   private LocalControlPlane plane;
   private JobSetStandIn jobSetStandIn;
+  private TrainingOperator trainingOperator;
   private boolean stopped;
 
   private ControlPlane(TestApiServer.Cluster cluster, Path logDir) {
@@ -124,6 +125,29 @@ public final class ControlPlane implements AutoCloseable {
                   : "no JobSet controller built (scripts/jobset-binary.sh needs ../shared/third-party)")
               + ": JobSets run by the suite's stand-in, JobSetStandIn");
       jobSetStandIn = JobSetStandIn.start(client());
+    }
+  }
+
+  /**
+   * Starts the Kubeflow training operator (PyTorchJob and MPIJob) beside the rest, building it on
+   * first use ({@link TrainingOperator}); only the classes that run its jobs pay for it.
+   */
+  public synchronized void startTrainingOperator() {
+    if (trainingOperator != null) {
+      return;
+    }
+    try {
+      trainingOperator =
+          TrainingOperator.start(client(), logDir.resolve("admin.kubeconfig"), logDir);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Fails with its log's tail if the training operator started here has exited. */
+  public void checkTrainingOperator() {
+    if (trainingOperator != null) {
+      trainingOperator.checkAlive();
     }
   }
 
@@ -229,6 +253,9 @@ public final class ControlPlane implements AutoCloseable {
       return;
     }
     stopped = true;
+    if (trainingOperator != null) {
+      trainingOperator.close();
+    }
     if (jobSetStandIn != null) {
       jobSetStandIn.close();
     }

@@ -2,7 +2,6 @@ package dev.berth.e2e.plane;
 
 import dev.berth.local.EmbeddedApiServer;
 import dev.berth.local.LoggedProcess;
-import dev.berth.local.ReadinessProbe;
 import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -346,7 +345,7 @@ public final class KueueManager implements AutoCloseable {
 
   /** Ready once its certificates are injected and its webhook server listens. */
   private void awaitReady(int probePort) {
-    ReadinessProbe.await(process, probePort, READY_TIMEOUT, "Kueue");
+    process.awaitReady(probePort, READY_TIMEOUT);
   }
 
   private static int freePort() throws IOException {

@@ -49,8 +49,12 @@ public record SimNode(String name, Map<String, String> labels, List<Taint> taint
     return new Taint("NoSchedule", LIFECYCLE, null, "spot");
   }
 
-  /** The Node object, capacity in status (Nodes take their status on create, as kubelets do). */
+  /**
+   * The Node object, capacity in status (Nodes take their status on create, as kubelets do), with
+   * the local disk a kubelet reports too: the training operator's MPI launcher asks for some.
+   */
   public Node toNode() {
-    return KwokNodes.node(name, labels, taints, Map.of(GPU, Integer.toString(gpus)));
+    return KwokNodes.node(
+        name, labels, taints, Map.of(GPU, Integer.toString(gpus), "ephemeral-storage", "1Ti"));
   }
 }

@@ -30,6 +30,7 @@ final class InProcessAdmission {
           "Workload", new String[] {WebhookPaths.MUTATE_WORKLOAD, WebhookPaths.VALIDATE_WORKLOAD},
           "WorkloadPriorityClass", new String[] {null, WebhookPaths.VALIDATE_PRIORITY_CLASS},
           "Topology", new String[] {null, WebhookPaths.VALIDATE_TOPOLOGY},
+          "Budget", new String[] {null, WebhookPaths.VALIDATE_BUDGET},
           "Job", new String[] {WebhookPaths.MUTATE_JOB, WebhookPaths.VALIDATE_JOB},
           "JobSet", new String[] {WebhookPaths.MUTATE_JOBSET, WebhookPaths.VALIDATE_JOBSET});
 

@@ -40,7 +40,10 @@ class KueueExamplesConvertedIT {
   private static final Duration INFORMER_LAG = Duration.ofSeconds(20);
   private static final String MANAGER = "kueue-convert";
 
-  /** Objects left out in both versions: kinds Berth does not queue, and MultiKueue. */
+  /**
+   * Objects left out in both versions: kinds Berth does not queue (the MPIJob is the mpi-operator's
+   * v2beta1), and MultiKueue.
+   */
   private static final List<String> NOT_SUPPORTED_IN_BOTH =
       List.of(
           "appwrapper/deployment-sample.yaml: appwrapper/sample-appwrapper-deployment",
@@ -52,7 +55,6 @@ class KueueExamplesConvertedIT {
           "jobs/sample-jaxjob.yaml: jaxjob/default/jax-simple",
           "jobs/sample-mpijob.yaml: mpijob/pi",
           "jobs/sample-paddlejob.yaml: paddlejob/default/paddle-simple-cpu",
-          "jobs/sample-pytorchjob.yaml: pytorchjob/default/pytorch-simple",
           "jobs/sample-tfjob.yaml: tfjob/default/tensorflow-dist-mnist",
           "jobs/sample-xgboostjob.yaml: xgboostjob/default/xgboost-dist-iris-test-train",
           "multikueue/multikueue-setup.yaml: admissioncheck/sample-multikueue",

@@ -26,6 +26,11 @@ public final class DeviceClassMappings {
     return Optional.ofNullable(resourceByClass.get(deviceClass));
   }
 
+  /** Whether no class is mapped. */
+  public boolean isEmpty() {
+    return resourceByClass.isEmpty();
+  }
+
   @Override
   public String toString() {
     return new TreeMap<>(resourceByClass).toString();

@@ -44,7 +44,37 @@ public enum Framework {
    * StatefulSets for serving: all its pods are one pod group, admitted whole (the pod integration
    * runs them; the StatefulSet webhook names the group in its pod template).
    */
-  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null);
+  STATEFULSET("statefulset", "apps", "v1", "StatefulSet", "statefulsets", null),
+  /**
+   * The Kubeflow training operator's PyTorchJob (kubeflow.org/v1): one podSet per replica type
+   * (Master, Worker), whose pods the training operator creates itself; suspended through {@code
+   * spec.runPolicy.suspend}. Off by default, as in Kueue ({@link #defaultFrameworkNames}).
+   */
+  PYTORCHJOB(
+      "kubeflow.org/pytorchjob",
+      "kubeflow.org",
+      "v1",
+      "PyTorchJob",
+      "pytorchjobs",
+      List.of(),
+      KubeflowSuspend.POINTER),
+  /**
+   * The training operator's MPIJob (kubeflow.org/v1, not the mpi-operator's v2beta1 that Kueue's
+   * framework of the same name runs): podSets Launcher and Worker, {@code spec.runPolicy.suspend}.
+   */
+  MPIJOB(
+      "kubeflow.org/mpijob",
+      "kubeflow.org",
+      "v1",
+      "MPIJob",
+      "mpijobs",
+      List.of(),
+      KubeflowSuspend.POINTER);
+
+  /** Where a Kubeflow v1 job says it is suspended. */
+  private static final class KubeflowSuspend {
+    static final String POINTER = "/spec/runPolicy/suspend";
+  }
 
   private final String frameworkName;
   private final String group;
@@ -55,6 +85,9 @@ public enum Framework {
   /** Null for a kind whose pods the pod integration runs: the operator needs no rights on it. */
   private final List<Resource> childResources;
 
+  /** The JSON pointer of its suspend flag. */
+  private final String suspendPointer;
+
   Framework(
       String frameworkName,
       String group,
@@ -62,6 +95,18 @@ public enum Framework {
       String kind,
       String plural,
       List<Resource> childResources) {
+    this(frameworkName, group, version, kind, plural, childResources, "/spec/suspend");
+  }
+
+  Framework(
+      String frameworkName,
+      String group,
+      String version,
+      String kind,
+      String plural,
+      List<Resource> childResources,
+      String suspendPointer) {
+    this.suspendPointer = suspendPointer;
     this.frameworkName = frameworkName;
     this.group = group;
     this.version = version;
@@ -91,6 +136,14 @@ public enum Framework {
 
   public String kind() {
     return kind;
+  }
+
+  /**
+   * Where the kind says it is suspended, as a JSON pointer: {@code /spec/suspend} for most kinds,
+   * {@code /spec/runPolicy/suspend} for the Kubeflow v1 jobs.
+   */
+  public String suspendPointer() {
+    return suspendPointer;
   }
 
   /** The resource, e.g. {@code jobs}. */
@@ -166,11 +219,13 @@ public enum Framework {
    * operator's configuration without one), in registry order: all but the serving kinds ({@link
    * #runByPods}), which, as in Kueue, a platform turns on (they change what happens to every
    * Deployment and StatefulSet of a managed namespace: refused at creation without a queue, instead
-   * of their pods one by one).
+   * of their pods one by one), and the training operator's v1 jobs: Kueue leaves PyTorchJob off,
+   * and the MPIJob it turns on is the mpi-operator's v2beta1, whose CRD has the same name as the v1
+   * one ({@code mpijobs.kubeflow.org}); a platform names the one it runs.
    */
   public static List<String> defaultFrameworkNames() {
     return Arrays.stream(values())
-        .filter(f -> !f.runByPods())
+        .filter(f -> !f.runByPods() && !"kubeflow.org".equals(f.group))
         .map(Framework::frameworkName)
         .toList();
   }

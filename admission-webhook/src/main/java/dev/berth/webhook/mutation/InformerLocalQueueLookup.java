@@ -1,11 +1,14 @@
 package dev.berth.webhook.mutation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
 import dev.berth.api.v1beta1.ResourceGroup;
+import dev.berth.api.v1beta1.Workload;
 import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -113,6 +116,23 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
         .map(job -> Serialization.jsonMapper().valueToTree(job));
   }
 
+  /**
+   * Read from the API server, not cached: asked only for a running managed Job's pod that holds
+   * devices through claims, and a Workload's annotations are what it was charged at creation.
+   */
+  @Override
+  public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return client
+        .resources(Workload.class)
+        .inNamespace(namespace)
+        .withLabel(Berth.OWNER_UID_LABEL, ownerUid)
+        .list()
+        .getItems()
+        .stream()
+        .map(wl -> Serialization.jsonMapper().<JsonNode>valueToTree(wl))
+        .toList();
+  }
+
   @Override
   public DeviceClassMappings deviceClasses() {
     return deviceClasses;
@@ -149,14 +169,25 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
    */
   @Override
   public Optional<JsonNode> jobSet(String namespace, String name) {
+    return stored("jobset.x-k8s.io/v1alpha2", "JobSet", namespace, name);
+  }
+
+  /** Read from the API server, not cached, as {@link #jobSet}: asked only when its pod is made. */
+  @Override
+  public Optional<JsonNode> owner(Framework framework, String namespace, String name) {
+    return stored(framework.group() + "/" + framework.version(), framework.kind(), namespace, name);
+  }
+
+  /** The object as stored; empty when there is none or its API is not installed (a 404). */
+  private Optional<JsonNode> stored(String apiVersion, String kind, String namespace, String name) {
     try {
       GenericKubernetesResource found =
           client
-              .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+              .genericKubernetesResources(apiVersion, kind)
               .inNamespace(namespace)
               .withName(name)
               .get();
-      return Optional.ofNullable(found).map(js -> Serialization.jsonMapper().valueToTree(js));
+      return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return Optional.empty();

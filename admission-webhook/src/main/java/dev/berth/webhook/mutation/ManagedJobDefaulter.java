@@ -2,13 +2,15 @@ package dev.berth.webhook.mutation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.validation.JobView;
 import dev.berth.webhook.validation.QueueScope;
+import java.util.List;
 
 /**
- * On create of a Job or JobSet: take the queue from the namespace's LocalQueue named {@code
- * default} when the queue-name label is missing, suspend every managed one so that nothing runs
- * before Berth admits its Workload, and stamp when it was submitted.
+ * On create of a Job, a JobSet or another registry kind: take the queue from the namespace's
+ * LocalQueue named {@code default} when the queue-name label is missing, suspend every managed one
+ * so that nothing runs before Berth admits its Workload, and stamp when it was submitted.
  */
 public final class ManagedJobDefaulter implements Defaulter {
   public static final String DEFAULT_QUEUE = QueueScope.DEFAULT_QUEUE;
@@ -17,13 +19,27 @@ public final class ManagedJobDefaulter implements Defaulter {
 
   private final java.time.Clock clock;
 
+  /** The path of the kind's suspend flag, e.g. [spec, suspend] (Framework#suspendPointer). */
+  private final List<String> suspendPath;
+
   public ManagedJobDefaulter(LocalQueueLookup localQueues) {
     this(localQueues, java.time.Clock.systemUTC());
   }
 
   public ManagedJobDefaulter(LocalQueueLookup localQueues, java.time.Clock clock) {
+    this(localQueues, clock, "/spec/suspend");
+  }
+
+  /** For a kind that keeps its suspend flag elsewhere, e.g. a Kubeflow job's runPolicy. */
+  public ManagedJobDefaulter(LocalQueueLookup localQueues, Framework framework) {
+    this(localQueues, java.time.Clock.systemUTC(), framework.suspendPointer());
+  }
+
+  private ManagedJobDefaulter(
+      LocalQueueLookup localQueues, java.time.Clock clock, String suspendPointer) {
     this.localQueues = localQueues;
     this.clock = clock;
+    this.suspendPath = List.of(suspendPointer.substring(1).split("/"));
   }
 
   @Override
@@ -51,9 +67,12 @@ public final class ManagedJobDefaulter implements Defaulter {
       if (annotations != null) {
         annotations.put(Berth.SUBMITTED_AT_ANNOTATION, clock.instant().toString());
       }
-      ObjectNode spec = Json.object(job, "spec");
-      if (spec != null) {
-        spec.put("suspend", true);
+      ObjectNode parent = job;
+      for (String field : suspendPath.subList(0, suspendPath.size() - 1)) {
+        parent = parent == null ? null : Json.object(parent, field);
+      }
+      if (parent != null) {
+        parent.put(suspendPath.get(suspendPath.size() - 1), true);
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.berth.webhook.server;
 import static dev.berth.webhook.server.WebhookPaths.*;
 
 import dev.berth.api.v1beta1.AdmissionCheck;
+import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.Cohort;
 import dev.berth.api.v1beta1.LocalQueue;
@@ -13,6 +14,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
+import dev.berth.webhook.mutation.KubeflowJobDefaulter;
 import dev.berth.webhook.mutation.KueueLabelsDefaulter;
 import dev.berth.webhook.mutation.LocalQueueDefaulter;
 import dev.berth.webhook.mutation.ManagedJobDefaulter;
@@ -23,6 +25,7 @@ import dev.berth.webhook.mutation.WorkloadDefaulter;
 import dev.berth.webhook.validation.BerthValidators;
 import dev.berth.webhook.validation.CheckStateGrants;
 import dev.berth.webhook.validation.CronJobQueueRule;
+import dev.berth.webhook.validation.KubeflowJobValidator;
 import dev.berth.webhook.validation.ManagedJobPolicy;
 import dev.berth.webhook.validation.PodGateGuard;
 import dev.berth.webhook.validation.PodQueueRule;
@@ -106,6 +109,12 @@ public final class BerthWebhooks {
             ProvisioningRequestConfig.class,
             BerthValidators::provisioningRequestConfig,
             (old, config) -> BerthValidators.provisioningRequestConfig(config)));
+    routes.put(
+        VALIDATE_BUDGET,
+        new ValidatingHandler<>(
+            Budget.class,
+            BerthValidators::budget,
+            (old, budget) -> BerthValidators.budget(budget)));
     PodGateHandler pods =
         new PodGateHandler(new PodGateGuard(guard), new PodQueueRule(guard, cluster));
     for (Framework framework : Framework.values()) {
@@ -142,6 +151,8 @@ public final class BerthWebhooks {
             case STATEFULSET ->
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
             case BATCH_JOB, JOBSET -> new MutatingHandler(jobs, CREATE);
+            case PYTORCHJOB, MPIJOB ->
+                new MutatingHandler(new KubeflowJobDefaulter(cluster, framework), CREATE);
           });
     }
     routes.put(MUTATE_POD, podGates);
@@ -170,6 +181,11 @@ public final class BerthWebhooks {
       case JOBSET ->
           new ManagedJobHandler(
               framework.kind(), BerthValidators::jobSet, BerthValidators::jobSetUpdate, policy);
+      case PYTORCHJOB, MPIJOB -> {
+        KubeflowJobValidator rules = new KubeflowJobValidator(framework);
+        yield new ManagedJobHandler(
+            framework.kind(), rules::validate, rules::validateUpdate, policy);
+      }
     };
   }
 }

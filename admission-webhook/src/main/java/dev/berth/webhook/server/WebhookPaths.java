@@ -21,6 +21,7 @@ public final class WebhookPaths {
   public static final String VALIDATE_ADMISSION_CHECK = "/validate-" + BERTH + "admissioncheck";
   public static final String VALIDATE_PROVISIONING_REQUEST_CONFIG =
       "/validate-" + BERTH + "provisioningrequestconfig";
+  public static final String VALIDATE_BUDGET = "/validate-" + BERTH + "budget";
   public static final String VALIDATE_JOB = Framework.BATCH_JOB.validatePath();
   public static final String VALIDATE_JOBSET = Framework.JOBSET.validatePath();
 

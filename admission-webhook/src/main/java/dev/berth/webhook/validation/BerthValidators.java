@@ -30,6 +30,10 @@ public final class BerthValidators {
     return ClusterQueueValidator.validate(cq);
   }
 
+  public static List<FieldError> budget(dev.berth.api.v1beta1.Budget budget) {
+    return BudgetValidator.validate(budget);
+  }
+
   public static List<FieldError> cohort(Cohort cohort) {
     return CohortValidator.validate(cohort);
   }

@@ -1,6 +1,7 @@
 package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.webhook.dra.ChargedDevices;
 import dev.berth.webhook.dra.PodClaims;
 import java.math.BigDecimal;
 import java.util.List;
@@ -48,6 +49,47 @@ public final class ClaimResources {
               }
             });
     return asks;
+  }
+
+  /** Whether the pod holds any device through its claims. */
+  public boolean holdsDevices() {
+    return !claims.total().isEmpty();
+  }
+
+  /**
+   * Why the pod's claims hold more of a {@code covered} resource than its Workload was charged, or
+   * null: its own claims (from templates) against what {@code charged} gives each pod of {@code
+   * podSet}, its shared claims against every shared claim the Workload was charged. A template or
+   * claim replaced by a bigger one after the Workload was created is caught here, since the pod's
+   * claims are read now and the charge then.
+   */
+  public String beyond(ChargedDevices charged, String podSet, Set<String> covered) {
+    Map<String, Long> shared = new java.util.TreeMap<>();
+    claims.shared().values().forEach(d -> d.forEach((r, n) -> shared.merge(r, n, Long::sum)));
+    String own = exceeding(claims.perPod(), charged.perPod(podSet), covered, "a pod");
+    return own != null
+        ? own
+        : exceeding(shared, charged.sharedTotal(), covered, "once for its shared claims");
+  }
+
+  private static String exceeding(
+      Map<String, Long> held, Map<String, Long> charged, Set<String> covered, String per) {
+    for (Map.Entry<String, Long> e : held.entrySet()) {
+      long allowed = charged.getOrDefault(e.getKey(), 0L);
+      if (covered.contains(e.getKey()) && e.getValue() > allowed) {
+        return "the pod's claims hold "
+            + e.getValue()
+            + " "
+            + e.getKey()
+            + " and its Workload was charged "
+            + allowed
+            + " "
+            + per
+            + " when it was created (a ResourceClaimTemplate or ResourceClaim replaced since then"
+            + " is not charged)";
+      }
+    }
+    return null;
   }
 
   /** The pod's first claim reference, when it has one. */

@@ -2,13 +2,15 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the queue rules need from a batch/v1 Job or a JobSet: its labels and annotations, whether it
- * is suspended, and whether a JobSet owns it (then the JobSet, not the Job, is managed).
+ * What the queue rules need from a batch/v1 Job, a JobSet or another registry kind: its labels and
+ * annotations, whether it is suspended, and whether a JobSet owns it (then the JobSet, not the Job,
+ * is managed).
  */
 public record JobView(
     Map<String, String> labels,
@@ -21,12 +23,21 @@ public record JobView(
   }
 
   public static JobView of(JsonNode json) {
+    return of(json, "/spec/suspend");
+  }
+
+  /** A registry kind's object, its suspension read where the kind keeps it. */
+  public static JobView of(JsonNode json, Framework framework) {
+    return of(json, framework.suspendPointer());
+  }
+
+  private static JobView of(JsonNode json, String suspendPointer) {
     JsonNode metadata = json.path("metadata");
     boolean child = JobSetChildren.owner(json) != null;
     return new JobView(
         strings(metadata.path("labels")),
         strings(metadata.path("annotations")),
-        json.path("spec").path("suspend").asBoolean(false),
+        json.at(suspendPointer).asBoolean(false),
         child);
   }
 

@@ -51,6 +51,17 @@ public final class LabelledOnly implements QueueScope {
   }
 
   @Override
+  public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return cluster.workloadsOwnedBy(namespace, ownerUid);
+  }
+
+  @Override
+  public Optional<JsonNode> owner(
+      dev.berth.webhook.integration.Framework framework, String namespace, String name) {
+    return cluster.owner(framework, namespace, name);
+  }
+
+  @Override
   public DeviceClassMappings deviceClasses() {
     return cluster.deviceClasses();
   }

@@ -44,7 +44,7 @@ public final class ManagedJobPolicy {
    * mutation.
    */
   public List<FieldError> onCreate(String kind, String namespace, JsonNode job, String username) {
-    JobView view = JobView.of(job);
+    JobView view = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (view.childOfJobSet()) {
       // Its JobSet is what Berth queues and starts; the Job must be one the JobSet runs.
@@ -80,8 +80,8 @@ public final class ManagedJobPolicy {
 
   public List<FieldError> onUpdate(
       String kind, String namespace, JsonNode old, JsonNode job, String username) {
-    JobView before = JobView.of(old);
-    JobView after = JobView.of(job);
+    JobView before = JobView.of(old, Framework.ofKind(kind));
+    JobView after = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (before.childOfJobSet() && after.childOfJobSet()) {
       return checkJobSetChild(namespace, before, job, username, managedNamespace);

@@ -2,6 +2,8 @@ package dev.berth.webhook.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.dra.ChargedDevices;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.NamespaceSelectors;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -15,7 +17,8 @@ import java.util.Set;
 /**
  * The queue rule for pods: in a namespace Berth manages, a pod that asks for a resource a
  * ClusterQueue selecting the namespace covers must be queued itself (a plain Pod the pod
- * integration gated at creation: {@link PlainPods#isQueued}) or be one of a managed Job's pods; any
+ * integration gated at creation: {@link PlainPods#isQueued}) or be one of a managed Job's pods (or
+ * of a managed training operator job's, which creates its pods itself, checked the same way); any
  * other is refused, whoever creates it (a user's {@code kubectl run}, a ReplicaSet, a StatefulSet,
  * a DaemonSet, another operator's controller), because the pod would hold quota no Workload
  * accounts for. A labelled pod the pod webhook did not gate (the {@code pod} integration is off) is
@@ -33,6 +36,17 @@ import java.util.Set;
 public final class PodQueueRule {
   private static final String MIRROR_POD = "kubernetes.io/config.mirror";
   private static final FieldPath OWNERS = FieldPath.root("metadata").child("ownerReferences");
+
+  /** The pod set of a Job's Workload (the operator's JobAdapter names it so). */
+  private static final String JOB_POD_SET = "main";
+
+  /**
+   * A JobSet's child Job's label naming its replicatedJob: its pod set in the JobSet's Workload.
+   */
+  private static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
+
+  /** The training operator's label on a pod: its replica type, in lower case. */
+  static final String REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type";
 
   private final RequestGuard guard;
   private final QueueScope scope;
@@ -72,8 +86,12 @@ public final class PodQueueRule {
     int ownerIndex = controllerIndex(pod);
     JsonNode owner =
         ownerIndex < 0 ? null : pod.path("metadata").path("ownerReferences").get(ownerIndex);
-    if (owner != null && isJob(owner)) {
-      String problem = jobProblem(namespace, pod, owner, asks);
+    Optional<Framework> podOwner = owner == null ? Optional.empty() : podOwningKind(owner);
+    if (podOwner.isPresent() || (owner != null && isJob(owner))) {
+      String problem =
+          podOwner.isPresent()
+              ? replicaProblem(podOwner.get(), namespace, pod, owner, asks)
+              : jobProblem(namespace, pod, owner, asks, claims);
       if (problem == null) {
         return List.of();
       }
@@ -117,7 +135,11 @@ public final class PodQueueRule {
 
   /** Why the pod is not one of its owner Job's Berth-managed pods, or null when it is. */
   private String jobProblem(
-      String namespace, JsonNode pod, JsonNode owner, Map<String, BigDecimal> asks) {
+      String namespace,
+      JsonNode pod,
+      JsonNode owner,
+      Map<String, BigDecimal> asks,
+      ClaimResources claims) {
     String name = owner.path("name").asText();
     String label = "Job " + name;
     JsonNode job =
@@ -138,7 +160,23 @@ public final class PodQueueRule {
     if (!selects(job.at("/spec/selector"), pod.at("/metadata/labels"))) {
       return "the pod does not match the selector of " + label + ", so the Job does not count it";
     }
-    JsonNode templateSpec = job.at("/spec/template/spec");
+    String problem =
+        templateProblem(namespace, job.at("/spec/template/spec"), asks, label, "Job's template");
+    if (problem != null) {
+      return problem;
+    }
+    return claims.holdsDevices() ? chargeProblem(namespace, job, claims, asks.keySet()) : null;
+  }
+
+  /**
+   * Why the pod asks for more than {@code templateSpec}, its Workload's, or null when it does not.
+   */
+  private String templateProblem(
+      String namespace,
+      JsonNode templateSpec,
+      Map<String, BigDecimal> asks,
+      String label,
+      String where) {
     Map<String, BigDecimal> template =
         ClaimResources.of(namespace, templateSpec, scope)
             .addTo(PodResources.totals(templateSpec, asks.keySet()), asks.keySet());
@@ -153,10 +191,95 @@ public final class PodQueueRule {
             + label
             + ", which its Workload was admitted for, for "
             + admitted.toPlainString()
-            + " (set the request in the Job's template)";
+            + " (set the request in the "
+            + where
+            + ")";
       }
     }
     return null;
+  }
+
+  /**
+   * Why the devices of the pod's claims are beyond what its Workload was charged, or null. The
+   * Workload is the Job's, or its JobSet's (pod set: the replicatedJob); the Job runs, so it was
+   * admitted, and a Job without one has pods that nobody charged.
+   */
+  private String chargeProblem(
+      String namespace, JsonNode job, ClaimResources claims, Set<String> covered) {
+    JsonNode jobSet = JobSetChildren.owner(job);
+    String ownerUid =
+        jobSet == null ? job.at("/metadata/uid").asText() : jobSet.path("uid").asText();
+    String podSet =
+        jobSet == null
+            ? JOB_POD_SET
+            : job.at("/metadata/labels").path(REPLICATED_JOB_LABEL).asText("");
+    String owner =
+        jobSet == null
+            ? "Job " + job.at("/metadata/name").asText()
+            : "JobSet " + jobSet.path("name").asText();
+    List<JsonNode> workloads = scope.workloadsOwnedBy(namespace, ownerUid);
+    if (workloads.isEmpty()) {
+      return owner + " has no Workload, so the devices of the pod's claims are charged to no queue";
+    }
+    return claims.beyond(ChargedDevices.of(workloads.get(0)), podSet, covered);
+  }
+
+  /**
+   * The registry kind that creates its pods itself (no batch/v1 Job between), when the pod's
+   * controller is one: a training operator v1 job.
+   */
+  private static Optional<Framework> podOwningKind(JsonNode owner) {
+    for (Framework framework : List.of(Framework.PYTORCHJOB, Framework.MPIJOB)) {
+      if (framework.kind().equals(owner.path("kind").asText())
+          && (framework.group() + "/" + framework.version())
+              .equals(owner.path("apiVersion").asText())) {
+        return Optional.of(framework);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why the pod is not one of its owner training job's Berth-managed pods, or null when it is: the
+   * job, read from the API server, has the owner reference's UID, is Berth's, runs (only the
+   * operator unsuspends it), and the template of the pod's replica type (the training operator's
+   * label) asks no less than the pod.
+   */
+  private String replicaProblem(
+      Framework framework,
+      String namespace,
+      JsonNode pod,
+      JsonNode owner,
+      Map<String, BigDecimal> asks) {
+    String name = owner.path("name").asText();
+    String label = framework.kind() + " " + name;
+    JsonNode job =
+        scope
+            .owner(framework, namespace, name)
+            .filter(j -> j.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
+    if (job == null) {
+      return label + " with uid " + owner.path("uid").asText() + " does not exist";
+    }
+    JobView view = JobView.of(job, framework);
+    if (!view.managed()) {
+      return label + " is not queued by Berth (it has no " + Berth.QUEUE_NAME_LABEL + " label)";
+    }
+    if (view.suspended()) {
+      return label + " is suspended: its pods start only once its Workload is admitted";
+    }
+    String type = pod.at("/metadata/labels").path(REPLICA_TYPE_LABEL).asText(null);
+    Optional<JsonNode> template = KubeflowJobValidator.templateOf(framework, job, type);
+    if (template.isEmpty()) {
+      return "the pod's "
+          + REPLICA_TYPE_LABEL
+          + " label ("
+          + type
+          + ") names no replica type of "
+          + label;
+    }
+    return templateProblem(
+        namespace, template.get().path("spec"), asks, label, type + " replica's template");
   }
 
   private static boolean isJob(JsonNode owner) {

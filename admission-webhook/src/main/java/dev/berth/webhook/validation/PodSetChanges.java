@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The pod sets of a running Job or JobSet are what its Workload was admitted with: how many pods
- * (parallelism, completions, replicas, and for a Job the min-parallelism and original-parallelism
- * annotations) and what each asks for (the pod template, requests included). A change while it runs
- * would use quota the Workload does not hold (growing) or keep quota nobody uses (shrinking), so
- * both are refused; Kueue stops such a Job instead.
+ * The pod sets of a running Job, JobSet or training operator job are what its Workload was admitted
+ * with: how many pods (parallelism, completions, replicas, and for a Job the min-parallelism and
+ * original-parallelism annotations) and what each asks for (the pod template, requests included). A
+ * change while it runs would use quota the Workload does not hold (growing) or keep quota nobody
+ * uses (shrinking), so both are refused; Kueue stops such a Job instead.
  */
 final class PodSetChanges {
   private static final FieldPath SPEC = FieldPath.root("spec");
@@ -37,6 +37,8 @@ final class PodSetChanges {
     return switch (framework) {
       case BATCH_JOB -> ofJob(old, now, why);
       case JOBSET -> ofJobSet(old, now, why);
+      case PYTORCHJOB, MPIJOB ->
+          ofReplicaSpecs(KubeflowJobValidator.replicaSpecsField(framework), old, now, why);
       // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
       // and its placement PodGateGuard's: never reached, pods have their own handler.
       // A Deployment or StatefulSet has no Workload of its own (its pods have), and a pod's
@@ -104,6 +106,44 @@ final class PodSetChanges {
           b.at("/template/spec/template"),
           a.at("/template/spec/template"),
           jobSpec.child("template"),
+          why,
+          errors,
+          reported);
+    }
+    return errors.toList();
+  }
+
+  /**
+   * Changes of a training operator v1 job's pod sets: its replica types, their replicas and pod
+   * templates ({@code field} holds them by type). Its Worker replicas can also be written through
+   * the {@code scale} subresource, which the chart's webhook does not intercept: the chart's roles
+   * grant no one that subresource, and the operator suspends and requeues a job resized anyway.
+   */
+  static List<FieldError> ofReplicaSpecs(String field, JsonNode old, JsonNode job, String why) {
+    Errors errors = new Errors();
+    JsonNode before = old.path("spec").path(field);
+    JsonNode after = job.path("spec").path(field);
+    FieldPath path = SPEC.child(field);
+    Set<String> types = new java.util.TreeSet<>();
+    before.fieldNames().forEachRemaining(types::add);
+    after.fieldNames().forEachRemaining(types::add);
+    int[] reported = {0};
+    for (String type : types) {
+      FieldPath tp = path.key(type);
+      if (before.path(type).isMissingNode() || after.path(type).isMissingNode()) {
+        errors.add(FieldError.forbidden(tp, "replica types cannot be added or removed: " + why));
+        continue;
+      }
+      compareValue(
+          before.path(type).path("replicas"),
+          after.path(type).path("replicas"),
+          tp.child("replicas"),
+          why,
+          errors);
+      compareTree(
+          before.path(type).path("template"),
+          after.path(type).path("template"),
+          tp.child("template"),
           why,
           errors,
           reported);

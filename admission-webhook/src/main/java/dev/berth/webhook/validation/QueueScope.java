@@ -3,6 +3,7 @@ package dev.berth.webhook.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.webhook.dra.ClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.LocalQueueLookup;
 import java.util.List;
 import java.util.Optional;
@@ -41,6 +42,22 @@ public interface QueueScope extends LocalQueueLookup, ClaimSource {
 
   /** The batch/v1 Job as stored, or empty when there is none. */
   default Optional<JsonNode> job(String namespace, String name) {
+    return Optional.empty();
+  }
+
+  /**
+   * The Workloads of the namespace whose owner has UID {@code ownerUid} (label {@code
+   * berth.dev/owner-uid}), as stored; none when there is none.
+   */
+  default List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+    return List.of();
+  }
+
+  /**
+   * The object of a registry kind that creates its pods itself (a PyTorchJob), as stored, or empty
+   * when there is none (or its API is not installed).
+   */
+  default Optional<JsonNode> owner(Framework framework, String namespace, String name) {
     return Optional.empty();
   }
 

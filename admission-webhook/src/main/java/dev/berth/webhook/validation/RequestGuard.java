@@ -55,7 +55,7 @@ public final class RequestGuard {
             : " (its namespace is managed: " + managedNamespace.get() + ")";
     return List.of(
         FieldError.forbidden(
-            FieldPath.root("spec").child("suspend"),
+            suspendPath(kind),
             "a "
                 + kind
                 + " managed by Berth"
@@ -64,6 +64,21 @@ public final class RequestGuard {
                 + " operator, once its Workload is admitted; user \""
                 + username
                 + "\" may not"));
+  }
+
+  /**
+   * Where {@code kind} keeps its suspend flag: spec.suspend, or a Kubeflow job's spec.runPolicy.
+   */
+  private static FieldPath suspendPath(String kind) {
+    FieldPath path = null;
+    for (String segment :
+        dev.berth.webhook.integration.Framework.ofKind(kind)
+            .suspendPointer()
+            .substring(1)
+            .split("/")) {
+      path = path == null ? FieldPath.root(segment) : path.child(segment);
+    }
+    return path;
   }
 
   /**

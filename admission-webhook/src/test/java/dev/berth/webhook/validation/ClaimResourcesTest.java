@@ -33,35 +33,71 @@ class ClaimResourcesTest {
             containers: [{name: c, image: trainer}]
       """;
 
+  /** Job serve: its pods share ResourceClaim shared (4 GPUs), each has a two-gpus template too. */
+  private static final String SERVE =
+      JOB.replace("{name: train,", "{name: serve,")
+          .replace("uid: job-uid,", "uid: serve-uid,")
+          .replace(
+              "resourceClaims: [{name: gpus, resourceClaimTemplateName: two-gpus}]",
+              "resourceClaims: [{name: gpus, resourceClaimTemplateName: two-gpus},"
+                  + " {name: s, resourceClaimName: shared}]");
+
+  /** What the operator charged the Jobs' Workloads when it created them, by owner UID. */
+  private static final Map<String, String> WORKLOADS =
+      Map.of(
+          "job-uid",
+          "{metadata: {name: job-train, annotations: {berth.dev/device-requests:"
+              + " '{\"main\":{\"example.com/gpu\":2}}'}}}",
+          "serve-uid",
+          "{metadata: {name: job-serve, annotations: {berth.dev/device-requests:"
+              + " '{\"main\":{\"example.com/gpu\":2}}', berth.dev/shared-device-requests:"
+              + " '{\"main\":{\"example.com/gpu\":4}}'}}}");
+
   /** team-a as PodQueueRuleTest has it, covering example.com/gpu, to which gpu.example.com maps. */
-  private static final QueueScope SCOPE =
-      new PodQueueRuleTest.TeamA() {
-        @Override
-        public Set<String> coveredResources(String namespace) {
-          return Set.of("example.com/gpu");
-        }
+  static class WithClaims extends PodQueueRuleTest.TeamA {
+    @Override
+    public Set<String> coveredResources(String namespace) {
+      return Set.of("example.com/gpu");
+    }
 
-        @Override
-        public Optional<JsonNode> job(String namespace, String name) {
-          return name.equals("train") ? Optional.of(TestObjects.json(JOB)) : Optional.empty();
-        }
-
-        @Override
-        public DeviceClassMappings deviceClasses() {
-          return new DeviceClassMappings(Map.of("gpu.example.com", "example.com/gpu"));
-        }
-
-        @Override
-        public Optional<JsonNode> template(String namespace, String name) {
-          return Optional.ofNullable(TEMPLATES.get(name))
-              .map(
-                  r ->
-                      yaml(
-                          "{spec: {spec: {devices: {requests: [{name: r, exactly: "
-                              + r
-                              + "}]}}}}"));
-        }
+    @Override
+    public Optional<JsonNode> job(String namespace, String name) {
+      return switch (name) {
+        case "train" -> Optional.of(TestObjects.json(JOB));
+        case "serve" -> Optional.of(TestObjects.json(SERVE));
+        default -> Optional.empty();
       };
+    }
+
+    @Override
+    public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+      return Optional.ofNullable(WORKLOADS.get(ownerUid)).map(ClaimResourcesTest::yaml).stream()
+          .toList();
+    }
+
+    @Override
+    public Optional<JsonNode> claim(String namespace, String name) {
+      return name.equals("shared")
+          ? Optional.of(
+              yaml(
+                  "{spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+                      + " gpu.example.com, count: 4}}]}}}"))
+          : Optional.empty();
+    }
+
+    @Override
+    public DeviceClassMappings deviceClasses() {
+      return new DeviceClassMappings(Map.of("gpu.example.com", "example.com/gpu"));
+    }
+
+    @Override
+    public Optional<JsonNode> template(String namespace, String name) {
+      return Optional.ofNullable(TEMPLATES.get(name))
+          .map(r -> yaml("{spec: {spec: {devices: {requests: [{name: r, exactly: " + r + "}]}}}}"));
+    }
+  }
+
+  private static final QueueScope SCOPE = new WithClaims();
 
   private static JsonNode yaml(String text) {
     try {
@@ -77,10 +113,15 @@ class ClaimResourcesTest {
 
   /** PodQueueRuleTest's pod, asking for no resource but through {@code claims}. */
   private static List<FieldError> create(String namespace, String owner, String claims) {
+    return create(RULE, namespace, owner, claims);
+  }
+
+  private static List<FieldError> create(
+      PodQueueRule rule, String namespace, String owner, String claims) {
     JsonNode pod = TestObjects.json(PodQueueRuleTest.pod(namespace, owner, "{}"));
     ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("spec"))
         .set("resourceClaims", yaml(claims));
-    return RULE.onCreate(namespace, pod, "dana");
+    return rule.onCreate(namespace, pod, "dana");
   }
 
   private static final String OWNED_BY_JOB =
@@ -114,6 +155,86 @@ class ClaimResourcesTest {
               assertThat(e.message())
                   .contains("asks for 4 example.com/gpu and the template of Job train")
                   .contains("for 2");
+            });
+  }
+
+  private static final String OWNED_BY_SERVE =
+      "{apiVersion: batch/v1, kind: Job, name: serve, uid: serve-uid, controller: true}";
+  private static final String SERVE_CLAIMS =
+      "[{name: gpus, resourceClaimTemplateName: two-gpus}, {name: s, resourceClaimName: shared}]";
+
+  @Test
+  void aManagedJobsPodMayHoldTheSharedClaimItsWorkloadWasChargedOnce() {
+    assertThat(create("team-a", OWNED_BY_SERVE, SERVE_CLAIMS)).isEmpty();
+  }
+
+  @Test
+  void aTemplateReplacedByABiggerOneAfterTheWorkloadWasChargedIsRefused() {
+    // The platform's two-gpus template deleted and made again with 8: the Job's template and its
+    // pod agree, but the Workload was charged 2 a pod.
+    QueueScope remade =
+        new WithClaims() {
+          @Override
+          public Optional<JsonNode> template(String namespace, String name) {
+            return Optional.of(
+                yaml(
+                    "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+                        + " gpu.example.com, count: 8}}]}}}}"));
+          }
+        };
+    assertRefusedAtOwner(
+        remade,
+        TWO_GPUS,
+        "the pod's claims hold 8 example.com/gpu and its Workload was charged 2 a pod when it was"
+            + " created");
+  }
+
+  @Test
+  void aSharedClaimTheWorkloadWasNotChargedIsRefused() {
+    // Job train's Workload was charged no shared claim: a pod of it naming one (its template
+    // naming it too, as if the Job were made so) holds devices nobody was charged.
+    QueueScope sharing =
+        new WithClaims() {
+          @Override
+          public Optional<JsonNode> job(String namespace, String name) {
+            return Optional.of(
+                TestObjects.json(
+                    SERVE
+                        .replace("{name: serve,", "{name: train,")
+                        .replace("uid: serve-uid,", "uid: job-uid,")));
+          }
+        };
+    assertRefusedAtOwner(
+        sharing,
+        SERVE_CLAIMS,
+        "the pod's claims hold 4 example.com/gpu and its Workload was charged 0 once for its"
+            + " shared claims");
+  }
+
+  @Test
+  void aRunningJobWithoutAWorkloadGetsNoPodWithDevices() {
+    QueueScope noWorkload =
+        new WithClaims() {
+          @Override
+          public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+            return List.of();
+          }
+        };
+    assertRefusedAtOwner(
+        noWorkload,
+        TWO_GPUS,
+        "Job train has no Workload, so the devices of the pod's claims are charged to no queue");
+  }
+
+  /** A pod of Job train with {@code claims}, refused in {@code scope} at its owner. */
+  private static void assertRefusedAtOwner(QueueScope scope, String claims, String messageStart) {
+    PodQueueRule rule = new PodQueueRule(new RequestGuard(OPERATOR), scope);
+    assertThat(create(rule, "team-a", OWNED_BY_JOB, claims))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("metadata.ownerReferences[0]");
+              assertThat(e.message()).startsWith(messageStart);
             });
   }
 

@@ -34,6 +34,20 @@ class DeviceRequestsAnnotationTest {
   }
 
   @Test
+  void theSharedClaimsChargeCannotBeAddedChangedOrRemovedEither() {
+    Workload shared =
+        annotated(Map.of("berth.dev/shared-device-requests", "{\"main\":{\"example.com/gpu\":4}}"));
+    assertThat(DeviceRequestsAnnotation.validateUpdate(shared, annotated(Map.of())))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.path())
+                    .isEqualTo("metadata.annotations[berth.dev/shared-device-requests]"));
+    assertThat(DeviceRequestsAnnotation.validateUpdate(annotated(Map.of()), shared)).hasSize(1);
+    assertThat(DeviceRequestsAnnotation.validateUpdate(shared, shared)).isEmpty();
+  }
+
+  @Test
   void otherAnnotationsAreFree() {
     Map<String, String> more = new java.util.HashMap<>(CHARGED.getMetadata().getAnnotations());
     more.put("team", "a");

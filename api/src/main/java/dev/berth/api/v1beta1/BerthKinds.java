@@ -16,7 +16,8 @@ public final class BerthKinds {
           LocalQueue.class,
           WorkloadPriorityClass.class,
           Workload.class,
-          UsageReport.class);
+          UsageReport.class,
+          Budget.class);
 
   private BerthKinds() {}
 }

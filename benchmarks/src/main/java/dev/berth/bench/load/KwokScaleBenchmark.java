@@ -64,7 +64,9 @@ import java.util.concurrent.TimeUnit;
  * webhooks registered and served by the operator, as in {@link SchedulerLoadBenchmark}; off: none,
  * the configuration of the figures before 7 December), {@code controlPlaneQps} (200), {@code
  * jobSyncs} (50), {@code nodeGraceSeconds} (300), {@code kwokWorkers} (50), {@code operator.jvm}
- * ("-Xmx768m"), {@code berth.repo} ("."), {@code timeoutSeconds} (3600).
+ * ("-Xmx768m"), {@code berth.repo} ("."), {@code timeoutSeconds} (3600), {@code kind} (job: one-pod
+ * Jobs; pod: the same pods bare, each queued by the pod integration, which needs the chart's
+ * webhooks).
  *
  * <p>Every process it starts (etcd, kube-apiserver, the control plane, the operator) is its child
  * and is stopped when it ends, however it ends short of SIGKILL: a shutdown hook stops any that a
@@ -94,6 +96,16 @@ public final class KwokScaleBenchmark {
               throw new IllegalArgumentException(
                   "webhooks: chart or off, not \"" + System.getProperty("webhooks") + "\"");
         };
+    boolean pods =
+        switch (System.getProperty("kind", "job")) {
+          case "job" -> false;
+          case "pod" -> true;
+          default -> throw new IllegalArgumentException("kind: job or pod");
+        };
+    if (pods && !webhooks && !mode.equals("floor")) {
+      // A bare Pod is queued only through the pod integration's mutating webhook (its gate).
+      throw new IllegalArgumentException("kind=pod needs webhooks=chart");
+    }
     long timeout = Long.getLong("timeoutSeconds", 3600);
     Path repo = Path.of(System.getProperty("berth.repo", "."));
     String jvm = System.getProperty("operator.jvm", "-Xmx768m");
@@ -109,13 +121,14 @@ public final class KwokScaleBenchmark {
     Path dir = Files.createTempDirectory("berth-kwok-scale-");
     System.out.printf(
         Locale.ROOT,
-        "[scale] %d KWOK nodes x %d GPUs, %d Jobs (1/2/4/8 GPUs, %d s"
+        "[scale] %d KWOK nodes x %d GPUs, %d %s (1/2/4/8 GPUs, %d s"
             + " each) in %d ClusterQueues over %d cohorts; controller-manager and scheduler"
             + " clients at %d QPS, burst %d; %d Job controller workers; Node grace period %d s;"
             + " %d KWOK workers; Berth's webhooks %s; load %s; logs in %s%n",
         nodes,
         GPUS_PER_NODE,
         jobs,
+        pods ? "bare Pods" : "Jobs",
         runSeconds,
         CLUSTER_QUEUES,
         COHORTS,
@@ -133,6 +146,7 @@ public final class KwokScaleBenchmark {
           run(
               true,
               webhooks,
+              pods,
               nodes,
               jobs,
               runSeconds,
@@ -147,6 +161,7 @@ public final class KwokScaleBenchmark {
           run(
               false,
               false,
+              pods,
               nodes,
               jobs,
               runSeconds,
@@ -165,6 +180,7 @@ public final class KwokScaleBenchmark {
   private static String run(
       boolean berth,
       boolean webhooks,
+      boolean pods,
       int nodes,
       int jobs,
       int runSeconds,
@@ -197,7 +213,7 @@ public final class KwokScaleBenchmark {
             (System.nanoTime() - planeStart) / 1e9);
         queues(admin, nodes);
         if (!berth) {
-          return measure(admin, null, jobs, false, timeout, dir);
+          return measure(admin, null, jobs, false, pods, timeout, dir);
         }
         // As the chart installs it: its webhooks registered, served by the operator, on every
         // Job create and update (-Dwebhooks=off: none, the configuration before 7 December).
@@ -206,7 +222,7 @@ public final class KwokScaleBenchmark {
         try (SupervisedOperator operator =
             SupervisedOperator.start(
                 repo.resolve("operator/target/berth-operator.jar"), kubeconfig, dir, jvm, env)) {
-          return measure(admin, operator, jobs, true, timeout, dir);
+          return measure(admin, operator, jobs, true, pods, timeout, dir);
         }
       }
     } finally {
@@ -219,6 +235,7 @@ public final class KwokScaleBenchmark {
       SupervisedOperator operator,
       int jobs,
       boolean berth,
+      boolean pods,
       long timeout,
       Path dir)
       throws Exception {
@@ -226,7 +243,7 @@ public final class KwokScaleBenchmark {
     // and usage record, as in SchedulerLoadBenchmark: start-up and the billing after the last
     // finish are part of what a run costs.
     double cpuAtReady = operator == null ? 0 : operator.cpuSeconds();
-    try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth)) {
+    try (ScaleRunner runner = new ScaleRunner(admin, jobs, CLUSTER_QUEUES, berth, pods)) {
       runner.watch();
       ApiRequests before = ApiRequests.scrape(admin);
       WebhookCalls calls0 = WebhookCalls.scrape(admin);
@@ -251,10 +268,11 @@ public final class KwokScaleBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "%n[scale] %s%s: %d Jobs; load %s%n",
-              berth ? "berth" : "floor (no Berth: Jobs straight to the scheduler)",
+              "%n[scale] %s%s: %d %s; load %s%n",
+              berth ? "berth" : "floor (no Berth: straight to the scheduler)",
               done ? "" : " (TIMED OUT: figures are for what finished)",
               jobs,
+              pods ? "bare Pods" : "Jobs",
               LoadAverage.now()));
       out.append(
           String.format(

@@ -3,6 +3,8 @@ package dev.berth.bench.load;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.StatusConditions;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -26,7 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Submits the scale benchmark's Jobs (one pod each, 1, 2, 4 or 8 GPUs in turn, spread over the
  * ClusterQueues' namespaces) from a few client threads, and watches, through informers, when each
  * Job's pod first runs, when each Job completes and (with Berth) when each Workload first reserves
- * quota. Times are seconds from the first submission.
+ * quota. Times are seconds from the first submission. With {@code pods}, the same workloads are
+ * bare Pods instead of Jobs (each its own Workload through the pod integration): a pod runs and
+ * completes as its Job would.
  */
 final class ScaleRunner implements AutoCloseable, BilledRuns {
   private static final int[] GPUS = {1, 2, 4, 8};
@@ -36,6 +40,7 @@ final class ScaleRunner implements AutoCloseable, BilledRuns {
   private final int jobs;
   private final int queues;
   private final boolean berth;
+  private final boolean pods;
   private final Map<String, Long> running = new ConcurrentHashMap<>();
   private final Map<String, Long> complete = new ConcurrentHashMap<>();
   private final Map<String, Long> admitted = new ConcurrentHashMap<>();
@@ -47,11 +52,12 @@ final class ScaleRunner implements AutoCloseable, BilledRuns {
   private volatile long start;
   private volatile long submitted;
 
-  ScaleRunner(KubernetesClient client, int jobs, int queues, boolean berth) {
+  ScaleRunner(KubernetesClient client, int jobs, int queues, boolean berth, boolean pods) {
     this.client = client;
     this.jobs = jobs;
     this.queues = queues;
     this.berth = berth;
+    this.pods = pods;
     this.allComplete = new CountDownLatch(jobs);
   }
 
@@ -68,12 +74,23 @@ final class ScaleRunner implements AutoCloseable, BilledRuns {
             .inform(
                 new Handler<>(
                     pod -> {
-                      if ("Running".equals(pod.getStatus().getPhase())
-                          || "Succeeded".equals(pod.getStatus().getPhase())) {
+                      String phase = pod.getStatus().getPhase();
+                      if (pods && "Succeeded".equals(phase)) {
+                        String key =
+                            pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+                        if (complete.putIfAbsent(key, System.nanoTime()) == null) {
+                          allComplete.countDown();
+                        }
+                      }
+                      if ("Running".equals(phase) || "Succeeded".equals(phase)) {
                         String job =
-                            pod.getMetadata().getLabels() == null
-                                ? null
-                                : pod.getMetadata().getLabels().get("batch.kubernetes.io/job-name");
+                            pods
+                                ? pod.getMetadata().getName()
+                                : pod.getMetadata().getLabels() == null
+                                    ? null
+                                    : pod.getMetadata()
+                                        .getLabels()
+                                        .get("batch.kubernetes.io/job-name");
                         if (job != null) {
                           running.putIfAbsent(
                               pod.getMetadata().getNamespace() + "/" + job, System.nanoTime());
@@ -134,7 +151,11 @@ final class ScaleRunner implements AutoCloseable, BilledRuns {
                 () -> {
                   for (int i = first; i < jobs; i += SUBMITTERS) {
                     try {
-                      client.resource(job(i)).create();
+                      if (pods) {
+                        client.resource(pod(i)).create();
+                      } else {
+                        client.resource(job(i)).create();
+                      }
                       created.incrementAndGet();
                     } catch (RuntimeException e) {
                       if (failedCreates.incrementAndGet() <= 5) {
@@ -189,6 +210,19 @@ final class ScaleRunner implements AutoCloseable, BilledRuns {
         .endSpec()
         .endTemplate()
         .endSpec()
+        .build();
+  }
+
+  /** The pod of {@link #job}, bare: with Berth labelled for the LocalQueue, and gated by it. */
+  private Pod pod(int i) {
+    Job job = job(i);
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(String.format(Locale.ROOT, "pod-%05d", i))
+        .withNamespace(job.getMetadata().getNamespace())
+        .withLabels(job.getMetadata().getLabels())
+        .endMetadata()
+        .withSpec(job.getSpec().getTemplate().getSpec())
         .build();
   }
 

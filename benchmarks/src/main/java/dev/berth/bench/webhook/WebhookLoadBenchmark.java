@@ -1,5 +1,6 @@
 package dev.berth.bench.webhook;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.local.EmbeddedApiServer;
 import dev.berth.webhook.ChartWebhooks;
 import dev.berth.webhook.mutation.InformerLocalQueueLookup;
@@ -10,6 +11,9 @@ import dev.berth.webhook.server.WebhookServer;
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.ServingKeyManager;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -20,6 +24,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,8 +44,15 @@ import org.awaitility.Awaitility;
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.berth.bench.webhook.WebhookLoadBenchmark [--levels 50,200,500] [--rounds 4] [--load-processes
- * N]} (default: one busy process per core), from the checkout's root: the webhooks are registered
- * as the chart registers them ({@link ChartWebhooks}, which needs scripts/helm-binary.sh run once).
+ * N] [--kind job|pod]} (default: one busy process per core), from the checkout's root: the webhooks
+ * are registered as the chart registers them ({@link ChartWebhooks}, which needs
+ * scripts/helm-binary.sh run once).
+ *
+ * <p>{@code --kind pod} sends plain Pods instead of Jobs: labelled, asking for a GPU, in a
+ * namespace a ClusterQueue selects and covers the GPU of, so every create passes the pod
+ * integration's gate (mpod-admission) and the pod queue rule (vpod-queue), the two webhooks that
+ * see every pod created in a managed namespace. Each row also gives the CPU this JVM spent per
+ * request (the webhook server and the benchmark's own clients, which run in it).
  */
 public final class WebhookLoadBenchmark {
   private static final String NS = "bench-webhook";
@@ -51,6 +63,12 @@ public final class WebhookLoadBenchmark {
   public static void main(String[] args) throws Exception {
     int[] levels = parseLevels(option(args, "--levels", "50,200,500"));
     int rounds = Integer.parseInt(option(args, "--rounds", "4"));
+    boolean pods =
+        switch (option(args, "--kind", "job")) {
+          case "job" -> false;
+          case "pod" -> true;
+          default -> throw new IllegalArgumentException("--kind: job or pod");
+        };
     int loaders =
         Integer.parseInt(
             option(
@@ -74,14 +92,19 @@ public final class WebhookLoadBenchmark {
           .namespaces()
           .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
           .serverSideApply();
+      if (pods) {
+        managed(admin);
+      }
       KubernetesClient user = userClient(apiServer.kubeconfig(), levels);
       load = CpuLoad.start(loaders);
       System.out.printf(
           "%d load processes busy; machine: %d cores; load average %s%n",
           loaders, Runtime.getRuntime().availableProcessors(), loadAverage());
+      System.out.printf("kind: %s%n", pods ? "pod" : "job");
       System.out.println(
-          "| server | path | concurrent | requests | p50 ms | p99 ms | max ms" + " | errors |");
-      System.out.println("|---|---|---|---|---|---|---|---|");
+          "| server | path | concurrent | requests | p50 ms | p99 ms | max ms | errors"
+              + " | CPU ms per request |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|");
       // The same server with and without HTTP/2, one after the other in one run: the API server
       // is re-pointed at each (its webhook client negotiates HTTP/2 when offered).
       for (boolean http2 : new boolean[] {false, true}) {
@@ -94,24 +117,24 @@ public final class WebhookLoadBenchmark {
         HttpClient direct = trusting(ca, http2);
         try {
           register(admin, ca, port);
-          awaitWebhooks(user);
+          awaitWebhooks(user, pods);
           String variant = http2 ? "HTTP/2 + HTTP/1.1" : "HTTP/1.1 only";
           // One unmeasured round first: the table is about serving, not the JIT's first pass.
-          run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i));
-          run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i));
+          run(null, levels[0], 1, pool, i -> () -> direct(direct, port, i, pods));
+          run(null, levels[0], 1, pool, i -> () -> throughApiServer(user, i, pods));
           for (int level : levels) {
             run(
                 variant + " | straight at the webhook",
                 level,
                 rounds,
                 pool,
-                i -> () -> direct(direct, port, i));
+                i -> () -> direct(direct, port, i, pods));
             run(
                 variant + " | through kube-apiserver",
                 level,
                 rounds,
                 pool,
-                i -> () -> throughApiServer(user, i));
+                i -> () -> throughApiServer(user, i, pods));
           }
         } finally {
           server.stop();
@@ -136,6 +159,7 @@ public final class WebhookLoadBenchmark {
       String path, int level, int rounds, ExecutorService pool, IntFunction<Call> calls)
       throws Exception {
     Sample sample = new Sample();
+    long cpuBefore = processCpuNanos();
     for (int round = 0; round < rounds; round++) {
       java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
@@ -162,21 +186,43 @@ public final class WebhookLoadBenchmark {
       }
     }
     if (path != null) {
-      System.out.println(sample.row(path, level));
+      System.out.println(sample.row(path, level, processCpuNanos() - cpuBefore));
     }
   }
 
-  private static String direct(HttpClient client, int port, int i) throws Exception {
+  /** This JVM's CPU time: the webhook server's threads and the benchmark's clients. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private static String direct(HttpClient client, int port, int i, boolean pods) throws Exception {
+    boolean mutate = i % 2 == 0;
     String review =
         """
         {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{
-          "uid":"u-%d","kind":{"group":"batch","version":"v1","kind":"Job"},
-          "resource":{"group":"batch","version":"v1","resource":"jobs"},
+          "uid":"u-%d","kind":%s,"resource":%s,
           "operation":"CREATE","namespace":"%s","name":"bench-%d",
           "userInfo":{"username":"alice"},"object":%s,"oldObject":null}}
         """
-            .formatted(i, NS, i, jobJson(i));
-    String path = i % 2 == 0 ? WebhookPaths.MUTATE_JOB : WebhookPaths.VALIDATE_JOB;
+            .formatted(
+                i,
+                pods
+                    ? "{\"group\":\"\",\"version\":\"v1\",\"kind\":\"Pod\"}"
+                    : "{\"group\":\"batch\",\"version\":\"v1\",\"kind\":\"Job\"}",
+                pods
+                    ? "{\"group\":\"\",\"version\":\"v1\",\"resource\":\"pods\"}"
+                    : "{\"group\":\"batch\",\"version\":\"v1\",\"resource\":\"jobs\"}",
+                NS,
+                i,
+                // The validating webhook sees the pod as the mutating one left it: gated, marked.
+                io.fabric8.kubernetes.client.utils.Serialization.asJson(
+                    pods ? (mutate ? pod(i) : gated(pod(i))) : job(i)));
+    String path =
+        pods
+            ? (mutate ? WebhookPaths.MUTATE_POD : WebhookPaths.VALIDATE_POD)
+            : (mutate ? WebhookPaths.MUTATE_JOB : WebhookPaths.VALIDATE_JOB);
     HttpResponse<String> response =
         client.send(
             HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
@@ -191,15 +237,35 @@ public final class WebhookLoadBenchmark {
     return null;
   }
 
-  private static String throughApiServer(KubernetesClient user, int i) {
+  private static String throughApiServer(KubernetesClient user, int i, boolean pods) {
+    if (pods) {
+      try {
+        Pod created = user.pods().inNamespace(NS).resource(pod(i)).dryRun().create();
+        return created.getSpec().getSchedulingGates().stream()
+                .anyMatch(g -> g.getName().equals(Berth.ADMISSION_SCHEDULING_GATE))
+            ? null
+            : "stored ungated (mutating webhook not applied)";
+      } catch (KubernetesClientException e) {
+        return refused(e);
+      }
+    }
     try {
       Job created = user.batch().v1().jobs().inNamespace(NS).resource(job(i)).dryRun().create();
       return Boolean.TRUE.equals(created.getSpec().getSuspend())
           ? null
           : "stored unsuspended (mutating webhook not applied)";
     } catch (KubernetesClientException e) {
-      return "HTTP " + e.getCode() + ": " + e.getMessage();
+      return refused(e);
     }
+  }
+
+  /** The refusal's code and message, and its cause where the client failed (code -1). */
+  private static String refused(KubernetesClientException e) {
+    return "HTTP "
+        + e.getCode()
+        + ": "
+        + e.getMessage()
+        + (e.getCause() == null ? "" : " (" + e.getCause() + ")");
   }
 
   private static Job job(int i) {
@@ -225,8 +291,74 @@ public final class WebhookLoadBenchmark {
         .build();
   }
 
-  private static String jobJson(int i) {
-    return io.fabric8.kubernetes.client.utils.Serialization.asJson(job(i));
+  /** A plain Pod a team member creates: labelled for a LocalQueue, asking for one GPU. */
+  private static Pod pod(int i) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("bench-pod-" + i)
+        .withNamespace(NS)
+        .addToLabels(Berth.QUEUE_NAME_LABEL, "team")
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("100m"))
+        .addToLimits("nvidia.com/gpu", new Quantity("1"))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /** {@code pod} as the pod integration's mutating webhook leaves it. */
+  private static Pod gated(Pod pod) {
+    return new PodBuilder(pod)
+        .editMetadata()
+        .addToLabels(Berth.MANAGED_LABEL, "true")
+        .endMetadata()
+        .editSpec()
+        .addNewSchedulingGate(Berth.ADMISSION_SCHEDULING_GATE)
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * Makes {@link #NS} a namespace Berth manages for GPUs: a ClusterQueue that selects it and covers
+   * nvidia.com/gpu, and the LocalQueue "team" the pods name.
+   */
+  private static void managed(KubernetesClient admin) {
+    String objects =
+        """
+        apiVersion: berth.dev/v1beta1
+        kind: ResourceFlavor
+        metadata: {name: bench-gpu}
+        ---
+        apiVersion: berth.dev/v1beta1
+        kind: ClusterQueue
+        metadata: {name: bench-team}
+        spec:
+          namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: NS}}
+          resourceGroups:
+          - coveredResources: [cpu, nvidia.com/gpu]
+            flavors:
+            - name: bench-gpu
+              resources:
+              - {name: cpu, nominalQuota: "64"}
+              - {name: nvidia.com/gpu, nominalQuota: "8"}
+        ---
+        apiVersion: berth.dev/v1beta1
+        kind: LocalQueue
+        metadata: {name: team, namespace: NS}
+        spec: {clusterQueue: bench-team}
+        """
+            .replace("NS", NS);
+    admin
+        .load(new java.io.ByteArrayInputStream(objects.getBytes(StandardCharsets.UTF_8)))
+        .items()
+        .forEach(o -> admin.resource(o).serverSideApply());
   }
 
   /** The chart's webhook configurations (its defaults), pointed at this server. */
@@ -238,11 +370,11 @@ public final class WebhookLoadBenchmark {
    * The API server picks up webhook configurations asynchronously: wait until a Job is mutated by
    * the new server (the previous one is stopped, so calls still sent to it fail).
    */
-  private static void awaitWebhooks(KubernetesClient user) {
+  private static void awaitWebhooks(KubernetesClient user, boolean pods) {
     Awaitility.await("webhooks active")
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> throughApiServer(user, -1) == null);
+        .until(() -> throughApiServer(user, -1, pods) == null);
   }
 
   /** A user that is not the operator (the webhook treats it as a team member). */
@@ -252,6 +384,10 @@ public final class WebhookLoadBenchmark {
     config.setImpersonateGroups("system:authenticated", "system:masters");
     config.setRequestTimeout(60_000);
     config.setRequestRetryBackoffLimit(0);
+    // One connection per request in flight, as the figures of 1 December had: over HTTP/2 the
+    // client multiplexes them onto one connection, and past the API server's streams per
+    // connection it fails them itself ("too many concurrent streams"), before any webhook.
+    config.setHttp2Disable(true);
     int max = 0;
     for (int level : levels) {
       max = Math.max(max, level);
@@ -305,19 +441,20 @@ public final class WebhookLoadBenchmark {
       }
     }
 
-    synchronized String row(String path, int level) {
+    synchronized String row(String path, int level, long cpuNanos) {
       List<Long> sorted = nanos.stream().sorted().toList();
       String row =
           String.format(
               Locale.ROOT,
-              "| %s | %d | %d | %.1f | %.1f | %.1f | %d |",
+              "| %s | %d | %d | %.1f | %.1f | %.1f | %d | %.2f |",
               path,
               level,
               sorted.size(),
               ms(sorted, 0.50),
               ms(sorted, 0.99),
               ms(sorted, 1.0),
-              errors.size());
+              errors.size(),
+              cpuNanos / 1e6 / Math.max(1, sorted.size()));
       if (!errors.isEmpty()) {
         row += "\n  first error: " + errors.get(0).lines().findFirst().orElse("");
       }

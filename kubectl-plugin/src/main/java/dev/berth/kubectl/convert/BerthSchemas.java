@@ -30,7 +30,8 @@ final class BerthSchemas {
           Map.entry("AdmissionCheck", "admissionchecks"),
           Map.entry("ProvisioningRequestConfig", "provisioningrequestconfigs"),
           Map.entry("Topology", "topologies"),
-          Map.entry("UsageReport", "usagereports"));
+          Map.entry("UsageReport", "usagereports"),
+          Map.entry("Budget", "budgets"));
 
   private final Map<String, JsonNode> schemas = new HashMap<>();
 

@@ -28,7 +28,20 @@ public final class KueueConverter {
    * Framework}, which KueueExamplesConvertedIT holds this list equal to).
    */
   public static final Set<String> QUEUED =
-      Set.of("batch/Job", "jobset.x-k8s.io/JobSet", "/Pod", "apps/Deployment", "apps/StatefulSet");
+      Set.of(
+          "batch/Job",
+          "jobset.x-k8s.io/JobSet",
+          "/Pod",
+          "apps/Deployment",
+          "apps/StatefulSet",
+          "kubeflow.org/PyTorchJob",
+          "kubeflow.org/MPIJob");
+
+  /**
+   * The version Berth runs of a queued kind that has others: the training operator's v1 MPIJob, not
+   * the mpi-operator's v2beta1 that Kueue's kubeflow.org/mpijob framework runs.
+   */
+  private static final Map<String, String> ONLY_VERSION = Map.of("kubeflow.org/MPIJob", "v1");
 
   /**
    * The objects whose Kueue labels Berth reads: the kinds it queues, and CronJobs (their Jobs carry
@@ -123,6 +136,20 @@ public final class KueueConverter {
               + " ("
               + apiVersion
               + "): under Berth its Kueue labels would do nothing and it would run unqueued");
+      return false;
+    }
+    String version = ONLY_VERSION.get(group + "/" + kind);
+    if (version != null && !apiVersion.equals(group + "/" + version)) {
+      f.notSupported(
+          "Berth queues the "
+              + kind
+              + " of "
+              + group
+              + "/"
+              + version
+              + " (the Kubeflow training operator's), not "
+              + apiVersion
+              + ": under Berth its Kueue labels would do nothing and it would run unqueued");
       return false;
     }
     KueueLabels.convert(o, "", f);

@@ -619,6 +619,35 @@ class KueueConverterTest {
   }
 
   @Test
+  void theTrainingOperatorsMpiJobIsQueuedAndTheMpiOperatorsIsLeftOut() throws IOException {
+    KueueConverter.Result r =
+        convert(
+            """
+            apiVersion: kubeflow.org/v1
+            kind: MPIJob
+            metadata: {name: v1, labels: {kueue.x-k8s.io/queue-name: user-queue}}
+            spec: {mpiReplicaSpecs: {}}
+            ---
+            apiVersion: kubeflow.org/v2beta1
+            kind: MPIJob
+            metadata: {name: v2, labels: {kueue.x-k8s.io/queue-name: user-queue}}
+            spec: {mpiReplicaSpecs: {}}
+            """);
+    assertThat(r.documents())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.at("/metadata/name").asText()).isEqualTo("v1");
+              assertThat(d.at("/metadata/labels").toString())
+                  .isEqualTo("{\"berth.dev/queue-name\":\"user-queue\"}");
+            });
+    assertThat(r.findings())
+        .extracting(f -> f.object() + " " + f.kind())
+        .containsExactly("mpijob/v2 NOT_SUPPORTED");
+    assertThat(r.findings().get(0).message()).contains("kubeflow.org/v1").contains("v2beta1");
+  }
+
+  @Test
   void aPodGroupKeepsItsQueueGroupAndCountUnderBerthsNames() throws IOException {
     KueueConverter.Result r =
         convert(

@@ -7,14 +7,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The nodes capacity is counted on, and the requests of the running pods bound to each, kept
- * incrementally from Node and Pod observations so that a capacity report never scans pods.
+ * The nodes capacity is counted on, the requests of the running pods bound to each, and the DRA
+ * devices drivers publish for each (ResourceSlices, per mapped quota resource), kept incrementally
+ * from Node, Pod and ResourceSlice observations so that a capacity report never scans pods.
  * Single-threaded (the admission loop's thread).
  */
 public final class CapacityInventory {
   private final Map<String, CapacityNode> nodes = new TreeMap<>();
   private final Map<String, BoundPod> pods = new HashMap<>();
   private final Map<String, Map<String, Long>> inUseByNode = new HashMap<>();
+  private final Map<String, Map<String, Long>> devicesByNode = new HashMap<>();
 
   private record BoundPod(String node, Map<String, Long> requests) {}
 
@@ -46,6 +48,22 @@ public final class CapacityInventory {
     if (old != null) {
       add(old, -1);
     }
+  }
+
+  /**
+   * The DRA devices published for the node, per quota resource, replacing what was held (empty:
+   * none). Returns whether anything changed.
+   */
+  public boolean devices(String nodeName, Map<String, Long> devices) {
+    Map<String, Long> held = Map.copyOf(devices);
+    Map<String, Long> old =
+        held.isEmpty() ? devicesByNode.remove(nodeName) : devicesByNode.put(nodeName, held);
+    return !held.equals(old == null ? Map.of() : old);
+  }
+
+  /** The DRA devices published for the node, per quota resource. */
+  public Map<String, Long> devices(String nodeName) {
+    return devicesByNode.getOrDefault(nodeName, Map.of());
   }
 
   public Collection<CapacityNode> nodes() {

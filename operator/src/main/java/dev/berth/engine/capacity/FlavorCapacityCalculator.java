@@ -12,6 +12,8 @@ import java.util.TreeSet;
  * node's capacity), allocatable (the usable nodes' allocatable minus the platform reservation),
  * committed, borrowing peak, reserved, and in use. Device-plugin resources are counted exactly as
  * published: a MIG profile is its own resource and a time-sliced GPU is a share, never a device.
+ * DRA devices a node's ResourceSlices publish count, per mapped quota resource, in its capacity and
+ * (when the node is usable) its allocatable, as if the kubelet published them.
  */
 public final class FlavorCapacityCalculator {
   /** Labels of NVIDIA's GPU feature discovery on nodes whose GPUs are shared. */
@@ -44,13 +46,17 @@ public final class FlavorCapacityCalculator {
         continue;
       }
       nodes++;
+      Map<String, Long> devices = inventory.devices(node.name());
       node.capacity().forEach((r, v) -> physical.merge(r, v, Long::sum));
+      devices.forEach((r, v) -> physical.merge(r, v, Long::sum));
       published.addAll(node.capacity().keySet());
       published.addAll(node.allocatable().keySet());
+      published.addAll(devices.keySet());
       inventory.inUse(node.name()).forEach((r, v) -> inUse.merge(r, v, Long::sum));
       String why = unusableBecause(node);
       if (why == null) {
         node.allocatable().forEach((r, v) -> usable.merge(r, v, Long::sum));
+        devices.forEach((r, v) -> usable.merge(r, v, Long::sum));
       } else {
         unusable.put(node.name(), why);
       }

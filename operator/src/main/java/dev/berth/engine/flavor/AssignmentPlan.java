@@ -5,7 +5,6 @@ import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.PodSet;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What a workload shape asks of one ClusterQueue, precomputed once per (podSets, compiled queue):
@@ -40,6 +39,9 @@ public final class AssignmentPlan {
     final int[] resourcePos;
     final long[] perPod;
 
+    /** Per resource, what the podSet holds once whatever its count (shared claims' devices). */
+    final long[] once;
+
     /** Per flavor option: null when the podSet (and its podSet group) may use it, else why not. */
     final String[] mismatch;
 
@@ -58,10 +60,11 @@ public final class AssignmentPlan {
      */
     long[] groupDemand;
 
-    GroupRequest(int group, int[] resourcePos, long[] perPod, String[] mismatch) {
+    GroupRequest(int group, int[] resourcePos, long[] perPod, long[] once, String[] mismatch) {
       this.group = group;
       this.resourcePos = resourcePos;
       this.perPod = perPod;
+      this.once = once;
       this.mismatch = mismatch;
       boolean any = false;
       for (String m : mismatch) {
@@ -99,27 +102,31 @@ public final class AssignmentPlan {
       for (int g = 0; g < queue.groups.length; g++) {
         byGroup.add(new ArrayList<>());
       }
-      for (Map.Entry<String, Long> req : ps.requests().entrySet()) {
-        if (req.getValue() == 0) {
+      java.util.Set<String> asked = new java.util.TreeSet<>(ps.requests().keySet());
+      asked.addAll(ps.shared().keySet());
+      for (String resource : asked) {
+        long perPod = ps.requests().getOrDefault(resource, 0L);
+        long once = ps.shared().getOrDefault(resource, 0L);
+        if (perPod == 0 && once == 0) {
           continue;
         }
-        Integer g = queue.groupOfResource.get(req.getKey());
+        Integer g = queue.groupOfResource.get(resource);
         if (g == null) {
           String msg =
               (podSets.size() > 1 ? "podSet " + ps.name() + ": " : "")
                   + "resource "
-                  + req.getKey()
+                  + resource
                   + " is not covered by ClusterQueue "
                   + queue.name();
           return new AssignmentPlan(
               queue, null, Explanation.of(PendingReason.NoMatchingFlavor, msg));
         }
-        byGroup.get(g).add(new long[] {position(queue.groups[g], req.getKey()), req.getValue()});
+        byGroup.get(g).add(new long[] {position(queue.groups[g], resource), perPod, once});
       }
       // The pods resource, when covered, counts one per pod (Kueue semantics).
       if (queue.covers("pods") && !ps.requests().containsKey("pods")) {
         int g = queue.groupOfResource.get("pods");
-        byGroup.get(g).add(new long[] {position(queue.groups[g], "pods"), 1});
+        byGroup.get(g).add(new long[] {position(queue.groups[g], "pods"), 1, 0});
       }
       List<GroupRequest> groups = new ArrayList<>();
       for (int g = 0; g < byGroup.size(); g++) {
@@ -129,9 +136,11 @@ public final class AssignmentPlan {
         }
         int[] pos = new int[reqs.size()];
         long[] perPod = new long[reqs.size()];
+        long[] once = new long[reqs.size()];
         for (int r = 0; r < pos.length; r++) {
           pos[r] = (int) reqs.get(r)[0];
           perPod[r] = reqs.get(r)[1];
+          once[r] = reqs.get(r)[2];
         }
         CompiledQueue.Option[] options = queue.groups[g].flavors;
         String[] mismatch = new String[options.length];
@@ -141,7 +150,7 @@ public final class AssignmentPlan {
                   ? "flavor " + options[f].name + " does not exist"
                   : FlavorMatcher.mismatch(ps, options[f].flavor);
         }
-        groups.add(new GroupRequest(g, pos, perPod, mismatch));
+        groups.add(new GroupRequest(g, pos, perPod, once, mismatch));
       }
       plans[i] =
           new PodSetPlan(
@@ -186,7 +195,7 @@ public final class AssignmentPlan {
           }
           for (int r = 0; r < other.perPod.length; r++) {
             gr.groupDemand[other.resourcePos[r]] +=
-                Math.multiplyExact(other.perPod[r], (long) plans[k].count);
+                Math.multiplyExact(other.perPod[r], (long) plans[k].count) + other.once[r];
           }
           for (int f = 0; f < gr.mismatch.length; f++) {
             if (gr.mismatch[f] == null && other.mismatch[f] != null) {

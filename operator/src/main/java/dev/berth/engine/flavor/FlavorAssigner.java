@@ -73,6 +73,11 @@ public final class FlavorAssigner {
     return full;
   }
 
+  /** What {@code count} pods of the podSet hold of its k-th resource, shared claims once. */
+  private static long held(AssignmentPlan.GroupRequest gr, int k, int count) {
+    return Math.addExact(Math.multiplyExact(gr.perPod[k], (long) count), gr.once[k]);
+  }
+
   private Assignment attempt(
       AssignmentPlan plan, QuotaNode node, int overrideIndex, int overrideCount) {
     FlavorFungibility fungibility = plan.queue.spec().flavorFungibility();
@@ -129,7 +134,7 @@ public final class FlavorAssigner {
           for (int k = 0; k < gr.perPod.length; k++) {
             int fr = option.frs[gr.resourcePos[k]];
             long need =
-                Math.multiplyExact(gr.perPod[k], (long) count)
+                held(gr, k, count)
                     + accumulated(accFr, accAmount, accN, fr)
                     + (gr.groupDemand == null ? 0 : gr.groupDemand[gr.resourcePos[k]]);
             long available = QuotaTree.available(node, fr);
@@ -144,7 +149,7 @@ public final class FlavorAssigner {
               if (notes == null) {
                 notes = new ArrayList<>(2);
               }
-              long own = Math.multiplyExact(gr.perPod[k], (long) count);
+              long own = held(gr, k, count);
               notes.add(
                   shortfall(
                       named ? ps.name : null,
@@ -218,7 +223,7 @@ public final class FlavorAssigner {
         CompiledQueue.Option chosen = group.flavors[bestOption];
         for (int k = 0; k < gr.perPod.length; k++) {
           int fr = chosen.frs[gr.resourcePos[k]];
-          long amount = gr.perPod[k] * count;
+          long amount = held(gr, k, count);
           long before = node.usage(fr) + accumulated(accFr, accAmount, accN, fr);
           long nominal = node.nominal(fr);
           resources[slot] = group.resources[gr.resourcePos[k]];

@@ -15,6 +15,11 @@ public enum PendingReason {
   /** waitForPodsReady blockAdmission: an admitted workload's pods are not all ready yet. */
   WaitingForPodsReady,
   /**
+   * A Budget of its LocalQueue, ClusterQueue or cost centre is spent for the current window; it
+   * waits for the next one.
+   */
+  BudgetExhausted,
+  /**
    * Its LocalQueue or ClusterQueue is missing, stopped or inactive, or the namespace does not
    * match.
    */

@@ -9,6 +9,8 @@ import java.util.TreeMap;
 /**
  * A group of identical pods. {@code requests} are per pod, in canonical units, sorted by resource
  * name so that equal podSets compare equal (the engine shares identical podSets between workloads).
+ * {@code shared} is held once by the podSet whatever its count (the devices of a ResourceClaim its
+ * pods share: one allocation however many pods use it, so partial admission does not shrink it).
  * {@code minCount == null} means no partial admission; {@code topologyRequest == null} means quota
  * alone decides (no topology-aware placement).
  */
@@ -20,7 +22,8 @@ public record PodSet(
     Map<String, String> nodeSelector,
     List<NodeSelectorTerm> requiredNodeAffinity,
     List<Toleration> tolerations,
-    TopologyRequest topologyRequest) {
+    TopologyRequest topologyRequest,
+    Map<String, Long> shared) {
   public PodSet {
     Objects.requireNonNull(name, "name");
     if (count < 0) {
@@ -37,6 +40,30 @@ public record PodSet(
     requiredNodeAffinity =
         requiredNodeAffinity == null ? List.of() : List.copyOf(requiredNodeAffinity);
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+    shared =
+        shared == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(shared));
+  }
+
+  /** A podSet whose pods share no claim. */
+  public PodSet(
+      String name,
+      int count,
+      Integer minCount,
+      Map<String, Long> requests,
+      Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity,
+      List<Toleration> tolerations,
+      TopologyRequest topologyRequest) {
+    this(
+        name,
+        count,
+        minCount,
+        requests,
+        nodeSelector,
+        requiredNodeAffinity,
+        tolerations,
+        topologyRequest,
+        null);
   }
 
   /** A podSet placed by quota alone, without a topology request. */
@@ -61,6 +88,16 @@ public record PodSet(
         nodeSelector,
         requiredNodeAffinity,
         tolerations,
-        topologyRequest);
+        topologyRequest,
+        shared);
+  }
+
+  /**
+   * What the podSet holds with {@code pods} pods: its requests times pods, plus what they share.
+   */
+  public Map<String, Long> total(int pods) {
+    Map<String, Long> total = new TreeMap<>(shared);
+    requests.forEach((r, v) -> total.merge(r, Math.multiplyExact(v, (long) pods), Long::sum));
+    return total;
   }
 }

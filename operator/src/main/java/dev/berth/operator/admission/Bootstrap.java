@@ -44,11 +44,21 @@ public final class Bootstrap {
 
   private final InformerCaches caches;
   private final BiPredicate<HasMetadata, List<FieldError>> accepts;
+  private final List<Consumer<ClusterState>> then = new java.util.ArrayList<>();
 
   /** {@code accepts} says whether an object with these errors may be fed (and reports it). */
   public Bootstrap(InformerCaches caches, BiPredicate<HasMetadata, List<FieldError>> accepts) {
     this.caches = caches;
     this.accepts = accepts;
+  }
+
+  /**
+   * Also runs {@code loader} at the end of each load, before the first cycle: a side ledger that
+   * must be in force when the first decision is made (spent budgets) loads its objects there.
+   */
+  public Bootstrap then(Consumer<ClusterState> loader) {
+    then.add(loader);
+    return this;
   }
 
   /** Waits up to {@code timeout} for every informer's first list; true once they have synced. */
@@ -77,6 +87,7 @@ public final class Bootstrap {
     feed(caches.list(LocalQueue.class), BerthValidators::localQueue, state::localQueue);
     List<Workload> workloads = admittedFirst(caches.list(Workload.class));
     feed(workloads, BerthValidators::workload, state::workload);
+    then.forEach(loader -> loader.accept(state));
     log.info(
         "bootstrap: {} workloads fed from the informer caches in {} ms",
         workloads.size(),

@@ -282,6 +282,24 @@ public final class ClusterState implements ClusterView, QueueChanges {
     observers.forEach(o -> o.namespace(name, labels));
   }
 
+  /**
+   * The budgets spent now (the budget publisher's evaluation): their LocalQueues' pending workloads
+   * are held or released, which changes the queues' counts.
+   */
+  public void budgets(dev.berth.engine.model.SpentBudgets spent) {
+    if (!spent.localQueues().keySet().equals(spentBudgets.localQueues().keySet())
+        || !spent.clusterQueues().keySet().equals(spentBudgets.clusterQueues().keySet())
+        || !spent.costCentres().keySet().equals(spentBudgets.costCentres().keySet())) {
+      // Which queues hold changed (not only the numbers of their messages): their counts did.
+      touched.all();
+    }
+    spentBudgets = spent;
+    engine.budgets(spent);
+  }
+
+  private dev.berth.engine.model.SpentBudgets spentBudgets =
+      dev.berth.engine.model.SpentBudgets.NONE;
+
   public void namespaceDeleted(String name) {
     engine.deleteNamespace(name);
     observers.forEach(o -> o.namespaceDeleted(name));

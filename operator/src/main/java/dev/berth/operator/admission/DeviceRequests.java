@@ -8,15 +8,27 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The devices each pod of a Workload's pod sets holds through ResourceClaims (Dynamic Resource
- * Allocation), per quota resource, as the operator read them from the ResourceClaimTemplates and
- * ResourceClaims when it created the Workload: its annotation {@value #ANNOTATION}, {@code
- * {"<podSet>": {"<resource>": <devices per pod>}}}. Read once then, because the pod template names
- * a template and not its devices; the charge stays what the Workload was admitted for.
+ * The devices a Workload's pod sets hold through ResourceClaims (Dynamic Resource Allocation), per
+ * quota resource, as the operator read them from the ResourceClaimTemplates and ResourceClaims when
+ * it created the Workload, in two annotations of the form {@code {"<podSet>": {"<resource>":
+ * <devices>}}}:
+ *
+ * <ul>
+ *   <li>{@value #ANNOTATION}: the devices each pod holds (its claims made from templates), charged
+ *       per pod;
+ *   <li>{@value #SHARED_ANNOTATION}: the devices of the shared ResourceClaims the pod set's pods
+ *       name, charged once for the pod set however many pods it has (docs/dra.md).
+ * </ul>
+ *
+ * Read once then, because the pod template names a template or claim and not its devices; the
+ * charge stays what the Workload was admitted for.
  */
 public final class DeviceRequests {
   /** Kept as created by the webhook (DeviceRequestsAnnotation). */
   public static final String ANNOTATION = "berth.dev/device-requests";
+
+  /** Kept as created by the webhook (DeviceRequestsAnnotation). */
+  public static final String SHARED_ANNOTATION = "berth.dev/shared-device-requests";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, Map<String, Long>>> TYPE =
@@ -26,8 +38,17 @@ public final class DeviceRequests {
 
   /** Per pod set, the devices each of its pods holds; empty when the Workload's pods hold none. */
   public static Map<String, Map<String, Long>> of(Workload wl) {
+    return read(wl, ANNOTATION);
+  }
+
+  /** Per pod set, the devices of the claims its pods share, held once; empty when none. */
+  public static Map<String, Map<String, Long>> shared(Workload wl) {
+    return read(wl, SHARED_ANNOTATION);
+  }
+
+  private static Map<String, Map<String, Long>> read(Workload wl, String key) {
     Map<String, String> annotations = wl.getMetadata().getAnnotations();
-    String text = annotations == null ? null : annotations.get(ANNOTATION);
+    String text = annotations == null ? null : annotations.get(key);
     if (text == null) {
       return Map.of();
     }
@@ -47,8 +68,17 @@ public final class DeviceRequests {
     }
   }
 
-  /** Writes {@code devices} (per pod set) on the Workload; nothing when no pod holds a device. */
-  public static void write(Workload wl, Map<String, Map<String, Long>> devices) {
+  /**
+   * Writes {@code perPod} and {@code shared} (per pod set) on the Workload, each only when some pod
+   * set holds a device of that kind.
+   */
+  public static void write(
+      Workload wl, Map<String, Map<String, Long>> perPod, Map<String, Map<String, Long>> shared) {
+    write(wl, ANNOTATION, perPod);
+    write(wl, SHARED_ANNOTATION, shared);
+  }
+
+  private static void write(Workload wl, String key, Map<String, Map<String, Long>> devices) {
     Map<String, Map<String, Long>> held = new TreeMap<>();
     devices.forEach(
         (podSet, d) -> {
@@ -65,7 +95,7 @@ public final class DeviceRequests {
       if (wl.getMetadata().getAnnotations() != null) {
         annotations.putAll(wl.getMetadata().getAnnotations());
       }
-      annotations.put(ANNOTATION, JSON.writeValueAsString(held));
+      annotations.put(key, JSON.writeValueAsString(held));
       wl.getMetadata().setAnnotations(annotations);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);

@@ -178,7 +178,8 @@ public final class ModelTranslator {
               pod == null ? null : pod.getNodeSelector(),
               requiredAffinity(pod),
               pod == null ? null : tolerations(pod.getTolerations()),
-              TopologyTranslator.request(ps.topologyRequest)));
+              TopologyTranslator.request(ps.topologyRequest),
+              DeviceRequests.shared(wl).get(ps.name)));
     }
     return new Workload(
         wl.getMetadata().getUid(),

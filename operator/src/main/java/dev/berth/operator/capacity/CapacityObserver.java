@@ -2,16 +2,66 @@ package dev.berth.operator.capacity;
 
 import dev.berth.engine.capacity.CapacityInventory;
 import dev.berth.operator.admission.ClusterObserver;
+import dev.berth.webhook.dra.DeviceClassMappings;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Node capacity and running pods' requests, as capacity accounting sees them (docs/capacity.md),
- * kept from the loop's observations for the {@link CapacityPublisher}. Loop thread only.
+ * Node capacity, running pods' requests and the DRA devices published for each node, as capacity
+ * accounting sees them (docs/capacity.md, docs/dra.md), kept from the loop's observations for the
+ * {@link CapacityPublisher}. Loop thread only.
  */
 public final class CapacityObserver implements ClusterObserver {
   private final CapacityInventory inventory = new CapacityInventory();
+  private final PublishedDevices devices;
+  private Set<String> nodesWithDevices = Set.of();
+
+  public CapacityObserver() {
+    this(DeviceClassMappings.NONE);
+  }
+
+  /** {@code mappings}: which quota resource a DeviceClass's published devices count as. */
+  public CapacityObserver(DeviceClassMappings mappings) {
+    this.devices = new PublishedDevices(mappings);
+  }
+
+  /** A ResourceSlice as stored now. */
+  public void slice(ResourceSlice slice) {
+    devices.slice(slice);
+    recount();
+  }
+
+  public void sliceDeleted(String name) {
+    devices.sliceDeleted(name);
+    recount();
+  }
+
+  /** A DeviceClass as stored now. */
+  public void deviceClass(DeviceClass deviceClass) {
+    devices.deviceClass(deviceClass);
+    recount();
+  }
+
+  public void deviceClassDeleted(String name) {
+    devices.deviceClassDeleted(name);
+    recount();
+  }
+
+  /** Slices and classes change seldom, and a cluster has a few hundred: counted afresh. */
+  private void recount() {
+    Map<String, Map<String, Long>> byNode = devices.byNode();
+    for (String node : nodesWithDevices) {
+      if (!byNode.containsKey(node)) {
+        inventory.devices(node, Map.of());
+      }
+    }
+    byNode.forEach(inventory::devices);
+    nodesWithDevices = Set.copyOf(byNode.keySet());
+  }
 
   @Override
   public void node(Node node) {

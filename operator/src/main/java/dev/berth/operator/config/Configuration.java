@@ -142,6 +142,26 @@ public record Configuration(
     }
   }
 
+  /** This configuration with other integrations (local mode turns every kind on). */
+  public Configuration withIntegrations(Integrations other) {
+    return new Configuration(
+        namespace,
+        leaderElection,
+        metrics,
+        webhook,
+        internalCertManagement,
+        clientConnection,
+        waitForPodsReady,
+        fairSharing,
+        other,
+        resources,
+        usage,
+        capacity,
+        utilization,
+        visibility,
+        admissionFairSharing);
+  }
+
   /** The job kinds Berth manages, by Kueue's framework names. */
   public record Integrations(List<String> frameworks) {
     public Integrations {

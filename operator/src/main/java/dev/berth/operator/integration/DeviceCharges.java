@@ -10,23 +10,26 @@ import dev.berth.webhook.dra.PodClaims;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Charges a new Workload for the devices its pods hold through ResourceClaimTemplates and
  * ResourceClaims: the templates and claims its pod sets' templates name are read from the API
  * server (the adapters that build the Workload are pure) and their devices, per quota resource of
  * the configuration's DeviceClass mappings, written on it ({@link DeviceRequests}), where the
- * admission loop adds them to each pod's requests.
+ * admission loop adds them to the pod sets' requests.
  *
- * <p>A shared ResourceClaim is one allocation however many pods use it, and quota is charged per
- * pod: it is charged when one pod set of one pod names it (its pod holds the claim's devices), and
- * otherwise the Workload is not created, as is one whose claims cannot be charged at all (a
- * DeviceClass mapped to no quota resource, {@code allocationMode: All}, a template or claim not
- * found): the owner stays suspended with a Warning naming the field, never running uncharged.
+ * <p>A template gives each pod a claim of its own, so its devices are charged per pod. A shared
+ * ResourceClaim is one allocation however many pods use it, so it is charged once for the Workload,
+ * to the first pod set (in spec order) whose pods name it, whatever that pod set's count (partial
+ * admission does not shrink it). A Workload whose claims cannot be charged at all (a DeviceClass
+ * mapped to no quota resource, {@code allocationMode: All}, a template or claim not found) is not
+ * created: the owner stays suspended with a Warning naming the field, never running uncharged.
  */
 public final class DeviceCharges {
   public static final DeviceCharges NONE = new DeviceCharges(DeviceClassMappings.NONE);
@@ -49,8 +52,9 @@ public final class DeviceCharges {
   String charge(Workload workload, ClaimSource source) {
     String namespace = workload.getMetadata().getNamespace();
     var podSets = workload.getSpec().podSets;
-    Map<String, Map<String, Long>> devices = new LinkedHashMap<>();
-    Map<String, String> sharedBy = new HashMap<>();
+    Map<String, Map<String, Long>> perPod = new LinkedHashMap<>();
+    Map<String, Map<String, Long>> shared = new LinkedHashMap<>();
+    Set<String> charged = new HashSet<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < podSets.size(); i++) {
       var ps = podSets.get(i);
@@ -61,31 +65,25 @@ public final class DeviceCharges {
       if (PodClaims.none(spec)) {
         continue;
       }
-      String at = "spec.podSets[" + i + "].template.spec";
-      PodClaims claims = PodClaims.of(namespace, spec, at, source, mappings);
+      PodClaims claims =
+          PodClaims.of(namespace, spec, "spec.podSets[" + i + "].template.spec", source, mappings);
       problems.addAll(claims.problems());
-      Map<String, Long> perPod = new java.util.TreeMap<>(claims.perPod());
-      int count = ps.count == null ? 1 : ps.count;
-      for (var shared : claims.shared().entrySet()) {
-        String before = sharedBy.put(shared.getKey(), ps.name);
-        if (count != 1 || before != null) {
-          problems.add(
-              at
-                  + ".resourceClaims: ResourceClaim "
-                  + shared.getKey()
-                  + " is shared by several pods; Berth charges quota per pod and cannot yet"
-                  + " charge a shared claim's devices once (docs/dra.md): use a"
-                  + " ResourceClaimTemplate");
-        } else {
-          shared.getValue().forEach((r, n) -> perPod.merge(r, n, Long::sum));
-        }
-      }
-      devices.put(ps.name, perPod);
+      perPod.put(ps.name, claims.perPod());
+      Map<String, Long> once = new TreeMap<>();
+      claims
+          .shared()
+          .forEach(
+              (claim, devices) -> {
+                if (charged.add(claim)) {
+                  devices.forEach((r, n) -> once.merge(r, n, Long::sum));
+                }
+              });
+      shared.put(ps.name, once);
     }
     if (!problems.isEmpty()) {
       return String.join("; ", problems);
     }
-    DeviceRequests.write(workload, devices);
+    DeviceRequests.write(workload, perPod, shared);
     return null;
   }
 }

@@ -24,12 +24,35 @@ public final class UsageObserver implements ClusterObserver {
   private final List<UsageLedger.Event> events = new ArrayList<>();
   private final WorkloadPods pods = new WorkloadPods();
   private final Map<String, String> costCentres = new ConcurrentHashMap<>();
+  private final List<java.util.function.Consumer<dev.berth.engine.usage.Run>> endedListeners =
+      new ArrayList<>();
+
+  /**
+   * Also tells {@code listener} of every run that ends (budgets charge them), on the loop thread.
+   */
+  public void onRunEnded(java.util.function.Consumer<dev.berth.engine.usage.Run> listener) {
+    endedListeners.add(listener);
+  }
+
+  /** Runs holding quota now. */
+  public List<dev.berth.engine.usage.Run> openRuns() {
+    return ledger.openRuns();
+  }
+
+  private void add(List<UsageLedger.Event> happened) {
+    events.addAll(happened);
+    for (UsageLedger.Event e : happened) {
+      if (e instanceof UsageLedger.Ended ended) {
+        endedListeners.forEach(l -> l.accept(ended.run()));
+      }
+    }
+  }
 
   @Override
   public void workload(Workload wl, WorkloadPhase phase) {
     pods.workload(wl);
     try {
-      events.addAll(
+      add(
           ledger.observe(
               UsageTranslator.observation(wl, costCentres.get(wl.getMetadata().getNamespace()))));
     } catch (RuntimeException e) {
@@ -43,7 +66,7 @@ public final class UsageObserver implements ClusterObserver {
     if (last != null) {
       pods.forget(last);
     }
-    events.addAll(ledger.deleted(uid, System.currentTimeMillis()));
+    add(ledger.deleted(uid, System.currentTimeMillis()));
   }
 
   @Override

@@ -22,8 +22,8 @@ import java.util.Map;
  * <p>The same rules as the visibility API: the token is checked by a TokenReview, and a
  * SubjectAccessReview per namespace decides which pending workloads and decisions the caller sees
  * ({@code list workloads.berth.dev} there). ClusterQueues and cohorts need {@code list
- * clusterqueues.berth.dev}, topology domains {@code list topologies.berth.dev} (both cluster-wide);
- * without them those parts are null.
+ * clusterqueues.berth.dev}, topology domains {@code list topologies.berth.dev}, budgets {@code list
+ * budgets.berth.dev} (all cluster-wide); without them those parts are null.
  */
 public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
   public static final String PATH = "/dashboard/";
@@ -51,11 +51,20 @@ public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
   private final CallerCache callers;
   private final LoopReads loop;
   private final RecentDecisions recent;
+  private final java.util.function.Supplier<List<Map<String, Object>>> budgets;
 
-  public DashboardEndpoint(KubernetesClient client, AdmissionLoop loop, RecentDecisions recent) {
+  /**
+   * @param budgets each Budget's current window as last evaluated (docs/budgets.md)
+   */
+  public DashboardEndpoint(
+      KubernetesClient client,
+      AdmissionLoop loop,
+      RecentDecisions recent,
+      java.util.function.Supplier<List<Map<String, Object>>> budgets) {
     this.callers = new CallerCache(client, java.time.Clock.systemUTC());
     this.loop = new LoopReads(loop);
     this.recent = recent;
+    this.budgets = budgets;
   }
 
   @Override
@@ -117,6 +126,7 @@ public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
     body.put("pending", pending(snapshot, caller, queues));
     body.put("recent", recent(caller));
     body.put("topology", caller.mayList("topologies", null) ? snapshot.topology() : null);
+    body.put("budgets", caller.mayList("budgets", null) ? budgets.get() : null);
     return Responses.json(200, body);
   }
 

@@ -99,6 +99,38 @@ class FlavorCapacityCalculatorTest {
   }
 
   @Test
+  void draDevicesCountAsTheNodesCapacityAndTheirWithdrawalLowersAllocatable() {
+    String dra = "example.com/gpu";
+    inventory.upsertNode(node("n1").build());
+    inventory.upsertNode(node("n2").build());
+    inventory.upsertNode(node("down").ready(false).build());
+    inventory.upsertNode(node("a100").label("gpu", "a100").build());
+    inventory.devices("n1", Map.of(dra, 4L));
+    inventory.devices("n2", Map.of(dra, 4L));
+    inventory.devices("down", Map.of(dra, 4L));
+    inventory.devices("a100", Map.of(dra, 4L));
+    QuotaFigures quota = new QuotaFigures(Map.of(dra, 8L), Map.of(dra, 8L), Map.of(dra, 6L));
+
+    var before = calculator.compute(flavor(Map.of()), quota, inventory).resource(dra);
+    assertThat(before.physical()).as("n1, n2 and down; a100 is not the flavor's").isEqualTo(12);
+    assertThat(before.allocatable()).as("n1 and n2").isEqualTo(8);
+    assertThat(before.overCommitted()).isFalse();
+
+    // The driver stops publishing n2's slice.
+    assertThat(inventory.devices("n2", Map.of())).isTrue();
+    FlavorCapacity after = calculator.compute(flavor(Map.of()), quota, inventory);
+    assertThat(after.resource(dra).physical()).isEqualTo(8);
+    assertThat(after.resource(dra).allocatable()).isEqualTo(4);
+    assertThat(after.overCommitted())
+        .extracting(FlavorCapacity.ResourceCapacity::resource)
+        .containsExactly(dra);
+    assertThat(after.shortOfReserved())
+        .extracting(FlavorCapacity.ResourceCapacity::resource)
+        .as("6 reserved, 4 published on usable nodes")
+        .containsExactly(dra);
+  }
+
+  @Test
   void ratioIsInfiniteWhenQuotaIsCommittedOnNoCapacityAndZeroOnNeither() {
     QuotaFigures quota = new QuotaFigures(Map.of(GPU, 8L), Map.of(), Map.of());
 

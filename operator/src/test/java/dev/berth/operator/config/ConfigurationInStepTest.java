@@ -137,7 +137,7 @@ class ConfigurationInStepTest {
           "apiVersion: config.berth.dev/v1beta1\nkind: Configuration\n"
               + "clientConnection: {qps: 0}\n"
               + "waitForPodsReady: {requeuingStrategy: {timestamp: Now}}\n"
-              + "integrations: {frameworks: [batch/job, kubeflow.org/mpijob]}\n",
+              + "integrations: {frameworks: [batch/job, kubeflow.org/tfjob]}\n",
           Map.of());
     } catch (ConfigurationException e) {
       errors.addAll(e.errors());
@@ -215,7 +215,7 @@ class ConfigurationInStepTest {
 
   @Test
   void theChartsSchemaRefusesWhatTheLoaderWouldRefuse() {
-    assertThat(renderFails("--set", "integrations.frameworks={kubeflow.org/mpijob}"))
+    assertThat(renderFails("--set", "integrations.frameworks={kubeflow.org/tfjob}"))
         .contains("integrations", "frameworks");
     assertThat(renderFails("--set", "usage.reportIntervalSeconds=-1"))
         .contains("usage", "reportIntervalSeconds");

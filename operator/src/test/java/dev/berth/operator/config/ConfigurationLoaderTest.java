@@ -278,10 +278,11 @@ class ConfigurationLoaderTest {
 
   @Test
   void onlyTheIntegrationsBerthHasCanBeListed() {
-    assertThat(errors("integrations:\n  frameworks: [batch/job, kubeflow.org/mpijob, batch/job]\n"))
+    assertThat(errors("integrations:\n  frameworks: [batch/job, kubeflow.org/tfjob, batch/job]\n"))
         .containsExactly(
-            "integrations.frameworks[1]: unknown framework \"kubeflow.org/mpijob\"; Berth"
-                + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset",
+            "integrations.frameworks[1]: unknown framework \"kubeflow.org/tfjob\"; Berth"
+                + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset,"
+                + " kubeflow.org/pytorchjob, kubeflow.org/mpijob",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.admission.DeviceRequests;
 import dev.berth.operator.admission.ModelTranslator;
+import dev.berth.operator.kube.Copies;
 import dev.berth.testing.Workloads;
 import dev.berth.webhook.dra.ClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A new Workload is charged the devices of its pods' ResourceClaimTemplates per pod, and of a
- * shared ResourceClaim once; what cannot be charged keeps it from being created.
+ * shared ResourceClaim once for the Workload; what cannot be charged keeps it from being created.
  */
 class DeviceChargesTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -101,18 +102,32 @@ class DeviceChargesTest {
   }
 
   @Test
-  void aSharedClaimIsChargedOnceWhereItsOnePodHoldsIt() {
-    Workload wl = workload(1, claim("shared"), template("two-gpus"));
+  void aSharedClaimIsChargedOnceForThePodSetWhateverItsCount() {
+    Workload wl = workload(4, claim("shared"), template("two-gpus"));
     assertThat(CHARGES.charge(wl, SOURCE)).isNull();
-    assertThat(ModelTranslator.workload(wl).podSets().get(0).requests()).containsEntry(GPU, 6L);
+    assertThat(DeviceRequests.shared(wl)).isEqualTo(Map.of("main", Map.of(GPU, 4L)));
+    var podSet = ModelTranslator.workload(wl).podSets().get(0);
+    // 4 pods of 2 GPUs each, and the claim's 4 GPUs once: 12, not 4 × 6 = 24.
+    assertThat(podSet.requests()).containsEntry(GPU, 2L);
+    assertThat(podSet.shared()).isEqualTo(Map.of(GPU, 4L));
+    assertThat(podSet.total(podSet.count())).containsEntry(GPU, 12L);
+    // Partial admission shrinks what the pods hold, never the claim.
+    assertThat(podSet.total(1)).containsEntry(GPU, 6L);
   }
 
   @Test
-  void aClaimSharedByManyPodsIsNotChargedPerPodButRefused() {
-    Workload wl = workload(4, claim("shared"));
-    assertThat(CHARGES.charge(wl, SOURCE))
-        .startsWith("spec.podSets[0].template.spec.resourceClaims: ResourceClaim shared is shared");
-    assertThat(wl.getMetadata().getAnnotations()).doesNotContainKey(DeviceRequests.ANNOTATION);
+  void aClaimSharedByTwoPodSetsIsChargedToTheFirstOnly() {
+    Workload wl = workload(2, claim("shared"));
+    var second = Copies.deep(wl.getSpec().podSets.get(0));
+    second.name = "workers";
+    second.count = 3;
+    wl.getSpec().podSets = List.of(wl.getSpec().podSets.get(0), second);
+    assertThat(CHARGES.charge(wl, SOURCE)).isNull();
+    assertThat(DeviceRequests.shared(wl)).isEqualTo(Map.of("main", Map.of(GPU, 4L)));
+    assertThat(DeviceRequests.of(wl)).isEmpty();
+    var podSets = ModelTranslator.workload(wl).podSets();
+    assertThat(podSets.get(0).total(2)).containsEntry(GPU, 4L);
+    assertThat(podSets.get(1).total(3)).doesNotContainKey(GPU);
   }
 
   @Test

@@ -23,13 +23,13 @@ class MainConfigurationTest {
             "apiVersion: config.berth.dev/v1beta1\n"
                 + "kind: Configuration\n"
                 + "clientConnection: {qps: 0}\n"
-                + "integrations: {frameworks: [kubeflow.org/mpijob]}\n");
+                + "integrations: {frameworks: [kubeflow.org/tfjob]}\n");
     Result run = main(dir, List.of("--config", config.toString()), null);
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.stderr())
         .contains("configuration " + config + " refused:")
         .contains("clientConnection.qps: must be > 0, got 0")
-        .contains("integrations.frameworks[0]: unknown framework \"kubeflow.org/mpijob\"");
+        .contains("integrations.frameworks[0]: unknown framework \"kubeflow.org/tfjob\"");
   }
 
   @Test

@@ -1,0 +1,27 @@
+package dev.berth.operator.integration.kubeflow;
+
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.Map;
+
+/** A kubeflow.org/v1 MPIJob of the training operator: replica types Launcher and Worker. */
+@Group("kubeflow.org")
+@Version("v1")
+@Kind("MPIJob")
+@Plural("mpijobs")
+public class MPIJob extends CustomResource<MPIJob.Spec, KubeflowJob.Status> implements Namespaced {
+
+  /** spec: its replica specs are {@code mpiReplicaSpecs}. */
+  public static class Spec extends KubeflowJob.Spec {
+    public Map<String, KubeflowJob.ReplicaSpec> mpiReplicaSpecs;
+
+    @Override
+    public Map<String, KubeflowJob.ReplicaSpec> replicaSpecs() {
+      return mpiReplicaSpecs;
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package dev.berth.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.api.v1beta1.FlavorResourceCapacity;
+import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.api.v1beta1.Workload;
+import dev.berth.e2e.plane.ControlPlane;
+import dev.berth.e2e.plane.DraDriverStandIn;
+import dev.berth.e2e.plane.SimNode;
+import dev.berth.operator.BerthOperator;
+import dev.berth.operator.admission.DeviceRequests;
+import dev.berth.testing.Jobs;
+import dev.berth.webhook.WebhookRuntime;
+import dev.berth.webhook.dra.DeviceClassMappings;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DRA on the whole control plane: {@link DraDriverStandIn} publishes ResourceSlices of 4 GPUs for
+ * each of two KWOK nodes, the real kube-scheduler allocates the pods' claims from them (the
+ * kube-controller-manager's resourceclaim controller makes each pod's claim from its template),
+ * KWOK runs the pods, and Berth charges the devices through {@code deviceClassMappings}: a Job
+ * whose template claims 2 GPUs waits in a 2-GPU queue behind another and runs when it finishes; a
+ * claim shared by the 4 pods of a Job is charged once; the flavor's allocatable capacity falls when
+ * a node's slice is withdrawn. One plane for the class.
+ */
+class DraPlaneE2EIT {
+  private static final String GPU = "example.com/gpu";
+  private static final String FLAVOR = "dra-gpus";
+  private static final List<String> NODES = List.of("dra-0", "dra-1");
+
+  private static ControlPlane plane;
+  private static OnPlane on;
+  private static DraDriverStandIn driver;
+  private static WebhookRuntime webhooks;
+  private static BerthOperator operator;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    plane =
+        ControlPlane.start(
+            "dra",
+            List.of(
+                SimNode.gpu(NODES.get(0), SimNode.H100, "zone-a", "rack-a0"),
+                SimNode.gpu(NODES.get(1), SimNode.H100, "zone-a", "rack-a1")));
+    on = new OnPlane(plane);
+    KubernetesClient admin = plane.client();
+    Namespaces.ensure(admin, "berth-system");
+    webhooks =
+        ServedWebhooks.start(admin, new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)));
+    admin.resource(DraDriverStandIn.deviceClass()).create();
+    driver = new DraDriverStandIn(admin);
+    NODES.forEach(n -> driver.publish(n, 4));
+    admin.resource(ScenarioObjects.flavor(FLAVOR, Map.of())).create();
+    operator =
+        RunningOperator.startNew(
+            plane.kubeconfig(),
+            "resources:\n  deviceClassMappings:\n  - {name: "
+                + GPU
+                + ", deviceClassNames: ["
+                + DraDriverStandIn.DRIVER
+                + "]}\n");
+    Namespaces.ensure(admin, "dra-probe");
+    ServedWebhooks.awaitPodGating(admin, "dra-probe");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (operator != null) {
+      operator.close();
+    }
+    if (webhooks != null) {
+      webhooks.close();
+    }
+    if (plane != null) {
+      plane.close();
+    }
+  }
+
+  /** A namespace with LocalQueue lq on a ClusterQueue of 2 GPUs of the DRA flavor. */
+  private static Scenario twoGpuQueue(String name) {
+    Scenario s = new Scenario(plane.client(), name);
+    s.client.resource(ScenarioObjects.clusterQueue(name, FLAVOR, GPU, "2")).create();
+    s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
+    return s;
+  }
+
+  /** A Job of {@code pods} pods, each naming {@code claim} (a template's name, or a claim's). */
+  private static Job job(
+      Scenario s, String name, int pods, boolean template, String claim, String runFor) {
+    Job job =
+        Jobs.named(name)
+            .in(s.namespace)
+            .queue("lq")
+            .parallelism(pods)
+            .podAnnotation(ControlPlane.RUN_FOR, runFor)
+            .build();
+    job.getSpec().setBackoffLimit(0);
+    var spec = job.getSpec().getTemplate().getSpec();
+    PodResourceClaimBuilder ref = new PodResourceClaimBuilder().withName("gpus");
+    spec.setResourceClaims(
+        List.of(
+            template
+                ? ref.withResourceClaimTemplateName(claim).build()
+                : ref.withResourceClaimName(claim).build()));
+    spec.getContainers()
+        .get(0)
+        .getResources()
+        .setClaims(List.of(new ResourceClaimBuilder().withName("gpus").build()));
+    return job;
+  }
+
+  /** The claim the scheduler allocated for the pod's first claim, as stored. */
+  private static ResourceClaim claimOf(Pod pod) {
+    String name =
+        pod.getSpec().getResourceClaims().get(0).getResourceClaimName() != null
+            ? pod.getSpec().getResourceClaims().get(0).getResourceClaimName()
+            : pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
+    return plane
+        .client()
+        .resources(ResourceClaim.class)
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(name)
+        .get();
+  }
+
+  @Test
+  void aJobClaimingTwoGpusWaitsBehindAnotherAndRunsWhenItFinishes() {
+    Scenario s = twoGpuQueue("dra-queue");
+    s.client
+        .resource(
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName("two-gpus")
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 2))
+                .endSpec()
+                .build())
+        .create();
+    s.submit(job(s, "first", 1, true, "two-gpus", "8s"));
+    s.submit(job(s, "second", 1, true, "two-gpus", "30s"));
+
+    Pod first = on.runningPods(s, "first", 1).get(0);
+    ResourceClaim allocated = claimOf(first);
+    assertThat(allocated.getStatus().getAllocation().getDevices().getResults())
+        .as("kube-scheduler allocated 2 of the stand-in driver's devices")
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.getDriver()).isEqualTo(DraDriverStandIn.DRIVER));
+    assertThat(s.staysSuspended("second")).as("2 GPUs of quota, both held by first").isTrue();
+
+    on.awaitJobCondition(s, "first", "Complete");
+    Pod second = on.runningPods(s, "second", 1).get(0);
+    assertThat(claimOf(second).getStatus().getAllocation().getDevices().getResults()).hasSize(2);
+    assertThat(DeviceRequests.of(s.workload("second").orElseThrow()))
+        .isEqualTo(Map.of("main", Map.of(GPU, 2L)));
+  }
+
+  @Test
+  void aClaimSharedByFourPodsIsChargedOnce() {
+    Scenario s = twoGpuQueue("dra-shared");
+    s.client
+        .resource(
+            new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder()
+                .withNewMetadata()
+                .withName("shared")
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 2))
+                .build())
+        .create();
+    s.submit(job(s, "serve", 4, false, "shared", "60s"));
+
+    List<Pod> pods = on.runningPods(s, "serve", 4);
+    Workload wl = s.workload("serve").orElseThrow();
+    assertThat(DeviceRequests.shared(wl)).isEqualTo(Map.of("main", Map.of(GPU, 2L)));
+    assertThat(wl.getStatus().admission.podSetAssignments.get(0).resourceUsage.get(GPU))
+        .as("2 GPUs, not 4 × 2")
+        .isEqualTo(new Quantity("2"));
+    ResourceClaim claim = claimOf(pods.get(0));
+    assertThat(claim.getStatus().getAllocation().getDevices().getResults()).hasSize(2);
+    assertThat(claim.getStatus().getReservedFor()).as("one allocation for the 4 pods").hasSize(4);
+    assertThat(pods)
+        .extracting(p -> p.getSpec().getNodeName())
+        .as("the claim's devices are one node's")
+        .containsOnly(pods.get(0).getSpec().getNodeName());
+  }
+
+  @Test
+  void withdrawingANodesSliceLowersTheFlavorsAllocatableCapacity() {
+    Scenario s = new Scenario(plane.client(), "dra-capacity");
+    on.awaitOrDescribe(s, "8 GPUs published", () -> "8".equals(allocatable()));
+    driver.withdraw(NODES.get(1));
+    try {
+      on.awaitOrDescribe(s, "4 GPUs left", () -> "4".equals(allocatable()));
+    } finally {
+      driver.publish(NODES.get(1), 4);
+    }
+    on.awaitOrDescribe(s, "8 GPUs again", () -> "8".equals(allocatable()));
+  }
+
+  private static String allocatable() {
+    var status = plane.client().resources(ResourceFlavor.class).withName(FLAVOR).get().getStatus();
+    if (status == null || status.resources == null) {
+      return null;
+    }
+    return status.resources.stream()
+        .filter(r -> GPU.equals(r.name))
+        .map((FlavorResourceCapacity r) -> r.allocatable)
+        .findFirst()
+        .orElse(null);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.berth.e2e.plane;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpecBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A stand-in for a DRA driver, not one: a real driver's node side is a kubelet plugin that prepares
+ * devices for the pods the kubelet starts, and KWOK, which plays the kubelet here, runs none. What
+ * the control plane sees of a driver is what this does: one ResourceSlice per node, a pool of its
+ * own, of {@code devices} GPUs of driver {@value #DRIVER}, published and withdrawn (as a driver
+ * does when its node's devices go), and the DeviceClass that selects them. kube-scheduler allocates
+ * claims from those slices as from a real driver's.
+ */
+public final class DraDriverStandIn {
+  public static final String DRIVER = "gpu.example.com";
+
+  private final KubernetesClient client;
+
+  public DraDriverStandIn(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** The DeviceClass {@value #DRIVER}, selecting the driver's devices as drivers write it. */
+  public static DeviceClass deviceClass() {
+    return new DeviceClassBuilder()
+        .withNewMetadata()
+        .withName(DRIVER)
+        .endMetadata()
+        .withNewSpec()
+        .addNewSelector()
+        .withNewCel()
+        .withExpression("device.driver == \"" + DRIVER + "\"")
+        .endCel()
+        .endSelector()
+        .endSpec()
+        .build();
+  }
+
+  /** What a claim asking for {@code count} devices of {@code deviceClass} says. */
+  public static ResourceClaimSpec claimSpec(String deviceClass, int count) {
+    return new ResourceClaimSpecBuilder()
+        .withNewDevices()
+        .addNewRequest()
+        .withName("devices")
+        .withNewExactly()
+        .withDeviceClassName(deviceClass)
+        .withCount((long) count)
+        .endExactly()
+        .endRequest()
+        .endDevices()
+        .build();
+  }
+
+  /** Publishes {@code node}'s slice of {@code devices} GPUs (gpu-0, gpu-1, ...). */
+  public void publish(String node, int devices) {
+    client.resource(slice(node, devices)).serverSideApply();
+  }
+
+  /** Withdraws {@code node}'s slice. */
+  public void withdraw(String node) {
+    client.resources(ResourceSlice.class).withName(sliceName(node)).delete();
+  }
+
+  /** The slice a driver would publish for {@code node}. */
+  public static ResourceSlice slice(String node, int devices) {
+    var spec =
+        new ResourceSliceBuilder()
+            .withNewMetadata()
+            .withName(sliceName(node))
+            .endMetadata()
+            .withNewSpec()
+            .withDriver(DRIVER)
+            .withNodeName(node)
+            .withNewPool()
+            .withName(node)
+            .withGeneration(1L)
+            .withResourceSliceCount(1L)
+            .endPool();
+    for (int i = 0; i < devices; i++) {
+      spec.addNewDevice().withName("gpu-" + i).endDevice();
+    }
+    return spec.endSpec().build();
+  }
+
+  private static String sliceName(String node) {
+    return node + "-" + DRIVER;
+  }
+}
