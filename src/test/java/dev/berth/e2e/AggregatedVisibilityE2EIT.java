@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.e2e.Processes.Run;
 import dev.berth.e2e.chart.ChartRoles;
+import dev.berth.e2e.plane.HostAddress;
 import dev.berth.operator.BerthOperator;
 import dev.berth.webhook.tls.CaBundlePatcher;
 import dev.berth.webhook.tls.CertificateAuthority;
@@ -18,9 +19,6 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -71,7 +68,7 @@ class AggregatedVisibilityE2EIT {
     // the caBundle for the Service's name, as in a cluster. Endpoints may not be loopback
     // addresses, so the operator listens on this machine's own address too.
     ca = CertificateAuthority.generate("berth-aggregated-e2e", Duration.ofDays(1));
-    String host = hostAddress();
+    String host = HostAddress.ipv4();
     int port =
         operator.serveHttps(
             "0.0.0.0",
@@ -393,21 +390,6 @@ class AggregatedVisibilityE2EIT {
   }
 
   /** This machine's first non-loopback IPv4 address: where the API server can dial the operator. */
-  private static String hostAddress() throws IOException {
-    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-      if (!nic.isUp() || nic.isLoopback()) {
-        continue;
-      }
-      for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-        if (address instanceof Inet4Address && !address.isLinkLocalAddress()) {
-          return address.getHostAddress();
-        }
-      }
-    }
-    throw new AssertionError(
-        "no non-loopback IPv4 address: the API server cannot dial an aggregated API here");
-  }
-
   private static Run kubectl(String... args) throws Exception {
     List<String> cmd =
         new ArrayList<>(List.of(Processes.kubectlDir().resolve("kubectl").toString()));
