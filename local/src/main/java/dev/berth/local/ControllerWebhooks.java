@@ -7,10 +7,6 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,39 +139,7 @@ final class ControllerWebhooks {
   }
 
   /** Polls the readiness endpoint, which answers once the controller's webhook server listens. */
-  static void awaitReady(LoggedProcess process, int probePort, String what) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest readyz =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + probePort + "/readyz"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      process.checkAlive();
-      try {
-        if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notListeningYet) {
-        // Starting up; asked again below.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for the " + what, e);
-      }
-      try {
-        Thread.sleep(200); // a poll interval: the condition is the HTTP answer above
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for the " + what, e);
-      }
-    }
-    throw new IllegalStateException(
-        what
-            + " not ready within "
-            + READY_TIMEOUT.toSeconds()
-            + " s; log "
-            + process.log()
-            + ":\n"
-            + process.tail());
+  static void awaitReady(LoggedProcess process, int probePort) {
+    process.awaitReady(probePort, READY_TIMEOUT);
   }
 }

@@ -62,7 +62,7 @@ public final class JobSetController implements AutoCloseable {
             logDir);
     JobSetController controller = new JobSetController(admin, started.process());
     try {
-      ControllerWebhooks.awaitReady(started.process(), started.probePort(), "JobSet controller");
+      ControllerWebhooks.awaitReady(started.process(), started.probePort());
       controller.register(started.webhookPort(), started.caBundle());
     } catch (RuntimeException e) {
       controller.close();

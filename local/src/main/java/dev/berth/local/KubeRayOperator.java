@@ -78,7 +78,7 @@ public final class KubeRayOperator implements AutoCloseable {
             logDir.resolve("kuberay-operator.log"));
     KubeRayOperator operator = new KubeRayOperator(process);
     try {
-      ReadyzProbe.await(process, probePort, READY_TIMEOUT, "KubeRay operator");
+      process.awaitReady(probePort, READY_TIMEOUT);
     } catch (RuntimeException e) {
       operator.close();
       throw e;

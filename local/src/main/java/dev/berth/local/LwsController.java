@@ -77,8 +77,7 @@ public final class LwsController implements AutoCloseable {
             logDir);
     LwsController controller = new LwsController(admin, started.process());
     try {
-      ControllerWebhooks.awaitReady(
-          started.process(), started.probePort(), "LeaderWorkerSet controller");
+      ControllerWebhooks.awaitReady(started.process(), started.probePort());
       controller.register(started.webhookPort(), started.caBundle());
     } catch (RuntimeException e) {
       controller.close();
