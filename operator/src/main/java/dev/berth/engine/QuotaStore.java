@@ -392,6 +392,7 @@ final class QuotaStore {
     }
     p.reservedFrs = reservedFrs;
     p.reserved = amounts;
+    p.request = request.clone();
   }
 
   /** Frees what was reserved for a preemptor (its own reservation and released victims' quota). */
@@ -413,6 +414,7 @@ final class QuotaStore {
     }
     p.reservedFrs = new int[0];
     p.reserved = new long[0];
+    p.request = new long[0];
     events.freed(p.queue);
   }
 }
