@@ -2,11 +2,9 @@ package dev.berth.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.engine.BudgetHoldProperties.Step;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PreemptionPolicy;
-import dev.berth.engine.model.PreemptionPolicy.BorrowWithinCohort;
-import dev.berth.engine.model.PreemptionPolicy.ReclaimWithinCohort;
-import dev.berth.engine.model.PreemptionPolicy.WithinClusterQueue;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.SpentBudgets;
 import dev.berth.engine.model.StopPolicy;
@@ -15,9 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.From;
 import net.jqwik.api.Property;
@@ -26,15 +22,12 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * Random arrivals, finishes and budgets spent (some letting their workloads run on idle capacity)
- * and renewed, over three LocalQueues of one ClusterQueue of 6 cpu that preempts lower priorities:
- * a workload over its budget never causes a preemption, is marked when admitted, and a workload
- * within its budget is evicted only when evicting every workload on idle capacity would not have
- * made room for the preemptor.
+ * and renewed, as the steps of {@link BudgetHoldProperties}, over three LocalQueues of one
+ * ClusterQueue of 6 cpu that preempts lower priorities: a workload over its budget never causes a
+ * preemption, is marked when admitted, and a workload within its budget is evicted only when
+ * evicting every workload on idle capacity would not have made room for the preemptor.
  */
 class IdleCapacityProperties {
-  /** One step: a workload arrives (queue, cpu, priority), one finishes, or the budgets change. */
-  record Step(int kind, int queue, int cpu, int priority, int budgets) {}
-
   private static final int CAPACITY = 6;
 
   /** A LocalQueue's budget: not spent, spent and waiting, spent and running on idle capacity. */
@@ -44,15 +37,10 @@ class IdleCapacityProperties {
     IDLE
   }
 
+  /** Budgets 0 to 26: each of the three LocalQueues within, waiting or on idle capacity. */
   @Provide
   Arbitrary<Step> step() {
-    return Combinators.combine(
-            Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(1, 4),
-            Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(0, 26))
-        .as(Step::new);
+    return BudgetHoldProperties.steps(4, 26);
   }
 
   private static Mode mode(int budgets, int queue) {
@@ -84,12 +72,7 @@ class IdleCapacityProperties {
       @ForAll @Size(min = 1, max = 60) List<@From("step") Step> steps) {
     AdmissionEngine engine = new AdmissionEngine();
     engine.upsertResourceFlavor(ResourceFlavor.named("f"));
-    PreemptionPolicy within =
-        new PreemptionPolicy(
-            WithinClusterQueue.LowerPriority,
-            ReclaimWithinCohort.Never,
-            BorrowWithinCohort.Never,
-            null);
+    PreemptionPolicy within = BudgetHoldProperties.LOWER_PRIORITY_WITHIN;
     engine.upsertClusterQueue(MinimumRuntimeProperties.queue("a", CAPACITY, 1000L, within, 0L));
     for (int i = 0; i < 3; i++) {
       engine.upsertNamespace("ns" + i, Map.of());
@@ -103,26 +86,15 @@ class IdleCapacityProperties {
     int n = 0;
     for (Step step : steps) {
       now += 1_000;
-      switch (step.kind()) {
-        case 0 -> {
-          String uid = "w" + n++;
-          queueOf.put(uid, step.queue());
-          cpuOf.put(uid, step.cpu());
-          engine.upsertWorkload(
-              BudgetHoldTest.workload(
-                  uid, "ns" + step.queue(), "lq", step.cpu(), now, step.priority()));
-        }
-        case 1 -> {
-          String done = admitted.stream().sorted().findFirst().orElse(null);
-          if (done != null) {
-            admitted.remove(done);
-            engine.workloadFinished(done);
-          }
-        }
-        default -> {
-          budgets = step.budgets();
-          engine.budgets(spent(budgets));
-        }
+      String arrival = "w" + n;
+      if (step.kind() == 0) {
+        n++;
+        queueOf.put(arrival, step.queue());
+        cpuOf.put(arrival, step.cpu());
+      }
+      if (!BudgetHoldProperties.arriveOrFinish(engine, step, arrival, now, admitted)) {
+        budgets = step.budgets();
+        engine.budgets(spent(budgets));
       }
       // Before the cycle: what is free, and what runs on idle capacity.
       int free = CAPACITY;

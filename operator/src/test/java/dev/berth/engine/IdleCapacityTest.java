@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.engine.model.LocalQueue;
 import dev.berth.engine.model.PendingReason;
 import dev.berth.engine.model.PreemptionPolicy;
-import dev.berth.engine.model.PreemptionPolicy.BorrowWithinCohort;
-import dev.berth.engine.model.PreemptionPolicy.ReclaimWithinCohort;
-import dev.berth.engine.model.PreemptionPolicy.WithinClusterQueue;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.SpentBudgets;
 import dev.berth.engine.model.StopPolicy;
@@ -45,12 +42,7 @@ class IdleCapacityTest {
     return engine;
   }
 
-  private static final PreemptionPolicy LOWER_PRIORITY =
-      new PreemptionPolicy(
-          WithinClusterQueue.LowerPriority,
-          ReclaimWithinCohort.Never,
-          BorrowWithinCohort.Never,
-          null);
+  private static final PreemptionPolicy LOWER_PRIORITY = BudgetHoldProperties.LOWER_PRIORITY_WITHIN;
 
   private static List<String> admitted(CycleResult r) {
     return r.admissions().stream().map(Admission::workloadUid).toList();
