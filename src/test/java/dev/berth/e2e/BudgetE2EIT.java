@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Budget;
 import dev.berth.api.v1beta1.BudgetStatus;
+import dev.berth.api.v1beta1.BudgetWhenExhausted;
 import dev.berth.api.v1beta1.Condition;
+import dev.berth.api.v1beta1.UsageReport;
+import dev.berth.api.v1beta1.UsageReportStatus;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.BerthOperator;
 import dev.berth.testing.Budgets;
@@ -32,8 +35,11 @@ import org.junit.jupiter.api.Test;
  * charged before it ends), then finishes; "second" waits with reason BudgetExhausted and the
  * numbers, and the metrics show the window; a restarted operator still holds it. The operator reads
  * budget windows on a clock the test holds: moved to the first instant of next month, the new
- * window admits "second". No sleeps: every wait is for a condition. The CRD refuses a Budget naming
- * two targets, naming the field.
+ * window admits "second". The month's UsageReport shows the budget as its status does. Switched to
+ * RunOnIdleCapacity once "second" spent the new month too, a workload of the spent LocalQueue runs
+ * on idle capacity, marked, and is the first victim of a workload within budget that needs the
+ * room. No sleeps: every wait is for a condition. The CRD refuses a Budget naming two targets,
+ * naming the field.
  */
 class BudgetE2EIT {
   private static final String NS = "budget";
@@ -130,6 +136,28 @@ class BudgetE2EIT {
             .isEqualTo("BudgetExhausted");
         assertThat(gauge(restarted, "berth_budget_used", month)).isGreaterThanOrEqualTo(0.001);
 
+        // The month's UsageReport of the namespace (written once "first" ended) shows the budget
+        // charging its runs, as the Budget's status had it then.
+        UsageReportStatus.BudgetUse shown =
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> reportedBudget(client, month), u -> u != null);
+        assertThat(shown.target).isEqualTo("LocalQueue budget/train");
+        assertThat(shown.status.window).isEqualTo(month);
+        assertThat(shown.status.resetsAt).isEqualTo(spent.resetsAt);
+        assertThat(shown.status.windowStart).isEqualTo(spent.windowStart);
+        assertThat(shown.status.exhausted).isTrue();
+        assertThat(shown.status.counted).isNull();
+        assertThat(shown.status.resources)
+            .singleElement()
+            .satisfies(
+                r -> {
+                  assertThat(r.resource).isEqualTo(GPU);
+                  assertThat(r.limitHours).isEqualTo("0.001");
+                  assertThat(new java.math.BigDecimal(r.usedHours))
+                      .isGreaterThanOrEqualTo(new java.math.BigDecimal("0.001"));
+                });
+
         // The next month begins.
         clock.moveTo(resets);
         await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "second"));
@@ -139,6 +167,42 @@ class BudgetE2EIT {
                 .until(() -> status(client), s -> s != null && !month.equals(s.window));
         // (Not whether it is exhausted: "second" spends the new month's 3.6 GPU-seconds too.)
         assertThat(Instant.parse(renewed.windowStart)).isEqualTo(resets);
+
+        // RunOnIdleCapacity: once "second" has spent the new month too, "idle" (train, over its
+        // budget) still runs on the 3 GPUs nobody uses, marked; "within" (another LocalQueue,
+        // within budget, same priority, a ClusterQueue that never preempts) needs 2 of them, and
+        // "idle" is its first and only victim: "second" keeps running.
+        client
+            .resources(Budget.class)
+            .withName("train-gpu")
+            .edit(
+                b -> {
+                  b.getSpec().whenExhausted = BudgetWhenExhausted.RunOnIdleCapacity;
+                  return b;
+                });
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> status(client), s -> s != null && Boolean.TRUE.equals(s.exhausted));
+        client.resource(ScenarioObjects.localQueue(NS, "other", "budget-cq")).create();
+        client.resource(gpuJob("idle", "3")).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "idle"));
+        assertThat(condition(client, "idle", "OnIdleCapacity"))
+            .get()
+            .satisfies(
+                c -> {
+                  assertThat(c.status).isEqualTo("True");
+                  assertThat(c.reason).isEqualTo("BudgetExhausted");
+                  assertThat(c.message).contains("Budget train-gpu (LocalQueue budget/train)");
+                });
+        client.resource(gpuJob("within", "other", "2")).create();
+        Condition preempted =
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> condition(client, "idle", "Preempted").orElse(null), c -> c != null);
+        assertThat(preempted.reason).isEqualTo("OnIdleCapacity");
+        await().atMost(Duration.ofSeconds(30)).until(() -> running(client, "within"));
+        assertThat(running(client, "second")).isTrue();
+        assertThat(condition(client, "second", "Preempted")).isEmpty();
 
         // Two targets: the API server refuses it, naming the rule's field.
         Budget both = budget("both", "1");
@@ -164,7 +228,11 @@ class BudgetE2EIT {
   }
 
   private static Job gpuJob(String name, String gpus) {
-    Job job = ScenarioObjects.job(NS, name, "train", 1, "100m");
+    return gpuJob(name, "train", gpus);
+  }
+
+  private static Job gpuJob(String name, String queue, String gpus) {
+    Job job = ScenarioObjects.job(NS, name, queue, 1, "100m");
     var resources = job.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
     resources.setRequests(Map.of(GPU, new Quantity(gpus)));
     resources.setLimits(Map.of(GPU, new Quantity(gpus)));
@@ -181,6 +249,10 @@ class BudgetE2EIT {
   }
 
   private static Optional<Condition> quotaReserved(KubernetesClient client, String job) {
+    return condition(client, job, "QuotaReserved");
+  }
+
+  private static Optional<Condition> condition(KubernetesClient client, String job, String type) {
     return client.resources(Workload.class).inNamespace(NS).list().getItems().stream()
         .filter(
             w ->
@@ -188,8 +260,25 @@ class BudgetE2EIT {
                     .anyMatch(o -> o.getName().equals(job)))
         .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
         .flatMap(w -> w.getStatus().conditions.stream())
-        .filter(c -> "QuotaReserved".equals(c.type))
+        .filter(c -> type.equals(c.type))
         .findFirst();
+  }
+
+  /** The budget train-gpu as the namespace's UsageReport of the month shows it, or null. */
+  private static UsageReportStatus.BudgetUse reportedBudget(KubernetesClient client, String month) {
+    UsageReport r =
+        client
+            .resources(UsageReport.class)
+            .inNamespace(NS)
+            .withName(UsageReport.nameFor(month))
+            .get();
+    if (r == null || r.getStatus() == null || r.getStatus().budgets == null) {
+      return null;
+    }
+    return r.getStatus().budgets.stream()
+        .filter(b -> b.name.equals("train-gpu"))
+        .findFirst()
+        .orElse(null);
   }
 
   /** Admission cycles the operator has run. */

@@ -58,7 +58,11 @@ final class BudgetsCommand {
             resource,
             use == null ? "" : use.path("usedHours").asText(),
             limit.path("hours").asText(),
-            status.has("exhausted") ? status.path("exhausted").asText() : "",
+            (status.has("exhausted") ? status.path("exhausted").asText() : "")
+                // A spent budget that lets its workloads run on idle capacity says so.
+                + ("RunOnIdleCapacity".equals(spec.path("whenExhausted").asText())
+                    ? " (RunOnIdleCapacity)"
+                    : ""),
             status.path("resetsAt").asText());
       }
     }

@@ -67,6 +67,10 @@ final class WhyCommand {
       out.put("reason", reserved.path("reason").asText());
       out.put("message", reserved.path("message").asText());
     }
+    JsonNode idle = condition(wl, "OnIdleCapacity");
+    if (isTrue(idle)) {
+      out.put("onIdleCapacity", idle.path("message").asText());
+    }
     String explanation = null;
     for (JsonNode e : Kubectl.await(events).path("items")) {
       if ("Pending".equals(e.path("reason").asText())) {
@@ -143,6 +147,9 @@ final class WhyCommand {
               : reason;
       line(out, "Reason", shown, colour);
       line(out, "Message", data.path("message").asText(), colour);
+    }
+    if (data.has("onIdleCapacity")) {
+      line(out, "Idle capacity", data.path("onIdleCapacity").asText(), colour);
     }
     if (data.has("positionInClusterQueue")) {
       line(

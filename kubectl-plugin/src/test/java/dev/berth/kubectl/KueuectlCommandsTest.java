@@ -307,6 +307,25 @@ class KueuectlCommandsTest {
   }
 
   @Test
+  void aBudgetThatRunsOnIdleCapacitySaysSoAndSoDoesItsWorkload() throws Exception {
+    JsonNode budgets =
+        json(
+            "{'items':[{'metadata':{'name':'research'},'spec':{'clusterQueue':'research',"
+                + "'period':'Week','timeZone':'UTC','whenExhausted':'RunOnIdleCapacity','limits':"
+                + "[{'resource':'cpu','hours':'10'}]},'status':{'window':'2026-W50','exhausted':true,"
+                + "'resetsAt':'2026-12-14T00:00:00Z','resources':[{'resource':'cpu',"
+                + "'usedHours':'12','limitHours':'10'}]}}]}");
+    assertThat(BudgetsCommand.table(budgets)).contains("  true (RunOnIdleCapacity)  ");
+
+    JsonNode why =
+        json(
+            "{'workload':'team/job-a','localQueue':'train','state':'Admitted',"
+                + "'onIdleCapacity':'admitted on idle capacity, the first to be preempted'}");
+    assertThat(WhyCommand.text(why, false, java.time.Instant.EPOCH))
+        .contains("Idle capacity:   admitted on idle capacity, the first to be preempted\n");
+  }
+
+  @Test
   void helpIsChosenByTheWordsBeforeIt() throws Exception {
     Options o = parse("create", "clusterqueue", "--help");
     assertThat(o.help()).isTrue();

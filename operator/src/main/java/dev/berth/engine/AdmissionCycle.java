@@ -59,6 +59,13 @@ final class AdmissionCycle {
   private final Set<Bucket> touched = new LinkedHashSet<>();
   private final Set<String> claimedVictims = new HashSet<>();
   private final Set<String> admittedThisCycle = new HashSet<>();
+
+  /** Entries that may run only on idle capacity: decided once every other entry is. */
+  private final List<Entry> idleCapacityOnly = new ArrayList<>();
+
+  /** Cohort trees (by tree index) in which a workload within its budget was left waiting. */
+  private final Set<Integer> treesWithWaiting = new HashSet<>();
+
   private CycleTransaction tx;
   private int evaluations;
 
@@ -131,10 +138,13 @@ final class AdmissionCycle {
     }
   }
 
-  /** Steps 4 to 6, one entry at a time in order; a decided queue's next head joins the line. */
+  /**
+   * Steps 4 to 6, one entry at a time in order; a decided queue's next head joins the line. Entries
+   * that may run only on idle capacity come after all the others ({@link #next}).
+   */
   private void admitInOrder(EntryLine entries, long now) {
     Entry e;
-    while ((e = entries.poll()) != null) {
+    while ((e = next(entries)) != null) {
       if (e.version != e.queue.node.version() && !stillFits(e)) {
         // Quota changed since nomination: re-assign, and go back in line (first again unless it
         // now ranks later).
@@ -153,6 +163,11 @@ final class AdmissionCycle {
         requeue(e, entries, paused);
         continue;
       }
+      Explanation notIdle = idleCapacityRefusal(e);
+      if (notIdle != null) {
+        requeue(e, entries, notIdle);
+        continue;
+      }
       FlavorMode mode = e.assignment.mode();
       TopologyState.Result placed = mode == FlavorMode.Fit ? place(e) : null;
       if (placed != null && placed.refused() != null) {
@@ -169,9 +184,13 @@ final class AdmissionCycle {
         if (following != null) {
           entries.add(following);
         }
+      } else if (evictIdleCapacity(e, now)) {
+        waiting(e);
+        block(e.queue);
       } else if (mode == FlavorMode.Preempt) {
         Explanation notPreempting = preempt(e, now);
         if (notPreempting == null) {
+          waiting(e);
           block(e.queue);
         } else {
           requeue(e, entries, notPreempting);
@@ -180,6 +199,161 @@ final class AdmissionCycle {
         requeue(e, entries, explain(e));
       }
     }
+    for (Entry rest : idleCapacityOnly) {
+      // Left when blockAdmission stopped the cycle: looked at again in the next one.
+      pending.markDirty(rest.queue);
+    }
+  }
+
+  /**
+   * The next entry to decide: the line's, except that an entry that may run only on idle capacity
+   * is put aside until the line is empty, so that it takes only what no workload within its budget
+   * took or waits for in this cycle; then those, in the cycle's order.
+   */
+  private Entry next(EntryLine entries) {
+    Entry e;
+    while ((e = entries.poll()) != null) {
+      if (e.bucket.localQueue().idleCapacityOnly() == null) {
+        return e;
+      }
+      idleCapacityOnly.add(e);
+    }
+    if (idleCapacityOnly.isEmpty()) {
+      return null;
+    }
+    Entry first = idleCapacityOnly.get(0);
+    for (Entry other : idleCapacityOnly) {
+      if (ordering.compare(other, first) < 0) {
+        first = other;
+      }
+    }
+    idleCapacityOnly.remove(first);
+    return first;
+  }
+
+  /**
+   * Why an entry whose budget is spent, and may run only on idle capacity, is not admitted now;
+   * null when it may be (it fits as things are, and no workload within its budget was left waiting
+   * in its cohort tree in this cycle), and for every entry within its budget. It never preempts.
+   */
+  private Explanation idleCapacityRefusal(Entry e) {
+    String budget = e.bucket.localQueue().idleCapacityOnly();
+    if (budget == null) {
+      return null;
+    }
+    String why;
+    if (e.assignment.mode() != FlavorMode.Fit) {
+      Explanation quota = e.assignment.explanation();
+      why = "no idle capacity fits it" + (quota == null ? "" : ": " + quota.message());
+    } else if (e.queue.node != null && treesWithWaiting.contains(e.queue.node.treeIndex())) {
+      why =
+          "a workload within its budget in the cohort tree of ClusterQueue "
+              + e.queue.name
+              + " waits for quota";
+    } else {
+      return null;
+    }
+    return Explanation.of(
+        PendingReason.BudgetExhausted,
+        budget
+            + "; it may run only on idle capacity (whenExhausted: RunOnIdleCapacity), and "
+            + why);
+  }
+
+  /** A workload within its budget was not admitted: idle capacity in its tree is not idle. */
+  private void waiting(Entry e) {
+    if (e.bucket.localQueue().idleCapacityOnly() == null && e.queue.node != null) {
+      treesWithWaiting.add(e.queue.node.treeIndex());
+    }
+  }
+
+  /**
+   * For an entry within its budget that does not fit as things are: if evicting workloads that run
+   * on idle capacity, and no others, makes room, asks for the fewest of them ({@link VictimOrder})
+   * and returns true. They go whatever the queue's preemption policy and their priority: they were
+   * admitted on the understanding that they give way. False when there are none, or they would not
+   * make room (the ClusterQueue's preemption policy then decides as usual, with them first).
+   */
+  private boolean evictIdleCapacity(Entry e, long now) {
+    if (quota.onIdleCapacityCount() == 0
+        || e.bucket.localQueue().idleCapacityOnly() != null
+        || e.queue.node == null) {
+      return false;
+    }
+    List<AdmittedWorkload> idle = new ArrayList<>();
+    for (ClusterQueueState q : quota.treeQueues(e.queue)) {
+      if (q.onIdleCapacity == 0) {
+        continue;
+      }
+      for (AdmittedWorkload a : q.admitted.values()) {
+        String uid = a.workload.uid();
+        if (a.onIdleCapacity != null
+            && !a.evictionRequested
+            && !admittedThisCycle.contains(uid)
+            && !claimedVictims.contains(uid)) {
+          idle.add(a);
+        }
+      }
+    }
+    if (idle.isEmpty()) {
+      return false;
+    }
+    PreemptionContext ctx = PreemptionContext.of(e, quota, admittedThisCycle, now);
+    idle.sort(VictimOrder.of(e.queue.name, ctx));
+    idle.forEach(a -> SimulatedRemoval.remove(ctx, a));
+    Assignment freed = assign(e.queue, e.bucket);
+    idle.forEach(a -> SimulatedRemoval.restore(ctx, a));
+    if (freed.mode() != FlavorMode.Fit || (freed.borrows() && e.queue.borrowingPausedUntil > now)) {
+      return false;
+    }
+    List<AdmittedWorkload> taken = new ArrayList<>();
+    for (AdmittedWorkload a : idle) {
+      SimulatedRemoval.remove(ctx, a);
+      taken.add(a);
+      if (fitsNow(e.queue, freed)) {
+        break;
+      }
+    }
+    SimulatedRemoval.giveBackUnneeded(
+        ctx, taken, SimulatedRemoval.IndexedCheck.of(() -> fitsNow(e.queue, freed)));
+    taken.forEach(a -> SimulatedRemoval.restore(ctx, a));
+    List<PreemptionPlanner.Victim> victims = new ArrayList<>(taken.size());
+    for (AdmittedWorkload a : taken) {
+      victims.add(new PreemptionPlanner.Victim(a.workload.uid(), PreemptionReason.OnIdleCapacity));
+    }
+    Assignment before = e.assignment;
+    e.assignment = freed;
+    if (topologyRefusalAfterEvicting(e, victims) != null) {
+      e.assignment = before;
+      return false;
+    }
+    List<String> names = new ArrayList<>(victims.size());
+    for (PreemptionPlanner.Victim v : victims) {
+      claimedVictims.add(v.uid());
+      if (requestEviction(v, e)) {
+        names.add(v.uid());
+      }
+    }
+    quota.reserveForPreemptor(e.queue, freed.frs(), freed.usage());
+    e.bucket.explain(
+        Explanation.of(
+            PendingReason.WaitingForPreemptedWorkloads,
+            "waiting for "
+                + names.size()
+                + " workload(s) running on idle capacity to release quota: "
+                + String.join(", ", names)));
+    touched.add(e.bucket);
+    return true;
+  }
+
+  /** Whether the assignment's usage is available in the queue's tree as it is now. */
+  private static boolean fitsNow(ClusterQueueState cq, Assignment a) {
+    for (int i = 0; i < a.frs().length; i++) {
+      if (a.usage()[i] > QuotaTree.available(cq.node, a.frs()[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -279,16 +453,7 @@ final class AdmissionCycle {
    * available is still the best choice, with the same borrowing: no need to re-assign.
    */
   private static boolean stillFits(Entry e) {
-    Assignment a = e.assignment;
-    if (a.mode() != FlavorMode.Fit) {
-      return false;
-    }
-    for (int i = 0; i < a.frs().length; i++) {
-      if (a.usage()[i] > QuotaTree.available(e.queue.node, a.frs()[i])) {
-        return false;
-      }
-    }
-    return true;
+    return e.assignment.mode() == FlavorMode.Fit && fitsNow(e.queue, e.assignment);
   }
 
   // ---------------------------------------------------------------- 3. nominate
@@ -354,6 +519,7 @@ final class AdmissionCycle {
         new Admission(w.uid(), w.namespace(), w.name(), cq.name, w.queueName(), podSets, now);
     AdmittedWorkload held =
         new AdmittedWorkload(w, cq.name, e.bucket.localQueue(), a.frs(), a.usage(), admission);
+    held.onIdleCapacity = e.bucket.localQueue().idleCapacityOnly();
     quota.admit(held);
     tx.admitted(held);
     if (cq.queue.orderByUsage()) {
@@ -542,6 +708,7 @@ final class AdmissionCycle {
 
   private void requeue(Entry e, EntryLine entries, Explanation why) {
     touched.add(e.bucket);
+    waiting(e);
     if (e.queue.spec.queueingStrategy() == QueueingStrategy.StrictFIFO) {
       e.bucket.explain(why);
       block(e.queue);

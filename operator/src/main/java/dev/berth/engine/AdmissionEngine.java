@@ -265,7 +265,12 @@ public final class AdmissionEngine {
   public void evictionObserved(String uid, PreemptionReason reason, long now) {
     AdmittedWorkload a = quota.admitted(uid);
     evictionObserved(uid);
-    if (a == null || a.reclaimSeen || reason == null || reason == PreemptionReason.InClusterQueue) {
+    if (a == null
+        || a.reclaimSeen
+        || reason == null
+        || reason == PreemptionReason.InClusterQueue
+        // It took idle capacity and gave it back: nothing its queue may borrow was reclaimed.
+        || reason == PreemptionReason.OnIdleCapacity) {
       return;
     }
     a.reclaimSeen = true;
@@ -273,6 +278,39 @@ public final class AdmissionEngine {
     long backoff = cq == null || cq.spec == null ? 0 : cq.spec.borrowBackoffMillis();
     if (backoff > 0 && now + backoff > cq.borrowingPausedUntil) {
       cq.borrowingPausedUntil = now + backoff;
+    }
+  }
+
+  /**
+   * An admitted workload runs on idle capacity (read back from its Workload, as at a restart): it
+   * is every preemptor's first victim until its quota is released. {@code why} names the spent
+   * budget.
+   */
+  public void onIdleCapacity(String uid, String why) {
+    AdmittedWorkload a = quota.admitted(uid);
+    if (a != null && why != null) {
+      quota.onIdleCapacity(a, why);
+    }
+  }
+
+  /**
+   * Why an admitted workload runs on idle capacity (its spent budget's message when it was
+   * admitted), or empty: it is admitted within its budget, or holds no quota.
+   */
+  public Optional<String> onIdleCapacity(String uid) {
+    AdmittedWorkload a = quota.admitted(uid);
+    return a == null ? Optional.empty() : Optional.ofNullable(a.onIdleCapacity);
+  }
+
+  /**
+   * When an admitted workload last wrote a checkpoint (epoch millis; Long.MIN_VALUE for never): a
+   * recent checkpoint makes it a cheaper victim ({@link VictimOrder}). Ignored while it holds no
+   * quota.
+   */
+  public void checkpointed(String uid, long at) {
+    AdmittedWorkload a = quota.admitted(uid);
+    if (a != null) {
+      a.checkpointAt = at;
     }
   }
 
@@ -530,6 +568,8 @@ public final class AdmissionEngine {
       if (a.evictionRequested) {
         copy.quota.admitted(a.workload.uid()).evictionRequested = true;
       }
+      copy.onIdleCapacity(a.workload.uid(), a.onIdleCapacity);
+      copy.checkpointed(a.workload.uid(), a.checkpointAt);
     }
     for (PendingWorkload pw : pending.pending()) {
       copy.upsertWorkload(pending.toWorkload(pw));

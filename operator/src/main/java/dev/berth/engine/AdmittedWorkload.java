@@ -16,6 +16,15 @@ final class AdmittedWorkload {
   /** Its eviction was seen as a reclaim, and its queue's borrowing paused for it (once). */
   boolean reclaimSeen;
 
+  /**
+   * Why it runs on idle capacity (admitted while a budget of its LocalQueue was spent, under
+   * RunOnIdleCapacity), or null: such a workload is every preemptor's first victim.
+   */
+  String onIdleCapacity;
+
+  /** When it last wrote a checkpoint (epoch millis), or Long.MIN_VALUE: never, as far as known. */
+  long checkpointAt = Long.MIN_VALUE;
+
   AdmittedWorkload(
       Workload workload,
       String clusterQueue,

@@ -16,9 +16,8 @@ import java.util.List;
  *
  * <p>Candidates: admitted workloads of the preemptor's ClusterQueue allowed by withinClusterQueue,
  * and workloads of other ClusterQueues of the cohort tree allowed by reclaimWithinCohort, taken
- * only while their queue borrows on a flavor-resource the preemptor needs. Order: other
- * ClusterQueues first, lowest priority first, most recently admitted first (then UID). Attempts,
- * first that finds victims wins:
+ * only while their queue borrows on a flavor-resource the preemptor needs, in {@link VictimOrder}
+ * (other ClusterQueues first, lowest priority first, ...). Attempts, first that finds victims wins:
  *
  * <ol>
  *   <li>if the preemptor's queue is under nominal quota on every flavor-resource that needs
@@ -98,7 +97,7 @@ public final class ClassicalPreemption implements PreemptionPlanner {
         }
       }
     }
-    Comparator<AdmittedWorkload> order = candidateOrder(own.name);
+    Comparator<AdmittedWorkload> order = VictimOrder.of(own.name, ctx);
     List<Victim> found = List.of();
     if (underNominal) {
       List<AdmittedWorkload> all = new ArrayList<>(cohort);
@@ -186,15 +185,6 @@ public final class ClassicalPreemption implements PreemptionPlanner {
       case LowerPriority -> w.workload.priority() < preemptor.priority();
       case Any -> true;
     };
-  }
-
-  /** Other ClusterQueues first, lowest priority first, most recently admitted first, then UID. */
-  static Comparator<AdmittedWorkload> candidateOrder(String ownQueue) {
-    return Comparator.<AdmittedWorkload>comparingInt(w -> w.clusterQueue.equals(ownQueue) ? 1 : 0)
-        .thenComparingInt(w -> w.workload.priority())
-        .thenComparing(
-            Comparator.<AdmittedWorkload>comparingLong(w -> w.admission.admittedAt()).reversed())
-        .thenComparing(w -> w.workload.uid());
   }
 
   /**

@@ -53,6 +53,9 @@ final class ClusterQueueState {
   /** When each eviction its preemptors asked for was asked, oldest first (its preemption limit). */
   final java.util.ArrayDeque<Long> preemptedAt = new java.util.ArrayDeque<>();
 
+  /** How many of its admitted workloads run on idle capacity ({@link QuotaStore}). */
+  int onIdleCapacity;
+
   /** The preemptor of this queue waiting for its victims, which keeps its place; or null. */
   PendingPreemption preemption;
 

@@ -112,7 +112,7 @@ public final class FairSharingPreemption implements PreemptionPlanner {
     if (!any) {
       return List.of();
     }
-    Comparator<AdmittedWorkload> order = ClassicalPreemption.candidateOrder(own.name);
+    Comparator<AdmittedWorkload> order = VictimOrder.of(own.name, ctx);
     // Per queue, its candidates in victim order (lowest priority, newest first); the own queue's
     // first, for the bound below.
     Map<ClusterQueueState, Deque<AdmittedWorkload>> byQueue = new LinkedHashMap<>();

@@ -129,7 +129,7 @@ final class PendingQueues implements QuotaStore.Events {
     spentBudgets = spent;
     for (LocalQueueState lq : localQueues.values()) {
       if (lq.spec() != null
-          && !java.util.Objects.equals(spentMessage(before, lq), spentMessage(spent, lq))) {
+          && !java.util.Objects.equals(spentHold(before, lq), spentHold(spent, lq))) {
         refreshHold(lq);
       }
     }
@@ -302,18 +302,19 @@ final class PendingQueues implements QuotaStore.Events {
                   + lq.namespace()
                   + " doesn't match the namespaceSelector of ClusterQueue "
                   + cq.name);
-    } else {
-      String spent = spentMessage(spentBudgets, lq);
-      if (spent != null) {
-        why = Explanation.of(PendingReason.BudgetExhausted, spent);
-      }
     }
+    SpentBudgets.Hold spent = why == null ? spentHold(spentBudgets, lq) : null;
+    if (spent != null && !spent.idleCapacityOnly()) {
+      why = Explanation.of(PendingReason.BudgetExhausted, spent.message());
+    }
+    PendingQueue.idleCapacityOnly(
+        lq, spent != null && spent.idleCapacityOnly() ? spent.message() : null);
     PendingQueue.hold(lq, why);
     lookAgain(cq);
   }
 
-  private String spentMessage(SpentBudgets spent, LocalQueueState lq) {
-    return spent.messageFor(
+  private SpentBudgets.Hold spentHold(SpentBudgets spent, LocalQueueState lq) {
+    return spent.holdFor(
         lq.key(),
         lq.spec().clusterQueue(),
         namespaces.getOrDefault(lq.namespace(), Map.of()).get(SpentBudgets.COST_CENTRE_LABEL));

@@ -40,6 +40,18 @@ public final class PreemptionContext {
     this.admittedThisCycle = admittedThisCycle;
   }
 
+  /** For a preemptor of this cycle, over the quota store's queues and its cohort tree. */
+  static PreemptionContext of(
+      Entry preemptor, QuotaStore quota, Set<String> admittedThisCycle, long now) {
+    return new PreemptionContext(
+        preemptor,
+        quota.queues(),
+        quota.treeQueues(preemptor.queue),
+        quota.flavorResources(),
+        admittedThisCycle,
+        now);
+  }
+
   public Entry preemptor() {
     return preemptor;
   }
@@ -50,6 +62,19 @@ public final class PreemptionContext {
 
   public FlavorResources flavorResources() {
     return frs;
+  }
+
+  /** The cycle's time (epoch millis). */
+  public long now() {
+    return now;
+  }
+
+  /** The checkpoint window of a ClusterQueue's workloads (its preemption policy's). */
+  long checkpointWindowMillis(String clusterQueue) {
+    ClusterQueueState q = queues.get(clusterQueue);
+    return q == null || q.spec == null
+        ? dev.berth.engine.model.PreemptionPolicy.DEFAULT_CHECKPOINT_WINDOW_MILLIS
+        : q.spec.preemption().checkpointWindowMillis();
   }
 
   /** Admitted workloads of every ClusterQueue in the preemptor's cohort tree that may be chosen. */

@@ -9,5 +9,10 @@ public enum PreemptionReason {
   /** By a preemptor that itself borrows (borrowWithinCohort). */
   InCohortReclaimWhileBorrowing,
   /** To even out dominant-resource shares in the cohort (fair sharing). */
-  InCohortFairSharing
+  InCohortFairSharing,
+  /**
+   * It ran on idle capacity while its budget was spent (Budget whenExhausted RunOnIdleCapacity),
+   * and a workload within its budget needed the room. Berth only; Kueue has no budgets.
+   */
+  OnIdleCapacity
 }

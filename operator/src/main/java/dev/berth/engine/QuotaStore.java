@@ -42,6 +42,10 @@ final class QuotaStore {
   private final Map<String, ClusterQueueState> queues = new TreeMap<>();
   private final Map<String, Cohort> cohorts = new TreeMap<>();
   private final Map<String, AdmittedWorkload> admitted = new HashMap<>();
+
+  /** Admitted workloads marked {@link AdmittedWorkload#onIdleCapacity}. */
+  private int onIdleCapacity;
+
   private final FlavorResources frs = new FlavorResources();
   private final PodsReadyGate podsReady = new PodsReadyGate();
   private Events events;
@@ -243,6 +247,20 @@ final class QuotaStore {
     return admitted.size();
   }
 
+  /** How many admitted workloads run on idle capacity: none, and no preemptor looks for them. */
+  int onIdleCapacityCount() {
+    return onIdleCapacity;
+  }
+
+  /** Marks an admitted workload as running on idle capacity (at admission, or read back). */
+  void onIdleCapacity(AdmittedWorkload a, String why) {
+    if (a.onIdleCapacity == null && admitted.get(a.workload.uid()) == a) {
+      onIdleCapacity++;
+      queue(a.clusterQueue).onIdleCapacity++;
+    }
+    a.onIdleCapacity = why;
+  }
+
   PodsReadyGate podsReady() {
     return podsReady;
   }
@@ -296,6 +314,10 @@ final class QuotaStore {
     cq.admitted.put(a.workload.uid(), a);
     cq.admittedPriorityAdded(a.workload.priority());
     a.localQueue.admittedDelta(1);
+    if (a.onIdleCapacity != null) {
+      onIdleCapacity++;
+      cq.onIdleCapacity++;
+    }
   }
 
   /**
@@ -310,6 +332,10 @@ final class QuotaStore {
     cq.admitted.remove(uid);
     cq.admittedPriorityRemoved(a.workload.priority());
     a.localQueue.admittedDelta(-1);
+    if (a.onIdleCapacity != null) {
+      onIdleCapacity--;
+      cq.onIdleCapacity--;
+    }
   }
 
   /**

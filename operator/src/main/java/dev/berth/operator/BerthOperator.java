@@ -264,9 +264,13 @@ public final class BerthOperator implements AutoCloseable {
     // DRA devices count in flavors' capacity only where a DeviceClass is mapped to quota.
     deviceFeed =
         config.resources().mappings().isEmpty() ? null : new DeviceFeed(client, loop, nodeCapacity);
+    budgets =
+        new BudgetPublisher(
+            writes, budgetBook, usage, loop, budgetClock, new BudgetMetrics(registry));
     usageRecorder =
         new UsageRecorder(
-            new ReportWriter(writes, clock),
+            // A report shows the budgets charging its runs as their status has them then.
+            new ReportWriter(writes, clock, budgets::charging),
             utilization,
             new UtilizationMetrics(registry),
             clock,
@@ -281,9 +285,6 @@ public final class BerthOperator implements AutoCloseable {
             usageRecorder,
             writers,
             statusWrite));
-    budgets =
-        new BudgetPublisher(
-            writes, budgetBook, usage, loop, budgetClock, new BudgetMetrics(registry));
     loop.onCycle(budgets);
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);

@@ -36,17 +36,30 @@ class BudgetHoldProperties {
   /** One step: a workload arrives (queue, cpu, priority), one finishes, or the budgets change. */
   record Step(int kind, int queue, int cpu, int priority, int budgets) {}
 
+  /** Preemption of lower priorities within the ClusterQueue only. */
+  static final PreemptionPolicy LOWER_PRIORITY_WITHIN =
+      new PreemptionPolicy(
+          WithinClusterQueue.LowerPriority,
+          ReclaimWithinCohort.Never,
+          BorrowWithinCohort.Never,
+          null);
+
   private static final String[] QUEUES = {"ns0/lq", "ns1/lq", "ns2/lq"};
   private static final String[] CLUSTER_QUEUES = {"a", "a", "b"};
 
   @Provide
   Arbitrary<Step> step() {
+    return steps(3, 31);
+  }
+
+  /** Steps over three LocalQueues, of 1 to {@code maxCpu} cpu, budgets 0 to {@code maxBudgets}. */
+  static Arbitrary<Step> steps(int maxCpu, int maxBudgets) {
     return Combinators.combine(
             Arbitraries.integers().between(0, 2),
             Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(1, 3),
+            Arbitraries.integers().between(1, maxCpu),
             Arbitraries.integers().between(0, 2),
-            Arbitraries.integers().between(0, 31))
+            Arbitraries.integers().between(0, maxBudgets))
         .as(Step::new);
   }
 
@@ -63,6 +76,31 @@ class BudgetHoldProperties {
     return new SpentBudgets(lqs, cqs, ccs);
   }
 
+  /**
+   * Applies an arrival (workload {@code uid} in LocalQueue ns{queue}/lq) or a finish (the first
+   * admitted workload by name); false for a budgets step, which each property applies its own way.
+   */
+  static boolean arriveOrFinish(
+      AdmissionEngine engine, Step step, String uid, long now, Set<String> admitted) {
+    switch (step.kind()) {
+      case 0 ->
+          engine.upsertWorkload(
+              BudgetHoldTest.workload(
+                  uid, "ns" + step.queue(), "lq", step.cpu(), now, step.priority()));
+      case 1 -> {
+        String done = admitted.stream().sorted().findFirst().orElse(null);
+        if (done != null) {
+          admitted.remove(done);
+          engine.workloadFinished(done);
+        }
+      }
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static boolean held(int mask, int queue) {
     return (mask & (1 << queue)) != 0
         || ((mask & 8) != 0 && CLUSTER_QUEUES[queue].equals("a"))
@@ -74,12 +112,7 @@ class BudgetHoldProperties {
       @ForAll @Size(min = 1, max = 60) List<@From("step") Step> steps) {
     AdmissionEngine engine = new AdmissionEngine();
     engine.upsertResourceFlavor(ResourceFlavor.named("f"));
-    PreemptionPolicy within =
-        new PreemptionPolicy(
-            WithinClusterQueue.LowerPriority,
-            ReclaimWithinCohort.Never,
-            BorrowWithinCohort.Never,
-            null);
+    PreemptionPolicy within = LOWER_PRIORITY_WITHIN;
     engine.upsertClusterQueue(MinimumRuntimeProperties.queue("a", 4, 1000L, within, 0L));
     engine.upsertClusterQueue(
         MinimumRuntimeProperties.queue("b", 4, 1000L, PreemptionPolicy.NEVER, 0L));
@@ -96,26 +129,15 @@ class BudgetHoldProperties {
     int n = 0;
     for (Step step : steps) {
       now += 1_000;
-      switch (step.kind()) {
-        case 0 -> {
-          String uid = "w" + n++;
-          queueOf.put(uid, step.queue());
-          pending.add(uid);
-          engine.upsertWorkload(
-              BudgetHoldTest.workload(
-                  uid, "ns" + step.queue(), "lq", step.cpu(), now, step.priority()));
-        }
-        case 1 -> {
-          String done = admitted.stream().sorted().findFirst().orElse(null);
-          if (done != null) {
-            admitted.remove(done);
-            engine.workloadFinished(done);
-          }
-        }
-        default -> {
-          mask = step.budgets();
-          engine.budgets(spent(mask));
-        }
+      String arrival = "w" + n;
+      if (step.kind() == 0) {
+        n++;
+        queueOf.put(arrival, step.queue());
+        pending.add(arrival);
+      }
+      if (!arriveOrFinish(engine, step, arrival, now, admitted)) {
+        mask = step.budgets();
+        engine.budgets(spent(mask));
       }
       CycleResult r = engine.runCycle(now);
       for (Admission a : r.admissions()) {

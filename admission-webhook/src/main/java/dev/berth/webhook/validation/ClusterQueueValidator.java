@@ -67,6 +67,13 @@ public final class ClusterQueueValidator {
               p.borrowBackoffAfterReclaimSeconds,
               "must be greater than or equal to 0"));
     }
+    if (p != null && p.checkpointWindowSeconds != null && p.checkpointWindowSeconds < 0) {
+      errors.add(
+          FieldError.invalid(
+              path.child("checkpointWindowSeconds"),
+              p.checkpointWindowSeconds,
+              "must be greater than or equal to 0"));
+    }
     if (p != null && p.maxPreemptions != null) {
       FieldPath max = path.child("maxPreemptions");
       if (p.maxPreemptions.count == null) {

@@ -36,6 +36,7 @@ class ObjectRulesTest {
           borrowWithinCohort: {policy: LowerPriority, maxPriorityThreshold: 100}
           minimumRuntimeSeconds: 600
           borrowBackoffAfterReclaimSeconds: 300
+          checkpointWindowSeconds: 900
           maxPreemptions: {count: 4, windowSeconds: 3600}
         fairSharing: {weight: "1"}
         admissionChecksStrategy:
@@ -277,6 +278,10 @@ class ObjectRulesTest {
             CQ.replace(
                 "borrowBackoffAfterReclaimSeconds: 300", "borrowBackoffAfterReclaimSeconds: -5"),
             "spec.preemption.borrowBackoffAfterReclaimSeconds"),
+        Arguments.of(
+            "a negative checkpoint window",
+            CQ.replace("checkpointWindowSeconds: 900", "checkpointWindowSeconds: -60"),
+            "spec.preemption.checkpointWindowSeconds"),
         Arguments.of(
             "a preemption limit over a window of no time",
             CQ.replace("windowSeconds: 3600", "windowSeconds: 0"),

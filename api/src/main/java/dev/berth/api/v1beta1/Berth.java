@@ -37,6 +37,13 @@ public final class Berth {
    */
   public static final String SUBMITTED_AT_ANNOTATION = "berth.dev/submitted-at";
 
+  /**
+   * On a Workload: when its job last wrote a checkpoint (RFC 3339). A workload that checkpointed
+   * within its ClusterQueue's {@code preemption.checkpointWindowSeconds} loses little on a restart,
+   * so it goes before others of its priority when victims are chosen.
+   */
+  public static final String LAST_CHECKPOINT_TIME_ANNOTATION = "berth.dev/last-checkpoint-time";
+
   /** Label on a Workload created for a Job or JobSet: the owner's UID, for lookups by owner. */
   public static final String OWNER_UID_LABEL = "berth.dev/owner-uid";
 

@@ -47,6 +47,13 @@ public class BudgetSpec {
   @ListType(value = "map", keys = "resource")
   public List<BudgetLimit> limits;
 
+  /**
+   * Once the budget is spent: Wait (absent means Wait), its new workloads wait for the next window;
+   * RunOnIdleCapacity, they may still run on capacity nobody within budget uses, as the first
+   * workloads to be preempted. Running workloads are never stopped by their budget either way.
+   */
+  public BudgetWhenExhausted whenExhausted;
+
   /** One LocalQueue, by namespace and name. */
   public static class LocalQueueReference {
     @Required

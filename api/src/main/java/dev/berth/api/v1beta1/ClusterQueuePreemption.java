@@ -41,6 +41,15 @@ public class ClusterQueuePreemption {
    */
   public MaxPreemptions maxPreemptions;
 
+  /**
+   * Seconds for which a checkpoint (the Workload's annotation {@code
+   * berth.dev/last-checkpoint-time}) makes one of this queue's workloads a cheaper preemption
+   * victim than others of its priority: a restart then loses at most that much work. Absent: 600
+   * (ten minutes); 0: checkpoints do not count. Kueue has no such field (its issue #6861).
+   */
+  @io.fabric8.generator.annotation.Min(0)
+  public Integer checkpointWindowSeconds;
+
   /** {@code count} preemptions per {@code windowSeconds}. */
   public static class MaxPreemptions {
     @io.fabric8.generator.annotation.Required

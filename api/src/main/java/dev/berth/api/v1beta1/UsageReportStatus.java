@@ -44,6 +44,32 @@ public class UsageReportStatus {
   @ListType(value = "map", keys = "uid")
   public List<CountedRun> counted;
 
+  /**
+   * The budgets that charge this report's runs (their LocalQueue, ClusterQueue or cost centre is
+   * one of the entries'), as the operator's budget book had them at {@link #lastUpdateTime}: the
+   * same figures, from the same usage ledger, as each Budget's status then (docs/budgets.md).
+   */
+  @Items(max = 64)
+  @ListType(value = "map", keys = "name")
+  public List<BudgetUse> budgets;
+
+  /** One budget's current window, as its Budget's status shows it. */
+  public static class BudgetUse {
+    @Required
+    @MaxLength(253)
+    public String name;
+
+    /** Whose: "LocalQueue team-a/train", "ClusterQueue llm", "CostCentre cc-4711". */
+    @MaxLength(330)
+    public String target;
+
+    /**
+     * The Budget's status as written from the same evaluation: window, reset, exhausted, message,
+     * used and limit hours per resource (its record of counted runs left out).
+     */
+    public BudgetStatus status;
+  }
+
   /** One queue's, cost centre's and flavor's use of one resource. */
   public static class Entry {
     @MaxLength(253)

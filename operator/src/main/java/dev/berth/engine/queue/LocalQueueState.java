@@ -27,6 +27,13 @@ public final class LocalQueueState {
   /** Why its buckets are held (LocalQueue stopped, namespace mismatch), or null. */
   Explanation held;
 
+  /**
+   * Its spent budget's message while its workloads may run only on idle capacity, or null. Its
+   * buckets then go after every other bucket of the ClusterQueue; changed only through {@link
+   * PendingQueue#idleCapacityOnly}.
+   */
+  String idleCapacityOnly;
+
   int pendingActive;
   int pendingInadmissible;
   int admitted;
@@ -83,6 +90,11 @@ public final class LocalQueueState {
 
   public Explanation held() {
     return held;
+  }
+
+  /** The spent budget's message while it may run only on idle capacity, or null. */
+  public String idleCapacityOnly() {
+    return idleCapacityOnly;
   }
 
   public int pendingActive() {

@@ -58,6 +58,14 @@ public final class PendingQueue {
     if (Double.compare(lq.score, score) == 0) {
       return;
     }
+    reorder(lq, () -> lq.score = score);
+  }
+
+  /**
+   * Makes a change to a LocalQueue that moves its buckets (all in one ClusterQueue) in the order:
+   * they leave the sorted set before it and come back after.
+   */
+  private static void reorder(LocalQueueState lq, Runnable change) {
     List<Bucket> moved = new ArrayList<>();
     for (Bucket b : lq.buckets) {
       if (b.inActiveSet) {
@@ -65,14 +73,31 @@ public final class PendingQueue {
         moved.add(b);
       }
     }
-    lq.score = score;
+    change.run();
     for (Bucket b : moved) {
       b.queue.attach(b);
     }
   }
 
+  /**
+   * Marks a LocalQueue's workloads as allowed to run only on idle capacity (its spent budget's
+   * message) or not (null), keeping its buckets (all in one ClusterQueue) in order: such workloads
+   * go after every workload within its budget, so a ClusterQueue's head is within budget whenever
+   * one competes.
+   */
+  public static void idleCapacityOnly(LocalQueueState lq, String why) {
+    if (java.util.Objects.equals(lq.idleCapacityOnly, why)) {
+      return;
+    }
+    reorder(lq, () -> lq.idleCapacityOnly = why);
+  }
+
   /** Queue order of two pending workloads of this ClusterQueue. */
   public int compare(PendingWorkload a, PendingWorkload b) {
+    boolean idleA = a.bucket.localQueue.idleCapacityOnly != null;
+    if (idleA != (b.bucket.localQueue.idleCapacityOnly != null)) {
+      return idleA ? 1 : -1;
+    }
     if (orderByUsage) {
       int c = Double.compare(a.bucket.localQueue.score, b.bucket.localQueue.score);
       if (c != 0) {

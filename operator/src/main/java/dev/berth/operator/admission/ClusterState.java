@@ -420,7 +420,14 @@ public final class ClusterState implements ClusterView, QueueChanges {
             evictions.stream().map(dev.berth.engine.Eviction::workloadUid).toList());
         overQuota.add(new OverQuota(wl, evictions));
       }
+      // Admitted on idle capacity before a restart: still every preemptor's first victim.
+      StatusConditions.find(
+              wl.getStatus() == null ? null : wl.getStatus().conditions,
+              StatusConditions.ON_IDLE_CAPACITY)
+          .filter(c -> c.isTrue())
+          .ifPresent(c -> engine.onIdleCapacity(uid, c.message));
     }
+    engine.checkpointed(uid, ModelTranslator.lastCheckpoint(wl));
     engine.podsReady(uid, held.podsReady());
     if (phase instanceof WorkloadPhase.Evicting) {
       // Eviction in progress (also one found at restart): no more asking, and no victim again; a

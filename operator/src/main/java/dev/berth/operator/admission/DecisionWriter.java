@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -369,6 +370,21 @@ public final class DecisionWriter {
           StatusConditions.NO_MATCHING_NODE,
           "admitted, but kube-scheduler will not place it: " + String.join("; ", unreachable),
           now);
+    }
+    Optional<String> idle = state.engine().onIdleCapacity(admission.workloadUid());
+    if (idle.isPresent()) {
+      StatusConditions.set(
+          status,
+          StatusConditions.ON_IDLE_CAPACITY,
+          true,
+          "BudgetExhausted",
+          dev.berth.engine.model.Explanation.oneLine(
+              "admitted on idle capacity, the first to be preempted when a workload within its"
+                  + " budget needs the room: "
+                  + idle.get()),
+          now);
+    } else {
+      StatusConditions.remove(status, StatusConditions.ON_IDLE_CAPACITY);
     }
     return () -> send(admission, latest, copy);
   }

@@ -191,6 +191,27 @@ public final class ModelTranslator {
         podSets);
   }
 
+  /**
+   * When the workload last wrote a checkpoint, from its annotation {@code
+   * berth.dev/last-checkpoint-time} (RFC 3339, as {@code 2026-12-07T21:30:00Z}), in epoch millis;
+   * Long.MIN_VALUE when absent or not a timestamp (then it is no cheaper a victim than others).
+   */
+  public static long lastCheckpoint(dev.berth.api.v1beta1.Workload wl) {
+    Map<String, String> annotations = wl.getMetadata().getAnnotations();
+    String at =
+        annotations == null
+            ? null
+            : annotations.get(dev.berth.api.v1beta1.Berth.LAST_CHECKPOINT_TIME_ANNOTATION);
+    if (at == null) {
+      return Long.MIN_VALUE;
+    }
+    try {
+      return java.time.OffsetDateTime.parse(at.trim()).toInstant().toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
   /** When the workload's current attempt began: its last requeue, else its submission. */
   public static long queueTimestamp(dev.berth.api.v1beta1.Workload wl) {
     return queueTimestamp(wl, false);
@@ -351,7 +372,8 @@ public final class ModelTranslator {
         p.borrowWithinCohort == null || p.borrowWithinCohort.policy == null
             ? null
             : PreemptionPolicy.BorrowWithinCohort.valueOf(p.borrowWithinCohort.policy.name()),
-        p.borrowWithinCohort == null ? null : p.borrowWithinCohort.maxPriorityThreshold);
+        p.borrowWithinCohort == null ? null : p.borrowWithinCohort.maxPriorityThreshold,
+        p.checkpointWindowSeconds == null ? null : p.checkpointWindowSeconds * 1000L);
   }
 
   /** The fair-sharing weight in thousandths; absent means 1. */

@@ -30,6 +30,13 @@ public final class StatusConditions {
   /** The reason of {@link #SCHEDULABLE} False. */
   public static final String NO_MATCHING_NODE = "NoMatchingNode";
 
+  /**
+   * True while the workload holds quota it was admitted to on idle capacity: a budget of its
+   * LocalQueue was spent (Budget whenExhausted RunOnIdleCapacity), so it is the first workload any
+   * preemptor takes. Reason {@code BudgetExhausted}; absent otherwise.
+   */
+  public static final String ON_IDLE_CAPACITY = "OnIdleCapacity";
+
   /** metav1.Condition's reason pattern, as the generated CRDs hold it. */
   private static final java.util.regex.Pattern REASON =
       java.util.regex.Pattern.compile("^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$");

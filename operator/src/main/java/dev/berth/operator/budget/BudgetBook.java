@@ -141,6 +141,7 @@ public final class BudgetBook implements ClusterObserver {
     Map<String, String> lqs = new HashMap<>();
     Map<String, String> cqs = new HashMap<>();
     Map<String, String> ccs = new HashMap<>();
+    java.util.Set<String> onIdleCapacity = new java.util.HashSet<>();
     for (Map.Entry<String, BudgetAccount> e : new TreeMap<>(accounts).entrySet()) {
       BudgetAccount account = e.getValue();
       account.roll(now);
@@ -169,8 +170,16 @@ public final class BudgetBook implements ClusterObserver {
               case ClusterQueue -> cqs;
               case CostCentre -> ccs;
             };
-        // Two spent budgets of one queue: the first by name is told.
-        into.putIfAbsent(account.target.name(), message);
+        boolean idle = runsOnIdleCapacity(budgets.get(e.getKey()));
+        if (idle) {
+          onIdleCapacity.add(message);
+        }
+        // Two spent budgets of one queue: the first by name is told, unless it lets its workloads
+        // run on idle capacity and a later one makes them wait.
+        into.merge(
+            account.target.name(),
+            message,
+            (first, later) -> onIdleCapacity.contains(first) && !idle ? later : first);
       }
       states.add(
           new BudgetState(
@@ -184,7 +193,15 @@ public final class BudgetBook implements ClusterObserver {
               account.endedSeconds(),
               account.countedRuns()));
     }
-    return new Evaluation(states, new SpentBudgets(lqs, cqs, ccs));
+    return new Evaluation(states, new SpentBudgets(lqs, cqs, ccs, onIdleCapacity));
+  }
+
+  /** Whether the admin lets the budget's workloads run on idle capacity once it is spent. */
+  static boolean runsOnIdleCapacity(Budget budget) {
+    return budget != null
+        && budget.getSpec() != null
+        && budget.getSpec().whenExhausted
+            == dev.berth.api.v1beta1.BudgetWhenExhausted.RunOnIdleCapacity;
   }
 
   public boolean takeChanged() {

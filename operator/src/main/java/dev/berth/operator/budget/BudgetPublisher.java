@@ -1,6 +1,8 @@
 package dev.berth.operator.budget;
 
+import dev.berth.api.v1beta1.UsageReportStatus;
 import dev.berth.engine.model.SpentBudgets;
+import dev.berth.engine.usage.UsageOwner;
 import dev.berth.engine.usage.UsageTotals;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterState;
@@ -10,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +46,9 @@ public final class BudgetPublisher implements Consumer<AdmissionLoop.CycleOutcom
 
   /** The last evaluation as the dashboard shows it; read off the loop thread. */
   private volatile List<Map<String, Object>> shown = List.of();
+
+  /** The last evaluation, for the UsageReports; read off the loop thread (the recorder's). */
+  private volatile List<BudgetState> latest = List.of();
 
   private long lastNanos;
   private long pokeDueNanos;
@@ -112,6 +118,33 @@ public final class BudgetPublisher implements Consumer<AdmissionLoop.CycleOutcom
     }
     metrics.show(rows);
     shown = dashboardRows(evaluation.states());
+    latest = List.copyOf(evaluation.states());
+  }
+
+  /**
+   * The budgets that charge runs of these owners, as the last evaluation has them (the figures each
+   * Budget's status is written with), for a UsageReport whose entries they are.
+   */
+  public List<UsageReportStatus.BudgetUse> charging(Collection<UsageOwner> owners) {
+    return uses(latest, owners);
+  }
+
+  static List<UsageReportStatus.BudgetUse> uses(
+      List<BudgetState> states, Collection<UsageOwner> owners) {
+    List<UsageReportStatus.BudgetUse> out = new ArrayList<>();
+    for (BudgetState s : states) {
+      if (owners.stream().noneMatch(s.target()::charges)) {
+        continue;
+      }
+      UsageReportStatus.BudgetUse use = new UsageReportStatus.BudgetUse();
+      use.name = s.name();
+      use.target = s.target().toString();
+      use.status = BudgetStatusWriter.status(s);
+      // The Budget's own record of charged runs; a report has its own.
+      use.status.counted = null;
+      out.add(use);
+    }
+    return out;
   }
 
   /** Each budget's window, hours used and allowed per resource, for the dashboard. */

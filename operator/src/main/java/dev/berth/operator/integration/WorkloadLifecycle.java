@@ -342,6 +342,8 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
         "The workload has no reservation",
         now);
     StatusConditions.remove(status, StatusConditions.REQUEUED);
+    // It no longer runs on idle capacity; its next admission says how it runs.
+    StatusConditions.remove(status, StatusConditions.ON_IDLE_CAPACITY);
     // The next admission's pods must become ready anew (waitForPodsReady).
     StatusConditions.remove(status, StatusConditions.PODS_READY);
     if (requeued) {

@@ -2,15 +2,18 @@ package dev.berth.operator.usage;
 
 import dev.berth.api.v1beta1.UsageReport;
 import dev.berth.api.v1beta1.UsageReportSpec;
+import dev.berth.api.v1beta1.UsageReportStatus;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.engine.usage.MonthlyUsage;
 import dev.berth.engine.usage.Run;
+import dev.berth.engine.usage.UsageOwner;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.ReadBack;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Adds ended runs to their namespace's UsageReport of the month they ended in, exactly once and as
@@ -44,6 +48,9 @@ public final class ReportWriter implements UsageRecorder.Reports {
   private final KubernetesClient client;
   private final Clock clock;
 
+  /** The budgets charging runs of these owners, as their Budgets' status has them now. */
+  private final Function<Collection<UsageOwner>, List<UsageReportStatus.BudgetUse>> budgets;
+
   /**
    * Per namespace/month, the report as the API server returned it to this writer's last write,
    * least recently used first. Only the recorder's thread calls {@link #add}.
@@ -52,8 +59,16 @@ public final class ReportWriter implements UsageRecorder.Reports {
       new LinkedHashMap<>(16, 0.75f, true);
 
   public ReportWriter(KubernetesClient client, Clock clock) {
+    this(client, clock, owners -> List.of());
+  }
+
+  public ReportWriter(
+      KubernetesClient client,
+      Clock clock,
+      Function<Collection<UsageOwner>, List<UsageReportStatus.BudgetUse>> budgets) {
     this.client = client;
     this.clock = clock;
+    this.budgets = budgets;
   }
 
   /**
@@ -97,6 +112,7 @@ public final class ReportWriter implements UsageRecorder.Reports {
       // a copy of a month's report (up to PRUNE_AT runs) was 4 % of the operator's CPU on the
       // 15,000-workload benchmark, for an object dropped right after.
       report.setStatus(ReportTranslator.status(prune(namespace, usage), Instant.now(clock)));
+      report.getStatus().budgets = budgetsOf(namespace, usage);
       try {
         keep(key, send(report, added));
         return added;
@@ -106,6 +122,16 @@ public final class ReportWriter implements UsageRecorder.Reports {
         }
       }
     }
+  }
+
+  /** The budgets that charge the report's entries; null when none does (the field stays out). */
+  private List<UsageReportStatus.BudgetUse> budgetsOf(String namespace, MonthlyUsage usage) {
+    Set<UsageOwner> owners = new LinkedHashSet<>();
+    for (MonthlyUsage.Key k : usage.entries().keySet()) {
+      owners.add(new UsageOwner(namespace, k.localQueue(), k.clusterQueue(), k.costCentre()));
+    }
+    List<UsageReportStatus.BudgetUse> uses = budgets.apply(owners);
+    return uses.isEmpty() ? null : uses;
   }
 
   /**

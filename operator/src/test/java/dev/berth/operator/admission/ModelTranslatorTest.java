@@ -49,6 +49,38 @@ class ModelTranslatorTest {
   }
 
   @Test
+  void aCheckpointWindowInSecondsReachesTheEngineInMillisTenMinutesWhenAbsent() {
+    ClusterQueue windowed = ClusterQueues.named("team").noNamespaceSelector().build();
+    windowed.getSpec().preemption = new dev.berth.api.v1beta1.ClusterQueuePreemption();
+    windowed.getSpec().preemption.checkpointWindowSeconds = 900;
+
+    assertThat(ModelTranslator.clusterQueue(windowed).preemption().checkpointWindowMillis())
+        .isEqualTo(900_000);
+    assertThat(
+            ModelTranslator.clusterQueue(ClusterQueues.named("other").build())
+                .preemption()
+                .checkpointWindowMillis())
+        .isEqualTo(600_000);
+  }
+
+  @Test
+  void theLastCheckpointIsReadFromTheWorkloadsAnnotation() {
+    String key = dev.berth.api.v1beta1.Berth.LAST_CHECKPOINT_TIME_ANNOTATION;
+    assertThat(
+            ModelTranslator.lastCheckpoint(
+                Workloads.named("a").annotation(key, "2026-12-07T21:30:00.5+01:00").build()))
+        .isEqualTo(Instant.parse("2026-12-07T20:30:00.500Z").toEpochMilli());
+    assertThat(ModelTranslator.lastCheckpoint(Workloads.named("b").build()))
+        .as("absent")
+        .isEqualTo(Long.MIN_VALUE);
+    assertThat(
+            ModelTranslator.lastCheckpoint(
+                Workloads.named("c").annotation(key, "yesterday").build()))
+        .as("not a time")
+        .isEqualTo(Long.MIN_VALUE);
+  }
+
+  @Test
   void aCohortsFairSharingWeightIsKeptInThousandths() {
     var weighted =
         ModelTranslator.cohort(
