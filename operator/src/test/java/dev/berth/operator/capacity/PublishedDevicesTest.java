@@ -104,28 +104,19 @@ class PublishedDevicesTest {
 
   /** A slice of {@code count} GPUs of {@code memory} each (capacity in the driver's domain). */
   private static ResourceSlice gpus(String node, int count, String memory) {
-    var spec =
-        new ResourceSliceBuilder()
-            .withNewMetadata()
-            .withName(node + "-gpus")
-            .endMetadata()
-            .withNewSpec()
-            .withDriver("gpu.nvidia.com")
-            .withNodeName(node)
-            .withNewPool()
-            .withName(node)
-            .withGeneration(1L)
-            .withResourceSliceCount(1L)
-            .endPool();
-    for (int i = 0; i < count; i++) {
-      spec.addNewDevice()
-          .withName("gpu-" + i)
-          .addToAttributes("type", new DeviceAttributeBuilder().withString("gpu").build())
-          .addToCapacity(
-              "memory", new DeviceCapacityBuilder().withValue(new Quantity(memory)).build())
-          .endDevice();
-    }
-    return spec.endSpec().build();
+    String[] types = new String[count];
+    java.util.Arrays.fill(types, "gpu");
+    ResourceSlice slice = slice(node + "-gpus", node, 1, types);
+    slice
+        .getSpec()
+        .getDevices()
+        .forEach(
+            d ->
+                d.setCapacity(
+                    Map.of(
+                        "memory",
+                        new DeviceCapacityBuilder().withValue(new Quantity(memory)).build())));
+    return slice;
   }
 
   @Test
