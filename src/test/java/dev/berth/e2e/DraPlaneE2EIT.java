@@ -2,6 +2,7 @@ package dev.berth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.Workload;
@@ -34,12 +35,25 @@ import org.junit.jupiter.api.Test;
  * KWOK runs the pods, and Berth charges the devices through {@code deviceClassMappings}: a Job
  * whose template claims 2 GPUs waits in a 2-GPU queue behind another and runs when it finishes; a
  * claim shared by the 4 pods of a Job is charged once; the flavor's allocatable capacity falls when
- * a node's slice is withdrawn. One plane for the class.
+ * a node's slice is withdrawn; a flavor of GPUs of at least 80Gi (a CEL device selector, no node
+ * labels) counts only those and gets its pods' claims allocated only those. One plane for the
+ * class.
  */
 class DraPlaneE2EIT {
   private static final String GPU = "example.com/gpu";
   private static final String FLAVOR = "dra-gpus";
   private static final List<String> NODES = List.of("dra-0", "dra-1");
+
+  /** A node of other GPUs, of 80Gi each where the others' are 40Gi. */
+  private static final String BIG_NODE = "dra-big";
+
+  /** GPUs of at least 80Gi, whatever their node. */
+  private static final String BIG_FLAVOR = "dra-80gi";
+
+  private static final String AT_LEAST_80GI =
+      "device.capacity[\""
+          + DraDriverStandIn.DRIVER
+          + "\"].memory.compareTo(quantity(\"80Gi\")) >= 0";
 
   private static ControlPlane plane;
   private static OnPlane on;
@@ -54,7 +68,8 @@ class DraPlaneE2EIT {
             "dra",
             List.of(
                 SimNode.gpu(NODES.get(0), SimNode.H100, "zone-a", "rack-a0"),
-                SimNode.gpu(NODES.get(1), SimNode.H100, "zone-a", "rack-a1")));
+                SimNode.gpu(NODES.get(1), SimNode.H100, "zone-a", "rack-a1"),
+                SimNode.gpu(BIG_NODE, SimNode.A100, "zone-a", "rack-a2")));
     on = new OnPlane(plane);
     KubernetesClient admin = plane.client();
     Namespaces.ensure(admin, "berth-system");
@@ -62,8 +77,14 @@ class DraPlaneE2EIT {
         ServedWebhooks.start(admin, new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)));
     admin.resource(DraDriverStandIn.deviceClass()).create();
     driver = new DraDriverStandIn(admin);
-    NODES.forEach(n -> driver.publish(n, 4));
-    admin.resource(ScenarioObjects.flavor(FLAVOR, Map.of())).create();
+    NODES.forEach(n -> driver.publish(n, 4, "40Gi"));
+    driver.publish(BIG_NODE, 4, "80Gi");
+    admin
+        .resource(ScenarioObjects.flavor(FLAVOR, Map.of(SimNode.GPU_PRODUCT, SimNode.H100)))
+        .create();
+    ResourceFlavor big = ScenarioObjects.flavor(BIG_FLAVOR, Map.of());
+    big.getSpec().deviceSelectors = List.of(new FlavorDeviceSelector(null, AT_LEAST_80GI));
+    admin.resource(big).create();
     operator =
         RunningOperator.startNew(
             plane.kubeconfig(),
@@ -212,8 +233,50 @@ class DraPlaneE2EIT {
     on.awaitOrDescribe(s, "8 GPUs again", () -> "8".equals(allocatable()));
   }
 
+  @Test
+  void aFlavorByDeviceMemoryLandsPodsOnlyOnTheNodesWhoseDevicesMatch() {
+    Scenario s = new Scenario(plane.client(), "dra-memory");
+    s.client.resource(ScenarioObjects.clusterQueue(s.namespace, BIG_FLAVOR, GPU, "4")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", s.namespace)).create();
+    on.awaitOrDescribe(
+        s, "the 80Gi GPUs alone in the flavor", () -> "4".equals(allocatable(BIG_FLAVOR)));
+    s.client
+        .resource(
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName("one-gpu")
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1))
+                .endSpec()
+                .build())
+        .create();
+    // 4 pods and no node label: the 40Gi GPUs of 2 other nodes are free for kube-scheduler to
+    // spread them to, but for the selector Berth adds to their claims.
+    s.submit(job(s, "big", 4, true, "one-gpu", "60s"));
+
+    List<Pod> pods = on.runningPods(s, "big", 4);
+    assertThat(pods).extracting(p -> p.getSpec().getNodeName()).containsOnly(BIG_NODE);
+    for (Pod pod : pods) {
+      ResourceClaim claim = claimOf(pod);
+      assertThat(claim.getSpec().getDevices().getRequests().get(0).getExactly().getSelectors())
+          .as("the flavor's selector, added to the claim made from the team's template")
+          .extracting(selector -> selector.getCel().getExpression())
+          .containsExactly(AT_LEAST_80GI);
+      assertThat(claim.getStatus().getAllocation().getDevices().getResults())
+          .extracting(r -> r.getPool())
+          .containsOnly(BIG_NODE);
+    }
+    assertThat(allocatable(FLAVOR)).as("the H100 nodes' 40Gi GPUs").isEqualTo("8");
+  }
+
   private static String allocatable() {
-    var status = plane.client().resources(ResourceFlavor.class).withName(FLAVOR).get().getStatus();
+    return allocatable(FLAVOR);
+  }
+
+  private static String allocatable(String flavor) {
+    var status = plane.client().resources(ResourceFlavor.class).withName(flavor).get().getStatus();
     if (status == null || status.resources == null) {
       return null;
     }

@@ -212,7 +212,8 @@ class ChartWebhooksTest {
                 "mclusterqueue",
                 "mlocalqueue",
                 "mworkload",
-                "mjob"));
+                "mjob",
+                "mresourceclaim-flavor"));
     if (jobSet) {
       expected.addAll(List.of("vjobset", "mjobset"));
     }

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.LocalQueue;
+import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.webhook.dra.ApiClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.dra.FlavorDeviceSelectors;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.validation.QueueScope;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -131,6 +133,27 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
         .stream()
         .map(wl -> Serialization.jsonMapper().<JsonNode>valueToTree(wl))
         .toList();
+  }
+
+  /**
+   * Read from the API server, not cached: asked only when a claim is made for a pod in a namespace
+   * Berth does not exclude, right after the pod was created.
+   */
+  @Override
+  public Optional<JsonNode> pod(String namespace, String name) {
+    return Optional.ofNullable(client.pods().inNamespace(namespace).withName(name).get())
+        .map(pod -> Serialization.jsonMapper().valueToTree(pod));
+  }
+
+  /**
+   * Read from the API server, not cached, as {@link #pod}: a flavor's selectors as they are now.
+   */
+  @Override
+  public FlavorDeviceSelectors deviceSelectors(String flavor) {
+    ResourceFlavor found = client.resources(ResourceFlavor.class).withName(flavor).get();
+    return found == null || found.getSpec() == null
+        ? FlavorDeviceSelectors.NONE
+        : FlavorDeviceSelectors.of(found.getSpec().deviceSelectors);
   }
 
   @Override

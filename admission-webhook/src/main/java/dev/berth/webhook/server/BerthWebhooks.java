@@ -13,6 +13,7 @@ import dev.berth.api.v1beta1.Topology;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.api.v1beta1.WorkloadPriorityClass;
 import dev.berth.webhook.integration.Framework;
+import dev.berth.webhook.mutation.ClaimFlavorSelectors;
 import dev.berth.webhook.mutation.ClusterQueueDefaulter;
 import dev.berth.webhook.mutation.KubeflowJobDefaulter;
 import dev.berth.webhook.mutation.KueueLabelsDefaulter;
@@ -161,6 +162,8 @@ public final class BerthWebhooks {
     }
     routes.put(MUTATE_POD, podGates);
     routes.put(MUTATE_KUEUE_LABELS, new MutatingHandler(new KueueLabelsDefaulter(), CREATE));
+    routes.put(
+        MUTATE_RESOURCE_CLAIM, new MutatingHandler(new ClaimFlavorSelectors(cluster), CREATE));
     return routes;
   }
 

@@ -43,6 +43,9 @@ public final class WebhookPaths {
   /** The core group is the empty string, hence the double dash. */
   public static final String MUTATE_POD = "/mutate--v1-pod";
 
+  /** Claims made for pods: the device selectors of their Workload's flavors (docs/dra.md). */
+  public static final String MUTATE_RESOURCE_CLAIM = "/mutate-resource-k8s-io-v1-resourceclaim";
+
   /** compatibility.kueueLabels: Kueue's labels copied to Berth's, before any other webhook. */
   public static final String MUTATE_KUEUE_LABELS = "/mutate-kueue-labels";
 

@@ -37,14 +37,6 @@ public final class PodQueueRule {
   private static final String MIRROR_POD = "kubernetes.io/config.mirror";
   private static final FieldPath OWNERS = FieldPath.root("metadata").child("ownerReferences");
 
-  /** The pod set of a Job's Workload (the operator's JobAdapter names it so). */
-  private static final String JOB_POD_SET = "main";
-
-  /**
-   * A JobSet's child Job's label naming its replicatedJob: its pod set in the JobSet's Workload.
-   */
-  private static final String REPLICATED_JOB_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
-
   /** The training operator's label on a pod: its replica type, in lower case. */
   static final String REPLICA_TYPE_LABEL = "training.kubeflow.org/replica-type";
 
@@ -286,22 +278,13 @@ public final class PodQueueRule {
    */
   private String chargeProblem(
       String namespace, JsonNode job, ClaimResources claims, Set<String> covered) {
-    JsonNode jobSet = JobSetChildren.owner(job);
-    String ownerUid =
-        jobSet == null ? job.at("/metadata/uid").asText() : jobSet.path("uid").asText();
-    String podSet =
-        jobSet == null
-            ? JOB_POD_SET
-            : job.at("/metadata/labels").path(REPLICATED_JOB_LABEL).asText("");
-    String owner =
-        jobSet == null
-            ? "Job " + job.at("/metadata/name").asText()
-            : "JobSet " + jobSet.path("name").asText();
-    List<JsonNode> workloads = scope.workloadsOwnedBy(namespace, ownerUid);
+    JobPodSet podSet = JobPodSet.of(job);
+    List<JsonNode> workloads = scope.workloadsOwnedBy(namespace, podSet.ownerUid());
     if (workloads.isEmpty()) {
-      return owner + " has no Workload, so the devices of the pod's claims are charged to no queue";
+      return podSet.owner()
+          + " has no Workload, so the devices of the pod's claims are charged to no queue";
     }
-    return claims.beyond(ChargedDevices.of(workloads.get(0)), podSet, covered);
+    return claims.beyond(ChargedDevices.of(workloads.get(0)), podSet.podSet(), covered);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.berth.webhook.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.webhook.dra.ClaimSource;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.dra.FlavorDeviceSelectors;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.LocalQueueLookup;
 import java.util.List;
@@ -67,6 +68,16 @@ public interface QueueScope extends LocalQueueLookup, ClaimSource {
    */
   default Optional<JsonNode> rayObject(String kind, String namespace, String name) {
     return Optional.empty();
+  }
+
+  /** The pod as stored, or empty when there is none. */
+  default Optional<JsonNode> pod(String namespace, String name) {
+    return Optional.empty();
+  }
+
+  /** The ResourceFlavor's device selectors (none when it has none, or is not there). */
+  default FlavorDeviceSelectors deviceSelectors(String flavor) {
+    return FlavorDeviceSelectors.NONE;
   }
 
   /** Which quota resource each DeviceClass's devices are charged to. */

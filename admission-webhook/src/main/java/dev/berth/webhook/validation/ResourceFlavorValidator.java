@@ -1,7 +1,9 @@
 package dev.berth.webhook.validation;
 
+import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorSpec;
+import dev.berth.webhook.dra.cel.DeviceSelectorCel;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.util.HashSet;
@@ -11,10 +13,16 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A ResourceFlavor: node labels, taints and tolerations as Kubernetes checks them on nodes/pods.
+ * A ResourceFlavor: node labels, taints and tolerations as Kubernetes checks them on nodes/pods;
+ * device selectors as Kubernetes checks a claim's (the CEL expression compiles in DRA's
+ * environment, {@link DeviceSelectorCel}).
  */
 public final class ResourceFlavorValidator {
   static final int MAX_ITEMS = 8;
+
+  /** As Kubernetes limits a device selector's CEL expression. */
+  static final int MAX_EXPRESSION = 10240;
+
   static final List<String> EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
   private static final List<String> OPERATORS = List.of("Equal", "Exists");
 
@@ -31,6 +39,7 @@ public final class ResourceFlavorValidator {
     checkTaints(spec.nodeTaints, sp.child("nodeTaints"), errors);
     checkTolerations(spec.tolerations, sp.child("tolerations"), errors);
     errors.dnsSubdomain(sp.child("topologyName"), spec.topologyName);
+    checkDeviceSelectors(spec.deviceSelectors, sp.child("deviceSelectors"), errors);
     if (spec.topologyName != null && (spec.nodeLabels == null || spec.nodeLabels.isEmpty())) {
       errors.add(
           FieldError.required(
@@ -65,6 +74,52 @@ public final class ResourceFlavorValidator {
     for (Map.Entry<String, String> e : labels.entrySet()) {
       errors.labelKey(path, e.getKey());
       errors.labelValue(path.key(e.getKey()), e.getValue());
+    }
+  }
+
+  private static void checkDeviceSelectors(
+      List<FlavorDeviceSelector> selectors, FieldPath path, Errors errors) {
+    if (selectors == null) {
+      return;
+    }
+    if (selectors.size() > MAX_ITEMS) {
+      errors.add(FieldError.tooMany(path, selectors.size(), MAX_ITEMS));
+    }
+    for (int i = 0; i < selectors.size(); i++) {
+      FlavorDeviceSelector s = selectors.get(i);
+      FieldPath sp = path.index(i);
+      if (s == null) {
+        errors.add(FieldError.required(sp, "a device selector must not be null"));
+        continue;
+      }
+      errors.dnsSubdomain(sp.child("deviceClassName"), s.deviceClassName);
+      FieldPath expression = sp.child("cel").child("expression");
+      if (s.cel == null || s.cel.expression == null || s.cel.expression.isBlank()) {
+        errors.add(FieldError.required(expression, "a CEL expression over `device` is required"));
+        continue;
+      }
+      if (s.cel.expression.length() > MAX_EXPRESSION) {
+        errors.add(
+            FieldError.invalid(
+                expression,
+                s.cel.expression.substring(0, 40) + "...",
+                "must be at most " + MAX_EXPRESSION + " characters"));
+        continue;
+      }
+      DeviceSelectorCel.problem(s.cel.expression)
+          .ifPresent(
+              problem ->
+                  errors.add(
+                      FieldError.invalid(
+                          expression,
+                          s.cel.expression,
+                          "compilation failed: "
+                              + problem
+                              + " (a DRA device selector: device.driver,"
+                              + " device.attributes[\"domain\"].name,"
+                              + " device.capacity[\"domain\"].name, and quantities compared as"
+                              + " device.capacity[\"gpu.nvidia.com\"].memory.compareTo("
+                              + "quantity(\"80Gi\")) >= 0; docs/dra.md)")));
     }
   }
 

@@ -67,4 +67,12 @@ public class ResourceFlavorSpec {
               + "!quantity(string(self[k])).isLessThan(quantity('0')))",
       message = "platformReservation values must be zero or positive quantities such as 8 or 64Gi")
   public Map<String, Quantity> platformReservation;
+
+  /**
+   * DRA devices by attribute: every selector must hold for a device the flavor's pods are allocated
+   * through their ResourceClaimTemplates (Berth adds them to the claims' requests), and only
+   * devices they select count in the flavor's capacity (docs/dra.md).
+   */
+  @Items(max = 8)
+  public List<FlavorDeviceSelector> deviceSelectors;
 }

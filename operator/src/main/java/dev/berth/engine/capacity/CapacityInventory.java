@@ -16,7 +16,14 @@ public final class CapacityInventory {
   private final Map<String, CapacityNode> nodes = new TreeMap<>();
   private final Map<String, BoundPod> pods = new HashMap<>();
   private final Map<String, Map<String, Long>> inUseByNode = new HashMap<>();
-  private final Map<String, Map<String, Long>> devicesByNode = new HashMap<>();
+
+  /**
+   * View, then node, then quota resource: the devices counted ({@link #ALL_DEVICES} or a flavor's).
+   */
+  private final Map<String, Map<String, Map<String, Long>>> devicesByView = new HashMap<>();
+
+  /** The view of every device its DeviceClasses select, for flavors without device selectors. */
+  public static final String ALL_DEVICES = "";
 
   private record BoundPod(String node, Map<String, Long> requests) {}
 
@@ -55,15 +62,37 @@ public final class CapacityInventory {
    * none). Returns whether anything changed.
    */
   public boolean devices(String nodeName, Map<String, Long> devices) {
+    return devices(nodeName, ALL_DEVICES, devices);
+  }
+
+  /**
+   * As {@link #devices(String, Map)}, counted in {@code view}: the devices a flavor's device
+   * selectors leave ({@link FlavorDefinition#deviceView()}), or {@link #ALL_DEVICES}.
+   */
+  public boolean devices(String nodeName, String view, Map<String, Long> devices) {
     Map<String, Long> held = Map.copyOf(devices);
-    Map<String, Long> old =
-        held.isEmpty() ? devicesByNode.remove(nodeName) : devicesByNode.put(nodeName, held);
+    Map<String, Map<String, Long>> byNode =
+        devicesByView.computeIfAbsent(view, v -> new HashMap<>());
+    Map<String, Long> old = held.isEmpty() ? byNode.remove(nodeName) : byNode.put(nodeName, held);
+    if (byNode.isEmpty()) {
+      devicesByView.remove(view);
+    }
     return !held.equals(old == null ? Map.of() : old);
+  }
+
+  /** Forgets a view's devices (its flavor is gone, or has no device selectors any more). */
+  public void dropDeviceView(String view) {
+    devicesByView.remove(view);
   }
 
   /** The DRA devices published for the node, per quota resource. */
   public Map<String, Long> devices(String nodeName) {
-    return devicesByNode.getOrDefault(nodeName, Map.of());
+    return devices(nodeName, ALL_DEVICES);
+  }
+
+  /** The DRA devices of {@code view} published for the node, per quota resource. */
+  public Map<String, Long> devices(String nodeName, String view) {
+    return devicesByView.getOrDefault(view, Map.of()).getOrDefault(nodeName, Map.of());
   }
 
   public Collection<CapacityNode> nodes() {

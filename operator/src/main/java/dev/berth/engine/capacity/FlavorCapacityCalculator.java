@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * committed, borrowing peak, reserved, and in use. Device-plugin resources are counted exactly as
  * published: a MIG profile is its own resource and a time-sliced GPU is a share, never a device.
  * DRA devices a node's ResourceSlices publish count, per mapped quota resource, in its capacity and
- * (when the node is usable) its allocatable, as if the kubelet published them.
+ * (when the node is usable) its allocatable, as if the kubelet published them; on a flavor with
+ * device selectors, only those they select.
  */
 public final class FlavorCapacityCalculator {
   /** Labels of NVIDIA's GPU feature discovery on nodes whose GPUs are shared. */
@@ -46,7 +47,7 @@ public final class FlavorCapacityCalculator {
         continue;
       }
       nodes++;
-      Map<String, Long> devices = inventory.devices(node.name());
+      Map<String, Long> devices = inventory.devices(node.name(), flavor.deviceView());
       node.capacity().forEach((r, v) -> physical.merge(r, v, Long::sum));
       devices.forEach((r, v) -> physical.merge(r, v, Long::sum));
       published.addAll(node.capacity().keySet());

@@ -1,5 +1,6 @@
 package dev.berth.operator.capacity;
 
+import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.api.v1beta1.Workload;
@@ -125,6 +126,13 @@ public final class CapacityPublisher
   /** Computes and publishes every flavor now. */
   public void refresh() {
     QuotaCommitments quota = QuotaCommitments.of(state);
+    Map<String, List<FlavorDeviceSelector>> selectors = new HashMap<>();
+    for (ResourceFlavor flavor : state.flavors()) {
+      if (CapacityTranslator.hasDeviceSelectors(flavor)) {
+        selectors.put(flavor.getMetadata().getName(), flavor.getSpec().deviceSelectors);
+      }
+    }
+    nodes.deviceSelectors(selectors);
     List<FlavorCapacity> all = new ArrayList<>();
     for (ResourceFlavor flavor : List.copyOf(state.flavors())) {
       FlavorCapacity capacity =

@@ -1,6 +1,7 @@
 package dev.berth.operator.capacity;
 
 import dev.berth.api.v1beta1.ResourceFlavor;
+import dev.berth.engine.capacity.CapacityInventory;
 import dev.berth.engine.capacity.CapacityNode;
 import dev.berth.engine.capacity.FlavorDefinition;
 import dev.berth.engine.quota.Quantity;
@@ -48,10 +49,19 @@ public final class CapacityTranslator {
       spec.platformReservation.forEach(
           (r, q) -> reservation.put(r, Math.max(0, Quantity.parse(r, q.toString()))));
     }
+    String name = flavor.getMetadata().getName();
     return new FlavorDefinition(
-        flavor.getMetadata().getName(),
+        name,
         spec == null || spec.nodeLabels == null ? Map.of() : spec.nodeLabels,
-        reservation);
+        reservation,
+        hasDeviceSelectors(flavor) ? name : CapacityInventory.ALL_DEVICES);
+  }
+
+  /** Whether the flavor narrows its DRA devices: they are then counted in a view of its own. */
+  static boolean hasDeviceSelectors(ResourceFlavor flavor) {
+    return flavor.getSpec() != null
+        && flavor.getSpec().deviceSelectors != null
+        && !flavor.getSpec().deviceSelectors.isEmpty();
   }
 
   private static Map<String, Long> quantities(

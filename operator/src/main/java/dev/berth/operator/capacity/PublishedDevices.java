@@ -2,6 +2,10 @@ package dev.berth.operator.capacity;
 
 import dev.berth.operator.capacity.DeviceClassMatcher.PublishedDevice;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.dra.FlavorDeviceSelectors;
+import dev.berth.webhook.dra.cel.CelQuantity;
+import dev.berth.webhook.dra.cel.CelSemver;
+import dev.berth.webhook.dra.cel.DraDevice;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.ArrayList;
@@ -31,7 +35,10 @@ public final class PublishedDevices {
   private final Map<String, Slice> slices = new HashMap<>();
 
   private record Slice(
-      String node, String driver, String pool, long generation, List<PublishedDevice> devices) {}
+      String node, String driver, String pool, long generation, List<Device> devices) {}
+
+  /** A device as its DeviceClass's selectors read it, and as a flavor's CEL selectors do. */
+  private record Device(PublishedDevice published, DraDevice cel) {}
 
   public PublishedDevices(DeviceClassMappings mappings) {
     this.mappings = mappings;
@@ -42,10 +49,12 @@ public final class PublishedDevices {
     if (spec == null) {
       return;
     }
-    List<PublishedDevice> devices = new ArrayList<>();
+    List<Device> devices = new ArrayList<>();
     if (spec.getDevices() != null) {
       for (var device : spec.getDevices()) {
         Map<String, Object> attributes = new HashMap<>();
+        Map<String, Object> celAttributes = new HashMap<>();
+        Map<String, CelQuantity> capacity = new HashMap<>();
         if (device.getAttributes() != null) {
           device
               .getAttributes()
@@ -59,12 +68,33 @@ public final class PublishedDevices {
                                 : a.getInt() != null ? a.getInt() : a.getVersion();
                     if (value != null) {
                       // An unqualified attribute is in the driver's own domain.
-                      attributes.put(
-                          name.contains("/") ? name : spec.getDriver() + "/" + name, value);
+                      String qualified = qualified(spec.getDriver(), name);
+                      attributes.put(qualified, value);
+                      celAttributes.put(
+                          qualified,
+                          a.getVersion() != null
+                              ? CelSemver.parse(a.getVersion())
+                                  .map(Object.class::cast)
+                                  .orElse(value)
+                              : value);
                     }
                   });
         }
-        devices.add(new PublishedDevice(spec.getDriver(), attributes));
+        if (device.getCapacity() != null) {
+          device
+              .getCapacity()
+              .forEach(
+                  (name, c) -> {
+                    if (c != null && c.getValue() != null) {
+                      CelQuantity.parse(c.getValue().toString())
+                          .ifPresent(q -> capacity.put(qualified(spec.getDriver(), name), q));
+                    }
+                  });
+        }
+        devices.add(
+            new Device(
+                new PublishedDevice(spec.getDriver(), attributes),
+                new DraDevice(spec.getDriver(), celAttributes, capacity)));
       }
     }
     var pool = spec.getPool();
@@ -106,6 +136,15 @@ public final class PublishedDevices {
 
   /** Per node, the devices its slices publish per quota resource. */
   public Map<String, Map<String, Long>> byNode() {
+    return byNode(FlavorDeviceSelectors.NONE);
+  }
+
+  /**
+   * Per node, the devices its slices publish per quota resource that a flavor with these device
+   * selectors may be allocated: a device counts for a resource when a DeviceClass mapped to it
+   * selects the device, and so do the flavor's selectors that narrow that class.
+   */
+  public Map<String, Map<String, Long>> byNode(FlavorDeviceSelectors flavor) {
     Map<String, Long> newest = new HashMap<>();
     slices
         .values()
@@ -116,11 +155,11 @@ public final class PublishedDevices {
         continue;
       }
       Map<String, Long> counts = out.computeIfAbsent(s.node(), n -> new TreeMap<>());
-      for (PublishedDevice device : s.devices()) {
+      for (Device device : s.devices()) {
         Set<String> resources = new TreeSet<>();
         classes.forEach(
             (name, matcher) -> {
-              if (matcher.selects(device)) {
+              if (matcher.selects(device.published()) && flavor.selects(name, device.cel())) {
                 resources.add(mappings.resourceFor(name).get());
               }
             });
@@ -129,5 +168,9 @@ public final class PublishedDevices {
     }
     out.values().removeIf(Map::isEmpty);
     return out;
+  }
+
+  private static String qualified(String driver, String name) {
+    return name.contains("/") ? name : driver + "/" + name;
   }
 }

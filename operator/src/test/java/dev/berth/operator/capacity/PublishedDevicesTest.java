@@ -3,11 +3,15 @@ package dev.berth.operator.capacity;
 import static dev.berth.operator.capacity.DeviceClassMatcherTest.deviceClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpecFluent;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -96,5 +100,50 @@ class PublishedDevicesTest {
     capacity.slice(slice("n1-new", "n1", 2, "gpu", "gpu"));
     capacity.slice(slice("fabric", null, 1, "gpu", "gpu"));
     assertThat(capacity.inventory().devices("n1")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+  }
+
+  /** A slice of {@code count} GPUs of {@code memory} each (capacity in the driver's domain). */
+  private static ResourceSlice gpus(String node, int count, String memory) {
+    String[] types = new String[count];
+    java.util.Arrays.fill(types, "gpu");
+    ResourceSlice slice = slice(node + "-gpus", node, 1, types);
+    slice
+        .getSpec()
+        .getDevices()
+        .forEach(
+            d ->
+                d.setCapacity(
+                    Map.of(
+                        "memory",
+                        new DeviceCapacityBuilder().withValue(new Quantity(memory)).build())));
+    return slice;
+  }
+
+  @Test
+  void aFlavorWithDeviceSelectorsCountsOnlyTheDevicesTheySelect() {
+    String atLeast80Gi =
+        "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('80Gi')) >= 0";
+    classes();
+    capacity.slice(gpus("n1", 2, "80Gi"));
+    capacity.slice(gpus("n2", 2, "40Gi"));
+    capacity.deviceSelectors(Map.of("big", List.of(new FlavorDeviceSelector(null, atLeast80Gi))));
+    assertThat(capacity.inventory().devices("n1", "big")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+    assertThat(capacity.inventory().devices("n2", "big")).as("40Gi").isEmpty();
+    assertThat(capacity.inventory().devices("n2"))
+        .as("every device, for flavors without selectors")
+        .isEqualTo(Map.of("nvidia.com/gpu", 2L));
+
+    capacity.slice(gpus("n3", 1, "141Gi"));
+    assertThat(capacity.inventory().devices("n3", "big"))
+        .as("a slice published later")
+        .isEqualTo(Map.of("nvidia.com/gpu", 1L));
+
+    // Narrowing another class only: the GPUs all count again.
+    capacity.deviceSelectors(
+        Map.of("big", List.of(new FlavorDeviceSelector("mig.nvidia.com", "false"))));
+    assertThat(capacity.inventory().devices("n2", "big")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+
+    capacity.deviceSelectors(Map.of());
+    assertThat(capacity.inventory().devices("n1", "big")).as("no such flavor any more").isEmpty();
   }
 }

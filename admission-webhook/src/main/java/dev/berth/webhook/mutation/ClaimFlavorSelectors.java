@@ -1,0 +1,140 @@
+package dev.berth.webhook.mutation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.webhook.dra.FlavorDeviceSelectors;
+import dev.berth.webhook.validation.JobPodSet;
+import dev.berth.webhook.validation.QueueScope;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Narrows the ResourceClaims Kubernetes makes from a pod's ResourceClaimTemplates to the devices of
+ * the flavors its Workload was admitted on (docs/dra.md): each request whose DeviceClass is mapped
+ * to a quota resource gets the device selectors of the flavor that resource was assigned, so that
+ * kube-scheduler allocates only devices the flavor selects ({@code spec.deviceSelectors}).
+ *
+ * <p>The claim, not the template, is changed: templates are the team's objects, and a Job's pod
+ * template cannot be pointed at another once created. A claim's spec cannot change once stored, and
+ * the resourceclaim controller gives a pod only claims it owns, which all come through here whoever
+ * creates them; so a pod of an admitted Workload gets devices of its flavor only.
+ *
+ * <p>A claim of a batch/v1 Job's pod (a JobSet's child Job's too) or of a queued plain Pod: the
+ * Workload is its owner's, read from the API server; any other claim is left as written.
+ */
+public final class ClaimFlavorSelectors implements Defaulter {
+  private final QueueScope scope;
+
+  public ClaimFlavorSelectors(QueueScope scope) {
+    this.scope = scope;
+  }
+
+  @Override
+  public void apply(ObjectNode claim, String namespace) {
+    Optional<JsonNode> podOwner = controller(claim).filter(o -> isKind(o, "v1", "Pod"));
+    if (podOwner.isEmpty()) {
+      return;
+    }
+    Optional<JsonNode> pod =
+        scope
+            .pod(namespace, podOwner.get().path("name").asText())
+            .filter(p -> sameUid(p, podOwner.get()));
+    if (pod.isEmpty()) {
+      return; // no such pod: no pod will use the claim
+    }
+    Map<String, String> flavors = flavorsOf(namespace, pod.get());
+    if (flavors.isEmpty()) {
+      return;
+    }
+    Map<String, FlavorDeviceSelectors> selectors = new TreeMap<>();
+    for (JsonNode request : claim.path("spec").path("devices").path("requests")) {
+      narrow(request.path("exactly"), flavors, selectors);
+      for (JsonNode sub : request.path("firstAvailable")) {
+        narrow(sub, flavors, selectors);
+      }
+    }
+  }
+
+  /** Adds the selectors of the flavor of the request's resource that it does not carry yet. */
+  private void narrow(
+      JsonNode request, Map<String, String> flavors, Map<String, FlavorDeviceSelectors> cache) {
+    if (!(request instanceof ObjectNode r) || !r.path("deviceClassName").isTextual()) {
+      return;
+    }
+    String deviceClass = r.path("deviceClassName").asText();
+    Optional<String> flavor = scope.deviceClasses().resourceFor(deviceClass).map(flavors::get);
+    if (flavor.isEmpty()) {
+      return;
+    }
+    FlavorDeviceSelectors flavorSelectors =
+        cache.computeIfAbsent(flavor.get(), scope::deviceSelectors);
+    for (String expression : flavorSelectors.expressionsFor(deviceClass)) {
+      ArrayNode list = r.withArray("selectors");
+      boolean present = false;
+      for (JsonNode s : list) {
+        present |= expression.equals(s.path("cel").path("expression").asText(null));
+      }
+      if (!present) {
+        list.addObject().putObject("cel").put("expression", expression);
+      }
+    }
+  }
+
+  /**
+   * The flavors (by quota resource) of the pod's pod set in its Workload's admission; empty when
+   * the pod is not one Berth admits through a Workload it can find.
+   */
+  private Map<String, String> flavorsOf(String namespace, JsonNode pod) {
+    Optional<JsonNode> owner = controller(pod);
+    String ownerUid;
+    String podSet;
+    if (owner.isEmpty()) {
+      ownerUid = pod.at("/metadata/uid").asText();
+      podSet = "main";
+    } else if (isKind(owner.get(), "batch/v1", "Job")) {
+      Optional<JsonNode> job =
+          scope
+              .job(namespace, owner.get().path("name").asText())
+              .filter(j -> sameUid(j, owner.get()));
+      if (job.isEmpty()) {
+        return Map.of();
+      }
+      JobPodSet of = JobPodSet.of(job.get());
+      ownerUid = of.ownerUid();
+      podSet = of.podSet();
+    } else {
+      return Map.of();
+    }
+    Map<String, String> flavors = new TreeMap<>();
+    for (JsonNode wl : scope.workloadsOwnedBy(namespace, ownerUid)) {
+      for (JsonNode a : wl.at("/status/admission/podSetAssignments")) {
+        if (podSet.equals(a.path("name").asText())) {
+          a.path("flavors")
+              .fields()
+              .forEachRemaining(e -> flavors.put(e.getKey(), e.getValue().asText()));
+        }
+      }
+    }
+    return flavors;
+  }
+
+  private static Optional<JsonNode> controller(JsonNode object) {
+    for (JsonNode o : object.path("metadata").path("ownerReferences")) {
+      if (o.path("controller").asBoolean(false)) {
+        return Optional.of(o);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isKind(JsonNode owner, String apiVersion, String kind) {
+    return apiVersion.equals(owner.path("apiVersion").asText())
+        && kind.equals(owner.path("kind").asText());
+  }
+
+  private static boolean sameUid(JsonNode object, JsonNode owner) {
+    return object.at("/metadata/uid").asText().equals(owner.path("uid").asText());
+  }
+}

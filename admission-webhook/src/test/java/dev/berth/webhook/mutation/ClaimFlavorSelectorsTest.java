@@ -1,0 +1,192 @@
+package dev.berth.webhook.mutation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.api.v1beta1.FlavorDeviceSelector;
+import dev.berth.webhook.dra.DeviceClassMappings;
+import dev.berth.webhook.dra.FlavorDeviceSelectors;
+import dev.berth.webhook.validation.QueueScope;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The claims Kubernetes makes for an admitted Job's pods get, per request, the device selectors of
+ * the flavor their resource was admitted on; other claims are left as written.
+ */
+class ClaimFlavorSelectorsTest {
+  private static final String AT_LEAST_80GI =
+      "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('80Gi')) >= 0";
+  private static final String NOT_A100 = "device.attributes['gpu.nvidia.com'].model != 'A100'";
+
+  private static JsonNode json(String yaml) {
+    return Serialization.jsonMapper().valueToTree(Serialization.unmarshal(yaml, Map.class));
+  }
+
+  private static final JsonNode POD =
+      json(
+          """
+          metadata:
+            name: train-abc
+            namespace: team-a
+            uid: pod-1
+            ownerReferences: [{apiVersion: batch/v1, kind: Job, name: train, uid: job-1, controller: true}]
+          """);
+
+  private static final JsonNode JOB =
+      json("metadata: {name: train, namespace: team-a, uid: job-1}");
+
+  private static final JsonNode WORKLOAD =
+      json(
+          """
+          metadata: {name: job-train, namespace: team-a}
+          status:
+            admission:
+              clusterQueue: team-a
+              podSetAssignments:
+              - name: main
+                flavors: {nvidia.com/gpu: gpus-80gi, cpu: default}
+          """);
+
+  /** The cluster as the webhook would read it: one admitted Job, one flavor with selectors. */
+  private static final QueueScope CLUSTER =
+      new QueueScope() {
+        @Override
+        public boolean exists(String namespace, String name) {
+          return true;
+        }
+
+        @Override
+        public Optional<String> managedBecause(String namespace) {
+          return Optional.of("it has a LocalQueue");
+        }
+
+        @Override
+        public Optional<JsonNode> jobSet(String namespace, String name) {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<JsonNode> pod(String namespace, String name) {
+          return name.equals("train-abc") ? Optional.of(POD) : Optional.empty();
+        }
+
+        @Override
+        public Optional<JsonNode> job(String namespace, String name) {
+          return name.equals("train") ? Optional.of(JOB) : Optional.empty();
+        }
+
+        @Override
+        public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
+          return ownerUid.equals("job-1") ? List.of(WORKLOAD) : List.of();
+        }
+
+        @Override
+        public DeviceClassMappings deviceClasses() {
+          return new DeviceClassMappings(
+              Map.of("gpu.nvidia.com", "nvidia.com/gpu", "nic.example.com", "example.com/nic"));
+        }
+
+        @Override
+        public FlavorDeviceSelectors deviceSelectors(String flavor) {
+          return flavor.equals("gpus-80gi")
+              ? FlavorDeviceSelectors.of(
+                  List.of(
+                      new FlavorDeviceSelector(null, AT_LEAST_80GI),
+                      new FlavorDeviceSelector("gpu.nvidia.com", NOT_A100),
+                      new FlavorDeviceSelector("other.example.com", "false")))
+              : FlavorDeviceSelectors.NONE;
+        }
+      };
+
+  private static ObjectNode claim(String owner, String requests) {
+    return (ObjectNode)
+        json(
+            """
+            metadata:
+              generateName: train-abc-gpus-
+              namespace: team-a
+              ownerReferences: [%s]
+            spec:
+              devices:
+                requests:
+            %s
+            """
+                .formatted(owner, requests.indent(6)));
+  }
+
+  private static final String POD_OWNER =
+      "{apiVersion: v1, kind: Pod, name: train-abc, uid: pod-1, controller: true}";
+
+  private static List<String> selectors(JsonNode request) {
+    return request.findValues("expression").stream().map(JsonNode::asText).toList();
+  }
+
+  @Test
+  void eachRequestGetsTheSelectorsOfItsResourcesFlavor() {
+    ObjectNode claim =
+        claim(
+            POD_OWNER,
+            """
+            - name: gpus
+              exactly:
+                deviceClassName: gpu.nvidia.com
+                count: 2
+                selectors: [{cel: {expression: "device.driver == 'gpu.nvidia.com'"}}]
+            - name: any-gpu
+              firstAvailable:
+              - {name: big, deviceClassName: gpu.nvidia.com}
+              - {name: nic, deviceClassName: nic.example.com}
+            - name: unmapped
+              exactly: {deviceClassName: fpga.example.com}
+            """);
+    new ClaimFlavorSelectors(CLUSTER).apply(claim, "team-a");
+    JsonNode requests = claim.at("/spec/devices/requests");
+    assertThat(selectors(requests.get(0)))
+        .as("the team's selector kept, the flavor's added")
+        .containsExactly("device.driver == 'gpu.nvidia.com'", AT_LEAST_80GI, NOT_A100);
+    assertThat(selectors(requests.get(1).at("/firstAvailable/0")))
+        .containsExactly(AT_LEAST_80GI, NOT_A100);
+    assertThat(requests.get(1).at("/firstAvailable/1").has("selectors"))
+        .as("example.com/nic was not admitted on a flavor")
+        .isFalse();
+    assertThat(requests.get(2).at("/exactly").has("selectors")).as("not mapped").isFalse();
+  }
+
+  @Test
+  void aClaimAlreadyCarryingTheSelectorsIsLeftAlone() {
+    ObjectNode claim =
+        claim(
+            POD_OWNER,
+            """
+            - name: gpus
+              exactly:
+                deviceClassName: gpu.nvidia.com
+                selectors: [{cel: {expression: "%s"}}, {cel: {expression: "%s"}}]
+            """
+                .formatted(AT_LEAST_80GI, NOT_A100));
+    ObjectNode before = claim.deepCopy();
+    new ClaimFlavorSelectors(CLUSTER).apply(claim, "team-a");
+    assertThat(claim).isEqualTo(before);
+  }
+
+  @Test
+  void claimsOfNoAdmittedPodAreLeftAsWritten() {
+    String gpus = "- {name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}";
+    for (String owner :
+        List.of(
+            // A pod of that name, but another one (a different UID).
+            "{apiVersion: v1, kind: Pod, name: train-abc, uid: other, controller: true}",
+            "{apiVersion: v1, kind: Pod, name: gone, uid: pod-9, controller: true}",
+            "{apiVersion: apps/v1, kind: ReplicaSet, name: train-abc, uid: pod-1, controller: true}")) {
+      ObjectNode claim = claim(owner, gpus);
+      ObjectNode before = claim.deepCopy();
+      new ClaimFlavorSelectors(CLUSTER).apply(claim, "team-a");
+      assertThat(claim).as(owner).isEqualTo(before);
+    }
+  }
+}
