@@ -201,4 +201,41 @@ class JobSetAdapterTest {
             .build();
     return rj;
   }
+
+  @Test
+  void ownerStatusIsTheJobSetControllersLatestConditionThatHolds() {
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of());
+    JobSet waiting = jobSet("uid-1");
+    waiting.setSpec(new JobSet.Spec());
+    waiting.getSpec().suspend = true;
+    assertThat(adapter.ownerStatus(waiting)).isEqualTo("Suspended");
+    JobSet done = jobSet("uid-2");
+    done.setSpec(new JobSet.Spec());
+    done.getSpec().suspend = false;
+    done.setStatus(new JobSet.Status());
+    done.getStatus().conditions =
+        List.of(
+            Map.of(
+                "type",
+                "Completed",
+                "status",
+                "True",
+                "lastTransitionTime",
+                "2026-12-01T11:00:00Z"),
+            Map.of(
+                "type",
+                "StartupPolicyCompleted",
+                "status",
+                "True",
+                "lastTransitionTime",
+                "2026-12-01T10:00:00Z"),
+            Map.of(
+                "type",
+                "Suspended",
+                "status",
+                "False",
+                "lastTransitionTime",
+                "2026-12-01T12:00:00Z"));
+    assertThat(adapter.ownerStatus(done)).isEqualTo("Completed");
+  }
 }
