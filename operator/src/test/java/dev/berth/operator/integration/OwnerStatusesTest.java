@@ -87,23 +87,15 @@ class OwnerStatusesTest {
             OwnerStatuses.latestHolding(
                 List.of(
                     Map.of("type", "Created", "status", "True"),
-                    Map.of(
-                        "type",
-                        "Running",
-                        "status",
-                        "True",
-                        "lastTransitionTime",
-                        "2026-12-01T10:00:00Z"),
-                    Map.of(
-                        "type",
-                        "Restarting",
-                        "status",
-                        "False",
-                        "lastTransitionTime",
-                        "2026-12-01T11:00:00Z"))))
+                    condition("Running", "True", "2026-12-01T10:00:00Z"),
+                    condition("Restarting", "False", "2026-12-01T11:00:00Z"))))
         .contains("Running");
     assertThat(OwnerStatuses.latestHolding(List.of(Map.of("type", "A", "status", "False"))))
         .isEmpty();
     assertThat(OwnerStatuses.latestHolding(null)).isEmpty();
+  }
+
+  private static Map<String, Object> condition(String type, String status, String at) {
+    return Map.of("type", type, "status", status, "lastTransitionTime", at);
   }
 }

@@ -215,27 +215,13 @@ class JobSetAdapterTest {
     done.setStatus(new JobSet.Status());
     done.getStatus().conditions =
         List.of(
-            Map.of(
-                "type",
-                "Completed",
-                "status",
-                "True",
-                "lastTransitionTime",
-                "2026-12-01T11:00:00Z"),
-            Map.of(
-                "type",
-                "StartupPolicyCompleted",
-                "status",
-                "True",
-                "lastTransitionTime",
-                "2026-12-01T10:00:00Z"),
-            Map.of(
-                "type",
-                "Suspended",
-                "status",
-                "False",
-                "lastTransitionTime",
-                "2026-12-01T12:00:00Z"));
+            condition("Completed", "True", "2026-12-01T11:00:00Z"),
+            condition("StartupPolicyCompleted", "True", "2026-12-01T10:00:00Z"),
+            condition("Suspended", "False", "2026-12-01T12:00:00Z"));
     assertThat(adapter.ownerStatus(done)).isEqualTo("Completed");
+  }
+
+  private static Map<String, Object> condition(String type, String status, String at) {
+    return Map.of("type", type, "status", status, "lastTransitionTime", at);
   }
 }
