@@ -125,6 +125,12 @@
     return Object.entries(map).map(([k, v]) => k + ' ' + v).join(', ');
   }
 
+  // The object a Workload was made for: "RayJob/train", "Pod/web-0 +3" for a pod group of four.
+  function owner(o) {
+    if (!o) return '—';
+    return o.kind + '/' + o.name + (o.count > 1 ? ' +' + (o.count - 1) : '');
+  }
+
   function pending(queues) {
     if (queues.length === 0) return none('Nothing pending that you may list.');
     return queues.map(q => {
@@ -132,7 +138,7 @@
       const headers = [{label: 'Position', num: true, rowHeader: true},
         {label: 'In LocalQueue', num: true}, {label: 'Workload'}, {label: 'Namespace'},
         {label: 'LocalQueue'}, {label: 'Priority', num: true}, {label: 'Requests'},
-        {label: 'Reason'}];
+        {label: 'Reason'}, {label: 'Owner'}, {label: 'Owner status'}];
       if (withEstimates) headers.push({label: 'Estimated start'});
       const shown = q.items.length === q.visible ? q.visible + ' shown'
         : 'the first ' + q.items.length + ' of ' + q.visible + ' shown';
@@ -157,7 +163,8 @@
           button.setAttribute('aria-expanded', expanded.has(key) ? 'true' : 'false');
         });
         const cells = [i.positionInClusterQueue, i.positionInLocalQueue, button, i.namespace,
-          i.localQueueName, i.priority, requests(i.requests), i.reason];
+          i.localQueueName, i.priority, requests(i.requests), i.reason, owner(i.owner),
+          (i.owner && i.owner.status) || '—'];
         if (withEstimates) cells.push(i.estimatedStart || '—');
         tbody.append(el('tr', {}, cells.map((c, n) => n === 0
           ? el('th', {scope: 'row', class: 'num'}, c)

@@ -124,14 +124,45 @@ class DashboardE2EIT {
                   assertThat(r.subList(0, 3))
                       .containsExactly("dash-cohort", "—", "dash-a, dash-b"));
 
-      // The pending list in admission order, with positions and reasons.
+      // The pending list in admission order, with positions, reasons and each Workload's Job and
+      // its own state.
       assertThat(text(page, "#pending-body table caption"))
           .isEqualTo("Pending in ClusterQueue dash-a (3 shown), in admission order");
       assertThat(pendingRows(page))
           .containsExactly(
-              List.of("0", "0", "low", TEAM, "lq", "10", "cpu 4", "WaitingForQuota"),
-              List.of("1", "1", "big", TEAM, "lq", "0", "cpu 8", "ExceedsMaxQuota"),
-              List.of("2", "0", "later", OTHER, "lq", "0", "cpu 1", "WaitingForQuota"));
+              List.of(
+                  "0",
+                  "0",
+                  "low",
+                  TEAM,
+                  "lq",
+                  "10",
+                  "cpu 4",
+                  "WaitingForQuota",
+                  "Job/low",
+                  "Suspended"),
+              List.of(
+                  "1",
+                  "1",
+                  "big",
+                  TEAM,
+                  "lq",
+                  "0",
+                  "cpu 8",
+                  "ExceedsMaxQuota",
+                  "Job/big",
+                  "Suspended"),
+              List.of(
+                  "2",
+                  "0",
+                  "later",
+                  OTHER,
+                  "lq",
+                  "0",
+                  "cpu 1",
+                  "WaitingForQuota",
+                  "Job/later",
+                  "Suspended"));
 
       // Admissions, the preemption (naming its preemptor) and the borrowing admission.
       List<List<String>> recent = rows(page, "#recent-body table");

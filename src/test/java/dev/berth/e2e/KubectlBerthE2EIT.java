@@ -116,6 +116,12 @@ class KubectlBerthE2EIT {
     assertThat(items.get(1).get("positionInLocalQueue").asInt()).isEqualTo(1);
     assertThat(items.get(0).get("reason").asText()).isEqualTo("WaitingForQuota");
     assertThat(items.get(0).get("estimateBasis").asText()).isEqualTo("maxExecutionTime");
+    // Each names the Job it was made for and the Job's own state (read from the operator's
+    // informer cache: suspended until admitted).
+    assertThat(items.get(0).path("owner").path("kind").asText()).isEqualTo("Job");
+    assertThat(items.get(0).path("owner").path("name").asText()).isEqualTo("first");
+    assertThat(items.get(0).path("owner").path("status").asText()).isEqualTo("Suspended");
+    assertThat(items.get(1).path("owner").path("name").asText()).isEqualTo("second");
     assertThat(Instant.parse(items.get(0).get("estimatedStart").asText()))
         .isEqualTo(admitted.plusSeconds(600));
     assertThat(Instant.parse(items.get(1).get("estimatedStart").asText()))
@@ -148,6 +154,8 @@ class KubectlBerthE2EIT {
     assertThat(row.indexOf("WaitingForQuota")).isEqualTo(header.indexOf("REASON"));
     assertThat(row.substring(header.indexOf("BASIS"))).startsWith("maxExecutionTime");
     assertThat(row.substring(header.indexOf("ESTIMATED START"))).startsWith("in ");
+    assertThat(row.substring(header.indexOf("OWNER "))).startsWith("Job/second ");
+    assertThat(row.substring(header.indexOf("OWNER STATUS"))).startsWith("Suspended ");
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.ClusterQueue;
 import dev.berth.api.v1beta1.ClusterQueuePreemption;
@@ -20,7 +22,10 @@ import dev.berth.testing.ClusterQueues;
 import dev.berth.testing.Quota;
 import dev.berth.webhook.WebhookRuntime;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,6 +35,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +48,8 @@ import org.junit.jupiter.api.Test;
  * KubeRay's RayJob and RayCluster on a whole control plane with the real KubeRay operator
  * (scripts/kuberay-binary.sh, acting as its own service account), Berth's chart webhooks, the
  * operator, kube-scheduler, kube-controller-manager and KWOK's H100 nodes: a cluster that fits only
- * whole waits whole, then KubeRay makes its pods; a RayJob is one Workload for its cluster and its
+ * whole waits whole (its pending item in the visibility API naming it with KubeRay's state, {@code
+ * suspended}), then KubeRay makes its pods; a RayJob is one Workload for its cluster and its
  * submitter Job, neither queued again, and finishes when KubeRay marks it Failed through its
  * submitter Job (KWOK's pods run no Ray, so no Ray job ever reports success: docs/ray.md); a
  * preempted cluster's pods are all gone before the preemptor's pods are bound; and a team member's
@@ -55,6 +64,11 @@ class RayE2EIT {
   private static KubeRayOperator kubeRay;
   private static WebhookRuntime webhooks;
   private static BerthOperator operator;
+
+  /** The operator's visibility API (HTTPS, the test CA) and a token of a viewer of every queue. */
+  private static int visibilityPort;
+
+  private static String viewer;
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -77,6 +91,8 @@ class RayE2EIT {
     on.priorityClass("ray-low", 100);
     on.priorityClass("ray-high", 1000);
     operator = RunningOperator.startNew(plane.kubeconfig(), false);
+    visibilityPort = operator.serveHttps("127.0.0.1", 0, TestHttps.keys(), false);
+    viewer = viewerToken(admin);
     Scenario probe = on.queue("ray-probe", FLAVOR, 1);
     // The API server calls newly registered webhooks only after a moment.
     await()
@@ -131,6 +147,66 @@ class RayE2EIT {
     // The tests take turns on the two H100 nodes.
     on.awaitNodesFree(s, "h100-a");
     return s;
+  }
+
+  /** A ServiceAccount bound to cluster-admin, and a token of it for the visibility API. */
+  private static String viewerToken(KubernetesClient admin) {
+    admin
+        .serviceAccounts()
+        .inNamespace("berth-system")
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("ray-viewer")
+                .withNamespace("berth-system")
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    admin
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName("ray-viewer")
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "cluster-admin")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName("ray-viewer")
+                .withNamespace("berth-system")
+                .endSubject()
+                .build())
+        .serverSideApply();
+    return admin
+        .serviceAccounts()
+        .inNamespace("berth-system")
+        .withName("ray-viewer")
+        .tokenRequest(
+            new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus()
+        .getToken();
+  }
+
+  /** The owners of ClusterQueue {@code cq}'s pending workloads, from the visibility API. */
+  private static List<JsonNode> pendingOwners(String cq) throws Exception {
+    HttpResponse<String> answer =
+        TestHttps.client()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "https://127.0.0.1:"
+                                + visibilityPort
+                                + "/visibility/v1/clusterqueues/"
+                                + cq
+                                + "/pendingworkloads"))
+                    .header("Authorization", "Bearer " + viewer)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    List<JsonNode> owners = new java.util.ArrayList<>();
+    new ObjectMapper()
+        .readTree(answer.body())
+        .path("items")
+        .forEach(i -> owners.add(i.path("owner")));
+    return owners;
   }
 
   /** Deletes RayCluster {@code name} and waits until KubeRay's pods of it are gone. */
@@ -261,6 +337,18 @@ class RayE2EIT {
                     && s.condition("whole", "QuotaReserved")
                         .map(c -> !"True".equals(c.status))
                         .orElse(true));
+    // kubectl berth pending and the dashboard name its RayCluster, with KubeRay's own state of it.
+    await("the pending item names RayCluster whole in KubeRay's state suspended")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> pendingOwners(s.namespace),
+            owners ->
+                owners.stream()
+                    .anyMatch(
+                        o ->
+                            "RayCluster".equals(o.path("kind").asText())
+                                && "whole".equals(o.path("name").asText())
+                                && "suspended".equals(o.path("status").asText())));
     Workload workload = s.workload("whole").orElseThrow();
     assertThat(workload.getSpec().podSets).extracting(ps -> ps.name).containsExactly("head", "gpu");
     assertThat(workload.getSpec().podSets).extracting(ps -> ps.count).containsExactly(1, 2);

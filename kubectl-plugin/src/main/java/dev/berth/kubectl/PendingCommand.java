@@ -9,7 +9,8 @@ import java.time.Instant;
 /**
  * {@code kubectl berth pending [-n NS] [--cq CQ]}: pending workloads in admission order from the
  * visibility API: one ClusterQueue (--cq), the LocalQueues of a namespace (-n), or every
- * ClusterQueue. Only what the user may list is shown (the operator asks the API server).
+ * ClusterQueue, each with its owner (the Job, RayJob, ... it was made for) and the owner's own
+ * state. Only what the user may list is shown (the operator asks the API server).
  */
 final class PendingCommand {
   private PendingCommand() {}
@@ -43,6 +44,8 @@ final class PendingCommand {
             "POS",
             "NAMESPACE",
             "WORKLOAD",
+            "OWNER",
+            "OWNER STATUS",
             "LOCALQUEUE",
             "LQPOS",
             "PRIORITY",
@@ -57,6 +60,8 @@ final class PendingCommand {
           w.path("positionInClusterQueue").asText(),
           w.path("namespace").asText(),
           w.path("name").asText(),
+          owner(w.path("owner")),
+          w.path("owner").path("status").asText(""),
           w.path("localQueueName").asText(),
           w.path("positionInLocalQueue").asText(),
           w.path("priority").asText(),
@@ -66,6 +71,21 @@ final class PendingCommand {
           w.path("message").asText());
     }
     return t.isEmpty() ? "No pending workloads.\n" : t.render(colour);
+  }
+
+  /**
+   * "RayJob/train", "Pod/web-0 +3" for a pod group of four; empty when the operator names none (an
+   * operator without owners in its answers, or a Workload written by hand).
+   */
+  static String owner(JsonNode owner) {
+    if (owner.isMissingNode() || owner.isNull()) {
+      return "";
+    }
+    int others = owner.path("count").asInt(1) - 1;
+    return owner.path("kind").asText()
+        + "/"
+        + owner.path("name").asText()
+        + (others > 0 ? " +" + others : "");
   }
 
   static Table.Colour reasonColour(String reason) {

@@ -166,6 +166,34 @@ class KubectlBerthTest {
   }
 
   @Test
+  void pendingNamesEachOwnerAndItsOwnState() throws Exception {
+    JsonNode data =
+        json(
+            "{'items':[{'clusterQueue':'cq','positionInClusterQueue':0,'namespace':'ml',"
+                + "'name':'rayjob-train-1a2b3','localQueueName':'lq','positionInLocalQueue':0,"
+                + "'priority':0,'reason':'WaitingForQuota','message':'m',"
+                + "'owner':{'kind':'RayJob','name':'train','count':1,'status':'Suspended'}},"
+                + "{'clusterQueue':'cq','positionInClusterQueue':1,'namespace':'ml',"
+                + "'name':'pod-group-web','localQueueName':'lq','positionInLocalQueue':1,"
+                + "'priority':0,'reason':'WaitingForQuota','message':'m',"
+                + "'owner':{'kind':'Pod','name':'web-0','count':4,'status':'Gated 4'}},"
+                + "{'clusterQueue':'cq','positionInClusterQueue':2,'namespace':'ml',"
+                + "'name':'by-hand','localQueueName':'lq','positionInLocalQueue':2,"
+                + "'priority':0,'reason':'WaitingForQuota','message':'m','owner':null}]}");
+    List<String> lines =
+        PendingCommand.table(data, false, Instant.parse("2026-12-01T16:00:00Z")).lines().toList();
+    String header = lines.get(0);
+    int owner = header.indexOf("OWNER ");
+    int state = header.indexOf("OWNER STATUS");
+    assertThat(owner).isPositive();
+    assertThat(lines.get(1).substring(owner)).startsWith("RayJob/train ");
+    assertThat(lines.get(1).substring(state)).startsWith("Suspended ");
+    assertThat(lines.get(2).substring(owner)).startsWith("Pod/web-0 +3 ");
+    assertThat(lines.get(2).substring(state)).startsWith("Gated 4 ");
+    assertThat(lines.get(3).substring(owner, state).trim()).isEmpty();
+  }
+
+  @Test
   void theTrainingRunRendersEverythingWithoutACluster() throws Exception {
     var bytes = new java.io.ByteArrayOutputStream();
     KubectlBerth.training(new java.io.PrintStream(bytes, true, "UTF-8"));

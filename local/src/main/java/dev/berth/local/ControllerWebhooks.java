@@ -2,6 +2,8 @@ package dev.berth.local;
 
 import dev.berth.webhook.tls.CertificateAuthority;
 import dev.berth.webhook.tls.KeyMaterial;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What the third-party controllers beside the control plane (JobSet, LeaderWorkerSet) share: their
@@ -50,6 +53,63 @@ final class ControllerWebhooks {
         .withUrl("https://127.0.0.1:" + port + path)
         .withCaBundle(caBundle)
         .build();
+  }
+
+  /** A mutating webhook of the controller's server at {@code path}: failurePolicy Fail. */
+  static MutatingWebhookBuilder mutating(String name, int port, String path, String caBundle) {
+    return new MutatingWebhookBuilder()
+        .withName(name)
+        .withAdmissionReviewVersions("v1")
+        .withClientConfig(url(port, path, caBundle))
+        .withFailurePolicy("Fail")
+        .withSideEffects("None");
+  }
+
+  /** A validating webhook of the controller's server at {@code path}: failurePolicy Fail. */
+  static ValidatingWebhookBuilder validating(String name, int port, String path, String caBundle) {
+    return new ValidatingWebhookBuilder()
+        .withName(name)
+        .withAdmissionReviewVersions("v1")
+        .withClientConfig(url(port, path, caBundle))
+        .withFailurePolicy("Fail")
+        .withSideEffects("None");
+  }
+
+  /** A controller beside the control plane that serves webhooks of its own. */
+  interface Served extends AutoCloseable {
+    /**
+     * Registers its webhooks, served on {@code webhookPort} with a certificate of {@code caBundle}.
+     */
+    void register(int webhookPort, String caBundle);
+
+    /** Unregisters its webhooks, then stops its process. */
+    @Override
+    void close();
+  }
+
+  /**
+   * {@link #start}s the manager, makes the controller of its process ({@code controller}), waits
+   * until it is ready and registers its webhooks; if either fails, the controller is closed (its
+   * webhooks unregistered, its process stopped) before the failure goes on.
+   */
+  static <C extends Served> C startServing(
+      String name,
+      Path binary,
+      String configApiVersion,
+      Path kubeconfig,
+      Path logDir,
+      Function<LoggedProcess, C> controller)
+      throws IOException {
+    Started started = start(name, binary, configApiVersion, kubeconfig, logDir);
+    C made = controller.apply(started.process());
+    try {
+      awaitReady(started.process(), started.probePort());
+      made.register(started.webhookPort(), started.caBundle());
+    } catch (RuntimeException e) {
+      made.close();
+      throw e;
+    }
+    return made;
   }
 
   /** A controller started: its process, its readiness port, and its webhooks' port and CA. */

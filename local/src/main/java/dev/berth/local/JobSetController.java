@@ -19,7 +19,7 @@ import java.util.Optional;
  * and validation) are served with a certificate of a CA made here and registered by URL; its pod
  * webhooks, which only exclusive placement needs, are not registered.
  */
-public final class JobSetController implements AutoCloseable {
+public final class JobSetController implements ControllerWebhooks.Served {
   /** Pinned in scripts/jobset-binary.sh too, which builds it. */
   public static final String VERSION = "0.12.0";
 
@@ -53,26 +53,19 @@ public final class JobSetController implements AutoCloseable {
         Serialization.unmarshal(
             Files.readString(dir().resolve("jobset-crd.yaml")), CustomResourceDefinition.class);
     EmbeddedApiServer.install(admin, List.of(crd));
-    ControllerWebhooks.Started started =
-        ControllerWebhooks.start(
+    return Optional.of(
+        ControllerWebhooks.startServing(
             "jobset",
             dir().resolve("jobset-controller"),
             "config.jobset.x-k8s.io/v1alpha1",
             kubeconfig,
-            logDir);
-    JobSetController controller = new JobSetController(admin, started.process());
-    try {
-      ControllerWebhooks.awaitReady(started.process(), started.probePort());
-      controller.register(started.webhookPort(), started.caBundle());
-    } catch (RuntimeException e) {
-      controller.close();
-      throw e;
-    }
-    return Optional.of(controller);
+            logDir,
+            process -> new JobSetController(admin, process)));
   }
 
   /** Its defaulting and validating JobSet webhooks, as its own manifests register them. */
-  private void register(int port, String caBundle) {
+  @Override
+  public void register(int port, String caBundle) {
     var rule =
         new RuleWithOperationsBuilder()
             .withApiGroups("jobset.x-k8s.io")
@@ -84,16 +77,14 @@ public final class JobSetController implements AutoCloseable {
                 .withNewMetadata()
                 .withName(MUTATING)
                 .endMetadata()
-                .addNewWebhook()
-                .withName("mjobset.kb.io")
-                .withAdmissionReviewVersions("v1")
-                .withClientConfig(
-                    ControllerWebhooks.url(
-                        port, "/mutate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
-                .withFailurePolicy("Fail")
-                .withSideEffects("None")
-                .withRules(rule.withOperations("CREATE").build())
-                .endWebhook()
+                .withWebhooks(
+                    ControllerWebhooks.mutating(
+                            "mjobset.kb.io",
+                            port,
+                            "/mutate-jobset-x-k8s-io-v1alpha2-jobset",
+                            caBundle)
+                        .withRules(rule.withOperations("CREATE").build())
+                        .build())
                 .build())
         .serverSideApply();
     admin
@@ -102,16 +93,14 @@ public final class JobSetController implements AutoCloseable {
                 .withNewMetadata()
                 .withName(VALIDATING)
                 .endMetadata()
-                .addNewWebhook()
-                .withName("vjobset.kb.io")
-                .withAdmissionReviewVersions("v1")
-                .withClientConfig(
-                    ControllerWebhooks.url(
-                        port, "/validate-jobset-x-k8s-io-v1alpha2-jobset", caBundle))
-                .withFailurePolicy("Fail")
-                .withSideEffects("None")
-                .withRules(rule.withOperations("CREATE", "UPDATE").build())
-                .endWebhook()
+                .withWebhooks(
+                    ControllerWebhooks.validating(
+                            "vjobset.kb.io",
+                            port,
+                            "/validate-jobset-x-k8s-io-v1alpha2-jobset",
+                            caBundle)
+                        .withRules(rule.withOperations("CREATE", "UPDATE").build())
+                        .build())
                 .build())
         .serverSideApply();
   }

@@ -174,7 +174,7 @@ public final class LocalMode {
           BerthOperator.start(
               cluster.client(),
               configuration,
-              () -> out.println("berth: a kind's CRD appeared; restart local mode to run it"));
+              () -> out.println("berth: a kind's CRD appeared; its integration is on"));
       out.println(
           "berth: operator running; metrics on http://127.0.0.1:"
               + running.operator.metricsPort()

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * validation, and its pod defaulting, which gives each pod its group and worker index (the
  * controller needs them); its pod validation checks nothing and is not registered.
  */
-public final class LwsController implements AutoCloseable {
+public final class LwsController implements ControllerWebhooks.Served {
   /** Pinned in scripts/lws-binary.sh too, which builds it. */
   public static final String VERSION = "0.10.0";
 
@@ -68,28 +68,21 @@ public final class LwsController implements AutoCloseable {
     }
     EmbeddedApiServer.install(admin, crds);
     Files.createDirectories(logDir);
-    ControllerWebhooks.Started started =
-        ControllerWebhooks.start(
+    return Optional.of(
+        ControllerWebhooks.startServing(
             "lws",
             dir().resolve("lws-controller"),
             "config.lws.x-k8s.io/v1alpha1",
             kubeconfig,
-            logDir);
-    LwsController controller = new LwsController(admin, started.process());
-    try {
-      ControllerWebhooks.awaitReady(started.process(), started.probePort());
-      controller.register(started.webhookPort(), started.caBundle());
-    } catch (RuntimeException e) {
-      controller.close();
-      throw e;
-    }
-    return Optional.of(controller);
+            logDir,
+            process -> new LwsController(admin, process)));
   }
 
   /**
    * Its LWS and pod webhooks, as its own manifests register them (the pod one only for LWS pods).
    */
-  private void register(int port, String caBundle) {
+  @Override
+  public void register(int port, String caBundle) {
     var lws =
         new RuleWithOperationsBuilder()
             .withApiGroups("leaderworkerset.x-k8s.io")
@@ -104,35 +97,27 @@ public final class LwsController implements AutoCloseable {
                 .withNewMetadata()
                 .withName(MUTATING)
                 .endMetadata()
-                .addNewWebhook()
-                .withName("mleaderworkerset.kb.io")
-                .withAdmissionReviewVersions("v1")
-                .withClientConfig(ControllerWebhooks.url(port, "/mutate-" + lwsPath, caBundle))
-                .withFailurePolicy("Fail")
-                .withSideEffects("None")
-                .withRules(lws)
-                .endWebhook()
-                .addNewWebhook()
-                .withName("mpod.kb.io")
-                .withAdmissionReviewVersions("v1")
-                .withClientConfig(ControllerWebhooks.url(port, "/mutate--v1-pod", caBundle))
-                .withFailurePolicy("Fail")
-                .withSideEffects("None")
-                .withObjectSelector(
-                    new LabelSelectorBuilder()
-                        .addNewMatchExpression()
-                        .withKey("leaderworkerset.sigs.k8s.io/name")
-                        .withOperator("Exists")
-                        .endMatchExpression()
+                .withWebhooks(
+                    ControllerWebhooks.mutating(
+                            "mleaderworkerset.kb.io", port, "/mutate-" + lwsPath, caBundle)
+                        .withRules(lws)
+                        .build(),
+                    ControllerWebhooks.mutating("mpod.kb.io", port, "/mutate--v1-pod", caBundle)
+                        .withObjectSelector(
+                            new LabelSelectorBuilder()
+                                .addNewMatchExpression()
+                                .withKey("leaderworkerset.sigs.k8s.io/name")
+                                .withOperator("Exists")
+                                .endMatchExpression()
+                                .build())
+                        .withRules(
+                            new RuleWithOperationsBuilder()
+                                .withApiGroups("")
+                                .withApiVersions("v1")
+                                .withResources("pods")
+                                .withOperations("CREATE")
+                                .build())
                         .build())
-                .withRules(
-                    new RuleWithOperationsBuilder()
-                        .withApiGroups("")
-                        .withApiVersions("v1")
-                        .withResources("pods")
-                        .withOperations("CREATE")
-                        .build())
-                .endWebhook()
                 .build())
         .serverSideApply();
     admin
@@ -141,14 +126,11 @@ public final class LwsController implements AutoCloseable {
                 .withNewMetadata()
                 .withName(VALIDATING)
                 .endMetadata()
-                .addNewWebhook()
-                .withName("vleaderworkerset.kb.io")
-                .withAdmissionReviewVersions("v1")
-                .withClientConfig(ControllerWebhooks.url(port, "/validate-" + lwsPath, caBundle))
-                .withFailurePolicy("Fail")
-                .withSideEffects("None")
-                .withRules(lws)
-                .endWebhook()
+                .withWebhooks(
+                    ControllerWebhooks.validating(
+                            "vleaderworkerset.kb.io", port, "/validate-" + lwsPath, caBundle)
+                        .withRules(lws)
+                        .build())
                 .build())
         .serverSideApply();
   }

@@ -25,6 +25,7 @@ import dev.berth.operator.informers.InformerCaches;
 import dev.berth.operator.informers.InformerSync;
 import dev.berth.operator.integration.DeviceCharges;
 import dev.berth.operator.integration.Lifecycles;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.kube.ReconcileCopies;
 import dev.berth.operator.kube.SharedLeanItemStore;
@@ -82,6 +83,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.Gauge;
@@ -119,10 +121,11 @@ public final class BerthOperator implements AutoCloseable {
 
   private final WebhookRuntime webhooks;
 
-  /** One per enabled kind whose CRD is not installed yet. */
-  private final List<IntegrationWatch> integrationWatches;
-
-  private final IntegrationWatch provisioningWatch;
+  /**
+   * The enabled kinds whose CRD was not installed at start, and the ProvisioningRequest controller
+   * if its CRD was not: each switches on when its CRD is installed, with no restart.
+   */
+  private final LateIntegrations late;
 
   /** ResourceSlices and DeviceClasses for capacity, when a DeviceClass is mapped; else null. */
   private final DeviceFeed deviceFeed;
@@ -288,21 +291,28 @@ public final class BerthOperator implements AutoCloseable {
     loop.onCycle(budgets);
     RecentDecisions recent = new RecentDecisions(state, clock);
     loop.onCycle(recent);
-    visibility = new VisibilityEndpoint(client, loop);
-    dashboard = new DashboardEndpoint(client, loop, recent, budgets::shown);
+    // Each pending Workload's owner and its own state, from the informers' caches when asked.
+    OwnerStatuses owners =
+        new OwnerStatuses((namespace, name) -> caches.get(Workload.class, namespace, name));
+    visibility = new VisibilityEndpoint(client, loop, owners);
+    dashboard = new DashboardEndpoint(client, loop, recent, budgets::shown, owners);
     PriorityResolver priorities = new PriorityResolver(client);
 
+    KubernetesClient listing = listingClient(client);
+    // A failed first list (a busy API server, a 429, a restart) is retried by the informer with
+    // backoff instead of stopping the operator: stopping only starts a replica that lists again
+    // from nothing, under the same load (a crash loop seen at 10,000 Jobs). InformerSync says when
+    // every informer has listed. The same for the Operators of kinds switched on later.
+    Consumer<ConfigurationServiceOverrider> settings =
+        o ->
+            o.withKubernetesClient(listing)
+                .withResourceCloner(new ReconcileCopies(client.getKubernetesSerialization()))
+                .withCloseClientOnStop(false)
+                .withStopOnInformerErrorDuringStartup(false);
     operator =
         new Operator(
             o -> {
-              // A failed first list (a busy API server, a 429, a restart) is retried by the
-              // informer with backoff instead of stopping the operator: stopping only starts a
-              // replica that lists again from nothing, under the same load (a crash loop seen at
-              // 10,000 Jobs). InformerSync says when every informer has listed.
-              o.withKubernetesClient(listingClient(client))
-                  .withResourceCloner(new ReconcileCopies(client.getKubernetesSerialization()))
-                  .withCloseClientOnStop(false)
-                  .withStopOnInformerErrorDuringStartup(false);
+              settings.accept(o);
               Configuration.LeaderElection election = config.leaderElection();
               if (election.leaderElect()) {
                 // JOSDK's own exit on a lost Lease calls System.exit from whatever thread stops
@@ -316,7 +326,7 @@ public final class BerthOperator implements AutoCloseable {
                         LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
                         null,
                         new LeaderCallbacks(
-                            () -> leading = true,
+                            this::startedLeading,
                             () -> lostLease(election.exitOnLostLease()),
                             leader ->
                                 log.info("Lease {} held by {}", election.resourceName(), leader)),
@@ -355,8 +365,9 @@ public final class BerthOperator implements AutoCloseable {
         ReconcileRetry.only());
     ClusterStateFlavorLookup flavors = new ClusterStateFlavorLookup(state);
     // One reconciler per kind integrations.frameworks lists (the registry, Integrations); a kind
-    // served by a CRD switches itself on when its CRD is installed. waitForPodsReady: each
-    // kind's lifecycle keeps its Workloads' PodsReady condition.
+    // served by a CRD not installed yet switches on when it is (LateIntegrations).
+    // waitForPodsReady:
+    // each kind's lifecycle keeps its Workloads' PodsReady condition.
     Lifecycles lifecycles =
         new Lifecycles(
             priorities,
@@ -364,9 +375,10 @@ public final class BerthOperator implements AutoCloseable {
             events,
             clock,
             waitForPodsReady.enable(),
-            new DeviceCharges(config.resources().mappings()));
+            new DeviceCharges(config.resources().mappings()),
+            owners);
     Configuration.Integrations integrations = config.integrations();
-    List<IntegrationWatch> waiting = new ArrayList<>();
+    List<LateIntegrations.Late> waiting = new ArrayList<>();
     for (Integrations.Kind kind : Integrations.all()) {
       Framework framework = kind.framework();
       if (!integrations.enabled(framework.frameworkName())) {
@@ -383,42 +395,45 @@ public final class BerthOperator implements AutoCloseable {
         continue;
       }
       Optional<String> crd = framework.crd();
-      if (crd.isPresent()
-          && client.apiextensions().v1().customResourceDefinitions().withName(crd.get()).get()
-              == null) {
-        waiting.add(new IntegrationWatch(client, crd.get(), onNewIntegration));
+      Consumer<Operator> controllers =
+          o ->
+              o.register(
+                  kind.reconciler().get().create(lifecycles, caches, versions, writes),
+                  ReconcileRetry.only());
+      if (crd.isPresent() && !installed(client, crd.get())) {
+        waiting.add(
+            new LateIntegrations.Late(framework.kind(), crd.get(), controllers, onNewIntegration));
         continue;
       }
-      operator.register(
-          kind.reconciler().get().create(lifecycles, caches, versions, writes),
-          ReconcileRetry.only());
+      controllers.accept(operator);
       crd.ifPresent(name -> log.info("{} integration on: {} is installed", framework.kind(), name));
     }
-    integrationWatches = List.copyOf(waiting);
     // The built-in provisioning check: its AdmissionChecks are marked Active (or say why not)
     // always; ProvisioningRequests are made only where the autoscaler's CRD is installed.
-    boolean requestCrd =
-        client
-                .apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName(ProvisioningRequest.CRD)
-                .get()
-            != null;
-    operator.register(
-        new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock),
-        ReconcileRetry.only());
+    boolean requestCrd = installed(client, ProvisioningRequest.CRD);
+    ProvisioningAdmissionCheckReconciler provisioningChecks =
+        new ProvisioningAdmissionCheckReconciler(checkBackoffs, requestCrd, clock);
+    operator.register(provisioningChecks, ReconcileRetry.only());
+    Consumer<Operator> provisioning =
+        o ->
+            o.register(
+                new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)),
+                ReconcileRetry.with(SharedLeanItemStore.primary(versions)));
     if (requestCrd) {
-      operator.register(
-          new ProvisioningRequestReconciler(new ProvisioningCheck(events, flavors, clock)),
-          ReconcileRetry.with(SharedLeanItemStore.primary(versions)));
-      provisioningWatch = null;
+      provisioning.accept(operator);
     } else {
-      log.info(
-          "{} is not installed: the provisioning admission check makes no requests",
-          ProvisioningRequest.CRD);
-      provisioningWatch = new IntegrationWatch(client, ProvisioningRequest.CRD, onNewIntegration);
+      // Its checks say Active=False until then, and are marked again when it switches on.
+      waiting.add(
+          new LateIntegrations.Late(
+              "ProvisioningRequest",
+              ProvisioningRequest.CRD,
+              provisioning,
+              () -> {
+                provisioningChecks.requestCrdInstalled();
+                onNewIntegration.run();
+              }));
     }
+    late = new LateIntegrations(client, waiting, () -> new Operator(settings), this::isLeading);
 
     // Every replica serves the webhooks, leader or not; only the leader admits.
     webhooks =
@@ -456,6 +471,24 @@ public final class BerthOperator implements AutoCloseable {
   /** Ready once started; a leader only once its loop has rebuilt the state from the API server. */
   public boolean isReady() {
     return started && isLive() && (!leading || loop.isBootstrapped());
+  }
+
+  /** The Lease is this replica's: admit, and run what switched on meanwhile. */
+  private void startedLeading() {
+    leading = true;
+    late.startedLeading();
+  }
+
+  /**
+   * The kinds (and the ProvisioningRequest controller) switched on since start because their CRD
+   * was installed after it, in order; empty on a standby, which runs them once it leads.
+   */
+  public List<String> switchedOnAfterStart() {
+    return late.switchedOn();
+  }
+
+  private static boolean installed(KubernetesClient client, String crd) {
+    return client.apiextensions().v1().customResourceDefinitions().withName(crd).get() != null;
   }
 
   /** This replica admits: it holds the Lease, or runs without leader election. */
@@ -547,8 +580,8 @@ public final class BerthOperator implements AutoCloseable {
   /**
    * Starts everything with this configuration; returns once the informers have synced, or after
    * JOSDK's cache-sync timeout with some still retrying their first list (the loop waits for them,
-   * see InformerSync). {@code onNewIntegration} runs when the CRD of an enabled kind (JobSet's)
-   * appears after start (the process exits there, so that it restarts with it).
+   * see InformerSync). {@code onNewIntegration} runs after a kind (or the ProvisioningRequest
+   * controller) whose CRD was installed after start has switched on (on the leader; no restart).
    */
   public static BerthOperator start(
       KubernetesClient client, Configuration config, Runnable onNewIntegration) throws IOException {
@@ -561,7 +594,7 @@ public final class BerthOperator implements AutoCloseable {
    */
   public static BerthOperator start(KubernetesClient client, OperatorConfig config)
       throws IOException {
-    return start(client, config, () -> log.warn("restart Berth to switch the new integration on"));
+    return start(client, config, () -> {});
   }
 
   /** As {@link #start(KubernetesClient, OperatorConfig)}, with {@code onNewIntegration}. */
@@ -575,12 +608,7 @@ public final class BerthOperator implements AutoCloseable {
   public static BerthOperator start(
       KubernetesClient client, OperatorConfig config, UtilizationSettings utilization)
       throws IOException {
-    return start(
-        client,
-        config.configuration(),
-        utilization,
-        () -> log.warn("restart Berth to switch the new integration on"),
-        Clock.systemUTC());
+    return start(client, config.configuration(), utilization, () -> {}, Clock.systemUTC());
   }
 
   /**
@@ -629,6 +657,7 @@ public final class BerthOperator implements AutoCloseable {
       // return of JOSDK's start does not say so when a first list keeps failing. Asked only
       // after it, since JOSDK's runtime information is not meant to be read before.
       berth.informerSync.start();
+      berth.late.begin();
     } catch (RuntimeException | IOException e) {
       // Half started (e.g. an informer could not sync): stop what runs, so that no stray loop or
       // reconciler keeps deciding next to the process that is started in its place.
@@ -703,16 +732,13 @@ public final class BerthOperator implements AutoCloseable {
   public void close() {
     stopping = true;
     started = false;
-    integrationWatches.forEach(IntegrationWatch::close);
-    if (provisioningWatch != null) {
-      provisioningWatch.close();
-    }
     informerSync.stop();
     if (deviceFeed != null) {
       deviceFeed.close();
     }
     loop.close();
     operator.stop();
+    late.close();
     capacity.close();
     usageRecorder.close();
     budgets.close();

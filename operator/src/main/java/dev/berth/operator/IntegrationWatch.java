@@ -2,49 +2,63 @@ package dev.berth.operator;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Notices a CRD of an integration (JobSet) installed after the operator started. JOSDK registers
- * controllers only before start, so the operator switches the integration on by restarting: the
- * callback exits in a Pod (Kubernetes starts it again, now with the integration).
+ * Notices a CRD installed after the operator started, once the API server serves it (its {@code
+ * Established} condition): before that a list of its kind is refused, and an informer started on it
+ * would only retry. An informer on the one CRD rather than a bare watch, so that a watch the API
+ * server ends (a timeout, a 410 Gone) is listed and opened again without help. Runs its callback
+ * once.
  */
 final class IntegrationWatch implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(IntegrationWatch.class);
-
-  private final Watch watch;
+  private final SharedIndexInformer<CustomResourceDefinition> informer;
 
   IntegrationWatch(KubernetesClient client, String crdName, Runnable onInstalled) {
     AtomicBoolean fired = new AtomicBoolean();
-    watch =
+    informer =
         client
             .apiextensions()
             .v1()
             .customResourceDefinitions()
             .withName(crdName)
-            .watch(
-                new Watcher<>() {
+            .inform(
+                new ResourceEventHandler<>() {
                   @Override
-                  public void eventReceived(Action action, CustomResourceDefinition crd) {
-                    if (action != Action.DELETED && fired.compareAndSet(false, true)) {
-                      log.warn(
-                          "{} was installed; restarting to switch its integration on", crdName);
-                      onInstalled.run();
-                    }
+                  public void onAdd(CustomResourceDefinition crd) {
+                    seen(crd);
                   }
 
                   @Override
-                  public void onClose(WatcherException cause) {}
-                });
+                  public void onUpdate(
+                      CustomResourceDefinition before, CustomResourceDefinition crd) {
+                    seen(crd);
+                  }
+
+                  @Override
+                  public void onDelete(CustomResourceDefinition crd, boolean unknownFinalState) {}
+
+                  private void seen(CustomResourceDefinition crd) {
+                    if (established(crd) && fired.compareAndSet(false, true)) {
+                      onInstalled.run();
+                    }
+                  }
+                },
+                0);
+  }
+
+  /** The API server serves the CRD's kind. */
+  static boolean established(CustomResourceDefinition crd) {
+    return crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   @Override
   public void close() {
-    watch.close();
+    informer.close();
   }
 }

@@ -56,6 +56,13 @@ public final class InformerCaches {
     return cache(kind).list().toList();
   }
 
+  /** The object {@code namespace/name} of the kind, if the informer holds it. */
+  public <T extends HasMetadata> java.util.Optional<T> get(
+      Class<T> kind, String namespace, String name) {
+    return cache(kind)
+        .get(new io.javaoperatorsdk.operator.processing.event.ResourceID(name, namespace));
+  }
+
   /** The objects the index maps {@code key} to (none when nothing does). */
   public <T extends HasMetadata> List<T> byIndex(Class<T> kind, String index, String key) {
     return cache(kind).byIndex(index, key);

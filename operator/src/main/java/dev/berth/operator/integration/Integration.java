@@ -178,6 +178,25 @@ public interface Integration<T extends HasMetadata> {
    */
   int readyPods(T owner);
 
+  /**
+   * The object's own state in a few words, as its kind's controller reports it (a RayJob's {@code
+   * jobDeploymentStatus}, a Job's last condition), for {@code kubectl berth pending} and the
+   * dashboard ({@link OwnerStatuses}). Read from the informer's copy: no API call. By default what
+   * every adapter knows: finished, suspended, or its active pods; a kind overrides it with what its
+   * controller writes.
+   */
+  default String ownerStatus(T owner) {
+    Optional<Finish> finish = finished(owner);
+    if (finish.isPresent()) {
+      return finish.get().succeeded() ? "Succeeded" : "Failed";
+    }
+    if (isSuspended(owner)) {
+      return "Suspended";
+    }
+    int active = activePods(owner);
+    return active > 0 ? "Running (" + active + " pods)" : "Starting";
+  }
+
   /** How it ended. */
   record Finish(boolean succeeded, String message) {}
 

@@ -58,8 +58,12 @@ public abstract class IntegrationReconciler<T extends HasMetadata> {
     this.writes = writes;
   }
 
-  /** {@link Reconciler#prepareEventSources}: its Workloads, then the kind's own. */
+  /**
+   * {@link Reconciler#prepareEventSources}: its Workloads, then the kind's own; its primary cache
+   * is offered for the owners' state shown by the visibility API ({@link OwnerStatuses}).
+   */
   public final List<EventSource<?, T>> prepareEventSources(EventSourceContext<T> context) {
+    lifecycle.offerOwners(context.getPrimaryCache());
     List<EventSource<?, T>> sources = new ArrayList<>();
     sources.add(OwnedWorkloads.eventSource(context, type, workloadOwnerKinds(), versions));
     sources.addAll(ownEventSources(context));

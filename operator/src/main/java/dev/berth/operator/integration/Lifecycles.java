@@ -10,6 +10,7 @@ import java.time.Clock;
  *
  * @param podsReady whether waitForPodsReady is on (the lifecycle keeps PodsReady)
  * @param devices what a new Workload's pods hold through ResourceClaims (docs/dra.md)
+ * @param owners where each kind offers its objects' state to the visibility API; null: nowhere
  */
 public record Lifecycles(
     PriorityResolver priorities,
@@ -17,7 +18,8 @@ public record Lifecycles(
     EventRecorder events,
     Clock clock,
     boolean podsReady,
-    DeviceCharges devices) {
+    DeviceCharges devices,
+    OwnerStatuses owners) {
 
   /** Without Dynamic Resource Allocation mappings. */
   public Lifecycles(
@@ -29,9 +31,21 @@ public record Lifecycles(
     this(priorities, flavors, events, clock, podsReady, DeviceCharges.NONE);
   }
 
+  /** Offering its kinds' objects to no visibility API. */
+  public Lifecycles(
+      PriorityResolver priorities,
+      Integration.FlavorLookup flavors,
+      EventRecorder events,
+      Clock clock,
+      boolean podsReady,
+      DeviceCharges devices) {
+    this(priorities, flavors, events, clock, podsReady, devices, null);
+  }
+
   /** The lifecycle of the kind {@code adapter} describes. */
   public <T extends HasMetadata> WorkloadLifecycle<T> of(Integration<T> adapter) {
     return new WorkloadLifecycle<>(adapter, priorities, flavors, events, clock, podsReady)
-        .devices(devices);
+        .devices(devices)
+        .ownerStatuses(owners);
   }
 }

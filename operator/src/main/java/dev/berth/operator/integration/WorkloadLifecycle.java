@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   private final boolean podsReady;
 
   private DeviceCharges devices = DeviceCharges.NONE;
+  private OwnerStatuses owners;
 
   public WorkloadLifecycle(
       Integration<T> integration,
@@ -66,6 +68,22 @@ public final class WorkloadLifecycle<T extends HasMetadata> {
   WorkloadLifecycle<T> devices(DeviceCharges devices) {
     this.devices = devices;
     return this;
+  }
+
+  /** Where its kind's objects and their state are offered to the visibility API; null: nowhere. */
+  WorkloadLifecycle<T> ownerStatuses(OwnerStatuses owners) {
+    this.owners = owners;
+    return this;
+  }
+
+  /**
+   * The kind's objects, read from {@code cache}, offered with their state ({@link OwnerStatuses}).
+   */
+  void offerOwners(IndexerResourceCache<T> cache) {
+    if (owners != null) {
+      // A lambda, not cache::get: that names JOSDK's internal Cache (OperatorArchitectureTest).
+      owners.add(integration.kind(), id -> cache.get(id), integration::ownerStatus);
+    }
   }
 
   /** The kind it runs (its Workloads' owner kind label). */

@@ -55,8 +55,8 @@ public final class Main {
                 config.clientConnection().watchSilence(), config.clientConnection().nativeTls())
             .withConfig(ClusterCredentials.load())
             .build();
-    // A new integration's CRD appearing after start: exit, and the kubelet starts us with it.
-    BerthOperator berth = BerthOperator.start(client, config, () -> System.exit(0));
+    // A kind whose CRD is installed after start switches on in this process (LateIntegrations).
+    BerthOperator berth = BerthOperator.start(client, config, () -> {});
     if (berth.httpsPort() < 0) {
       // Said here, not by BerthOperator: local mode and tests serve HTTPS with keys of their own.
       org.slf4j.LoggerFactory.getLogger(Main.class)

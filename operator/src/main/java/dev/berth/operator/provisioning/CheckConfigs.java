@@ -70,7 +70,8 @@ public final class CheckConfigs {
           "the ProvisioningRequest CRD ("
               + ProvisioningRequest.CRD
               + ") is not"
-              + " installed: install the cluster autoscaler's CRD, then restart Berth");
+              + " installed: install the cluster autoscaler's CRD (Berth switches the check on"
+              + " when it is, without a restart)");
     }
     var p = ac.getSpec().parameters;
     if (p == null) {

@@ -10,6 +10,8 @@ import dev.berth.operator.informers.Informers;
 import dev.berth.operator.kube.ApiErrors;
 import dev.berth.operator.kube.Copies;
 import dev.berth.operator.kube.LeanItemStore;
+import dev.berth.operator.kube.ReconcileAll;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -38,9 +40,13 @@ import java.util.stream.Collectors;
 public final class ProvisioningAdmissionCheckReconciler implements Reconciler<AdmissionCheck> {
   static final String BY_CONFIG = "provisioning-config";
   private final CheckBackoffs backoffs;
-  private final boolean requestCrdInstalled;
+  private volatile boolean requestCrdInstalled;
   private final Clock clock;
   private InformerEventSource<ProvisioningRequestConfig, AdmissionCheck> configs;
+
+  /** Marks every check again once the ProvisioningRequest CRD is installed after start. */
+  private final ReconcileAll<CustomResourceDefinition, AdmissionCheck> crdInstalled =
+      new ReconcileAll<>(CustomResourceDefinition.class, "provisioning-request-crd");
 
   public ProvisioningAdmissionCheckReconciler(
       CheckBackoffs backoffs, boolean requestCrdInstalled, Clock clock) {
@@ -69,7 +75,17 @@ public final class ProvisioningAdmissionCheckReconciler implements Reconciler<Ad
                         .collect(Collectors.toSet()))
             .build();
     configs = new InformerEventSource<>(configuration, context);
-    return List.of(configs);
+    crdInstalled.of(context.getPrimaryCache());
+    return List.of(configs, crdInstalled);
+  }
+
+  /**
+   * The ProvisioningRequest CRD was installed after start and its controller runs now: every check
+   * of this controller is marked again (Active where its config exists).
+   */
+  public void requestCrdInstalled() {
+    requestCrdInstalled = true;
+    crdInstalled.fire();
   }
 
   @Override

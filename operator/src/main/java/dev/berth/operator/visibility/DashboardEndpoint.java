@@ -2,6 +2,7 @@ package dev.berth.operator.visibility;
 
 import dev.berth.engine.PendingEntry;
 import dev.berth.operator.admission.AdmissionLoop;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.webhook.server.AsyncHttpsServer;
 import dev.berth.webhook.server.AsyncHttpsServer.Reply;
 import dev.berth.webhook.server.AsyncHttpsServer.Request;
@@ -52,19 +53,23 @@ public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
   private final LoopReads loop;
   private final RecentDecisions recent;
   private final java.util.function.Supplier<List<Map<String, Object>>> budgets;
+  private final OwnerStatuses owners;
 
   /**
    * @param budgets each Budget's current window as last evaluated (docs/budgets.md)
+   * @param owners each pending Workload's owner and its state
    */
   public DashboardEndpoint(
       KubernetesClient client,
       AdmissionLoop loop,
       RecentDecisions recent,
-      java.util.function.Supplier<List<Map<String, Object>>> budgets) {
+      java.util.function.Supplier<List<Map<String, Object>>> budgets,
+      OwnerStatuses owners) {
     this.callers = new CallerCache(client, java.time.Clock.systemUTC());
     this.loop = new LoopReads(loop);
     this.recent = recent;
     this.budgets = budgets;
+    this.owners = owners;
   }
 
   @Override
@@ -135,7 +140,7 @@ public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
    * caller may list, with their places in the whole queue (a gap shows that someone else is ahead).
    * A ClusterQueue with none of them is left out, unless the caller may list ClusterQueues.
    */
-  private static List<Map<String, Object>> pending(
+  private List<Map<String, Object>> pending(
       DashboardSnapshot snapshot, RequestIdentity caller, boolean everyQueue) {
     List<Map<String, Object>> out = new ArrayList<>();
     snapshot
@@ -147,7 +152,7 @@ public final class DashboardEndpoint implements AsyncHttpsServer.Handler {
               for (PendingEntry e : entries) {
                 if (caller.mayListWorkloads(e.namespace())) {
                   if (++visible <= PENDING_SHOWN) {
-                    items.add(VisibilityEndpoint.item(e));
+                    items.add(VisibilityEndpoint.item(e, owners));
                   }
                 }
               }

@@ -4,6 +4,7 @@ import dev.berth.engine.PendingEntry;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.admission.AdmissionLoop;
 import dev.berth.operator.admission.ClusterView;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.webhook.server.AsyncHttpsServer;
 import dev.berth.webhook.server.AsyncHttpsServer.Reply;
 import dev.berth.webhook.server.AsyncHttpsServer.Request;
@@ -59,11 +60,16 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
   private final CallerCache callers;
   private final FrontProxy proxy;
   private final LoopReads loop;
+  private final OwnerStatuses owners;
 
-  public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop) {
+  /**
+   * @param owners each pending Workload's owner and its state, from the informers' caches
+   */
+  public VisibilityEndpoint(KubernetesClient client, AdmissionLoop loop, OwnerStatuses owners) {
     this.callers = new CallerCache(client, java.time.Clock.systemUTC());
     this.proxy = new FrontProxy(client);
     this.loop = new LoopReads(loop);
+    this.owners = owners;
   }
 
   /** Who may call through the API server: its front proxy, as its ConfigMap describes it. */
@@ -132,7 +138,7 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
     List<Map<String, Object>> items = new ArrayList<>();
     for (PendingEntry e : entries) {
       if (caller.mayListWorkloads(e.namespace())) {
-        items.add(item(e));
+        items.add(item(e, owners));
       }
     }
     Map<String, Object> body = new LinkedHashMap<>();
@@ -180,8 +186,12 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
     return loop.read(state -> List.copyOf(read.apply(state)));
   }
 
-  /** One pending workload as the visibility API and the dashboard show it. */
-  static Map<String, Object> item(PendingEntry e) {
+  /**
+   * One pending workload as the visibility API and the dashboard show it, with its owner (the
+   * object it was made for) and the owner's own state: {@code owner: {kind, name, count, status}},
+   * null when the Workload has none.
+   */
+  static Map<String, Object> item(PendingEntry e, OwnerStatuses owners) {
     Map<String, Object> item = new LinkedHashMap<>();
     item.put("name", e.name());
     item.put("namespace", e.namespace());
@@ -201,6 +211,20 @@ public final class VisibilityEndpoint implements AsyncHttpsServer.Handler {
             ? null
             : java.time.Instant.ofEpochMilli(e.estimatedStart()).toString());
     item.put("estimateBasis", e.estimateBasis());
+    item.put(
+        "owner",
+        owners
+            .of(e.namespace(), e.name())
+            .map(
+                o -> {
+                  Map<String, Object> owner = new LinkedHashMap<>();
+                  owner.put("kind", o.kind());
+                  owner.put("name", o.name());
+                  owner.put("count", o.count());
+                  owner.put("status", o.status());
+                  return owner;
+                })
+            .orElse(null));
     return item;
   }
 

@@ -5,6 +5,7 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PodTemplates;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.TopologyAnnotations;
@@ -364,6 +365,29 @@ public final class JobAdapter implements Integration<Job> {
 
   private static boolean stopRequested(Map<String, String> annotations) {
     return annotations != null && annotations.containsKey(STOP_REQUESTED_ANNOTATION);
+  }
+
+  /**
+   * The Job controller's condition that holds and changed last ({@code Complete}, {@code Failed},
+   * {@code Suspended}, ...), else the default (suspended, or its active pods).
+   */
+  @Override
+  public String ownerStatus(Job job) {
+    if (job.getStatus() != null && job.getStatus().getConditions() != null) {
+      List<Map<String, Object>> conditions = new ArrayList<>();
+      for (var c : job.getStatus().getConditions()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", c.getType());
+        m.put("status", c.getStatus());
+        m.put("lastTransitionTime", c.getLastTransitionTime());
+        conditions.add(m);
+      }
+      Optional<String> holding = OwnerStatuses.latestHolding(conditions);
+      if (holding.isPresent()) {
+        return holding.get();
+      }
+    }
+    return Integration.super.ownerStatus(job);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PodTemplates;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.TopologyAnnotations;
@@ -138,6 +139,17 @@ public final class JobSetAdapter implements Integration<JobSet> {
           .ifPresent(ps -> PodTemplates.restore(rj.template.getSpec().getTemplate(), ps.template));
     }
     return copy;
+  }
+
+  /**
+   * The JobSet controller's condition that holds and changed last ({@code Completed}, {@code
+   * Failed}, {@code Suspended}, {@code StartupPolicyCompleted}, ...), else the default.
+   */
+  @Override
+  public String ownerStatus(JobSet jobSet) {
+    return OwnerStatuses.latestHolding(
+            jobSet.getStatus() == null ? null : jobSet.getStatus().conditions)
+        .orElseGet(() -> Integration.super.ownerStatus(jobSet));
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PodTemplates;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.TopologyAnnotations;
@@ -194,6 +195,17 @@ public abstract class KubeflowJobAdapter<
           .ifPresent(ps -> PodTemplates.restore(template, ps.template));
     }
     return copy;
+  }
+
+  /**
+   * The training operator's condition that holds and changed last ({@code Created}, {@code
+   * Running}, {@code Restarting}, {@code Suspended}, {@code Succeeded}, {@code Failed}), else the
+   * default.
+   */
+  @Override
+  public String ownerStatus(T job) {
+    return OwnerStatuses.latestHolding(conditions(job))
+        .orElseGet(() -> Integration.super.ownerStatus(job));
   }
 
   /** Succeeded or Failed, from the training operator's conditions. */

@@ -188,6 +188,19 @@ public final class PodAdapter implements Integration<Pod> {
     return copy;
   }
 
+  /**
+   * {@code Gated} while Berth's admission gate holds it, else its phase ({@code Pending}, {@code
+   * Running}, {@code Succeeded}, {@code Failed}); a pod group's Workload counts its pods' states.
+   */
+  @Override
+  public String ownerStatus(Pod pod) {
+    if (isSuspended(pod)) {
+      return "Gated";
+    }
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return phase == null || phase.isEmpty() ? "Pending" : phase;
+  }
+
   @Override
   public Optional<Finish> finished(Pod pod) {
     String phase = phase(pod);

@@ -3,6 +3,7 @@ package dev.berth.operator.integration.ray;
 import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.WorkloadNames;
 import dev.berth.operator.kube.Copies;
@@ -36,18 +37,13 @@ public final class RayClusterAdapter implements Integration<RayCluster> {
 
   @Override
   public Workload newWorkload(RayCluster cluster, PriorityResolver priorities) {
-    Workload workload =
-        WorkloadNames.newWorkload(
-            cluster,
-            "ray.io/v1",
-            kind(),
-            workloadName(cluster),
-            podSets(cluster),
-            priorities.resolve(
-                cluster.getMetadata().getLabels(), cluster.getSpec().headGroupSpec.template));
-    workload.getSpec().maximumExecutionTimeSeconds =
-        WorkloadNames.maxExecTime(cluster.getMetadata().getLabels());
-    return workload;
+    return RayPodSets.newWorkload(
+        cluster,
+        kind(),
+        workloadName(cluster),
+        podSets(cluster),
+        cluster.getSpec().headGroupSpec.template,
+        priorities);
   }
 
   @Override
@@ -104,6 +100,20 @@ public final class RayClusterAdapter implements Integration<RayCluster> {
   }
 
   /** Never: a RayCluster serves until it is deleted. */
+  /**
+   * KubeRay's {@code state} ({@code ready}, {@code suspended}), else its condition that holds and
+   * changed last, else the default.
+   */
+  @Override
+  public String ownerStatus(RayCluster cluster) {
+    RayCluster.Status status = cluster.getStatus();
+    if (status != null && status.state != null && !status.state.isEmpty()) {
+      return status.state;
+    }
+    return OwnerStatuses.latestHolding(status == null ? null : status.conditions)
+        .orElseGet(() -> Integration.super.ownerStatus(cluster));
+  }
+
   @Override
   public Optional<Finish> finished(RayCluster cluster) {
     return Optional.empty();

@@ -53,19 +53,13 @@ public final class RayJobAdapter implements Integration<RayJob> {
 
   @Override
   public Workload newWorkload(RayJob job, PriorityResolver priorities) {
-    Workload workload =
-        WorkloadNames.newWorkload(
-            job,
-            "ray.io/v1",
-            kind(),
-            workloadName(job),
-            podSets(job),
-            priorities.resolve(
-                job.getMetadata().getLabels(),
-                job.getSpec().rayClusterSpec.headGroupSpec.template));
-    workload.getSpec().maximumExecutionTimeSeconds =
-        WorkloadNames.maxExecTime(job.getMetadata().getLabels());
-    return workload;
+    return RayPodSets.newWorkload(
+        job,
+        kind(),
+        workloadName(job),
+        podSets(job),
+        job.getSpec().rayClusterSpec.headGroupSpec.template,
+        priorities);
   }
 
   /**
@@ -161,6 +155,26 @@ public final class RayJobAdapter implements Integration<RayJob> {
   }
 
   /** KubeRay's Complete or Failed; succeeded when the Ray job did. */
+  /**
+   * KubeRay's {@code jobDeploymentStatus} ({@code Suspended}, {@code Initializing}, {@code
+   * Running}, {@code Complete}, ...), with the Ray job's own {@code jobStatus} once it has one; the
+   * default before KubeRay has written either.
+   */
+  @Override
+  public String ownerStatus(RayJob job) {
+    RayJob.Status status = job.getStatus();
+    if (status == null || blank(status.jobDeploymentStatus)) {
+      return Integration.super.ownerStatus(job);
+    }
+    return blank(status.jobStatus)
+        ? status.jobDeploymentStatus
+        : status.jobDeploymentStatus + " (job " + status.jobStatus + ")";
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isEmpty();
+  }
+
   @Override
   public Optional<Finish> finished(RayJob job) {
     RayJob.Status status = job.getStatus();

@@ -5,9 +5,12 @@ import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration.FlavorLookup;
 import dev.berth.operator.integration.PodTemplates;
+import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.TopologyAnnotations;
+import dev.berth.operator.integration.WorkloadNames;
 import dev.berth.operator.kube.Copies;
 import dev.berth.webhook.integration.KubeRayDefaults;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +46,25 @@ final class RayPodSets {
       podSets.add(workers);
     }
     return podSets;
+  }
+
+  /**
+   * The Workload of a RayCluster or a RayJob: its pod sets, its priority from its labels or else
+   * the head's pod template, and its maximum execution time.
+   */
+  static Workload newWorkload(
+      HasMetadata owner,
+      String kind,
+      String name,
+      List<PodSet> podSets,
+      PodTemplateSpec head,
+      PriorityResolver priorities) {
+    Map<String, String> labels = owner.getMetadata().getLabels();
+    Workload workload =
+        WorkloadNames.newWorkload(
+            owner, "ray.io/v1", kind, name, podSets, priorities.resolve(labels, head));
+    workload.getSpec().maximumExecutionTimeSeconds = WorkloadNames.maxExecTime(labels);
+    return workload;
   }
 
   static PodSet podSet(String name, int count, PodTemplateSpec template) {

@@ -322,4 +322,37 @@ class JobAdapterTest {
         .endStatus()
         .build();
   }
+
+  @Test
+  void ownerStatusIsTheJobControllersLatestConditionThatHolds() {
+    Job waiting = job(1, 1);
+    assertThat(adapter.ownerStatus(waiting))
+        .as("no condition yet: suspended")
+        .isEqualTo("Suspended");
+    Job running = job(1, 1);
+    running.getSpec().setSuspend(false);
+    running.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatus());
+    running.getStatus().setActive(2);
+    assertThat(adapter.ownerStatus(running)).isEqualTo("Running (2 pods)");
+    running
+        .getStatus()
+        .setConditions(
+            List.of(
+                new JobConditionBuilder()
+                    .withType("Suspended")
+                    .withStatus("False")
+                    .withLastTransitionTime("2026-12-01T10:00:00Z")
+                    .build(),
+                new JobConditionBuilder()
+                    .withType("FailureTarget")
+                    .withStatus("True")
+                    .withLastTransitionTime("2026-12-01T10:05:00Z")
+                    .build(),
+                new JobConditionBuilder()
+                    .withType("Failed")
+                    .withStatus("True")
+                    .withLastTransitionTime("2026-12-01T10:05:01Z")
+                    .build()));
+    assertThat(adapter.ownerStatus(running)).isEqualTo("Failed");
+  }
 }

@@ -201,4 +201,27 @@ class JobSetAdapterTest {
             .build();
     return rj;
   }
+
+  @Test
+  void ownerStatusIsTheJobSetControllersLatestConditionThatHolds() {
+    JobSetAdapter adapter = new JobSetAdapter(j -> List.of());
+    JobSet waiting = jobSet("uid-1");
+    waiting.setSpec(new JobSet.Spec());
+    waiting.getSpec().suspend = true;
+    assertThat(adapter.ownerStatus(waiting)).isEqualTo("Suspended");
+    JobSet done = jobSet("uid-2");
+    done.setSpec(new JobSet.Spec());
+    done.getSpec().suspend = false;
+    done.setStatus(new JobSet.Status());
+    done.getStatus().conditions =
+        List.of(
+            condition("Completed", "True", "2026-12-01T11:00:00Z"),
+            condition("StartupPolicyCompleted", "True", "2026-12-01T10:00:00Z"),
+            condition("Suspended", "False", "2026-12-01T12:00:00Z"));
+    assertThat(adapter.ownerStatus(done)).isEqualTo("Completed");
+  }
+
+  private static Map<String, Object> condition(String type, String status, String at) {
+    return Map.of("type", type, "status", status, "lastTransitionTime", at);
+  }
 }

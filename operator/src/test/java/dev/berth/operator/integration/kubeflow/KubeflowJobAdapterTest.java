@@ -283,4 +283,17 @@ class KubeflowJobAdapterTest {
     assertThat(mpi.podLabels(mpiJob()))
         .containsEntry("training.kubeflow.org/operator-name", "mpijob-controller");
   }
+
+  @Test
+  void ownerStatusIsTheTrainingOperatorsLatestConditionThatHolds() {
+    assertThat(pytorch.ownerStatus(pytorchJob(1))).isEqualTo("Suspended");
+    PyTorchJob running =
+        withStatus(
+            pytorchJob(1),
+            "conditions: [{type: Created, status: 'True', lastTransitionTime:"
+                + " '2026-12-01T10:00:00Z'}, {type: Suspended, status: 'False',"
+                + " lastTransitionTime: '2026-12-01T10:02:00Z'}, {type: Running, status: 'True',"
+                + " lastTransitionTime: '2026-12-01T10:01:00Z'}]");
+    assertThat(pytorch.ownerStatus(running)).isEqualTo("Running");
+  }
 }

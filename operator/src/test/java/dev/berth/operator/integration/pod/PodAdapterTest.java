@@ -186,4 +186,13 @@ class PodAdapterTest {
                     .build()));
     assertThat(adapter.manages(ofAJob)).as("charged through its Job").isFalse();
   }
+
+  @Test
+  void ownerStatusIsGatedUntilReleasedThenThePhase() {
+    assertThat(adapter.ownerStatus(gated())).isEqualTo("Gated");
+    Pod released =
+        new PodBuilder(gated()).editSpec().withSchedulingGates(List.of()).endSpec().build();
+    assertThat(adapter.ownerStatus(released)).as("no phase yet").isEqualTo("Pending");
+    assertThat(adapter.ownerStatus(withPhase(released, "Running"))).isEqualTo("Running");
+  }
 }

@@ -137,4 +137,17 @@ class RayClusterAdapterTest {
     cluster.getStatus().state = "ready";
     assertThat(adapter.readyPods(cluster)).isEqualTo(4);
   }
+
+  @Test
+  void ownerStatusIsKubeRaysState() {
+    RayCluster cluster = RayObjects.cluster(2, 1);
+    assertThat(adapter.ownerStatus(cluster)).isEqualTo("Suspended");
+    cluster.setStatus(new RayCluster.Status());
+    cluster.getStatus().conditions = List.of(Map.of("type", "HeadPodReady", "status", "True"));
+    assertThat(adapter.ownerStatus(cluster))
+        .as("a condition, before a state")
+        .isEqualTo("HeadPodReady");
+    cluster.getStatus().state = "ready";
+    assertThat(adapter.ownerStatus(cluster)).isEqualTo("ready");
+  }
 }

@@ -122,4 +122,17 @@ class RayJobAdapterTest {
     job.getStatus().rayClusterStatus = Map.of("state", "ready");
     assertThat(adapter.readyPods(job)).isEqualTo(4);
   }
+
+  @Test
+  void ownerStatusIsKubeRaysDeploymentStatusWithTheJobStatus() {
+    RayJob job = RayObjects.job(null);
+    assertThat(adapter.ownerStatus(job)).as("nothing from KubeRay yet").isEqualTo("Suspended");
+    job.setStatus(new RayJob.Status());
+    job.getStatus().jobDeploymentStatus = "Suspended";
+    assertThat(adapter.ownerStatus(job)).isEqualTo("Suspended");
+    job.getSpec().suspend = false;
+    job.getStatus().jobDeploymentStatus = "Running";
+    job.getStatus().jobStatus = "RUNNING";
+    assertThat(adapter.ownerStatus(job)).isEqualTo("Running (job RUNNING)");
+  }
 }
