@@ -2,12 +2,8 @@ package dev.berth.operator.integration.trainjob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.PodSet;
-import dev.berth.api.v1beta1.PodSetAssignment;
-import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
-import dev.berth.api.v1beta1.WorkloadStatus;
+import dev.berth.operator.integration.AdmittedWorkloads;
 import dev.berth.operator.integration.FixedFlavors;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -164,7 +160,9 @@ class TrainJobAdapterTest {
     Toleration spot = new Toleration("NoSchedule", "lifecycle", "Equal", null, "spot");
     TrainJob started =
         adapter.admitted(
-            job, admitted(podSets, "h100"), FixedFlavors.labelled("gpu.product", spot));
+            job,
+            AdmittedWorkloads.onFlavor(podSets, "h100"),
+            FixedFlavors.labelled("gpu.product", spot));
     assertThat(adapter.isSuspended(started)).isFalse();
     assertThat(started.getSpec().podSpecOverrides).hasSize(4);
     TrainJob.PodSpecOverride node = started.getSpec().podSpecOverrides.get(2);
@@ -182,7 +180,7 @@ class TrainJobAdapterTest {
         .usingRecursiveComparison()
         .isEqualTo(podSets);
 
-    TrainJob restored = adapter.restored(started, admitted(podSets, "h100"));
+    TrainJob restored = adapter.restored(started, AdmittedWorkloads.onFlavor(podSets, "h100"));
     assertThat(adapter.isSuspended(restored)).isTrue();
     assertThat(restored.getSpec().podSpecOverrides)
         .singleElement()
@@ -213,28 +211,5 @@ class TrainJobAdapterTest {
     TrainJobAdapter adapter = new TrainJobAdapter(job -> Optional.empty(), job -> List.of());
     assertThat(adapter.manages(trainJob("suspend: true\n"))).isFalse();
     assertThat(adapter(TORCH).manages(trainJob("suspend: true\n"))).isTrue();
-  }
-
-  private static Workload admitted(List<PodSet> podSets, String flavor) {
-    Admission admission = new Admission();
-    admission.clusterQueue = "cq";
-    admission.podSetAssignments =
-        podSets.stream()
-            .map(
-                ps -> {
-                  PodSetAssignment a = new PodSetAssignment();
-                  a.name = ps.name;
-                  a.count = ps.count;
-                  a.flavors = Map.of("nvidia.com/gpu", flavor);
-                  return a;
-                })
-            .toList();
-    Workload wl = new Workload();
-    wl.getMetadata().setUid("wl-uid");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().podSets = podSets;
-    wl.setStatus(new WorkloadStatus());
-    wl.getStatus().admission = admission;
-    return wl;
   }
 }
