@@ -306,6 +306,31 @@ class TrainJobE2EIT {
     plane.checkTrainer();
   }
 
+  // ---- a runtime that comes later --------------------------------------------------------------
+
+  @Test
+  void aTrainJobWaitsSuspendedForItsNamespacesRuntimeAndRunsOnceItIsCreated() {
+    Scenario s = on.queue("tj-later", "tj-a100", 8);
+    TrainJob job = trainJob(s.namespace, "later", "later-runtime", 1, 8, "");
+    job.getSpec().runtimeRef.kind = "TrainingRuntime";
+    s.client.resource(job).create();
+    // Without its runtime neither Berth nor the Trainer knows its pods: no Workload, suspended.
+    assertThat(s.workload("later")).isEmpty();
+    assertThat(stored(s, "later").getSpec().suspend).isTrue();
+
+    // A TrainingRuntime of its namespace, created now, brings it back: queued, admitted and run.
+    GenericKubernetesResource runtime = runtime("later-runtime", "3s");
+    runtime.setKind("TrainingRuntime");
+    runtime.getMetadata().setNamespace(s.namespace);
+    on.awaitNodesFree(s, "a100");
+    s.client.resource(runtime).create();
+    on.awaitOrDescribe(s, "later's pod Running", () -> allBoundAndRunning(s, "later", 1));
+    assertThat(s.workload("later").orElseThrow().getSpec().podSets)
+        .extracting(ps -> ps.name + "=" + ps.count)
+        .containsExactly("node=1");
+    on.awaitFinished(s, "later");
+  }
+
   // ---- preemption ------------------------------------------------------------------------------
 
   @Test
