@@ -91,6 +91,7 @@ kubeflow.org/mpijob:
   resource: mpijobs
   resources:
     - {group: kubeflow.org, resource: mpijobs}
+trainer.kubeflow.org/trainjob: {name: trainjob, kind: TrainJob, group: trainer.kubeflow.org, version: v1alpha1, resource: trainjobs, resources: [{group: trainer.kubeflow.org, resource: trainjobs}, {group: trainer.kubeflow.org, resource: trainingruntimes}, {group: trainer.kubeflow.org, resource: clustertrainingruntimes}, {group: batch, resource: jobs}]}
 {{- end }}
 
 {{- /*

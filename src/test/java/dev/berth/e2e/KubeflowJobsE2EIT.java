@@ -1,7 +1,8 @@
 package dev.berth.e2e;
 
+import static dev.berth.e2e.Denials.assertDenied;
+import static dev.berth.e2e.Denials.patch;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
@@ -20,13 +21,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,7 +31,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -361,38 +357,14 @@ class KubeflowJobsE2EIT {
     Scenario s = on.queue(TEAM, "kf-spot", 8);
     s.client.resource(ScenarioObjects.localQueue(TEAM, "other", TEAM)).create();
     TeamMemberRoles.bind(admin, MEMBER, TEAM);
-    admin
-        .rbac()
-        .clusterRoles()
-        .resource(
-            new ClusterRoleBuilder()
-                .withNewMetadata()
-                .withName("kubeflow-jobs-editor-stand-in")
-                .endMetadata()
-                .addNewRule()
-                .withApiGroups("kubeflow.org")
-                .withResources("pytorchjobs", "mpijobs")
-                .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
-                .endRule()
-                .build())
-        .serverSideApply();
-    TeamMemberRoles.bindRole(admin, MEMBER, TEAM, "kubeflow-jobs-editor-stand-in");
+    TeamMemberRoles.bindEditorStandIn(
+        admin,
+        MEMBER,
+        TEAM,
+        "kubeflow-jobs-editor-stand-in",
+        List.of("kubeflow.org"),
+        List.of("pytorchjobs", "mpijobs"));
     return s;
-  }
-
-  /** Denied by the API server (the webhook's 422), naming every given field. */
-  private static void assertDenied(ThrowingCallable request, String... fields) {
-    var thrown =
-        assertThatThrownBy(request)
-            .isInstanceOf(KubernetesClientException.class)
-            .hasMessageContaining("denied the request");
-    for (String field : fields) {
-      thrown.hasMessageContaining(field);
-    }
-  }
-
-  private static void patch(KubernetesClient as, HasMetadata job, String mergePatch) {
-    as.resource(job).patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
   }
 
   /** A pod claiming the job as its controller, as the training operator would make it. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.e2e.chart.ChartRoles;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -37,6 +38,36 @@ public final class TeamMemberRoles {
         bindRole(admin, user, ns, role);
       }
     }
+  }
+
+  /**
+   * Binds {@code user} in {@code ns} to a ClusterRole {@code name} granting {@code resources} of
+   * {@code apiGroups} to edit: a stand-in for the roles a third-party controller's installation
+   * gives its users (its own kinds are none of the chart's).
+   */
+  public static void bindEditorStandIn(
+      KubernetesClient admin,
+      String user,
+      String ns,
+      String name,
+      List<String> apiGroups,
+      List<String> resources) {
+    admin
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups(apiGroups)
+                .withResources(resources)
+                .withVerbs("get", "list", "watch", "create", "update", "patch", "delete")
+                .endRule()
+                .build())
+        .serverSideApply();
+    bindRole(admin, user, ns, name);
   }
 
   /** A RoleBinding of {@code user} to a ClusterRole in one namespace, as a team admin writes. */

@@ -172,10 +172,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * local mode and the tests can create every kind Berth integrates.
    */
   public static List<CustomResourceDefinition> standInCrds() {
-    return Arrays.stream(Framework.values())
-        .filter(f -> f.crd().isPresent())
-        .map(EmbeddedApiServer::standInCrd)
-        .toList();
+    List<CustomResourceDefinition> crds =
+        new ArrayList<>(
+            Arrays.stream(Framework.values())
+                .filter(f -> f.crd().isPresent())
+                .map(EmbeddedApiServer::standInCrd)
+                .toList());
+    // The runtimes a TrainJob's pod sets come from, which its integration reads.
+    crds.add(crd("local/clustertrainingruntime-crd.yaml"));
+    crds.add(crd("local/trainingruntime-crd.yaml"));
+    return crds;
   }
 
   private static CustomResourceDefinition standInCrd(Framework framework) {

@@ -1,6 +1,8 @@
 package dev.berth.operator;
 
 import dev.berth.api.v1beta1.BerthKinds;
+import dev.berth.operator.integration.trainjob.ClusterTrainingRuntime;
+import dev.berth.operator.integration.trainjob.TrainingRuntime;
 import dev.berth.operator.kube.ClientStack;
 import dev.berth.operator.kube.NativeTls;
 import dev.berth.operator.kube.SharedVersions;
@@ -48,6 +50,9 @@ public final class Clients {
         .filter(kind -> kind.framework().crd().isPresent())
         .forEach(kind -> serialization.registerKubernetesResource(kind.type()));
     serialization.registerKubernetesResource(ProvisioningRequest.class);
+    // The runtimes a TrainJob's pod sets come from, read by its reconciler's informers.
+    serialization.registerKubernetesResource(ClusterTrainingRuntime.class);
+    serialization.registerKubernetesResource(TrainingRuntime.class);
     return serialization;
   }
 

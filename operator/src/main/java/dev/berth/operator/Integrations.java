@@ -20,6 +20,8 @@ import dev.berth.operator.integration.ray.RayClusterReconciler;
 import dev.berth.operator.integration.ray.RayJob;
 import dev.berth.operator.integration.ray.RayJobAdapter;
 import dev.berth.operator.integration.ray.RayJobReconciler;
+import dev.berth.operator.integration.trainjob.TrainJob;
+import dev.berth.operator.integration.trainjob.TrainJobReconciler;
 import dev.berth.operator.kube.SharedVersions;
 import dev.berth.webhook.integration.Framework;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -127,6 +129,8 @@ public final class Integrations {
               MPIJob.class,
               (lifecycles, caches, versions, writes) ->
                   new MPIJobReconciler(lifecycles, versions, writes));
+      case TRAINJOB ->
+          new Kind(framework, TrainJob.class, (l, c, v, w) -> TrainJobReconciler.create(l, v, w));
     };
   }
 

@@ -58,6 +58,7 @@ public final class ControlPlane implements AutoCloseable {
   private JobSetStandIn jobSetStandIn;
   private TrainingOperator trainingOperator;
   private LwsController lws;
+  private KubeflowTrainer trainer;
   private boolean stopped;
 
   private ControlPlane(TestApiServer.Cluster cluster, Path logDir) {
@@ -207,6 +208,39 @@ public final class ControlPlane implements AutoCloseable {
     return started;
   }
 
+  /**
+   * Starts Kubeflow Trainer beside this plane (and the real JobSet controller, which runs the
+   * JobSets it makes), and stops it with it; only the classes that test TrainJobs call this, so the
+   * rest of the suite never builds nor runs it ({@link KubeflowTrainer}: scripts/trainer-binary.sh,
+   * several minutes on 2 cores the first time, then cached). False only on a machine without the
+   * third-party sources (the Trainer module needs the JobSet v0.8.2 API from there), which the
+   * caller reports as a skip; with them, a Trainer that does not build or start fails the caller.
+   */
+  public synchronized boolean startTrainer() {
+    if (trainer != null) {
+      return true;
+    }
+    try {
+      trainer =
+          KubeflowTrainer.start(client(), logDir.resolve("admin.kubeconfig"), logDir).orElse(null);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return trainer != null;
+  }
+
+  /** The JobSet API source scripts/trainer-binary.sh builds Kubeflow Trainer with. */
+  public static Path trainerJobSetTarball() {
+    return ThirdParty.dir().resolve(KubeflowTrainer.JOBSET_API_TARBALL);
+  }
+
+  /** Fails with its log's tail if the Trainer started here has exited. */
+  public void checkTrainer() {
+    if (trainer != null) {
+      trainer.checkAlive();
+    }
+  }
+
   /** Whether JobSets are run by the real JobSet controller (not the suite's stand-in). */
   public boolean realJobSet() {
     return plane != null && plane.realJobSet();
@@ -312,6 +346,9 @@ public final class ControlPlane implements AutoCloseable {
     }
     if (lws != null) {
       lws.close();
+    }
+    if (trainer != null) {
+      trainer.close();
     }
     if (plane != null) {
       plane.close();

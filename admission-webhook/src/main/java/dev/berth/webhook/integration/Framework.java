@@ -97,7 +97,22 @@ public enum Framework {
       "MPIJob",
       "mpijobs",
       List.of(),
-      KubeflowSuspend.POINTER);
+      KubeflowSuspend.POINTER),
+  /**
+   * Kubeflow Trainer's TrainJob (trainer.kubeflow.org/v1alpha1): one Workload whose pod sets are
+   * its runtime's replicatedJobs with the TrainJob's overrides; the Trainer makes a JobSet of them,
+   * which is not queued a second time. The operator reads the runtimes and the JobSet's child Jobs.
+   */
+  TRAINJOB(
+      "trainer.kubeflow.org/trainjob",
+      "trainer.kubeflow.org",
+      "v1alpha1",
+      "TrainJob",
+      "trainjobs",
+      List.of(
+          new Resource("trainer.kubeflow.org", "trainingruntimes"),
+          new Resource("trainer.kubeflow.org", "clustertrainingruntimes"),
+          new Resource("batch", "jobs")));
 
   /** Where a Kubeflow v1 job says it is suspended. */
   private static final class KubeflowSuspend {
@@ -250,11 +265,13 @@ public enum Framework {
    * of their pods one by one), LeaderWorkerSet (its kind needs the chart's pod webhooks to see its
    * StatefulSets' pods), and the training operator's v1 jobs: Kueue leaves PyTorchJob off, and the
    * MPIJob it turns on is the mpi-operator's v2beta1, whose CRD has the same name as the v1 one
-   * ({@code mpijobs.kubeflow.org}); a platform names the one it runs.
+   * ({@code mpijobs.kubeflow.org}); a platform names the one it runs. Kubeflow Trainer's TrainJob
+   * is off too, turned on where the Trainer runs (then the chart lets the operator read every
+   * training runtime, which a TrainJob's pod sets come from).
    */
   public static List<String> defaultFrameworkNames() {
     return Arrays.stream(values())
-        .filter(f -> !f.runByPods() && !"kubeflow.org".equals(f.group))
+        .filter(f -> !f.runByPods() && !f.group.endsWith("kubeflow.org"))
         .map(Framework::frameworkName)
         .toList();
   }

@@ -201,7 +201,11 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
     return stored(framework.group() + "/" + framework.version(), framework.kind(), namespace, name);
   }
 
-  /** The object as stored; empty when there is none or its API is not installed (a 404). */
+  /**
+   * The object as stored; empty when there is none, its API is not installed (a 404), or its
+   * integration is off, so that the chart grants no right on it (a 403): then it is none of
+   * Berth's.
+   */
   private Optional<JsonNode> stored(String apiVersion, String kind, String namespace, String name) {
     try {
       GenericKubernetesResource found =
@@ -212,7 +216,7 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
               .get();
       return Optional.ofNullable(found).map(o -> Serialization.jsonMapper().valueToTree(o));
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
+      if (e.getCode() == 404 || e.getCode() == 403) {
         return Optional.empty();
       }
       throw e;

@@ -37,6 +37,7 @@ import dev.berth.webhook.validation.RequestGuard;
 import dev.berth.webhook.validation.ServingQueueRule;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -155,7 +156,8 @@ public final class BerthWebhooks {
                 new MutatingHandler(ServingDefaulter.forStatefulSets(cluster), CREATE);
             case LEADERWORKERSET ->
                 new MutatingHandler(new LeaderWorkerSetDefaulter(cluster), CREATE);
-            case BATCH_JOB, JOBSET, RAYJOB, RAYCLUSTER -> new MutatingHandler(jobs, CREATE);
+            case BATCH_JOB, JOBSET, RAYJOB, RAYCLUSTER, TRAINJOB ->
+                new MutatingHandler(jobs, CREATE);
             case PYTORCHJOB, MPIJOB ->
                 new MutatingHandler(new KubeflowJobDefaulter(cluster, framework), CREATE);
           });
@@ -197,6 +199,10 @@ public final class BerthWebhooks {
       case RAYJOB ->
           new ManagedJobHandler(
               framework.kind(), BerthValidators::rayJob, BerthValidators::rayJobUpdate, policy);
+      // Its shape is the Trainer's to check against its runtime; Berth's part is the queue rule.
+      case TRAINJOB ->
+          new ManagedJobHandler(
+              framework.kind(), json -> List.of(), (old, json) -> List.of(), policy);
       case RAYCLUSTER ->
           new ManagedJobHandler(
               framework.kind(),

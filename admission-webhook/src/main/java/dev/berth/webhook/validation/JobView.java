@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * What the queue rules need from a batch/v1 Job, a JobSet or another registry kind: its labels and
- * annotations, whether it is suspended, and whether a JobSet or a RayJob owns it (then the owner,
- * not the child, is managed).
+ * annotations, whether it is suspended, and whether a JobSet, a RayJob or a TrainJob owns it (then
+ * the owner, not the child, is managed).
  */
 public record JobView(
     Map<String, String> labels,
@@ -33,9 +33,12 @@ public record JobView(
 
   private static JobView of(JsonNode json, String suspendPointer) {
     JsonNode metadata = json.path("metadata");
-    // A JobSet's child Job, or what KubeRay makes for a RayJob (its RayCluster, its submitter
-    // Job): the owner is what Berth queues.
-    boolean child = JobSetChildren.owner(json) != null || RayChildren.owner(json) != null;
+    // A JobSet's child Job, what KubeRay makes for a RayJob (its RayCluster, its submitter Job),
+    // or the JobSet Kubeflow Trainer makes for a TrainJob: the owner is what Berth queues.
+    boolean child =
+        JobSetChildren.owner(json) != null
+            || RayChildren.owner(json) != null
+            || TrainJobChildren.owner(json) != null;
     return new JobView(
         strings(metadata.path("labels")),
         strings(metadata.path("annotations")),

@@ -47,7 +47,11 @@ public final class ManagedJobPolicy {
     JobView view = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (view.childOfJobSet()) {
-      // Its JobSet (or RayJob) is what Berth queues and starts; the child must be one it runs.
+      // Its JobSet (or RayJob, TrainJob) is what Berth queues and starts; the child must be one
+      // it runs.
+      if (TrainJobChildren.owner(job) != null) {
+        return checkTrainJobChild(namespace, null, job, username, managedNamespace);
+      }
       return RayChildren.owner(job) != null
           ? checkRayJobChild(kind, namespace, null, job, username, managedNamespace)
           : checkJobSetChild(namespace, null, job, username, managedNamespace);
@@ -86,6 +90,9 @@ public final class ManagedJobPolicy {
     JobView after = JobView.of(job, Framework.ofKind(kind));
     Optional<String> managedNamespace = scope.managedBecause(namespace);
     if (before.childOfJobSet() && after.childOfJobSet()) {
+      if (TrainJobChildren.owner(job) != null) {
+        return checkTrainJobChild(namespace, old, job, username, managedNamespace);
+      }
       return RayChildren.owner(job) != null
           ? checkRayJobChild(kind, namespace, old, job, username, managedNamespace)
           : checkJobSetChild(namespace, before, job, username, managedNamespace);
@@ -178,6 +185,44 @@ public final class ManagedJobPolicy {
     }
     Errors errors = new Errors();
     RayChildren.check(kind, child, owner, rayJob, errors);
+    return errors.toList();
+  }
+
+  /**
+   * The JobSet Kubeflow Trainer makes for a TrainJob, when it runs after a request not the
+   * operator's (created or changed while not suspended): it must be what the TrainJob's admission
+   * covers ({@link TrainJobChildren}). Where Berth manages neither the namespace nor that TrainJob,
+   * it is none of Berth's business.
+   */
+  private List<FieldError> checkTrainJobChild(
+      String namespace,
+      JsonNode old,
+      JsonNode jobSet,
+      String username,
+      Optional<String> managedNamespace) {
+    boolean running = !jobSet.path("spec").path("suspend").asBoolean(false);
+    boolean changed = old == null || !old.path("spec").equals(jobSet.path("spec"));
+    if (!running || !changed || guard.isOperator(username)) {
+      return List.of();
+    }
+    JsonNode owner = TrainJobChildren.owner(jobSet);
+    JsonNode trainJob =
+        scope
+            .owner(Framework.TRAINJOB, namespace, owner.path("name").asText())
+            .filter(j -> j.at("/metadata/uid").asText().equals(owner.path("uid").asText()))
+            .orElse(null);
+    if (managedNamespace.isEmpty() && (trainJob == null || !JobView.of(trainJob).managed())) {
+      return List.of();
+    }
+    Errors errors = new Errors();
+    TrainJobChildren.check(
+        jobSet,
+        owner,
+        trainJob,
+        trainJob == null
+            ? List.of()
+            : scope.workloadsOwnedBy(namespace, trainJob.at("/metadata/uid").asText()),
+        errors);
     return errors.toList();
   }
 

@@ -41,6 +41,7 @@ final class PodSetChanges {
           ofReplicaSpecs(KubeflowJobValidator.replicaSpecsField(framework), old, now, why);
       case RAYCLUSTER -> ofRayCluster(old.path("spec"), now.path("spec"), SPEC, why);
       case RAYJOB -> ofRayJob(old, now, why);
+      case TRAINJOB -> ofTrainJob(old, now, why);
       // A pod's containers are the API server's to keep (resizing is pods/resize, not edit's),
       // and its placement PodGateGuard's: never reached, pods have their own handler.
       // A Deployment or StatefulSet has no Workload of its own (its pods have), and a pod's
@@ -192,6 +193,27 @@ final class PodSetChanges {
       }
       compareTree(
           b.path("template"), a.path("template"), g.child("template"), why, errors, reported);
+    }
+    return errors.toList();
+  }
+
+  /**
+   * Changes of a TrainJob's pod sets: the runtime they come from and every override of it the
+   * Trainer applies to the JobSet it makes (the trainer's node count, resources and container, the
+   * initializers', the pod spec overrides). Labels and annotations the Trainer copies to the JobSet
+   * only, not to its pods, are free.
+   */
+  static List<FieldError> ofTrainJob(JsonNode old, JsonNode job, String why) {
+    Errors errors = new Errors();
+    int[] reported = {0};
+    for (String field : List.of("runtimeRef", "trainer", "initializer", "podSpecOverrides")) {
+      compareTree(
+          old.path("spec").path(field),
+          job.path("spec").path(field),
+          SPEC.child(field),
+          why,
+          errors,
+          reported);
     }
     return errors.toList();
   }

@@ -200,42 +200,12 @@ final class RayChildren {
                     ? Serialization.jsonMapper()
                         .<JsonNode>valueToTree(KubeRayDefaults.submitter().getResources())
                     : null;
-        if (expected == null || !sameJson(expected, container.path("resources"))) {
+        if (expected == null || !Quantities.sameRequests(expected, container.path("resources"))) {
           errors.add(
               FieldError.forbidden(
                   path.child(list).index(i).child("resources"), "must be what " + what + " asks"));
         }
       }
     }
-  }
-
-  /**
-   * Equal requests and limits, quantities compared by value: the API server writes a Job's in
-   * canonical form ({@code 0.5} becomes {@code 500m}), a RayJob's as they were written.
-   */
-  private static boolean sameJson(JsonNode a, JsonNode b) {
-    return sameAmounts(a.path("requests"), b.path("requests"))
-        && sameAmounts(a.path("limits"), b.path("limits"));
-  }
-
-  private static boolean sameAmounts(JsonNode a, JsonNode b) {
-    Set<String> names = new java.util.TreeSet<>();
-    a.fieldNames().forEachRemaining(names::add);
-    b.fieldNames().forEachRemaining(names::add);
-    for (String name : names) {
-      if (!a.has(name) || !b.has(name)) {
-        return false;
-      }
-      java.math.BigDecimal x =
-          io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
-              new io.fabric8.kubernetes.api.model.Quantity(a.path(name).asText()));
-      java.math.BigDecimal y =
-          io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
-              new io.fabric8.kubernetes.api.model.Quantity(b.path(name).asText()));
-      if (x.compareTo(y) != 0) {
-        return false;
-      }
-    }
-    return true;
   }
 }

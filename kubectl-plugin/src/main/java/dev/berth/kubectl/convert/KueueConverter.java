@@ -38,7 +38,8 @@ public final class KueueConverter {
           "ray.io/RayJob",
           "ray.io/RayCluster",
           "kubeflow.org/PyTorchJob",
-          "kubeflow.org/MPIJob");
+          "kubeflow.org/MPIJob",
+          "trainer.kubeflow.org/TrainJob");
 
   /**
    * The version Berth runs of a queued kind that has others: the training operator's v1 MPIJob, not

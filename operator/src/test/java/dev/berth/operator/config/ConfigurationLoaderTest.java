@@ -283,7 +283,7 @@ class ConfigurationLoaderTest {
             "integrations.frameworks[1]: unknown framework \"kubeflow.org/tfjob\"; Berth"
                 + " integrates batch/job, jobset.x-k8s.io/jobset, pod, deployment, statefulset,"
                 + " leaderworkerset.x-k8s.io/leaderworkerset, ray.io/rayjob, ray.io/raycluster,"
-                + " kubeflow.org/pytorchjob, kubeflow.org/mpijob",
+                + " kubeflow.org/pytorchjob, kubeflow.org/mpijob, trainer.kubeflow.org/trainjob",
             "integrations.frameworks[2]: \"batch/job\" is listed twice");
     assertThat(load("integrations: {frameworks: []}\n").integrations().frameworks()).isEmpty();
   }

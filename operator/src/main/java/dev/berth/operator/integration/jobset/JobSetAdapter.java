@@ -9,7 +9,6 @@ import dev.berth.operator.integration.PodTemplates;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.TopologyAnnotations;
 import dev.berth.operator.integration.WorkloadNames;
-import dev.berth.operator.integration.job.JobAdapter;
 import dev.berth.operator.kube.Copies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -34,7 +33,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
   }
 
   private final ChildJobs children;
-  private final JobAdapter jobs = new JobAdapter();
+  private final ChildJobStops stops = new ChildJobStops();
 
   public JobSetAdapter(ChildJobs children) {
     this.children = children;
@@ -94,6 +93,23 @@ public final class JobSetAdapter implements Integration<JobSet> {
       podSets.add(podSet);
     }
     return podSets;
+  }
+
+  /**
+   * Not one Kubeflow Trainer made for a TrainJob (its controller): that one runs under its
+   * TrainJob's Workload, even where the TrainJob's {@code spec.labels} gave it a queue label.
+   */
+  @Override
+  public boolean manages(JobSet jobSet) {
+    var owners = jobSet.getMetadata().getOwnerReferences();
+    return owners == null
+        || owners.stream()
+            .noneMatch(
+                o ->
+                    Boolean.TRUE.equals(o.getController())
+                        && "TrainJob".equals(o.getKind())
+                        && o.getApiVersion() != null
+                        && o.getApiVersion().startsWith("trainer.kubeflow.org/"));
   }
 
   @Override
@@ -188,11 +204,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
   /** {@link #activePods(JobSet)}, counted from {@code childJobs} (read live). */
   @Override
   public int activePods(JobSet jobSet, List<Job> childJobs) {
-    int pods = 0;
-    for (Job child : owned(jobSet, childJobs)) {
-      pods += jobs.activePods(child);
-    }
-    return pods;
+    return stops.activePods(owned(jobSet, childJobs));
   }
 
   private static List<Job> owned(JobSet jobSet, List<Job> childJobs) {
@@ -206,71 +218,20 @@ public final class JobSetAdapter implements Integration<JobSet> {
         .toList();
   }
 
-  /*
-   * The stop request, per child Job. The JobSet controller suspends a JobSet's child Jobs, and the
-   * Job controller stops their pods; either may still act on a copy that reads running (the JobSet
-   * controller resumes a child Job, the Job controller creates a pod), so an evicted JobSet's quota
-   * goes back only once the Job controller has acknowledged each child Job's suspension, as for a
-   * Job (JobAdapter#stopRequested). Berth neither suspends nor resumes child Jobs, so it cannot take
-   * an old mark away on a resume, as it does for a Job: the mark names the child Job's generation
-   * instead, which every suspend and resume (spec writes) raises, and a mark of another generation
-   * is no request. Not covered: a child Job the JobSet controller has yet to create from a copy of
-   * the JobSet that reads running (docs/reliability.md).
-   */
-
-  /** The mark of a stop request made at the child Job's current generation. */
-  static String mark(Job child) {
-    return String.valueOf(child.getMetadata().getGeneration());
-  }
-
-  /**
-   * A child Job that is unfinished and not yet asked, as it is now, to acknowledge a suspension.
-   */
-  private boolean awaitsStopRequest(Job child) {
-    return jobs.finished(child).isEmpty()
-        && (!jobs.isSuspended(child) || jobs.awaitsStopRequest(child, mark(child)));
-  }
-
-  /** While a child Job (from the informer) is not suspended, or suspended but not yet asked. */
+  /** The stop request, per child Job ({@link ChildJobStops}). */
   @Override
   public boolean awaitsStopRequest(JobSet jobSet) {
-    return owned(jobSet, children.of(jobSet)).stream().anyMatch(this::awaitsStopRequest);
+    return stops.awaitsStopRequest(owned(jobSet, children.of(jobSet)));
   }
 
-  /**
-   * The status write that asks about one suspended child Job whose pods are all counted (its
-   * version carried, so a child Job changed since is not written); empty while none is ready.
-   */
   @Override
   public Optional<Job> stopRequest(JobSet jobSet, List<Pod> pods) {
-    for (Job child : owned(jobSet, children.of(jobSet))) {
-      if (!jobs.isSuspended(child) || !awaitsStopRequest(child)) {
-        continue;
-      }
-      String uid = child.getMetadata().getUid();
-      List<Pod> its =
-          pods.stream()
-              .filter(
-                  p ->
-                      uid.equals(
-                          label(p.getMetadata().getLabels(), JobAdapter.CONTROLLER_UID_LABEL)))
-              .toList();
-      if (!jobs.hasPodsToCount(child, its)) {
-        return Optional.of(jobs.stopRequested(child, mark(child)));
-      }
-    }
-    return Optional.empty();
+    return stops.stopRequest(owned(jobSet, children.of(jobSet)), pods);
   }
 
-  /** Each child Job (read live) finished, or suspended and its suspension acknowledged. */
   @Override
   public boolean suspensionAcknowledged(JobSet jobSet, List<Job> childJobs) {
-    return owned(jobSet, childJobs).stream()
-        .allMatch(
-            child ->
-                jobs.finished(child).isPresent()
-                    || (jobs.isSuspended(child)
-                        && jobs.suspensionAcknowledged(child, mark(child))));
+    return stops.suspensionAcknowledged(owned(jobSet, childJobs));
   }
 
   /** The JobSet controller's label on its child Jobs and their pods. */
@@ -291,11 +252,7 @@ public final class JobSetAdapter implements Integration<JobSet> {
    */
   @Override
   public boolean hasPodsToCount(JobSet jobSet, List<Pod> pods) {
-    return hasPodsToCount(jobSet) || pods.stream().anyMatch(JobAdapter::notCountedYet);
-  }
-
-  private static String label(Map<String, String> labels, String key) {
-    return labels == null ? null : labels.get(key);
+    return hasPodsToCount(jobSet) || stops.hasPodsToCount(pods);
   }
 
   /**

@@ -1,16 +1,12 @@
 package dev.berth.operator.integration.ray;
 
-import dev.berth.api.v1beta1.Admission;
 import dev.berth.api.v1beta1.PodSet;
-import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.api.v1beta1.WorkloadSpec;
-import dev.berth.api.v1beta1.WorkloadStatus;
+import dev.berth.operator.integration.AdmittedWorkloads;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
-import java.util.Map;
 
 /** RayClusters and RayJobs as their owners write them, and their Workloads as admitted. */
 final class RayObjects {
@@ -82,26 +78,7 @@ final class RayObjects {
 
   /** The Workload of {@code podSets} as admitted: every podSet on flavor {@code flavor}. */
   static Workload admitted(List<PodSet> podSets, String flavor) {
-    Admission admission = new Admission();
-    admission.clusterQueue = "cq";
-    admission.podSetAssignments =
-        podSets.stream()
-            .map(
-                ps -> {
-                  PodSetAssignment a = new PodSetAssignment();
-                  a.name = ps.name;
-                  a.count = ps.count;
-                  a.flavors = Map.of("nvidia.com/gpu", flavor);
-                  return a;
-                })
-            .toList();
-    Workload wl = new Workload();
-    wl.getMetadata().setUid("wl-uid");
-    wl.setSpec(new WorkloadSpec());
-    wl.getSpec().podSets = podSets;
-    wl.setStatus(new WorkloadStatus());
-    wl.getStatus().admission = admission;
-    return wl;
+    return AdmittedWorkloads.onFlavor(podSets, flavor);
   }
 
   /** A pod in {@code phase}. */
