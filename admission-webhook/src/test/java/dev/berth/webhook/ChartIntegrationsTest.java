@@ -116,8 +116,11 @@ class ChartIntegrationsTest {
             h ->
                 !h.berthKind()
                     && !h.resources().contains("pods")
-                    && !h.resources().contains("cronjobs"))
+                    && !h.resources().contains("cronjobs")
+                    && !h.resources().contains("resourceclaims"))
         .forEach(h -> workloadHooks.add(h.name()));
+    // The claim webhook (flavors by device attribute) does not depend on the kinds: always there.
+    assertThat(hooks).containsKey("mresourceclaim-flavor.berth.dev");
     Set<String> expected = new HashSet<>();
     // Plain Pods have webhooks of their own (the pod path is shared with the queue rule's and the
     // topology gate's, which every pod goes through): present exactly when pod is on.
