@@ -89,6 +89,7 @@ public final class TrainJobReconciler extends IntegrationReconciler<TrainJob>
     var clusterRuntimes =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(ClusterTrainingRuntime.class, TrainJob.class)
+                .withItemStore(new LeanItemStore<>())
                 .withInformerListLimit(Informers.LIST_LIMIT)
                 .withName("trainjob-cluster-runtimes")
                 .withSecondaryToPrimaryMapper(
@@ -99,6 +100,7 @@ public final class TrainJobReconciler extends IntegrationReconciler<TrainJob>
     var runtimes =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(TrainingRuntime.class, TrainJob.class)
+                .withItemStore(new LeanItemStore<>())
                 .withInformerListLimit(Informers.LIST_LIMIT)
                 .withName("trainjob-runtimes")
                 .withSecondaryToPrimaryMapper(
