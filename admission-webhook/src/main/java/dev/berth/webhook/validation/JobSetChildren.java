@@ -17,14 +17,7 @@ final class JobSetChildren {
 
   /** The controller owner reference naming a JobSet, or null. */
   static JsonNode owner(JsonNode job) {
-    for (JsonNode owner : job.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false)
-          && "JobSet".equals(owner.path("kind").asText())
-          && owner.path("apiVersion").asText().startsWith("jobset.x-k8s.io/")) {
-        return owner;
-      }
-    }
-    return null;
+    return ControllerOwner.of(job, "jobset.x-k8s.io", "JobSet");
   }
 
   /** {@code jobSet} is the stored JobSet the owner reference names (same UID); null if none. */

@@ -29,14 +29,7 @@ final class RayChildren {
 
   /** The controller owner reference naming a ray.io {@code kind}, or null. */
   static JsonNode controller(JsonNode object, String kind) {
-    for (JsonNode owner : object.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false)
-          && kind.equals(owner.path("kind").asText())
-          && owner.path("apiVersion").asText().startsWith("ray.io/")) {
-        return owner;
-      }
-    }
-    return null;
+    return ControllerOwner.of(object, "ray.io", kind);
   }
 
   /**

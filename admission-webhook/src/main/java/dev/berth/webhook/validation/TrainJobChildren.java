@@ -22,14 +22,7 @@ final class TrainJobChildren {
 
   /** The controller owner reference naming a TrainJob, or null. */
   static JsonNode owner(JsonNode object) {
-    for (JsonNode owner : object.path("metadata").path("ownerReferences")) {
-      if (owner.path("controller").asBoolean(false)
-          && "TrainJob".equals(owner.path("kind").asText())
-          && owner.path("apiVersion").asText().startsWith("trainer.kubeflow.org/")) {
-        return owner;
-      }
-    }
-    return null;
+    return ControllerOwner.of(object, "trainer.kubeflow.org", "TrainJob");
   }
 
   /**
