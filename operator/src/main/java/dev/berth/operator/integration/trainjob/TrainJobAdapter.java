@@ -4,6 +4,7 @@ import dev.berth.api.v1beta1.PodSet;
 import dev.berth.api.v1beta1.PodSetAssignment;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.operator.integration.Integration;
+import dev.berth.operator.integration.OwnerStatuses;
 import dev.berth.operator.integration.PodTemplates;
 import dev.berth.operator.integration.PriorityResolver;
 import dev.berth.operator.integration.WorkloadNames;
@@ -221,6 +222,13 @@ public final class TrainJobAdapter implements Integration<TrainJob> {
     rest.remove(OWN_OVERRIDES_ANNOTATION);
     copy.getMetadata().setAnnotations(rest);
     return copy;
+  }
+
+  /** The Trainer's condition that holds and changed last (Suspended, Complete, Failed). */
+  @Override
+  public String ownerStatus(TrainJob job) {
+    return OwnerStatuses.latestHolding(job.getStatus() == null ? null : job.getStatus().conditions)
+        .orElseGet(() -> Integration.super.ownerStatus(job));
   }
 
   /** The Trainer's Complete or Failed condition, copied from its JobSet's. */

@@ -212,4 +212,29 @@ class TrainJobAdapterTest {
     assertThat(adapter.manages(trainJob("suspend: true\n"))).isFalse();
     assertThat(adapter(TORCH).manages(trainJob("suspend: true\n"))).isTrue();
   }
+
+  @Test
+  void ownerStatusIsTheTrainersLatestConditionThatHolds() {
+    TrainJob waiting = trainJob("suspend: true");
+    assertThat(adapter(TORCH).ownerStatus(waiting)).isEqualTo("Suspended");
+    TrainJob done = trainJob("suspend: false");
+    done.setStatus(new TrainJob.Status());
+    done.getStatus().conditions =
+        List.of(
+            Map.of(
+                "type",
+                "Suspended",
+                "status",
+                "False",
+                "lastTransitionTime",
+                "2026-12-01T09:00:00Z"),
+            Map.of(
+                "type",
+                "Complete",
+                "status",
+                "True",
+                "lastTransitionTime",
+                "2026-12-01T11:00:00Z"));
+    assertThat(adapter(TORCH).ownerStatus(done)).isEqualTo("Complete");
+  }
 }
