@@ -539,20 +539,7 @@ final class AdmissionCycle {
             quota.flavorResources(),
             admittedThisCycle,
             now);
-    // Planned on the tree as it will be once the other preemptions under way are done, so that
-    // two preemptors never count on the same borrowed quota.
-    PreemptionsUnderWay underWay = PreemptionsUnderWay.apply(quota, ctx.treeQueues(), e);
-    List<PreemptionPlanner.Victim> victims;
-    try {
-      victims = planner.plan(ctx);
-    } finally {
-      underWay.undo();
-    }
-    if (underWay.changedAnything() && !victims.isEmpty() && !fitsWithout(ctx, e, victims)) {
-      // Handing over may only rule candidates out: victims that free room only once another
-      // preemption is done are not taken now (that preemption may still be called off).
-      return explain(e);
-    }
+    List<PreemptionPlanner.Victim> victims = planner.plan(ctx);
     if (victims.isEmpty() && ctx.protectedUntil() != Long.MAX_VALUE) {
       // Workloads it could take still run for their minimum runtime: look again once the first
       // may go (the operator wakes a cycle then, protectionEndsAt).
@@ -622,23 +609,6 @@ final class AdmissionCycle {
                 + String.join(", ", names)));
     touched.add(e.bucket);
     return null;
-  }
-
-  /** Whether the entry fits on the quota tree as it is once these victims are gone. */
-  private boolean fitsWithout(
-      PreemptionContext ctx, Entry e, List<PreemptionPlanner.Victim> victims) {
-    List<AdmittedWorkload> removed = new ArrayList<>(victims.size());
-    for (PreemptionPlanner.Victim v : victims) {
-      AdmittedWorkload w = quota.admitted(v.uid());
-      if (w != null) {
-        SimulatedRemoval.remove(ctx, w);
-        removed.add(w);
-      }
-    }
-    boolean fits =
-        ClassicalPreemption.fits(e.queue.node, e.assignment.frs(), e.assignment.usage(), true);
-    removed.forEach(w -> SimulatedRemoval.restore(ctx, w));
-    return fits;
   }
 
   /**

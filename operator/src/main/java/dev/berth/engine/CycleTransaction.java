@@ -45,7 +45,6 @@ final class CycleTransaction {
       List<AdmittedWorkload> held,
       int[] reservedFrs,
       long[] reserved,
-      long[] request,
       boolean ready) {}
 
   CycleTransaction(
@@ -70,7 +69,6 @@ final class CycleTransaction {
                 List.copyOf(p.held),
                 p.reservedFrs,
                 p.reserved,
-                p.request,
                 p.ready));
       }
     }
@@ -128,7 +126,6 @@ final class CycleTransaction {
         s.p.held.addAll(s.held);
         s.p.reservedFrs = s.reservedFrs;
         s.p.reserved = s.reserved;
-        s.p.request = s.request;
         s.p.ready = s.ready;
       }
       long[] saved = usage.get(cq);

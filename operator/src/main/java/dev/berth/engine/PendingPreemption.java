@@ -26,9 +26,6 @@ final class PendingPreemption {
 
   long[] reserved = new long[0];
 
-  /** The preemptor's whole request on {@link #reservedFrs}: what it will hold once admitted. */
-  long[] request = new long[0];
-
   /** Every victim is gone: the preemptor gets the first try at the freed quota. */
   boolean ready;
 

@@ -418,7 +418,6 @@ final class QuotaStore {
     }
     p.reservedFrs = reservedFrs;
     p.reserved = amounts;
-    p.request = request.clone();
   }
 
   /** Frees what was reserved for a preemptor (its own reservation and released victims' quota). */
@@ -440,7 +439,6 @@ final class QuotaStore {
     }
     p.reservedFrs = new int[0];
     p.reserved = new long[0];
-    p.request = new long[0];
     events.freed(p.queue);
   }
 }

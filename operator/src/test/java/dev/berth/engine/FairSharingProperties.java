@@ -182,20 +182,6 @@ class FairSharingProperties {
         arriving);
   }
 
-  /**
-   * The seed that found two preemptors of one cycle taking two workloads of one queue for the same
-   * borrowed quota (fixed by {@link PreemptionsUnderWay}), with the engine's default strategies
-   * (Kueue's, both rules: the second took the victim); random seeds rarely reach it.
-   */
-  @Property(tries = 300, seed = "434820037554406705")
-  void fairSharingPreemptionNeverGoesInACircleOnTheSeedThatFoundTwoPreemptorsOfOneQuota(
-      @ForAll @Size(min = 2, max = 3) List<@From("queue") QueueConfig> queues,
-      @ForAll @Size(min = 1, max = 3) List<@IntRange(min = 0, max = 3) Integer> weights,
-      @ForAll @Size(min = 3, max = 12) List<@From("job") Job> running,
-      @ForAll @Size(min = 1, max = 6) List<@From("preemptor") Job> arriving) {
-    replayUntilQuiet(new FairSharingPreemption(), queues, weights, running, arriving);
-  }
-
   private static void replayUntilQuiet(
       FairSharingPreemption planner,
       List<QueueConfig> queues,
