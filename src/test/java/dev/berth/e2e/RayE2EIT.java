@@ -465,14 +465,7 @@ class RayE2EIT {
                     && s.condition("second", "QuotaReserved")
                         .map(c -> !"True".equals(c.status))
                         .orElse(true)
-                    && s
-                        .client
-                        .resources(RayCluster.class)
-                        .inNamespace(s.namespace)
-                        .list()
-                        .getItems()
-                        .stream()
-                        .noneMatch(c -> c.getMetadata().getName().startsWith("second")));
+                    && clustersOf(s, "second").isEmpty());
 
     on.awaitFinished(s, "first");
     assertThat(s.condition("first", "Finished"))
@@ -486,17 +479,8 @@ class RayE2EIT {
         "second admitted once first's quota is back, KubeRay's cluster for it Running",
         () ->
             s.condition("second", "Admitted").map(c -> "True".equals(c.status)).orElse(false)
-                && s
-                    .client
-                    .resources(RayCluster.class)
-                    .inNamespace(s.namespace)
-                    .list()
-                    .getItems()
-                    .stream()
-                    .anyMatch(
-                        c ->
-                            c.getMetadata().getName().startsWith("second")
-                                && allRunning(podsOf(s, c.getMetadata().getName()), 3)));
+                && clustersOf(s, "second").stream()
+                    .anyMatch(c -> allRunning(podsOf(s, c.getMetadata().getName()), 3)));
     on.awaitFinished(s, "second");
     assertThat(s.condition("second", "Finished"))
         .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("Failed"));
@@ -510,6 +494,13 @@ class RayE2EIT {
               && Integer.valueOf(0).equals(cq.getStatus().admittedWorkloads)
               && Integer.valueOf(0).equals(cq.getStatus().reservingWorkloads);
         });
+  }
+
+  /** The clusters KubeRay made for RayJob {@code rayJob} (named after it, with a suffix). */
+  private static List<RayCluster> clustersOf(Scenario s, String rayJob) {
+    return s.client.resources(RayCluster.class).inNamespace(s.namespace).list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith(rayJob + "-"))
+        .toList();
   }
 
   private static RayJob storedRayJob(Scenario s, String name) {

@@ -251,6 +251,11 @@ public final class LocalMode {
       return people.adminKubeconfig();
     }
 
+    /** Whether the real KubeRay operator runs (scripts/kuberay-binary.sh built it). */
+    public boolean realKubeRay() {
+      return kubeRay.isPresent();
+    }
+
     /** Whether the real JobSet controller runs (scripts/jobset-binary.sh built it). */
     public boolean realJobSet() {
       return cluster.plane().realJobSet();
