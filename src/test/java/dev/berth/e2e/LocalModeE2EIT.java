@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.JobSetStandIn;
+import dev.berth.e2e.plane.KubeRay;
 import dev.berth.local.ControllerManager;
 import dev.berth.local.LocalMode;
+import dev.berth.operator.integration.ray.RayJob;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -48,6 +50,8 @@ class LocalModeE2EIT {
   @BeforeAll
   static void setUp() throws Exception {
     Path work = Path.of("target/local-mode-it").toAbsolutePath();
+    // KubeRay is served by the Go module proxy: always built, so the RayJob sample always runs.
+    KubeRay.ensureBuilt();
     local = LocalMode.start(LocalModeOptions.of(work).toArray(String[]::new), System.out);
     kubeconfig = local.adminKubeconfig();
     pluginBin = KubectlBerthPlugin.installIn(work.resolve("bin"));
@@ -186,6 +190,57 @@ class LocalModeE2EIT {
                         "JobSet team-llm/llm-pretrain Completed (%s)",
                         local.realJobSet() ? "JobSet controller" : "JobSetStandIn")
                     .isTrue());
+  }
+
+  /**
+   * samples/21's RayJob on the real KubeRay operator: admitted whole, then Complete with its Ray
+   * job SUCCEEDED (the stand-in Ray dashboard follows its submitter Job: docs/ray.md) and its
+   * Workload Finished. It runs for seconds, maybe before this method starts, so its Running phase
+   * is read from what KubeRay kept of it: KubeRay marks a RayJob Complete only from Running, and
+   * copies its cluster's status into the RayJob while it runs (ready, both workers ready), which it
+   * does not clear when the RayJob ends and deletes the cluster.
+   */
+  @Test
+  void theRayJobSampleRunsToCompleteOnKubeRay() {
+    assertThat(local.realKubeRay()).as("local mode runs KubeRay (built in setUp)").isTrue();
+    await("RayJob team-vision/embeddings-backfill Complete")
+        .atMost(SAMPLES_TIMEOUT)
+        .until(() -> "Complete".equals(embeddingsBackfill().jobDeploymentStatus));
+    RayJob.Status status = embeddingsBackfill();
+    assertThat(status.jobStatus).isEqualTo("SUCCEEDED");
+    assertThat(status.rayClusterStatus)
+        .as("the cluster KubeRay ran it on, as it last saw it while the RayJob was Running")
+        .containsEntry("state", "ready")
+        .containsEntry("readyWorkerReplicas", 2);
+    await("its Workload Finished, Succeeded")
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                admin
+                    .resources(Workload.class)
+                    .inNamespace("team-vision")
+                    .list()
+                    .getItems()
+                    .stream()
+                    .filter(
+                        w -> w.getMetadata().getOwnerReferences().get(0).getKind().equals("RayJob"))
+                    .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
+                    .flatMap(w -> w.getStatus().conditions.stream())
+                    .anyMatch(
+                        c ->
+                            c.type.equals("Finished")
+                                && "True".equals(c.status)
+                                && "Succeeded".equals(c.reason)));
+  }
+
+  private static RayJob.Status embeddingsBackfill() {
+    RayJob job =
+        admin
+            .resources(RayJob.class)
+            .inNamespace("team-vision")
+            .withName("embeddings-backfill")
+            .get();
+    return job == null || job.getStatus() == null ? new RayJob.Status() : job.getStatus();
   }
 
   @Test

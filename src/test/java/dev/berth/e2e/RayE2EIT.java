@@ -50,10 +50,11 @@ import org.junit.jupiter.api.Test;
  * operator, kube-scheduler, kube-controller-manager and KWOK's H100 nodes: a cluster that fits only
  * whole waits whole (its pending item in the visibility API naming it with KubeRay's state, {@code
  * suspended}), then KubeRay makes its pods; a RayJob is one Workload for its cluster and its
- * submitter Job, neither queued again, and finishes when KubeRay marks it Failed through its
- * submitter Job (KWOK's pods run no Ray, so no Ray job ever reports success: docs/ray.md); a
- * preempted cluster's pods are all gone before the preemptor's pods are bound; and a team member's
- * ways around the queue are denied.
+ * submitter Job, neither queued again; a RayJob that fits only whole waits, then runs and KubeRay
+ * marks it Complete (its Ray job SUCCEEDED, as the stand-in Ray dashboard KubeRay polls reports it
+ * from the submitter Job, since KWOK's pods run no Ray: docs/ray.md), or Failed when its submitter
+ * fails, and either gives its quota back; a preempted cluster's pods are all gone before the
+ * preemptor's pods are bound; and a team member's ways around the queue are denied.
  */
 class RayE2EIT {
   private static final String MEMBER = "rey";
@@ -265,6 +266,15 @@ class RayE2EIT {
 
   /** A RayJob whose submitter pod KWOK fails {@code failAfter} after it starts, not retried. */
   private static RayJob rayJob(String namespace, String name, int workers, String failAfter) {
+    return rayJob(namespace, name, workers, ControlPlane.FAIL_AFTER, failAfter);
+  }
+
+  /**
+   * A RayJob whose submitter pod carries KWOK's annotation {@code kwok} ({@link
+   * ControlPlane#RUN_FOR} to succeed, {@link ControlPlane#FAIL_AFTER} to fail after {@code after}).
+   */
+  private static RayJob rayJob(
+      String namespace, String name, int workers, String kwok, String after) {
     return Serialization.unmarshal(
         """
         apiVersion: ray.io/v1
@@ -284,7 +294,7 @@ class RayE2EIT {
                 resources: {requests: {cpu: 500m, memory: 200Mi}}
           rayClusterSpec:
         """
-                .formatted(name, namespace, ControlPlane.FAIL_AFTER, failAfter)
+                .formatted(name, namespace, kwok, after)
             + clusterSpec(workers, "").indent(4),
         RayJob.class);
   }
@@ -428,6 +438,73 @@ class RayE2EIT {
                     .getItems()
                     .isEmpty()
                 && podsOf(s, made.getMetadata().getName()).isEmpty());
+  }
+
+  /**
+   * Two RayJobs of all 16 GPUs: the second waits whole while the first runs; the first's submitter
+   * succeeds, the stand-in Ray dashboard reports its Ray job SUCCEEDED, and KubeRay marks it
+   * Complete; its quota back, the second is admitted and runs, and its failing submitter makes
+   * KubeRay mark it Failed, which gives its quota back too.
+   */
+  @Test
+  void aRayJobThatFitsOnlyWholeWaitsThenRunsToCompleteAndGivesItsQuotaBack() {
+    Scenario s = rayQueue("ray-complete", 16, null);
+    s.client.resource(rayJob(s.namespace, "first", 2, ControlPlane.RUN_FOR, "3s")).create();
+    await("first's Workload admitted")
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> s.condition("first", "Admitted").map(c -> "True".equals(c.status)).orElse(false));
+    s.client.resource(rayJob(s.namespace, "second", 2, ControlPlane.FAIL_AFTER, "2s")).create();
+    await("second waits whole: suspended, no quota, no cluster")
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () ->
+                s.workload("second").isPresent()
+                    && Boolean.TRUE.equals(storedRayJob(s, "second").getSpec().suspend)
+                    && s.condition("second", "QuotaReserved")
+                        .map(c -> !"True".equals(c.status))
+                        .orElse(true)
+                    && clustersOf(s, "second").isEmpty());
+
+    on.awaitFinished(s, "first");
+    assertThat(s.condition("first", "Finished"))
+        .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("Succeeded"));
+    RayJob first = storedRayJob(s, "first");
+    assertThat(first.getStatus().jobDeploymentStatus).isEqualTo("Complete");
+    assertThat(first.getStatus().jobStatus).isEqualTo("SUCCEEDED");
+
+    on.awaitOrDescribe(
+        s,
+        "second admitted once first's quota is back, KubeRay's cluster for it Running",
+        () ->
+            s.condition("second", "Admitted").map(c -> "True".equals(c.status)).orElse(false)
+                && clustersOf(s, "second").stream()
+                    .anyMatch(c -> allRunning(podsOf(s, c.getMetadata().getName()), 3)));
+    on.awaitFinished(s, "second");
+    assertThat(s.condition("second", "Finished"))
+        .hasValueSatisfying(c -> assertThat(c.reason).isEqualTo("Failed"));
+    assertThat(storedRayJob(s, "second").getStatus().jobDeploymentStatus).isEqualTo("Failed");
+    on.awaitOrDescribe(
+        s,
+        "the ClusterQueue admits nothing once second failed",
+        () -> {
+          ClusterQueue cq = s.client.resources(ClusterQueue.class).withName("ray-complete").get();
+          return cq.getStatus() != null
+              && Integer.valueOf(0).equals(cq.getStatus().admittedWorkloads)
+              && Integer.valueOf(0).equals(cq.getStatus().reservingWorkloads);
+        });
+  }
+
+  /** The clusters KubeRay made for RayJob {@code rayJob} (named after it, with a suffix). */
+  private static List<RayCluster> clustersOf(Scenario s, String rayJob) {
+    return s.client.resources(RayCluster.class).inNamespace(s.namespace).list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith(rayJob + "-"))
+        .toList();
+  }
+
+  private static RayJob storedRayJob(Scenario s, String name) {
+    return s.client.resources(RayJob.class).inNamespace(s.namespace).withName(name).get();
   }
 
   @Test

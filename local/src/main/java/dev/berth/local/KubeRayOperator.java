@@ -17,13 +17,20 @@ import java.util.Optional;
  * scripts/kuberay-binary.sh from the Go module proxy, with the CRDs of the same module: it creates
  * a RayCluster's head and worker pods, deletes them when the cluster is suspended, and runs a
  * RayJob (its RayCluster, its submitter Job, its status). Its own webhook is off, as KubeRay ships
- * it (ENABLE_WEBHOOKS unset), so it needs no certificate. KWOK's pods run no Ray: a RayCluster
- * becomes ready, but a RayJob's Ray job never reports, so it ends only through its submitter Job
- * (docs/ray.md).
+ * it (ENABLE_WEBHOOKS unset), so it needs no certificate. KWOK's pods run no Ray, so no Ray
+ * dashboard answers: its RayJob reconciler polls a stand-in of the dashboard instead
+ * (scripts/kuberay/standin_dashboard.go), which reports a RayJob's Ray job as its submitter Job
+ * shows it, and KubeRay marks the RayJob Complete or Failed by its own rules (docs/ray.md).
  */
 public final class KubeRayOperator implements AutoCloseable {
   /** Pinned in scripts/kuberay-binary.sh too, which builds it. */
   public static final String VERSION = "1.5.0";
+
+  /**
+   * The revision of scripts/kuberay/ the binary is built from (BUILD in scripts/kuberay-binary.sh):
+   * part of the cache directory, so that a binary built from older code is not used.
+   */
+  public static final String BUILD = "berth2";
 
   private static final List<String> CRDS =
       List.of("ray.io_rayclusters.yaml", "ray.io_rayjobs.yaml", "ray.io_rayservices.yaml");
@@ -103,7 +110,7 @@ public final class KubeRayOperator implements AutoCloseable {
   }
 
   private static Path dir() {
-    return Binaries.cacheDir().resolve("kuberay").resolve("v" + VERSION);
+    return Binaries.cacheDir().resolve("kuberay").resolve("v" + VERSION + "-" + BUILD);
   }
 
   public Path log() {

@@ -112,7 +112,10 @@ public final class LocalMode {
               cluster.plane().logDir());
       out.println(
           running.kubeRay.isPresent()
-              ? "berth: KubeRay operator v" + KubeRayOperator.VERSION + " running"
+              ? "berth: KubeRay operator v"
+                  + KubeRayOperator.VERSION
+                  + " running (KWOK runs no Ray: the Ray dashboard it polls is a stand-in"
+                  + " that follows each RayJob's submitter Job)"
               : "berth: no KubeRay operator (scripts/kuberay-binary.sh builds it): the RayJob"
                   + " sample is not applied");
       cluster
@@ -249,6 +252,11 @@ public final class LocalMode {
 
     public Path adminKubeconfig() {
       return people.adminKubeconfig();
+    }
+
+    /** Whether the real KubeRay operator runs (scripts/kuberay-binary.sh built it). */
+    public boolean realKubeRay() {
+      return kubeRay.isPresent();
     }
 
     /** Whether the real JobSet controller runs (scripts/jobset-binary.sh built it). */

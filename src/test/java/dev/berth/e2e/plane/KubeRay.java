@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real KubeRay operator on a {@link ControlPlane}, for the classes about Ray only (the rest of
  * the suite pays nothing for it). KubeRay is served by the Go module proxy, so it is always built
- * (scripts/kuberay-binary.sh, once; cached after) and never replaced by a stand-in: a build that
- * fails fails the class.
+ * (scripts/kuberay-binary.sh, once; cached after) and never replaced by a stand-in (only the Ray
+ * dashboard it polls is one, since no Ray runs: docs/ray.md): a build that fails fails the class.
  */
 public final class KubeRay {
   private static final long BUILD_MINUTES = 30;
@@ -18,9 +18,7 @@ public final class KubeRay {
 
   /** Builds KubeRay if it is not cached yet, then starts it against {@code plane}. */
   public static KubeRayOperator start(ControlPlane plane) throws IOException, InterruptedException {
-    if (!KubeRayOperator.built()) {
-      build();
-    }
+    ensureBuilt();
     return KubeRayOperator.startIfBuilt(
             plane.client(), plane.logDir().resolve("admin.kubeconfig"), plane.logDir())
         .orElseThrow(
@@ -29,6 +27,13 @@ public final class KubeRay {
                     "scripts/kuberay-binary.sh ran but KubeRay v"
                         + KubeRayOperator.VERSION
                         + " is not installed"));
+  }
+
+  /** Builds KubeRay if it is not cached yet (for local mode's test, which starts it itself). */
+  public static void ensureBuilt() throws IOException, InterruptedException {
+    if (!KubeRayOperator.built()) {
+      build();
+    }
   }
 
   private static void build() throws IOException, InterruptedException {
