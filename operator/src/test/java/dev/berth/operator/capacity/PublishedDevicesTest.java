@@ -1,6 +1,6 @@
 package dev.berth.operator.capacity;
 
-import static dev.berth.operator.capacity.DeviceClassMatcherTest.deviceClass;
+import static dev.berth.operator.capacity.DeviceClassSelectorsTest.deviceClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.FlavorDeviceSelector;
