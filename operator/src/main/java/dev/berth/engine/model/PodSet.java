@@ -48,30 +48,6 @@ public record PodSet(
     sharedClaims = sharedClaims == null ? List.of() : List.copyOf(sharedClaims);
   }
 
-  /** A podSet whose shared claims' requests are not known (none, or not DRA). */
-  public PodSet(
-      String name,
-      int count,
-      Integer minCount,
-      Map<String, Long> requests,
-      Map<String, String> nodeSelector,
-      List<NodeSelectorTerm> requiredNodeAffinity,
-      List<Toleration> tolerations,
-      TopologyRequest topologyRequest,
-      Map<String, Long> shared) {
-    this(
-        name,
-        count,
-        minCount,
-        requests,
-        nodeSelector,
-        requiredNodeAffinity,
-        tolerations,
-        topologyRequest,
-        shared,
-        null);
-  }
-
   /** A podSet whose pods share no claim. */
   public PodSet(
       String name,
@@ -91,6 +67,7 @@ public record PodSet(
         requiredNodeAffinity,
         tolerations,
         topologyRequest,
+        null,
         null);
   }
 
