@@ -102,6 +102,19 @@ class PublishedDevicesTest {
     assertThat(capacity.inventory().devices("n1")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
   }
 
+  @Test
+  void aClassCountsByAnyCelExpressionAndByNoneThatDoesNotCompile() {
+    capacity.slice(slice("n1-gpus", "n1", 1, "gpu", "mig", "vgpu"));
+    capacity.deviceClass(
+        deviceClass(
+            "gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type in ['gpu', 'vgpu']"));
+    assertThat(capacity.inventory().devices("n1")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+    // A quantity has no >= in Kubernetes' environment either: counted for no resource, not guessed.
+    capacity.deviceClass(
+        deviceClass("gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type >= quantity('1')"));
+    assertThat(capacity.inventory().devices("n1")).isEmpty();
+  }
+
   /** A slice of {@code count} GPUs of {@code memory} each (capacity in the driver's domain). */
   private static ResourceSlice gpus(String node, int count, String memory) {
     String[] types = new String[count];
