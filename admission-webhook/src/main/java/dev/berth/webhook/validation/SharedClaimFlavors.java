@@ -32,6 +32,11 @@ final class SharedClaimFlavors {
           .forEachRemaining(e -> byResource.put(e.getKey(), e.getValue().asText()));
       flavors.put(a.path("name").asText(), byResource);
     }
+    if (flavors.values().stream()
+        .flatMap(f -> f.values().stream())
+        .allMatch(f -> scope.deviceSelectors(f).isEmpty())) {
+      return null; // nothing to keep to: the claims are not read again
+    }
     Map<String, List<SharedClaimRequests.Request>> recorded =
         SharedClaimRequests.read(
             workload
