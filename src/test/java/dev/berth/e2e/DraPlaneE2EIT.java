@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * whose template claims 2 GPUs waits in a 2-GPU queue behind another and runs when it finishes; a
  * claim shared by the 4 pods of a Job is charged once; the flavor's allocatable capacity falls when
  * a node's slice is withdrawn; a flavor of GPUs of at least 80Gi (a CEL device selector, no node
- * labels) counts only those and gets its pods' claims allocated only those. One plane for the
- * class.
+ * labels) counts only those and gets its pods' claims allocated only those, and admits a Job
+ * sharing a claim only when the claim carries its selector. One plane for the class.
  */
 class DraPlaneE2EIT {
   private static final String GPU = "example.com/gpu";
@@ -269,6 +270,70 @@ class DraPlaneE2EIT {
           .containsOnly(BIG_NODE);
     }
     assertThat(allocatable(FLAVOR)).as("the H100 nodes' 40Gi GPUs").isEqualTo("8");
+    // The 80Gi GPUs free again for the other tests of the class.
+    s.client.batch().v1().jobs().inNamespace(s.namespace).withName("big").delete();
+  }
+
+  /** A ResourceClaim of one GPU for the pods of a Job to share, carrying {@code selectors}. */
+  private static ResourceClaim sharedGpu(Scenario s, String name, String... selectors) {
+    var spec = DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1);
+    spec.getDevices()
+        .getRequests()
+        .get(0)
+        .getExactly()
+        .setSelectors(
+            java.util.Arrays.stream(selectors)
+                .map(
+                    e ->
+                        new DeviceSelectorBuilder().withNewCel().withExpression(e).endCel().build())
+                .toList());
+    return new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(s.namespace)
+        .endMetadata()
+        .withSpec(spec)
+        .build();
+  }
+
+  @Test
+  void aSharedClaimIsAdmittedOnAFlavorByMemoryOnlyWhenItCarriesTheSelector() {
+    Scenario s = new Scenario(plane.client(), "dra-shared-80gi");
+    s.client.resource(ScenarioObjects.clusterQueue(s.namespace, BIG_FLAVOR, GPU, "4")).create();
+    s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", s.namespace)).create();
+    // Berth cannot add the flavor's selector to a claim the team made: kube-scheduler could give
+    // this one a 40Gi GPU, so the 80Gi flavor does not fit the Job sharing it.
+    s.client.resource(sharedGpu(s, "any-gpu")).create();
+    s.client.resource(sharedGpu(s, "big-gpu", AT_LEAST_80GI)).create();
+    s.submit(job(s, "unnarrowed", 2, false, "any-gpu", "30s"));
+    s.submit(job(s, "narrowed", 2, false, "big-gpu", "30s"));
+    try {
+      List<Pod> pods = on.runningPods(s, "narrowed", 2);
+      assertThat(pods).extracting(p -> p.getSpec().getNodeName()).containsOnly(BIG_NODE);
+      assertThat(claimOf(pods.get(0)).getStatus().getAllocation().getDevices().getResults())
+          .extracting(r -> r.getPool())
+          .containsOnly(BIG_NODE);
+
+      on.awaitOrDescribe(
+          s,
+          "unnarrowed pending, naming its claim and the flavor",
+          () ->
+              s.condition("unnarrowed", "QuotaReserved")
+                  .map(
+                      c ->
+                          "False".equals(c.status)
+                              && c.message != null
+                              && c.message.contains("flavor " + BIG_FLAVOR)
+                              && c.message.contains("shared ResourceClaim any-gpu"))
+                  .orElse(false));
+      assertThat(s.staysSuspended("unnarrowed"))
+          .as("4 GPUs of quota free, no fitting flavor")
+          .isTrue();
+    } finally {
+      for (String job : List.of("unnarrowed", "narrowed")) {
+        s.client.batch().v1().jobs().inNamespace(s.namespace).withName(job).delete();
+      }
+    }
   }
 
   private static String allocatable() {

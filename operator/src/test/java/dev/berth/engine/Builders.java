@@ -64,6 +64,7 @@ final class Builders {
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final List<Taint> taints = new ArrayList<>();
     private final List<Toleration> tolerations = new ArrayList<>();
+    private final List<dev.berth.engine.model.DeviceSelector> deviceSelectors = new ArrayList<>();
 
     FlavorBuilder(String name) {
       this.name = name;
@@ -84,8 +85,14 @@ final class Builders {
       return this;
     }
 
+    /** A device selector ({@code deviceClass} null: every class). */
+    FlavorBuilder deviceSelector(String deviceClass, String expression) {
+      deviceSelectors.add(new dev.berth.engine.model.DeviceSelector(deviceClass, expression));
+      return this;
+    }
+
     ResourceFlavor build() {
-      return new ResourceFlavor(name, labels, taints, tolerations);
+      return new ResourceFlavor(name, labels, taints, tolerations, null, deviceSelectors);
     }
   }
 
@@ -270,6 +277,7 @@ final class Builders {
       List<Toleration> tolerations = new ArrayList<>();
       dev.berth.engine.topology.TopologyRequest topologyRequest;
       Map<String, Long> shared = new LinkedHashMap<>();
+      List<dev.berth.engine.model.SharedClaimRequest> sharedClaims = new ArrayList<>();
     }
 
     WorkloadBuilder(String name) {
@@ -331,6 +339,21 @@ final class Builders {
       return this;
     }
 
+    /**
+     * One request of a shared claim the last podSet is charged for ({@code count} devices of {@code
+     * resource}), of {@code deviceClass}, carrying {@code selectors}.
+     */
+    WorkloadBuilder sharedClaim(
+        String claim, String resource, String count, String deviceClass, String... selectors) {
+      last().shared.merge(resource, q(resource, count), Long::sum);
+      last()
+          .sharedClaims
+          .add(
+              new dev.berth.engine.model.SharedClaimRequest(
+                  claim, "gpus", deviceClass, resource, List.of(selectors)));
+      return this;
+    }
+
     WorkloadBuilder topology(dev.berth.engine.topology.TopologyRequest r) {
       last().topologyRequest = r;
       return this;
@@ -377,7 +400,8 @@ final class Builders {
                 s.affinity,
                 s.tolerations,
                 s.topologyRequest,
-                s.shared));
+                s.shared,
+                s.sharedClaims));
       }
       return new Workload(uid, namespace, name, queue, priority, created, ps);
     }

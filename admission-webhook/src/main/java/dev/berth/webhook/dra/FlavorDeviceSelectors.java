@@ -41,7 +41,7 @@ public final class FlavorDeviceSelectors {
       }
       Optional<DeviceSelectorCel.Selector> compiled;
       try {
-        compiled = Optional.of(DeviceSelectorCel.compile(s.cel.expression));
+        compiled = Optional.of(DeviceSelectorCel.compiled(s.cel.expression));
       } catch (IllegalArgumentException e) {
         compiled = Optional.empty();
       }

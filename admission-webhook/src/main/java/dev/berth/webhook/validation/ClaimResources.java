@@ -51,6 +51,11 @@ public final class ClaimResources {
     return asks;
   }
 
+  /** The shared ResourceClaims the pod names that hold devices. */
+  public Set<String> sharedClaims() {
+    return claims.shared().keySet();
+  }
+
   /** Whether the pod holds any device through its claims. */
   public boolean holdsDevices() {
     return !claims.total().isEmpty();

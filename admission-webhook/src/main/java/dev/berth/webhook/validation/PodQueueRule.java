@@ -284,7 +284,10 @@ public final class PodQueueRule {
       return podSet.owner()
           + " has no Workload, so the devices of the pod's claims are charged to no queue";
     }
-    return claims.beyond(ChargedDevices.of(workloads.get(0)), podSet.podSet(), covered);
+    String beyond = claims.beyond(ChargedDevices.of(workloads.get(0)), podSet.podSet(), covered);
+    return beyond != null
+        ? beyond
+        : SharedClaimFlavors.problem(namespace, claims.sharedClaims(), workloads.get(0), scope);
   }
 
   /**

@@ -48,6 +48,26 @@ class DeviceRequestsAnnotationTest {
   }
 
   @Test
+  void theSharedClaimsSelectorsCannotBeChangedToFitAnotherFlavor() {
+    String key = dev.berth.webhook.dra.SharedClaimRequests.ANNOTATION;
+    Workload recorded =
+        annotated(
+            Map.of(
+                key,
+                "{\"main\":[{\"claim\":\"s\",\"request\":\"gpus\",\"deviceClass\":\"c\","
+                    + "\"resource\":\"example.com/gpu\",\"selectors\":[]}]}"));
+    Workload forged = annotated(Map.of(key, "{}"));
+    assertThat(DeviceRequestsAnnotation.validateUpdate(recorded, forged))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.path()).isEqualTo("metadata.annotations[" + key + "]");
+              assertThat(e.message()).contains("decide the flavors");
+            });
+    assertThat(DeviceRequestsAnnotation.validateUpdate(recorded, annotated(Map.of()))).hasSize(1);
+  }
+
+  @Test
   void otherAnnotationsAreFree() {
     Map<String, String> more = new java.util.HashMap<>(CHARGED.getMetadata().getAnnotations());
     more.put("team", "a");

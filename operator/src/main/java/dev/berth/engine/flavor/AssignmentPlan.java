@@ -144,11 +144,15 @@ public final class AssignmentPlan {
         }
         CompiledQueue.Option[] options = queue.groups[g].flavors;
         String[] mismatch = new String[options.length];
+        java.util.Set<String> groupResources = java.util.Set.of(queue.groups[g].resources);
         for (int f = 0; f < options.length; f++) {
           mismatch[f] =
               options[f].flavor == null
                   ? "flavor " + options[f].name + " does not exist"
                   : FlavorMatcher.mismatch(ps, options[f].flavor);
+          if (mismatch[f] == null) {
+            mismatch[f] = SharedClaimFit.mismatch(ps, options[f].flavor, groupResources);
+          }
         }
         groups.add(new GroupRequest(g, pos, perPod, once, mismatch));
       }

@@ -11,8 +11,10 @@ import java.util.TreeMap;
  * name so that equal podSets compare equal (the engine shares identical podSets between workloads).
  * {@code shared} is held once by the podSet whatever its count (the devices of a ResourceClaim its
  * pods share: one allocation however many pods use it, so partial admission does not shrink it).
- * {@code minCount == null} means no partial admission; {@code topologyRequest == null} means quota
- * alone decides (no topology-aware placement).
+ * {@code sharedClaims} are the requests of those claims, with the selectors they carry (a flavor
+ * whose device selectors they lack does not fit, docs/dra.md). {@code minCount == null} means no
+ * partial admission; {@code topologyRequest == null} means quota alone decides (no topology-aware
+ * placement).
  */
 public record PodSet(
     String name,
@@ -23,7 +25,8 @@ public record PodSet(
     List<NodeSelectorTerm> requiredNodeAffinity,
     List<Toleration> tolerations,
     TopologyRequest topologyRequest,
-    Map<String, Long> shared) {
+    Map<String, Long> shared,
+    List<SharedClaimRequest> sharedClaims) {
   public PodSet {
     Objects.requireNonNull(name, "name");
     if (count < 0) {
@@ -42,6 +45,7 @@ public record PodSet(
     tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
     shared =
         shared == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(shared));
+    sharedClaims = sharedClaims == null ? List.of() : List.copyOf(sharedClaims);
   }
 
   /** A podSet whose pods share no claim. */
@@ -63,6 +67,7 @@ public record PodSet(
         requiredNodeAffinity,
         tolerations,
         topologyRequest,
+        null,
         null);
   }
 
@@ -89,7 +94,8 @@ public record PodSet(
         requiredNodeAffinity,
         tolerations,
         topologyRequest,
-        shared);
+        shared,
+        sharedClaims);
   }
 
   /**

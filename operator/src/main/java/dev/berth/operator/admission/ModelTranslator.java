@@ -6,6 +6,7 @@ import dev.berth.api.v1beta1.FlavorFungibility;
 import dev.berth.api.v1beta1.ResourceGroup;
 import dev.berth.engine.model.ClusterQueue;
 import dev.berth.engine.model.Cohort;
+import dev.berth.engine.model.DeviceSelector;
 import dev.berth.engine.model.FlavorQuotas;
 import dev.berth.engine.model.LabelSelector;
 import dev.berth.engine.model.LabelSelectorRequirement;
@@ -16,6 +17,7 @@ import dev.berth.engine.model.PreemptionPolicy;
 import dev.berth.engine.model.QueueingStrategy;
 import dev.berth.engine.model.ResourceFlavor;
 import dev.berth.engine.model.ResourceQuota;
+import dev.berth.engine.model.SharedClaimRequest;
 import dev.berth.engine.model.StopPolicy;
 import dev.berth.engine.model.Taint;
 import dev.berth.engine.model.TaintEffect;
@@ -23,6 +25,7 @@ import dev.berth.engine.model.Toleration;
 import dev.berth.engine.model.Workload;
 import dev.berth.engine.quota.Quantity;
 import dev.berth.operator.Timestamps;
+import dev.berth.webhook.dra.SharedClaimRequests;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.math.BigDecimal;
@@ -48,12 +51,21 @@ public final class ModelTranslator {
         taints.add(new Taint(t.getKey(), t.getValue(), TaintEffect.valueOf(t.getEffect())));
       }
     }
+    List<DeviceSelector> deviceSelectors = new ArrayList<>();
+    if (spec.deviceSelectors != null) {
+      for (var s : spec.deviceSelectors) {
+        if (s != null && s.cel != null && s.cel.expression != null) {
+          deviceSelectors.add(new DeviceSelector(s.deviceClassName, s.cel.expression));
+        }
+      }
+    }
     return new ResourceFlavor(
         rf.getMetadata().getName(),
         spec.nodeLabels,
         taints,
         tolerations(spec.tolerations),
-        spec.topologyName);
+        spec.topologyName,
+        deviceSelectors);
   }
 
   public static List<Toleration> tolerations(List<io.fabric8.kubernetes.api.model.Toleration> in) {
@@ -163,6 +175,10 @@ public final class ModelTranslator {
   public static Workload workload(dev.berth.api.v1beta1.Workload wl, boolean podsReadyByCreation) {
     var spec = wl.getSpec();
     List<PodSet> podSets = new ArrayList<>();
+    Map<String, String> annotations = wl.getMetadata().getAnnotations();
+    var sharedClaims =
+        SharedClaimRequests.read(
+            annotations == null ? null : annotations.get(SharedClaimRequests.ANNOTATION));
     for (var ps : spec.podSets) {
       PodSpec pod = ps.template == null ? null : ps.template.getSpec();
       Map<String, Long> requests = new LinkedHashMap<>();
@@ -179,7 +195,13 @@ public final class ModelTranslator {
               requiredAffinity(pod),
               pod == null ? null : tolerations(pod.getTolerations()),
               TopologyTranslator.request(ps.topologyRequest),
-              DeviceRequests.shared(wl).get(ps.name)));
+              DeviceRequests.shared(wl).get(ps.name),
+              sharedClaims.getOrDefault(ps.name, List.of()).stream()
+                  .map(
+                      r ->
+                          new SharedClaimRequest(
+                              r.claim(), r.request(), r.deviceClass(), r.resource(), r.selectors()))
+                  .toList()));
     }
     return new Workload(
         wl.getMetadata().getUid(),

@@ -1,6 +1,5 @@
 package dev.berth.operator.capacity;
 
-import dev.berth.operator.capacity.DeviceClassMatcher.PublishedDevice;
 import dev.berth.webhook.dra.DeviceClassMappings;
 import dev.berth.webhook.dra.FlavorDeviceSelectors;
 import dev.berth.webhook.dra.cel.CelQuantity;
@@ -21,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The DRA devices drivers publish in ResourceSlices, counted per node and per quota resource of the
  * configuration's DeviceClass mappings (docs/dra.md): a device counts for a resource when a
- * DeviceClass mapped to it selects the device ({@link DeviceClassMatcher}), once per resource
+ * DeviceClass mapped to it selects the device ({@link DeviceClassSelectors}), once per resource
  * however many of its classes do. Only a pool's newest generation counts (a driver republishing a
  * pool leaves slices of the older one until it deletes them), and only slices of one node ({@code
  * spec.nodeName}): devices reachable from several nodes are not a node's capacity. Loop thread
@@ -31,14 +30,11 @@ public final class PublishedDevices {
   private static final Logger log = LoggerFactory.getLogger(PublishedDevices.class);
 
   private final DeviceClassMappings mappings;
-  private final Map<String, DeviceClassMatcher> classes = new HashMap<>();
+  private final Map<String, DeviceClassSelectors> classes = new HashMap<>();
   private final Map<String, Slice> slices = new HashMap<>();
 
   private record Slice(
-      String node, String driver, String pool, long generation, List<Device> devices) {}
-
-  /** A device as its DeviceClass's selectors read it, and as a flavor's CEL selectors do. */
-  private record Device(PublishedDevice published, DraDevice cel) {}
+      String node, String driver, String pool, long generation, List<DraDevice> devices) {}
 
   public PublishedDevices(DeviceClassMappings mappings) {
     this.mappings = mappings;
@@ -49,10 +45,9 @@ public final class PublishedDevices {
     if (spec == null) {
       return;
     }
-    List<Device> devices = new ArrayList<>();
+    List<DraDevice> devices = new ArrayList<>();
     if (spec.getDevices() != null) {
       for (var device : spec.getDevices()) {
-        Map<String, Object> attributes = new HashMap<>();
         Map<String, Object> celAttributes = new HashMap<>();
         Map<String, CelQuantity> capacity = new HashMap<>();
         if (device.getAttributes() != null) {
@@ -69,7 +64,6 @@ public final class PublishedDevices {
                     if (value != null) {
                       // An unqualified attribute is in the driver's own domain.
                       String qualified = qualified(spec.getDriver(), name);
-                      attributes.put(qualified, value);
                       celAttributes.put(
                           qualified,
                           a.getVersion() != null
@@ -91,10 +85,7 @@ public final class PublishedDevices {
                     }
                   });
         }
-        devices.add(
-            new Device(
-                new PublishedDevice(spec.getDriver(), attributes),
-                new DraDevice(spec.getDriver(), celAttributes, capacity)));
+        devices.add(new DraDevice(spec.getDriver(), celAttributes, capacity));
       }
     }
     var pool = spec.getPool();
@@ -117,17 +108,16 @@ public final class PublishedDevices {
     if (mappings.resourceFor(name).isEmpty()) {
       return;
     }
-    var matcher = DeviceClassMatcher.of(deviceClass);
-    if (matcher.isEmpty()) {
+    try {
+      classes.put(name, DeviceClassSelectors.of(deviceClass));
+    } catch (IllegalArgumentException e) {
       log.warn(
-          "DeviceClass {} is mapped to {} but its selectors are not of the form Berth reads"
-              + " (docs/dra.md): its devices do not count in flavors' capacity",
+          "DeviceClass {} is mapped to {} but {}: its devices do not count in flavors' capacity",
           name,
-          mappings.resourceFor(name).get());
+          mappings.resourceFor(name).get(),
+          e.getMessage());
       classes.remove(name);
-      return;
     }
-    classes.put(name, matcher.get());
   }
 
   public void deviceClassDeleted(String name) {
@@ -155,11 +145,11 @@ public final class PublishedDevices {
         continue;
       }
       Map<String, Long> counts = out.computeIfAbsent(s.node(), n -> new TreeMap<>());
-      for (Device device : s.devices()) {
+      for (DraDevice device : s.devices()) {
         Set<String> resources = new TreeSet<>();
         classes.forEach(
-            (name, matcher) -> {
-              if (matcher.selects(device.published()) && flavor.selects(name, device.cel())) {
+            (name, selectors) -> {
+              if (selectors.selects(device) && flavor.selects(name, device)) {
                 resources.add(mappings.resourceFor(name).get());
               }
             });

@@ -49,7 +49,10 @@ public final class DeviceCharges {
   }
 
   /** As {@link #charge(KubernetesClient, Workload)}, reading the claims from {@code source}. */
-  String charge(Workload workload, ClaimSource source) {
+  String charge(Workload workload, ClaimSource api) {
+    // Each claim read once, so its charge and its recorded selectors are of the same object.
+    ClaimSource source = SharedClaimRecorder.readOnce(api);
+    SharedClaimRecorder recorder = new SharedClaimRecorder(mappings, source);
     String namespace = workload.getMetadata().getNamespace();
     var podSets = workload.getSpec().podSets;
     Map<String, Map<String, Long>> perPod = new LinkedHashMap<>();
@@ -76,6 +79,7 @@ public final class DeviceCharges {
               (claim, devices) -> {
                 if (charged.add(claim)) {
                   devices.forEach((r, n) -> once.merge(r, n, Long::sum));
+                  recorder.charged(ps.name, namespace, claim);
                 }
               });
       shared.put(ps.name, once);
@@ -84,6 +88,7 @@ public final class DeviceCharges {
       return String.join("; ", problems);
     }
     DeviceRequests.write(workload, perPod, shared);
+    recorder.write(workload);
     return null;
   }
 }

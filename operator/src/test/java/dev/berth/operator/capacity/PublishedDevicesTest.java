@@ -1,6 +1,6 @@
 package dev.berth.operator.capacity;
 
-import static dev.berth.operator.capacity.DeviceClassMatcherTest.deviceClass;
+import static dev.berth.operator.capacity.DeviceClassSelectorsTest.deviceClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.api.v1beta1.FlavorDeviceSelector;
@@ -100,6 +100,19 @@ class PublishedDevicesTest {
     capacity.slice(slice("n1-new", "n1", 2, "gpu", "gpu"));
     capacity.slice(slice("fabric", null, 1, "gpu", "gpu"));
     assertThat(capacity.inventory().devices("n1")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+  }
+
+  @Test
+  void aClassCountsByAnyCelExpressionAndByNoneThatDoesNotCompile() {
+    capacity.slice(slice("n1-gpus", "n1", 1, "gpu", "mig", "vgpu"));
+    capacity.deviceClass(
+        deviceClass(
+            "gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type in ['gpu', 'vgpu']"));
+    assertThat(capacity.inventory().devices("n1")).isEqualTo(Map.of("nvidia.com/gpu", 2L));
+    // A quantity has no >= in Kubernetes' environment either: counted for no resource, not guessed.
+    capacity.deviceClass(
+        deviceClass("gpu.nvidia.com", "device.attributes['gpu.nvidia.com'].type >= quantity('1')"));
+    assertThat(capacity.inventory().devices("n1")).isEmpty();
   }
 
   /** A slice of {@code count} GPUs of {@code memory} each (capacity in the driver's domain). */

@@ -111,6 +111,39 @@ public final class DeviceSelectorCel {
     return result.hasError() ? Optional.of(result.getErrorString()) : Optional.empty();
   }
 
+  /** Distinct expressions kept compiled: flavors' and DeviceClasses' selectors are a few dozen. */
+  private static final int CACHED = 1024;
+
+  /** Expression to its compiled selector, or to why it does not compile (a String). */
+  private static final Map<String, Object> CACHE =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
+              return size() > CACHED;
+            }
+          });
+
+  /**
+   * As {@link #compile}, once per distinct expression: the same expression is read again on every
+   * change of a flavor, a DeviceClass or a slice, and compiling is what costs.
+   */
+  public static Selector compiled(String expression) {
+    Object held = CACHE.get(expression);
+    if (held == null) {
+      try {
+        held = compile(expression);
+      } catch (IllegalArgumentException e) {
+        held = e.getMessage() == null ? "does not compile" : e.getMessage();
+      }
+      CACHE.put(expression, held);
+    }
+    if (held instanceof Selector selector) {
+      return selector;
+    }
+    throw new IllegalArgumentException((String) held);
+  }
+
   /** The compiled expression; {@link IllegalArgumentException} when it does not compile. */
   public static Selector compile(String expression) {
     CelValidationResult result = COMPILER.compile(expression);

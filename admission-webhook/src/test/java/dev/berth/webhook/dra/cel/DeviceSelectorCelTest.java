@@ -143,4 +143,17 @@ class DeviceSelectorCelTest {
         .isGreaterThan(CelSemver.parse("1.9.9").orElseThrow());
     assertThat(CelSemver.parse("1.2")).isEmpty();
   }
+
+  @Test
+  void eachDistinctExpressionIsCompiledOnce() {
+    String e = "device.attributes['gpu.nvidia.com'].cores >= 100";
+    assertThat(DeviceSelectorCel.compiled(e)).isSameAs(DeviceSelectorCel.compiled(e));
+    assertThat(DeviceSelectorCel.compiled(e).selects(H100)).isTrue();
+    // A refusal is kept too, and said again each time.
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> DeviceSelectorCel.compiled("device.nope"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("nope");
+    }
+  }
 }
