@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.webhook.dra.FlavorDeviceSelectors;
-import dev.berth.webhook.validation.JobPodSet;
+import dev.berth.webhook.validation.PodWorkload;
 import dev.berth.webhook.validation.QueueScope;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +21,8 @@ import java.util.TreeMap;
  * the resourceclaim controller gives a pod only claims it owns, which all come through here whoever
  * creates them; so a pod of an admitted Workload gets devices of its flavor only.
  *
- * <p>A claim of a batch/v1 Job's pod (a JobSet's child Job's too) or of a queued plain Pod: the
- * Workload is its owner's, read from the API server; any other claim is left as written.
+ * <p>A claim of a pod of any kind Berth queues: its Workload and pod set are found through the
+ * pod's owners ({@link PodWorkload}), read from the API server; any other claim is left as written.
  */
 public final class ClaimFlavorSelectors implements Defaulter {
   private final QueueScope scope;
@@ -44,7 +44,10 @@ public final class ClaimFlavorSelectors implements Defaulter {
     if (pod.isEmpty()) {
       return; // no such pod: no pod will use the claim
     }
-    Map<String, String> flavors = flavorsOf(namespace, pod.get());
+    Map<String, String> flavors =
+        PodWorkload.of(namespace, pod.get(), scope)
+            .map(at -> at.flavors(namespace, scope))
+            .orElse(Map.of());
     if (flavors.isEmpty()) {
       return;
     }
@@ -80,44 +83,6 @@ public final class ClaimFlavorSelectors implements Defaulter {
         list.addObject().putObject("cel").put("expression", expression);
       }
     }
-  }
-
-  /**
-   * The flavors (by quota resource) of the pod's pod set in its Workload's admission; empty when
-   * the pod is not one Berth admits through a Workload it can find.
-   */
-  private Map<String, String> flavorsOf(String namespace, JsonNode pod) {
-    Optional<JsonNode> owner = controller(pod);
-    String ownerUid;
-    String podSet;
-    if (owner.isEmpty()) {
-      ownerUid = pod.at("/metadata/uid").asText();
-      podSet = "main";
-    } else if (isKind(owner.get(), "batch/v1", "Job")) {
-      Optional<JsonNode> job =
-          scope
-              .job(namespace, owner.get().path("name").asText())
-              .filter(j -> sameUid(j, owner.get()));
-      if (job.isEmpty()) {
-        return Map.of();
-      }
-      JobPodSet of = JobPodSet.of(job.get());
-      ownerUid = of.ownerUid();
-      podSet = of.podSet();
-    } else {
-      return Map.of();
-    }
-    Map<String, String> flavors = new TreeMap<>();
-    for (JsonNode wl : scope.workloadsOwnedBy(namespace, ownerUid)) {
-      for (JsonNode a : wl.at("/status/admission/podSetAssignments")) {
-        if (podSet.equals(a.path("name").asText())) {
-          a.path("flavors")
-              .fields()
-              .forEachRemaining(e -> flavors.put(e.getKey(), e.getValue().asText()));
-        }
-      }
-    }
-    return flavors;
   }
 
   private static Optional<JsonNode> controller(JsonNode object) {

@@ -52,6 +52,56 @@ class ClaimFlavorSelectorsTest {
                 flavors: {nvidia.com/gpu: gpus-80gi, cpu: default}
           """);
 
+  /** A Deployment's pod, queued on its own: its Workload is its own. */
+  private static final JsonNode SERVING_POD =
+      json(
+          """
+          metadata:
+            name: web-abc
+            uid: pod-2
+            labels: {berth.dev/queue-name: a, berth.dev/managed: "true"}
+            ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d, uid: rs, controller: true}]
+          """);
+
+  /** A LeaderWorkerSet's worker: its replica group's Workload, pod set worker. */
+  private static final JsonNode GROUP_POD =
+      json(
+          """
+          metadata:
+            name: lws-0-1
+            uid: pod-3
+            labels: {berth.dev/queue-name: a, berth.dev/managed: "true", berth.dev/pod-group-name: lws-0}
+            annotations: {berth.dev/pod-group-role: worker}
+            ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: lws-0, uid: sts, controller: true}]
+          """);
+
+  /** A PyTorchJob's worker: the job's Workload, pod set worker. */
+  private static final JsonNode PYTORCH_POD =
+      json(
+          """
+          metadata:
+            name: pt-worker-0
+            uid: pod-4
+            labels: {training.kubeflow.org/replica-type: worker}
+            ownerReferences: [{apiVersion: kubeflow.org/v1, kind: PyTorchJob, name: pt, uid: pt-1, controller: true}]
+          """);
+
+  private static final Map<String, JsonNode> PODS =
+      Map.of(
+          "train-abc",
+          POD,
+          "web-abc",
+          SERVING_POD,
+          "lws-0-1",
+          GROUP_POD,
+          "pt-worker-0",
+          PYTORCH_POD);
+
+  /** Admitted on gpus-80gi for nvidia.com/gpu, in pod set {@code podSet}. */
+  private static JsonNode admitted(String podSet) {
+    return json(WORKLOAD.toString().replace("\"name\":\"main\"", "\"name\":\"" + podSet + "\""));
+  }
+
   /** The cluster as the webhook would read it: one admitted Job, one flavor with selectors. */
   private static final QueueScope CLUSTER =
       new QueueScope() {
@@ -72,7 +122,7 @@ class ClaimFlavorSelectorsTest {
 
         @Override
         public Optional<JsonNode> pod(String namespace, String name) {
-          return name.equals("train-abc") ? Optional.of(POD) : Optional.empty();
+          return Optional.ofNullable(PODS.get(name));
         }
 
         @Override
@@ -82,7 +132,16 @@ class ClaimFlavorSelectorsTest {
 
         @Override
         public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
-          return ownerUid.equals("job-1") ? List.of(WORKLOAD) : List.of();
+          return switch (ownerUid) {
+            case "job-1", "pod-2" -> List.of(WORKLOAD);
+            case "pt-1" -> List.of(admitted("worker"));
+            default -> List.of();
+          };
+        }
+
+        @Override
+        public Optional<JsonNode> workload(String namespace, String name) {
+          return name.equals("lws-0") ? Optional.of(admitted("worker")) : Optional.empty();
         }
 
         @Override
@@ -155,6 +214,22 @@ class ClaimFlavorSelectorsTest {
         .as("example.com/nic was not admitted on a flavor")
         .isFalse();
     assertThat(requests.get(2).at("/exactly").has("selectors")).as("not mapped").isFalse();
+  }
+
+  @Test
+  void theClaimsOfThePodsOfEveryKindAreNarrowedToTheirPodSetsFlavor() {
+    for (String pod : List.of("web-abc", "lws-0-1", "pt-worker-0")) {
+      String uid = PODS.get(pod).at("/metadata/uid").asText();
+      ObjectNode claim =
+          claim(
+              "{apiVersion: v1, kind: Pod, name: %s, uid: %s, controller: true}"
+                  .formatted(pod, uid),
+              "- {name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}");
+      new ClaimFlavorSelectors(CLUSTER).apply(claim, "team-a");
+      assertThat(selectors(claim.at("/spec/devices/requests/0")))
+          .as(pod)
+          .containsExactly(AT_LEAST_80GI, NOT_A100);
+    }
   }
 
   @Test

@@ -150,6 +150,35 @@ class PodGroupRolesTest {
   }
 
   @Test
+  void aMemberNamingOtherClaimsThanItsPodSetStaysGated() {
+    PodGroup first =
+        group(
+            pod("serve-0", "leader", 1, 1).build(),
+            pod("serve-0-1", "worker", 2, 2).build(),
+            pod("serve-0-2", "worker", 2, 3).build());
+    Workload workload = admitted(first);
+    // Same container requests, one more ResourceClaimTemplate: devices its podSet was not charged.
+    PodGroup replaced =
+        group(
+            pod("serve-0", "leader", 1, 1).build(),
+            pod("serve-0-1", "worker", 2, 2).build(),
+            pod("serve-0-2b", "worker", 2, 4)
+                .editSpec()
+                .addNewResourceClaim()
+                .withName("gpus")
+                .withResourceClaimTemplateName("two-gpus")
+                .endResourceClaim()
+                .endSpec()
+                .build());
+    assertThat(replaced.releases(workload))
+        .extracting(r -> r.pod().getMetadata().getName())
+        .containsExactly("serve-0", "serve-0-1");
+    assertThat(replaced.unfitting(workload))
+        .extracting(p -> p.getMetadata().getName())
+        .containsExactly("serve-0-2b");
+  }
+
+  @Test
   void noPodSetStartsMoreMembersThanItsCount() {
     PodGroup group =
         group(
