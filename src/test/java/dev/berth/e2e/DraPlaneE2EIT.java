@@ -1,7 +1,9 @@
 package dev.berth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
@@ -9,22 +11,35 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.DraDriverStandIn;
 import dev.berth.e2e.plane.SimNode;
+import dev.berth.e2e.plane.ThirdParty;
+import dev.berth.local.LwsController;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.admission.DeviceRequests;
 import dev.berth.testing.Jobs;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +70,23 @@ class DraPlaneE2EIT {
           + DraDriverStandIn.DRIVER
           + "\"].memory.compareTo(quantity(\"80Gi\")) >= 0";
 
+  /** GPUs of less than 80Gi, whatever their node: the serving kinds' flavor. */
+  private static final String SMALL_FLAVOR = "dra-below-80gi";
+
+  private static final String BELOW_80GI =
+      "device.capacity[\""
+          + DraDriverStandIn.DRIVER
+          + "\"].memory.compareTo(quantity(\"80Gi\")) < 0";
+
+  /** A team member: edit and the chart's roles (and LWS's editor role) in a test's namespace. */
+  private static final String MEMBER = "gail";
+
   private static ControlPlane plane;
+  private static Optional<LwsController> lws = Optional.empty();
+
+  /** The serving kinds' namespace ({@link #servingQueue}): a StatefulSet and an LWS share it. */
+  private static Scenario serving;
+
   private static OnPlane on;
   private static DraDriverStandIn driver;
   private static WebhookRuntime webhooks;
@@ -73,8 +104,16 @@ class DraPlaneE2EIT {
     on = new OnPlane(plane);
     KubernetesClient admin = plane.client();
     Namespaces.ensure(admin, "berth-system");
+    if (ThirdParty.present() || LwsController.built()) {
+      // Before the webhooks: the LeaderWorkerSet webhook is registered for its CRD.
+      lws = plane.leaderWorkerSet();
+    }
     webhooks =
-        ServedWebhooks.start(admin, new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)));
+        ServedWebhooks.start(
+            admin,
+            new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)),
+            "integrations.frameworks={batch/job,pod,statefulset,"
+                + "leaderworkerset.x-k8s.io/leaderworkerset}");
     admin.resource(DraDriverStandIn.deviceClass()).create();
     driver = new DraDriverStandIn(admin);
     NODES.forEach(n -> driver.publish(n, 4, "40Gi"));
@@ -85,6 +124,9 @@ class DraPlaneE2EIT {
     ResourceFlavor big = ScenarioObjects.flavor(BIG_FLAVOR, Map.of());
     big.getSpec().deviceSelectors = List.of(new FlavorDeviceSelector(null, AT_LEAST_80GI));
     admin.resource(big).create();
+    ResourceFlavor small = ScenarioObjects.flavor(SMALL_FLAVOR, Map.of());
+    small.getSpec().deviceSelectors = List.of(new FlavorDeviceSelector(null, BELOW_80GI));
+    admin.resource(small).create();
     operator =
         RunningOperator.startNew(
             plane.kubeconfig(),
@@ -95,6 +137,7 @@ class DraPlaneE2EIT {
                 + "]}\n");
     Namespaces.ensure(admin, "dra-probe");
     ServedWebhooks.awaitPodGating(admin, "dra-probe");
+    serving = servingQueue("dra-serving");
   }
 
   @AfterAll
@@ -269,6 +312,254 @@ class DraPlaneE2EIT {
           .containsOnly(BIG_NODE);
     }
     assertThat(allocatable(FLAVOR)).as("the H100 nodes' 40Gi GPUs").isEqualTo("8");
+  }
+
+  /**
+   * A namespace with LocalQueue lq on a ClusterQueue of 4 GPUs of the below-80Gi flavor, a
+   * ResourceClaimTemplate one-gpu, and {@link #MEMBER} bound to edit, the chart's roles and LWS's
+   * editor role there (once for the class: the chart's roles are applied once on a plane whose
+   * aggregation controller then owns their rules).
+   */
+  private static Scenario servingQueue(String name) {
+    Scenario s = new Scenario(plane.client(), name);
+    s.client.resource(ScenarioObjects.clusterQueue(name, SMALL_FLAVOR, GPU, "4")).create();
+    s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
+    s.client
+        .resource(
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName("one-gpu")
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1))
+                .endSpec()
+                .build())
+        .create();
+    TeamMemberRoles.bind(s.client, MEMBER, s.namespace);
+    TeamMemberRoles.bindEditorStandIn(
+        s.client,
+        MEMBER,
+        s.namespace,
+        "leaderworkerset-editor-role",
+        List.of("leaderworkerset.x-k8s.io"),
+        List.of("leaderworkersets"));
+    return s;
+  }
+
+  private static KubernetesClient member() {
+    return new KubernetesClientBuilder()
+        .withConfig(
+            new ConfigBuilder(plane.client().getConfiguration())
+                .withImpersonateUsername(MEMBER)
+                .withImpersonateGroups("system:authenticated")
+                .build())
+        .build();
+  }
+
+  /** A pod template of app {@code app} whose one container holds a claim made from one-gpu. */
+  private static String podTemplate(String app, String indent) {
+    return """
+        metadata:
+          labels: {app: %s}
+          annotations: {%s: 600s}
+        spec:
+          terminationGracePeriodSeconds: 0
+          resourceClaims: [{name: gpus, resourceClaimTemplateName: one-gpu}]
+          containers:
+          - {name: c, image: server, resources: {claims: [{name: gpus}]}}
+        """
+        .formatted(app, ControlPlane.RUN_FOR)
+        .indent(indent.length());
+  }
+
+  /**
+   * The pods of {@code app}, once {@code count} of them are bound and Running; each has the
+   * below-80Gi flavor's selector on its claim, allocated on a 40Gi node.
+   */
+  private static List<Pod> runningAndNarrowed(Scenario s, String app, int count) {
+    on.awaitOrDescribe(
+        s,
+        count + " pods of " + app + " bound and Running",
+        () ->
+            OnPlane.allBoundAndRunning(
+                s.client.pods().inNamespace(s.namespace).withLabel("app", app).list().getItems(),
+                count));
+    List<Pod> pods =
+        s.client.pods().inNamespace(s.namespace).withLabel("app", app).list().getItems();
+    for (Pod pod : pods) {
+      ResourceClaim claim = claimOf(pod);
+      assertThat(claim.getSpec().getDevices().getRequests().get(0).getExactly().getSelectors())
+          .as("the flavor's selector on %s's claim", pod.getMetadata().getName())
+          .extracting(selector -> selector.getCel().getExpression())
+          .containsExactly(BELOW_80GI);
+      assertThat(claim.getStatus().getAllocation().getDevices().getResults())
+          .extracting(r -> r.getPool())
+          .singleElement()
+          .isIn(NODES);
+    }
+    return pods;
+  }
+
+  /** The Workload of a pod's group, as stored. */
+  private static Workload groupWorkload(Pod pod) {
+    return plane
+        .client()
+        .resources(Workload.class)
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(pod.getMetadata().getLabels().get(Berth.POD_GROUP_NAME_LABEL))
+        .get();
+  }
+
+  /**
+   * A pod a team member makes by hand to join {@code pod}'s admitted group, in its role, with one
+   * more claim: DENIED, naming the claims.
+   */
+  private static void assertJoiningWithOneMoreClaimIsDenied(KubernetesClient member, Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    Pod extra =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(pod.getMetadata().getName() + "-extra")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .addToLabels(Berth.QUEUE_NAME_LABEL, "lq")
+            .addToLabels(Berth.POD_GROUP_NAME_LABEL, labels.get(Berth.POD_GROUP_NAME_LABEL))
+            .addToAnnotations(
+                Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION,
+                annotations.get(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION))
+            .addToAnnotations(
+                Berth.POD_GROUP_ROLE_ANNOTATION,
+                annotations.getOrDefault(Berth.POD_GROUP_ROLE_ANNOTATION, "main"))
+            .endMetadata()
+            .withNewSpec()
+            .withResourceClaims(
+                new PodResourceClaimBuilder()
+                    .withName("gpus")
+                    .withResourceClaimTemplateName("one-gpu")
+                    .build(),
+                new PodResourceClaimBuilder()
+                    .withName("more")
+                    .withResourceClaimTemplateName("one-gpu")
+                    .build())
+            .addNewContainer()
+            .withName("c")
+            .withImage("server")
+            .endContainer()
+            .endSpec()
+            .build();
+    assertThatThrownBy(() -> member.resource(extra).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.resourceClaims")
+        .hasMessageContaining(
+            "the pod's claims hold 2 " + GPU + " and its Workload was charged 1 a pod");
+  }
+
+  /**
+   * A StatefulSet of 2 pods, each with a claim from a template of 1 GPU: its group is charged 1 a
+   * pod, its pods run, their claims narrowed to the flavor; a team member cannot add a pod with one
+   * more claim to the admitted group.
+   */
+  @Test
+  void aStatefulSetsClaimsAreChargedPerPodAndNarrowedToItsFlavor() throws Exception {
+    Scenario s = serving;
+    try (KubernetesClient member = member()) {
+      member
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: apps/v1
+                  kind: StatefulSet
+                  metadata: {name: db, namespace: %s, labels: {berth.dev/queue-name: lq}}
+                  spec:
+                    replicas: 2
+                    serviceName: db
+                    selector: {matchLabels: {app: db}}
+                    template:
+                  %s"""
+                      .formatted(s.namespace, podTemplate("db", "    ")),
+                  StatefulSet.class))
+          .create();
+      List<Pod> pods = runningAndNarrowed(s, "db", 2);
+      Workload wl = groupWorkload(pods.get(0));
+      assertThat(DeviceRequests.of(wl)).isEqualTo(Map.of("main", Map.of(GPU, 1L)));
+      assertThat(wl.getStatus().admission.podSetAssignments.get(0).resourceUsage.get(GPU))
+          .as("1 GPU a pod")
+          .isEqualTo(new Quantity("2"));
+      assertJoiningWithOneMoreClaimIsDenied(member, pods.get(0));
+    }
+  }
+
+  /**
+   * A LeaderWorkerSet (the real LWS controller) of one group of a leader and a worker, each with a
+   * claim of 1 GPU: its group is charged 1 a pod in each role, both run with claims narrowed to the
+   * flavor; a team member can neither add a claim to its templates nor a pod with one more claim to
+   * the admitted group.
+   */
+  @Test
+  void aLeaderWorkerSetsClaimsAreChargedPerPodAndNarrowedToItsFlavor() throws Exception {
+    Assumptions.assumeTrue(
+        lws.isPresent(),
+        "SKIPPED: no LeaderWorkerSet source at "
+            + ControlPlane.lwsTarball()
+            + ", so no LWS controller (the LeaderWorkerSet half of DRA on every kind)");
+    Scenario s = serving;
+    try (KubernetesClient member = member()) {
+      member
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: leaderworkerset.x-k8s.io/v1
+                  kind: LeaderWorkerSet
+                  metadata: {name: serve, namespace: %s, labels: {berth.dev/queue-name: lq}}
+                  spec:
+                    replicas: 1
+                    leaderWorkerTemplate:
+                      size: 2
+                      leaderTemplate:
+                  %s
+                      workerTemplate:
+                  %s"""
+                      .formatted(
+                          s.namespace,
+                          podTemplate("serve", "        "),
+                          podTemplate("serve", "        ")),
+                  GenericKubernetesResource.class))
+          .create();
+      List<Pod> pods = runningAndNarrowed(s, "serve", 2);
+      Workload wl = groupWorkload(pods.get(0));
+      assertThat(DeviceRequests.of(wl))
+          .isEqualTo(Map.of("leader", Map.of(GPU, 1L), "worker", Map.of(GPU, 1L)));
+      assertThat(wl.getStatus().admission.podSetAssignments)
+          .extracting(a -> a.resourceUsage.get(GPU))
+          .containsOnly(new Quantity("1"));
+      assertThatThrownBy(
+              () ->
+                  member
+                      .genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                      .inNamespace(s.namespace)
+                      .withName("serve")
+                      .patch(
+                          PatchContext.of(PatchType.JSON),
+                          "[{\"op\": \"add\", \"path\":"
+                              + " \"/spec/leaderWorkerTemplate/workerTemplate/spec/resourceClaims/-\","
+                              + " \"value\": {\"name\": \"more\", \"resourceClaimTemplateName\":"
+                              + " \"one-gpu\"}}]"))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("resourceClaims");
+      Pod worker =
+          pods.stream()
+              .filter(
+                  p ->
+                      "worker"
+                          .equals(
+                              p.getMetadata()
+                                  .getAnnotations()
+                                  .get(Berth.POD_GROUP_ROLE_ANNOTATION)))
+              .findFirst()
+              .orElseThrow();
+      assertJoiningWithOneMoreClaimIsDenied(member, worker);
+    }
   }
 
   private static String allocatable() {

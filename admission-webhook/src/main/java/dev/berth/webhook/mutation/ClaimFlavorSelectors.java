@@ -3,7 +3,11 @@ package dev.berth.webhook.mutation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.webhook.dra.FlavorDeviceSelectors;
+import dev.berth.webhook.validation.FieldError;
+import dev.berth.webhook.validation.FieldPath;
+import dev.berth.webhook.validation.PlainPods;
 import dev.berth.webhook.validation.PodWorkload;
 import dev.berth.webhook.validation.QueueScope;
 import java.util.Map;
@@ -31,16 +35,41 @@ public final class ClaimFlavorSelectors implements Defaulter {
     this.scope = scope;
   }
 
+  /**
+   * Why the claim may not be made yet, or empty: its pod still waits behind Berth's admission gate
+   * (a queued plain Pod, a Deployment's, a pod group's). The resourceclaim controller makes a pod's
+   * claims as soon as the pod exists, gated or not, and a claim's spec cannot change once stored;
+   * made now, before its Workload is admitted, the claim could carry no flavor's selectors.
+   * Refused, the controller tries again, and the operator's removal of the gate (on admission)
+   * brings it back at once, to make the claim narrowed to the admitted flavor.
+   */
+  public Optional<FieldError> refusal(JsonNode claim, String namespace) {
+    return ownerPod(claim, namespace)
+        .filter(pod -> PlainPods.gated(pod, Berth.ADMISSION_SCHEDULING_GATE))
+        .map(
+            pod ->
+                FieldError.forbidden(
+                    FieldPath.root("metadata").child("ownerReferences"),
+                    "pod "
+                        + pod.at("/metadata/name").asText()
+                        + " waits behind the "
+                        + Berth.ADMISSION_SCHEDULING_GATE
+                        + " scheduling gate for its Workload's admission: its claims are made"
+                        + " once it is admitted, with the device selectors of its flavor"));
+  }
+
+  /** The pod that owns the claim (its controller owner, same UID), as stored. */
+  private Optional<JsonNode> ownerPod(JsonNode claim, String namespace) {
+    return controller(claim)
+        .filter(o -> isKind(o, "v1", "Pod"))
+        .flatMap(
+            owner ->
+                scope.pod(namespace, owner.path("name").asText()).filter(p -> sameUid(p, owner)));
+  }
+
   @Override
   public void apply(ObjectNode claim, String namespace) {
-    Optional<JsonNode> podOwner = controller(claim).filter(o -> isKind(o, "v1", "Pod"));
-    if (podOwner.isEmpty()) {
-      return;
-    }
-    Optional<JsonNode> pod =
-        scope
-            .pod(namespace, podOwner.get().path("name").asText())
-            .filter(p -> sameUid(p, podOwner.get()));
+    Optional<JsonNode> pod = ownerPod(claim, namespace);
     if (pod.isEmpty()) {
       return; // no such pod: no pod will use the claim
     }

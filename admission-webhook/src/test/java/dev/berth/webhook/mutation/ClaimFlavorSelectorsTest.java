@@ -233,6 +233,52 @@ class ClaimFlavorSelectorsTest {
   }
 
   @Test
+  void aClaimOfAPodStillBehindBerthsGateIsRefusedUntilItIsAdmitted() {
+    ObjectNode gated = (ObjectNode) GROUP_POD.deepCopy();
+    gated
+        .putObject("spec")
+        .putArray("schedulingGates")
+        .addObject()
+        .put("name", "berth.dev/admission");
+    QueueScope waiting =
+        new QueueScope() {
+          @Override
+          public boolean exists(String namespace, String name) {
+            return true;
+          }
+
+          @Override
+          public Optional<String> managedBecause(String namespace) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<JsonNode> jobSet(String namespace, String name) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<JsonNode> pod(String namespace, String name) {
+            return Optional.of(gated);
+          }
+        };
+    ObjectNode claim =
+        claim(
+            "{apiVersion: v1, kind: Pod, name: lws-0-1, uid: pod-3, controller: true}",
+            "- {name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}");
+    assertThat(new ClaimFlavorSelectors(waiting).refusal(claim, "team-a"))
+        .hasValueSatisfying(
+            e -> {
+              assertThat(e.path()).isEqualTo("metadata.ownerReferences");
+              assertThat(e.message())
+                  .startsWith("pod lws-0-1 waits behind the berth.dev/admission");
+            });
+    assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(claim, "team-a"))
+        .as("released: its claim is made, narrowed")
+        .isEmpty();
+  }
+
+  @Test
   void aClaimAlreadyCarryingTheSelectorsIsLeftAlone() {
     ObjectNode claim =
         claim(
