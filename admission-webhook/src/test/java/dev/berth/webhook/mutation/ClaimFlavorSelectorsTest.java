@@ -86,8 +86,23 @@ class ClaimFlavorSelectorsTest {
             ownerReferences: [{apiVersion: kubeflow.org/v1, kind: PyTorchJob, name: pt, uid: pt-1, controller: true}]
           """);
 
+  /** A worker of the LWS's next replica group, still behind Berth's gate. */
+  private static final JsonNode GATED_POD =
+      json(
+          """
+          metadata:
+            name: lws-1-1
+            uid: pod-5
+            labels: {berth.dev/queue-name: a, berth.dev/managed: "true", berth.dev/pod-group-name: lws-1}
+            annotations: {berth.dev/pod-group-role: worker}
+          spec:
+            schedulingGates: [{name: berth.dev/admission}]
+          """);
+
   private static final Map<String, JsonNode> PODS =
       Map.of(
+          "lws-1-1",
+          GATED_POD,
           "train-abc",
           POD,
           "web-abc",
@@ -234,46 +249,22 @@ class ClaimFlavorSelectorsTest {
 
   @Test
   void aClaimOfAPodStillBehindBerthsGateIsRefusedUntilItIsAdmitted() {
-    ObjectNode gated = (ObjectNode) GROUP_POD.deepCopy();
-    gated
-        .putObject("spec")
-        .putArray("schedulingGates")
-        .addObject()
-        .put("name", "berth.dev/admission");
-    QueueScope waiting =
-        new QueueScope() {
-          @Override
-          public boolean exists(String namespace, String name) {
-            return true;
-          }
-
-          @Override
-          public Optional<String> managedBecause(String namespace) {
-            return Optional.empty();
-          }
-
-          @Override
-          public Optional<JsonNode> jobSet(String namespace, String name) {
-            return Optional.empty();
-          }
-
-          @Override
-          public Optional<JsonNode> pod(String namespace, String name) {
-            return Optional.of(gated);
-          }
-        };
     ObjectNode claim =
         claim(
-            "{apiVersion: v1, kind: Pod, name: lws-0-1, uid: pod-3, controller: true}",
+            "{apiVersion: v1, kind: Pod, name: lws-1-1, uid: pod-5, controller: true}",
             "- {name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}");
-    assertThat(new ClaimFlavorSelectors(waiting).refusal(claim, "team-a"))
+    assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(claim, "team-a"))
         .hasValueSatisfying(
             e -> {
               assertThat(e.path()).isEqualTo("metadata.ownerReferences");
               assertThat(e.message())
-                  .startsWith("pod lws-0-1 waits behind the berth.dev/admission");
+                  .startsWith("pod lws-1-1 waits behind the berth.dev/admission");
             });
-    assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(claim, "team-a"))
+    ObjectNode released =
+        claim(
+            "{apiVersion: v1, kind: Pod, name: lws-0-1, uid: pod-3, controller: true}",
+            "- {name: gpus, exactly: {deviceClassName: gpu.nvidia.com}}");
+    assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(released, "team-a"))
         .as("released: its claim is made, narrowed")
         .isEmpty();
   }

@@ -132,24 +132,14 @@ class ClaimsOfEveryKindTest {
   }
 
   private static JsonNode charged(String podSet) {
-    return yaml(
+    return ClaimResourcesTest.yaml(
         "{metadata: {annotations: {berth.dev/device-requests: '{\"%s\":{\"example.com/gpu\":2}}'}}}"
             .formatted(podSet));
   }
 
-  private static JsonNode yaml(String text) {
-    try {
-      return new com.fasterxml.jackson.databind.ObjectMapper(
-              new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
-          .readTree(text);
-    } catch (java.io.IOException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   private static List<FieldError> create(QueueScope scope, String pod, String claims) {
     ObjectNode json = (ObjectNode) TestObjects.json(pod);
-    json.with("spec").set("resourceClaims", yaml(claims));
+    json.with("spec").set("resourceClaims", ClaimResourcesTest.yaml(claims));
     json.with("spec").withArray("containers").addObject().put("name", "c").put("image", "x");
     return new PodQueueRule(new RequestGuard(OPERATOR), scope).onCreate("team-a", json, "dana");
   }
@@ -191,10 +181,7 @@ class ClaimsOfEveryKindTest {
         new Kinds() {
           @Override
           public Optional<JsonNode> template(String namespace, String name) {
-            return Optional.of(
-                yaml(
-                    "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
-                        + " gpu.example.com, count: 8}}]}}}}"));
+            return Optional.of(ClaimResourcesTest.EIGHT_GPUS);
           }
         };
     for (String pod : List.of(RAY_HEAD, PYTORCH_WORKER, TRAINJOB_POD)) {
