@@ -186,6 +186,22 @@ class DraPlaneE2EIT {
     return job;
   }
 
+  /** A ResourceClaimTemplate {@code name} of {@code gpus} of the stand-in driver's GPUs. */
+  private static void claimTemplate(Scenario s, String name, int gpus) {
+    s.client
+        .resource(
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, gpus))
+                .endSpec()
+                .build())
+        .create();
+  }
+
   /** The claim the scheduler allocated for the pod's first claim, as stored. */
   private static ResourceClaim claimOf(Pod pod) {
     String name =
@@ -203,18 +219,7 @@ class DraPlaneE2EIT {
   @Test
   void aJobClaimingTwoGpusWaitsBehindAnotherAndRunsWhenItFinishes() {
     Scenario s = twoGpuQueue("dra-queue");
-    s.client
-        .resource(
-            new ResourceClaimTemplateBuilder()
-                .withNewMetadata()
-                .withName("two-gpus")
-                .withNamespace(s.namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 2))
-                .endSpec()
-                .build())
-        .create();
+    claimTemplate(s, "two-gpus", 2);
     s.submit(job(s, "first", 1, true, "two-gpus", "8s"));
     s.submit(job(s, "second", 1, true, "two-gpus", "30s"));
 
@@ -283,18 +288,7 @@ class DraPlaneE2EIT {
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", s.namespace)).create();
     on.awaitOrDescribe(
         s, "the 80Gi GPUs alone in the flavor", () -> "4".equals(allocatable(BIG_FLAVOR)));
-    s.client
-        .resource(
-            new ResourceClaimTemplateBuilder()
-                .withNewMetadata()
-                .withName("one-gpu")
-                .withNamespace(s.namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1))
-                .endSpec()
-                .build())
-        .create();
+    claimTemplate(s, "one-gpu", 1);
     // 4 pods and no node label: the 40Gi GPUs of 2 other nodes are free for kube-scheduler to
     // spread them to, but for the selector Berth adds to their claims.
     s.submit(job(s, "big", 4, true, "one-gpu", "60s"));
@@ -324,18 +318,7 @@ class DraPlaneE2EIT {
     Scenario s = new Scenario(plane.client(), name);
     s.client.resource(ScenarioObjects.clusterQueue(name, SMALL_FLAVOR, GPU, "4")).create();
     s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
-    s.client
-        .resource(
-            new ResourceClaimTemplateBuilder()
-                .withNewMetadata()
-                .withName("one-gpu")
-                .withNamespace(s.namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1))
-                .endSpec()
-                .build())
-        .create();
+    claimTemplate(s, "one-gpu", 1);
     TeamMemberRoles.bind(s.client, MEMBER, s.namespace);
     TeamMemberRoles.bindEditorStandIn(
         s.client,
