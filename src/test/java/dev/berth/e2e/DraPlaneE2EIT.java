@@ -51,8 +51,9 @@ import org.junit.jupiter.api.Test;
  * whose template claims 2 GPUs waits in a 2-GPU queue behind another and runs when it finishes; a
  * claim shared by the 4 pods of a Job is charged once; the flavor's allocatable capacity falls when
  * a node's slice is withdrawn; a flavor of GPUs of at least 80Gi (a CEL device selector, no node
- * labels) counts only those and gets its pods' claims allocated only those. One plane for the
- * class.
+ * labels) counts only those and gets its pods' claims allocated only those. A StatefulSet and a
+ * LeaderWorkerSet (the real LWS controller, where its source is) are charged and narrowed as a Job
+ * is, and a team member adds no claim to their admitted groups. One plane for the class.
  */
 class DraPlaneE2EIT {
   private static final String GPU = "example.com/gpu";

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.dra.ChargedDevices;
 import dev.berth.webhook.dra.FlavorDeviceSelectors;
+import dev.berth.webhook.validation.ClaimResources;
 import dev.berth.webhook.validation.FieldError;
 import dev.berth.webhook.validation.FieldPath;
 import dev.berth.webhook.validation.PlainPods;
@@ -44,18 +46,45 @@ public final class ClaimFlavorSelectors implements Defaulter {
    * brings it back at once, to make the claim narrowed to the admitted flavor.
    */
   public Optional<FieldError> refusal(JsonNode claim, String namespace) {
-    return ownerPod(claim, namespace)
-        .filter(pod -> PlainPods.gated(pod, Berth.ADMISSION_SCHEDULING_GATE))
+    Optional<JsonNode> pod = ownerPod(claim, namespace);
+    if (pod.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = pod.get().at("/metadata/name").asText();
+    if (PlainPods.gated(pod.get(), Berth.ADMISSION_SCHEDULING_GATE)) {
+      return Optional.of(
+          FieldError.forbidden(
+              FieldPath.root("metadata").child("ownerReferences"),
+              "pod "
+                  + name
+                  + " waits behind the "
+                  + Berth.ADMISSION_SCHEDULING_GATE
+                  + " scheduling gate for its Workload's admission: its claims are made once it"
+                  + " is admitted, with the device selectors of its flavor"));
+    }
+    return beyondCharge(namespace, pod.get())
         .map(
-            pod ->
+            problem ->
                 FieldError.forbidden(
-                    FieldPath.root("metadata").child("ownerReferences"),
-                    "pod "
-                        + pod.at("/metadata/name").asText()
-                        + " waits behind the "
-                        + Berth.ADMISSION_SCHEDULING_GATE
-                        + " scheduling gate for its Workload's admission: its claims are made"
-                        + " once it is admitted, with the device selectors of its flavor"));
+                    FieldPath.root("spec").child("devices"),
+                    problem + " (the claims of pod " + name + ")"));
+  }
+
+  /**
+   * Why the pod's claims, as its templates are now, hold more than its Workload's pod set was
+   * charged, or empty (or when it has no Workload: the pod queue rule's to judge). Made when the
+   * pod is admitted, a gated pod's claims come from its templates as they are then: one made again
+   * bigger since its Workload was charged would otherwise be allocated devices beyond the charge.
+   */
+  private Optional<String> beyondCharge(String namespace, JsonNode pod) {
+    Optional<PodWorkload> at = PodWorkload.of(namespace, pod, scope);
+    Optional<JsonNode> workload = at.flatMap(w -> w.workload(namespace, scope));
+    if (workload.isEmpty()) {
+      return Optional.empty();
+    }
+    ClaimResources claims = ClaimResources.of(namespace, pod.path("spec"), scope);
+    return Optional.ofNullable(
+        claims.beyond(ChargedDevices.of(workload.get()), at.get().podSet(), claims.resources()));
   }
 
   /** The pod that owns the claim (its controller owner, same UID), as stored. */

@@ -99,8 +99,22 @@ class ClaimFlavorSelectorsTest {
             schedulingGates: [{name: berth.dev/admission}]
           """);
 
+  /** A Deployment's pod, released, whose template bigger was made again after its charge. */
+  private static final JsonNode REMADE_POD =
+      json(
+          """
+          metadata:
+            name: web-big
+            uid: pod-6
+            labels: {berth.dev/queue-name: a, berth.dev/managed: "true"}
+          spec:
+            resourceClaims: [{name: gpus, resourceClaimTemplateName: remade}]
+          """);
+
   private static final Map<String, JsonNode> PODS =
       Map.of(
+          "web-big",
+          REMADE_POD,
           "lws-1-1",
           GATED_POD,
           "train-abc",
@@ -150,6 +164,11 @@ class ClaimFlavorSelectorsTest {
           return switch (ownerUid) {
             case "job-1", "pod-2" -> List.of(WORKLOAD);
             case "pt-1" -> List.of(admitted("worker"));
+            case "pod-6" ->
+                List.of(
+                    json(
+                        "metadata: {annotations: {berth.dev/device-requests:"
+                            + " '{\"main\":{\"nvidia.com/gpu\":2}}'}}"));
             default -> List.of();
           };
         }
@@ -157,6 +176,17 @@ class ClaimFlavorSelectorsTest {
         @Override
         public Optional<JsonNode> workload(String namespace, String name) {
           return name.equals("lws-0") ? Optional.of(admitted("worker")) : Optional.empty();
+        }
+
+        @Override
+        public Optional<JsonNode> template(String namespace, String name) {
+          // Made again with 4 GPUs after the Workload was charged 2.
+          return name.equals("remade")
+              ? Optional.of(
+                  json(
+                      "spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+                          + " gpu.nvidia.com, count: 4}}]}}}"))
+              : Optional.empty();
         }
 
         @Override
@@ -267,6 +297,24 @@ class ClaimFlavorSelectorsTest {
     assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(released, "team-a"))
         .as("released: its claim is made, narrowed")
         .isEmpty();
+  }
+
+  @Test
+  void aClaimFromATemplateMadeAgainBiggerThanTheChargeIsRefused() {
+    ObjectNode claim =
+        claim(
+            "{apiVersion: v1, kind: Pod, name: web-big, uid: pod-6, controller: true}",
+            "- {name: r, exactly: {deviceClassName: gpu.nvidia.com, count: 4}}");
+    assertThat(new ClaimFlavorSelectors(CLUSTER).refusal(claim, "team-a"))
+        .hasValueSatisfying(
+            e -> {
+              assertThat(e.path()).isEqualTo("spec.devices");
+              assertThat(e.message())
+                  .startsWith(
+                      "the pod's claims hold 4 nvidia.com/gpu and its Workload was charged 2 a"
+                          + " pod")
+                  .endsWith("(the claims of pod web-big)");
+            });
   }
 
   @Test
