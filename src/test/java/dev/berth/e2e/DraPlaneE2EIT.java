@@ -1,7 +1,9 @@
 package dev.berth.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.FlavorDeviceSelector;
 import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
@@ -9,23 +11,36 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.DraDriverStandIn;
 import dev.berth.e2e.plane.SimNode;
+import dev.berth.e2e.plane.ThirdParty;
+import dev.berth.local.LwsController;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.admission.DeviceRequests;
 import dev.berth.testing.Jobs;
 import dev.berth.webhook.WebhookRuntime;
 import dev.berth.webhook.dra.DeviceClassMappings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +53,9 @@ import org.junit.jupiter.api.Test;
  * claim shared by the 4 pods of a Job is charged once; the flavor's allocatable capacity falls when
  * a node's slice is withdrawn; a flavor of GPUs of at least 80Gi (a CEL device selector, no node
  * labels) counts only those and gets its pods' claims allocated only those, and admits a Job
- * sharing a claim only when the claim carries its selector. One plane for the class.
+ * sharing a claim only when the claim carries its selector. A StatefulSet and a LeaderWorkerSet
+ * (the real LWS controller, where its source is) are charged and narrowed as a Job is, and a team
+ * member adds no claim to their admitted groups. One plane for the class.
  */
 class DraPlaneE2EIT {
   private static final String GPU = "example.com/gpu";
@@ -56,7 +73,23 @@ class DraPlaneE2EIT {
           + DraDriverStandIn.DRIVER
           + "\"].memory.compareTo(quantity(\"80Gi\")) >= 0";
 
+  /** GPUs of less than 80Gi, whatever their node: the serving kinds' flavor. */
+  private static final String SMALL_FLAVOR = "dra-below-80gi";
+
+  private static final String BELOW_80GI =
+      "device.capacity[\""
+          + DraDriverStandIn.DRIVER
+          + "\"].memory.compareTo(quantity(\"80Gi\")) < 0";
+
+  /** A team member: edit and the chart's roles (and LWS's editor role) in a test's namespace. */
+  private static final String MEMBER = "gail";
+
   private static ControlPlane plane;
+  private static Optional<LwsController> lws = Optional.empty();
+
+  /** The serving kinds' namespace ({@link #servingQueue}): a StatefulSet and an LWS share it. */
+  private static Scenario serving;
+
   private static OnPlane on;
   private static DraDriverStandIn driver;
   private static WebhookRuntime webhooks;
@@ -74,8 +107,16 @@ class DraPlaneE2EIT {
     on = new OnPlane(plane);
     KubernetesClient admin = plane.client();
     Namespaces.ensure(admin, "berth-system");
+    if (ThirdParty.present() || LwsController.built()) {
+      // Before the webhooks: the LeaderWorkerSet webhook is registered for its CRD.
+      lws = plane.leaderWorkerSet();
+    }
     webhooks =
-        ServedWebhooks.start(admin, new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)));
+        ServedWebhooks.start(
+            admin,
+            new DeviceClassMappings(Map.of(DraDriverStandIn.DRIVER, GPU)),
+            "integrations.frameworks={batch/job,pod,statefulset,"
+                + "leaderworkerset.x-k8s.io/leaderworkerset}");
     admin.resource(DraDriverStandIn.deviceClass()).create();
     driver = new DraDriverStandIn(admin);
     NODES.forEach(n -> driver.publish(n, 4, "40Gi"));
@@ -86,6 +127,9 @@ class DraPlaneE2EIT {
     ResourceFlavor big = ScenarioObjects.flavor(BIG_FLAVOR, Map.of());
     big.getSpec().deviceSelectors = List.of(new FlavorDeviceSelector(null, AT_LEAST_80GI));
     admin.resource(big).create();
+    ResourceFlavor small = ScenarioObjects.flavor(SMALL_FLAVOR, Map.of());
+    small.getSpec().deviceSelectors = List.of(new FlavorDeviceSelector(null, BELOW_80GI));
+    admin.resource(small).create();
     operator =
         RunningOperator.startNew(
             plane.kubeconfig(),
@@ -96,6 +140,7 @@ class DraPlaneE2EIT {
                 + "]}\n");
     Namespaces.ensure(admin, "dra-probe");
     ServedWebhooks.awaitPodGating(admin, "dra-probe");
+    serving = servingQueue("dra-serving");
   }
 
   @AfterAll
@@ -144,6 +189,22 @@ class DraPlaneE2EIT {
     return job;
   }
 
+  /** A ResourceClaimTemplate {@code name} of {@code gpus} of the stand-in driver's GPUs. */
+  private static void claimTemplate(Scenario s, String name, int gpus) {
+    s.client
+        .resource(
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(s.namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, gpus))
+                .endSpec()
+                .build())
+        .create();
+  }
+
   /** The claim the scheduler allocated for the pod's first claim, as stored. */
   private static ResourceClaim claimOf(Pod pod) {
     String name =
@@ -161,18 +222,7 @@ class DraPlaneE2EIT {
   @Test
   void aJobClaimingTwoGpusWaitsBehindAnotherAndRunsWhenItFinishes() {
     Scenario s = twoGpuQueue("dra-queue");
-    s.client
-        .resource(
-            new ResourceClaimTemplateBuilder()
-                .withNewMetadata()
-                .withName("two-gpus")
-                .withNamespace(s.namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 2))
-                .endSpec()
-                .build())
-        .create();
+    claimTemplate(s, "two-gpus", 2);
     s.submit(job(s, "first", 1, true, "two-gpus", "8s"));
     s.submit(job(s, "second", 1, true, "two-gpus", "30s"));
 
@@ -241,18 +291,7 @@ class DraPlaneE2EIT {
     s.client.resource(ScenarioObjects.localQueue(s.namespace, "lq", s.namespace)).create();
     on.awaitOrDescribe(
         s, "the 80Gi GPUs alone in the flavor", () -> "4".equals(allocatable(BIG_FLAVOR)));
-    s.client
-        .resource(
-            new ResourceClaimTemplateBuilder()
-                .withNewMetadata()
-                .withName("one-gpu")
-                .withNamespace(s.namespace)
-                .endMetadata()
-                .withNewSpec()
-                .withSpec(DraDriverStandIn.claimSpec(DraDriverStandIn.DRIVER, 1))
-                .endSpec()
-                .build())
-        .create();
+    claimTemplate(s, "one-gpu", 1);
     // 4 pods and no node label: the 40Gi GPUs of 2 other nodes are free for kube-scheduler to
     // spread them to, but for the selector Berth adds to their claims.
     s.submit(job(s, "big", 4, true, "one-gpu", "60s"));
@@ -333,6 +372,243 @@ class DraPlaneE2EIT {
       for (String job : List.of("unnarrowed", "narrowed")) {
         s.client.batch().v1().jobs().inNamespace(s.namespace).withName(job).delete();
       }
+    }
+  }
+
+  /**
+   * A namespace with LocalQueue lq on a ClusterQueue of 4 GPUs of the below-80Gi flavor, a
+   * ResourceClaimTemplate one-gpu, and {@link #MEMBER} bound to edit, the chart's roles and LWS's
+   * editor role there (once for the class: the chart's roles are applied once on a plane whose
+   * aggregation controller then owns their rules).
+   */
+  private static Scenario servingQueue(String name) {
+    Scenario s = new Scenario(plane.client(), name);
+    s.client.resource(ScenarioObjects.clusterQueue(name, SMALL_FLAVOR, GPU, "4")).create();
+    s.client.resource(ScenarioObjects.localQueue(name, "lq", name)).create();
+    claimTemplate(s, "one-gpu", 1);
+    TeamMemberRoles.bind(s.client, MEMBER, s.namespace);
+    TeamMemberRoles.bindEditorStandIn(
+        s.client,
+        MEMBER,
+        s.namespace,
+        "leaderworkerset-editor-role",
+        List.of("leaderworkerset.x-k8s.io"),
+        List.of("leaderworkersets"));
+    return s;
+  }
+
+  private static KubernetesClient member() {
+    return new KubernetesClientBuilder()
+        .withConfig(
+            new ConfigBuilder(plane.client().getConfiguration())
+                .withImpersonateUsername(MEMBER)
+                .withImpersonateGroups("system:authenticated")
+                .build())
+        .build();
+  }
+
+  /** A pod template of app {@code app} whose one container holds a claim made from one-gpu. */
+  private static String podTemplate(String app, String indent) {
+    return """
+        metadata:
+          labels: {app: %s}
+          annotations: {%s: 600s}
+        spec:
+          terminationGracePeriodSeconds: 0
+          resourceClaims: [{name: gpus, resourceClaimTemplateName: one-gpu}]
+          containers:
+          - {name: c, image: server, resources: {claims: [{name: gpus}]}}
+        """
+        .formatted(app, ControlPlane.RUN_FOR)
+        .indent(indent.length());
+  }
+
+  /**
+   * The pods of {@code app}, once {@code count} of them are bound and Running; each has the
+   * below-80Gi flavor's selector on its claim, allocated on a 40Gi node.
+   */
+  private static List<Pod> runningAndNarrowed(Scenario s, String app, int count) {
+    on.awaitOrDescribe(
+        s,
+        count + " pods of " + app + " bound and Running",
+        () ->
+            OnPlane.allBoundAndRunning(
+                s.client.pods().inNamespace(s.namespace).withLabel("app", app).list().getItems(),
+                count));
+    List<Pod> pods =
+        s.client.pods().inNamespace(s.namespace).withLabel("app", app).list().getItems();
+    for (Pod pod : pods) {
+      ResourceClaim claim = claimOf(pod);
+      assertThat(claim.getSpec().getDevices().getRequests().get(0).getExactly().getSelectors())
+          .as("the flavor's selector on %s's claim", pod.getMetadata().getName())
+          .extracting(selector -> selector.getCel().getExpression())
+          .containsExactly(BELOW_80GI);
+      assertThat(claim.getStatus().getAllocation().getDevices().getResults())
+          .extracting(r -> r.getPool())
+          .singleElement()
+          .isIn(NODES);
+    }
+    return pods;
+  }
+
+  /** The Workload of a pod's group, as stored. */
+  private static Workload groupWorkload(Pod pod) {
+    return plane
+        .client()
+        .resources(Workload.class)
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(pod.getMetadata().getLabels().get(Berth.POD_GROUP_NAME_LABEL))
+        .get();
+  }
+
+  /**
+   * A pod a team member makes by hand to join {@code pod}'s admitted group, in its role, with one
+   * more claim: DENIED, naming the claims.
+   */
+  private static void assertJoiningWithOneMoreClaimIsDenied(KubernetesClient member, Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    Pod extra =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(pod.getMetadata().getName() + "-extra")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .addToLabels(Berth.QUEUE_NAME_LABEL, "lq")
+            .addToLabels(Berth.POD_GROUP_NAME_LABEL, labels.get(Berth.POD_GROUP_NAME_LABEL))
+            .addToAnnotations(
+                Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION,
+                annotations.get(Berth.POD_GROUP_TOTAL_COUNT_ANNOTATION))
+            .addToAnnotations(
+                Berth.POD_GROUP_ROLE_ANNOTATION,
+                annotations.getOrDefault(Berth.POD_GROUP_ROLE_ANNOTATION, "main"))
+            .endMetadata()
+            .withNewSpec()
+            .withResourceClaims(
+                new PodResourceClaimBuilder()
+                    .withName("gpus")
+                    .withResourceClaimTemplateName("one-gpu")
+                    .build(),
+                new PodResourceClaimBuilder()
+                    .withName("more")
+                    .withResourceClaimTemplateName("one-gpu")
+                    .build())
+            .addNewContainer()
+            .withName("c")
+            .withImage("server")
+            .endContainer()
+            .endSpec()
+            .build();
+    assertThatThrownBy(() -> member.resource(extra).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.resourceClaims")
+        .hasMessageContaining(
+            "the pod's claims hold 2 " + GPU + " and its Workload was charged 1 a pod");
+  }
+
+  /**
+   * A StatefulSet of 2 pods, each with a claim from a template of 1 GPU: its group is charged 1 a
+   * pod, its pods run, their claims narrowed to the flavor; a team member cannot add a pod with one
+   * more claim to the admitted group.
+   */
+  @Test
+  void aStatefulSetsClaimsAreChargedPerPodAndNarrowedToItsFlavor() throws Exception {
+    Scenario s = serving;
+    try (KubernetesClient member = member()) {
+      member
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: apps/v1
+                  kind: StatefulSet
+                  metadata: {name: db, namespace: %s, labels: {berth.dev/queue-name: lq}}
+                  spec:
+                    replicas: 2
+                    serviceName: db
+                    selector: {matchLabels: {app: db}}
+                    template:
+                  %s"""
+                      .formatted(s.namespace, podTemplate("db", "    ")),
+                  StatefulSet.class))
+          .create();
+      List<Pod> pods = runningAndNarrowed(s, "db", 2);
+      Workload wl = groupWorkload(pods.get(0));
+      assertThat(DeviceRequests.of(wl)).isEqualTo(Map.of("main", Map.of(GPU, 1L)));
+      assertThat(wl.getStatus().admission.podSetAssignments.get(0).resourceUsage.get(GPU))
+          .as("1 GPU a pod")
+          .isEqualTo(new Quantity("2"));
+      assertJoiningWithOneMoreClaimIsDenied(member, pods.get(0));
+    }
+  }
+
+  /**
+   * A LeaderWorkerSet (the real LWS controller) of one group of a leader and a worker, each with a
+   * claim of 1 GPU: its group is charged 1 a pod in each role, both run with claims narrowed to the
+   * flavor; a team member can neither add a claim to its templates nor a pod with one more claim to
+   * the admitted group.
+   */
+  @Test
+  void aLeaderWorkerSetsClaimsAreChargedPerPodAndNarrowedToItsFlavor() throws Exception {
+    Assumptions.assumeTrue(
+        lws.isPresent(),
+        "SKIPPED: no LeaderWorkerSet source at "
+            + ControlPlane.lwsTarball()
+            + ", so no LWS controller (the LeaderWorkerSet half of DRA on every kind)");
+    Scenario s = serving;
+    try (KubernetesClient member = member()) {
+      member
+          .resource(
+              Serialization.unmarshal(
+                  """
+                  apiVersion: leaderworkerset.x-k8s.io/v1
+                  kind: LeaderWorkerSet
+                  metadata: {name: serve, namespace: %s, labels: {berth.dev/queue-name: lq}}
+                  spec:
+                    replicas: 1
+                    leaderWorkerTemplate:
+                      size: 2
+                      leaderTemplate:
+                  %s
+                      workerTemplate:
+                  %s"""
+                      .formatted(
+                          s.namespace,
+                          podTemplate("serve", "        "),
+                          podTemplate("serve", "        ")),
+                  GenericKubernetesResource.class))
+          .create();
+      List<Pod> pods = runningAndNarrowed(s, "serve", 2);
+      Workload wl = groupWorkload(pods.get(0));
+      assertThat(DeviceRequests.of(wl))
+          .isEqualTo(Map.of("leader", Map.of(GPU, 1L), "worker", Map.of(GPU, 1L)));
+      assertThat(wl.getStatus().admission.podSetAssignments)
+          .extracting(a -> a.resourceUsage.get(GPU))
+          .containsOnly(new Quantity("1"));
+      assertThatThrownBy(
+              () ->
+                  member
+                      .genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+                      .inNamespace(s.namespace)
+                      .withName("serve")
+                      .patch(
+                          PatchContext.of(PatchType.JSON),
+                          "[{\"op\": \"add\", \"path\":"
+                              + " \"/spec/leaderWorkerTemplate/workerTemplate/spec/resourceClaims/-\","
+                              + " \"value\": {\"name\": \"more\", \"resourceClaimTemplateName\":"
+                              + " \"one-gpu\"}}]"))
+          .isInstanceOf(KubernetesClientException.class)
+          .hasMessageContaining("resourceClaims");
+      Pod worker =
+          pods.stream()
+              .filter(
+                  p ->
+                      "worker"
+                          .equals(
+                              p.getMetadata()
+                                  .getAnnotations()
+                                  .get(Berth.POD_GROUP_ROLE_ANNOTATION)))
+              .findFirst()
+              .orElseThrow();
+      assertJoiningWithOneMoreClaimIsDenied(member, worker);
     }
   }
 

@@ -3,8 +3,14 @@ package dev.berth.webhook.mutation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.api.v1beta1.Berth;
+import dev.berth.webhook.dra.ChargedDevices;
 import dev.berth.webhook.dra.FlavorDeviceSelectors;
-import dev.berth.webhook.validation.JobPodSet;
+import dev.berth.webhook.validation.ClaimResources;
+import dev.berth.webhook.validation.FieldError;
+import dev.berth.webhook.validation.FieldPath;
+import dev.berth.webhook.validation.PlainPods;
+import dev.berth.webhook.validation.PodWorkload;
 import dev.berth.webhook.validation.QueueScope;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +27,8 @@ import java.util.TreeMap;
  * the resourceclaim controller gives a pod only claims it owns, which all come through here whoever
  * creates them; so a pod of an admitted Workload gets devices of its flavor only.
  *
- * <p>A claim of a batch/v1 Job's pod (a JobSet's child Job's too) or of a queued plain Pod: the
- * Workload is its owner's, read from the API server; any other claim is left as written.
+ * <p>A claim of a pod of any kind Berth queues: its Workload and pod set are found through the
+ * pod's owners ({@link PodWorkload}), read from the API server; any other claim is left as written.
  */
 public final class ClaimFlavorSelectors implements Defaulter {
   private final QueueScope scope;
@@ -31,20 +37,75 @@ public final class ClaimFlavorSelectors implements Defaulter {
     this.scope = scope;
   }
 
+  /**
+   * Why the claim may not be made yet, or empty: its pod still waits behind Berth's admission gate
+   * (a queued plain Pod, a Deployment's, a pod group's). The resourceclaim controller makes a pod's
+   * claims as soon as the pod exists, gated or not, and a claim's spec cannot change once stored;
+   * made now, before its Workload is admitted, the claim could carry no flavor's selectors.
+   * Refused, the controller tries again, and the operator's removal of the gate (on admission)
+   * brings it back at once, to make the claim narrowed to the admitted flavor.
+   */
+  public Optional<FieldError> refusal(JsonNode claim, String namespace) {
+    Optional<JsonNode> pod = ownerPod(claim, namespace);
+    if (pod.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = pod.get().at("/metadata/name").asText();
+    if (PlainPods.gated(pod.get(), Berth.ADMISSION_SCHEDULING_GATE)) {
+      return Optional.of(
+          FieldError.forbidden(
+              FieldPath.root("metadata").child("ownerReferences"),
+              "pod "
+                  + name
+                  + " waits behind the "
+                  + Berth.ADMISSION_SCHEDULING_GATE
+                  + " scheduling gate for its Workload's admission: its claims are made once it"
+                  + " is admitted, with the device selectors of its flavor"));
+    }
+    return beyondCharge(namespace, pod.get())
+        .map(
+            problem ->
+                FieldError.forbidden(
+                    FieldPath.root("spec").child("devices"),
+                    problem + " (the claims of pod " + name + ")"));
+  }
+
+  /**
+   * Why the pod's claims, as its templates are now, hold more than its Workload's pod set was
+   * charged, or empty (or when it has no Workload: the pod queue rule's to judge). Made when the
+   * pod is admitted, a gated pod's claims come from its templates as they are then: one made again
+   * bigger since its Workload was charged would otherwise be allocated devices beyond the charge.
+   */
+  private Optional<String> beyondCharge(String namespace, JsonNode pod) {
+    Optional<PodWorkload> at = PodWorkload.of(namespace, pod, scope);
+    Optional<JsonNode> workload = at.flatMap(w -> w.workload(namespace, scope));
+    if (workload.isEmpty()) {
+      return Optional.empty();
+    }
+    ClaimResources claims = ClaimResources.of(namespace, pod.path("spec"), scope);
+    return Optional.ofNullable(
+        claims.beyond(ChargedDevices.of(workload.get()), at.get().podSet(), claims.resources()));
+  }
+
+  /** The pod that owns the claim (its controller owner, same UID), as stored. */
+  private Optional<JsonNode> ownerPod(JsonNode claim, String namespace) {
+    return controller(claim)
+        .filter(o -> isKind(o, "v1", "Pod"))
+        .flatMap(
+            owner ->
+                scope.pod(namespace, owner.path("name").asText()).filter(p -> sameUid(p, owner)));
+  }
+
   @Override
   public void apply(ObjectNode claim, String namespace) {
-    Optional<JsonNode> podOwner = controller(claim).filter(o -> isKind(o, "v1", "Pod"));
-    if (podOwner.isEmpty()) {
-      return;
-    }
-    Optional<JsonNode> pod =
-        scope
-            .pod(namespace, podOwner.get().path("name").asText())
-            .filter(p -> sameUid(p, podOwner.get()));
+    Optional<JsonNode> pod = ownerPod(claim, namespace);
     if (pod.isEmpty()) {
       return; // no such pod: no pod will use the claim
     }
-    Map<String, String> flavors = flavorsOf(namespace, pod.get());
+    Map<String, String> flavors =
+        PodWorkload.of(namespace, pod.get(), scope)
+            .map(at -> at.flavors(namespace, scope))
+            .orElse(Map.of());
     if (flavors.isEmpty()) {
       return;
     }
@@ -80,44 +141,6 @@ public final class ClaimFlavorSelectors implements Defaulter {
         list.addObject().putObject("cel").put("expression", expression);
       }
     }
-  }
-
-  /**
-   * The flavors (by quota resource) of the pod's pod set in its Workload's admission; empty when
-   * the pod is not one Berth admits through a Workload it can find.
-   */
-  private Map<String, String> flavorsOf(String namespace, JsonNode pod) {
-    Optional<JsonNode> owner = controller(pod);
-    String ownerUid;
-    String podSet;
-    if (owner.isEmpty()) {
-      ownerUid = pod.at("/metadata/uid").asText();
-      podSet = "main";
-    } else if (isKind(owner.get(), "batch/v1", "Job")) {
-      Optional<JsonNode> job =
-          scope
-              .job(namespace, owner.get().path("name").asText())
-              .filter(j -> sameUid(j, owner.get()));
-      if (job.isEmpty()) {
-        return Map.of();
-      }
-      JobPodSet of = JobPodSet.of(job.get());
-      ownerUid = of.ownerUid();
-      podSet = of.podSet();
-    } else {
-      return Map.of();
-    }
-    Map<String, String> flavors = new TreeMap<>();
-    for (JsonNode wl : scope.workloadsOwnedBy(namespace, ownerUid)) {
-      for (JsonNode a : wl.at("/status/admission/podSetAssignments")) {
-        if (podSet.equals(a.path("name").asText())) {
-          a.path("flavors")
-              .fields()
-              .forEachRemaining(e -> flavors.put(e.getKey(), e.getValue().asText()));
-        }
-      }
-    }
-    return flavors;
   }
 
   private static Optional<JsonNode> controller(JsonNode object) {

@@ -135,6 +135,14 @@ public final class InformerLocalQueueLookup implements QueueScope, AutoCloseable
         .toList();
   }
 
+  /** Read from the API server, not cached, as {@link #workloadsOwnedBy}: a pod group's. */
+  @Override
+  public Optional<JsonNode> workload(String namespace, String name) {
+    return Optional.ofNullable(
+            client.resources(Workload.class).inNamespace(namespace).withName(name).get())
+        .map(wl -> Serialization.jsonMapper().<JsonNode>valueToTree(wl));
+  }
+
   /**
    * Read from the API server, not cached: asked only when a claim is made for a pod in a namespace
    * Berth does not exclude, right after the pod was created.

@@ -164,8 +164,17 @@ public final class BerthWebhooks {
     }
     routes.put(MUTATE_POD, podGates);
     routes.put(MUTATE_KUEUE_LABELS, new MutatingHandler(new KueueLabelsDefaulter(), CREATE));
+    ClaimFlavorSelectors claims = new ClaimFlavorSelectors(cluster);
+    MutatingHandler narrowing = new MutatingHandler(claims, CREATE);
     routes.put(
-        MUTATE_RESOURCE_CLAIM, new MutatingHandler(new ClaimFlavorSelectors(cluster), CREATE));
+        MUTATE_RESOURCE_CLAIM,
+        call ->
+            call.isCreate() && call.subResource() == null && call.object() != null
+                ? claims
+                    .refusal(call.object(), call.namespace())
+                    .map(no -> AdmissionAnswer.of(List.of(no)))
+                    .orElseGet(() -> narrowing.handle(call))
+                : narrowing.handle(call));
     return routes;
   }
 

@@ -56,6 +56,11 @@ public final class ClaimResources {
     return claims.shared().keySet();
   }
 
+  /** The quota resources of the devices the pod's claims hold. */
+  public Set<String> resources() {
+    return claims.total().keySet();
+  }
+
   /** Whether the pod holds any device through its claims. */
   public boolean holdsDevices() {
     return !claims.total().isEmpty();

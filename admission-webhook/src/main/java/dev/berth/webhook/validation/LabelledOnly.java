@@ -56,6 +56,11 @@ public final class LabelledOnly implements QueueScope {
   }
 
   @Override
+  public Optional<JsonNode> workload(String namespace, String name) {
+    return cluster.workload(namespace, name);
+  }
+
+  @Override
   public Optional<JsonNode> owner(
       dev.berth.webhook.integration.Framework framework, String namespace, String name) {
     return cluster.owner(framework, namespace, name);

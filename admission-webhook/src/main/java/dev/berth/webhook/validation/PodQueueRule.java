@@ -3,6 +3,7 @@ package dev.berth.webhook.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.webhook.dra.ChargedDevices;
+import dev.berth.webhook.dra.PodClaims;
 import dev.berth.webhook.integration.Framework;
 import dev.berth.webhook.mutation.NamespaceSelectors;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -55,7 +56,8 @@ public final class PodQueueRule {
     }
     if (PlainPods.isQueued(pod) && PlainPods.gated(pod, Berth.ADMISSION_SCHEDULING_GATE)) {
       // Queued: it waits behind the gate until its Workload is admitted, charged through it.
-      return PlainPods.groupProblems(pod);
+      List<FieldError> group = PlainPods.groupProblems(pod);
+      return group.isEmpty() ? groupChargeProblems(namespace, pod) : group;
     }
     Optional<String> managed = scope.managedBecause(namespace);
     if (managed.isEmpty()) {
@@ -84,8 +86,11 @@ public final class PodQueueRule {
           podOwner.isPresent()
               ? replicaProblem(podOwner.get(), namespace, pod, owner, asks)
               : isJob(owner)
-                  ? jobProblem(namespace, pod, owner, asks, claims)
+                  ? jobProblem(namespace, pod, owner, asks)
                   : rayClusterProblem(namespace, pod, owner, asks);
+      if (problem == null && claims.holdsDevices()) {
+        problem = chargeProblem(namespace, pod, claims, asks.keySet());
+      }
       if (problem == null) {
         return List.of();
       }
@@ -129,11 +134,7 @@ public final class PodQueueRule {
 
   /** Why the pod is not one of its owner Job's Berth-managed pods, or null when it is. */
   private String jobProblem(
-      String namespace,
-      JsonNode pod,
-      JsonNode owner,
-      Map<String, BigDecimal> asks,
-      ClaimResources claims) {
+      String namespace, JsonNode pod, JsonNode owner, Map<String, BigDecimal> asks) {
     String name = owner.path("name").asText();
     String label = "Job " + name;
     JsonNode job =
@@ -154,13 +155,8 @@ public final class PodQueueRule {
     if (!selects(job.at("/spec/selector"), pod.at("/metadata/labels"))) {
       return "the pod does not match the selector of " + label + ", so the Job does not count it";
     }
-    String problem =
-        templateProblem(
-            namespace, job.at("/spec/template/spec"), asks, label, "the Job's template");
-    if (problem != null) {
-      return problem;
-    }
-    return claims.holdsDevices() ? chargeProblem(namespace, job, claims, asks.keySet()) : null;
+    return templateProblem(
+        namespace, job.at("/spec/template/spec"), asks, label, "the Job's template");
   }
 
   /**
@@ -273,21 +269,51 @@ public final class PodQueueRule {
 
   /**
    * Why the devices of the pod's claims are beyond what its Workload was charged, or null. The
-   * Workload is the Job's, or its JobSet's (pod set: the replicatedJob); the Job runs, so it was
-   * admitted, and a Job without one has pods that nobody charged.
+   * Workload and pod set are its owners' ({@link PodWorkload}); its owner runs, so it was admitted,
+   * and one without a Workload has pods that nobody charged.
    */
   private String chargeProblem(
-      String namespace, JsonNode job, ClaimResources claims, Set<String> covered) {
-    JobPodSet podSet = JobPodSet.of(job);
-    List<JsonNode> workloads = scope.workloadsOwnedBy(namespace, podSet.ownerUid());
-    if (workloads.isEmpty()) {
-      return podSet.owner()
+      String namespace, JsonNode pod, ClaimResources claims, Set<String> covered) {
+    Optional<PodWorkload> at = PodWorkload.of(namespace, pod, scope);
+    Optional<JsonNode> workload = at.flatMap(w -> w.workload(namespace, scope));
+    if (workload.isEmpty()) {
+      return at.map(PodWorkload::owner).orElse("the pod's owner")
           + " has no Workload, so the devices of the pod's claims are charged to no queue";
     }
-    String beyond = claims.beyond(ChargedDevices.of(workloads.get(0)), podSet.podSet(), covered);
+    String beyond = claims.beyond(ChargedDevices.of(workload.get()), at.get().podSet(), covered);
     return beyond != null
         ? beyond
-        : SharedClaimFlavors.problem(namespace, claims.sharedClaims(), workloads.get(0), scope);
+        : SharedClaimFlavors.problem(namespace, claims.sharedClaims(), workload.get(), scope);
+  }
+
+  /**
+   * A queued pod joining a group whose Workload exists (a replacement, a StatefulSet's pod made
+   * from a changed template, one a team member adds): refused when its claims hold more than its
+   * role's pod set was charged when the Workload was made. A group's first pods are charged when
+   * its Workload is made from them, so a pod made before it is not checked here.
+   */
+  private List<FieldError> groupChargeProblems(String namespace, JsonNode pod) {
+    JsonNode spec = pod.path("spec");
+    if (!pod.at("/metadata/labels").has(Berth.POD_GROUP_NAME_LABEL) || PodClaims.none(spec)) {
+      return List.of();
+    }
+    PodWorkload at = PodWorkload.of(namespace, pod, scope).orElseThrow();
+    Optional<JsonNode> workload = at.workload(namespace, scope);
+    if (workload.isEmpty()) {
+      return List.of();
+    }
+    ClaimResources claims = ClaimResources.of(namespace, spec, scope);
+    if (!claims.refusals().isEmpty()) {
+      return claims.refusals();
+    }
+    String problem =
+        claims.beyond(ChargedDevices.of(workload.get()), at.podSet(), claims.resources());
+    return problem == null
+        ? List.of()
+        : List.of(
+            FieldError.forbidden(
+                FieldPath.root("spec").child("resourceClaims"),
+                problem + "; the pod joins " + at.owner() + ", admitted for what it was charged"));
   }
 
   /**

@@ -54,6 +54,11 @@ public interface QueueScope extends LocalQueueLookup, ClaimSource {
     return List.of();
   }
 
+  /** The Workload of that name (a pod group's), as stored; empty when there is none. */
+  default Optional<JsonNode> workload(String namespace, String name) {
+    return Optional.empty();
+  }
+
   /**
    * The object of a registry kind that creates its pods itself (a PyTorchJob), as stored, or empty
    * when there is none (or its API is not installed).

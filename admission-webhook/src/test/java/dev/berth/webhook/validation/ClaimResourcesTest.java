@@ -99,7 +99,13 @@ class ClaimResourcesTest {
 
   private static final QueueScope SCOPE = new WithClaims();
 
-  private static JsonNode yaml(String text) {
+  /** A template of 8 GPUs: two-gpus made again bigger after a Workload was charged. */
+  static final JsonNode EIGHT_GPUS =
+      yaml(
+          "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+              + " gpu.example.com, count: 8}}]}}}}");
+
+  static JsonNode yaml(String text) {
     try {
       return new com.fasterxml.jackson.databind.ObjectMapper(
               new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
@@ -176,10 +182,7 @@ class ClaimResourcesTest {
         new WithClaims() {
           @Override
           public Optional<JsonNode> template(String namespace, String name) {
-            return Optional.of(
-                yaml(
-                    "{spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
-                        + " gpu.example.com, count: 8}}]}}}}"));
+            return Optional.of(EIGHT_GPUS);
           }
         };
     assertRefusedAtOwner(

@@ -42,7 +42,7 @@ class SharedClaimFlavorsTest {
     return new ClaimResourcesTest.WithClaims() {
       @Override
       public List<JsonNode> workloadsOwnedBy(String namespace, String ownerUid) {
-        return List.of(yaml(workload(flavor)));
+        return List.of(yaml(SharedClaimFlavorsTest.workload(flavor)));
       }
 
       @Override

@@ -166,7 +166,8 @@ public record PodGroup(String namespace, String name, int totalCount, List<Pod> 
 
   /**
    * Waiting members the Workload cannot start: their role is none of its podSets, or they ask for
-   * other requests than their podSet's template (a replacement made from a changed template).
+   * other requests or claims than their podSet's template (a replacement made from a changed
+   * template).
    */
   public List<Pod> unfitting(Workload workload) {
     return toRelease().stream()
@@ -177,9 +178,20 @@ public record PodGroup(String namespace, String name, int totalCount, List<Pod> 
         .toList();
   }
 
+  /**
+   * Whether the pod asks for what its podSet's template does: the same container requests, and the
+   * same claims (its Workload was charged the devices of the template's; a member made before the
+   * Workload, from a changed template, is not checked by the pod queue rule).
+   */
   private static boolean fits(Pod pod, PodSet podSet) {
-    return PodRequests.of(pod.getSpec())
-        .equals(PodRequests.of(podSet.template == null ? null : podSet.template.getSpec()));
+    var template = podSet.template == null ? null : podSet.template.getSpec();
+    return PodRequests.of(pod.getSpec()).equals(PodRequests.of(template))
+        && claims(pod.getSpec()).equals(claims(template));
+  }
+
+  private static List<io.fabric8.kubernetes.api.model.PodResourceClaim> claims(
+      io.fabric8.kubernetes.api.model.PodSpec spec) {
+    return spec == null || spec.getResourceClaims() == null ? List.of() : spec.getResourceClaims();
   }
 
   private static PodSetAssignment.TopologyAssignment topology(Workload workload, String podSet) {

@@ -129,18 +129,40 @@ class PodGroupRolesTest {
 
   @Test
   void aReplacementAskingForMoreThanItsPodSetStaysGated() {
+    // A worker made from a changed template: 8 GPUs where its podSet was admitted for 2.
+    assertStaysGated(pod("serve-0-2b", "worker", 8, 4).build());
+  }
+
+  @Test
+  void aMemberNamingOtherClaimsThanItsPodSetStaysGated() {
+    // Same container requests, one more ResourceClaimTemplate: devices its podSet was not charged.
+    assertStaysGated(
+        pod("serve-0-2b", "worker", 2, 4)
+            .editSpec()
+            .addNewResourceClaim()
+            .withName("gpus")
+            .withResourceClaimTemplateName("two-gpus")
+            .endResourceClaim()
+            .endSpec()
+            .build());
+  }
+
+  /**
+   * A group of a leader and two workers admitted, then {@code replacement} (serve-0-2b) in the
+   * second worker's place: the leader and first worker start, the replacement stays gated.
+   */
+  private static void assertStaysGated(Pod replacement) {
     PodGroup first =
         group(
             pod("serve-0", "leader", 1, 1).build(),
             pod("serve-0-1", "worker", 2, 2).build(),
             pod("serve-0-2", "worker", 2, 3).build());
     Workload workload = admitted(first);
-    // A worker made from a changed template: 8 GPUs where its podSet was admitted for 2.
     PodGroup replaced =
         group(
             pod("serve-0", "leader", 1, 1).build(),
             pod("serve-0-1", "worker", 2, 2).build(),
-            pod("serve-0-2b", "worker", 8, 4).build());
+            replacement);
     assertThat(replaced.releases(workload))
         .extracting(r -> r.pod().getMetadata().getName())
         .containsExactly("serve-0", "serve-0-1");
