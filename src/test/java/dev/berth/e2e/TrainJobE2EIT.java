@@ -68,8 +68,8 @@ class TrainJobE2EIT {
     if (!ThirdParty.present()) {
       skip();
     }
-    plane = ControlPlane.start("trainjobs", ControlPlane.gpuFleet());
-    if (!plane.startTrainer()) {
+    plane = ControlPlane.startWithTrainer("trainjobs", ControlPlane.gpuFleet()).orElse(null);
+    if (plane == null) {
       skip();
     }
     on = new OnPlane(plane);
@@ -233,18 +233,19 @@ class TrainJobE2EIT {
    * cover; its ClusterTrainingRuntime applied with its pods run by KWOK for {@code runFor}.
    */
   private static TrainJob sample(Scenario s, String runFor) throws IOException {
-    Path file =
-        Path.of(System.getProperty("berth.repo", ".."))
-            .resolve("samples/kubeflow/trainjob-llm-finetune.yaml");
-    String[] documents = Files.readString(file).split("\n---\n");
+    Path samples = Path.of(System.getProperty("berth.repo", "..")).resolve("samples/kubeflow");
     ClusterTrainingRuntime runtime =
-        Serialization.unmarshal(documents[0], ClusterTrainingRuntime.class);
+        Serialization.unmarshal(
+            Files.readString(samples.resolve("clustertrainingruntime-torch-llm.yaml")),
+            ClusterTrainingRuntime.class);
     PodTemplateSpec pods =
         runtime.getSpec().template.spec.replicatedJobs.get(0).template.getSpec().getTemplate();
     pods.setMetadata(new ObjectMeta());
     pods.getMetadata().setAnnotations(Map.of(ControlPlane.RUN_FOR, runFor));
     plane.client().resource(runtime).serverSideApply();
-    TrainJob job = Serialization.unmarshal(documents[1], TrainJob.class);
+    TrainJob job =
+        Serialization.unmarshal(
+            Files.readString(samples.resolve("trainjob-llm-finetune.yaml")), TrainJob.class);
     job.getMetadata().setName("llm");
     job.getMetadata().setNamespace(s.namespace);
     job.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
