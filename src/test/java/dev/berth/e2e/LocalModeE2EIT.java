@@ -347,13 +347,7 @@ class LocalModeE2EIT {
         .atMost(SAMPLES_TIMEOUT)
         .untilAsserted(
             () -> {
-              assertThat(
-                      admin
-                          .pods()
-                          .inNamespace(ns)
-                          .withLabel("jobset.sigs.k8s.io/jobset-name", "llm-finetune")
-                          .list()
-                          .getItems())
+              assertThat(podsLabelled(ns, "jobset.sigs.k8s.io/jobset-name", "llm-finetune"))
                   .as("llm-finetune's pods")
                   .hasSize(2)
                   .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
@@ -367,13 +361,7 @@ class LocalModeE2EIT {
         .atMost(SAMPLES_TIMEOUT)
         .untilAsserted(
             () ->
-                assertThat(
-                        admin
-                            .pods()
-                            .inNamespace(ns)
-                            .withLabel("leaderworkerset.sigs.k8s.io/name", "llm-serving")
-                            .list()
-                            .getItems())
+                assertThat(podsLabelled(ns, "leaderworkerset.sigs.k8s.io/name", "llm-serving"))
                     .as("llm-serving's pods")
                     .hasSize(4)
                     .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
@@ -399,6 +387,10 @@ class LocalModeE2EIT {
                           assertThat(c.type + "=" + c.status + " " + c.reason)
                               .isEqualTo("Finished=True Succeeded"));
             });
+  }
+
+  private static List<Pod> podsLabelled(String ns, String label, String value) {
+    return admin.pods().inNamespace(ns).withLabel(label, value).list().getItems();
   }
 
   private static Workload workloadOf(String ns, String kind, String owner) {

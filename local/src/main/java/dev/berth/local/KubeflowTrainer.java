@@ -77,27 +77,18 @@ public final class KubeflowTrainer implements AutoCloseable {
     }
     Files.createDirectories(logDir);
     int probePort = ControllerWebhooks.freePort();
-    LoggedProcess process =
-        LoggedProcess.start(
-            "trainer",
-            List.of(
-                dir().resolve("trainer-controller-manager").toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--metrics-bind-address=0",
-                "--health-probe-bind-address=127.0.0.1:" + probePort),
-            logDir.resolve("trainer.log"));
-    KubeflowTrainer trainer = new KubeflowTrainer(process);
-    try {
-      process.awaitReady(probePort, READY_TIMEOUT);
-    } catch (RuntimeException e) {
-      trainer.close();
-      throw e;
-    }
-    return Optional.of(trainer);
-  }
-
-  public Path log() {
-    return process.log();
+    return Optional.of(
+        new KubeflowTrainer(
+            LoggedProcess.startReady(
+                "trainer",
+                List.of(
+                    dir().resolve("trainer-controller-manager").toString(),
+                    "--kubeconfig=" + kubeconfig,
+                    "--metrics-bind-address=0",
+                    "--health-probe-bind-address=127.0.0.1:" + probePort),
+                logDir.resolve("trainer.log"),
+                probePort,
+                READY_TIMEOUT)));
   }
 
   public void checkAlive() {
