@@ -241,7 +241,7 @@ public final class LocalMode {
     if (running) {
       return "berth: Kubeflow Trainer v"
           + KubeflowTrainer.VERSION
-          + " running (without its webhooks); applying samples/kubeflow's TrainJob too";
+          + " running (without its webhooks); applying samples/kubeflow's runtime and TrainJob too";
     }
     if (KubeflowTrainer.built() && !jobSetController) {
       return "berth: Kubeflow Trainer is built but not started: no JobSet controller would run"
