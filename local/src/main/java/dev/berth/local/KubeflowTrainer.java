@@ -28,6 +28,13 @@ public final class KubeflowTrainer implements AutoCloseable {
   /** The JobSet API source the Trainer module needs (not on the Go proxy here). */
   public static final String JOBSET_API_TARBALL = "jobset-v0.8.2.tar.gz";
 
+  /**
+   * The user the Trainer acts as: its service account, as its Helm chart (release kubeflow-trainer)
+   * and its manifests install it.
+   */
+  public static final String IDENTITY =
+      "system:serviceaccount:kubeflow-system:kubeflow-trainer-controller-manager";
+
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
   private final LoggedProcess process;
@@ -76,6 +83,10 @@ public final class KubeflowTrainer implements AutoCloseable {
       return Optional.empty();
     }
     Files.createDirectories(logDir);
+    // As its own service account, so Berth's webhooks hold the JobSets it writes to their TrainJob
+    // as in a cluster (the admin's certificate is also the operator's identity here).
+    Path asTrainer =
+        ServiceAccountKubeconfig.write(kubeconfig, IDENTITY, logDir.resolve("trainer.kubeconfig"));
     int probePort = ControllerWebhooks.freePort();
     return Optional.of(
         new KubeflowTrainer(
@@ -83,7 +94,7 @@ public final class KubeflowTrainer implements AutoCloseable {
                 "trainer",
                 List.of(
                     dir().resolve("trainer-controller-manager").toString(),
-                    "--kubeconfig=" + kubeconfig,
+                    "--kubeconfig=" + asTrainer,
                     "--metrics-bind-address=0",
                     "--health-probe-bind-address=127.0.0.1:" + probePort),
                 logDir.resolve("trainer.log"),
