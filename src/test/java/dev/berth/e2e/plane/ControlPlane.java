@@ -153,8 +153,7 @@ public final class ControlPlane implements AutoCloseable {
       return;
     }
     try {
-      trainingOperator =
-          TrainingOperator.start(client(), logDir.resolve("admin.kubeconfig"), logDir);
+      trainingOperator = TrainingOperator.start(client(), adminKubeconfig(), logDir);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -178,22 +177,25 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Starts the real LeaderWorkerSet controller beside this plane, and stops it with it. Only the
-   * classes that test LeaderWorkerSets call this, so the rest of the suite never builds nor runs
-   * it: it is built here, the first time (scripts/lws-binary.sh, a few minutes on 2 cores, then
-   * cached). Empty only on a machine without the third-party sources (the LWS module is not on the
-   * Go proxy), which the caller reports as a skip; with them, a controller that does not build or
-   * start fails the caller.
+   * As {@link #start(String, List)}, with the real LeaderWorkerSet controller beside the rest,
+   * stopped with it. Only the classes that test LeaderWorkerSets call this, so the rest of the
+   * suite never builds nor runs it: it is built here, the first time (scripts/lws-binary.sh, a few
+   * minutes on 2 cores, then cached). Its CRDs go in before kube-controller-manager starts, so that
+   * a deleted LWS's StatefulSets and pods are collected at once ({@link LwsController#crds}). Empty
+   * only on a machine without the third-party sources (the LWS module is not on the Go proxy),
+   * which the caller reports as a skip; with them, a controller that does not build or start fails
+   * the caller.
    */
-  public synchronized Optional<LwsController> leaderWorkerSet() throws IOException {
-    if (lws != null) {
-      return Optional.of(lws);
-    }
-    ControllerBuilds.leaderWorkerSet();
-    Optional<LwsController> started =
-        LwsController.startIfBuilt(client(), logDir.resolve("admin.kubeconfig"), logDir);
-    lws = started.orElse(null);
-    return started;
+  public static Optional<ControlPlane> startWithLeaderWorkerSet(String name, List<SimNode> nodes) {
+    return startWith(
+        name,
+        nodes,
+        ControllerBuilds::leaderWorkerSet,
+        LwsController::crds,
+        plane ->
+            plane.lws =
+                LwsController.startIfBuilt(plane.client(), plane.adminKubeconfig(), plane.logDir)
+                    .orElseThrow());
   }
 
   /**
@@ -209,15 +211,43 @@ public final class ControlPlane implements AutoCloseable {
    * fails the caller.
    */
   public static Optional<ControlPlane> startWithTrainer(String name, List<SimNode> nodes) {
+    return startWith(
+        name,
+        nodes,
+        ControllerBuilds::trainer,
+        KubeflowTrainer::crds,
+        plane ->
+            plane.trainer =
+                KubeflowTrainer.startIfBuilt(plane.adminKubeconfig(), plane.logDir).orElseThrow());
+  }
+
+  /** A step that reads files or runs a process. */
+  private interface IoStep<T> {
+    T run() throws IOException;
+  }
+
+  /** A controller started on a plane. */
+  private interface ControllerStart {
+    void start(ControlPlane plane) throws IOException;
+  }
+
+  /**
+   * Builds a controller ({@code build} false: no third-party sources, empty), starts a plane with
+   * its CRDs, then the controller on it; a controller that does not start stops the plane.
+   */
+  private static Optional<ControlPlane> startWith(
+      String name,
+      List<SimNode> nodes,
+      IoStep<Boolean> build,
+      IoStep<List<CustomResourceDefinition>> crds,
+      ControllerStart controller) {
     try {
-      if (!ControllerBuilds.trainer()) {
+      if (!build.run()) {
         return Optional.empty();
       }
-      ControlPlane plane = start(name, nodes, KubeflowTrainer.crds());
+      ControlPlane plane = start(name, nodes, crds.run());
       try {
-        plane.trainer =
-            KubeflowTrainer.startIfBuilt(plane.logDir.resolve("admin.kubeconfig"), plane.logDir)
-                .orElseThrow();
+        controller.start(plane);
       } catch (IOException | RuntimeException e) {
         plane.close();
         throw e;
@@ -226,6 +256,10 @@ public final class ControlPlane implements AutoCloseable {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  private Path adminKubeconfig() {
+    return logDir.resolve("admin.kubeconfig");
   }
 
   /** The JobSet API source scripts/trainer-binary.sh builds Kubeflow Trainer with. */
