@@ -1,15 +1,12 @@
 package dev.berth.local;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Kubeflow Trainer's controller manager (github.com/kubeflow/trainer/v2: the TrainJob,
@@ -64,13 +61,7 @@ public final class KubeflowTrainer implements AutoCloseable {
     if (!built()) {
       return List.of();
     }
-    List<CustomResourceDefinition> crds = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir().resolve("crds"))) {
-      for (Path file : files.sorted().toList()) {
-        crds.add(Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
-      }
-    }
-    return crds;
+    return EmbeddedApiServer.crdFiles(dir().resolve("crds"));
   }
 
   /**

@@ -6,14 +6,11 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperatio
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The real LeaderWorkerSet controller (kubernetes-sigs/lws), built by scripts/lws-binary.sh from
@@ -60,13 +57,7 @@ public final class LwsController implements ControllerWebhooks.Served {
     if (!built()) {
       return List.of();
     }
-    List<CustomResourceDefinition> crds = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir().resolve("crds"))) {
-      for (Path file : files.sorted().toList()) {
-        crds.add(Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
-      }
-    }
-    return crds;
+    return EmbeddedApiServer.crdFiles(dir().resolve("crds"));
   }
 
   /**
