@@ -3,9 +3,9 @@
 # ../shared/third-party/ and installs it, with the same tag's CRD, where the control-plane harness
 # looks: <KUBE_API_TEST_DIR or ~/.kubeapitest>/lws/<version>/{lws-controller,crds/} (its CRDs:
 # LeaderWorkerSet, and the DisaggregatedSet kinds the same manager watches)
-# (dev.berth.local.LwsController). Only what needs it runs it: LeaderWorkerSetE2EIT calls this
-# script when it starts (so a run that does not test LeaderWorkerSets never builds it), and local
-# mode runs the controller when it is already cached.
+# (dev.berth.local.LwsController). Only what needs it runs it: LeaderWorkerSetE2EIT and
+# LocalModeE2EIT call this script when they start (so a run that tests neither never builds it),
+# and local mode runs the controller when it is already cached.
 # Idempotent: does nothing when the binary is already there.
 # --optional: when the third-party directory itself is absent, say so loudly and exit 0 (the
 # LeaderWorkerSet tests then skip, naming the missing tarball); when the directory is there but

@@ -4,12 +4,13 @@
 # with the same version's CRDs (manifests/base/crds/ in the module), where the control-plane
 # harness looks:
 #   <KUBE_API_TEST_DIR or ~/.kubeapitest>/trainer/v<version>/{trainer-controller-manager,crds/}
-# (dev.berth.e2e.plane.KubeflowTrainer). The module needs the JobSet v0.8.2 API, which the proxy
-# does not serve here: it comes from ../shared/third-party/jobset-v0.8.2.tar.gz through a
-# `go mod edit -replace`. The binary is the module's own runtimes and controllers started by
+# (dev.berth.local.KubeflowTrainer, which local mode and the tests start). The module needs the
+# JobSet v0.8.2 API, which the proxy does not serve here: it comes from
+# ../shared/third-party/jobset-v0.8.2.tar.gz through a `go mod edit -replace`. The binary is the module's own runtimes and controllers started by
 # scripts/trainer/main.go instead of its cmd/trainer-controller-manager, which starts no controller
 # before its certificate rotator has a Secret in the Pod's namespace: same flags, no webhooks
-# (docs/trainjob.md). Only what needs it runs it: TrainJobE2EIT calls this script when it starts.
+# (docs/trainjob.md). Only what needs it runs it: TrainJobE2EIT and LocalModeE2EIT call this script
+# when they start (dev.berth.e2e.plane.ControllerBuilds); local mode never does, it runs it if built.
 # Idempotent: does nothing when the binary is already there.
 # --optional: when the third-party directory itself is absent, say so loudly and exit 0 (the
 # TrainJob tests then skip, naming the missing tarball); when the directory is there but the JobSet

@@ -11,8 +11,6 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.DraDriverStandIn;
 import dev.berth.e2e.plane.SimNode;
-import dev.berth.e2e.plane.ThirdParty;
-import dev.berth.local.LwsController;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.admission.DeviceRequests;
 import dev.berth.testing.Jobs;
@@ -38,7 +36,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,7 +82,7 @@ class DraPlaneE2EIT {
   private static final String MEMBER = "gail";
 
   private static ControlPlane plane;
-  private static Optional<LwsController> lws = Optional.empty();
+  private static boolean lws;
 
   /** The serving kinds' namespace ({@link #servingQueue}): a StatefulSet and an LWS share it. */
   private static Scenario serving;
@@ -97,20 +94,21 @@ class DraPlaneE2EIT {
 
   @BeforeAll
   static void setUp() throws Exception {
-    plane =
-        ControlPlane.start(
-            "dra",
-            List.of(
-                SimNode.gpu(NODES.get(0), SimNode.H100, "zone-a", "rack-a0"),
-                SimNode.gpu(NODES.get(1), SimNode.H100, "zone-a", "rack-a1"),
-                SimNode.gpu(BIG_NODE, SimNode.A100, "zone-a", "rack-a2")));
+    List<SimNode> nodes =
+        List.of(
+            SimNode.gpu(NODES.get(0), SimNode.H100, "zone-a", "rack-a0"),
+            SimNode.gpu(NODES.get(1), SimNode.H100, "zone-a", "rack-a1"),
+            SimNode.gpu(BIG_NODE, SimNode.A100, "zone-a", "rack-a2"));
+    // With the LWS controller where its source is (before the webhooks: the LeaderWorkerSet
+    // webhook is registered for its CRD); without it, the rest of the class runs all the same.
+    plane = ControlPlane.startWithLeaderWorkerSet("dra", nodes).orElse(null);
+    lws = plane != null;
+    if (plane == null) {
+      plane = ControlPlane.start("dra", nodes);
+    }
     on = new OnPlane(plane);
     KubernetesClient admin = plane.client();
     Namespaces.ensure(admin, "berth-system");
-    if (ThirdParty.present() || LwsController.built()) {
-      // Before the webhooks: the LeaderWorkerSet webhook is registered for its CRD.
-      lws = plane.leaderWorkerSet();
-    }
     webhooks =
         ServedWebhooks.start(
             admin,
@@ -549,7 +547,7 @@ class DraPlaneE2EIT {
   @Test
   void aLeaderWorkerSetsClaimsAreChargedPerPodAndNarrowedToItsFlavor() throws Exception {
     Assumptions.assumeTrue(
-        lws.isPresent(),
+        lws,
         "SKIPPED: no LeaderWorkerSet source at "
             + ControlPlane.lwsTarball()
             + ", so no LWS controller (the LeaderWorkerSet half of DRA on every kind)");

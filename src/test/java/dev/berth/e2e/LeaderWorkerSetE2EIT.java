@@ -38,7 +38,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -81,10 +80,11 @@ class LeaderWorkerSetE2EIT {
       System.out.println("[berth-test] " + "*".repeat(90));
       Assumptions.abort(why);
     }
-    plane = ControlPlane.start("leaderworkersets", ControlPlane.gpuFleet());
-    Optional<LwsController> lws = plane.leaderWorkerSet();
+    plane =
+        ControlPlane.startWithLeaderWorkerSet("leaderworkersets", ControlPlane.gpuFleet())
+            .orElse(null);
     Assumptions.assumeTrue(
-        lws.isPresent(), "SKIPPED: no LeaderWorkerSet source at " + ControlPlane.lwsTarball());
+        plane != null, "SKIPPED: no LeaderWorkerSet source at " + ControlPlane.lwsTarball());
     on = new OnPlane(plane);
     var admin = plane.client();
     Namespaces.ensure(admin, "berth-system");

@@ -5,8 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
 import dev.berth.api.v1beta1.Workload;
+import dev.berth.e2e.plane.ControllerBuilds;
 import dev.berth.e2e.plane.JobSetStandIn;
 import dev.berth.e2e.plane.KubeRay;
+import dev.berth.e2e.plane.ThirdParty;
 import dev.berth.local.ControllerManager;
 import dev.berth.local.LocalMode;
 import dev.berth.operator.integration.ray.RayJob;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +40,9 @@ import org.junit.jupiter.api.Test;
  * completes, and kubectl shows a Job Berth never admitted as Suspended, with no pods. Where local
  * mode has no JobSet controller (scripts/jobset-binary.sh needs ../shared/third-party; local mode
  * says so and admits JobSets that nothing runs), the suite's {@link JobSetStandIn} runs the sample
- * JobSet's child Jobs instead.
+ * JobSet's child Jobs instead. The TrainJob and LWS samples run on the real Kubeflow Trainer and
+ * LWS controller, which set-up builds first where ../shared/third-party is (local mode itself only
+ * starts them when built).
  */
 class LocalModeE2EIT {
   private static final Duration SAMPLES_TIMEOUT = Duration.ofSeconds(240);
@@ -50,8 +55,12 @@ class LocalModeE2EIT {
   @BeforeAll
   static void setUp() throws Exception {
     Path work = Path.of("target/local-mode-it").toAbsolutePath();
-    // KubeRay is served by the Go module proxy: always built, so the RayJob sample always runs.
+    // Local mode never builds a controller; the suite does (KubeRay always, from the Go module
+    // proxy; the Trainer and LWS where their sources are), so that the RayJob, TrainJob and LWS
+    // samples run here whichever class of the suite ran first.
     KubeRay.ensureBuilt();
+    ControllerBuilds.trainer();
+    ControllerBuilds.leaderWorkerSet();
     local = LocalMode.start(LocalModeOptions.of(work).toArray(String[]::new), System.out);
     kubeconfig = local.adminKubeconfig();
     pluginBin = KubectlBerthPlugin.installIn(work.resolve("bin"));
@@ -357,6 +366,100 @@ class LocalModeE2EIT {
   }
 
   /**
+   * The samples on their real controllers: samples/kubeflow's TrainJob is queued, admitted as one
+   * Workload, run by Kubeflow Trainer as a JobSet whose two pods run at once, and ends Complete,
+   * finishing its Workload; samples/leaderworkerset's two groups run, every pod Running. Where a
+   * controller is not built (no ../shared/third-party, which setUp's builds need) the test says so
+   * loudly and is aborted, never passed.
+   */
+  @Test
+  void theTrainJobAndLeaderWorkerSetSamplesRunOnTheirRealControllers() {
+    List<String> absent = new ArrayList<>();
+    if (!local.realTrainer()) {
+      absent.add("Kubeflow Trainer (scripts/trainer-binary.sh)");
+    }
+    if (!local.realLeaderWorkerSet()) {
+      absent.add("the LeaderWorkerSet controller (scripts/lws-binary.sh)");
+    }
+    if (!absent.isEmpty()) {
+      String why =
+          "SKIPPED: local mode runs no "
+              + String.join(" and no ", absent)
+              + ": not built, as "
+              + ThirdParty.dir()
+              + " is absent; the TrainJob and LWS samples are NOT tested";
+      System.out.println("[berth-test] " + "*".repeat(90));
+      System.out.println("[berth-test] " + why);
+      System.out.println("[berth-test] " + "*".repeat(90));
+      assertThat(ThirdParty.present())
+          .as("controllers missing although the third-party sources are there: " + absent)
+          .isFalse();
+      Assumptions.abort(why);
+    }
+    String ns = "team-llm";
+    // Both pods of the TrainJob's JobSet Running at once, under its admitted Workload.
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () -> {
+              assertThat(podsLabelled(ns, "jobset.sigs.k8s.io/jobset-name", "llm-finetune"))
+                  .as("llm-finetune's pods")
+                  .hasSize(2)
+                  .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+              Workload workload = workloadOf(ns, "TrainJob", "llm-finetune");
+              assertThat(workload.getStatus().admission.clusterQueue).isEqualTo(ns);
+              assertThat(workload.getStatus().conditions)
+                  .anySatisfy(c -> assertThat(c.type + "=" + c.status).isEqualTo("Admitted=True"));
+            });
+    // The LWS sample's two groups, a leader and a worker each, all Running (servers: they stay).
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(podsLabelled(ns, "leaderworkerset.sigs.k8s.io/name", "llm-serving"))
+                    .as("llm-serving's pods")
+                    .hasSize(4)
+                    .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
+    // KWOK ends the TrainJob's pods after 5 s; the Trainer marks it Complete from its JobSet,
+    // which finishes the Workload.
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .untilAsserted(
+            () -> {
+              var trainJob =
+                  admin
+                      .genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob")
+                      .inNamespace(ns)
+                      .withName("llm-finetune")
+                      .get();
+              assertThat(trainJob).isNotNull();
+              assertThat(statusCondition(trainJob.getAdditionalProperties(), "Complete"))
+                  .as("TrainJob llm-finetune Complete (Trainer)")
+                  .isTrue();
+              assertThat(workloadOf(ns, "TrainJob", "llm-finetune").getStatus().conditions)
+                  .anySatisfy(
+                      c ->
+                          assertThat(c.type + "=" + c.status + " " + c.reason)
+                              .isEqualTo("Finished=True Succeeded"));
+            });
+  }
+
+  private static List<Pod> podsLabelled(String ns, String label, String value) {
+    return admin.pods().inNamespace(ns).withLabel(label, value).list().getItems();
+  }
+
+  private static Workload workloadOf(String ns, String kind, String owner) {
+    return admin.resources(Workload.class).inNamespace(ns).list().getItems().stream()
+        .filter(
+            w ->
+                w.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(o -> kind.equals(o.getKind()) && owner.equals(o.getName())))
+        .filter(w -> w.getStatus() != null && w.getStatus().conditions != null)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no Workload of " + kind + " " + ns + "/" + owner));
+  }
+
+  /**
    * Kueue's getting-started, ported as the README says (apiVersion and label prefix; the
    * ClusterQueue selects one namespace instead of {@code {}}): its CPU-only sample Job runs to
    * completion on the untainted CPU pool, and its partial-admission sample (20 pods, at least 5, on
@@ -530,8 +633,12 @@ class LocalModeE2EIT {
             .inNamespace("team-llm")
             .withName("llm-pretrain")
             .get();
-    if (jobSet == null
-        || !(jobSet.getAdditionalProperties().get("status") instanceof Map<?, ?> s)
+    return jobSet != null && statusCondition(jobSet.getAdditionalProperties(), "Completed");
+  }
+
+  /** Whether a custom resource's status.conditions has {@code type} True. */
+  private static boolean statusCondition(Map<String, Object> resource, String type) {
+    if (!(resource.get("status") instanceof Map<?, ?> s)
         || !(s.get("conditions") instanceof List<?> conditions)) {
       return false;
     }
@@ -539,7 +646,7 @@ class LocalModeE2EIT {
         .anyMatch(
             c ->
                 c instanceof Map<?, ?> m
-                    && "Completed".equals(m.get("type"))
+                    && type.equals(m.get("type"))
                     && "True".equals(m.get("status")));
   }
 

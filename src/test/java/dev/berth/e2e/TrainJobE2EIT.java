@@ -3,6 +3,7 @@ package dev.berth.e2e;
 import static dev.berth.e2e.Denials.assertDenied;
 import static dev.berth.e2e.Denials.patch;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.api.v1beta1.Berth;
@@ -11,6 +12,7 @@ import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
 import dev.berth.e2e.plane.ThirdParty;
+import dev.berth.local.KubeflowTrainer;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.integration.trainjob.ClusterTrainingRuntime;
 import dev.berth.operator.integration.trainjob.TrainJob;
@@ -55,6 +57,10 @@ class TrainJobE2EIT {
       "batch/job,jobset.x-k8s.io/jobset,trainer.kubeflow.org/trainjob";
   private static final String MEMBER = "tj-member";
   private static final String TEAM = "tj-team";
+
+  /** The policy that lets only the Trainer create or start JobSets in a namespace. */
+  private static final String TRAINER_ONLY = "tj-trainer-writes-jobsets";
+
   private static final String JOBSET_NAME = TrainJobAdapter.JOBSET_NAME_LABEL;
 
   private static ControlPlane plane;
@@ -68,8 +74,8 @@ class TrainJobE2EIT {
     if (!ThirdParty.present()) {
       skip();
     }
-    plane = ControlPlane.start("trainjobs", ControlPlane.gpuFleet());
-    if (!plane.startTrainer()) {
+    plane = ControlPlane.startWithTrainer("trainjobs", ControlPlane.gpuFleet()).orElse(null);
+    if (plane == null) {
       skip();
     }
     on = new OnPlane(plane);
@@ -233,18 +239,19 @@ class TrainJobE2EIT {
    * cover; its ClusterTrainingRuntime applied with its pods run by KWOK for {@code runFor}.
    */
   private static TrainJob sample(Scenario s, String runFor) throws IOException {
-    Path file =
-        Path.of(System.getProperty("berth.repo", ".."))
-            .resolve("samples/kubeflow/trainjob-llm-finetune.yaml");
-    String[] documents = Files.readString(file).split("\n---\n");
+    Path samples = Path.of(System.getProperty("berth.repo", "..")).resolve("samples/kubeflow");
     ClusterTrainingRuntime runtime =
-        Serialization.unmarshal(documents[0], ClusterTrainingRuntime.class);
+        Serialization.unmarshal(
+            Files.readString(samples.resolve("clustertrainingruntime-torch-llm.yaml")),
+            ClusterTrainingRuntime.class);
     PodTemplateSpec pods =
         runtime.getSpec().template.spec.replicatedJobs.get(0).template.getSpec().getTemplate();
     pods.setMetadata(new ObjectMeta());
     pods.getMetadata().setAnnotations(Map.of(ControlPlane.RUN_FOR, runFor));
     plane.client().resource(runtime).serverSideApply();
-    TrainJob job = Serialization.unmarshal(documents[1], TrainJob.class);
+    TrainJob job =
+        Serialization.unmarshal(
+            Files.readString(samples.resolve("trainjob-llm-finetune.yaml")), TrainJob.class);
     job.getMetadata().setName("llm");
     job.getMetadata().setNamespace(s.namespace);
     job.getMetadata().setLabels(Map.of(Berth.QUEUE_NAME_LABEL, "lq"));
@@ -262,6 +269,21 @@ class TrainJobE2EIT {
     // A Job of one 8-GPU pod that ends after 10 s: admitted and started at once.
     s.client.resource(OnPlane.gpuJob(s, "first", 1, ControlPlane.RUN_FOR, "10s")).create();
     on.runningPods(s, "first", 1);
+
+    // From here only the Trainer's service account may create or start a JobSet in the
+    // namespace: the admin (also the operator's identity here) is refused, so the JobSet the
+    // Trainer makes and starts below reached the admission chain, Berth's webhooks included, as
+    // the Trainer's own user.
+    KubernetesClient admin = plane.client();
+    HasMetadata policy = admin.resource(trainerWritesJobSets(s.namespace)).create();
+    HasMetadata binding = admin.resource(AdmissionPolicies.binding(TRAINER_ONLY)).create();
+    await("the policy in force: the admin cannot create a JobSet in " + s.namespace)
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(
+                        () -> admin.resource(adminsJobSet(s.namespace)).dryRun().create())
+                    .hasMessageContaining(TRAINER_ONLY));
 
     // samples/kubeflow's TrainJob: two nodes of 8 GPUs (its numNodes over its runtime's 1): 16,
     // and 8 are free.
@@ -297,9 +319,67 @@ class TrainJobE2EIT {
     assertThat(s.client.resources(Workload.class).inNamespace(s.namespace).list().getItems())
         .extracting(w -> w.getMetadata().getOwnerReferences().get(0).getKind())
         .containsExactlyInAnyOrder("Job", "TrainJob");
+    Boolean suspended =
+        s.client
+            .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+            .inNamespace(s.namespace)
+            .withName("llm")
+            .get()
+            .get("spec", "suspend");
+    assertThat(suspended)
+        .as("the JobSet the Trainer created and started as %s", KubeflowTrainer.IDENTITY)
+        .isFalse();
+    admin.resource(binding).delete();
+    admin.resource(policy).delete();
     on.awaitFinished(s, "llm");
     assertThat(s.condition("llm", "Finished").orElseThrow().reason).isEqualTo("Succeeded");
     plane.checkTrainer();
+  }
+
+  /** A JobSet of one pod, suspended, as an admin might write it. */
+  private static GenericKubernetesResource adminsJobSet(String namespace) {
+    return Serialization.unmarshal(
+        """
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: by-admin, namespace: %s, labels: {berth.dev/queue-name: lq}}
+        spec:
+          suspend: true
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers: [{name: node, image: busybox}]
+        """
+            .formatted(namespace),
+        GenericKubernetesResource.class);
+  }
+
+  /**
+   * Refuses, in {@code namespace}, every JobSet create and every change of a JobSet's spec.suspend
+   * not made by the Trainer's service account ({@link KubeflowTrainer#IDENTITY}).
+   */
+  private static HasMetadata trainerWritesJobSets(String namespace) {
+    return AdmissionPolicies.denying(
+        TRAINER_ONLY,
+        """
+        resourceRules:
+        - apiGroups: [jobset.x-k8s.io]
+          apiVersions: ["*"]
+          resources: [jobsets]
+          operations: [CREATE, UPDATE]
+        namespaceSelector:
+          matchLabels: {kubernetes.io/metadata.name: %s}
+        """
+            .formatted(namespace),
+        ("request.userInfo.username == '%s' || (request.operation == 'UPDATE'"
+                + " && (has(oldObject.spec.suspend) && oldObject.spec.suspend)"
+                + " == (has(object.spec.suspend) && object.spec.suspend))")
+            .formatted(KubeflowTrainer.IDENTITY),
+        "only the Trainer's service account creates or starts JobSets here");
   }
 
   // ---- a runtime that comes later --------------------------------------------------------------

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,6 +187,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   private static CustomResourceDefinition standInCrd(Framework framework) {
     return crd("local/" + framework.webhookName() + "-crd.yaml");
+  }
+
+  /** Every CRD file of {@code dir} (a controller's, as its build script installs them), by name. */
+  public static List<CustomResourceDefinition> crdFiles(Path dir) throws IOException {
+    List<CustomResourceDefinition> crds = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.sorted().toList()) {
+        crds.add(Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
+      }
+    }
+    return crds;
   }
 
   public static CustomResourceDefinition crd(String classpathResource) {

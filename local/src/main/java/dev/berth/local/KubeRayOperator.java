@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -68,8 +67,9 @@ public final class KubeRayOperator implements AutoCloseable {
               Files.readString(dir().resolve(file)), CustomResourceDefinition.class));
     }
     EmbeddedApiServer.install(admin, crds);
-    Path asKubeRay = logDir.resolve("kuberay.kubeconfig");
-    Files.writeString(asKubeRay, impersonating(Files.readString(kubeconfig)));
+    // As its own service account: Berth's webhooks see KubeRay's writes as in a cluster.
+    Path asKubeRay =
+        ServiceAccountKubeconfig.write(kubeconfig, IDENTITY, logDir.resolve("kuberay.kubeconfig"));
     int probePort = ControllerWebhooks.freePort();
     // No leader election (one operator), no metrics endpoint (nothing scrapes it).
     LoggedProcess process =
@@ -91,22 +91,6 @@ public final class KubeRayOperator implements AutoCloseable {
       throw e;
     }
     return Optional.of(operator);
-  }
-
-  /**
-   * {@code kubeconfig} acting as KubeRay's own service account, {@link #IDENTITY}, with the admin's
-   * rights (group system:masters): Berth's webhooks see KubeRay's writes as they would in a
-   * cluster, from an identity that is not the operator's.
-   */
-  @SuppressWarnings("unchecked")
-  static String impersonating(String kubeconfig) {
-    Map<String, Object> config = Serialization.unmarshal(kubeconfig, Map.class);
-    for (Object entry : (List<Object>) config.getOrDefault("users", List.of())) {
-      Map<String, Object> user = (Map<String, Object>) ((Map<String, Object>) entry).get("user");
-      user.put("as", IDENTITY);
-      user.put("as-groups", List.of("system:masters", "system:authenticated"));
-    }
-    return Serialization.asYaml(config);
   }
 
   private static Path dir() {

@@ -24,11 +24,21 @@ final class LocalCluster implements AutoCloseable {
   /** The real LeaderWorkerSet controller, when scripts/lws-binary.sh has cached it. */
   private final Optional<LwsController> lws;
 
+  /**
+   * Kubeflow Trainer, when scripts/trainer-binary.sh has cached it and the real JobSet controller
+   * runs the JobSets it makes.
+   */
+  private final Optional<KubeflowTrainer> trainer;
+
   private LocalCluster(
-      EmbeddedApiServer server, LocalControlPlane plane, Optional<LwsController> lws) {
+      EmbeddedApiServer server,
+      LocalControlPlane plane,
+      Optional<LwsController> lws,
+      Optional<KubeflowTrainer> trainer) {
     this.server = server;
     this.plane = plane;
     this.lws = lws;
+    this.trainer = trainer;
   }
 
   /**
@@ -42,6 +52,14 @@ final class LocalCluster implements AutoCloseable {
       // Every kind of the registry can be created; JobSet's stand-in CRD is replaced by the
       // upstream one when the real JobSet controller runs.
       crds.addAll(EmbeddedApiServer.standInCrds());
+      // Kubeflow Trainer's own, when built, in place of the stand-ins of the same names: installed
+      // before kube-controller-manager starts, as KubeflowTrainer.crds says.
+      List<CustomResourceDefinition> trainerCrds = KubeflowTrainer.crds();
+      crds.removeIf(
+          crd ->
+              trainerCrds.stream()
+                  .anyMatch(t -> t.getMetadata().getName().equals(crd.getMetadata().getName())));
+      crds.addAll(trainerCrds);
       server.install(crds);
       LocalControlPlane plane =
           LocalControlPlane.start(
@@ -50,14 +68,20 @@ final class LocalCluster implements AutoCloseable {
               workDir,
               SimulatedNodes.nodes(),
               Optional.of(runFor));
+      Optional<LwsController> lws = Optional.empty();
       try {
         // Only when already built: local mode never waits minutes for a build it may not need.
+        Path kubeconfig = workDir.resolve("admin.kubeconfig");
+        lws = LwsController.startIfBuilt(server.client(), kubeconfig, workDir);
         return new LocalCluster(
             server,
             plane,
-            LwsController.startIfBuilt(
-                server.client(), workDir.resolve("admin.kubeconfig"), workDir));
+            lws,
+            plane.realJobSet()
+                ? KubeflowTrainer.startIfBuilt(kubeconfig, workDir)
+                : Optional.empty());
       } catch (RuntimeException | IOException e) {
+        lws.ifPresent(LwsController::close);
         plane.close();
         throw e;
       }
@@ -81,8 +105,14 @@ final class LocalCluster implements AutoCloseable {
     return lws.isPresent();
   }
 
+  /** Whether Kubeflow Trainer runs. */
+  boolean realTrainer() {
+    return trainer.isPresent();
+  }
+
   @Override
   public void close() {
+    trainer.ifPresent(KubeflowTrainer::close);
     lws.ifPresent(LwsController::close);
     plane.close();
     server.close();

@@ -148,6 +148,7 @@ public final class LocalMode {
                   + " ../shared/third-party into "
                   + LwsController.dir()
                   + "): the LWS sample is not applied");
+      out.println(trainerLine(cluster.realTrainer(), cluster.plane().realJobSet()));
       // Every kind on, the serving ones too (off by default in a cluster): local mode is where
       // a team tries what Berth does with each, and the samples include a serving Deployment.
       Configuration configuration =
@@ -200,6 +201,16 @@ public final class LocalMode {
         if (cluster.realLeaderWorkerSet() && Files.isDirectory(lwsSamples)) {
           new SampleApplier(cluster.client(), out, object -> true).apply(lwsSamples);
         }
+        // samples/kubeflow holds the training operator's PyTorchJob too, which local mode does
+        // not run: only the Trainer's kinds are applied.
+        Path kubeflowSamples = samples.resolve("kubeflow");
+        if (cluster.realTrainer() && Files.isDirectory(kubeflowSamples)) {
+          new SampleApplier(
+                  cluster.client(),
+                  out,
+                  object -> object.getApiVersion().startsWith("trainer.kubeflow.org/"))
+              .apply(kubeflowSamples);
+        }
       } else {
         out.println(
             "berth: no samples at " + samples.toAbsolutePath() + "; apply your own with kubectl");
@@ -226,6 +237,23 @@ public final class LocalMode {
             + " (edit + berth-batch-user there):");
     out.println("berth:   export KUBECONFIG=" + running.people.teamKubeconfig());
     return running;
+  }
+
+  /** What the berth: line says of Kubeflow Trainer: running, or why not and how to build it. */
+  static String trainerLine(boolean running, boolean jobSetController) {
+    if (running) {
+      return "berth: Kubeflow Trainer v"
+          + KubeflowTrainer.VERSION
+          + " running (without its webhooks); applying samples/kubeflow's runtime and TrainJob too";
+    }
+    if (KubeflowTrainer.built() && !jobSetController) {
+      return "berth: Kubeflow Trainer is built but not started: no JobSet controller would run"
+          + " the JobSets it makes; the TrainJob sample is not applied";
+    }
+    return "berth: no Kubeflow Trainer (scripts/trainer-binary.sh builds it, with"
+        + " ../shared/third-party's JobSet v0.8.2 API, into "
+        + KubeflowTrainer.dir()
+        + "): the TrainJob sample is not applied";
   }
 
   /** Local mode running: its cluster, webhooks, operator and feed, stopped in reverse order. */
@@ -262,6 +290,16 @@ public final class LocalMode {
     /** Whether the real JobSet controller runs (scripts/jobset-binary.sh built it). */
     public boolean realJobSet() {
       return cluster.plane().realJobSet();
+    }
+
+    /** Whether the real LeaderWorkerSet controller runs (scripts/lws-binary.sh built it). */
+    public boolean realLeaderWorkerSet() {
+      return cluster.realLeaderWorkerSet();
+    }
+
+    /** Whether Kubeflow Trainer runs (scripts/trainer-binary.sh built it). */
+    public boolean realTrainer() {
+      return cluster.realTrainer();
     }
 
     @Override

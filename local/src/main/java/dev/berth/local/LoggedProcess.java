@@ -35,6 +35,23 @@ public final class LoggedProcess implements AutoCloseable {
     return new LoggedProcess(name, process, log);
   }
 
+  /**
+   * Starts a controller and waits until its readiness endpoint on {@code probePort} answers (see
+   * {@link #awaitReady}); stops it and fails if it does not within {@code timeout}.
+   */
+  public static LoggedProcess startReady(
+      String name, List<String> command, Path log, int probePort, Duration timeout)
+      throws IOException {
+    LoggedProcess process = start(name, command, log);
+    try {
+      process.awaitReady(probePort, timeout);
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+    return process;
+  }
+
   /** Fails with the log's tail if the process has exited (it is meant to run until closed). */
   public void checkAlive() {
     if (!process.isAlive()) {

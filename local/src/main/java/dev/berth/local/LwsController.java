@@ -6,14 +6,11 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperatio
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The real LeaderWorkerSet controller (kubernetes-sigs/lws), built by scripts/lws-binary.sh from
@@ -51,6 +48,19 @@ public final class LwsController implements ControllerWebhooks.Served {
   }
 
   /**
+   * Its upstream CRDs (LeaderWorkerSet, the stand-in's name, and the DisaggregatedSet kinds); empty
+   * if it is not built. Installed before kube-controller-manager starts, its garbage collector
+   * watches LeaderWorkerSets from the start: it looks for new kinds only every 30 s, and until then
+   * a deleted LWS's StatefulSets and pods run on.
+   */
+  public static List<CustomResourceDefinition> crds() throws IOException {
+    if (!built()) {
+      return List.of();
+    }
+    return EmbeddedApiServer.crdFiles(dir().resolve("crds"));
+  }
+
+  /**
    * The controller if it is built (see {@link #built()}), started and serving; empty if not.
    * Installs its upstream CRDs (replacing the stand-in LeaderWorkerSet one) first: the manager
    * watches the DisaggregatedSet kinds too and would not start without them.
@@ -60,13 +70,7 @@ public final class LwsController implements ControllerWebhooks.Served {
     if (!built()) {
       return Optional.empty();
     }
-    List<CustomResourceDefinition> crds = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir().resolve("crds"))) {
-      for (Path file : files.sorted().toList()) {
-        crds.add(Serialization.unmarshal(Files.readString(file), CustomResourceDefinition.class));
-      }
-    }
-    EmbeddedApiServer.install(admin, crds);
+    EmbeddedApiServer.install(admin, crds());
     Files.createDirectories(logDir);
     return Optional.of(
         ControllerWebhooks.startServing(

@@ -1,12 +1,15 @@
 package dev.berth.e2e.plane;
 
 import dev.berth.e2e.TestApiServer;
+import dev.berth.local.EmbeddedApiServer;
 import dev.berth.local.JobSetController;
+import dev.berth.local.KubeflowTrainer;
 import dev.berth.local.Kwok;
 import dev.berth.local.LocalControlPlane;
 import dev.berth.local.LwsController;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -83,6 +86,15 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Starts everything, creates the nodes and waits until KWOK reports each of them Ready. */
   public static ControlPlane start(String name, List<SimNode> nodes) {
+    return start(name, nodes, List.of());
+  }
+
+  /**
+   * As {@link #start(String, List)}, with {@code crds} installed before kube-controller-manager
+   * starts (its garbage collector looks for new kinds only every 30 s).
+   */
+  private static ControlPlane start(
+      String name, List<SimNode> nodes, List<CustomResourceDefinition> crds) {
     long started = System.nanoTime();
     Path logDir =
         logRoot()
@@ -94,6 +106,7 @@ public final class ControlPlane implements AutoCloseable {
     ControlPlane plane = new ControlPlane(TestApiServer.dedicatedForControllers(), logDir);
     Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
     try {
+      EmbeddedApiServer.install(plane.client(), crds);
       plane.startProcesses(nodes);
     } catch (IOException | RuntimeException e) {
       plane.close();
@@ -140,8 +153,7 @@ public final class ControlPlane implements AutoCloseable {
       return;
     }
     try {
-      trainingOperator =
-          TrainingOperator.start(client(), logDir.resolve("admin.kubeconfig"), logDir);
+      trainingOperator = TrainingOperator.start(client(), adminKubeconfig(), logDir);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -165,68 +177,89 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   /**
-   * Starts the real LeaderWorkerSet controller beside this plane, and stops it with it. Only the
-   * classes that test LeaderWorkerSets call this, so the rest of the suite never builds nor runs
-   * it: it is built here, the first time (scripts/lws-binary.sh, a few minutes on 2 cores, then
-   * cached). Empty only on a machine without the third-party sources (the LWS module is not on the
-   * Go proxy), which the caller reports as a skip; with them, a controller that does not build or
-   * start fails the caller.
+   * As {@link #start(String, List)}, with the real LeaderWorkerSet controller beside the rest,
+   * stopped with it. Only the classes that test LeaderWorkerSets call this, so the rest of the
+   * suite never builds nor runs it: it is built here, the first time (scripts/lws-binary.sh, a few
+   * minutes on 2 cores, then cached). Its CRDs go in before kube-controller-manager starts, so that
+   * a deleted LWS's StatefulSets and pods are collected at once ({@link LwsController#crds}). Empty
+   * only on a machine without the third-party sources (the LWS module is not on the Go proxy),
+   * which the caller reports as a skip; with them, a controller that does not build or start fails
+   * the caller.
    */
-  public synchronized Optional<LwsController> leaderWorkerSet() throws IOException {
-    if (lws != null) {
-      return Optional.of(lws);
-    }
-    if (!LwsController.built()) {
-      Path script =
-          Path.of(System.getProperty("berth.repo", ".."), "scripts", "lws-binary.sh")
-              .toAbsolutePath()
-              .normalize();
-      Process build =
-          new ProcessBuilder("bash", script.toString(), "--optional").inheritIO().start();
-      try {
-        if (!build.waitFor(20, TimeUnit.MINUTES) || build.exitValue() != 0) {
-          build.destroyForcibly();
-          throw new IllegalStateException(
-              script + " failed (its output is above); the LeaderWorkerSet tests need it");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted building the LWS controller", e);
-      }
-    }
-    Optional<LwsController> started =
-        LwsController.startIfBuilt(client(), logDir.resolve("admin.kubeconfig"), logDir);
-    if (started.isEmpty() && ThirdParty.present()) {
-      throw new IllegalStateException(
-          ThirdParty.dir()
-              + " is present, but no LeaderWorkerSet controller was built into "
-              + LwsController.dir()
-              + " from "
-              + lwsTarball());
-    }
-    lws = started.orElse(null);
-    return started;
+  public static Optional<ControlPlane> startWithLeaderWorkerSet(String name, List<SimNode> nodes) {
+    return startWith(
+        name,
+        nodes,
+        ControllerBuilds::leaderWorkerSet,
+        LwsController::crds,
+        plane ->
+            plane.lws =
+                LwsController.startIfBuilt(plane.client(), plane.adminKubeconfig(), plane.logDir)
+                    .orElseThrow());
   }
 
   /**
-   * Starts Kubeflow Trainer beside this plane (and the real JobSet controller, which runs the
-   * JobSets it makes), and stops it with it; only the classes that test TrainJobs call this, so the
-   * rest of the suite never builds nor runs it ({@link KubeflowTrainer}: scripts/trainer-binary.sh,
-   * several minutes on 2 cores the first time, then cached). False only on a machine without the
-   * third-party sources (the Trainer module needs the JobSet v0.8.2 API from there), which the
-   * caller reports as a skip; with them, a Trainer that does not build or start fails the caller.
+   * As {@link #start(String, List)}, with Kubeflow Trainer beside the rest (and the real JobSet
+   * controller, which runs the JobSets it makes), stopped with it; only the classes that test
+   * TrainJobs call this, so the rest of the suite never builds nor runs it ({@link
+   * ControllerBuilds#trainer}: scripts/trainer-binary.sh, several minutes on 2 cores the first
+   * time, then cached; then local mode's {@link KubeflowTrainer}). Its CRDs go in before
+   * kube-controller-manager starts, so that a deleted TrainJob's JobSet and pods are collected at
+   * once, not at the garbage collector's next look for new kinds (up to 30 s later). Empty only on
+   * a machine without the third-party sources (the Trainer module needs the JobSet v0.8.2 API from
+   * there), which the caller reports as a skip; with them, a Trainer that does not build or start
+   * fails the caller.
    */
-  public synchronized boolean startTrainer() {
-    if (trainer != null) {
-      return true;
-    }
+  public static Optional<ControlPlane> startWithTrainer(String name, List<SimNode> nodes) {
+    return startWith(
+        name,
+        nodes,
+        ControllerBuilds::trainer,
+        KubeflowTrainer::crds,
+        plane ->
+            plane.trainer =
+                KubeflowTrainer.startIfBuilt(plane.adminKubeconfig(), plane.logDir).orElseThrow());
+  }
+
+  /** A step that reads files or runs a process. */
+  private interface IoStep<T> {
+    T run() throws IOException;
+  }
+
+  /** A controller started on a plane. */
+  private interface ControllerStart {
+    void start(ControlPlane plane) throws IOException;
+  }
+
+  /**
+   * Builds a controller ({@code build} false: no third-party sources, empty), starts a plane with
+   * its CRDs, then the controller on it; a controller that does not start stops the plane.
+   */
+  private static Optional<ControlPlane> startWith(
+      String name,
+      List<SimNode> nodes,
+      IoStep<Boolean> build,
+      IoStep<List<CustomResourceDefinition>> crds,
+      ControllerStart controller) {
     try {
-      trainer =
-          KubeflowTrainer.start(client(), logDir.resolve("admin.kubeconfig"), logDir).orElse(null);
+      if (!build.run()) {
+        return Optional.empty();
+      }
+      ControlPlane plane = start(name, nodes, crds.run());
+      try {
+        controller.start(plane);
+      } catch (IOException | RuntimeException e) {
+        plane.close();
+        throw e;
+      }
+      return Optional.of(plane);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    return trainer != null;
+  }
+
+  private Path adminKubeconfig() {
+    return logDir.resolve("admin.kubeconfig");
   }
 
   /** The JobSet API source scripts/trainer-binary.sh builds Kubeflow Trainer with. */
