@@ -144,7 +144,7 @@ final class MigrationLedger implements AutoCloseable {
                       maxAdmitted,
                       controller + "/" + admission.get("clusterQueue"),
                       key,
-                      admissionGpus(admission));
+                      admissionGpus(admission, status));
                 }
               }
 
@@ -228,16 +228,35 @@ final class MigrationLedger implements AutoCloseable {
         .sum();
   }
 
-  private static int admissionGpus(Map<String, Object> admission) {
+  /**
+   * The GPUs the Workload reserves now: its admission's usage less that of its reclaimable pods
+   * (pods that finished). Kueue gives a finished pod's quota back at once, before the Workload is
+   * Finished, and may admit the next Workload on it; counting the whole admission until Finished
+   * would show that as over-admission when it is not.
+   */
+  private static int admissionGpus(Map<String, Object> admission, Map<String, Object> status) {
+    Map<String, Integer> reclaimable = new HashMap<>();
+    if (status.get("reclaimablePods") instanceof List<?> pods) {
+      for (Object pod : pods) {
+        Map<String, Object> entry = map(pod);
+        if (entry.get("name") != null && entry.get("count") instanceof Number n) {
+          reclaimable.put(entry.get("name").toString(), n.intValue());
+        }
+      }
+    }
     int gpus = 0;
     Object assignments = admission.get("podSetAssignments");
     if (assignments instanceof List<?> list) {
       for (Object assignment : list) {
-        Object usage = map(assignment).get("resourceUsage");
-        Object amount = map(usage).get(GPU);
-        if (amount != null) {
-          gpus += new Quantity(amount.toString()).getNumericalAmount().intValue();
+        Map<String, Object> podSet = map(assignment);
+        Object amount = map(podSet.get("resourceUsage")).get(GPU);
+        if (amount == null) {
+          continue;
         }
+        int total = new Quantity(amount.toString()).getNumericalAmount().intValue();
+        int count = podSet.get("count") instanceof Number n ? n.intValue() : 0;
+        int done = reclaimable.getOrDefault(String.valueOf(podSet.get("name")), 0);
+        gpus += count > 0 ? total / count * Math.max(0, count - done) : total;
       }
     }
     return gpus;
