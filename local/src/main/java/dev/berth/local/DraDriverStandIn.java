@@ -1,4 +1,4 @@
-package dev.berth.e2e.plane;
+package dev.berth.local;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
