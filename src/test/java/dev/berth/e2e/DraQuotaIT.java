@@ -10,7 +10,7 @@ import dev.berth.api.v1beta1.FlavorResourceCapacity;
 import dev.berth.api.v1beta1.ResourceFlavor;
 import dev.berth.api.v1beta1.ResourceFlavorStatus;
 import dev.berth.api.v1beta1.Workload;
-import dev.berth.e2e.plane.DraDriverStandIn;
+import dev.berth.local.DraDriverStandIn;
 import dev.berth.local.EmbeddedApiServer;
 import dev.berth.local.LoopbackWebhooks;
 import dev.berth.operator.BerthOperator;

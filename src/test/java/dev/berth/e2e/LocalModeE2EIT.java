@@ -10,6 +10,8 @@ import dev.berth.e2e.plane.JobSetStandIn;
 import dev.berth.e2e.plane.KubeRay;
 import dev.berth.e2e.plane.ThirdParty;
 import dev.berth.local.ControllerManager;
+import dev.berth.local.DraDriverStandIn;
+import dev.berth.local.Kwok;
 import dev.berth.local.LocalMode;
 import dev.berth.operator.integration.ray.RayJob;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -199,6 +201,82 @@ class LocalModeE2EIT {
                         "JobSet team-llm/llm-pretrain Completed (%s)",
                         local.realJobSet() ? "JobSet controller" : "JobSetStandIn")
                     .isTrue());
+  }
+
+  /**
+   * samples/dra's Job, on the DRA pool local mode's stand-in driver publishes: Complete as applied;
+   * then, since the claims made for a pod go when it ends, submitted again from the sample with
+   * pods that run 20 s, to see what it gets while running: its Workload admitted with the mapped
+   * resource charged (2 pods × 2 GPUs), each pod's claim allocated 2 devices of the dra pool's
+   * slices by kube-scheduler, and the Job Complete again.
+   */
+  @Test
+  void theDraSampleJobIsChargedAllocatedAndCompletes() throws IOException {
+    String ns = "team-research";
+    var jobs = admin.batch().v1().jobs().inNamespace(ns);
+    await()
+        .atMost(SAMPLES_TIMEOUT)
+        .until(() -> condition(jobs.withName("dra-eval").get(), "Complete"));
+    Job sample;
+    try (var in =
+        Files.newInputStream(
+            Path.of(System.getProperty("berth.repo"), "samples/dra/14-job-dra-gpus.yaml"))) {
+      sample =
+          admin.load(in).items().stream()
+              .filter(Job.class::isInstance)
+              .map(Job.class::cast)
+              .findFirst()
+              .orElseThrow();
+    }
+    jobs.withName("dra-eval")
+        .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.FOREGROUND)
+        .delete();
+    await().atMost(Duration.ofSeconds(60)).until(() -> jobs.withName("dra-eval").get() == null);
+    sample
+        .getSpec()
+        .getTemplate()
+        .setMetadata(
+            new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withAnnotations(Map.of(Kwok.RUN_FOR, "20s"))
+                .build());
+    String uid = jobs.resource(sample).create().getMetadata().getUid();
+
+    var claims =
+        admin
+            .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim.class)
+            .inNamespace(ns);
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .untilAsserted(
+            () ->
+                assertThat(claims.list().getItems())
+                    .filteredOn(c -> c.getMetadata().getName().startsWith("dra-eval-"))
+                    .hasSize(2)
+                    .allSatisfy(
+                        c -> {
+                          assertThat(c.getStatus().getAllocation())
+                              .as(c.getMetadata().getName() + " allocated")
+                              .isNotNull();
+                          assertThat(c.getStatus().getAllocation().getDevices().getResults())
+                              .hasSize(2)
+                              .allSatisfy(
+                                  r -> {
+                                    assertThat(r.getDriver()).isEqualTo(DraDriverStandIn.DRIVER);
+                                    assertThat(r.getPool()).startsWith("dra-n");
+                                  });
+                        }));
+    Workload workload =
+        admin.resources(Workload.class).inNamespace(ns).list().getItems().stream()
+            .filter(w -> w.getMetadata().getOwnerReferences().get(0).getUid().equals(uid))
+            .findFirst()
+            .orElseThrow();
+    assertThat(workload.getStatus().admission.clusterQueue).isEqualTo("dra-gpus");
+    var assignment = workload.getStatus().admission.podSetAssignments.get(0);
+    assertThat(assignment.flavors).containsEntry(LocalMode.DRA_GPU, "dra-gpu");
+    assertThat(assignment.resourceUsage).containsEntry(LocalMode.DRA_GPU, new Quantity("4"));
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .until(() -> condition(jobs.withName("dra-eval").get(), "Complete"));
   }
 
   /**

@@ -23,6 +23,15 @@ public final class LocalMode {
   /** The sample namespace whose team member gets a kubeconfig. */
   static final String TEAM_NAMESPACE = "team-llm";
 
+  /** The quota resource the stand-in driver's DeviceClass is charged to (samples/dra). */
+  public static final String DRA_GPU = "example.com/dra-gpu";
+
+  /** The chart's value that maps it, given to the webhooks and the operator alike. */
+  static final String[] DRA_MAPPING = {
+    "deviceClassMappings[0].name=" + DRA_GPU,
+    "deviceClassMappings[0].deviceClassNames={" + DraDriverStandIn.DRIVER + "}"
+  };
+
   private LocalMode() {}
 
   /** The local jar's entry point, which ./berth starts when there is no cluster (or --local). */
@@ -94,7 +103,7 @@ public final class LocalMode {
           "berth: "
               + SimulatedNodes.nodes().size()
               + " simulated nodes run by KWOK (16"
-              + " H100 of Topology dc1, the A100, MIG and L4 pools the samples name, and "
+              + " H100 of Topology dc1, the A100, MIG, L4 and DRA pools the samples name, and "
               + SimulatedNodes.CPU_NODES
               + " untainted CPU nodes); pods run "
               + runSeconds
@@ -151,10 +160,24 @@ public final class LocalMode {
       out.println(trainerLine(cluster.realTrainer(), cluster.plane().realJobSet()));
       // Every kind on, the serving ones too (off by default in a cluster): local mode is where
       // a team tries what Berth does with each, and the samples include a serving Deployment.
+      // The DRA pool's devices, charged to DRA_GPU by the mapping the chart's value renders.
+      publishDraDevices(cluster.client());
       Configuration configuration =
           operatorConfig
               .configuration()
-              .withIntegrations(new Configuration.Integrations(Framework.frameworkNames()));
+              .withIntegrations(new Configuration.Integrations(Framework.frameworkNames()))
+              .withResources(
+                  LoopbackWebhooks.chartConfiguration("berth-system", DRA_MAPPING).resources());
+      out.println(
+          "berth: DRA: "
+              + DraDriverStandIn.class.getSimpleName()
+              + " (a stand-in: KWOK runs no kubelet plugin) publishes "
+              + SimulatedNodes.DRA_DEVICES
+              + " GPUs of DeviceClass "
+              + DraDriverStandIn.DRIVER
+              + " on each node of the dra pool, charged as "
+              + DRA_GPU
+              + " (chart value deviceClassMappings)");
       List<String> enabled = configuration.integrations().frameworks();
       out.println(
           "berth: integrations on: "
@@ -171,7 +194,8 @@ public final class LocalMode {
               cluster.client(),
               LocalCluster.ADMIN_USER,
               webhookPort,
-              "integrations.frameworks={" + String.join(",", enabled) + "}");
+              configuration.resources().mappings(),
+              chartValues(enabled));
       out.println(
           "berth: webhooks on https://127.0.0.1:" + webhookPort + " (validating and mutating)");
       running.operator =
@@ -197,6 +221,11 @@ public final class LocalMode {
                 object ->
                     running.kubeRay.isPresent() || !object.getApiVersion().startsWith("ray.io/"))
             .apply(samples);
+        // samples/dra needs the DeviceClass and slices published above.
+        Path draSamples = samples.resolve("dra");
+        if (Files.isDirectory(draSamples)) {
+          new SampleApplier(cluster.client(), out, object -> true).apply(draSamples);
+        }
         Path lwsSamples = samples.resolve("leaderworkerset");
         if (cluster.realLeaderWorkerSet() && Files.isDirectory(lwsSamples)) {
           new SampleApplier(cluster.client(), out, object -> true).apply(lwsSamples);
@@ -237,6 +266,21 @@ public final class LocalMode {
             + " (edit + berth-batch-user there):");
     out.println("berth:   export KUBECONFIG=" + running.people.teamKubeconfig());
     return running;
+  }
+
+  /** The chart's values local mode renders its webhooks and operator configuration with. */
+  static String[] chartValues(List<String> frameworks) {
+    List<String> values = new java.util.ArrayList<>(List.of(DRA_MAPPING));
+    values.add("integrations.frameworks={" + String.join(",", frameworks) + "}");
+    return values.toArray(String[]::new);
+  }
+
+  /** The stand-in driver's DeviceClass and a slice for each node of the DRA pool. */
+  private static void publishDraDevices(io.fabric8.kubernetes.client.KubernetesClient client) {
+    client.resource(DraDriverStandIn.deviceClass()).serverSideApply();
+    DraDriverStandIn driver = new DraDriverStandIn(client);
+    SimulatedNodes.dra()
+        .forEach(n -> driver.publish(n.getMetadata().getName(), SimulatedNodes.DRA_DEVICES));
   }
 
   /** What the berth: line says of Kubeflow Trainer: running, or why not and how to build it. */

@@ -14,7 +14,8 @@ import java.util.Map;
  * Topology dc1, 2 blocks × 2 racks × 4 nodes of 8 GPUs, labelled and tainted as samples/02 expects,
  * and the other pools the samples' flavors name (02, 03), so that every sample Job has nodes to run
  * on: 8 on-demand A100 nodes, 2 spot A100 nodes, 2 A100 nodes split into MIG 1g slices and 2
- * time-sliced L4 nodes; and an untainted pool of 4 CPU nodes for work that asks no GPU.
+ * time-sliced L4 nodes; 2 nodes whose GPUs are published by Dynamic Resource Allocation ({@link
+ * #dra()}); and an untainted pool of 4 CPU nodes for work that asks no GPU.
  */
 public final class SimulatedNodes {
   public static final int BLOCKS = 2;
@@ -26,6 +27,7 @@ public final class SimulatedNodes {
   public static final String A100 = "NVIDIA-A100-SXM4-80GB";
   public static final int CPU_NODES = 4;
   public static final String POOL = "node.berth.dev/pool";
+  public static final int DRA_DEVICES = 4;
   private static final Taint GPU_TAINT = taint(GPU, "present");
 
   private SimulatedNodes() {}
@@ -62,7 +64,22 @@ public final class SimulatedNodes {
               List.of(GPU_TAINT, taint("node.berth.dev/shared-gpu", "time-slicing")),
               Map.of("nvidia.com/gpu.shared", "8")));
     }
+    nodes.addAll(dra());
     nodes.addAll(cpu());
+    return nodes;
+  }
+
+  /**
+   * The pool (label {@value #POOL}: dra) whose GPUs are DRA devices, not node resources: local
+   * mode's {@link DraDriverStandIn} publishes {@value #DRA_DEVICES} per node in ResourceSlices,
+   * which samples/dra's flavor selects. Tainted as the other GPU nodes, so work without a flavor
+   * stays off.
+   */
+  public static List<Node> dra() {
+    List<Node> nodes = new ArrayList<>();
+    for (int n = 1; n <= 2; n++) {
+      nodes.add(node("dra-n" + n, Map.of(POOL, "dra"), List.of(GPU_TAINT), Map.of()));
+    }
     return nodes;
   }
 

@@ -142,6 +142,26 @@ public record Configuration(
     }
   }
 
+  /** This configuration with other resources (local mode's DeviceClass mapping). */
+  public Configuration withResources(Resources other) {
+    return new Configuration(
+        namespace,
+        leaderElection,
+        metrics,
+        webhook,
+        internalCertManagement,
+        clientConnection,
+        waitForPodsReady,
+        fairSharing,
+        integrations,
+        other,
+        usage,
+        capacity,
+        utilization,
+        visibility,
+        admissionFairSharing);
+  }
+
   /** This configuration with other integrations (local mode turns every kind on). */
   public Configuration withIntegrations(Integrations other) {
     return new Configuration(

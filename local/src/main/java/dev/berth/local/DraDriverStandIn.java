@@ -1,4 +1,4 @@
-package dev.berth.e2e.plane;
+package dev.berth.local;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * own, of {@code devices} GPUs of driver {@value #DRIVER} (with a {@code memory} capacity when
  * asked), published and withdrawn (as a driver does when its node's devices go), and the
  * DeviceClass that selects them. kube-scheduler allocates claims from those slices as from a real
- * driver's.
+ * driver's. Local mode runs it on its dra pool ({@link SimulatedNodes#dra()}), the end-to-end suite
+ * on the nodes of its DRA tests.
  */
 public final class DraDriverStandIn {
   public static final String DRIVER = "gpu.example.com";
