@@ -5,7 +5,9 @@ import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedApiServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedApiServer.class);
   private static final int START_ATTEMPTS = 3;
+  private static final int CRD_APPLY_TIMEOUT_MS = 60_000;
   private static final List<String> BERTH_CRDS =
       List.of(
           "resourceflavors",
@@ -125,6 +128,29 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   /** Installs CRDs with the given client and waits until the API server serves each of them. */
   public static void install(KubernetesClient client, List<CustomResourceDefinition> crds) {
+    // A CRD of a framework (KubeRay's RayJob: 1.3 MB of schema) can take the API server more
+    // than the client's 10 s request timeout to apply on a loaded machine; one slow write should
+    // not fail a start.
+    try (KubernetesClient patient =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(client.getConfiguration())
+                    .withRequestTimeout(CRD_APPLY_TIMEOUT_MS)
+                    .build())
+            .build()) {
+      apply(patient, crds);
+    }
+    for (CustomResourceDefinition crd : crds) {
+      client
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(crd.getMetadata().getName())
+          .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void apply(KubernetesClient client, List<CustomResourceDefinition> crds) {
     for (CustomResourceDefinition crd : crds) {
       client
           .apiextensions()
@@ -134,14 +160,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
           .fieldManager("berth")
           .forceConflicts()
           .serverSideApply();
-    }
-    for (CustomResourceDefinition crd : crds) {
-      client
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .withName(crd.getMetadata().getName())
-          .waitUntilCondition(EmbeddedApiServer::established, 60, TimeUnit.SECONDS);
     }
   }
 
