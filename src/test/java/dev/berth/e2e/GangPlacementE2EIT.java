@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
@@ -31,6 +30,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -246,18 +246,16 @@ class GangPlacementE2EIT {
   }
 
   private static Pod probePod(String namespace) {
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName("identity-probe")
-        .withNamespace(namespace)
-        .endMetadata()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("c")
-        .withImage("busybox")
-        .endContainer()
-        .endSpec()
-        .build();
+    return Serialization.unmarshal(
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: identity-probe, namespace: %s}
+        spec:
+          containers: [{name: c, image: busybox}]
+        """
+            .formatted(namespace),
+        Pod.class);
   }
 
   @Test
