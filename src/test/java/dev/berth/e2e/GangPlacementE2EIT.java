@@ -12,6 +12,8 @@ import dev.berth.api.v1beta1.TopologySpec;
 import dev.berth.api.v1beta1.Workload;
 import dev.berth.e2e.plane.ControlPlane;
 import dev.berth.e2e.plane.SimNode;
+import dev.berth.local.ControllerManager;
+import dev.berth.local.JobSetController;
 import dev.berth.operator.BerthOperator;
 import dev.berth.operator.integration.jobset.JobSet;
 import dev.berth.operator.integration.jobset.JobSetAdapter;
@@ -28,6 +30,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -173,6 +176,86 @@ class GangPlacementE2EIT {
     System.out.println(
         "[berth-test] JobSet run by "
             + (plane.realJobSet() ? "the JobSet controller" : "the suite's JobSetStandIn"));
+  }
+
+  private static final String CONTROLLERS_ONLY = "e2e-controllers-write-as-themselves";
+
+  /**
+   * The JobSet controller creates the child Jobs as its own service account, and the Job controller
+   * their pods as its own, as in a cluster: a policy refuses any other user (the admin, which is
+   * also the operator's identity here, above all) in the namespace, so a controller falling back to
+   * the admin's identity leaves the JobSet without Jobs or pods. Berth's webhooks check each of
+   * these writes as a controller's, not as the operator's.
+   */
+  @Test
+  void aJobSetsChildJobsAndPodsAreWrittenByTheirControllersOwnServiceAccounts() {
+    Scenario s = on.queue("gang-identity", "gang-a100", 16);
+    awaitA100NodesFree(s);
+    var admin = plane.client();
+    HasMetadata policy = admin.resource(controllersOnly(s.namespace)).create();
+    HasMetadata binding = admin.resource(AdmissionPolicies.binding(CONTROLLERS_ONLY)).create();
+    try {
+      on.awaitOrDescribe(
+          s,
+          "policy " + CONTROLLERS_ONLY + " in force: the admin cannot create a pod",
+          () -> {
+            try {
+              admin.resource(probePod(s.namespace)).dryRun().create();
+              return false;
+            } catch (KubernetesClientException e) {
+              assertThat(e).hasMessageContaining(CONTROLLERS_ONLY);
+              return true;
+            }
+          });
+      s.client.resource(jobSet(s, "as-themselves", ControlPlane.RUN_FOR, "3s")).create();
+      on.awaitOrDescribe(s, "JobSet as-themselves Completed", () -> completed(s, "as-themselves"));
+      assertThat(jobSetPods(s, "as-themselves")).hasSize(2);
+      on.awaitFinished(s, "as-themselves");
+    } finally {
+      admin.resource(binding).delete();
+      admin.resource(policy).delete();
+    }
+  }
+
+  /**
+   * Refuses, in {@code namespace}, every pod create but the Job controller's and, where the real
+   * JobSet controller runs (the suite's stand-in writes as the admin), every Job create but its.
+   */
+  private static ValidatingAdmissionPolicy controllersOnly(String namespace) {
+    String jobs =
+        plane.realJobSet() ? "'" + JobSetController.IDENTITY + "'" : "request.userInfo.username";
+    return AdmissionPolicies.denying(
+        CONTROLLERS_ONLY,
+        """
+        namespaceSelector:
+          matchLabels: {kubernetes.io/metadata.name: %s}
+        resourceRules:
+          - apiGroups: [""]
+            apiVersions: ["v1"]
+            operations: ["CREATE"]
+            resources: ["pods"]
+          - apiGroups: ["batch"]
+            apiVersions: ["v1"]
+            operations: ["CREATE"]
+            resources: ["jobs"]
+        """
+            .formatted(namespace),
+        ("request.userInfo.username == (request.resource.resource == 'pods' ? '%s' : %s)")
+            .formatted(ControllerManager.JOB_CONTROLLER_IDENTITY, jobs),
+        "only the Job and JobSet controllers create pods and Jobs here");
+  }
+
+  private static Pod probePod(String namespace) {
+    return Serialization.unmarshal(
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: identity-probe, namespace: %s}
+        spec:
+          containers: [{name: c, image: busybox}]
+        """
+            .formatted(namespace),
+        Pod.class);
   }
 
   @Test

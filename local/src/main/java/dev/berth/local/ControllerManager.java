@@ -28,6 +28,13 @@ public final class ControllerManager implements AutoCloseable {
           "namespace-controller",
           "garbage-collector-controller");
 
+  /**
+   * The user the Job controller writes as (its pods, for one): with service-account credentials
+   * each controller acts as its own service account in kube-system, as kubeadm runs them.
+   */
+  public static final String JOB_CONTROLLER_IDENTITY =
+      "system:serviceaccount:kube-system:job-controller";
+
   private final LoggedProcess process;
 
   private ControllerManager(LoggedProcess process) {
@@ -82,7 +89,12 @@ public final class ControllerManager implements AutoCloseable {
                 // No serving port: nothing scrapes it here, and a fixed port would clash between
                 // runs.
                 "--secure-port=0",
-                "--use-service-account-credentials=false",
+                // Each controller as its own service account (a token the API server issues through
+                // the TokenRequest API, with the API server's built-in RBAC for it), as kubeadm
+                // runs it: the admin's certificate is also the operator's identity here, and a Job
+                // controller acting as it would create pods that pass every rule Berth keeps for
+                // what its operator writes.
+                "--use-service-account-credentials=true",
                 "--v=1"));
     rate.ifPresent(r -> command.addAll(r.controllerManagerFlags()));
     ControllerManager manager =

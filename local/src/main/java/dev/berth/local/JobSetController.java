@@ -23,6 +23,14 @@ public final class JobSetController implements ControllerWebhooks.Served {
   /** Pinned in scripts/jobset-binary.sh too, which builds it. */
   public static final String VERSION = "0.12.0";
 
+  /**
+   * The user the controller acts as: its service account, as JobSet's manifests install it
+   * (namespace jobset-system, name prefix jobset-). Its child Jobs then reach Berth's webhooks as
+   * in a cluster, not as the admin, which is also the operator's identity here.
+   */
+  public static final String IDENTITY =
+      "system:serviceaccount:jobset-system:jobset-controller-manager";
+
   static final String MUTATING = "berth-local-jobset-mutating";
   static final String VALIDATING = "berth-local-jobset-validating";
 
@@ -58,7 +66,8 @@ public final class JobSetController implements ControllerWebhooks.Served {
             "jobset",
             dir().resolve("jobset-controller"),
             "config.jobset.x-k8s.io/v1alpha1",
-            kubeconfig,
+            ServiceAccountKubeconfig.write(
+                kubeconfig, IDENTITY, logDir.resolve("jobset.kubeconfig")),
             logDir,
             process -> new JobSetController(admin, process)));
   }
