@@ -28,6 +28,13 @@ public final class LwsController implements ControllerWebhooks.Served {
   static final String VALIDATING = "berth-local-lws-validating";
   private static final String LWS_CRD = "leaderworkerset.x-k8s.io_leaderworkersets.yaml";
 
+  /**
+   * The user the controller acts as: its service account, as LWS's manifests install it (namespace
+   * lws-system, name prefix lws-). Its StatefulSets then reach Berth's webhooks as in a cluster,
+   * not as the admin, which is also the operator's identity here.
+   */
+  public static final String IDENTITY = "system:serviceaccount:lws-system:lws-controller-manager";
+
   private final KubernetesClient admin;
   private final LoggedProcess process;
 
@@ -77,7 +84,7 @@ public final class LwsController implements ControllerWebhooks.Served {
             "lws",
             dir().resolve("lws-controller"),
             "config.lws.x-k8s.io/v1alpha1",
-            kubeconfig,
+            ServiceAccountKubeconfig.write(kubeconfig, IDENTITY, logDir.resolve("lws.kubeconfig")),
             logDir,
             process -> new LwsController(admin, process)));
   }

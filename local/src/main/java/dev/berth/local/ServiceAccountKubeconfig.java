@@ -14,11 +14,11 @@ import java.util.Map;
  * identity here; a controller running as the admin would pass every rule Berth keeps for what it
  * writes.
  */
-final class ServiceAccountKubeconfig {
+public final class ServiceAccountKubeconfig {
   private ServiceAccountKubeconfig() {}
 
   /** Writes {@code adminKubeconfig} as {@code user} to {@code target}, and returns it. */
-  static Path write(Path adminKubeconfig, String user, Path target) throws IOException {
+  public static Path write(Path adminKubeconfig, String user, Path target) throws IOException {
     Files.writeString(target, impersonating(Files.readString(adminKubeconfig), user));
     return target;
   }

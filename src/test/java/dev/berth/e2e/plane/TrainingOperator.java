@@ -2,6 +2,7 @@ package dev.berth.e2e.plane;
 
 import dev.berth.local.EmbeddedApiServer;
 import dev.berth.local.LoggedProcess;
+import dev.berth.local.ServiceAccountKubeconfig;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -81,6 +82,13 @@ final class TrainingOperator implements AutoCloseable {
         VERSION, Duration.ofNanos(System.nanoTime() - started).toSeconds(), log);
   }
 
+  /**
+   * The user the operator acts as: its service account, as its standalone manifests install it
+   * (namespace kubeflow). Its pods then reach Berth's webhooks as in a cluster, not as the admin,
+   * which is also the operator's identity here.
+   */
+  static final String IDENTITY = "system:serviceaccount:kubeflow:training-operator";
+
   /** Builds it if needed, installs its CRDs (replacing the stand-ins) and starts it, ready. */
   static TrainingOperator start(KubernetesClient admin, Path kubeconfig, Path logDir)
       throws IOException {
@@ -101,7 +109,9 @@ final class TrainingOperator implements AutoCloseable {
             "training-operator",
             List.of(
                 dir().resolve("training-operator").toString(),
-                "--kubeconfig=" + kubeconfig,
+                "--kubeconfig="
+                    + ServiceAccountKubeconfig.write(
+                        kubeconfig, IDENTITY, logDir.resolve("training-operator.kubeconfig")),
                 "--enable-scheme=pytorchjob",
                 "--enable-scheme=mpijob",
                 "--metrics-bind-address=0",
