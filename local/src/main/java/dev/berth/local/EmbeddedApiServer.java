@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -132,7 +131,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     // than the client's 10 s request timeout to apply on a loaded machine; one slow write should
     // not fail a start.
     try (KubernetesClient patient =
-        new KubernetesClientBuilder()
+        dev.berth.operator.Clients.builder()
             .withConfig(
                 new ConfigBuilder(client.getConfiguration())
                     .withRequestTimeout(CRD_APPLY_TIMEOUT_MS)
